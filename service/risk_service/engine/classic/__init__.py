@@ -1,0 +1,1 @@
+"""Classic Risk (42 territories), as in `shared/rules/classic.md`."""

@@ -1,0 +1,89 @@
+"""The built-in classic bot: weighted-random over the legal actions, never stalling.
+
+It prefers trades, border placements, attacks with the odds on its side and moves towards the
+front, and it ends phases when nothing looks worth doing, so bot games reach an outcome.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from risk_service.engine.classic.board import CLASSIC_BOARD
+from risk_service.engine.classic.model import (
+    Attack,
+    ClaimTerritory,
+    ClassicState,
+    Defend,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    MoveIn,
+    Phase,
+    PlaceArmies,
+    TradeCards,
+)
+from risk_service.engine.core.rng import Pcg32
+from risk_service.engine.core.ruleset import Action, LegalAction
+
+if TYPE_CHECKING:
+    from risk_service.engine.classic.rules import ClassicRules
+
+
+def _is_border(state: ClassicState, seat: int, t: int) -> bool:
+    return any(state.owner[n] != seat for n in CLASSIC_BOARD.links[t])
+
+
+def _weight(state: ClassicState, seat: int, entry: LegalAction) -> int:
+    action = entry.action
+    owner, armies = state.owner, state.armies
+    if isinstance(action, TradeCards):
+        return 1000
+    if isinstance(action, ClaimTerritory):
+        region = CLASSIC_BOARD.regions[CLASSIC_BOARD.region_of[action.territory]]
+        mine = sum(1 for t in region.members if owner[t] == seat)
+        return 2 + 4 * mine
+    if isinstance(action, PlaceArmies):
+        t = action.territory
+        if not _is_border(state, seat, t):
+            return 1
+        enemies = sum(armies[n] for n in CLASSIC_BOARD.links[t] if owner[n] != seat)
+        return 10 + armies[t] + enemies
+    if isinstance(action, Attack):
+        lead = armies[action.from_territory] - armies[action.to_territory]
+        if action.dice < min(3, armies[action.from_territory] - 1) or lead < 1:
+            return 0
+        return 4 * lead + 8
+    if isinstance(action, EndAttack):
+        return 12
+    if isinstance(action, Fortify):
+        src, dst = action.from_territory, action.to_territory
+        if _is_border(state, seat, src) or not _is_border(state, seat, dst):
+            return 0
+        return 5 + armies[src]
+    if isinstance(action, EndTurn):
+        return 6
+    return 1
+
+
+def _count(entry: LegalAction, rng: Pcg32) -> Action:
+    """Pick a count: usually everything allowed, sometimes a random part."""
+    if not entry.max_count:
+        return entry.action
+    options = entry.instances()
+    return options[-1] if rng.below(3) else rng.choice(options)
+
+
+def choose(rules: ClassicRules, state: ClassicState, seat: int, rng: Pcg32) -> Action:
+    legal = rules.legal_actions(state, seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has no decision to make")
+    if state.phase is Phase.DEFEND:
+        return max((e.action for e in legal), key=lambda a: a.dice if isinstance(a, Defend) else 0)
+    if state.phase is Phase.MOVE_IN:
+        entry = legal[0]
+        assert isinstance(entry.action, MoveIn)
+        return _count(entry, rng)
+    weights = [_weight(state, seat, e) for e in legal]
+    if sum(weights) == 0:
+        weights = [1] * len(legal)
+    return _count(legal[rng.weighted(weights)], rng)

@@ -1,0 +1,798 @@
+"""Classic Risk rules: setup, reinforce (with cards), attack, conquest, fortify, winning.
+
+`apply` copies the frozen state into a `_Game` work area, runs the rule, and freezes the result,
+so callers only ever see immutable values. Every die, shuffle and draw goes through the game's
+own generator and is reported as an event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from risk_service.engine.classic import bot
+from risk_service.engine.classic.board import (
+    CLASSIC_BOARD,
+    DECK_SIZE,
+    TERRITORIES,
+    card_territory,
+)
+from risk_service.engine.classic.cards import escalating_value, is_set, set_value, sets_in
+from risk_service.engine.classic.model import (
+    ACTION_TYPES,
+    EVENT_TYPES,
+    Attack,
+    AttackDeclared,
+    AttackEnded,
+    ArmiesMoved,
+    ArmiesPlaced,
+    BattleResolved,
+    CardDrawn,
+    CardsTraded,
+    ClaimTerritory,
+    ClassicOptions,
+    ClassicState,
+    ClassicView,
+    DeckShuffled,
+    Defend,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    FortifyMode,
+    GameEnded,
+    MoveIn,
+    OrderRolled,
+    Phase,
+    PlaceArmies,
+    PlaceNeutral,
+    PlayerEliminated,
+    SetupMode,
+    TerritoriesDealt,
+    TerritoryClaimed,
+    TerritoryConquered,
+    TradeCards,
+    TradeSchedule,
+    TurnEnded,
+    TurnStarted,
+)
+from risk_service.engine.core.deck import draw_card
+from risk_service.engine.core.dice import battle_losses, sort_high
+from risk_service.engine.core.errors import IllegalAction, Reason
+from risk_service.engine.core.rng import Pcg32
+from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction, Outcome
+
+STARTING_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
+TWO_PLAYER_ARMIES = 40
+TWO_PLAYER_PILE = 14
+UNCLAIMED = -1
+NO_TERRITORY = -1
+MUST_TRADE_AT = 5  # cards in hand that force a trade before placing
+ELIMINATION_TRADE_AT = 6  # cards after a takeover that force trading down to 4
+
+
+def bonus_choices(
+    owner: Sequence[int], bonus_used: bool, seat: int, cards: Sequence[int]
+) -> list[int]:
+    """Where the +2 may go: a traded card's territory the seat holds, once per turn (-1: none)."""
+    if bonus_used:
+        return [-1]
+    shown = [card_territory(c) for c in cards]
+    return [t for t in shown if t is not None and owner[t] == seat] or [-1]
+
+
+def _fail(reason: Reason, message: str) -> IllegalAction:
+    return IllegalAction(reason, message)
+
+
+class _Game:
+    """A mutable copy of one ClassicState for the duration of one rule application."""
+
+    def __init__(self, s: ClassicState) -> None:
+        self.options = s.options
+        self.seed = s.seed
+        self.rng = Pcg32(s.rng_state, s.rng_inc)
+        self.phase = s.phase
+        self.current = s.current
+        self.turn = s.turn
+        self.first_seat = s.first_seat
+        self.owner = list(s.owner)
+        self.armies = list(s.armies)
+        self.to_place = list(s.to_place)
+        self.hands = [list(h) for h in s.hands]
+        self.deck = s.deck
+        self.discard = s.discard
+        self.trades_done = s.trades_done
+        self.pending = s.pending
+        self.bonus_used = s.bonus_used
+        self.conquered = s.conquered
+        self.resume_attack = s.resume_attack
+        self.eliminated = list(s.eliminated)
+        self.attack_from = s.attack_from
+        self.attack_to = s.attack_to
+        self.attack_dice = s.attack_dice
+        self.winner = s.winner
+        self.ranking = s.ranking
+        self.end_reason = s.end_reason
+        self.events: list[Event] = []
+
+    def freeze(self) -> ClassicState:
+        return ClassicState(
+            options=self.options,
+            seed=self.seed,
+            rng_state=self.rng.state,
+            rng_inc=self.rng.inc,
+            phase=self.phase,
+            current=self.current,
+            turn=self.turn,
+            first_seat=self.first_seat,
+            owner=tuple(self.owner),
+            armies=tuple(self.armies),
+            to_place=tuple(self.to_place),
+            hands=tuple(tuple(sorted(h)) for h in self.hands),
+            deck=self.deck,
+            discard=self.discard,
+            trades_done=self.trades_done,
+            pending=self.pending,
+            bonus_used=self.bonus_used,
+            conquered=self.conquered,
+            resume_attack=self.resume_attack,
+            eliminated=tuple(self.eliminated),
+            attack_from=self.attack_from,
+            attack_to=self.attack_to,
+            attack_dice=self.attack_dice,
+            winner=self.winner,
+            ranking=self.ranking,
+            end_reason=self.end_reason,
+        )
+
+    # ---- shared pieces -----------------------------------------------------------------
+
+    @property
+    def seats(self) -> int:
+        return self.options.players
+
+    @property
+    def neutral(self) -> int:
+        """The neutral's owner id (only meaningful in a 2-player game)."""
+        return self.options.players
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    def roll_off(self, purpose: str, contenders: list[int]) -> int:
+        while True:
+            rolls = self.rng.dice(len(contenders))
+            high = max(rolls)
+            best = [seat for seat, roll in zip(contenders, rolls, strict=True) if roll == high]
+            winner = best[0] if len(best) == 1 else -1
+            self.emit(OrderRolled(purpose, tuple(contenders), rolls, winner))
+            if winner >= 0:
+                return winner
+            contenders = best
+
+    def territories_of(self, seat: int) -> list[int]:
+        return [t for t in range(TERRITORIES) if self.owner[t] == seat]
+
+    def live_seats(self) -> list[int]:
+        return [s for s in range(self.seats) if not self.eliminated[s]]
+
+    def next_live_seat(self, after: int) -> int:
+        for step in range(1, self.seats + 1):
+            seat = (after + step) % self.seats
+            if not self.eliminated[seat]:
+                return seat
+        raise AssertionError("no live seat")
+
+    def place(self, seat: int, territory: int, count: int) -> None:
+        self.armies[territory] += count
+        self.emit(ArmiesPlaced(seat, territory, count))
+
+    def spread_at_random(self, seat: int) -> None:
+        """`auto_place`: deal a seat's remaining armies round-robin over its shuffled territories."""
+        own = self.rng.shuffled(self.territories_of(seat))
+        counts = dict.fromkeys(own, 0)
+        for i in range(self.to_place[seat]):
+            counts[own[i % len(own)]] += 1
+        self.to_place[seat] = 0
+        for territory in sorted(counts):
+            if counts[territory]:
+                self.place(seat, territory, counts[territory])
+
+    # ---- setup -------------------------------------------------------------------------
+
+    def setup_many(self) -> None:
+        n = self.seats
+        start = self.roll_off("setup", list(range(n)))
+        self.to_place = [STARTING_ARMIES[n]] * n
+        self.current = start
+        if self.options.setup is SetupMode.RANDOM_DEAL:
+            order = self.rng.shuffled(range(TERRITORIES))
+            for k, territory in enumerate(order):
+                seat = (start + k) % n
+                self.owner[territory] = seat
+                self.armies[territory] = 1
+                self.to_place[seat] -= 1
+            self.emit(TerritoriesDealt(tuple(self.owner)))
+        if self.options.cards:
+            self.deck = self.rng.shuffled(range(DECK_SIZE))
+            self.emit(DeckShuffled(DECK_SIZE))
+        if self.options.setup is SetupMode.CLAIM:
+            self.phase = Phase.CLAIM
+        elif self.options.auto_place:
+            for seat in range(n):
+                self.spread_at_random(seat)
+            self.finish_setup()
+        else:
+            self.phase = Phase.SETUP_PLACE
+
+    def setup_two(self) -> None:
+        piles = self.rng.shuffled(range(TERRITORIES))
+        for k, territory in enumerate(piles):
+            self.owner[territory] = min(k // TWO_PLAYER_PILE, 2)  # seat 0, seat 1, neutral (2)
+            self.armies[territory] = 1
+        self.emit(TerritoriesDealt(tuple(self.owner)))
+        self.to_place = [TWO_PLAYER_ARMIES - TWO_PLAYER_PILE] * 3
+        if self.options.cards:  # the wilds join the deck after the deal
+            self.deck = self.rng.shuffled(range(DECK_SIZE))
+            self.emit(DeckShuffled(DECK_SIZE))
+        start = self.roll_off("setup", [0, 1])
+        self.current = start
+        if self.options.auto_place:
+            for seat in (0, 1, self.neutral):
+                self.spread_at_random(seat)
+            self.finish_setup()
+        else:
+            self.phase = Phase.SETUP_PLACE
+            self.pending = min(2, self.to_place[start])
+
+    def advance_setup_many(self) -> None:
+        """After a claim or a setup placement: the next seat clockwise with armies left."""
+        if self.phase is Phase.CLAIM and UNCLAIMED in self.owner:
+            self.current = (self.current + 1) % self.seats
+            return
+        self.phase = Phase.SETUP_PLACE
+        for step in range(1, self.seats + 1):
+            seat = (self.current + step) % self.seats
+            if self.to_place[seat] > 0:
+                self.current = seat
+                return
+        self.finish_setup()
+
+    def advance_setup_two(self) -> None:
+        """2-player: two own armies, then one neutral army, then the other player."""
+        seat = self.current
+        if self.phase is Phase.SETUP_PLACE and (self.pending == 0 or self.to_place[seat] == 0):
+            if self.to_place[self.neutral] > 0:
+                self.phase = Phase.SETUP_NEUTRAL
+                return
+        elif self.phase is Phase.SETUP_PLACE:
+            return
+        if not any(self.to_place):
+            self.finish_setup()
+            return
+        self.current = 1 - seat
+        self.pending = min(2, self.to_place[self.current])
+        self.phase = Phase.SETUP_PLACE if self.pending else Phase.SETUP_NEUTRAL
+
+    def finish_setup(self) -> None:
+        self.pending = 0
+        self.first_seat = self.roll_off("first_turn", list(range(self.seats)))
+        self.start_turn(self.first_seat)
+
+    # ---- turns -------------------------------------------------------------------------
+
+    def reinforcements(self, seat: int) -> tuple[int, int]:
+        owned = sum(1 for o in self.owner if o == seat)
+        bonus = sum(
+            CLASSIC_BOARD.regions[r].bonus for r in CLASSIC_BOARD.regions_held(self.owner, seat)
+        )
+        return max(3, owned // 3), bonus
+
+    def start_turn(self, seat: int) -> None:
+        if self.turn >= self.options.max_turns:
+            self.finish(-1, "turn_cap")
+            return
+        self.turn += 1
+        self.current = seat
+        self.conquered = False
+        self.bonus_used = False
+        self.resume_attack = False
+        self.attack_from = self.attack_to = NO_TERRITORY
+        self.attack_dice = 0
+        base, bonus = self.reinforcements(seat)
+        self.pending = base + bonus
+        self.phase = Phase.REINFORCE
+        self.emit(TurnStarted(seat, self.turn, base + bonus, bonus))
+
+    def leave_reinforce_when_done(self) -> None:
+        if self.pending == 0 and len(self.hands[self.current]) < MUST_TRADE_AT:
+            self.phase = Phase.ATTACK
+            self.resume_attack = False
+
+    def end_turn(self) -> None:
+        seat = self.current
+        if self.conquered and self.options.cards:
+            drawn = draw_card(self.deck, self.discard, self.rng)
+            if drawn.reshuffled:
+                self.emit(DeckShuffled(drawn.reshuffled))
+            self.deck, self.discard = drawn.deck, drawn.discard
+            if drawn.card is not None:
+                self.hands[seat].append(drawn.card)
+                self.emit(CardDrawn(seat, drawn.card))
+        self.emit(TurnEnded(seat))
+        self.start_turn(self.next_live_seat(seat))
+
+    def ranked_seats(self, winner: int) -> tuple[int, ...]:
+        """Winner first; then by territories, then armies, then seat (the documented tiebreak)."""
+        def key(seat: int) -> tuple[int, int, int, int]:
+            held = [t for t in range(TERRITORIES) if self.owner[t] == seat]
+            return (seat != winner, -len(held), -sum(self.armies[t] for t in held), seat)
+
+        return tuple(sorted(range(self.seats), key=key))
+
+    def finish(self, winner: int, reason: str) -> None:
+        self.phase = Phase.FINISHED
+        self.winner = winner
+        self.ranking = self.ranked_seats(winner)
+        self.end_reason = reason
+        self.pending = 0
+        self.emit(GameEnded(winner, self.ranking, reason))
+
+    # ---- combat ------------------------------------------------------------------------
+
+    def defence_decider(self) -> int:
+        """The defender decides its dice; the other player decides for the neutral."""
+        defender = self.owner[self.attack_to]
+        if defender == self.neutral and self.seats == 2:
+            return 1 - self.current
+        return defender
+
+    def resolve_battle(self, defence: int) -> None:
+        attacker = self.current
+        src, dst = self.attack_from, self.attack_to
+        defender = self.owner[dst]
+        attack_roll = sort_high(self.rng.dice(self.attack_dice))
+        defence_roll = sort_high(self.rng.dice(defence))
+        lost_a, lost_d = battle_losses(attack_roll, defence_roll)
+        self.armies[src] -= lost_a
+        self.armies[dst] -= lost_d
+        self.emit(
+            BattleResolved(attacker, defender, src, dst, attack_roll, defence_roll, lost_a, lost_d)
+        )
+        if self.armies[dst] > 0:
+            self.phase = Phase.ATTACK
+            self.attack_from = self.attack_to = NO_TERRITORY
+            return
+        self.conquer(attacker, defender, src, dst)
+
+    def conquer(self, attacker: int, defender: int, src: int, dst: int) -> None:
+        self.owner[dst] = attacker
+        self.conquered = True
+        self.emit(TerritoryConquered(attacker, dst, defender))
+        if defender < self.seats and defender not in self.owner:
+            self.eliminated[defender] = True
+            taken = tuple(sorted(self.hands[defender]))
+            self.hands[attacker].extend(taken)
+            self.hands[defender] = []
+            self.emit(PlayerEliminated(defender, attacker, taken))
+            if len(self.hands[attacker]) >= ELIMINATION_TRADE_AT:
+                self.resume_attack = True
+        if len(self.live_seats()) == 1:
+            self.move(attacker, src, dst, self.attack_dice)
+            self.finish(attacker, "conquest")
+            return
+        self.phase = Phase.MOVE_IN
+
+    def move(self, seat: int, src: int, dst: int, count: int) -> None:
+        self.armies[src] -= count
+        self.armies[dst] += count
+        self.emit(ArmiesMoved(seat, src, dst, count))
+
+
+class ClassicRules:
+    """Classic Risk behind the engine interface."""
+
+    name: ClassVar[str] = "classic"
+    rules_version: ClassVar[int] = 1
+    options_type: ClassVar[type[ClassicOptions]] = ClassicOptions
+    state_type: ClassVar[type[ClassicState]] = ClassicState
+    view_type: ClassVar[type[ClassicView]] = ClassicView
+    action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
+    event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
+
+    def default_options(self, players: int) -> ClassicOptions:
+        return ClassicOptions(players=players)
+
+    # ---- creation ----------------------------------------------------------------------
+
+    def create(self, options: ClassicOptions, seed: int) -> tuple[ClassicState, list[Event]]:
+        if not 2 <= options.players <= 6:
+            raise _fail(Reason.INVALID_OPTIONS, "classic Risk takes 2 to 6 players")
+        if options.max_turns < 1:
+            raise _fail(Reason.INVALID_OPTIONS, "max_turns must be at least 1")
+        if not 0 <= seed < 1 << 64:
+            raise _fail(Reason.INVALID_OPTIONS, "seed must be an unsigned 64-bit integer")
+        owners = options.players + 1 if options.players == 2 else options.players
+        rng = Pcg32.from_seed(seed)
+        blank = ClassicState(
+            options=options,
+            seed=seed,
+            rng_state=rng.state,
+            rng_inc=rng.inc,
+            phase=Phase.CLAIM,
+            current=0,
+            turn=0,
+            first_seat=-1,
+            owner=(UNCLAIMED,) * TERRITORIES,
+            armies=(0,) * TERRITORIES,
+            to_place=(0,) * owners,
+            hands=((),) * options.players,
+            deck=(),
+            discard=(),
+            trades_done=0,
+            pending=0,
+            bonus_used=False,
+            conquered=False,
+            resume_attack=False,
+            eliminated=(False,) * options.players,
+            attack_from=NO_TERRITORY,
+            attack_to=NO_TERRITORY,
+            attack_dice=0,
+            winner=-1,
+            ranking=(),
+            end_reason="",
+        )
+        game = _Game(blank)
+        if options.players == 2:
+            game.setup_two()
+        else:
+            game.setup_many()
+        return game.freeze(), game.events
+
+    # ---- queries -----------------------------------------------------------------------
+
+    def seat_count(self, state: ClassicState) -> int:
+        return state.options.players
+
+    def decision(self, state: ClassicState) -> Decision:
+        if state.phase is Phase.FINISHED:
+            return Decision((), "finished")
+        if state.phase is Phase.DEFEND:
+            defender = state.owner[state.attack_to]
+            if defender == state.options.players and state.options.players == 2:
+                defender = 1 - state.current
+            return Decision((defender,), "defend")
+        return Decision((state.current,), state.phase.name.lower())
+
+    def outcome(self, state: ClassicState) -> Outcome | None:
+        if state.phase is not Phase.FINISHED:
+            return None
+        return Outcome(state.winner, state.ranking, state.end_reason)
+
+    def legal_actions(self, state: ClassicState, seat: int) -> list[LegalAction]:
+        if seat not in self.decision(state).seats:
+            return []
+        phase = state.phase
+        owner = state.owner
+        armies = state.armies
+        own = [t for t in range(TERRITORIES) if owner[t] == seat]
+        if phase is Phase.CLAIM:
+            return [LegalAction(ClaimTerritory(t)) for t in range(TERRITORIES) if owner[t] < 0]
+        if phase is Phase.SETUP_PLACE:
+            most = 1 if state.options.players > 2 else min(state.pending, state.to_place[seat])
+            return [LegalAction(PlaceArmies(t, 1), most) for t in own]
+        if phase is Phase.SETUP_NEUTRAL:
+            neutral = state.options.players
+            return [LegalAction(PlaceNeutral(t)) for t in range(TERRITORIES) if owner[t] == neutral]
+        if phase is Phase.REINFORCE:
+            hand = state.hands[seat]
+            legal: list[LegalAction] = []
+            may_trade = state.options.cards and (
+                len(hand) >= MUST_TRADE_AT if state.resume_attack else len(hand) >= 3
+            )
+            if may_trade:
+                for combo in sets_in(hand):
+                    for bonus in bonus_choices(owner, state.bonus_used, seat, combo):
+                        legal.append(LegalAction(TradeCards(combo, bonus)))
+            if len(hand) < MUST_TRADE_AT and state.pending > 0:
+                legal.extend(LegalAction(PlaceArmies(t, 1), state.pending) for t in own)
+            return legal
+        if phase is Phase.ATTACK:
+            legal = []
+            for src in own:
+                if armies[src] < 2:
+                    continue
+                top = min(3, armies[src] - 1)
+                for dst in CLASSIC_BOARD.links[src]:
+                    if owner[dst] != seat:
+                        legal.extend(LegalAction(Attack(src, dst, d)) for d in range(1, top + 1))
+            legal.append(LegalAction(EndAttack()))
+            return legal
+        if phase is Phase.DEFEND:
+            top = min(2, armies[state.attack_to])
+            return [LegalAction(Defend(d)) for d in range(1, top + 1)]
+        if phase is Phase.MOVE_IN:
+            return [LegalAction(MoveIn(state.attack_dice), armies[state.attack_from] - 1)]
+        if phase is Phase.FORTIFY:
+            legal = []
+            for src, targets in self._fortify_targets(state, seat).items():
+                legal.extend(LegalAction(Fortify(src, dst, 1), armies[src] - 1) for dst in targets)
+            legal.append(LegalAction(EndTurn()))
+            return legal
+        return []
+
+    @staticmethod
+    def _fortify_targets(state: ClassicState, seat: int) -> dict[int, list[int]]:
+        owner, armies = state.owner, state.armies
+        sources = [t for t in range(TERRITORIES) if owner[t] == seat and armies[t] >= 2]
+        if state.options.fortify is FortifyMode.ADJACENT:
+            return {
+                src: [dst for dst in CLASSIC_BOARD.links[src] if owner[dst] == seat]
+                for src in sources
+            }
+        passable = [o == seat for o in owner]
+        component: dict[int, set[int]] = {}
+        for src in sources:
+            if src not in component:
+                group = CLASSIC_BOARD.reachable(src, passable)
+                for member in group:
+                    component[member] = group
+        return {src: sorted(component[src] - {src}) for src in sources}
+
+    def view(self, state: ClassicState, viewer: int | None) -> ClassicView:
+        seat = -1 if viewer is None else viewer
+        opts = state.options
+        next_value = (
+            0 if opts.trade_schedule is TradeSchedule.FIXED
+            else escalating_value(opts.trade_schedule, state.trades_done + 1)
+        )
+        return ClassicView(
+            viewer=seat,
+            options=opts,
+            phase=state.phase,
+            current=state.current,
+            turn=state.turn,
+            owner=state.owner,
+            armies=state.armies,
+            to_place=state.to_place,
+            hand=state.hands[seat] if 0 <= seat < opts.players else (),
+            hand_counts=tuple(len(h) for h in state.hands),
+            deck_count=len(state.deck),
+            discard=state.discard,
+            trades_done=state.trades_done,
+            next_trade_value=next_value,
+            pending=state.pending,
+            bonus_used=state.bonus_used,
+            conquered=state.conquered,
+            eliminated=state.eliminated,
+            attack_from=state.attack_from,
+            attack_to=state.attack_to,
+            attack_dice=state.attack_dice,
+            winner=state.winner,
+            ranking=state.ranking,
+            end_reason=state.end_reason,
+        )
+
+    def bot_action(self, state: ClassicState, seat: int, entropy: int) -> Action:
+        return bot.choose(self, state, seat, Pcg32.from_seed(entropy, stream=seat + 1))
+
+    # ---- apply -------------------------------------------------------------------------
+
+    def apply(
+        self, state: ClassicState, seat: int, action: Action
+    ) -> tuple[ClassicState, list[Event]]:
+        if not isinstance(action, ACTION_TYPES):
+            raise _fail(Reason.WRONG_VARIANT, f"{type(action).__name__} is not a classic action")
+        if not 0 <= seat < state.options.players:
+            raise _fail(Reason.NOT_A_SEAT, f"seat {seat} is not in this game")
+        if state.phase is Phase.FINISHED:
+            raise _fail(Reason.GAME_OVER, "the game is over")
+        if seat not in self.decision(state).seats:
+            raise _fail(Reason.NOT_YOUR_TURN, f"it is not seat {seat}'s decision")
+        game = _Game(state)
+        handler = _HANDLERS.get((state.phase, type(action)))
+        if handler is None:
+            raise _fail(
+                Reason.WRONG_PHASE,
+                f"{type(action).__name__} is not allowed in phase {state.phase.name}",
+            )
+        handler(game, seat, action)
+        return game.freeze(), game.events
+
+
+# ---- validation helpers ------------------------------------------------------------------
+
+
+def _territory(t: int) -> int:
+    if not 0 <= t < TERRITORIES:
+        raise _fail(Reason.NO_SUCH_TERRITORY, f"territory {t} does not exist")
+    return t
+
+
+def _own(game: _Game, seat: int, t: int) -> int:
+    _territory(t)
+    if game.owner[t] != seat:
+        raise _fail(Reason.NOT_OWNER, f"seat {seat} does not hold {CLASSIC_BOARD.names[t]}")
+    return t
+
+
+def _count(count: int, low: int, high: int, what: str) -> None:
+    if count < low:
+        raise _fail(Reason.TOO_FEW_ARMIES, f"{what}: at least {low}, got {count}")
+    if count > high:
+        raise _fail(Reason.TOO_MANY_ARMIES, f"{what}: at most {high}, got {count}")
+
+
+# ---- handlers: one per (phase, action) pair that the rules allow --------------------------
+
+
+def _claim(game: _Game, seat: int, action: Action) -> None:
+    assert isinstance(action, ClaimTerritory)
+    t = _territory(action.territory)
+    if game.owner[t] != UNCLAIMED:
+        raise _fail(Reason.TERRITORY_CLAIMED, f"{CLASSIC_BOARD.names[t]} is already claimed")
+    game.owner[t] = seat
+    game.armies[t] = 1
+    game.to_place[seat] -= 1
+    game.emit(TerritoryClaimed(seat, t))
+    game.advance_setup_many()
+
+
+def _setup_place(game: _Game, seat: int, action: Action) -> None:
+    assert isinstance(action, PlaceArmies)
+    t = _own(game, seat, action.territory)
+    if game.seats == 2:
+        _count(action.count, 1, min(game.pending, game.to_place[seat]), "setup placement")
+        game.pending -= action.count
+    else:
+        _count(action.count, 1, 1, "setup placement")
+    game.to_place[seat] -= action.count
+    game.place(seat, t, action.count)
+    if game.seats == 2:
+        game.advance_setup_two()
+    else:
+        game.advance_setup_many()
+
+
+def _place_neutral(game: _Game, seat: int, action: Action) -> None:
+    assert isinstance(action, PlaceNeutral)
+    t = _territory(action.territory)
+    if game.owner[t] != game.neutral:
+        raise _fail(Reason.NOT_NEUTRAL, f"{CLASSIC_BOARD.names[t]} is not neutral")
+    game.to_place[game.neutral] -= 1
+    game.place(game.neutral, t, 1)
+    game.advance_setup_two()
+
+
+def _trade(game: _Game, seat: int, action: Action) -> None:
+    assert isinstance(action, TradeCards)
+    if not game.options.cards:
+        raise _fail(Reason.CARDS_DISABLED, "this game is played without cards")
+    hand = game.hands[seat]
+    cards = action.cards
+    if len(cards) != 3 or list(cards) != sorted(set(cards)):
+        raise _fail(Reason.INVALID_SET, "a trade is three distinct card ids in ascending order")
+    for card in cards:
+        if card not in hand:
+            raise _fail(Reason.CARD_NOT_IN_HAND, f"card {card} is not in seat {seat}'s hand")
+    if game.resume_attack and len(hand) < MUST_TRADE_AT:
+        raise _fail(Reason.TRADE_NOT_ALLOWED, "after an elimination, trade only down to 4 cards")
+    if not is_set(cards):
+        raise _fail(Reason.INVALID_SET, f"cards {list(cards)} are not a set")
+    choices = bonus_choices(game.owner, game.bonus_used, seat, cards)
+    if action.bonus_territory not in choices:
+        raise _fail(
+            Reason.INVALID_BONUS_TERRITORY,
+            f"the +2 bonus must go to one of {choices} (-1: none due)",
+        )
+    game.trades_done += 1
+    value = set_value(game.options.trade_schedule, game.trades_done, cards)
+    for card in cards:
+        hand.remove(card)
+    game.discard = game.discard + cards
+    game.pending += value
+    if action.bonus_territory >= 0:
+        game.bonus_used = True
+        game.armies[action.bonus_territory] += 2
+    game.emit(CardsTraded(seat, cards, value, action.bonus_territory, game.trades_done))
+    game.leave_reinforce_when_done()
+
+
+def _reinforce(game: _Game, seat: int, action: Action) -> None:
+    assert isinstance(action, PlaceArmies)
+    if len(game.hands[seat]) >= MUST_TRADE_AT:
+        raise _fail(Reason.MUST_TRADE, f"with {len(game.hands[seat])} cards, trade before placing")
+    t = _own(game, seat, action.territory)
+    _count(action.count, 1, game.pending, "reinforcement")
+    game.pending -= action.count
+    game.place(seat, t, action.count)
+    game.leave_reinforce_when_done()
+
+
+def _attack(game: _Game, seat: int, action: Action) -> None:
+    assert isinstance(action, Attack)
+    src = _own(game, seat, action.from_territory)
+    dst = _territory(action.to_territory)
+    if game.owner[dst] == seat:
+        raise _fail(Reason.OWN_TERRITORY, f"{CLASSIC_BOARD.names[dst]} is your own territory")
+    if not CLASSIC_BOARD.adjacent(src, dst):
+        raise _fail(
+            Reason.NOT_ADJACENT,
+            f"{CLASSIC_BOARD.names[src]} does not border {CLASSIC_BOARD.names[dst]}",
+        )
+    if game.armies[src] < 2:
+        raise _fail(Reason.NOT_ENOUGH_ARMIES, "attacking needs at least 2 armies")
+    if action.dice < 1:
+        raise _fail(Reason.TOO_FEW_DICE, "roll at least 1 die")
+    top = min(3, game.armies[src] - 1)
+    if action.dice > top:
+        raise _fail(Reason.TOO_MANY_DICE, f"at most {top} dice from {game.armies[src]} armies")
+    game.attack_from, game.attack_to, game.attack_dice = src, dst, action.dice
+    game.emit(AttackDeclared(seat, src, dst, action.dice, game.owner[dst]))
+    if game.options.auto_defend_max_dice:
+        game.resolve_battle(min(2, game.armies[dst]))
+    else:
+        game.phase = Phase.DEFEND
+
+
+def _defend(game: _Game, seat: int, action: Action) -> None:
+    assert isinstance(action, Defend)
+    top = min(2, game.armies[game.attack_to])
+    if action.dice < 1:
+        raise _fail(Reason.TOO_FEW_DICE, "defend with at least 1 die")
+    if action.dice > top:
+        raise _fail(Reason.TOO_MANY_DICE, f"at most {top} defence dice here")
+    game.resolve_battle(action.dice)
+
+
+def _move_in(game: _Game, seat: int, action: Action) -> None:
+    assert isinstance(action, MoveIn)
+    src, dst = game.attack_from, game.attack_to
+    _count(action.count, game.attack_dice, game.armies[src] - 1, "move-in")
+    game.move(seat, src, dst, action.count)
+    game.attack_from = game.attack_to = NO_TERRITORY
+    if game.resume_attack:
+        game.phase = Phase.REINFORCE
+        game.pending = 0
+    else:
+        game.phase = Phase.ATTACK
+
+
+def _end_attack(game: _Game, seat: int, action: Action) -> None:
+    game.phase = Phase.FORTIFY
+    game.emit(AttackEnded(seat))
+
+
+def _fortify(game: _Game, seat: int, action: Action) -> None:
+    assert isinstance(action, Fortify)
+    src = _own(game, seat, action.from_territory)
+    dst = _own(game, seat, action.to_territory)
+    if src == dst:
+        raise _fail(Reason.SAME_TERRITORY, "fortify moves between two different territories")
+    _count(action.count, 1, game.armies[src] - 1, "fortify (leave at least 1 behind)")
+    if game.options.fortify is FortifyMode.ADJACENT:
+        if not CLASSIC_BOARD.adjacent(src, dst):
+            raise _fail(Reason.NOT_ADJACENT, "this game fortifies between adjacent territories")
+    elif dst not in CLASSIC_BOARD.reachable(src, [o == seat for o in game.owner]):
+        raise _fail(Reason.NOT_CONNECTED, "no chain of your own territories links the two")
+    game.move(seat, src, dst, action.count)
+    game.end_turn()
+
+
+def _end_turn(game: _Game, seat: int, action: Action) -> None:
+    game.end_turn()
+
+
+_HANDLERS = {
+    (Phase.CLAIM, ClaimTerritory): _claim,
+    (Phase.SETUP_PLACE, PlaceArmies): _setup_place,
+    (Phase.SETUP_NEUTRAL, PlaceNeutral): _place_neutral,
+    (Phase.REINFORCE, TradeCards): _trade,
+    (Phase.REINFORCE, PlaceArmies): _reinforce,
+    (Phase.ATTACK, Attack): _attack,
+    (Phase.ATTACK, EndAttack): _end_attack,
+    (Phase.DEFEND, Defend): _defend,
+    (Phase.MOVE_IN, MoveIn): _move_in,
+    (Phase.FORTIFY, Fortify): _fortify,
+    (Phase.FORTIFY, EndTurn): _end_turn,
+}

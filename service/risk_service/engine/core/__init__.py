@@ -1,0 +1,1 @@
+"""Parts shared by every variant: the generator, dice, decks, graphs and the interface."""

@@ -1,0 +1,84 @@
+"""The engine's own seeded generator: PCG32 (XSH-RR), O'Neill 2014.
+
+The `random` module is avoided on purpose: its algorithms have changed between Python
+versions, and a stored game must replay bit for bit on any future interpreter. The generator's
+whole state is two integers that live inside the game state, so a game is reproducible from its
+seed and its action log alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+_MASK64 = (1 << 64) - 1
+_MASK32 = (1 << 32) - 1
+_MULT = 6364136223846793005
+
+T = TypeVar("T")
+
+
+class Pcg32:
+    """A mutable PCG32 stream. Copy its (state, inc) back into the game value when done."""
+
+    __slots__ = ("inc", "state")
+
+    def __init__(self, state: int, inc: int) -> None:
+        self.state = state & _MASK64
+        self.inc = (inc | 1) & _MASK64
+
+    @classmethod
+    def from_seed(cls, seed: int, stream: int = 0x5EED) -> Pcg32:
+        """Seed as the reference `pcg32_srandom_r` does, so outputs match other implementations."""
+        rng = cls(0, (stream << 1) | 1)
+        rng.next_u32()
+        rng.state = (rng.state + (seed & _MASK64)) & _MASK64
+        rng.next_u32()
+        return rng
+
+    def next_u32(self) -> int:
+        old = self.state
+        self.state = (old * _MULT + self.inc) & _MASK64
+        xorshifted = (((old >> 18) ^ old) >> 27) & _MASK32
+        rot = old >> 59
+        return ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & _MASK32
+
+    def below(self, bound: int) -> int:
+        """A uniform integer in [0, bound), without modulo bias (rejection of the short tail)."""
+        if not 0 < bound <= _MASK32:
+            raise ValueError(f"bound must be in 1..2**32-1, got {bound}")
+        threshold = (-bound) % bound  # (2**32 - bound) % bound: values below it are rejected
+        while True:
+            r = self.next_u32()
+            if r >= threshold:
+                return r % bound
+
+    def die(self) -> int:
+        """One six-sided die."""
+        return self.below(6) + 1
+
+    def dice(self, count: int) -> tuple[int, ...]:
+        return tuple(self.below(6) + 1 for _ in range(count))
+
+    def shuffled(self, items: Sequence[T]) -> tuple[T, ...]:
+        """Fisher-Yates from the end, the order every implementation of this engine must use."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out)
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]
+
+    def weighted(self, weights: Sequence[int]) -> int:
+        """Index drawn with probability proportional to its non-negative integer weight."""
+        total = sum(weights)
+        if total <= 0:
+            raise ValueError("weights must have a positive sum")
+        pick = self.below(total)
+        for index, weight in enumerate(weights):
+            if pick < weight:
+                return index
+            pick -= weight
+        raise AssertionError("unreachable: pick < total")

@@ -1,0 +1,131 @@
+"""The interface every variant implements, and the small values it speaks in.
+
+A variant is a `Ruleset`: it creates a game from options and a seed, says whose decision it is,
+lists the legal actions, applies one, shows the game as a given seat (or a spectator) may see
+it, and tells the outcome. Actions and events are frozen dataclasses; each variant defines its
+own and the wire layer maps them to protobuf by name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of every variant's actions."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every variant's events. Events are facts; some are not for every eye."""
+
+    def for_viewer(self, viewer: int | None) -> Event | None:
+        """The event as `viewer` (a seat, or None for a spectator) may see it; None hides it."""
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class LegalAction:
+    """One legal action, or a family of them that differ only in their `count` field.
+
+    When `max_count` is set, the action's own `count` is the smallest legal count and every
+    count up to `max_count` is legal too. Enumerating every count would bloat the list (42
+    territories x 30 armies) without telling a client anything more.
+    """
+
+    action: Action
+    max_count: int = 0
+
+    def admits(self, action: Action) -> bool:
+        if not self.max_count:
+            return action == self.action
+        if type(action) is not type(self.action):
+            return False
+        low: int = getattr(self.action, "count")  # noqa: B009 - typed through the dataclass field
+        count: int = getattr(action, "count")  # noqa: B009
+        if not low <= count <= self.max_count:
+            return False
+        return dataclasses.replace(action, count=low) == self.action  # type: ignore[type-var]
+
+    def instances(self) -> list[Action]:
+        """Every concrete action this entry stands for."""
+        if not self.max_count:
+            return [self.action]
+        low: int = getattr(self.action, "count")  # noqa: B009
+        return [
+            dataclasses.replace(self.action, count=n)  # type: ignore[type-var]
+            for n in range(low, self.max_count + 1)
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Who must act now and what kind of decision it is (a phase name for humans)."""
+
+    seats: tuple[int, ...]
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: a winner (or -1 for a draw at the turn cap) and the full ranking."""
+
+    winner: int
+    ranking: tuple[int, ...]
+    reason: str
+
+
+StateT = TypeVar("StateT")
+OptionsT = TypeVar("OptionsT")
+ViewT = TypeVar("ViewT")
+
+
+class Ruleset(Protocol, Generic[StateT, OptionsT, ViewT]):
+    """One variant's rules. Every method is pure: no I/O, no clock, no global randomness."""
+
+    name: ClassVar[str]
+    rules_version: ClassVar[int]
+    options_type: ClassVar[type[Any]]
+    state_type: ClassVar[type[Any]]
+    view_type: ClassVar[type[Any]]
+    action_types: ClassVar[tuple[type[Action], ...]]
+    event_types: ClassVar[tuple[type[Event], ...]]
+
+    def default_options(self, players: int) -> OptionsT: ...
+
+    def create(self, options: OptionsT, seed: int) -> tuple[StateT, list[Event]]:
+        """A new game; raises IllegalAction(INVALID_OPTIONS) for options the rules reject."""
+        ...
+
+    def seat_count(self, state: StateT) -> int: ...
+
+    def decision(self, state: StateT) -> Decision:
+        """Whose decision it is; no seats once the game is over."""
+        ...
+
+    def legal_actions(self, state: StateT, seat: int) -> list[LegalAction]:
+        """Every legal action for `seat` (empty when it is not that seat's decision)."""
+        ...
+
+    def apply(self, state: StateT, seat: int, action: Action) -> tuple[StateT, list[Event]]:
+        """The new state and the events, or IllegalAction with the reason; never mutates."""
+        ...
+
+    def view(self, state: StateT, viewer: int | None) -> ViewT:
+        """What `viewer` may see: a seat sees its own hand, a spectator (None) no hand."""
+        ...
+
+    def outcome(self, state: StateT) -> Outcome | None: ...
+
+    def bot_action(self, state: StateT, seat: int, entropy: int) -> Action:
+        """A weighted-random legal action for `seat`, drawn from `entropy` (bot's own seed)."""
+        ...
+
+
+def is_legal(legal: Sequence[LegalAction], action: Action) -> bool:
+    """`action in legal_actions(...)`, with count ranges honoured."""
+    return any(entry.admits(action) for entry in legal)

@@ -1,0 +1,19 @@
+"""The one place that maps a variant's name to its rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from risk_service.engine.classic.rules import ClassicRules
+from risk_service.engine.core.ruleset import Ruleset
+
+REGISTRY: dict[str, Ruleset[Any, Any, Any]] = {
+    ClassicRules.name: ClassicRules(),
+}
+
+
+def get_ruleset(variant: str) -> Ruleset[Any, Any, Any]:
+    try:
+        return REGISTRY[variant]
+    except KeyError:
+        raise KeyError(f"unknown variant {variant!r}; known: {sorted(REGISTRY)}") from None
