@@ -1,0 +1,1 @@
+"""Generated protobuf code for the risk.v1 contract. Do not edit."""

@@ -1,0 +1,289 @@
+"""Engine values <-> risk.v1 protobuf messages, for every variant, by field name.
+
+The engine speaks frozen dataclasses (standard library only); the wire and Redis speak protobuf.
+Rather than one hand-written converter per message, each dataclass maps onto the message with
+the same field names, and the per-variant envelopes (`Action`, `Event`, `GameState`, ...) pick
+the oneof case from the variant's registry name and the class name in snake case. A test checks
+that every engine class and its message agree field for field, so the two cannot drift.
+
+Malformed input (an unknown enum value, a missing oneof, a variant this build does not serve)
+raises `WireError`, which the service reports as INVALID_ARGUMENT.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import re
+import typing
+from collections.abc import Callable
+from typing import Any
+
+from google.protobuf.message import DecodeError, Message
+
+from risk_service.engine import REGISTRY, Action, Decision, Event, LegalAction, Outcome
+from risk_service.pb.risk.v1 import common_pb2, game_pb2
+
+SCHEMA_VERSION = 1
+
+# engine variant name -> (oneof case in every envelope, Variant enum value)
+VARIANTS: dict[str, tuple[str, int]] = {
+    "classic": ("classic", common_pb2.VARIANT_CLASSIC),
+    "deep_space": ("deep_space", common_pb2.VARIANT_DEEP_SPACE),
+    "strike": ("strike", common_pb2.VARIANT_STRIKE),
+    "legacy": ("legacy", common_pb2.VARIANT_LEGACY),
+}
+_BY_CASE = {case: name for name, (case, _) in VARIANTS.items()}
+_BY_ENUM = {value: name for name, (_, value) in VARIANTS.items()}
+
+
+class WireError(ValueError):
+    """A message that cannot be turned into an engine value."""
+
+
+class VariantNotServed(WireError):
+    """A variant the contract names but this build's engine does not serve yet."""
+
+
+def snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+# ---- generic dataclass <-> message ---------------------------------------------------------
+
+_Plan = list[tuple[str, str, Any, Any]]  # (field, kind, element type, default or MISSING)
+
+
+@functools.cache
+def _plan(cls: type[Any]) -> _Plan:
+    hints = typing.get_type_hints(cls)
+    plan: _Plan = []
+    for f in dataclasses.fields(cls):
+        hint = hints[f.name]
+        default = f.default
+        if typing.get_origin(hint) is tuple:
+            (item, *_rest) = typing.get_args(hint)
+            if typing.get_origin(item) is tuple:
+                plan.append((f.name, "lists", None, default))
+            elif dataclasses.is_dataclass(item):
+                plan.append((f.name, "messages", item, default))
+            else:
+                plan.append((f.name, "scalars", item, default))
+        elif dataclasses.is_dataclass(hint):
+            plan.append((f.name, "message", hint, default))
+        elif isinstance(hint, type) and issubclass(hint, enum.IntEnum):
+            plan.append((f.name, "enum", hint, default))
+        else:
+            plan.append((f.name, "scalar", hint, default))
+    return plan
+
+
+def to_message(value: Any, message: Message) -> Message:
+    """Fill `message` from the dataclass `value` (fields matched by name)."""
+    message.SetInParent()
+    for name, kind, _item, _default in _plan(type(value)):
+        v = getattr(value, name)
+        if kind == "scalar":
+            setattr(message, name, v)
+        elif kind == "enum":
+            setattr(message, name, int(v))
+        elif kind == "scalars":
+            getattr(message, name).extend(v)
+        elif kind == "lists":
+            field = getattr(message, name)
+            for values in v:
+                field.add().values.extend(values)
+        elif kind == "messages":
+            field = getattr(message, name)
+            for item in v:
+                to_message(item, field.add())
+        else:
+            to_message(v, getattr(message, name))
+    return message
+
+
+def from_message(message: Message, cls: type[Any]) -> Any:
+    """Build the dataclass `cls` from `message`; unset optional fields take their defaults."""
+    kwargs: dict[str, Any] = {}
+    descriptor = message.DESCRIPTOR
+    for name, kind, item, default in _plan(cls):
+        fd = descriptor.fields_by_name[name]
+        if fd.has_presence and kind not in ("message",) and not message.HasField(name):
+            if default is dataclasses.MISSING:
+                raise WireError(f"{descriptor.name}.{name} is required")
+            kwargs[name] = default
+            continue
+        v = getattr(message, name)
+        if kind == "scalar":
+            kwargs[name] = v
+        elif kind == "enum":
+            try:
+                kwargs[name] = item(v)
+            except ValueError:
+                raise WireError(f"{descriptor.name}.{name}: unknown value {v}") from None
+        elif kind == "scalars":
+            kwargs[name] = tuple(v)
+        elif kind == "lists":
+            kwargs[name] = tuple(tuple(x.values) for x in v)
+        elif kind == "messages":
+            kwargs[name] = tuple(from_message(x, item) for x in v)
+        else:
+            kwargs[name] = from_message(v, item)
+    return cls(**kwargs)
+
+
+# ---- envelopes -----------------------------------------------------------------------------
+
+
+def variant_enum(variant: str) -> int:
+    return VARIANTS[variant][1]
+
+
+def variant_name(value: int) -> str:
+    try:
+        return _BY_ENUM[value]
+    except KeyError:
+        raise WireError(f"unknown variant {value}") from None
+
+
+def _served(case: str | None, what: str) -> str:
+    if case is None:
+        raise WireError(f"{what}: no variant set")
+    variant = _BY_CASE[case]
+    if variant not in REGISTRY:
+        raise VariantNotServed(f"variant {variant!r} is not served by this build yet")
+    return variant
+
+
+@functools.cache
+def _kinds(variant: str, which: str) -> dict[str, type[Any]]:
+    rules = REGISTRY[variant]
+    types = rules.action_types if which == "action" else rules.event_types
+    return {snake(cls.__name__): cls for cls in types}
+
+
+def _case_to(envelope: Message, variant: str, value: Any) -> None:
+    sub = getattr(envelope, VARIANTS[variant][0])
+    to_message(value, getattr(sub, snake(type(value).__name__)))
+
+
+def _case_from(envelope: Message, variant: str, which: str) -> Any:
+    sub = getattr(envelope, VARIANTS[variant][0])
+    kind = sub.WhichOneof("kind")
+    if kind is None:
+        raise WireError(f"{which}: no {variant} {which} kind set")
+    cls = _kinds(variant, which).get(kind)
+    if cls is None:
+        raise VariantNotServed(f"{variant} {which} {kind!r} is not served by this build yet")
+    return from_message(getattr(sub, kind), cls)
+
+
+def options_from_proto(message: game_pb2.GameOptions) -> tuple[str, Any]:
+    variant = _served(message.WhichOneof("variant"), "options")
+    rules = REGISTRY[variant]
+    return variant, from_message(getattr(message, VARIANTS[variant][0]), rules.options_type)
+
+
+def options_to_proto(variant: str, options: Any) -> game_pb2.GameOptions:
+    envelope = game_pb2.GameOptions()
+    to_message(options, getattr(envelope, VARIANTS[variant][0]))
+    return envelope
+
+
+def action_to_proto(variant: str, action: Action) -> game_pb2.Action:
+    envelope = game_pb2.Action()
+    _case_to(envelope, variant, action)
+    return envelope
+
+
+def action_from_proto(message: game_pb2.Action) -> tuple[str, Action]:
+    variant = _served(message.WhichOneof("variant"), "action")
+    action: Action = _case_from(message, variant, "action")
+    return variant, action
+
+
+def event_to_proto(variant: str, event: Event, seq: int, version: int) -> game_pb2.Event:
+    envelope = game_pb2.Event(seq=seq, version=version)
+    _case_to(envelope, variant, event)
+    return envelope
+
+
+def event_from_proto(message: game_pb2.Event) -> tuple[str, Event]:
+    variant = _served(message.WhichOneof("variant"), "event")
+    event: Event = _case_from(message, variant, "event")
+    return variant, event
+
+
+def legal_to_proto(variant: str, legal: LegalAction) -> game_pb2.LegalAction:
+    return game_pb2.LegalAction(
+        action=action_to_proto(variant, legal.action), max_count=legal.max_count
+    )
+
+
+def view_to_proto(variant: str, view: Any) -> game_pb2.BoardView:
+    envelope = game_pb2.BoardView()
+    to_message(view, getattr(envelope, VARIANTS[variant][0]))
+    return envelope
+
+
+def decision_to_proto(decision: Decision) -> common_pb2.Decision:
+    return common_pb2.Decision(seats=decision.seats, kind=decision.kind)
+
+
+def outcome_to_proto(outcome: Outcome | None) -> common_pb2.Outcome | None:
+    if outcome is None:
+        return None
+    return common_pb2.Outcome(
+        winner=outcome.winner, ranking=outcome.ranking, reason=outcome.reason
+    )
+
+
+# ---- stored snapshots ----------------------------------------------------------------------
+
+
+def encode_state(variant: str, state: Any) -> bytes:
+    """The snapshot bytes: deterministic, so equal states give equal bytes."""
+    stored = game_pb2.StoredGame(
+        schema_version=SCHEMA_VERSION,
+        variant=variant_enum(variant),
+        rules_version=REGISTRY[variant].rules_version,
+    )
+    to_message(state, getattr(stored.state, VARIANTS[variant][0]))
+    return stored.SerializeToString(deterministic=True)
+
+
+_UPGRADES: dict[int, Callable[[game_pb2.StoredGame], game_pb2.StoredGame]] = {}
+"""schema_version -> function lifting a snapshot of that version to the next one."""
+
+
+def decode_state(data: bytes) -> tuple[str, int, Any]:
+    """(variant, rules version, state) from snapshot bytes of this or any earlier schema."""
+    stored = game_pb2.StoredGame()
+    try:
+        stored.ParseFromString(data)
+    except DecodeError as exc:
+        raise WireError(f"corrupt snapshot: {exc}") from None
+    while stored.schema_version < SCHEMA_VERSION:
+        stored = _UPGRADES[stored.schema_version](stored)
+    if stored.schema_version > SCHEMA_VERSION:
+        raise WireError(f"snapshot schema {stored.schema_version} is newer than this build")
+    variant = variant_name(stored.variant)
+    rules = REGISTRY[variant]
+    state = from_message(getattr(stored.state, VARIANTS[variant][0]), rules.state_type)
+    return variant, stored.rules_version, state
+
+
+def encode_event(variant: str, event: Event, seq: int, version: int) -> bytes:
+    return event_to_proto(variant, event, seq, version).SerializeToString(deterministic=True)
+
+
+def decode_event(data: bytes) -> tuple[str, int, int, Event]:
+    """(variant, seq, version, event) from stored event bytes."""
+    message = game_pb2.Event()
+    try:
+        message.ParseFromString(data)
+    except DecodeError as exc:
+        raise WireError(f"corrupt event: {exc}") from None
+    variant, event = event_from_proto(message)
+    return variant, message.seq, message.version, event
