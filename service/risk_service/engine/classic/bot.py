@@ -1,18 +1,19 @@
 """The built-in classic bot: weighted-random over the legal actions, never stalling.
 
-It prefers trades, border placements, attacks with the odds on its side and moves towards the
+It sees only what its seat may see (the seat's view and its legal actions), so the same policy
+drives in-process bot games and bots playing through the public API. It prefers trades, border placements, attacks with the odds on its side and moves towards the
 front, and it ends phases when nothing looks worth doing, so bot games reach an outcome.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from risk_service.engine.classic.board import CLASSIC_BOARD
 from risk_service.engine.classic.model import (
     Attack,
     ClaimTerritory,
-    ClassicState,
+    ClassicView,
     Defend,
     EndAttack,
     EndTurn,
@@ -25,15 +26,12 @@ from risk_service.engine.classic.model import (
 from risk_service.engine.core.rng import Pcg32
 from risk_service.engine.core.ruleset import Action, LegalAction
 
-if TYPE_CHECKING:
-    from risk_service.engine.classic.rules import ClassicRules
 
-
-def _is_border(state: ClassicState, seat: int, t: int) -> bool:
+def _is_border(state: ClassicView, seat: int, t: int) -> bool:
     return any(state.owner[n] != seat for n in CLASSIC_BOARD.links[t])
 
 
-def _weight(state: ClassicState, seat: int, entry: LegalAction) -> int:
+def _weight(state: ClassicView, seat: int, entry: LegalAction) -> int:
     action = entry.action
     owner, armies = state.owner, state.armies
     if isinstance(action, TradeCards):
@@ -73,8 +71,9 @@ def _count(entry: LegalAction, rng: Pcg32) -> Action:
     return options[-1] if rng.below(3) else rng.choice(options)
 
 
-def choose(rules: ClassicRules, state: ClassicState, seat: int, rng: Pcg32) -> Action:
-    legal = rules.legal_actions(state, seat)
+def choose(state: ClassicView, legal: Sequence[LegalAction], rng: Pcg32) -> Action:
+    """One action from `legal` for the seat whose view `state` is."""
+    seat = state.viewer
     if not legal:
         raise ValueError(f"seat {seat} has no decision to make")
     if state.phase is Phase.DEFEND:

@@ -574,7 +574,10 @@ class ClassicRules:
         )
 
     def bot_action(self, state: ClassicState, seat: int, entropy: int) -> Action:
-        return bot.choose(self, state, seat, Pcg32.from_seed(entropy, stream=seat + 1))
+        return self.bot_choose(self.view(state, seat), self.legal_actions(state, seat), entropy)
+
+    def bot_choose(self, view: ClassicView, legal: Sequence[LegalAction], entropy: int) -> Action:
+        return bot.choose(view, legal, Pcg32.from_seed(entropy, stream=view.viewer + 1))
 
     # ---- apply -------------------------------------------------------------------------
 

@@ -122,7 +122,11 @@ class Ruleset(Protocol, Generic[StateT, OptionsT, ViewT]):
     def outcome(self, state: StateT) -> Outcome | None: ...
 
     def bot_action(self, state: StateT, seat: int, entropy: int) -> Action:
-        """A weighted-random legal action for `seat`, drawn from `entropy` (bot's own seed)."""
+        """A weighted-random legal action for `seat`, drawn from `entropy` (the bot's own seed)."""
+        ...
+
+    def bot_choose(self, view: ViewT, legal: Sequence[LegalAction], entropy: int) -> Action:
+        """The same bot, from what its seat sees: its view and its legal actions."""
         ...
 
 

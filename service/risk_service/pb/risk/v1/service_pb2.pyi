@@ -133,10 +133,12 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[GameSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class ListLegalActionsRequest(_message.Message):
-    __slots__ = ("game_id",)
+    __slots__ = ("game_id", "seat")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
     game_id: str
-    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+    seat: int
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class ListLegalActionsResponse(_message.Message):
     __slots__ = ("version", "seat", "decision", "actions")
@@ -151,16 +153,18 @@ class ListLegalActionsResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., decision: _Optional[_Union[_common_pb2.Decision, _Mapping]] = ..., actions: _Optional[_Iterable[_Union[_game_pb2.LegalAction, _Mapping]]] = ...) -> None: ...
 
 class SubmitActionRequest(_message.Message):
-    __slots__ = ("game_id", "action", "expected_version", "request_id")
+    __slots__ = ("game_id", "action", "expected_version", "request_id", "seat")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     action: _game_pb2.Action
     expected_version: int
     request_id: str
-    def __init__(self, game_id: _Optional[str] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
+    seat: int
+    def __init__(self, game_id: _Optional[str] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class SubmitActionResponse(_message.Message):
     __slots__ = ("version", "events", "decision", "outcome")

@@ -1,0 +1,182 @@
+"""Write the golden playthrough files under tests/golden (the tests only ever read them).
+
+    python scripts/golden.py                     # regenerate tests/golden/classic_4p_seed<seed>.jsonl
+    python scripts/golden.py --out-dir /tmp/x    # write elsewhere (to diff against the checked-in one)
+
+A golden file records one seeded 4-player classic game played by the built-in bots: line 1 is a
+header (variant, rules version, options, seed, the creation events and state hash), then one
+line per action (seat, action, events, sha256 of the snapshot bytes after it), and the last line
+is the outcome. The bot's entropy for action number i (0-based) is i, so the same engine replays
+and regenerates the file exactly; a diff after a rules change shows what changed, line by line.
+Regenerate only on purpose, and say why in the commit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import enum
+import hashlib
+import json
+import typing
+from pathlib import Path
+from typing import Any
+
+from risk_service import wire
+from risk_service.engine import Event, get_ruleset
+from risk_service.engine.classic.model import (
+    ClassicOptions,
+    FortifyMode,
+    SetupMode,
+    TradeSchedule,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN_DIR = ROOT / "tests" / "golden"
+VARIANT = "classic"
+SEED = 34  # ends by conquest after 1165 actions, with forced trades after an elimination
+# Every option spelled out, so a change of defaults cannot silently change the recorded game.
+# Claim setup and explicit defence dice make the file exercise every classic decision kind.
+OPTIONS = ClassicOptions(
+    players=4,
+    setup=SetupMode.CLAIM,
+    auto_place=False,
+    trade_schedule=TradeSchedule.SEED,
+    fortify=FortifyMode.CONNECTED,
+    auto_defend_max_dice=False,
+    cards=True,
+    max_turns=400,
+)
+BOT_ENTROPY = "action_index"  # the bot's entropy for action i is i (recorded in the header)
+
+
+def golden_path(directory: Path, seed: int = SEED) -> Path:
+    return directory / f"classic_{OPTIONS.players}p_seed{seed}.jsonl"
+
+
+# ---- JSON codec for engine dataclasses -----------------------------------------------------
+
+
+def to_json(value: Any) -> Any:
+    """A dataclass as {"type": ClassName, field: value, ...}; enums by name; tuples as lists."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, Any] = {"type": type(value).__name__}
+        for f in dataclasses.fields(value):
+            out[f.name] = to_json(getattr(value, f.name))
+        return out
+    if isinstance(value, enum.Enum):
+        return value.name
+    if isinstance(value, tuple | list):
+        return [to_json(v) for v in value]
+    return value
+
+
+def fields_to_json(value: Any) -> dict[str, Any]:
+    """Like `to_json` but without the "type" key (for the options in the header)."""
+    data: dict[str, Any] = to_json(value)
+    del data["type"]
+    return data
+
+
+def _from_json_typed(data: Any, hint: Any) -> Any:
+    if typing.get_origin(hint) is tuple:
+        (item, *_rest) = typing.get_args(hint)
+        return tuple(_from_json_typed(v, item) for v in data)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return hint[data]
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return from_json(data, hint)
+    return data
+
+
+def from_json(data: dict[str, Any], cls: type[Any]) -> Any:
+    """The dataclass `cls` from `to_json` output (a "type" key, if present, must match)."""
+    if "type" in data and data["type"] != cls.__name__:
+        raise ValueError(f"expected a {cls.__name__}, got {data['type']}")
+    hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = set(data) - names - {"type"}
+    if unknown:
+        raise ValueError(f"{cls.__name__} has no fields {sorted(unknown)}")
+    return cls(**{name: _from_json_typed(data[name], hints[name]) for name in names if name in data})
+
+
+def from_json_by_type(data: dict[str, Any], types: typing.Iterable[type[Any]]) -> Any:
+    """Decode an action or event, choosing its class by the "type" key among `types`."""
+    by_name = {cls.__name__: cls for cls in types}
+    try:
+        cls = by_name[data["type"]]
+    except KeyError:
+        raise ValueError(f"unknown type {data.get('type')!r}") from None
+    return from_json(data, cls)
+
+
+def state_sha256(variant: str, state: Any) -> str:
+    return hashlib.sha256(wire.encode_state(variant, state)).hexdigest()
+
+
+def events_json(events: list[Event]) -> list[Any]:
+    return [to_json(e) for e in events]
+
+
+# ---- the playthrough -----------------------------------------------------------------------
+
+
+def play(seed: int = SEED) -> list[dict[str, Any]]:
+    """Every line of the golden file for `seed`, as JSON-ready dicts."""
+    rules = get_ruleset(VARIANT)
+    state, events = rules.create(OPTIONS, seed)
+    lines: list[dict[str, Any]] = [
+        {
+            "variant": VARIANT,
+            "rules_version": rules.rules_version,
+            "options": fields_to_json(OPTIONS),
+            "seed": seed,
+            "bot_entropy": BOT_ENTROPY,
+            "events": events_json(events),
+            "state_sha256": state_sha256(VARIANT, state),
+        }
+    ]
+    index = 0
+    while (outcome := rules.outcome(state)) is None:
+        (seat,) = rules.decision(state).seats
+        action = rules.bot_action(state, seat, index)
+        state, events = rules.apply(state, seat, action)
+        lines.append(
+            {
+                "seat": seat,
+                "action": to_json(action),
+                "events": events_json(events),
+                "state_sha256": state_sha256(VARIANT, state),
+            }
+        )
+        index += 1
+    lines.append({"outcome": fields_to_json(outcome)})
+    return lines
+
+
+def render(lines: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--out-dir", type=Path, default=GOLDEN_DIR)
+    args = parser.parse_args()
+    lines = play(args.seed)
+    outcome = lines[-1]["outcome"]
+    if outcome["reason"] != "conquest":
+        print(f"seed {args.seed} ends by {outcome['reason']}, not conquest; pick another seed")
+        return 1
+    path = golden_path(args.out_dir, args.seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = render(lines)
+    path.write_text(text)
+    print(f"wrote {path} ({len(lines) - 2} actions, {len(text.encode())} bytes, "
+          f"winner seat {outcome['winner']})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,44 @@
+"""`python -m risk_service`: run the game service with settings from the environment."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+import structlog
+
+from risk_service.server.app import serve
+from risk_service.settings import Settings
+
+
+def configure_logging(level: str) -> None:
+    """JSON lines on stdout, context bound through contextvars."""
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            structlog.processors.format_exc_info,
+            structlog.processors.JSONRenderer(),
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(
+            logging.getLevelNamesMapping()[level.upper()]
+        ),
+        logger_factory=structlog.PrintLoggerFactory(sys.stdout),
+        cache_logger_on_first_use=True,
+    )
+
+
+def main() -> None:
+    settings = Settings.from_env()
+    configure_logging(settings.log_level)
+    try:
+        asyncio.run(serve(settings))
+    except RuntimeError as exc:  # e.g. no redis-server binary: say so plainly
+        print(f"risk-service: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+if __name__ == "__main__":
+    main()

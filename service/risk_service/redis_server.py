@@ -1,0 +1,344 @@
+"""Start, stop, kill and supervise a local ``redis-server`` child process.
+
+The service uses this when no ``REDIS_URL`` is configured: it runs its own Redis on 127.0.0.1
+with the append-only file on and ``appendfsync always``, so every write Redis acknowledged is on
+disk before the client hears back and a crash of either process loses no accepted action. Tests
+use the same class for an isolated Redis per session and for fault injection (SIGKILL Redis,
+restart it on the same port and data directory, and let it replay its AOF). The child is launched
+from command-line arguments alone, is bound to loopback, and is taken down with its parent: by
+``atexit`` on a normal exit and by the Linux parent-death signal when the parent is killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import ctypes
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Literal, Self
+
+import redis
+import structlog
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+AppendFsync = Literal["always", "everysec", "no"]
+
+HOST = "127.0.0.1"
+LOG_FILE_NAME = "redis.log"
+MISSING_BINARY_MESSAGE = (
+    "redis-server was not found on PATH. Install it (Debian/Ubuntu: "
+    "`apt-get install -y redis-server`) or set REDIS_URL to use an existing Redis."
+)
+
+_APPENDFSYNC_POLICIES: frozenset[str] = frozenset({"always", "everysec", "no"})
+_PR_SET_PDEATHSIG = 1
+_LOG_TAIL_LINES = 20
+_PROBE_INTERVAL_SECONDS = 0.02
+
+
+class RedisServerError(RuntimeError):
+    """The redis-server child could not be found, started, or reached."""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago (the kernel's ephemeral choice)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _parent_death_hook() -> Callable[[], None] | None:
+    """A preexec_fn asking Linux to SIGTERM the child when this thread's process dies.
+
+    The kernel sends the signal when the *thread* that forked exits, not the process, so the hook
+    is only used from the main thread; children forked elsewhere rely on the atexit hook alone.
+    SIGTERM rather than SIGKILL so Redis flushes its AOF on the way down.
+    """
+    if sys.platform != "linux" or threading.current_thread() is not threading.main_thread():
+        return None
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    parent_pid = os.getpid()
+    death_signal = ctypes.c_ulong(signal.SIGTERM)
+
+    def set_parent_death_signal() -> None:
+        prctl(_PR_SET_PDEATHSIG, death_signal)
+        # The parent may have died between fork and prctl; then nobody will ever signal us.
+        if os.getppid() != parent_pid:
+            os._exit(1)
+
+    return set_parent_death_signal
+
+
+class RedisServer:
+    """One ``redis-server`` child on 127.0.0.1 with its data (AOF, log) under ``data_dir``.
+
+    The port is fixed at construction (``0`` picks a free one), so ``url`` is valid before the
+    first start and stays the same across ``restart()``.
+    """
+
+    def __init__(
+        self,
+        data_dir: Path,
+        port: int = 0,
+        *,
+        appendonly: bool = True,
+        appendfsync: AppendFsync = "always",
+        extra_args: Sequence[str] = (),
+    ) -> None:
+        if appendfsync not in _APPENDFSYNC_POLICIES:
+            raise ValueError(f"appendfsync must be one of {sorted(_APPENDFSYNC_POLICIES)}")
+        self.data_dir = data_dir.resolve()
+        self.port = port or free_port()
+        self.appendonly = appendonly
+        self.appendfsync = appendfsync
+        self.extra_args = tuple(extra_args)
+        self._process: subprocess.Popen[bytes] | None = None
+        # True from start() until stop(): an exit in between is a crash the supervisor repairs.
+        self._wanted_running = False
+
+    @property
+    def url(self) -> str:
+        return f"redis://{HOST}:{self.port}/0"
+
+    @property
+    def log_path(self) -> Path:
+        return self.data_dir / LOG_FILE_NAME
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id while it runs, else None."""
+        return self._process.pid if self.is_running() and self._process is not None else None
+
+    def is_running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def exited_unexpectedly(self) -> bool:
+        """True when the server was started and its process is gone without a stop()."""
+        return self._wanted_running and not self.is_running()
+
+    def command_line(self) -> list[str]:
+        """The argv the child is launched with, minus the binary."""
+        return [
+            "--port", str(self.port),
+            "--bind", HOST,
+            "--dir", str(self.data_dir),
+            "--appendonly", "yes" if self.appendonly else "no",
+            "--appendfsync", self.appendfsync,
+            "--save", "",
+            "--daemonize", "no",
+            "--logfile", str(self.log_path),
+            "--protected-mode", "yes",
+            *self.extra_args,
+        ]  # fmt: skip
+
+    # -- lifecycle, blocking ----------------------------------------------------------------
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Launch the child and block until it answers PING (and INFO says it is ours)."""
+        self._spawn()
+        deadline = time.monotonic() + timeout
+        while not self._probe():
+            if time.monotonic() > deadline:
+                self._raise_not_ready(timeout)
+            time.sleep(_PROBE_INTERVAL_SECONDS)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Shut down gracefully (SIGTERM: Redis flushes the AOF), SIGKILL after ``timeout``."""
+        self._wanted_running = False
+        atexit.unregister(self._terminate_at_exit)
+        self._terminate(timeout)
+
+    def kill(self) -> None:
+        """SIGKILL the child and reap it: a crash, for fault injection. Data on disk stays."""
+        atexit.unregister(self._terminate_at_exit)
+        process = self._process
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait()
+
+    def restart(self, timeout: float = 10.0) -> None:
+        """Start again on the same port and data dir, so Redis replays its AOF."""
+        if self.is_running():
+            self.stop(timeout)
+        self.start(timeout)
+
+    # -- lifecycle, for asyncio callers -----------------------------------------------------
+
+    async def start_async(self, timeout: float = 10.0) -> None:
+        """start() without blocking the event loop while Redis loads.
+
+        The fork happens on the calling thread (normally the main thread, which keeps the
+        parent-death signal meaningful); only the readiness probes go to worker threads.
+        """
+        self._spawn()
+        deadline = time.monotonic() + timeout
+        while not await asyncio.to_thread(self._probe):
+            if time.monotonic() > deadline:
+                self._raise_not_ready(timeout)
+            await asyncio.sleep(_PROBE_INTERVAL_SECONDS)
+
+    async def stop_async(self, timeout: float = 10.0) -> None:
+        """stop() with the wait for the child's exit moved off the event loop."""
+        await asyncio.to_thread(self.stop, timeout)
+
+    async def restart_async(self, timeout: float = 10.0) -> None:
+        """restart() without blocking the event loop."""
+        if self.is_running():
+            await self.stop_async(timeout)
+        await self.start_async(timeout)
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    async def __aenter__(self) -> Self:
+        await self.start_async()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.stop_async()
+
+    # -- internals --------------------------------------------------------------------------
+
+    def _spawn(self) -> None:
+        if self.is_running():
+            raise RedisServerError(f"redis-server on port {self.port} is already running")
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise RedisServerError(MISSING_BINARY_MESSAGE)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        # stdout/stderr go to the log too: errors in the arguments are printed before Redis
+        # opens its logfile, and they are exactly what the startup error needs to show.
+        with self.log_path.open("ab") as log_file:
+            self._process = subprocess.Popen(
+                [binary, *self.command_line()],
+                stdin=subprocess.DEVNULL,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                # Own process group: Ctrl-C in a terminal reaches only the parent, which then
+                # stops Redis in order instead of racing a supervisor that would restart it.
+                process_group=0,
+                # The hook only makes two syscalls and takes no locks or imports, so forking
+                # beside other threads (grpc's) cannot deadlock in it.
+                preexec_fn=_parent_death_hook(),  # noqa: PLW1509
+            )
+        self._wanted_running = True
+        atexit.unregister(self._terminate_at_exit)
+        atexit.register(self._terminate_at_exit)
+
+    def _probe(self) -> bool:
+        """One readiness check: True once our child answers; raises if the child has exited."""
+        process = self._process
+        if process is None or process.poll() is not None:
+            code = None if process is None else process.returncode
+            raise RedisServerError(
+                f"redis-server on port {self.port} exited during startup (code {code}); "
+                f"log {self.log_path}:\n{self._log_tail()}"
+            )
+        try:
+            # No client-side retries: the library's default backoff would turn one refused
+            # probe into seconds; this loop is the retry.
+            with redis.Redis(
+                host=HOST,
+                port=self.port,
+                socket_timeout=0.5,
+                socket_connect_timeout=0.5,
+                retry=Retry(NoBackoff(), 0),
+            ) as client:
+                client.ping()
+                info = client.info("server")
+        except redis.RedisError:  # refused, or still loading the AOF
+            return False
+        # Guards against a port race: never hand out the URL of somebody else's Redis.
+        if info.get("process_id") != process.pid:
+            raise RedisServerError(
+                f"port {self.port} is answered by another Redis (pid {info.get('process_id')})"
+            )
+        return True
+
+    def _raise_not_ready(self, timeout: float) -> None:
+        self._terminate(timeout=2.0)
+        raise RedisServerError(
+            f"redis-server on port {self.port} did not answer PING within {timeout}s; "
+            f"log {self.log_path}:\n{self._log_tail()}"
+        )
+
+    def _terminate(self, timeout: float) -> None:
+        process = self._process
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def _terminate_at_exit(self) -> None:
+        # Kept apart from stop(): unregistering a callback while atexit runs it is not safe.
+        self._terminate(timeout=5.0)
+
+    def _log_tail(self) -> str:
+        try:
+            lines = self.log_path.read_text(errors="replace").splitlines()
+        except OSError as error:
+            return f"(no log: {error})"
+        return "\n".join(lines[-_LOG_TAIL_LINES:])
+
+
+async def supervise(
+    server: RedisServer,
+    stop_event: asyncio.Event,
+    *,
+    poll_interval: float = 0.5,
+    max_backoff: float = 30.0,
+) -> None:
+    """Restart ``server`` whenever it dies without stop(), until ``stop_event`` is set.
+
+    Stopping the server itself is left to its owner, after this returns.
+    """
+    log = structlog.get_logger()
+    delay = poll_interval
+    while not stop_event.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop_event.wait(), timeout=delay)
+        if stop_event.is_set() or not server.exited_unexpectedly():
+            delay = poll_interval
+            continue
+        log.warning("redis_server_died", url=server.url, log_path=str(server.log_path))
+        try:
+            await server.restart_async()
+        except RedisServerError as error:
+            delay = min(delay * 2, max_backoff)
+            log.error(
+                "redis_server_restart_failed", url=server.url, error=str(error), retry_in=delay
+            )
+            continue
+        delay = poll_interval
+        log.info("redis_server_restarted", url=server.url, pid=server.pid)

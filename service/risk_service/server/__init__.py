@@ -1,0 +1,1 @@
+"""The gRPC layer: thin servicers, the interceptor that logs and maps errors, app assembly."""

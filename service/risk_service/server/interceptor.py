@@ -1,0 +1,117 @@
+"""Every RPC passes here: one structlog line with its outcome, and errors mapped to statuses.
+
+The line carries the method, the game id and the client's request id (when the request has
+them), the status code and the duration; never a token. Exceptions that are the client's
+doing become their documented status through `status.classify`; anything else is logged with
+its traceback and answered INTERNAL without details.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import grpc
+import structlog
+
+from risk_service.server.metrics import Metrics
+from risk_service.server.status import classify, status_of
+
+log = structlog.get_logger("rpc")
+
+Behaviour = Callable[[Any, grpc.aio.ServicerContext], Any]
+
+
+def _fields(request: Any) -> dict[str, str]:
+    out = {}
+    for name in ("game_id", "request_id"):
+        value = getattr(request, name, "")
+        if value:
+            out[name] = str(value)[:128]
+    return out
+
+
+class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc ships no stubs
+    def __init__(self, metrics: Metrics | None = None) -> None:
+        self.metrics = metrics
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(details)
+        if handler is None:
+            return None
+        method: str = details.method
+        if handler.unary_unary:
+            return grpc.unary_unary_rpc_method_handler(
+                self._unary(method, handler.unary_unary),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        if handler.unary_stream:
+            return grpc.unary_stream_rpc_method_handler(
+                self._stream(method, handler.unary_stream),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        return handler
+
+    async def _finish(
+        self, method: str, request: Any, started: float, exc: BaseException | None,
+        context: grpc.aio.ServicerContext,
+    ) -> None:
+        """Log the call and, for a failure, abort the call with its status."""
+        duration = time.perf_counter() - started
+        fields = _fields(request)
+        if exc is None:
+            code = "OK"
+        elif isinstance(exc, grpc.aio.AbortError):
+            raise exc
+        else:
+            error = classify(exc)
+            if error is None:
+                log.error("rpc", method=method, code="INTERNAL", duration_ms=round(duration * 1e3, 3),
+                          exc_info=exc, **fields)
+                self._observe(method, "INTERNAL", duration)
+                await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+            code = error.code.value
+            log.info("rpc", method=method, code=code, reason=error.reason,
+                     duration_ms=round(duration * 1e3, 3), **fields)
+            self._observe(method, code, duration)
+            status, message, trailing = status_of(error)
+            await context.abort(status, message, trailing_metadata=trailing)
+        log.info("rpc", method=method, code=code, duration_ms=round(duration * 1e3, 3), **fields)
+        self._observe(method, code, duration)
+
+    def _observe(self, method: str, code: str, duration: float) -> None:
+        if self.metrics is not None:
+            self.metrics.observe_rpc(method, code, duration)
+
+    def _unary(self, method: str, behaviour: Behaviour) -> Behaviour:
+        async def wrapped(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            started = time.perf_counter()
+            try:
+                reply = await behaviour(request, context)
+            except Exception as exc:  # noqa: BLE001 - every failure is logged and mapped
+                await self._finish(method, request, started, exc, context)
+                raise AssertionError("unreachable: _finish aborts") from exc
+            await self._finish(method, request, started, None, context)
+            return reply
+
+        return wrapped
+
+    def _stream(self, method: str, behaviour: Behaviour) -> Behaviour:
+        async def wrapped(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            started = time.perf_counter()
+            try:
+                async for reply in behaviour(request, context):
+                    yield reply
+            except Exception as exc:  # noqa: BLE001 - every failure is logged and mapped
+                await self._finish(method, request, started, exc, context)
+                raise AssertionError("unreachable: _finish aborts") from exc
+            await self._finish(method, request, started, None, context)
+
+        return wrapped

@@ -1,0 +1,73 @@
+"""The RiskService servicer: read the caller's token, delegate to GameService, return."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import grpc
+
+from risk_service.errors import Code, ServiceError
+from risk_service.games import GameService
+from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
+
+_BEARER = "bearer "
+
+
+def bearer_token(context: grpc.aio.ServicerContext) -> str | None:
+    """The token from `authorization: Bearer <token>`, None when the call carries none."""
+    for key, value in context.invocation_metadata() or ():
+        if key == "authorization":
+            text = value.decode() if isinstance(value, bytes) else value
+            if not text.lower().startswith(_BEARER) or not text[len(_BEARER):].strip():
+                raise ServiceError(
+                    Code.UNAUTHENTICATED, "BAD_CREDENTIALS",
+                    "authorization metadata must be 'Bearer <token>'",
+                )
+            return text[len(_BEARER):].strip()
+    return None
+
+
+class RiskServicer(service_pb2_grpc.RiskServiceServicer):
+    def __init__(self, games: GameService) -> None:
+        self.games = games
+
+    async def CreateGame(  # noqa: N802 - gRPC method names
+        self, request: service_pb2.CreateGameRequest, context: grpc.aio.ServicerContext
+    ) -> service_pb2.CreateGameResponse:
+        return await self.games.create(request)
+
+    async def JoinGame(  # noqa: N802
+        self, request: service_pb2.JoinGameRequest, context: grpc.aio.ServicerContext
+    ) -> service_pb2.JoinGameResponse:
+        return await self.games.join(request)
+
+    async def GetGame(  # noqa: N802
+        self, request: service_pb2.GetGameRequest, context: grpc.aio.ServicerContext
+    ) -> service_pb2.GetGameResponse:
+        return await self.games.get(request, bearer_token(context))
+
+    async def ListGames(  # noqa: N802
+        self, request: service_pb2.ListGamesRequest, context: grpc.aio.ServicerContext
+    ) -> service_pb2.ListGamesResponse:
+        return await self.games.list(request)
+
+    async def ListLegalActions(  # noqa: N802
+        self, request: service_pb2.ListLegalActionsRequest, context: grpc.aio.ServicerContext
+    ) -> service_pb2.ListLegalActionsResponse:
+        return await self.games.legal_actions(request, bearer_token(context))
+
+    async def SubmitAction(  # noqa: N802
+        self, request: service_pb2.SubmitActionRequest, context: grpc.aio.ServicerContext
+    ) -> service_pb2.SubmitActionResponse:
+        return await self.games.submit(request, bearer_token(context))
+
+    async def StreamEvents(  # noqa: N802
+        self, request: service_pb2.StreamEventsRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[service_pb2.StreamEventsResponse]:
+        async for reply in self.games.stream(request, bearer_token(context)):
+            yield reply
+
+    async def Ping(  # noqa: N802
+        self, request: service_pb2.PingRequest, context: grpc.aio.ServicerContext
+    ) -> service_pb2.PingResponse:
+        return service_pb2.PingResponse()

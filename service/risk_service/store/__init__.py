@@ -1,0 +1,1 @@
+"""Redis persistence: snapshots, event streams, request records, seat digests and indexes."""

@@ -1,0 +1,222 @@
+"""The game store: one atomic commit per action, plus reads, seat claims and the game index.
+
+A commit writes the new snapshot, the action's events and the request record in one Lua script
+that first checks the stored version still equals the version the caller read (optimistic
+concurrency: a loser gets STALE and re-reads). The ListGames index is maintained after the
+commit and can be rebuilt from the game hashes, so it never sits on the commit path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+import redis.asyncio as aioredis
+
+from risk_service.store.keys import Keys
+
+_COMMIT = """
+local game, stream, requests = KEYS[1], KEYS[2], KEYS[3]
+local expected, snap, status, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local req_field, req_value, first_seq = ARGV[5], ARGV[6], tonumber(ARGV[7])
+if redis.call('EXISTS', game) == 0 then return {'missing'} end
+if req_field ~= '' then
+  local prior = redis.call('HGET', requests, req_field)
+  if prior then return {'duplicate', prior} end
+end
+local fields = redis.call('HMGET', game, 'version', 'seq')
+if fields[1] ~= expected then return {'stale', fields[1]} end
+if tonumber(fields[2]) + 1 ~= first_seq then return {'stale', fields[1]} end
+local seq = first_seq - 1
+for i = 8, #ARGV do
+  seq = seq + 1
+  redis.call('XADD', stream, '0-' .. seq, 'e', ARGV[i])
+end
+local version = tonumber(expected) + 1
+redis.call('HSET', game, 'snap', snap, 'version', version, 'seq', seq, 'status', status,
+           'updated', now)
+if req_field ~= '' then redis.call('HSET', requests, req_field, req_value) end
+return {'ok', tostring(version), tostring(seq)}
+"""
+
+
+class CommitOutcome(Enum):
+    OK = "ok"
+    STALE = "stale"
+    DUPLICATE = "duplicate"
+    MISSING = "missing"
+
+
+@dataclass(frozen=True, slots=True)
+class CommitResult:
+    outcome: CommitOutcome
+    version: int = 0  # the new version (OK) or the stored one (STALE)
+    prior: bytes = b""  # the stored request record (DUPLICATE)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    game_id: str
+    variant: str
+    status: int
+    version: int
+    last_seq: int
+    created_ms: int
+    updated_ms: int
+    players: int
+    snapshot: bytes
+    names: tuple[str, ...]
+    seat_digests: tuple[bytes, ...]  # b"" for a seat no one has joined
+    host_digest: bytes
+
+
+def _int(value: bytes | None) -> int:
+    return int(value) if value else 0
+
+
+def _parse(game_id: str, raw: dict[bytes, bytes]) -> GameRecord | None:
+    if not raw or b"snap" not in raw:
+        return None
+    players = _int(raw.get(b"players"))
+    return GameRecord(
+        game_id=game_id,
+        variant=raw[b"variant"].decode(),
+        status=_int(raw.get(b"status")),
+        version=_int(raw.get(b"version")),
+        last_seq=_int(raw.get(b"seq")),
+        created_ms=_int(raw.get(b"created")),
+        updated_ms=_int(raw.get(b"updated")),
+        players=players,
+        snapshot=raw[b"snap"],
+        names=tuple(raw.get(f"name:{s}".encode(), b"").decode() for s in range(players)),
+        seat_digests=tuple(raw.get(f"tok:{s}".encode(), b"") for s in range(players)),
+        host_digest=raw.get(b"tok:host", b""),
+    )
+
+
+class GameStore:
+    def __init__(self, client: aioredis.Redis, keys: Keys | None = None) -> None:
+        self.redis = client
+        self.keys = keys or Keys()
+        self._commit = client.register_script(_COMMIT)
+
+    async def create(
+        self,
+        record: GameRecord,
+        events: Sequence[bytes],
+    ) -> None:
+        """Write a new game and its creation events atomically, then index it."""
+        k = self.keys
+        fields: dict[str, bytes | str | int] = {
+            "variant": record.variant,
+            "status": record.status,
+            "version": record.version,
+            "seq": len(events),
+            "created": record.created_ms,
+            "updated": record.updated_ms,
+            "players": record.players,
+            "snap": record.snapshot,
+            "tok:host": record.host_digest,
+        }
+        for seat, name in enumerate(record.names):
+            if name:
+                fields[f"name:{seat}"] = name
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(k.game(record.game_id), mapping=fields)  # type: ignore[arg-type]
+            for seq, data in enumerate(events, start=1):
+                pipe.xadd(k.events(record.game_id), {"e": data}, id=f"0-{seq}")
+            await pipe.execute()
+        await self.index(record.game_id, record.variant, None, record.status)
+
+    async def load(self, game_id: str) -> GameRecord | None:
+        """The game, or None if there is no such game."""
+        return _parse(game_id, await self.redis.hgetall(self.keys.game(game_id)))
+
+    async def request_record(self, game_id: str, request_field: str) -> bytes | None:
+        """A stored request record (fingerprint + reply), if that request id was used."""
+        if not request_field:
+            return None
+        value: bytes | None = await self.redis.hget(self.keys.requests(game_id), request_field)
+        return value
+
+    async def commit(
+        self,
+        game_id: str,
+        *,
+        expected_version: int,
+        first_seq: int,
+        snapshot: bytes,
+        status: int,
+        now_ms: int,
+        events: Sequence[bytes],
+        request_field: str = "",
+        request_value: bytes = b"",
+    ) -> CommitResult:
+        """Apply one action's writes if the game is still at `expected_version`."""
+        k = self.keys
+        reply = await self._commit(
+            keys=[k.game(game_id), k.events(game_id), k.requests(game_id)],
+            args=[
+                str(expected_version), snapshot, status, now_ms, request_field, request_value,
+                first_seq, *events,
+            ],
+        )
+        outcome = CommitOutcome(reply[0].decode())
+        if outcome is CommitOutcome.OK:
+            return CommitResult(outcome, version=int(reply[1]))
+        if outcome is CommitOutcome.STALE:
+            return CommitResult(outcome, version=_int(reply[1]))
+        if outcome is CommitOutcome.DUPLICATE:
+            return CommitResult(outcome, prior=reply[1])
+        return CommitResult(outcome)
+
+    async def claim_seat(self, game_id: str, seat: int, digest: bytes, name: str) -> bool:
+        """Give `seat` its token digest unless someone holds it already (HSETNX is atomic)."""
+        key = self.keys.game(game_id)
+        claimed = bool(await self.redis.hsetnx(key, f"tok:{seat}", digest))
+        if claimed and name:
+            await self.redis.hset(key, f"name:{seat}", name)
+        return claimed
+
+    async def read_events(
+        self, game_id: str, after_seq: int, count: int | None = None
+    ) -> list[tuple[int, bytes]]:
+        """Stored events with seq > after_seq, in order, as (seq, bytes)."""
+        entries = await self.redis.xrange(
+            self.keys.events(game_id), min=f"0-{after_seq + 1}", max="+", count=count
+        )
+        return [(int(entry_id.split(b"-")[1]), fields[b"e"]) for entry_id, fields in entries]
+
+    # ---- the ListGames index (secondary; rebuilt from the game hashes if lost) -------------
+
+    # Game ids start with their creation time in hex, so the index sorted sets hold every
+    # member at score 0 and order them lexicographically: newest first is ZREVRANGEBYLEX, and
+    # the last id of a page is an exact cursor for the next one even while games are created.
+
+    async def index(self, game_id: str, variant: str, old_status: int | None, status: int) -> None:
+        k = self.keys
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if old_status is not None and old_status != status:
+                pipe.zrem(k.index("*", old_status), game_id)
+                pipe.zrem(k.index(variant, old_status), game_id)
+            for key in (k.index("*", 0), k.index(variant, 0), k.index("*", status),
+                        k.index(variant, status)):
+                pipe.zadd(key, {game_id: 0})
+            await pipe.execute()
+
+    async def page(self, variant: str, status: int, before: str, limit: int) -> list[str]:
+        """Up to `limit` game ids older than `before` ('' for the newest), newest first."""
+        ids = await self.redis.zrevrangebylex(
+            self.keys.index(variant, status), f"({before}" if before else "+", "-", 0, limit
+        )
+        return [i.decode() for i in ids]
+
+    async def load_many(self, game_ids: Sequence[str]) -> list[GameRecord]:
+        """Several games in one round trip; ids whose game is gone are skipped."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.hgetall(self.keys.game(game_id))
+            replies = await pipe.execute()
+        parsed = (_parse(g, raw) for g, raw in zip(game_ids, replies, strict=True))
+        return [record for record in parsed if record is not None]

@@ -1,0 +1,28 @@
+"""Redis key names. Every key of one game shares the hash tag `{game_id}`, so a game's commit
+touches one slot and runs unchanged on Redis Cluster; the indexes are separate, rebuildable keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Keys:
+    prefix: str = "risk"
+
+    def game(self, game_id: str) -> str:
+        """Hash: snapshot, version, last seq, status, times, seat names and token digests."""
+        return f"{self.prefix}:g:{{{game_id}}}"
+
+    def events(self, game_id: str) -> str:
+        """Stream: one entry per event, id `0-<seq>`, field `e` = serialised risk.v1.Event."""
+        return f"{self.prefix}:g:{{{game_id}}}:ev"
+
+    def requests(self, game_id: str) -> str:
+        """Hash: `<seat>:<request id>` -> action fingerprint + the reply that was sent."""
+        return f"{self.prefix}:g:{{{game_id}}}:req"
+
+    def index(self, variant: str, status: int) -> str:
+        """Sorted set of game ids by creation time; '*' / 0 stand for any variant / status."""
+        return f"{self.prefix}:idx:{variant}:{status}"

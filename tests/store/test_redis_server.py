@@ -1,0 +1,134 @@
+"""The local redis-server child: it starts, survives SIGKILL via its AOF, stops cleanly."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+import redis
+import redis.asyncio
+from risk_service.redis_server import RedisServer, RedisServerError, supervise
+
+if TYPE_CHECKING:
+    from tests.conftest import RedisServerFactory
+
+
+async def test_session_server_answers_ping(redis_client: redis.asyncio.Redis) -> None:
+    """The suite's shared Redis answers PING through redis-py asyncio."""
+    assert await redis_client.ping() is True
+
+
+def test_started_server_answers_ping_at_its_url(make_redis_server: RedisServerFactory) -> None:
+    """A freshly started server answers PING at the URL it advertises."""
+    server = make_redis_server()
+    assert server.url == f"redis://127.0.0.1:{server.port}/0"
+    with redis.Redis.from_url(server.url) as client:
+        assert client.ping() is True
+
+
+def test_acknowledged_writes_survive_sigkill_and_restart(
+    make_redis_server: RedisServerFactory,
+) -> None:
+    """With appendfsync always, every acknowledged write is back after kill -9 and restart."""
+    server = make_redis_server(appendfsync="always")
+    url_before = server.url
+    with redis.Redis.from_url(server.url) as client:
+        for index in range(200):
+            client.set(f"game:{index}", f"state-{index}".encode())
+        client.rpush("log", b"a", b"b", b"c")
+
+    old_pid = server.pid
+    server.kill()
+    assert not server.is_running()
+
+    server.restart()
+    assert server.url == url_before
+    assert server.pid != old_pid
+    with redis.Redis.from_url(server.url) as client:
+        assert client.dbsize() == 201
+        assert client.get("game:0") == b"state-0"
+        assert client.get("game:199") == b"state-199"
+        assert client.lrange("log", 0, -1) == [b"a", b"b", b"c"]
+
+
+def test_stop_leaves_no_process_and_frees_the_port(make_redis_server: RedisServerFactory) -> None:
+    """After stop() the redis-server process is gone and nothing listens on its port."""
+    server = make_redis_server()
+    pid = server.pid
+    assert pid is not None
+
+    server.stop()
+
+    assert not server.is_running()
+    assert server.pid is None
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", server.port), timeout=1).close()
+
+
+def test_missing_binary_says_how_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without redis-server on PATH, start() explains how to install it or use REDIS_URL."""
+    empty_dir = tmp_path / "empty-path"
+    empty_dir.mkdir()
+    monkeypatch.setenv("PATH", str(empty_dir))
+
+    with pytest.raises(RuntimeError, match=r"apt-get install -y redis-server.*REDIS_URL"):
+        RedisServer(tmp_path / "data").start()
+
+
+def test_failed_start_shows_the_log_tail(tmp_path: Path) -> None:
+    """A server that cannot start raises an error quoting Redis's own complaint."""
+    server = RedisServer(tmp_path / "data", extra_args=["--no-such-directive", "1"])
+
+    with pytest.raises(RedisServerError, match="no-such-directive"):
+        server.start()
+    assert not server.is_running()
+
+
+async def test_supervise_restarts_a_server_killed_behind_its_back(
+    make_redis_server: RedisServerFactory,
+) -> None:
+    """supervise() brings a SIGKILLed server back on the same URL with its data intact."""
+    server = make_redis_server(appendfsync="always")
+    async with redis.asyncio.Redis.from_url(server.url) as client:
+        await client.set("game:1", b"alive")
+    old_pid = server.pid
+    assert old_pid is not None
+
+    stop_event = asyncio.Event()
+    supervisor = asyncio.create_task(supervise(server, stop_event, poll_interval=0.05))
+    try:
+        os.kill(old_pid, signal.SIGKILL)
+        async with asyncio.timeout(10):
+            while server.pid in (None, old_pid):
+                await asyncio.sleep(0.05)
+        async with redis.asyncio.Redis.from_url(server.url) as client:
+            assert await client.get("game:1") == b"alive"
+    finally:
+        stop_event.set()
+        await asyncio.wait_for(supervisor, timeout=5)
+    assert server.is_running()
+
+
+async def test_supervise_leaves_a_stopped_server_alone(
+    make_redis_server: RedisServerFactory,
+) -> None:
+    """A deliberate stop() is not a crash: supervise() does not start the server again."""
+    server = make_redis_server()
+    stop_event = asyncio.Event()
+    supervisor = asyncio.create_task(supervise(server, stop_event, poll_interval=0.02))
+
+    await server.stop_async()
+    await asyncio.sleep(0.2)
+    stop_event.set()
+    await asyncio.wait_for(supervisor, timeout=5)
+
+    assert not server.is_running()
