@@ -14,6 +14,7 @@ from typing import Protocol
 
 import pytest
 import redis.asyncio
+
 from risk_service.redis_server import AppendFsync, RedisServer
 
 

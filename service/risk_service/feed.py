@@ -13,13 +13,14 @@ import asyncio
 import contextlib
 from collections import deque
 from dataclasses import dataclass
+from typing import cast
 
 import redis.asyncio as aioredis
 import structlog
 from redis.exceptions import RedisError
 
 from risk_service.engine import Event
-from risk_service.store.keys import Keys
+from risk_service.store.keys import Keys, StreamEntries, XReadReply, stream_id, stream_seq
 from risk_service.wire import decode_event
 
 log = structlog.get_logger()
@@ -77,8 +78,10 @@ class GameFeed:
 
     async def start(self) -> None:
         try:
-            last = await self.hub.redis.xrevrange(self.hub.keys.events(self.game_id), count=1)
-            self.cursor = int(last[0][0].split(b"-")[1]) if last else 0
+            last = cast(StreamEntries, await self.hub.redis.xrevrange(
+                self.hub.keys.events(self.game_id), count=1
+            ))
+            self.cursor = stream_seq(last[0][0]) if last else 0
             self.task = asyncio.create_task(self._run(), name=f"feed:{self.game_id}")
             self.ready.set_result(None)
         except BaseException as exc:
@@ -90,9 +93,9 @@ class GameFeed:
         backoff = 0.05
         while True:
             try:
-                reply = await self.hub.redis.xread(
-                    {key: f"0-{self.cursor}"}, block=self.hub.block_ms, count=512
-                )
+                reply = cast(XReadReply | None, await self.hub.redis.xread(
+                    {key: stream_id(self.cursor)}, block=self.hub.block_ms, count=512
+                ))
                 backoff = 0.05
             except RedisError as exc:
                 log.warning("feed_read_failed", game_id=self.game_id, error=str(exc))

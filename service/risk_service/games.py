@@ -112,14 +112,14 @@ class GameService:
 
     @staticmethod
     def _state(record: GameRecord) -> Any:
-        variant, _rules_version, state = wire.decode_state(record.snapshot)
+        _variant, _rules_version, state = wire.decode_state(record.snapshot)
         return state
 
     def _summary(self, record: GameRecord, state: Any) -> service_pb2.GameSummary:
         rules = get_ruleset(record.variant)
         summary = service_pb2.GameSummary(
             game_id=record.game_id,
-            variant=wire.variant_enum(record.variant),  # type: ignore[arg-type]
+            variant=wire.variant_enum(record.variant),
             status=record.status,  # type: ignore[arg-type]
             version=record.version,
             last_seq=record.last_seq,

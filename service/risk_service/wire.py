@@ -28,14 +28,14 @@ from risk_service.pb.risk.v1 import common_pb2, game_pb2
 SCHEMA_VERSION = 1
 
 # engine variant name -> (oneof case in every envelope, Variant enum value)
-VARIANTS: dict[str, tuple[str, int]] = {
+VARIANTS: dict[str, tuple[str, common_pb2.Variant]] = {
     "classic": ("classic", common_pb2.VARIANT_CLASSIC),
     "deep_space": ("deep_space", common_pb2.VARIANT_DEEP_SPACE),
     "strike": ("strike", common_pb2.VARIANT_STRIKE),
     "legacy": ("legacy", common_pb2.VARIANT_LEGACY),
 }
 _BY_CASE = {case: name for name, (case, _) in VARIANTS.items()}
-_BY_ENUM = {value: name for name, (_, value) in VARIANTS.items()}
+_BY_ENUM: dict[int, str] = {int(value): name for name, (_, value) in VARIANTS.items()}
 
 
 class WireError(ValueError):
@@ -55,8 +55,17 @@ def snake(name: str) -> str:
 _Plan = list[tuple[str, str, Any, Any]]  # (field, kind, element type, default or MISSING)
 
 
-@functools.cache
+_PLANS: dict[type[Any], _Plan] = {}
+
+
 def _plan(cls: type[Any]) -> _Plan:
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = _make_plan(cls)
+    return plan
+
+
+def _make_plan(cls: type[Any]) -> _Plan:
     hints = typing.get_type_hints(cls)
     plan: _Plan = []
     for f in dataclasses.fields(cls):
@@ -136,7 +145,7 @@ def from_message(message: Message, cls: type[Any]) -> Any:
 # ---- envelopes -----------------------------------------------------------------------------
 
 
-def variant_enum(variant: str) -> int:
+def variant_enum(variant: str) -> common_pb2.Variant:
     return VARIANTS[variant][1]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import pytest
@@ -105,7 +105,7 @@ def spread(count: int, skip: Iterable[int] = ()) -> list[int]:
     return pool[:count]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _state_rolling(inc: int, dice: tuple[int, ...]) -> int:
     # Small states make PCG32 emit zeros, so the candidates are spread over the 64-bit range.
     for k in range(1, 1_000_000):

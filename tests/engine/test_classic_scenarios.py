@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections import Counter
 from typing import Any
 
@@ -54,7 +55,8 @@ WILD_A, WILD_B = 42, 43
 
 
 def setup_winner(events: list[object]) -> int:
-    return next(e.winner for e in of_type(events, OrderRolled) if e.purpose == "setup" and e.winner >= 0)
+    rolls = of_type(events, OrderRolled)
+    return next(e.winner for e in rolls if e.purpose == "setup" and e.winner >= 0)
 
 
 def seat_armies(state: ClassicState, seat: int) -> int:
@@ -118,6 +120,26 @@ def test_claim_goes_clockwise_from_the_roll_winner_then_setup_placement_then_fir
     rolls = [e for e in of_type(events, OrderRolled) if e.purpose == "first_turn"]
     assert rolls and rolls[-1].winner == state.first_seat == state.current
     assert of_type(events, TurnStarted)[0].seat == state.first_seat
+
+
+def test_tied_high_rollers_roll_again() -> None:
+    """In the roll for who claims first, only the tied high rollers roll again."""
+    for seed in range(200):
+        _, events = RULES.create(ClassicOptions(players=5), seed=seed)
+        rounds = [e for e in of_type(events, OrderRolled) if e.purpose == "setup"]
+        if len(rounds) > 1:
+            break
+    else:
+        pytest.fail("no seed below 200 ties the first roll")
+    for before, after in itertools.pairwise(rounds):
+        assert before.winner == -1
+        high = max(before.rolls)
+        assert after.seats == tuple(
+            s for s, r in zip(before.seats, before.rolls, strict=True) if r == high
+        )
+    last = rounds[-1]
+    assert last.rolls.count(max(last.rolls)) == 1
+    assert last.winner == last.seats[last.rolls.index(max(last.rolls))]
 
 
 def test_setup_placement_only_on_own_territory() -> None:
@@ -205,7 +227,7 @@ def test_two_player_setup_turn_is_two_own_armies_then_one_neutral() -> None:
     assert state.to_place == (24, 24, 25)
 
 
-def test_two_player_setup_ends_with_forty_armies_each_and_neutral_never_moves() -> None:
+def test_two_player_setup_ends_with_forty_armies_each_and_neutral_never_takes_a_turn() -> None:
     """After the 2-player setup all three hold 40 armies, and only the two players take turns."""
     state, _ = RULES.create(ClassicOptions(players=2), seed=9)
     steps = 0
@@ -216,15 +238,17 @@ def test_two_player_setup_ends_with_forty_armies_each_and_neutral_never_moves() 
         steps += 1
     assert steps == 13 * 2 * 2 + 26  # 13 turns each of 2 own (one at a time here) + 26 neutral
     assert [seat_armies(state, s) for s in (0, 1, NEUTRAL)] == [40, 40, 40]
+    assert state.phase is Phase.REINFORCE and state.current in (0, 1)
     seen = []
     for _ in range(6):
         seat = state.current
         seen.append(seat)
         assert RULES.decision(state).seats == (seat,)
-        state = dataclasses.replace(state, phase=Phase.ATTACK, pending=0)
+        own = state.owner.index(seat)
+        state, _ = act(state, seat, PlaceArmies(own, state.pending))
         state, _ = act(state, seat, EndAttack())
         state, _ = act(state, seat, EndTurn())
-    assert set(seen) == {0, 1} and all(a != b for a, b in zip(seen, seen[1:], strict=False))
+    assert set(seen) == {0, 1} and all(a != b for a, b in itertools.pairwise(seen))
     with pytest.raises(IllegalAction) as caught:
         RULES.apply(state, NEUTRAL, EndTurn())
     assert caught.value.reason is Reason.NOT_A_SEAT
@@ -322,6 +346,20 @@ def test_missing_one_territory_loses_the_continent_bonus() -> None:
     assert (started.reinforcements, started.continent_bonus) == (3, 0)
 
 
+def test_reinforcements_are_placed_by_count_before_any_attack() -> None:
+    """Reinforcements go out in (territory, count) steps; attacking waits until all are placed."""
+    state = hand_made(3, owners={"Japan": 1, "Siam": 2}, phase=Phase.REINFORCE, pending=5)
+    assert refused(state, 0, PlaceArmies(t("Alaska"), 6)) is Reason.TOO_MANY_ARMIES
+    assert refused(state, 0, PlaceArmies(t("Alaska"), 0)) is Reason.TOO_FEW_ARMIES
+    assert refused(state, 0, PlaceArmies(t("Japan"), 1)) is Reason.NOT_OWNER
+    state, _ = act(state, 0, PlaceArmies(t("Alaska"), 2))
+    assert (state.phase, state.pending, state.armies[t("Alaska")]) == (Phase.REINFORCE, 3, 3)
+    assert refused(state, 0, Attack(t("Mongolia"), t("Japan"), 1)) is Reason.WRONG_PHASE
+    state, _ = act(state, 0, PlaceArmies(t("Mongolia"), 3))
+    assert (state.phase, state.pending, state.armies[t("Mongolia")]) == (Phase.ATTACK, 0, 4)
+    state, _ = act(state, 0, Attack(t("Mongolia"), t("Japan"), 3))
+
+
 # ---- cards --------------------------------------------------------------------------------
 
 
@@ -412,7 +450,7 @@ def test_territory_bonus_is_two_armies_at_most_once_per_turn() -> None:
     state = hand_made(
         3, owners={"Alberta": 1, "Western United States": 1, "Argentina": 2, "Scandinavia": 2},
         rest=0, armies={"Alaska": 1, "Venezuela": 1}, phase=Phase.REINFORCE, pending=3,
-        hands={0: INFANTRY_SET + (9, 12, 15)},  # Venezuela, Argentina, Scandinavia: infantry
+        hands={0: (*INFANTRY_SET, 9, 12, 15)},  # Venezuela, Argentina, Scandinavia: infantry
     )
     # Alaska (card 0) is owned: the +2 is due and must go there, not nowhere, not to Alberta.
     assert refused(state, 0, TradeCards(INFANTRY_SET, -1)) is Reason.INVALID_BONUS_TERRITORY
@@ -473,7 +511,7 @@ def test_empty_deck_is_reshuffled_from_the_discards() -> None:
     [drawn] = of_type(events, CardDrawn)
     assert drawn.card in (5, 9, 17, 42) and state.hands[0] == (drawn.card,)
     assert state.discard == ()
-    assert sorted(state.deck + (drawn.card,)) == [5, 9, 17, 42]
+    assert sorted((*state.deck, drawn.card)) == [5, 9, 17, 42]
     order = [type(e) for e in events]
     assert order.index(DeckShuffled) < order.index(CardDrawn) < order.index(TurnEnded)
 
@@ -561,7 +599,8 @@ def test_defender_chooses_one_to_min_two_armies_dice(defenders: int, top: int) -
     assert (state.phase, RULES.decision(state).seats) == (Phase.DEFEND, (1,))
     assert refused(state, 0, Defend(1)) is Reason.NOT_YOUR_TURN
     assert refused(state, 2, Defend(1)) is Reason.NOT_YOUR_TURN
-    assert [e.action for e in RULES.legal_actions(state, 1)] == [Defend(d) for d in range(1, top + 1)]
+    legal = [e.action for e in RULES.legal_actions(state, 1)]
+    assert legal == [Defend(d) for d in range(1, top + 1)]
     assert refused(state, 1, Defend(top + 1)) is Reason.TOO_MANY_DICE
     state, events = act(state, 1, Defend(top))
     [battle] = of_type(events, BattleResolved)
@@ -655,7 +694,9 @@ def test_elimination_to_six_cards_forces_trading_down_before_attacking_again() -
     victim_cards = (10, 11, 12, 13, 14)  # Peru cav, Brazil art, Argentina inf, Iceland, Scandinavia
     state = attack_board(
         owners={"Kamchatka": 1, "Greenland": 2, "Japan": 2},
-        armies={"Alaska": 4, "Kamchatka": 1}, hands={0: (1, 4, 7), 1: victim_cards}, bonus_used=True,  # 8 cards after the takeover
+        armies={"Alaska": 4, "Kamchatka": 1},
+        hands={0: (1, 4, 7), 1: victim_cards},  # 8 cards after the takeover
+        bonus_used=True,
     )
     state, events = conquer_kamchatka(state, 3)
     assert of_type(events, PlayerEliminated)[0].cards_taken == victim_cards

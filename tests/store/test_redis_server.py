@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 import redis
 import redis.asyncio
+
 from risk_service.redis_server import RedisServer, RedisServerError, supervise
 
 if TYPE_CHECKING:

@@ -101,7 +101,10 @@ async def start(settings: Settings, redis_url: str) -> App:
             ("grpc.so_reuseport", 0),
         ],
     )
-    service_pb2_grpc.add_RiskServiceServicer_to_server(RiskServicer(games), server)
+    # generated grpc code ships without type stubs
+    service_pb2_grpc.add_RiskServiceServicer_to_server(  # type: ignore[no-untyped-call]
+        RiskServicer(games), server
+    )
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(

@@ -66,25 +66,25 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
         """Log the call and, for a failure, abort the call with its status."""
         duration = time.perf_counter() - started
         fields = _fields(request)
+        ms = round(duration * 1e3, 3)
         if exc is None:
-            code = "OK"
-        elif isinstance(exc, grpc.aio.AbortError):
+            log.info("rpc", method=method, code="OK", duration_ms=ms, **fields)
+            self._observe(method, "OK", duration)
+            return
+        if isinstance(exc, grpc.aio.AbortError):
             raise exc
-        else:
-            error = classify(exc)
-            if error is None:
-                log.error("rpc", method=method, code="INTERNAL", duration_ms=round(duration * 1e3, 3),
-                          exc_info=exc, **fields)
-                self._observe(method, "INTERNAL", duration)
-                await context.abort(grpc.StatusCode.INTERNAL, "internal error")
-            code = error.code.value
-            log.info("rpc", method=method, code=code, reason=error.reason,
-                     duration_ms=round(duration * 1e3, 3), **fields)
-            self._observe(method, code, duration)
-            status, message, trailing = status_of(error)
-            await context.abort(status, message, trailing_metadata=trailing)
-        log.info("rpc", method=method, code=code, duration_ms=round(duration * 1e3, 3), **fields)
-        self._observe(method, code, duration)
+        error = classify(exc)
+        if error is None:
+            log.error("rpc", method=method, code="INTERNAL", duration_ms=ms, exc_info=exc,
+                      **fields)
+            self._observe(method, "INTERNAL", duration)
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+            return
+        log.info("rpc", method=method, code=error.code.value, reason=error.reason,
+                 duration_ms=ms, **fields)
+        self._observe(method, error.code.value, duration)
+        status, message, trailing = status_of(error)
+        await context.abort(status, message, trailing_metadata=trailing)
 
     def _observe(self, method: str, code: str, duration: float) -> None:
         if self.metrics is not None:
@@ -95,7 +95,7 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
             started = time.perf_counter()
             try:
                 reply = await behaviour(request, context)
-            except Exception as exc:  # noqa: BLE001 - every failure is logged and mapped
+            except Exception as exc:
                 await self._finish(method, request, started, exc, context)
                 raise AssertionError("unreachable: _finish aborts") from exc
             await self._finish(method, request, started, None, context)
@@ -109,7 +109,7 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
             try:
                 async for reply in behaviour(request, context):
                     yield reply
-            except Exception as exc:  # noqa: BLE001 - every failure is logged and mapped
+            except Exception as exc:
                 await self._finish(method, request, started, exc, context)
                 raise AssertionError("unreachable: _finish aborts") from exc
             await self._finish(method, request, started, None, context)

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import cast
 
 import redis.asyncio as aioredis
 
-from risk_service.store.keys import Keys
+from risk_service.store.keys import Keys, StreamEntries, stream_id, stream_seq
 
 _COMMIT = """
 local game, stream, requests = KEYS[1], KEYS[2], KEYS[3]
@@ -125,20 +126,21 @@ class GameStore:
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(k.game(record.game_id), mapping=fields)  # type: ignore[arg-type]
             for seq, data in enumerate(events, start=1):
-                pipe.xadd(k.events(record.game_id), {"e": data}, id=f"0-{seq}")
+                pipe.xadd(k.events(record.game_id), {"e": data}, id=stream_id(seq))
             await pipe.execute()
         await self.index(record.game_id, record.variant, None, record.status)
 
     async def load(self, game_id: str) -> GameRecord | None:
         """The game, or None if there is no such game."""
-        return _parse(game_id, await self.redis.hgetall(self.keys.game(game_id)))
+        raw = cast(dict[bytes, bytes], await self.redis.hgetall(self.keys.game(game_id)))
+        return _parse(game_id, raw)
 
     async def request_record(self, game_id: str, request_field: str) -> bytes | None:
         """A stored request record (fingerprint + reply), if that request id was used."""
         if not request_field:
             return None
-        value: bytes | None = await self.redis.hget(self.keys.requests(game_id), request_field)
-        return value
+        value = await self.redis.hget(self.keys.requests(game_id), request_field)
+        return cast(bytes | None, value)
 
     async def commit(
         self,
@@ -183,10 +185,10 @@ class GameStore:
         self, game_id: str, after_seq: int, count: int | None = None
     ) -> list[tuple[int, bytes]]:
         """Stored events with seq > after_seq, in order, as (seq, bytes)."""
-        entries = await self.redis.xrange(
-            self.keys.events(game_id), min=f"0-{after_seq + 1}", max="+", count=count
-        )
-        return [(int(entry_id.split(b"-")[1]), fields[b"e"]) for entry_id, fields in entries]
+        entries = cast(StreamEntries, await self.redis.xrange(
+            self.keys.events(game_id), min=stream_id(after_seq + 1), max="+", count=count
+        ))
+        return [(stream_seq(entry_id), fields[b"e"]) for entry_id, fields in entries]
 
     # ---- the ListGames index (secondary; rebuilt from the game hashes if lost) -------------
 
@@ -207,9 +209,9 @@ class GameStore:
 
     async def page(self, variant: str, status: int, before: str, limit: int) -> list[str]:
         """Up to `limit` game ids older than `before` ('' for the newest), newest first."""
-        ids = await self.redis.zrevrangebylex(
+        ids = cast(list[bytes], await self.redis.zrevrangebylex(
             self.keys.index(variant, status), f"({before}" if before else "+", "-", 0, limit
-        )
+        ))
         return [i.decode() for i in ids]
 
     async def load_many(self, game_ids: Sequence[str]) -> list[GameRecord]:

@@ -6,6 +6,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# redis-py types replies loosely (bytes | str | Any); these name what a decode_responses=False
+# client actually returns for the stream commands used here.
+StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]
+XReadReply = list[tuple[bytes, StreamEntries]]
+
+
+def stream_id(seq: int) -> str:
+    """A game's events are stored under stream ids `0-<seq>`, so a seq is a stream cursor."""
+    return f"0-{seq}"
+
+
+def stream_seq(entry_id: bytes) -> int:
+    return int(entry_id.split(b"-")[1])
+
 
 @dataclass(frozen=True, slots=True)
 class Keys:

@@ -1,8 +1,9 @@
 """The built-in classic bot: weighted-random over the legal actions, never stalling.
 
 It sees only what its seat may see (the seat's view and its legal actions), so the same policy
-drives in-process bot games and bots playing through the public API. It prefers trades, border placements, attacks with the odds on its side and moves towards the
-front, and it ends phases when nothing looks worth doing, so bot games reach an outcome.
+drives in-process bot games and bots playing through the public API. It prefers trades, border
+placements, attacks with the odds on its side and moves towards the front, and it ends phases
+when nothing looks worth doing, so bot games reach an outcome.
 """
 
 from __future__ import annotations

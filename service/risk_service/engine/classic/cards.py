@@ -24,6 +24,7 @@ def is_set(cards: Sequence[int]) -> bool:
 
 def escalating_value(schedule: TradeSchedule, trade_number: int) -> int:
     """Armies for the `trade_number`-th set traded in the game (1-based), all players counted."""
+    steps: tuple[int, ...]
     if schedule is TradeSchedule.SEED:
         steps = (4, 6, 8, 10)
     elif schedule is TradeSchedule.HASBRO_1993:

@@ -21,11 +21,11 @@ from risk_service.engine.classic.cards import escalating_value, is_set, set_valu
 from risk_service.engine.classic.model import (
     ACTION_TYPES,
     EVENT_TYPES,
+    ArmiesMoved,
+    ArmiesPlaced,
     Attack,
     AttackDeclared,
     AttackEnded,
-    ArmiesMoved,
-    ArmiesPlaced,
     BattleResolved,
     CardDrawn,
     CardsTraded,
@@ -188,7 +188,7 @@ class _Game:
         self.emit(ArmiesPlaced(seat, territory, count))
 
     def spread_at_random(self, seat: int) -> None:
-        """`auto_place`: deal a seat's remaining armies round-robin over its shuffled territories."""
+        """`auto_place`: spread the remaining armies round-robin over shuffled own territories."""
         own = self.rng.shuffled(self.territories_of(seat))
         counts = dict.fromkeys(own, 0)
         for i in range(self.to_place[seat]):
@@ -261,12 +261,12 @@ class _Game:
     def advance_setup_two(self) -> None:
         """2-player: two own armies, then one neutral army, then the other player."""
         seat = self.current
-        if self.phase is Phase.SETUP_PLACE and (self.pending == 0 or self.to_place[seat] == 0):
+        if self.phase is Phase.SETUP_PLACE:
+            if self.pending and self.to_place[seat]:
+                return  # the seat may place its second army
             if self.to_place[self.neutral] > 0:
                 self.phase = Phase.SETUP_NEUTRAL
                 return
-        elif self.phase is Phase.SETUP_PLACE:
-            return
         if not any(self.to_place):
             self.finish_setup()
             return

@@ -42,7 +42,7 @@ class Reason(StrEnum):
     INVALID_OPTIONS = "INVALID_OPTIONS"
 
 
-class IllegalAction(Exception):  # noqa: N818 - it is a verdict on an action, not a crash
+class IllegalAction(Exception):
     """An action the rules reject; the state it was applied to is unchanged."""
 
     def __init__(self, reason: Reason, message: str) -> None:

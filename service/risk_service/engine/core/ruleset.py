@@ -49,7 +49,7 @@ class LegalAction:
         count: int = getattr(action, "count")  # noqa: B009
         if not low <= count <= self.max_count:
             return False
-        return dataclasses.replace(action, count=low) == self.action  # type: ignore[type-var]
+        return dataclasses.replace(action, **{"count": low}) == self.action
 
     def instances(self) -> list[Action]:
         """Every concrete action this entry stands for."""
@@ -57,7 +57,7 @@ class LegalAction:
             return [self.action]
         low: int = getattr(self.action, "count")  # noqa: B009
         return [
-            dataclasses.replace(self.action, count=n)  # type: ignore[type-var]
+            dataclasses.replace(self.action, **{"count": n})
             for n in range(low, self.max_count + 1)
         ]
 
