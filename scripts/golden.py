@@ -1,7 +1,7 @@
 """Write the golden playthrough files under tests/golden (the tests only ever read them).
 
-    python scripts/golden.py                     # regenerate tests/golden/classic_4p_seed<seed>.jsonl
-    python scripts/golden.py --out-dir /tmp/x    # write elsewhere (to diff against the checked-in one)
+    python scripts/golden.py                   # rewrite tests/golden/classic_4p_seed<seed>.jsonl
+    python scripts/golden.py --out-dir /tmp/x  # write elsewhere, to diff with the checked-in file
 
 A golden file records one seeded 4-player classic game played by the built-in bots: line 1 is a
 header (variant, rules version, options, seed, the creation events and state hash), then one
@@ -98,7 +98,7 @@ def from_json(data: dict[str, Any], cls: type[Any]) -> Any:
     unknown = set(data) - names - {"type"}
     if unknown:
         raise ValueError(f"{cls.__name__} has no fields {sorted(unknown)}")
-    return cls(**{name: _from_json_typed(data[name], hints[name]) for name in names if name in data})
+    return cls(**{n: _from_json_typed(data[n], hints[n]) for n in names if n in data})
 
 
 def from_json_by_type(data: dict[str, Any], types: typing.Iterable[type[Any]]) -> Any:

@@ -286,7 +286,15 @@ class GameService:
             raise _stale(record.version, request.expected_version)
         rules = get_ruleset(variant)
         state = self._state(record)
-        new_state, events = rules.apply(state, seat, action)
+        try:
+            new_state, events = rules.apply(state, seat, action)
+        except IllegalAction:
+            # a retry sent at the version the client re-read: the move it repeats is usually
+            # no longer legal (the turn moved on), but its stored reply still answers it
+            prior = await self.store.request_record(record.game_id, request_field)
+            if prior is not None:
+                return self._replay(prior, fingerprint, request.request_id)
+            raise
         outcome = rules.outcome(new_state)
         status = service_pb2.GAME_STATUS_FINISHED if outcome else record.status
         version = record.version + 1

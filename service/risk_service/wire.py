@@ -274,12 +274,19 @@ def decode_state(data: bytes) -> tuple[str, int, Any]:
     except DecodeError as exc:
         raise WireError(f"corrupt snapshot: {exc}") from None
     while stored.schema_version < SCHEMA_VERSION:
-        stored = _UPGRADES[stored.schema_version](stored)
+        upgrade = _UPGRADES.get(stored.schema_version)
+        if upgrade is None:  # schema 0 is what empty or foreign bytes parse as
+            raise WireError(f"snapshot schema {stored.schema_version} is unknown")
+        stored = upgrade(stored)
     if stored.schema_version > SCHEMA_VERSION:
         raise WireError(f"snapshot schema {stored.schema_version} is newer than this build")
     variant = variant_name(stored.variant)
-    rules = REGISTRY[variant]
-    state = from_message(getattr(stored.state, VARIANTS[variant][0]), rules.state_type)
+    if variant not in REGISTRY:
+        raise VariantNotServed(f"variant {variant!r} is not served by this build yet")
+    case = VARIANTS[variant][0]
+    if stored.state.WhichOneof("variant") != case:
+        raise WireError(f"snapshot of variant {variant!r} holds no {variant} state")
+    state = from_message(getattr(stored.state, case), REGISTRY[variant].state_type)
     return variant, stored.rules_version, state
 
 

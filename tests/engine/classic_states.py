@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -22,6 +22,8 @@ from risk_service.engine.core.rng import Pcg32
 from risk_service.engine.core.ruleset import Action, Event, is_legal
 
 RULES = ClassicRules()
+
+E = TypeVar("E", bound=Event)
 
 _OPTION_FIELDS = {f.name for f in dataclasses.fields(ClassicOptions)}
 
@@ -138,5 +140,6 @@ def refused(state: ClassicState, seat: int, action: Action) -> Reason:
     return caught.value.reason
 
 
-def of_type(events: Iterable[Event], kind: type[Any]) -> list[Any]:
+def of_type(events: Iterable[object], kind: type[E]) -> list[E]:
+    """The events of one type, in order."""
     return [e for e in events if isinstance(e, kind)]

@@ -198,7 +198,9 @@ def _record(stats: Counter[str], state: ClassicState, seat: int, action: Action)
             stats["fortify_far"] += 1
 
 
-def play(options: ClassicOptions, seed: int, entropy: int, share: float, stats: Counter[str]) -> None:
+def play(
+    options: ClassicOptions, seed: int, entropy: int, share: float, stats: Counter[str]
+) -> None:
     """Play one game to its end, checking every invariant after every action."""
     rng = random.Random(entropy)
     state, events = RULES.create(options, seed)

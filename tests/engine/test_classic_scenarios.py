@@ -43,6 +43,7 @@ from risk_service.engine.classic.model import (
     TurnStarted,
 )
 from risk_service.engine.core.errors import IllegalAction, Reason
+from risk_service.engine.core.ruleset import Event
 
 NEUTRAL = 2  # the neutral's owner id in a 2-player game
 
@@ -54,7 +55,7 @@ MIXED_SET = (0, 1, 2)
 WILD_A, WILD_B = 42, 43
 
 
-def setup_winner(events: list[object]) -> int:
+def setup_winner(events: list[Event]) -> int:
     rolls = of_type(events, OrderRolled)
     return next(e.winner for e in rolls if e.purpose == "setup" and e.winner >= 0)
 
@@ -393,7 +394,7 @@ def test_card_sets(cards: tuple[int, int, int], valid: bool) -> None:
         assert refused(state, 0, TradeCards(ordered)) is Reason.INVALID_SET
 
 
-def trade_round(schedule: TradeSchedule, sets: list[tuple[int, ...]]) -> list[int]:
+def trade_round(schedule: TradeSchedule, sets: list[tuple[int, int, int]]) -> list[int]:
     """Trade the given sets in turn by seats 0, 1, 2, 0, ...; the armies each trade gave."""
     state = hand_made(3, owners={"Alaska": 1, "Japan": 2}, trade_schedule=schedule)
     values = []
@@ -647,7 +648,7 @@ def test_auto_defend_rolls_the_most_dice_at_once(defenders: int, dice: int) -> N
 # ---- conquest, elimination, winning -------------------------------------------------------
 
 
-def conquer_kamchatka(state: ClassicState, dice: int = 3) -> tuple[ClassicState, list[object]]:
+def conquer_kamchatka(state: ClassicState, dice: int = 3) -> tuple[ClassicState, list[Event]]:
     """Seat 0 attacks Kamchatka (1 army) from Alaska with `dice` dice and wins."""
     state, _ = act(state, 0, Attack(t("Alaska"), t("Kamchatka"), dice))
     state = rigged(state, *([6] * dice), 1)

@@ -180,7 +180,7 @@ def test_recorded_actions_decode_to_engine_dataclasses(golden: Golden) -> None:
 
 
 def test_script_writes_identical_bytes(tmp_path: Path) -> None:
-    """Running the generator into a scratch directory reproduces the checked-in file byte for byte."""
+    """The generator, run into a scratch directory, reproduces the checked-in file byte for byte."""
     subprocess.run(
         [sys.executable, str(SCRIPT), "--out-dir", str(tmp_path)],
         check=True, capture_output=True, text=True,

@@ -148,31 +148,22 @@ def test_same_seed_different_options_differ() -> None:
     assert play(base, 5).events != play(other, 5).events
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    seed=st.integers(min_value=0, max_value=2**64 - 1),
+ANY_OPTIONS = st.builds(
+    ClassicOptions,
     players=st.integers(min_value=2, max_value=6),
     setup=st.sampled_from(SetupMode),
     auto_place=st.booleans(),
-    schedule=st.sampled_from(TradeSchedule),
+    trade_schedule=st.sampled_from(TradeSchedule),
     fortify=st.sampled_from(FortifyMode),
-    auto_defend=st.booleans(),
+    auto_defend_max_dice=st.booleans(),
     cards=st.booleans(),
+    max_turns=st.just(25),  # short games: many option mixes in little time
 )
-def test_replay_holds_for_any_seed_and_options(
-    seed: int,
-    players: int,
-    setup: SetupMode,
-    auto_place: bool,
-    schedule: TradeSchedule,
-    fortify: FortifyMode,
-    auto_defend: bool,
-    cards: bool,
-) -> None:
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(options=ANY_OPTIONS, seed=st.integers(min_value=0, max_value=2**64 - 1))
+def test_replay_holds_for_any_seed_and_options(options: ClassicOptions, seed: int) -> None:
     """For arbitrary seeds and options, a replay of a (shortened) bot game is byte-identical."""
-    options = ClassicOptions(
-        players=players, setup=setup, auto_place=auto_place, trade_schedule=schedule,
-        fortify=fortify, auto_defend_max_dice=auto_defend, cards=cards, max_turns=25,
-    )
     original = play(options, seed, max_actions=1500)
     assert_same_game(original, replay(options, seed, original.actions))

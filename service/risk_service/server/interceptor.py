@@ -8,6 +8,7 @@ its traceback and answered INTERNAL without details.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -68,7 +69,10 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
         fields = _fields(request)
         ms = round(duration * 1e3, 3)
         if exc is None:
-            log.info("rpc", method=method, code="OK", duration_ms=ms, **fields)
+            # probes call health every few seconds; their successes are not worth a line
+            quiet = method.startswith("/grpc.health.")
+            (log.debug if quiet else log.info)("rpc", method=method, code="OK", duration_ms=ms,
+                                               **fields)
             self._observe(method, "OK", duration)
             return
         if isinstance(exc, grpc.aio.AbortError):
@@ -86,6 +90,12 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
         status, message, trailing = status_of(error)
         await context.abort(status, message, trailing_metadata=trailing)
 
+    def _cancelled(self, method: str, request: Any, started: float) -> None:
+        duration = time.perf_counter() - started
+        log.info("rpc", method=method, code="CANCELLED", duration_ms=round(duration * 1e3, 3),
+                 **_fields(request))
+        self._observe(method, "CANCELLED", duration)
+
     def _observe(self, method: str, code: str, duration: float) -> None:
         if self.metrics is not None:
             self.metrics.observe_rpc(method, code, duration)
@@ -95,6 +105,9 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
             started = time.perf_counter()
             try:
                 reply = await behaviour(request, context)
+            except asyncio.CancelledError:
+                self._cancelled(method, request, started)
+                raise
             except Exception as exc:
                 await self._finish(method, request, started, exc, context)
                 raise AssertionError("unreachable: _finish aborts") from exc
@@ -109,6 +122,9 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
             try:
                 async for reply in behaviour(request, context):
                     yield reply
+            except (asyncio.CancelledError, GeneratorExit):
+                self._cancelled(method, request, started)
+                raise
             except Exception as exc:
                 await self._finish(method, request, started, exc, context)
                 raise AssertionError("unreachable: _finish aborts") from exc

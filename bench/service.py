@@ -1,0 +1,736 @@
+"""Service benchmark: SubmitAction and event delivery against the empty Ping, one real process.
+
+    python bench/service.py [--quick] [--clients 64] [--subscribers 100,1000] [--rate 10]
+
+Starts its own redis-server (AOF on, `appendfsync everysec`) and one `python -m risk_service`
+process on it, then measures, all in one run on the same server:
+
+1. Throughput: `--clients` concurrent clients (default 64 calls in flight), each playing its own
+   classic game, against the empty unary Ping with the same concurrency. Phases are interleaved
+   (Ping, SubmitAction, Ping) and the baseline is the mean of the two Ping phases. Each game is
+   created with a known seed, so the client rebuilds the exact game locally with the engine
+   (`rules.create(options, seed)`) and plays it ahead of time: for every step it asks the
+   engine who decides, lets the classic bot pick that seat's action and re-applies it locally.
+   That plan of (seat, action) pairs is computed before the clock starts, so each measured call
+   is one SubmitAction with the deciding seat's token, `expected_version` = actions so far and
+   a fresh request id; a reply that is not OK is counted as an error and ends that game's run.
+2. Event delivery: one game with N spectator subscribers (StreamEvents, no token) living in
+   `--sub-procs` separate client processes; a driver submits actions at `--rate` per second.
+   Delivery latency is the subscriber's receipt time of the action's last event minus the time
+   the driver got the SubmitAction reply (CLOCK_MONOTONIC is system-wide on Linux, so times
+   from different processes compare). A receipt can precede the reply (the feed reads Redis
+   while the reply is still on its way), so latencies near zero can be negative. Baseline: the
+   empty Ping with one request in flight (mean of a phase before and after the delivery runs).
+
+CPU shares come from /proc/<pid>/stat (utime + stime) deltas over each measured phase, in % of
+one core. Client and server share the machine, so client CPU is server CPU's competitor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime
+import math
+import multiprocessing as mp
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from risk_service import wire
+from risk_service.engine import get_ruleset
+from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_service.redis_server import RedisServer
+
+# The test harness (service process, rpc helpers) lives in the repository's `tests` package.
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.service.harness import ServiceProcess  # noqa: E402 - needs ROOT on sys.path
+from tests.service.rpc import bearer, create_request  # noqa: E402 - same reason
+
+VARIANT = "classic"
+CALL_TIMEOUT_S = 30.0
+# 100 streams per connection: below any HTTP/2 concurrent-stream cap a server might announce.
+STREAMS_PER_CHANNEL = 100
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+Plan = list[tuple[int, game_pb2.Action]]
+
+
+# ---- measurement helpers --------------------------------------------------------------------
+
+
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile of an ascending sequence (q in 0..100); NaN when empty."""
+    if not sorted_values:
+        return math.nan
+    rank = max(1, math.ceil(q / 100 * len(sorted_values)))
+    return sorted_values[rank - 1]
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of a whole process (all threads) from /proc/<pid>/stat."""
+    with open(f"/proc/{pid}/stat") as f:
+        after_name = f.read().rsplit(")", 1)[1].split()
+    return (int(after_name[11]) + int(after_name[12])) / CLK_TCK
+
+
+def machine_busy_seconds() -> float:
+    """CPU time all processes on the machine spent busy (everything but idle and iowait)."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:9]]
+    return (sum(fields) - fields[3] - fields[4]) / CLK_TCK
+
+
+class CpuMeter:
+    """CPU time of named processes between start() and stop(), in % of one core.
+
+    `other` is what the rest of the machine used meanwhile (other users' processes): on a
+    shared 2-core machine it explains figures that move between runs.
+    """
+
+    def __init__(self, pids: dict[str, list[int]]) -> None:
+        self.pids = pids
+        self.before: dict[str, float] = {}
+        self.wall = 0.0
+        self.seconds = 0.0
+        self.share: dict[str, float] = {}
+
+    def _read(self) -> dict[str, float]:
+        out = {name: sum(cpu_seconds(p) for p in pids) for name, pids in self.pids.items()}
+        out["machine"] = machine_busy_seconds()
+        return out
+
+    def start(self) -> None:
+        self.before = self._read()
+        self.wall = time.monotonic()
+
+    def stop(self) -> dict[str, float]:
+        after = self._read()
+        self.seconds = wall = time.monotonic() - self.wall
+        share = {k: 100 * (after[k] - self.before[k]) / wall for k in after}
+        machine = share.pop("machine")
+        share["other"] = max(0.0, machine - sum(share.values()))
+        self.share = share
+        return share
+
+    def line(self) -> str:
+        return "cpu % of one core: " + ", ".join(f"{k} {v:.0f}" for k, v in self.share.items())
+
+
+@dataclass
+class PhaseResult:
+    name: str
+    calls: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)  # seconds, ascending once merged
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def rate(self) -> float:
+        return self.calls / self.seconds if self.seconds else 0.0
+
+    def p(self, q: float) -> float:
+        return percentile(self.latencies, q) * 1e3
+
+    def line(self) -> str:
+        err = f", {self.errors} errors" if self.errors else ""
+        return (f"{self.calls} calls in {self.seconds:.1f} s, {self.rate:.0f}/s, "
+                f"p50 {self.p(50):.2f} ms, p99 {self.p(99):.2f} ms{err}")
+
+
+def merge(name: str, parts: Sequence[PhaseResult]) -> PhaseResult:
+    out = PhaseResult(name)
+    for part in parts:
+        out.calls += part.calls
+        out.errors += part.errors
+        out.seconds = max(out.seconds, part.seconds)
+        out.latencies.extend(part.latencies)
+        out.notes.extend(part.notes)
+    out.latencies.sort()
+    return out
+
+
+# ---- plans: a game played ahead of time by the engine --------------------------------------
+
+
+def make_plan(options_pb: game_pb2.GameOptions, seed: int, length: int) -> Plan:
+    """The first `length` (seat, action) steps of the bot game the server will hold for `seed`.
+
+    The server creates the game from the same options and seed, so the local replica follows
+    it exactly as long as every planned action is submitted in order.
+    """
+    variant, options = wire.options_from_proto(options_pb)
+    rules = get_ruleset(variant)
+    state, _ = rules.create(options, seed)
+    plan: Plan = []
+    while len(plan) < length and rules.outcome(state) is None:
+        seat = rules.decision(state).seats[0]
+        action = rules.bot_action(state, seat, (seed << 20) ^ len(plan))
+        state, _ = rules.apply(state, seat, action)
+        plan.append((seat, wire.action_to_proto(variant, action)))
+    return plan
+
+
+@dataclass
+class Game:
+    game_id: str
+    seed: int
+    tokens: list[str]
+    start_seq: int
+    plan: Plan = field(default_factory=list)
+    version: int = 0  # actions submitted so far == the next expected_version
+    broken: str = ""
+
+    def request(self) -> tuple[service_pb2.SubmitActionRequest, Any]:
+        seat, action = self.plan[self.version]
+        return (
+            service_pb2.SubmitActionRequest(
+                game_id=self.game_id, action=action, expected_version=self.version,
+                request_id=f"bench-{self.version}",
+            ),
+            bearer(self.tokens[seat]),
+        )
+
+
+async def new_game(stub: service_pb2_grpc.RiskServiceStub, seed: int, players: int) -> Game:
+    created = await stub.CreateGame(create_request(seed=seed, players=players))
+    game_id = created.game.game_id
+    tokens = [
+        (await stub.JoinGame(service_pb2.JoinGameRequest(game_id=game_id, seat=s))).seat_token
+        for s in range(players)
+    ]
+    return Game(game_id, seed, tokens, created.game.last_seq)
+
+
+# ---- load worker process: Ping or SubmitAction with N calls in flight -----------------------
+
+
+async def _ping_loop(stub: Any, deadline: float, result: PhaseResult, record: bool) -> None:
+    request = service_pb2.PingRequest()
+    while time.monotonic() < deadline:
+        t0 = time.perf_counter()
+        try:
+            await stub.Ping(request, timeout=CALL_TIMEOUT_S)
+        except grpc.aio.AioRpcError as error:
+            result.errors += 1
+            result.notes.append(f"ping: {error.code().name} {error.details()}")
+            await asyncio.sleep(0.01)
+            continue
+        if record:
+            result.latencies.append(time.perf_counter() - t0)
+            result.calls += 1
+
+
+async def _submit_loop(stub: Any, game: Game, deadline: float, result: PhaseResult,
+                       record: bool) -> None:
+    while time.monotonic() < deadline and not game.broken:
+        if game.version >= len(game.plan):
+            game.broken = f"plan of {len(game.plan)} actions used up (raise --plan)"
+            result.notes.append(f"game {game.game_id}: {game.broken}")
+            return
+        request, metadata = game.request()
+        t0 = time.perf_counter()
+        try:
+            reply = await stub.SubmitAction(request, metadata=metadata, timeout=CALL_TIMEOUT_S)
+        except grpc.aio.AioRpcError as error:
+            result.errors += 1
+            game.broken = f"{error.code().name} {error.details()}"
+            result.notes.append(f"game {game.game_id} at version {game.version}: {game.broken}")
+            return
+        if record:
+            result.latencies.append(time.perf_counter() - t0)
+            result.calls += 1
+        game.version = reply.version
+
+
+async def _load_worker(conn: Connection, target: str) -> None:
+    channel = grpc.aio.insecure_channel(target)
+    await channel.channel_ready()
+    stub = service_pb2_grpc.RiskServiceStub(channel)
+    games: list[Game] = []
+    while True:
+        command, args = await asyncio.to_thread(conn.recv)
+        if command == "games":
+            players, plan_length, games = args
+            options_pb = create_request(players=players).options
+            for game in games:
+                game.plan = make_plan(options_pb, game.seed, plan_length)
+            conn.send(("ok", None))
+        elif command == "run":
+            kind, in_flight, seconds, record = args
+            result = PhaseResult(kind)
+            started = time.monotonic()
+            deadline = started + seconds
+            if kind == "ping":
+                loops = [_ping_loop(stub, deadline, result, record) for _ in range(in_flight)]
+            else:
+                loops = [_submit_loop(stub, g, deadline, result, record) for g in games]
+            await asyncio.gather(*loops)
+            result.seconds = time.monotonic() - started
+            conn.send(("ok", result))
+        else:
+            await channel.close()
+            conn.send(("ok", None))
+            return
+
+
+def load_worker_main(conn: Connection, target: str) -> None:
+    asyncio.run(_load_worker(conn, target))
+
+
+class LoadWorkers:
+    """Client processes that each keep one channel and run the phases they are told to."""
+
+    def __init__(self, ctx: Any, count: int, target: str) -> None:
+        self.conns: list[Connection] = []
+        self.procs: list[Any] = []
+        for _ in range(count):
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=load_worker_main, args=(child, target), daemon=True)
+            proc.start()
+            self.conns.append(parent)
+            self.procs.append(proc)
+
+    @property
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.procs]
+
+    async def ask(self, messages: Sequence[tuple[str, Any]]) -> list[Any]:
+        for conn, message in zip(self.conns, messages, strict=True):
+            conn.send(message)
+        replies = []
+        for conn in self.conns:
+            status, value = await asyncio.to_thread(conn.recv)
+            if status != "ok":
+                raise RuntimeError(f"load worker failed: {value}")
+            replies.append(value)
+        return replies
+
+    async def run(self, kind: str, in_flight: int, seconds: float, record: bool = True
+                  ) -> PhaseResult:
+        shares = split(in_flight, len(self.conns))
+        parts = await self.ask([("run", (kind, n, seconds, record)) for n in shares])
+        return merge(kind, parts)
+
+    async def close(self) -> None:
+        await self.ask([("close", None)] * len(self.conns))
+        for proc in self.procs:
+            proc.join(5)
+
+
+def split(total: int, parts: int) -> list[int]:
+    return [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
+
+
+# ---- subscriber process: N spectator streams on one game ------------------------------------
+
+
+@dataclass(frozen=True)
+class StreamJob:
+    """What one subscriber process opens: `count` spectator streams on one game."""
+
+    target: str
+    game_id: str
+    after_seq: int
+    count: int
+
+
+async def _subscribe(stub: Any, request: service_pb2.StreamEventsRequest,
+                     received: dict[int, int], ready: Any, errors: list[str]) -> None:
+    call = stub.StreamEvents(request)
+    first = True
+    try:
+        async for reply in call:
+            # the last event of an action wins: the action is delivered once all of it is
+            received[reply.event.version] = time.monotonic_ns()
+            if first:
+                first = False
+                with ready.get_lock():
+                    ready.value += 1
+    except asyncio.CancelledError:
+        call.cancel()
+        raise
+    except grpc.aio.AioRpcError as error:
+        errors.append(f"{error.code().name} {error.details()}")
+
+
+async def _subscriber_proc(job: StreamJob, ready: Any, stop: Any
+                           ) -> tuple[list[dict[int, int]], list[str]]:
+    channels = [grpc.aio.insecure_channel(job.target)
+                for _ in range(math.ceil(job.count / STREAMS_PER_CHANNEL))]
+    request = service_pb2.StreamEventsRequest(game_id=job.game_id, after_seq=job.after_seq)
+    received: list[dict[int, int]] = [{} for _ in range(job.count)]
+    errors: list[str] = []
+    tasks = [
+        asyncio.create_task(_subscribe(
+            service_pb2_grpc.RiskServiceStub(channels[i // STREAMS_PER_CHANNEL]),
+            request, received[i], ready, errors,
+        ))
+        for i in range(job.count)
+    ]
+    await asyncio.to_thread(stop.wait)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for channel in channels:
+        await channel.close()
+    return received, errors
+
+
+def subscriber_main(conn: Connection, job: StreamJob, ready: Any, stop: Any) -> None:
+    received, errors = asyncio.run(_subscriber_proc(job, ready, stop))
+    conn.send(([sorted(r.items()) for r in received], errors))
+
+
+# ---- the benchmark ----------------------------------------------------------------------------
+
+
+@dataclass
+class Settings:
+    clients: int
+    client_procs: int
+    players: int
+    plan: int
+    warmup_s: float
+    ping_s: float
+    submit_s: float
+    subscribers: list[int]
+    sub_procs: int
+    rate: float
+    deliver_s: float
+    ping1_s: float
+    seed: int
+    log_level: str
+    keep: bool
+
+
+def parse_args(argv: Sequence[str] | None = None) -> Settings:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="short phases for a ~30 s smoke run (explicit flags still win)")
+    parser.add_argument("--clients", type=int, default=64,
+                        help="calls in flight for the throughput phases; one game per client")
+    parser.add_argument("--client-procs", type=int, default=1,
+                        help="load-generator processes the clients are spread over")
+    parser.add_argument("--players", type=int, default=4, help="seats per classic game")
+    parser.add_argument("--plan", type=int, default=None,
+                        help="actions planned per game (default: enough for 2,000 submits/s)")
+    parser.add_argument("--warmup", type=float, default=None, help="seconds, not recorded")
+    parser.add_argument("--ping-seconds", type=float, default=None,
+                        help="each of the two Ping phases")
+    parser.add_argument("--submit-seconds", type=float, default=None)
+    parser.add_argument("--subscribers", default="100,1000",
+                        help="comma-separated subscriber counts, one delivery run each")
+    parser.add_argument("--sub-procs", type=int, default=2, help="subscriber client processes")
+    parser.add_argument("--rate", type=float, default=10.0, help="driver actions per second")
+    parser.add_argument("--deliver-seconds", type=float, default=None,
+                        help="measured driving time per delivery run")
+    parser.add_argument("--ping1-seconds", type=float, default=None,
+                        help="each 1-in-flight Ping phase")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
+    parser.add_argument("--log-level", default="info",
+                        help="the service's RISK_LOG_LEVEL (info: one log line per RPC)")
+    parser.add_argument("--keep", action="store_true", help="keep the temp dir with the logs")
+    args = parser.parse_args(argv)
+    quick = args.quick
+
+    def pick(value: float | None, full: float, short: float) -> float:
+        return value if value is not None else (short if quick else full)
+
+    submit_s = pick(args.submit_seconds, 20, 5)
+    warmup_s = pick(args.warmup, 2, 1)
+    plan = args.plan or math.ceil(2000 * (submit_s + warmup_s) / args.clients) + 50
+    return Settings(
+        clients=args.clients, client_procs=args.client_procs, players=args.players, plan=plan,
+        warmup_s=warmup_s, ping_s=pick(args.ping_seconds, 10, 3), submit_s=submit_s,
+        subscribers=[int(n) for n in args.subscribers.split(",") if n],
+        sub_procs=args.sub_procs, rate=args.rate,
+        deliver_s=pick(args.deliver_seconds, 20, 4), ping1_s=pick(args.ping1_seconds, 5, 2),
+        seed=args.seed, log_level=args.log_level, keep=args.keep,
+    )
+
+
+def machine_line() -> str:
+    model = platform.processor() or platform.machine()
+    with contextlib.suppress(OSError), open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    commit = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
+                            capture_output=True, text=True, check=False).stdout.strip()
+    return (f"{os.cpu_count()} cores ({model}), Linux {platform.release()}, "
+            f"python {platform.python_version()}, grpcio {grpc.__version__}; "
+            f"commit {commit or 'unknown'}")
+
+
+def say(text: str = "") -> None:
+    print(text, flush=True)
+
+
+async def throughput(s: Settings, stub: Any, workers: LoadWorkers, meter: CpuMeter
+                     ) -> dict[str, Any]:
+    say(f"\n== 1. SubmitAction vs Ping, {s.clients} in flight "
+        f"({s.clients} games, {s.players} seats each, {s.client_procs} client process(es))")
+    t0 = time.monotonic()
+    games = [await new_game(stub, s.seed + i, s.players) for i in range(s.clients)]
+    await workers.ask([("games", (s.players, s.plan, part))
+                       for part in chunks(games, len(workers.conns))])
+    say(f"setup: {len(games)} games created and joined, {s.plan} actions planned per game "
+        f"by the engine from each seed ({time.monotonic() - t0:.1f} s, not measured)")
+
+    await workers.run("ping", s.clients, s.warmup_s / 2, record=False)
+    await workers.run("submit", s.clients, s.warmup_s / 2, record=False)
+
+    async def phase(kind: str, seconds: float) -> PhaseResult:
+        meter.start()
+        result = await workers.run(kind, s.clients, seconds)
+        meter.stop()
+        say(f"{kind:<6} phase: {result.line()} | {meter.line()}")
+        for note in sorted(set(result.notes))[:5]:
+            say(f"  ! {note}")
+        return result
+
+    ping_a = await phase("ping", s.ping_s)
+    submit = await phase("submit", s.submit_s)
+    submit_cpu = dict(meter.share)
+    ping_b = await phase("ping", s.ping_s)
+    ping_rate = (ping_a.rate + ping_b.rate) / 2
+    ping_p50 = (ping_a.p(50) + ping_b.p(50)) / 2
+    ping_p99 = (ping_a.p(99) + ping_b.p(99)) / 2
+    ratio_rate = submit.rate / ping_rate
+    ratio_p99 = submit.p(99) / ping_p99
+    say(f"submit: {submit.calls} calls, {submit.rate:.0f}/s, p50 {submit.p(50):.2f} ms, "
+        f"p99 {submit.p(99):.2f} ms | ping (mean of 2 phases): {ping_rate:.0f}/s, "
+        f"p50 {ping_p50:.2f} ms, p99 {ping_p99:.2f} ms | "
+        f"ratio throughput {ratio_rate:.2f}, p99 {ratio_p99:.1f}")
+    say(f"submit/ping throughput ratio: {ratio_rate:.2f}")
+    return {"submit": submit, "ping_a": ping_a, "ping_b": ping_b, "ping_rate": ping_rate,
+            "ping_p50": ping_p50, "ping_p99": ping_p99, "ratio_rate": ratio_rate,
+            "ratio_p99": ratio_p99, "submit_cpu": submit_cpu}
+
+
+def chunks(items: list[Game], parts: int) -> list[list[Game]]:
+    out: list[list[Game]] = [[] for _ in range(parts)]
+    for i, item in enumerate(items):
+        out[i % parts].append(item)
+    return out
+
+
+async def ping_one(workers: LoadWorkers, seconds: float, meter: CpuMeter) -> PhaseResult:
+    meter.start()
+    result = await workers.run("ping", 1, seconds)  # split(1, n): only the first worker calls
+    meter.stop()
+    say(f"ping   1 in flight: {result.line()} | {meter.line()}")
+    return result
+
+
+@dataclass
+class Env:
+    """What the measuring code shares: settings, the parent's stub, processes to meter."""
+
+    s: Settings
+    target: str
+    stub: Any
+    ctx: Any
+    pids: dict[str, list[int]]
+
+
+async def delivery(env: Env, count: int, seed: int) -> dict[str, Any]:
+    s, stub, ctx = env.s, env.stub, env.ctx
+    game = await new_game(stub, seed, s.players)
+    max_warmup_s = 60.0
+    game.plan = make_plan(create_request(players=s.players).options, seed,
+                          math.ceil(s.rate * (s.deliver_s + max_warmup_s)) + 10)
+    ready = ctx.Value("i", 0)
+    stop = ctx.Event()
+    procs, conns = [], []
+    for n in split(count, s.sub_procs):
+        if n == 0:
+            continue
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=subscriber_main, daemon=True,
+                           args=(child, StreamJob(env.target, game.game_id, game.start_seq, n),
+                                 ready, stop))
+        proc.start()
+        procs.append(proc)
+        conns.append(parent)
+    meter = CpuMeter({**env.pids, "driver": [os.getpid()], "subscribers": [p.pid for p in procs]})
+
+    reply_ns: dict[int, int] = {}
+    send_ns: dict[int, int] = {}
+    submit_lat: list[float] = []
+
+    async def submit_one() -> None:
+        request, metadata = game.request()
+        sent = time.monotonic_ns()
+        reply = await stub.SubmitAction(request, metadata=metadata, timeout=CALL_TIMEOUT_S)
+        got = time.monotonic_ns()
+        send_ns[reply.version], reply_ns[reply.version] = sent, got
+        submit_lat.append((got - sent) / 1e9)
+        game.version = reply.version
+
+    async def drive(until: Callable[[], bool]) -> int:
+        """Submit at s.rate per second (on a fixed schedule) until `until()`; returns count."""
+        start, n = time.monotonic(), 0
+        while not until():
+            if game.version >= len(game.plan):
+                raise RuntimeError("delivery plan used up (the game ended?)")
+            await submit_one()
+            n += 1
+            await asyncio.sleep(max(0.0, start + n / s.rate - time.monotonic()))
+        return n
+
+    # Warm-up: drive until every subscriber has received an event, so all streams are
+    # registered with the server's feed before the measured actions.
+    t0 = time.monotonic()
+    warm = await drive(lambda: ready.value >= count or time.monotonic() - t0 > max_warmup_s)
+    if ready.value < count:
+        raise RuntimeError(f"only {ready.value} of {count} subscribers got an event in "
+                           f"{max_warmup_s:.0f} s")
+    say(f"{count} subscribers in {len(procs)} processes connected and live after "
+        f"{time.monotonic() - t0:.1f} s ({warm} warm-up actions)")
+    first_measured = game.version + 1
+    submit_lat.clear()
+    meter.start()
+    t1 = time.monotonic()
+    driven = await drive(lambda: time.monotonic() - t1 >= s.deliver_s)
+    elapsed = time.monotonic() - t1
+    meter.stop()
+    await asyncio.sleep(1.0)  # let the last deliveries land
+    stop.set()
+    results = [await asyncio.to_thread(conn.recv) for conn in conns]
+    for proc in procs:
+        proc.join(10)
+
+    measured = range(first_measured, game.version + 1)
+    from_reply: list[float] = []
+    from_send: list[float] = []
+    missing = 0
+    errors: list[str] = []
+    for received_lists, errs in results:
+        errors.extend(errs)
+        for pairs in received_lists:
+            got = dict(pairs)
+            for v in measured:
+                t = got.get(v)
+                if t is None:
+                    missing += 1
+                    continue
+                from_reply.append((t - reply_ns[v]) / 1e9)
+                from_send.append((t - send_ns[v]) / 1e9)
+    from_reply.sort()
+    from_send.sort()
+    submit_lat.sort()
+    out = {
+        "count": count, "actions": driven, "rate": driven / elapsed, "deliveries": len(from_reply),
+        "missing": missing, "errors": errors, "p50": percentile(from_reply, 50) * 1e3,
+        "p99": percentile(from_reply, 99) * 1e3, "max": from_reply[-1] * 1e3 if from_reply
+        else math.nan, "min": from_reply[0] * 1e3 if from_reply else math.nan,
+        "send_p99": percentile(from_send, 99) * 1e3,
+        "submit_p50": percentile(submit_lat, 50) * 1e3,
+        "submit_p99": percentile(submit_lat, 99) * 1e3, "cpu": dict(meter.share),
+        "cpu_line": meter.line(),
+    }
+    say(f"deliver {count} subscribers: {driven} actions at {out['rate']:.1f}/s, "
+        f"{out['deliveries']} deliveries ({missing} missing), reply->receipt p50 "
+        f"{out['p50']:.2f} ms, p99 {out['p99']:.2f} ms, max {out['max']:.1f} ms, "
+        f"min {out['min']:.2f} ms | send->receipt p99 {out['send_p99']:.2f} ms | driver "
+        f"submit p50 {out['submit_p50']:.2f} ms, p99 {out['submit_p99']:.2f} ms")
+    say(f"  {meter.line()} (during the measured driving)")
+    for error in sorted(set(errors))[:5]:
+        say(f"  ! stream error: {error} (x{errors.count(error)})")
+    return out
+
+
+async def bench(s: Settings, target: str, pids: dict[str, list[int]]) -> dict[str, Any]:
+    ctx = mp.get_context("spawn")  # never fork a process that already runs grpc threads
+    workers = LoadWorkers(ctx, s.client_procs, target)
+    all_pids = {**pids, "clients": workers.pids}
+    meter = CpuMeter(all_pids)
+    channel = grpc.aio.insecure_channel(target)
+    stub = service_pb2_grpc.RiskServiceStub(channel)
+    env = Env(s, target, stub, ctx, pids)
+    whole = CpuMeter(pids)
+    whole.start()
+    try:
+        results: dict[str, Any] = {"throughput": await throughput(s, stub, workers, meter)}
+        say(f"\n== 2. Event delivery: one game, spectator subscribers in {s.sub_procs} client "
+            f"processes, driver at {s.rate:g} actions/s (client and server share the machine's "
+            f"{os.cpu_count()} cores)")
+        pings = [await ping_one(workers, s.ping1_s, meter)]
+        runs = []
+        for i, count in enumerate(s.subscribers):
+            runs.append(await delivery(env, count, s.seed + 10_000 + i))
+        pings.append(await ping_one(workers, s.ping1_s, meter))
+        ping1_p99 = statistics.mean(p.p(99) for p in pings)
+        ping1_p50 = statistics.mean(p.p(50) for p in pings)
+        for run in runs:
+            say(f"delivery {run['count']} subscribers: p99 {run['p99']:.2f} ms | ping (1 in "
+                f"flight, mean of 2 phases): p50 {ping1_p50:.2f} ms, p99 {ping1_p99:.2f} ms | "
+                f"ratio p99 {run['p99'] / ping1_p99:.1f} | server cpu "
+                f"{run['cpu']['server']:.0f}% of one core")
+        whole.stop()
+        say(f"whole run ({whole.seconds:.0f} s from section 1): {whole.line()}")
+        results.update(deliveries=runs, ping1_p99=ping1_p99, ping1_p50=ping1_p50)
+        return results
+    finally:
+        await channel.close()
+        await workers.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    s = parse_args(argv)
+    work = Path(tempfile.mkdtemp(prefix="risk-bench-"))
+    redis = RedisServer(work / "redis", appendfsync="everysec")
+    redis.start()
+    service = ServiceProcess(redis.url, work, RISK_LOG_LEVEL=s.log_level)
+    try:
+        service.start()
+        assert service.proc is not None and redis.pid is not None
+        version = subprocess.run(["redis-server", "--version"], capture_output=True, text=True,
+                                 check=False).stdout.split()
+        say(f"date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M:%S} UTC; "
+            f"machine: {machine_line()}")
+        say(f"redis: {' '.join(version[:3])} (own process, pid {redis.pid}), appendonly yes, "
+            f"appendfsync {redis.appendfsync}, save '' (no RDB); data under {work}")
+        say(f"service: python -m risk_service (pid {service.proc.pid}) at {service.target}, "
+            f"RISK_LOG_LEVEL={s.log_level} (one JSON line per RPC to {service.log_path.name})")
+        say("settings: " + ", ".join(f"{k}={v}" for k, v in vars(s).items() if k != "keep"))
+        pids = {"server": [service.proc.pid], "redis": [redis.pid]}
+        idle = CpuMeter({})
+        idle.start()
+        time.sleep(1.0)
+        idle.stop()
+        say(f"before the run, other processes kept {idle.share['other']:.0f}% of one core busy "
+            f"(of {100 * (os.cpu_count() or 1)}%); client and server share this machine")
+        asyncio.run(bench(s, service.target, pids))
+    finally:
+        service.stop()
+        redis.stop()
+        if s.keep:
+            say(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,317 @@
+"""`RiskClient`: the async, typed SDK over the risk.v1 gRPC service.
+
+One client owns one channel; `with_token` gives a view of the same channel acting with another
+credential, so a program that plays several seats opens one connection. Every failed call
+raises a `RiskError` subclass (see errors.py), never a raw `grpc.aio.AioRpcError`. The event
+stream is the one call that retries on its own: it reconnects after the transient failures a
+long-lived stream meets (the service restarting, a dropped connection, falling behind) and
+resumes after the last event it yielded, so its consumer sees every event once and in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+import uuid
+from collections.abc import AsyncGenerator, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+import grpc
+from google.protobuf.message import Message
+
+from risk_client.errors import RiskError, from_rpc_error
+from risk_service.pb.risk.v1 import (
+    classic_pb2,
+    common_pb2,
+    game_pb2,
+    service_pb2,
+    service_pb2_grpc,
+)
+
+DEFAULT_TARGET = "127.0.0.1:50051"
+DEFAULT_TIMEOUT = 30.0
+
+R = TypeVar("R", bound=Message)
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """How `stream_events` reconnects: exponential delays with full jitter, capped.
+
+    `attempts` bounds the consecutive reconnects that deliver no event; then the last error is
+    raised. Any delivered event resets the count, and so does a stream that stayed open for
+    `healthy_after` seconds (a quiet game behind a proxy that drops idle streams is not failing).
+    """
+
+    initial: float = 0.05
+    maximum: float = 2.0
+    multiplier: float = 2.0
+    attempts: int = 30
+    healthy_after: float = 10.0
+
+    def delay(self, attempt: int) -> float:
+        """The pause before reconnect number `attempt` (1-based)."""
+        ceiling = min(self.maximum, self.initial * self.multiplier ** (attempt - 1))
+        return random.uniform(ceiling / 2, ceiling)  # jitter, not a secret
+
+
+def _resumable(error: RiskError) -> bool:
+    """Failures after which a stream is worth reopening."""
+    if error.code in ("UNAVAILABLE", "CANCELLED", "INTERNAL", "UNKNOWN"):
+        # UNAVAILABLE: the service or its store is down or restarting; CANCELLED, INTERNAL,
+        # UNKNOWN: how gRPC reports a connection reset or a server shutting down mid-stream.
+        return True
+    return error.code == "RESOURCE_EXHAUSTED" and error.reason == "SUBSCRIBER_TOO_SLOW"
+
+
+class _Connection:
+    """The channel and stub shared by a client and its `with_token` views, made on first use.
+
+    Creating them lazily binds the channel to the running event loop, so a client may be
+    constructed outside one.
+    """
+
+    def __init__(
+        self,
+        target: str,
+        credentials: grpc.ChannelCredentials | None,
+        options: Sequence[tuple[str, Any]],
+    ) -> None:
+        self.target = target
+        self.credentials = credentials
+        self.options = list(options)
+        self.channel: Any = None
+        self.stub: Any = None
+
+    def ready_stub(self) -> Any:
+        if self.stub is None:
+            if self.credentials is None:
+                self.channel = grpc.aio.insecure_channel(self.target, options=self.options)
+            else:
+                self.channel = grpc.aio.secure_channel(
+                    self.target, self.credentials, options=self.options
+                )
+            # the generated stub is unannotated; every call through it is typed below
+            self.stub = service_pb2_grpc.RiskServiceStub(self.channel)  # type: ignore[no-untyped-call]
+        return self.stub
+
+    async def close(self) -> None:
+        if self.channel is not None:
+            await self.channel.close()
+        self.channel = None
+        self.stub = None
+
+
+class RiskClient:
+    """An async client for one risk.v1 service.
+
+    >>> async with RiskClient("127.0.0.1:50051") as client:
+    ...     game, host_token = await client.create_game(classic_options(players=3))
+    ...     seat_token = await client.join_game(game.game_id, 0, "ada")
+    ...     ada = client.with_token(seat_token)
+    ...     legal = await ada.legal_actions(game.game_id)
+
+    `token` is sent as `authorization: Bearer <token>`; without one the client is a
+    spectator. `timeout` bounds each unary call (streams are unbounded).
+    """
+
+    def __init__(
+        self,
+        target: str = DEFAULT_TARGET,
+        token: str | None = None,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        credentials: grpc.ChannelCredentials | None = None,
+        channel_options: Sequence[tuple[str, Any]] = (),
+        backoff: Backoff | None = None,
+    ) -> None:
+        self._connection = _Connection(target, credentials, channel_options)
+        self._owner = True
+        self.token = token or None
+        self.timeout = timeout
+        self.backoff = backoff or Backoff()
+
+    @property
+    def target(self) -> str:
+        return self._connection.target
+
+    def with_token(self, token: str | None) -> RiskClient:
+        """The same connection acting with `token` (None: as a spectator)."""
+        view = RiskClient.__new__(RiskClient)
+        view._connection = self._connection
+        view._owner = False
+        view.token = token or None
+        view.timeout = self.timeout
+        view.backoff = self.backoff
+        return view
+
+    async def close(self) -> None:
+        """Close the channel (a `with_token` view leaves it to the client it came from)."""
+        if self._owner:
+            await self._connection.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # ---- plumbing ----------------------------------------------------------------------
+
+    def _metadata(self) -> tuple[tuple[str, str], ...]:
+        if self.token is None:
+            return ()
+        return (("authorization", f"Bearer {self.token}"),)
+
+    async def _unary(self, method: str, request: Message, response_type: type[R]) -> R:
+        call = getattr(self._connection.ready_stub(), method)
+        try:
+            response = await call(request, metadata=self._metadata(), timeout=self.timeout)
+        except grpc.aio.AioRpcError as exc:
+            raise from_rpc_error(exc) from None
+        if not isinstance(response, response_type):
+            raise TypeError(f"{method} answered {type(response).__name__}")
+        return response
+
+    # ---- the service -------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        options: game_pb2.GameOptions | None = None,
+        *,
+        seed: int | None = None,
+        seat_names: Sequence[str] = (),
+    ) -> tuple[service_pb2.GameSummary, str]:
+        """A new game (classic with default options when `options` is None), and the host token.
+
+        A fixed `seed` makes the game reproducible; `seat_names` are display names by seat.
+        """
+        if options is None:
+            options = game_pb2.GameOptions(classic=classic_pb2.ClassicOptions())
+        request = service_pb2.CreateGameRequest(options=options, seat_names=list(seat_names))
+        if seed is not None:
+            request.seed = seed
+        response = await self._unary("CreateGame", request, service_pb2.CreateGameResponse)
+        return response.game, response.host_token
+
+    async def join_game(self, game_id: str, seat: int, display_name: str = "") -> str:
+        """Take `seat` and return its token (the service shows it only this once)."""
+        request = service_pb2.JoinGameRequest(
+            game_id=game_id, seat=seat, display_name=display_name
+        )
+        response = await self._unary("JoinGame", request, service_pb2.JoinGameResponse)
+        return response.seat_token
+
+    async def get_game(self, game_id: str) -> service_pb2.GetGameResponse:
+        """The game as this client's token may see it (a seat sees its own hand)."""
+        request = service_pb2.GetGameRequest(game_id=game_id)
+        return await self._unary("GetGame", request, service_pb2.GetGameResponse)
+
+    async def list_games(
+        self,
+        variant: common_pb2.Variant | int = common_pb2.VARIANT_UNSPECIFIED,
+        status: service_pb2.GameStatus | int = service_pb2.GAME_STATUS_UNSPECIFIED,
+        page_size: int = 0,
+        page_token: str = "",
+    ) -> service_pb2.ListGamesResponse:
+        """One page of games, newest first (unspecified variant or status: all of them)."""
+        request = service_pb2.ListGamesRequest(
+            variant=variant,  # type: ignore[arg-type]  # an int is a valid enum value on the wire
+            status=status,  # type: ignore[arg-type]  # same
+            page_size=page_size,
+            page_token=page_token,
+        )
+        return await self._unary("ListGames", request, service_pb2.ListGamesResponse)
+
+    async def iter_games(
+        self,
+        variant: common_pb2.Variant | int = common_pb2.VARIANT_UNSPECIFIED,
+        status: service_pb2.GameStatus | int = service_pb2.GAME_STATUS_UNSPECIFIED,
+        page_size: int = 0,
+    ) -> AsyncGenerator[service_pb2.GameSummary, None]:
+        """Every game matching the filter, following the pages."""
+        token = ""
+        while True:
+            page = await self.list_games(variant, status, page_size, token)
+            for game in page.games:
+                yield game
+            token = page.next_page_token
+            if not token:
+                return
+
+    async def legal_actions(self, game_id: str) -> service_pb2.ListLegalActionsResponse:
+        """This seat's legal actions now (empty when the decision is not its), and the version."""
+        request = service_pb2.ListLegalActionsRequest(game_id=game_id)
+        return await self._unary("ListLegalActions", request, service_pb2.ListLegalActionsResponse)
+
+    async def submit_action(
+        self,
+        game_id: str,
+        action: game_pb2.Action,
+        expected_version: int,
+        request_id: str | None = None,
+    ) -> service_pb2.SubmitActionResponse:
+        """Apply `action` for this seat if the game is still at `expected_version`.
+
+        `request_id` is the idempotency key: resubmitting with the same id gets the first reply
+        instead of a second move, so retry a failed call with the id it was sent with. A fresh
+        uuid4 is used when it is None.
+        """
+        request = service_pb2.SubmitActionRequest(
+            game_id=game_id,
+            action=action,
+            expected_version=expected_version,
+            request_id=request_id or uuid.uuid4().hex,
+        )
+        return await self._unary("SubmitAction", request, service_pb2.SubmitActionResponse)
+
+    async def ping(self) -> None:
+        """One empty round trip through the service's interceptors."""
+        await self._unary("Ping", service_pb2.PingRequest(), service_pb2.PingResponse)
+
+    async def stream_events(
+        self, game_id: str, after_seq: int = 0, resume: bool = True
+    ) -> AsyncGenerator[game_pb2.Event, None]:
+        """Every event after `after_seq`, in order, then the live ones, as this token may see them.
+
+        With `resume`, a stream that fails with UNAVAILABLE, a dropped connection or
+        RESOURCE_EXHAUSTED/SUBSCRIBER_TOO_SLOW is reopened after the last event yielded (after
+        a jittered pause, `self.backoff`), so no event is skipped or repeated. Other errors, and
+        `backoff.attempts` reconnects in a row without an event, raise. The stream ends only
+        when the service ends it or the consumer stops iterating.
+        """
+        last = after_seq
+        failures = 0
+        stub = self._connection.ready_stub()
+        while True:
+            request = service_pb2.StreamEventsRequest(game_id=game_id, after_seq=last)
+            call = stub.StreamEvents(request, metadata=self._metadata())
+            opened = time.monotonic()
+            try:
+                async for response in call:
+                    event: game_pb2.Event = response.event
+                    if event.seq <= last:
+                        continue  # a resumed stream never repeats an event already yielded
+                    last = event.seq
+                    failures = 0
+                    yield event
+                return
+            except grpc.aio.AioRpcError as exc:
+                error = from_rpc_error(exc)
+                if time.monotonic() - opened >= self.backoff.healthy_after:
+                    failures = 0
+                failures += 1
+                if not resume or not _resumable(error) or failures > self.backoff.attempts:
+                    raise error from None
+            finally:
+                call.cancel()
+            await asyncio.sleep(self.backoff.delay(failures))
+            stub = self._connection.ready_stub()

@@ -1,0 +1,95 @@
+"""Real service processes for tests: `python -m risk_service` on a free loopback port.
+
+Each `ServiceProcess` is a separate OS process with its own log file, so tests can run two
+replicas on one Redis, SIGKILL one mid-game, and read the JSON log lines it wrote.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from risk_service.redis_server import free_port
+
+
+class ServiceProcess:
+    def __init__(self, redis_url: str, log_dir: Path, **env: str) -> None:
+        self.redis_url = redis_url
+        self.port = free_port()
+        self.target = f"127.0.0.1:{self.port}"
+        self.log_path = log_dir / f"service-{self.port}.log"
+        self.env = env
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 15.0) -> None:
+        env = {
+            **os.environ,
+            "RISK_LISTEN": self.target,
+            "REDIS_URL": self.redis_url,
+            "RISK_SHUTDOWN_GRACE_S": "1",
+            **self.env,
+        }
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "risk_service"], env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"service exited early:\n{self.logs()}")
+            if self._serving():
+                return
+            time.sleep(0.05)
+        raise RuntimeError(f"service did not become healthy:\n{self.logs()}")
+
+    def _serving(self) -> bool:
+        with grpc.insecure_channel(self.target) as channel:
+            stub = health_pb2_grpc.HealthStub(channel)
+            try:
+                reply = stub.Check(health_pb2.HealthCheckRequest(), timeout=0.5)
+            except grpc.RpcError:
+                return False
+        return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, as in a crash."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> int:
+        """SIGTERM and wait: the graceful path."""
+        if self.proc is None:
+            return 0
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        return self.proc.returncode
+
+    def restart(self) -> None:
+        self.kill()
+        self.start()
+
+    def logs(self) -> str:
+        return self.log_path.read_text() if self.log_path.exists() else ""
+
+    async def wait_serving(self, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if await asyncio.to_thread(self._serving):
+                return
+            await asyncio.sleep(0.05)
+        raise TimeoutError("service is not serving")

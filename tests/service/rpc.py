@@ -1,0 +1,46 @@
+"""Small helpers for tests that talk to the service through raw gRPC stubs."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import Any
+
+import grpc
+from google.rpc import error_details_pb2, status_pb2
+
+from risk_service.pb.risk.v1 import classic_pb2, game_pb2, service_pb2
+
+DETAILS_KEY = "grpc-status-details-bin"
+
+
+def bearer(token: str) -> tuple[tuple[str, str], ...]:
+    return (("authorization", f"Bearer {token}"),)
+
+
+def classic_options(**fields: Any) -> game_pb2.GameOptions:
+    return game_pb2.GameOptions(classic=classic_pb2.ClassicOptions(**fields))
+
+
+def create_request(seed: int = 7, **fields: Any) -> service_pb2.CreateGameRequest:
+    return service_pb2.CreateGameRequest(options=classic_options(**fields), seed=seed)
+
+
+def error_info(error: grpc.aio.AioRpcError) -> error_details_pb2.ErrorInfo:
+    """The ErrorInfo detail of a failed call (fails the test if there is none)."""
+    for key, value in error.trailing_metadata() or ():
+        if key == DETAILS_KEY:
+            status = status_pb2.Status.FromString(value)
+            for detail in status.details:
+                info = error_details_pb2.ErrorInfo()
+                if detail.Unpack(info):
+                    return info
+    raise AssertionError(f"no ErrorInfo on {error.code()}: {error.details()}")
+
+
+async def rpc_error(call: Awaitable[Any]) -> grpc.aio.AioRpcError:
+    """Await a call that must fail and return its error."""
+    try:
+        await call
+    except grpc.aio.AioRpcError as error:
+        return error
+    raise AssertionError("the call succeeded but should have failed")

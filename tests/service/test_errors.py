@@ -1,0 +1,153 @@
+"""Every kind of bad input gets its documented status and reason, and changes nothing."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from risk_service.pb.risk.v1 import classic_pb2, game_pb2, service_pb2, service_pb2_grpc
+from tests.service.harness import ServiceProcess
+from tests.service.rpc import bearer, create_request, error_info, rpc_error
+
+Classic = classic_pb2.ClassicAction
+
+
+@pytest.fixture
+async def stub(service: ServiceProcess) -> service_pb2_grpc.RiskServiceStub:
+    channel = grpc.aio.insecure_channel(service.target)
+    yield service_pb2_grpc.RiskServiceStub(channel)
+    await channel.close()
+
+
+async def _game(stub: service_pb2_grpc.RiskServiceStub) -> tuple[str, str, str, str]:
+    """A 3-player claim game: (game id, host token, token of the seat to act, another seat's)."""
+    created = await stub.CreateGame(create_request(seed=11, players=3))
+    game_id = created.game.game_id
+    tokens = [
+        (await stub.JoinGame(service_pb2.JoinGameRequest(game_id=game_id, seat=s))).seat_token
+        for s in range(3)
+    ]
+    first = created.game.decision.seats[0]
+    return game_id, created.host_token, tokens[first], tokens[(first + 1) % 3]
+
+
+def _claim(territory: int) -> game_pb2.Action:
+    claim = Classic.ClaimTerritory(territory=territory)
+    return game_pb2.Action(classic=Classic(claim_territory=claim))
+
+
+async def _snapshot(stub: service_pb2_grpc.RiskServiceStub, game_id: str) -> bytes:
+    reply = await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))
+    return reply.SerializeToString(deterministic=True)
+
+
+async def test_unknown_game_is_not_found(stub: service_pb2_grpc.RiskServiceStub) -> None:
+    """A well-formed id of a game that does not exist answers NOT_FOUND / GAME_NOT_FOUND."""
+    error = await rpc_error(stub.GetGame(service_pb2.GetGameRequest(game_id="0" * 22)))
+    assert error.code() == grpc.StatusCode.NOT_FOUND
+    assert error_info(error).reason == "GAME_NOT_FOUND"
+
+
+async def test_malformed_game_id_is_invalid(stub: service_pb2_grpc.RiskServiceStub) -> None:
+    """A game id that no game could have is INVALID_ARGUMENT, not NOT_FOUND."""
+    error = await rpc_error(stub.GetGame(service_pb2.GetGameRequest(game_id="{x}:*")))
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error_info(error).reason == "MALFORMED_REQUEST"
+
+
+async def test_bad_inputs_answer_their_status_and_change_nothing(
+    stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """Malformed action, illegal move, wrong seat, missing/bad token, stale version."""
+    game_id, host, actor, other = await _game(stub)
+    before = await _snapshot(stub, game_id)
+    request = service_pb2.SubmitActionRequest
+
+    cases = [
+        # (call, code, reason)
+        (stub.SubmitAction(request(game_id=game_id, action=game_pb2.Action(), expected_version=0),
+                           metadata=bearer(actor)),
+         grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
+        (stub.SubmitAction(request(game_id=game_id, action=game_pb2.Action(classic=Classic()),
+                                   expected_version=0), metadata=bearer(actor)),
+         grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(99), expected_version=0),
+                           metadata=bearer(actor)),
+         grpc.StatusCode.FAILED_PRECONDITION, "NO_SUCH_TERRITORY"),
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=0),
+                           metadata=bearer(other)),
+         grpc.StatusCode.FAILED_PRECONDITION, "NOT_YOUR_TURN"),
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=0,
+                                   seat=5), metadata=bearer(actor)),
+         grpc.StatusCode.PERMISSION_DENIED, "WRONG_SEAT"),
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=0),
+                           metadata=bearer(host)),
+         grpc.StatusCode.PERMISSION_DENIED, "WRONG_SEAT"),
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=0)),
+         grpc.StatusCode.UNAUTHENTICATED, "MISSING_CREDENTIALS"),
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=0),
+                           metadata=bearer("not-a-token")),
+         grpc.StatusCode.UNAUTHENTICATED, "BAD_CREDENTIALS"),
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=0),
+                           metadata=(("authorization", "Basic abc"),)),
+         grpc.StatusCode.UNAUTHENTICATED, "BAD_CREDENTIALS"),
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=3),
+                           metadata=bearer(actor)),
+         grpc.StatusCode.ABORTED, "STALE_VERSION"),
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=0,
+                                   request_id="has space"), metadata=bearer(actor)),
+         grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
+        (stub.ListLegalActions(service_pb2.ListLegalActionsRequest(game_id=game_id)),
+         grpc.StatusCode.UNAUTHENTICATED, "MISSING_CREDENTIALS"),
+        (stub.JoinGame(service_pb2.JoinGameRequest(game_id=game_id, seat=0)),
+         grpc.StatusCode.FAILED_PRECONDITION, "SEAT_TAKEN"),
+        (stub.JoinGame(service_pb2.JoinGameRequest(game_id=game_id, seat=3)),
+         grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
+        (stub.CreateGame(create_request(players=9)),
+         grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
+        (stub.CreateGame(service_pb2.CreateGameRequest(options=game_pb2.GameOptions())),
+         grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
+        (stub.CreateGame(service_pb2.CreateGameRequest(
+            options=game_pb2.GameOptions(classic=classic_pb2.ClassicOptions(setup=7)))),
+         grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
+        (stub.ListGames(service_pb2.ListGamesRequest(page_token="???")),
+         grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
+    ]
+    for call, code, reason in cases:
+        error = await rpc_error(call)
+        assert (error.code(), error_info(error).reason) == (code, reason), error.details()
+        assert error.details(), "every error carries a message"
+    stale = await rpc_error(stub.SubmitAction(
+        request(game_id=game_id, action=_claim(0), expected_version=3), metadata=bearer(actor)))
+    assert error_info(stale).metadata["current_version"] == "0"
+    assert await _snapshot(stub, game_id) == before
+
+
+async def test_unserved_variant_is_unimplemented(stub: service_pb2_grpc.RiskServiceStub) -> None:
+    """A variant the contract names but this build does not serve yet: UNIMPLEMENTED."""
+    request = service_pb2.CreateGameRequest(options=game_pb2.GameOptions(deep_space={}))
+    error = await rpc_error(stub.CreateGame(request))
+    assert error.code() == grpc.StatusCode.UNIMPLEMENTED
+    assert error_info(error).reason == "VARIANT_NOT_AVAILABLE"
+
+
+async def test_oversized_request_is_resource_exhausted(
+    stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """A request above the configured message size is refused before it reaches a game."""
+    request = create_request()
+    request.seat_names.extend(["x" * 60] * 2000)
+    error = await rpc_error(stub.CreateGame(request))
+    assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+async def test_legal_move_after_rejections_applies(stub: service_pb2_grpc.RiskServiceStub) -> None:
+    """After a burst of bad input the game still takes the right seat's legal move."""
+    game_id, _host, actor, _other = await _game(stub)
+    await rpc_error(stub.SubmitAction(service_pb2.SubmitActionRequest(
+        game_id=game_id, action=_claim(99), expected_version=0), metadata=bearer(actor)))
+    reply = await stub.SubmitAction(service_pb2.SubmitActionRequest(
+        game_id=game_id, action=_claim(0), expected_version=0, request_id="r1"),
+        metadata=bearer(actor))
+    assert reply.version == 1
+    assert reply.events[0].classic.territory_claimed.territory == 0

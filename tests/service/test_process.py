@@ -1,0 +1,114 @@
+"""The service process as an operator meets it: embedded Redis, health, logs, SIGTERM."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
+from tests.service.conftest import ServiceFactory
+from tests.service.harness import ServiceProcess
+from tests.service.rpc import bearer, create_request, rpc_error
+
+
+def _log_lines(service: ServiceProcess) -> list[dict[str, object]]:
+    return [json.loads(line) for line in service.logs().splitlines() if line.startswith("{")]
+
+
+def test_embedded_redis_serves_and_keeps_games_across_restarts(tmp_path: Path) -> None:
+    """With no REDIS_URL the service starts its own Redis; a game survives a restart."""
+    service = ServiceProcess("", tmp_path, RISK_DATA_DIR=str(tmp_path / "data"))
+    service.env["REDIS_URL"] = ""
+    service.start()
+    try:
+        with grpc.insecure_channel(service.target) as channel:
+            stub = service_pb2_grpc.RiskServiceStub(channel)
+            game_id = stub.CreateGame(create_request(seed=3)).game.game_id
+        assert service.stop() == 0
+        assert (tmp_path / "data" / "redis").is_dir()
+        service.start()
+        with grpc.insecure_channel(service.target) as channel:
+            stub = service_pb2_grpc.RiskServiceStub(channel)
+            reply = stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))
+        assert reply.game.game_id == game_id
+    finally:
+        service.stop()
+
+
+def test_missing_redis_binary_is_a_clear_error(tmp_path: Path) -> None:
+    """Without redis-server on PATH and no REDIS_URL, the service exits saying how to fix it."""
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    env = {**os.environ, "PATH": str(bare), "RISK_DATA_DIR": str(tmp_path / "d")}
+    env.pop("REDIS_URL", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "risk_service"], env=env, capture_output=True, timeout=30,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert b"redis-server" in done.stderr and b"REDIS_URL" in done.stderr
+
+
+def test_health_and_reflection(service: ServiceProcess) -> None:
+    """The standard health service says SERVING and reflection lists risk.v1.RiskService."""
+    with grpc.insecure_channel(service.target) as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        for name in ("", "risk.v1.RiskService"):
+            reply = health.Check(health_pb2.HealthCheckRequest(service=name))
+            assert reply.status == health_pb2.HealthCheckResponse.SERVING
+        stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+        request = reflection_pb2.ServerReflectionRequest(list_services="")
+        response = next(iter(stub.ServerReflectionInfo(iter([request]))))
+        names = {s.name for s in response.list_services_response.service}
+        assert "risk.v1.RiskService" in names
+
+
+async def test_one_log_line_per_rpc_without_tokens(service: ServiceProcess) -> None:
+    """Each call writes one JSON line with method, code, duration, game and request id."""
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = service_pb2_grpc.RiskServiceStub(channel)
+        created = await stub.CreateGame(create_request(seed=5, players=3))
+        game_id = created.game.game_id
+        joined = await stub.JoinGame(service_pb2.JoinGameRequest(game_id=game_id, seat=0))
+        await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id),
+                           metadata=bearer(joined.seat_token))
+        await rpc_error(stub.SubmitAction(
+            service_pb2.SubmitActionRequest(game_id=game_id, expected_version=9,
+                                            request_id="req-42"),
+            metadata=bearer(joined.seat_token)))
+    service.stop()
+    lines = [line for line in _log_lines(service)
+             if line.get("event") == "rpc" and str(line["method"]).startswith("/risk.v1.")]
+    methods = [line["method"] for line in lines]
+    assert methods == [
+        "/risk.v1.RiskService/CreateGame", "/risk.v1.RiskService/JoinGame",
+        "/risk.v1.RiskService/GetGame", "/risk.v1.RiskService/SubmitAction",
+    ]
+    assert all(isinstance(line["duration_ms"], float) for line in lines)
+    assert not any(str(line.get("method")).startswith("/grpc.health.")
+                   for line in _log_lines(service)), "successful health probes stay quiet"
+    assert lines[2]["game_id"] == game_id and lines[2]["code"] == "OK"
+    assert lines[3]["code"] == "INVALID_ARGUMENT" and lines[3]["request_id"] == "req-42"
+    text = service.logs()
+    assert created.host_token not in text and joined.seat_token not in text
+
+
+def test_sigterm_drains_and_exits_cleanly(make_service: ServiceFactory) -> None:
+    """SIGTERM: the process stops serving, logs its shutdown and exits 0."""
+    service = make_service()
+    assert service.stop() == 0
+    events = [line.get("event") for line in _log_lines(service)]
+    assert events[-2:] == ["shutting_down", "stopped"]
+
+
+def test_redis_server_binary_is_available() -> None:
+    """The suite's own precondition: redis-server is installed (scripts/setup installs it)."""
+    assert shutil.which("redis-server")

@@ -1,0 +1,165 @@
+"""StreamEvents against a whole bot game: late joiners and resumed seats get every event once.
+
+The reference is the game rebuilt offline: the engine replays the logged actions from the seed
+and each event is redacted for the viewer and encoded as the service would. A subscriber's
+events must equal that list byte for byte (seq, version, payload): no gap, no duplicate, no
+event another viewer should not see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+
+import grpc
+import pytest
+
+from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from tests.service.botplay import (
+    FAST_OPTIONS,
+    BotGame,
+    create_game,
+    expected_events,
+    play,
+    play_game,
+    replay,
+)
+from tests.service.harness import ServiceProcess
+from tests.service.rpc import bearer, error_info, rpc_error
+
+Stub = service_pb2_grpc.RiskServiceStub
+
+SEED = 0xC0FFEE8DED00002F  # 3 players: ~350 actions, ~700 events, two eliminations
+LATE_JOIN_VERSION = 100  # the spectator subscribes once this many actions are in
+CUT_SEQ = 250  # the seat subscriber hangs up after the first event at or past this seq
+RESUME_VERSION = 200  # ... and comes back once this many actions are in
+TIMEOUT_S = 30
+
+
+@pytest.fixture
+async def stub(service: ServiceProcess) -> AsyncIterator[Stub]:
+    channel = grpc.aio.insecure_channel(service.target)
+    yield service_pb2_grpc.RiskServiceStub(channel)
+    await channel.close()
+
+
+@dataclass
+class Subscription:
+    """What one StreamEvents call received, and how much of it arrived while the game ran."""
+
+    events: list[game_pb2.Event] = field(default_factory=list)
+    live: int = 0  # events of actions submitted after the call started, received mid-game
+
+
+def _is_game_end(event: game_pb2.Event) -> bool:
+    return event.classic.WhichOneof("kind") == "game_ended"
+
+
+async def _subscribe(
+    stub: Stub,
+    game: BotGame,
+    token: str | None,
+    after_seq: int,
+    stop: Callable[[game_pb2.Event], bool] = _is_game_end,
+) -> Subscription:
+    """Stream until `stop` says so, then hang up (cancel the call)."""
+    call = stub.StreamEvents(
+        service_pb2.StreamEventsRequest(game_id=game.game_id, after_seq=after_seq),
+        metadata=bearer(token) if token else None,
+    )
+    # an action may be in flight while the call starts, so only later versions count as live
+    started = game.version + 1
+    got = Subscription()
+    try:
+        async for reply in call:
+            got.events.append(reply.event)
+            if game.outcome is None and reply.event.version > started:
+                got.live += 1
+            if stop(reply.event):
+                break
+    finally:
+        call.cancel()
+    return got
+
+
+def _bytes(events: list[game_pb2.Event]) -> list[bytes]:
+    return [e.SerializeToString(deterministic=True) for e in events]
+
+
+async def test_late_and_resumed_subscribers_get_every_event_once(stub: Stub) -> None:
+    """A late spectator and a seat that hangs up and resumes each get exactly the replayed log."""
+    game = await create_game(stub, SEED, **FAST_OPTIONS)
+    seat = 1
+    late_join = asyncio.Event()
+    resume = asyncio.Event()
+    cut_while_running: list[bool] = []
+
+    async def after_action(g: BotGame) -> None:
+        if g.version == LATE_JOIN_VERSION:
+            late_join.set()
+        if g.version == RESUME_VERSION:
+            resume.set()
+
+    async def spectator() -> Subscription:
+        await late_join.wait()
+        return await _subscribe(stub, game, None, after_seq=0)
+
+    async def seat_subscriber() -> tuple[Subscription, Subscription]:
+        first = await _subscribe(stub, game, game.seat_tokens[seat], after_seq=0,
+                                 stop=lambda e: e.seq >= CUT_SEQ)
+        cut_while_running.append(game.outcome is None)
+        await resume.wait()
+        second = await _subscribe(stub, game, game.seat_tokens[seat],
+                                  after_seq=first.events[-1].seq)
+        return first, second
+
+    async with asyncio.timeout(TIMEOUT_S):
+        watching = asyncio.gather(spectator(), seat_subscriber())
+        await play(stub, game, after_action=after_action)
+        spectated, (before_cut, after_cut) = await watching
+
+    final_state, _items = replay(game)
+    assert game.outcome is not None
+    outcome = (game.outcome.winner, list(game.outcome.ranking), game.outcome.reason)
+    assert outcome == (final_state.winner, list(final_state.ranking), final_state.end_reason)
+
+    assert _bytes(spectated.events) == expected_events(game, None)
+    assert spectated.live > 0, "the late spectator only ever saw backlog"
+
+    assert before_cut.events[-1].seq == CUT_SEQ
+    assert cut_while_running == [True], "the seat hung up only after the game had ended"
+    assert after_cut.events[0].seq == CUT_SEQ + 1
+    assert _bytes(before_cut.events + after_cut.events) == expected_events(game, seat)
+    assert before_cut.live > 0 and after_cut.live > 0, "a seat phase never ran live"
+
+
+async def test_unknown_game_stream_is_not_found(stub: Stub) -> None:
+    """StreamEvents for a game that does not exist fails NOT_FOUND / GAME_NOT_FOUND."""
+    call = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id="0" * 22))
+    error = await rpc_error(call.read())
+    assert error.code() == grpc.StatusCode.NOT_FOUND
+    assert error_info(error).reason == "GAME_NOT_FOUND"
+
+
+async def test_stream_of_finished_game_replays_backlog_and_stays_open(stub: Stub) -> None:
+    """After the game ended a stream still delivers the whole log, then waits, open."""
+    game = await play_game(stub, 5, **{**FAST_OPTIONS, "max_turns": 3})
+    for viewer in (None, 2):
+        expected = expected_events(game, viewer)
+        token = None if viewer is None else game.seat_tokens[viewer]
+        call = stub.StreamEvents(
+            service_pb2.StreamEventsRequest(game_id=game.game_id),
+            metadata=bearer(token) if token else None,
+        )
+        async with asyncio.timeout(TIMEOUT_S):
+            got = [(await call.read()).event for _ in expected]
+        assert _bytes(got) == expected
+        assert _is_game_end(got[-1])
+        more = asyncio.ensure_future(call.read())
+        done, _pending = await asyncio.wait({more}, timeout=0.3)
+        assert not done, "the stream closed (or sent more) after the last event"
+        assert not call.done()
+        call.cancel()
+        await asyncio.gather(more, return_exceptions=True)
+        assert await call.code() == grpc.StatusCode.CANCELLED
