@@ -264,9 +264,9 @@ class GameService:
         if request.request_id and not _REQUEST_ID.match(request.request_id):
             raise malformed("request_id must be 1 to 128 printable ASCII characters, no spaces")
         variant, action = wire.action_from_proto(request.action)
-        fingerprint = hashlib.sha256(
-            request.action.SerializeToString(deterministic=True)
-        ).digest()
+        # fingerprint the decoded action re-encoded, so two encodings of one action match
+        canonical = wire.action_to_proto(variant, action).SerializeToString(deterministic=True)
+        fingerprint = hashlib.sha256(canonical).digest()
         requested = request.seat if request.HasField("seat") else None
         record = await self._load(request.game_id)
         caller = self._identify(record, token)
