@@ -75,6 +75,11 @@ Plan = list[tuple[int, game_pb2.Action]]
 # ---- measurement helpers --------------------------------------------------------------------
 
 
+def new_stub(channel: grpc.aio.Channel) -> Any:
+    # generated grpc code ships without type stubs
+    return service_pb2_grpc.RiskServiceStub(channel)  # type: ignore[no-untyped-call]
+
+
 def percentile(sorted_values: Sequence[float], q: float) -> float:
     """Nearest-rank percentile of an ascending sequence (q in 0..100); NaN when empty."""
     if not sorted_values:
@@ -209,7 +214,7 @@ class Game:
         )
 
 
-async def new_game(stub: service_pb2_grpc.RiskServiceStub, seed: int, players: int) -> Game:
+async def new_game(stub: Any, seed: int, players: int) -> Game:
     created = await stub.CreateGame(create_request(seed=seed, players=players))
     game_id = created.game.game_id
     tokens = [
@@ -263,7 +268,7 @@ async def _submit_loop(stub: Any, game: Game, deadline: float, result: PhaseResu
 async def _load_worker(conn: Connection, target: str) -> None:
     channel = grpc.aio.insecure_channel(target)
     await channel.channel_ready()
-    stub = service_pb2_grpc.RiskServiceStub(channel)
+    stub = new_stub(channel)
     games: list[Game] = []
     while True:
         command, args = await asyncio.to_thread(conn.recv)
@@ -305,6 +310,7 @@ class LoadWorkers:
             parent, child = ctx.Pipe()
             proc = ctx.Process(target=load_worker_main, args=(child, target), daemon=True)
             proc.start()
+            child.close()  # so a dead worker reads as EOF here instead of a hang
             self.conns.append(parent)
             self.procs.append(proc)
 
@@ -380,7 +386,7 @@ async def _subscriber_proc(job: StreamJob, ready: Any, stop: Any
     errors: list[str] = []
     tasks = [
         asyncio.create_task(_subscribe(
-            service_pb2_grpc.RiskServiceStub(channels[i // STREAMS_PER_CHANNEL]),
+            new_stub(channels[i // STREAMS_PER_CHANNEL]),
             request, received[i], ready, errors,
         ))
         for i in range(job.count)
@@ -454,15 +460,15 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
     def pick(value: float | None, full: float, short: float) -> float:
         return value if value is not None else (short if quick else full)
 
-    submit_s = pick(args.submit_seconds, 20, 5)
+    submit_s = pick(args.submit_seconds, 20, 4)
     warmup_s = pick(args.warmup, 2, 1)
     plan = args.plan or math.ceil(2000 * (submit_s + warmup_s) / args.clients) + 50
     return Settings(
         clients=args.clients, client_procs=args.client_procs, players=args.players, plan=plan,
-        warmup_s=warmup_s, ping_s=pick(args.ping_seconds, 10, 3), submit_s=submit_s,
+        warmup_s=warmup_s, ping_s=pick(args.ping_seconds, 10, 2), submit_s=submit_s,
         subscribers=[int(n) for n in args.subscribers.split(",") if n],
         sub_procs=args.sub_procs, rate=args.rate,
-        deliver_s=pick(args.deliver_seconds, 20, 4), ping1_s=pick(args.ping1_seconds, 5, 2),
+        deliver_s=pick(args.deliver_seconds, 20, 3), ping1_s=pick(args.ping1_seconds, 5, 1.5),
         seed=args.seed, log_level=args.log_level, keep=args.keep,
     )
 
@@ -556,7 +562,7 @@ class Env:
 async def delivery(env: Env, count: int, seed: int) -> dict[str, Any]:
     s, stub, ctx = env.s, env.stub, env.ctx
     game = await new_game(stub, seed, s.players)
-    max_warmup_s = 60.0
+    max_warmup_s = 30.0
     game.plan = make_plan(create_request(players=s.players).options, seed,
                           math.ceil(s.rate * (s.deliver_s + max_warmup_s)) + 10)
     ready = ctx.Value("i", 0)
@@ -570,6 +576,7 @@ async def delivery(env: Env, count: int, seed: int) -> dict[str, Any]:
                            args=(child, StreamJob(env.target, game.game_id, game.start_seq, n),
                                  ready, stop))
         proc.start()
+        child.close()
         procs.append(proc)
         conns.append(parent)
     meter = CpuMeter({**env.pids, "driver": [os.getpid()], "subscribers": [p.pid for p in procs]})
@@ -602,11 +609,11 @@ async def delivery(env: Env, count: int, seed: int) -> dict[str, Any]:
     # registered with the server's feed before the measured actions.
     t0 = time.monotonic()
     warm = await drive(lambda: ready.value >= count or time.monotonic() - t0 > max_warmup_s)
+    say(f"{ready.value} of {count} subscribers in {len(procs)} processes connected and live "
+        f"after {time.monotonic() - t0:.1f} s ({warm} warm-up actions)")
     if ready.value < count:
-        raise RuntimeError(f"only {ready.value} of {count} subscribers got an event in "
-                           f"{max_warmup_s:.0f} s")
-    say(f"{count} subscribers in {len(procs)} processes connected and live after "
-        f"{time.monotonic() - t0:.1f} s ({warm} warm-up actions)")
+        say(f"  ! {count - ready.value} streams got no event in {max_warmup_s:.0f} s of driving; "
+            "measuring the live ones (the stalled ones are counted below)")
     first_measured = game.version + 1
     submit_lat.clear()
     meter.start()
@@ -623,12 +630,15 @@ async def delivery(env: Env, count: int, seed: int) -> dict[str, Any]:
     measured = range(first_measured, game.version + 1)
     from_reply: list[float] = []
     from_send: list[float] = []
-    missing = 0
+    missing = stalled = 0
     errors: list[str] = []
     for received_lists, errs in results:
         errors.extend(errs)
         for pairs in received_lists:
             got = dict(pairs)
+            if not got:  # never received an event, not even in the warm-up
+                stalled += 1
+                continue
             for v in measured:
                 t = got.get(v)
                 if t is None:
@@ -639,18 +649,20 @@ async def delivery(env: Env, count: int, seed: int) -> dict[str, Any]:
     from_reply.sort()
     from_send.sort()
     submit_lat.sort()
+    def ms(values: list[float], q: float) -> float:
+        return percentile(values, q) * 1e3
+
     out = {
-        "count": count, "actions": driven, "rate": driven / elapsed, "deliveries": len(from_reply),
-        "missing": missing, "errors": errors, "p50": percentile(from_reply, 50) * 1e3,
-        "p99": percentile(from_reply, 99) * 1e3, "max": from_reply[-1] * 1e3 if from_reply
-        else math.nan, "min": from_reply[0] * 1e3 if from_reply else math.nan,
-        "send_p99": percentile(from_send, 99) * 1e3,
-        "submit_p50": percentile(submit_lat, 50) * 1e3,
-        "submit_p99": percentile(submit_lat, 99) * 1e3, "cpu": dict(meter.share),
-        "cpu_line": meter.line(),
+        "count": count, "actions": driven, "rate": driven / elapsed,
+        "deliveries": len(from_reply), "missing": missing, "stalled": stalled, "errors": errors,
+        "p50": ms(from_reply, 50), "p99": ms(from_reply, 99), "max": ms(from_reply, 100),
+        "min": from_reply[0] * 1e3 if from_reply else math.nan, "send_p99": ms(from_send, 99),
+        "submit_p50": ms(submit_lat, 50), "submit_p99": ms(submit_lat, 99),
+        "cpu": dict(meter.share),
     }
     say(f"deliver {count} subscribers: {driven} actions at {out['rate']:.1f}/s, "
-        f"{out['deliveries']} deliveries ({missing} missing), reply->receipt p50 "
+        f"{out['deliveries']} deliveries ({missing} missing, {stalled} streams without any "
+        f"event, {len(errors)} stream errors), reply->receipt p50 "
         f"{out['p50']:.2f} ms, p99 {out['p99']:.2f} ms, max {out['max']:.1f} ms, "
         f"min {out['min']:.2f} ms | send->receipt p99 {out['send_p99']:.2f} ms | driver "
         f"submit p50 {out['submit_p50']:.2f} ms, p99 {out['submit_p99']:.2f} ms")
@@ -666,7 +678,7 @@ async def bench(s: Settings, target: str, pids: dict[str, list[int]]) -> dict[st
     all_pids = {**pids, "clients": workers.pids}
     meter = CpuMeter(all_pids)
     channel = grpc.aio.insecure_channel(target)
-    stub = service_pb2_grpc.RiskServiceStub(channel)
+    stub = new_stub(channel)
     env = Env(s, target, stub, ctx, pids)
     whole = CpuMeter(pids)
     whole.start()

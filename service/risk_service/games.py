@@ -19,8 +19,8 @@ from typing import Any
 from risk_service import wire
 from risk_service.engine import REGISTRY, IllegalAction, Reason, get_ruleset
 from risk_service.errors import Code, ServiceError, malformed, not_found
-from risk_service.feed import FeedHub, StoredEvent
-from risk_service.pb.risk.v1 import common_pb2, game_pb2, service_pb2
+from risk_service.feed import FeedHub
+from risk_service.pb.risk.v1 import game_pb2, service_pb2
 from risk_service.store.game_store import CommitOutcome, GameRecord, GameStore
 
 _GAME_ID = re.compile(r"^[0-9a-f]{12,64}$")
@@ -364,15 +364,12 @@ class GameService:
                 for item in batch:
                     if item.seq <= sent:
                         continue
-                    for message in self._events_for(item.variant, [_triple(item)], viewer):
+                    triple = (item.seq, item.version, item.event)
+                    for message in self._events_for(item.variant, [triple], viewer):
                         yield service_pb2.StreamEventsResponse(event=message)
                     sent = item.seq
         finally:
             await self.hub.unsubscribe(sub)
-
-
-def _triple(item: StoredEvent) -> tuple[int, int, Any]:
-    return item.seq, item.version, item.event
 
 
 def _stale(current: int, expected: int) -> ServiceError:
@@ -382,5 +379,3 @@ def _stale(current: int, expected: int) -> ServiceError:
         {"current_version": str(current)},
     )
 
-
-__all__ = ["Caller", "GameService", "Limits", "common_pb2"]

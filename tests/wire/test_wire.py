@@ -238,6 +238,10 @@ def _harvest(variant: str) -> Harvest:
         harvest.options.append(options)
         state, events = rules.create(options, seed)
         harvest.events.extend(events)
+        # resigning is a lifecycle call, not a listed action: harvest it from a side branch
+        resigned, resign_events = rules.resign(state, rules.decision(state).seats[0])
+        harvest.events.extend(resign_events)
+        harvest.states.append(resigned)
         step = 0
         while rules.outcome(state) is None and step < 4000:
             (seat,) = rules.decision(state).seats

@@ -15,13 +15,14 @@ import shutil
 import sys
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TextIO
 
 from risk_client.actions import USAGE, action_command, parse_action
 from risk_client.bots import is_over, play_game
 from risk_client.client import DEFAULT_TARGET, RiskClient
-from risk_client.errors import RiskError
+from risk_client.errors import RiskError, Unavailable
 from risk_client.options import FORTIFY_MODES, SETUP_MODES, TRADE_SCHEDULES, classic_options
 from risk_client.render import (
     STATUS_NAMES,
@@ -270,17 +271,46 @@ async def watch(
     colour: bool = False,
 ) -> service_pb2.GetGameResponse:
     """Follow a game until it ends: the live board, or one line per event; returns the end."""
-    game = await client.get_game(game_id)
+    game = await _read(client, game_id)
     seats = Seats.of(game.game)
     if is_over(game) and after >= game.game.last_seq:
         return game
     if plain:
-        async for event in client.stream_events(game_id, after_seq=after):
+        async for event in client.stream_events(
+            game_id, after_seq=after, on_reconnect=_report_reconnect
+        ):
             _out(event_line(event, seats))
             if is_game_end(event):
                 break
-        return await client.get_game(game_id)
+        return await _read(client, game_id)
     return await _watch_live(client, game, after, seats, colour)
+
+
+async def _read(client: RiskClient, game_id: str) -> service_pb2.GetGameResponse:
+    """GetGame, waiting out an outage as long as the event stream would."""
+    for attempt in range(1, client.backoff.attempts + 1):
+        try:
+            return await client.get_game(game_id)
+        except Unavailable:
+            if attempt == client.backoff.attempts:
+                raise
+            await asyncio.sleep(client.backoff.delay(attempt))
+    raise AssertionError("unreachable")
+
+
+def _reconnect_words(error: RiskError, attempt: int) -> str:
+    return f"(stream lost: {error}; reconnecting, attempt {attempt})"
+
+
+def _report_reconnect(error: RiskError, attempt: int) -> None:
+    print(_reconnect_words(error, attempt), file=sys.stderr, flush=True)
+
+
+@dataclass(frozen=True, slots=True)
+class _Notice:
+    """A line for the live view's log that is not an event."""
+
+    text: str
 
 
 async def _watch_live(
@@ -288,11 +318,16 @@ async def _watch_live(
     colour: bool,
 ) -> service_pb2.GetGameResponse:
     game_id = game.game.game_id
-    queue: asyncio.Queue[game_pb2.Event | BaseException | None] = asyncio.Queue()
+    queue: asyncio.Queue[game_pb2.Event | _Notice | Exception | None] = asyncio.Queue()
+
+    def reconnecting(error: RiskError, attempt: int) -> None:
+        queue.put_nowait(_Notice(_reconnect_words(error, attempt)))
 
     async def pump() -> None:
         try:
-            async for event in client.stream_events(game_id, after_seq=after):
+            async for event in client.stream_events(
+                game_id, after_seq=after, on_reconnect=reconnecting
+            ):
                 queue.put_nowait(event)
                 if is_game_end(event):
                     break
@@ -313,13 +348,15 @@ async def _watch_live(
             for item in batch:
                 if item is None:
                     done = True
-                elif isinstance(item, BaseException):
+                elif isinstance(item, Exception):
                     raise item
+                elif isinstance(item, _Notice):
+                    log.append(item.text)
                 else:
                     log.append(event_line(item, seats))
             # the view is re-read once per batch, so a burst of events costs one read; frames
             # are spaced so a fast game batches more instead of redrawing for every event
-            game = await client.get_game(game_id)
+            game = await _read(client, game_id)
             _draw(game, log, colour)
             if not done:
                 await asyncio.sleep(FRAME_SECONDS)

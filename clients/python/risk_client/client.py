@@ -14,7 +14,7 @@ import asyncio
 import random
 import time
 import uuid
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Self, TypeVar
@@ -278,15 +278,21 @@ class RiskClient:
         await self._unary("Ping", service_pb2.PingRequest(), service_pb2.PingResponse)
 
     async def stream_events(
-        self, game_id: str, after_seq: int = 0, resume: bool = True
+        self,
+        game_id: str,
+        after_seq: int = 0,
+        resume: bool = True,
+        *,
+        on_reconnect: Callable[[RiskError, int], None] | None = None,
     ) -> AsyncGenerator[game_pb2.Event, None]:
         """Every event after `after_seq`, in order, then the live ones, as this token may see them.
 
         With `resume`, a stream that fails with UNAVAILABLE, a dropped connection or
         RESOURCE_EXHAUSTED/SUBSCRIBER_TOO_SLOW is reopened after the last event yielded (after
         a jittered pause, `self.backoff`), so no event is skipped or repeated. Other errors, and
-        `backoff.attempts` reconnects in a row without an event, raise. The stream ends only
-        when the service ends it or the consumer stops iterating.
+        `backoff.attempts` reconnects in a row without an event, raise. `on_reconnect(error,
+        attempt)` hears of each reconnect before its pause. The stream ends only when the
+        service ends it or the consumer stops iterating.
         """
         last = after_seq
         failures = 0
@@ -311,6 +317,8 @@ class RiskClient:
                 failures += 1
                 if not resume or not _resumable(error) or failures > self.backoff.attempts:
                     raise error from None
+                if on_reconnect is not None:
+                    on_reconnect(error, failures)
             finally:
                 call.cancel()
             await asyncio.sleep(self.backoff.delay(failures))

@@ -74,6 +74,7 @@ class ClassicState:
     conquered: bool  # the current seat conquered a territory this turn
     resume_attack: bool  # REINFORCE entered from an elimination: return to ATTACK afterwards
     eliminated: tuple[bool, ...]
+    out_order: tuple[int, ...]  # seats in the order they were eliminated or resigned
     attack_from: int  # -1 when no attack is pending
     attack_to: int
     attack_dice: int  # dice the attacker rolls (or rolled, during MOVE_IN)
@@ -104,6 +105,7 @@ class ClassicView:
     bonus_used: bool
     conquered: bool
     eliminated: tuple[bool, ...]
+    out_order: tuple[int, ...]
     attack_from: int
     attack_to: int
     attack_dice: int
@@ -279,6 +281,14 @@ class PlayerEliminated(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerResigned(Event):
+    """The seat left the game; its territories and armies stay on the board as neutral."""
+
+    seat: int
+    neutral: int  # the owner id its territories now have
+
+
+@dataclass(frozen=True, slots=True)
 class AttackEnded(Event):
     seat: int
 
@@ -307,5 +317,5 @@ class GameEnded(Event):
 EVENT_TYPES: tuple[type[Event], ...] = (
     OrderRolled, DeckShuffled, TerritoriesDealt, TerritoryClaimed, ArmiesPlaced, TurnStarted,
     CardsTraded, AttackDeclared, BattleResolved, TerritoryConquered, ArmiesMoved,
-    PlayerEliminated, AttackEnded, CardDrawn, TurnEnded, GameEnded,
+    PlayerEliminated, AttackEnded, CardDrawn, TurnEnded, GameEnded, PlayerResigned,
 )

@@ -8,6 +8,7 @@ own generator and is reported as an event.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from risk_service.engine.classic import bot
@@ -46,6 +47,7 @@ from risk_service.engine.classic.model import (
     PlaceArmies,
     PlaceNeutral,
     PlayerEliminated,
+    PlayerResigned,
     SetupMode,
     TerritoriesDealt,
     TerritoryClaimed,
@@ -80,6 +82,15 @@ def bonus_choices(
     return [t for t in shown if t is not None and owner[t] == seat] or [-1]
 
 
+def defence_decider(owner: Sequence[int], target: int, attacker: int, players: int) -> int | None:
+    """Who chooses the defence dice: the defender; for the 2-player neutral the other
+    player; for a resigned player's neutral territory nobody (it rolls the most)."""
+    defender = owner[target]
+    if defender == players:
+        return 1 - attacker if players == 2 else None
+    return defender
+
+
 def _fail(reason: Reason, message: str) -> IllegalAction:
     return IllegalAction(reason, message)
 
@@ -107,6 +118,7 @@ class _Game:
         self.conquered = s.conquered
         self.resume_attack = s.resume_attack
         self.eliminated = list(s.eliminated)
+        self.out_order = s.out_order
         self.attack_from = s.attack_from
         self.attack_to = s.attack_to
         self.attack_dice = s.attack_dice
@@ -137,6 +149,7 @@ class _Game:
             conquered=self.conquered,
             resume_attack=self.resume_attack,
             eliminated=tuple(self.eliminated),
+            out_order=self.out_order,
             attack_from=self.attack_from,
             attack_to=self.attack_to,
             attack_dice=self.attack_dice,
@@ -153,7 +166,7 @@ class _Game:
 
     @property
     def neutral(self) -> int:
-        """The neutral's owner id (only meaningful in a 2-player game)."""
+        """The neutral's owner id: the 2-player neutral, and resigned players' territories."""
         return self.options.players
 
     def emit(self, event: Event) -> None:
@@ -248,12 +261,12 @@ class _Game:
     def advance_setup_many(self) -> None:
         """After a claim or a setup placement: the next seat clockwise with armies left."""
         if self.phase is Phase.CLAIM and UNCLAIMED in self.owner:
-            self.current = (self.current + 1) % self.seats
+            self.current = self.next_live_seat(self.current)
             return
         self.phase = Phase.SETUP_PLACE
         for step in range(1, self.seats + 1):
             seat = (self.current + step) % self.seats
-            if self.to_place[seat] > 0:
+            if self.to_place[seat] > 0 and not self.eliminated[seat]:
                 self.current = seat
                 return
         self.finish_setup()
@@ -276,7 +289,7 @@ class _Game:
 
     def finish_setup(self) -> None:
         self.pending = 0
-        self.first_seat = self.roll_off("first_turn", list(range(self.seats)))
+        self.first_seat = self.roll_off("first_turn", self.live_seats())
         self.start_turn(self.first_seat)
 
     # ---- turns -------------------------------------------------------------------------
@@ -323,12 +336,14 @@ class _Game:
         self.start_turn(self.next_live_seat(seat))
 
     def ranked_seats(self, winner: int) -> tuple[int, ...]:
-        """Winner first; then by territories, then armies, then seat (the documented tiebreak)."""
+        """Winner first; the others still in by territories, then armies, then seat; then
+        those who went out, the last one out first (the documented tiebreak)."""
         def key(seat: int) -> tuple[int, int, int, int]:
             held = [t for t in range(TERRITORIES) if self.owner[t] == seat]
             return (seat != winner, -len(held), -sum(self.armies[t] for t in held), seat)
 
-        return tuple(sorted(range(self.seats), key=key))
+        live = sorted((s for s in range(self.seats) if s not in self.out_order), key=key)
+        return (*live, *reversed(self.out_order))
 
     def finish(self, winner: int, reason: str) -> None:
         self.phase = Phase.FINISHED
@@ -340,12 +355,44 @@ class _Game:
 
     # ---- combat ------------------------------------------------------------------------
 
-    def defence_decider(self) -> int:
-        """The defender decides its dice; the other player decides for the neutral."""
-        defender = self.owner[self.attack_to]
-        if defender == self.neutral and self.seats == 2:
-            return 1 - self.current
-        return defender
+    def go_out(self, seat: int) -> None:
+        self.eliminated[seat] = True
+        self.out_order = (*self.out_order, seat)
+
+    def resign(self, seat: int) -> None:
+        """The seat leaves: its pieces turn neutral, its cards are discarded, play goes on."""
+        if self.phase is Phase.MOVE_IN and seat == self.current:
+            self.move(seat, self.attack_from, self.attack_to, self.attack_dice)
+            self.attack_from = self.attack_to = NO_TERRITORY
+        for t in range(TERRITORIES):
+            if self.owner[t] == seat:
+                self.owner[t] = self.neutral
+        self.discard = self.discard + tuple(sorted(self.hands[seat]))
+        self.hands[seat] = []
+        if seat < len(self.to_place):
+            self.to_place[seat] = 0
+        self.go_out(seat)
+        self.emit(PlayerResigned(seat, self.neutral))
+        live = self.live_seats()
+        if len(live) == 1:
+            if self.phase is Phase.MOVE_IN:
+                self.move(self.current, self.attack_from, self.attack_to, self.attack_dice)
+            self.finish(live[0], "resignation")
+            return
+        if self.phase is Phase.DEFEND and self.attack_to >= 0 and \
+                self.owner[self.attack_to] == self.neutral and seat != self.current:
+            self.resolve_battle(min(2, self.armies[self.attack_to]))  # the neutral defends
+        if seat != self.current:
+            return
+        if self.phase in (Phase.CLAIM, Phase.SETUP_PLACE):
+            self.advance_setup_many()
+        elif self.phase not in (Phase.FINISHED,):
+            self.attack_from = self.attack_to = NO_TERRITORY
+            self.emit(TurnEnded(seat))
+            self.start_turn(self.next_live_seat(seat))
+
+    def defence_decider(self) -> int | None:
+        return defence_decider(self.owner, self.attack_to, self.current, self.seats)
 
     def resolve_battle(self, defence: int) -> None:
         attacker = self.current
@@ -370,7 +417,7 @@ class _Game:
         self.conquered = True
         self.emit(TerritoryConquered(attacker, dst, defender))
         if defender < self.seats and defender not in self.owner:
-            self.eliminated[defender] = True
+            self.go_out(defender)
             taken = tuple(sorted(self.hands[defender]))
             self.hands[attacker].extend(taken)
             self.hands[defender] = []
@@ -406,6 +453,15 @@ class ClassicRules:
     # ---- creation ----------------------------------------------------------------------
 
     def create(self, options: ClassicOptions, seed: int) -> tuple[ClassicState, list[Event]]:
+        try:  # accept plain ints for the enum options, as a client would send them
+            options = replace(
+                options,
+                setup=SetupMode(options.setup),
+                trade_schedule=TradeSchedule(options.trade_schedule),
+                fortify=FortifyMode(options.fortify),
+            )
+        except ValueError as exc:
+            raise _fail(Reason.INVALID_OPTIONS, str(exc)) from None
         if not 2 <= options.players <= 6:
             raise _fail(Reason.INVALID_OPTIONS, "classic Risk takes 2 to 6 players")
         if options.max_turns < 1:
@@ -435,6 +491,7 @@ class ClassicRules:
             conquered=False,
             resume_attack=False,
             eliminated=(False,) * options.players,
+            out_order=(),
             attack_from=NO_TERRITORY,
             attack_to=NO_TERRITORY,
             attack_dice=0,
@@ -458,10 +515,11 @@ class ClassicRules:
         if state.phase is Phase.FINISHED:
             return Decision((), "finished")
         if state.phase is Phase.DEFEND:
-            defender = state.owner[state.attack_to]
-            if defender == state.options.players and state.options.players == 2:
-                defender = 1 - state.current
-            return Decision((defender,), "defend")
+            decider = defence_decider(
+                state.owner, state.attack_to, state.current, state.options.players
+            )
+            assert decider is not None, "a neutral without a decider never waits in DEFEND"
+            return Decision((decider,), "defend")
         return Decision((state.current,), state.phase.name.lower())
 
     def outcome(self, state: ClassicState) -> Outcome | None:
@@ -565,6 +623,7 @@ class ClassicRules:
             bonus_used=state.bonus_used,
             conquered=state.conquered,
             eliminated=state.eliminated,
+            out_order=state.out_order,
             attack_from=state.attack_from,
             attack_to=state.attack_to,
             attack_dice=state.attack_dice,
@@ -572,6 +631,46 @@ class ClassicRules:
             ranking=state.ranking,
             end_reason=state.end_reason,
         )
+
+    def resign(self, state: ClassicState, seat: int) -> tuple[ClassicState, list[Event]]:
+        if not 0 <= seat < state.options.players:
+            raise _fail(Reason.NOT_A_SEAT, f"seat {seat} is not in this game")
+        if state.phase is Phase.FINISHED:
+            raise _fail(Reason.GAME_OVER, "the game is over")
+        if state.eliminated[seat]:
+            raise _fail(Reason.ALREADY_OUT, f"seat {seat} is already out of the game")
+        game = _Game(state)
+        game.resign(seat)
+        return game.freeze(), game.events
+
+    def default_action(self, state: ClassicState, seat: int) -> Action:
+        """The passive choice a timed-out seat makes: end the phase where the rules allow,
+        defend with the most dice, move in the least, trade the first set when forced, and
+        put all armies on the lowest-numbered own territory that borders an enemy."""
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise _fail(Reason.NOT_YOUR_TURN, f"it is not seat {seat}'s decision")
+        actions = [entry.action for entry in legal]
+        for passive in (EndAttack(), EndTurn()):
+            if passive in actions:
+                return passive
+        if state.phase is Phase.DEFEND:
+            return max(actions, key=lambda a: a.dice if isinstance(a, Defend) else 0)
+        if state.phase is Phase.MOVE_IN:
+            return actions[0]
+        trades = [a for a in actions if isinstance(a, TradeCards)]
+        if trades and len(state.hands[seat]) >= MUST_TRADE_AT:
+            return trades[0]
+        placements = [e for e in legal if isinstance(e.action, PlaceArmies)]
+        if placements:
+            def exposed(entry: LegalAction) -> bool:
+                assert isinstance(entry.action, PlaceArmies)
+                links = CLASSIC_BOARD.links[entry.action.territory]
+                return any(state.owner[n] != seat for n in links)
+
+            entry = next((e for e in placements if exposed(e)), placements[0])
+            return entry.instances()[-1]
+        return legal[0].instances()[-1]
 
     def bot_action(self, state: ClassicState, seat: int, entropy: int) -> Action:
         return self.bot_choose(self.view(state, seat), self.legal_actions(state, seat), entropy)
@@ -732,7 +831,7 @@ def _attack(game: _Game, seat: int, action: Action) -> None:
         raise _fail(Reason.TOO_MANY_DICE, f"at most {top} dice from {game.armies[src]} armies")
     game.attack_from, game.attack_to, game.attack_dice = src, dst, action.dice
     game.emit(AttackDeclared(seat, src, dst, action.dice, game.owner[dst]))
-    if game.options.auto_defend_max_dice:
+    if game.options.auto_defend_max_dice or game.defence_decider() is None:
         game.resolve_battle(min(2, game.armies[dst]))
     else:
         game.phase = Phase.DEFEND

@@ -121,6 +121,15 @@ class Ruleset(Protocol, Generic[StateT, OptionsT, ViewT]):
 
     def outcome(self, state: StateT) -> Outcome | None: ...
 
+    def resign(self, state: StateT, seat: int) -> tuple[StateT, list[Event]]:
+        """`seat` leaves the game at once, whoever's decision it is; the variant's rules say
+        what becomes of its pieces. Raises GAME_OVER, NOT_A_SEAT or ALREADY_OUT."""
+        ...
+
+    def default_action(self, state: StateT, seat: int) -> Action:
+        """The documented action taken for a deciding seat whose clock ran out."""
+        ...
+
     def bot_action(self, state: StateT, seat: int, entropy: int) -> Action:
         """A weighted-random legal action for `seat`, drawn from `entropy` (the bot's own seed)."""
         ...

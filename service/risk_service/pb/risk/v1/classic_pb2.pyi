@@ -81,7 +81,7 @@ class ClassicOptions(_message.Message):
     def __init__(self, players: _Optional[int] = ..., setup: _Optional[_Union[ClassicSetupMode, str]] = ..., auto_place: _Optional[bool] = ..., trade_schedule: _Optional[_Union[ClassicTradeSchedule, str]] = ..., fortify: _Optional[_Union[ClassicFortifyMode, str]] = ..., auto_defend_max_dice: _Optional[bool] = ..., cards: _Optional[bool] = ..., max_turns: _Optional[int] = ...) -> None: ...
 
 class ClassicState(_message.Message):
-    __slots__ = ("options", "seed", "rng_state", "rng_inc", "phase", "current", "turn", "first_seat", "owner", "armies", "to_place", "hands", "deck", "discard", "trades_done", "pending", "bonus_used", "conquered", "resume_attack", "eliminated", "attack_from", "attack_to", "attack_dice", "winner", "ranking", "end_reason")
+    __slots__ = ("options", "seed", "rng_state", "rng_inc", "phase", "current", "turn", "first_seat", "owner", "armies", "to_place", "hands", "deck", "discard", "trades_done", "pending", "bonus_used", "conquered", "resume_attack", "eliminated", "attack_from", "attack_to", "attack_dice", "winner", "ranking", "end_reason", "out_order")
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     RNG_STATE_FIELD_NUMBER: _ClassVar[int]
@@ -108,6 +108,7 @@ class ClassicState(_message.Message):
     WINNER_FIELD_NUMBER: _ClassVar[int]
     RANKING_FIELD_NUMBER: _ClassVar[int]
     END_REASON_FIELD_NUMBER: _ClassVar[int]
+    OUT_ORDER_FIELD_NUMBER: _ClassVar[int]
     options: ClassicOptions
     seed: int
     rng_state: int
@@ -134,10 +135,11 @@ class ClassicState(_message.Message):
     winner: int
     ranking: _containers.RepeatedScalarFieldContainer[int]
     end_reason: str
-    def __init__(self, options: _Optional[_Union[ClassicOptions, _Mapping]] = ..., seed: _Optional[int] = ..., rng_state: _Optional[int] = ..., rng_inc: _Optional[int] = ..., phase: _Optional[_Union[ClassicPhase, str]] = ..., current: _Optional[int] = ..., turn: _Optional[int] = ..., first_seat: _Optional[int] = ..., owner: _Optional[_Iterable[int]] = ..., armies: _Optional[_Iterable[int]] = ..., to_place: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., deck: _Optional[_Iterable[int]] = ..., discard: _Optional[_Iterable[int]] = ..., trades_done: _Optional[int] = ..., pending: _Optional[int] = ..., bonus_used: _Optional[bool] = ..., conquered: _Optional[bool] = ..., resume_attack: _Optional[bool] = ..., eliminated: _Optional[_Iterable[bool]] = ..., attack_from: _Optional[int] = ..., attack_to: _Optional[int] = ..., attack_dice: _Optional[int] = ..., winner: _Optional[int] = ..., ranking: _Optional[_Iterable[int]] = ..., end_reason: _Optional[str] = ...) -> None: ...
+    out_order: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, options: _Optional[_Union[ClassicOptions, _Mapping]] = ..., seed: _Optional[int] = ..., rng_state: _Optional[int] = ..., rng_inc: _Optional[int] = ..., phase: _Optional[_Union[ClassicPhase, str]] = ..., current: _Optional[int] = ..., turn: _Optional[int] = ..., first_seat: _Optional[int] = ..., owner: _Optional[_Iterable[int]] = ..., armies: _Optional[_Iterable[int]] = ..., to_place: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., deck: _Optional[_Iterable[int]] = ..., discard: _Optional[_Iterable[int]] = ..., trades_done: _Optional[int] = ..., pending: _Optional[int] = ..., bonus_used: _Optional[bool] = ..., conquered: _Optional[bool] = ..., resume_attack: _Optional[bool] = ..., eliminated: _Optional[_Iterable[bool]] = ..., attack_from: _Optional[int] = ..., attack_to: _Optional[int] = ..., attack_dice: _Optional[int] = ..., winner: _Optional[int] = ..., ranking: _Optional[_Iterable[int]] = ..., end_reason: _Optional[str] = ..., out_order: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ClassicView(_message.Message):
-    __slots__ = ("viewer", "options", "phase", "current", "turn", "owner", "armies", "to_place", "hand", "hand_counts", "deck_count", "discard", "trades_done", "next_trade_value", "pending", "bonus_used", "conquered", "eliminated", "attack_from", "attack_to", "attack_dice", "winner", "ranking", "end_reason")
+    __slots__ = ("viewer", "options", "phase", "current", "turn", "owner", "armies", "to_place", "hand", "hand_counts", "deck_count", "discard", "trades_done", "next_trade_value", "pending", "bonus_used", "conquered", "eliminated", "attack_from", "attack_to", "attack_dice", "winner", "ranking", "end_reason", "out_order")
     VIEWER_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
@@ -162,6 +164,7 @@ class ClassicView(_message.Message):
     WINNER_FIELD_NUMBER: _ClassVar[int]
     RANKING_FIELD_NUMBER: _ClassVar[int]
     END_REASON_FIELD_NUMBER: _ClassVar[int]
+    OUT_ORDER_FIELD_NUMBER: _ClassVar[int]
     viewer: int
     options: ClassicOptions
     phase: ClassicPhase
@@ -186,7 +189,8 @@ class ClassicView(_message.Message):
     winner: int
     ranking: _containers.RepeatedScalarFieldContainer[int]
     end_reason: str
-    def __init__(self, viewer: _Optional[int] = ..., options: _Optional[_Union[ClassicOptions, _Mapping]] = ..., phase: _Optional[_Union[ClassicPhase, str]] = ..., current: _Optional[int] = ..., turn: _Optional[int] = ..., owner: _Optional[_Iterable[int]] = ..., armies: _Optional[_Iterable[int]] = ..., to_place: _Optional[_Iterable[int]] = ..., hand: _Optional[_Iterable[int]] = ..., hand_counts: _Optional[_Iterable[int]] = ..., deck_count: _Optional[int] = ..., discard: _Optional[_Iterable[int]] = ..., trades_done: _Optional[int] = ..., next_trade_value: _Optional[int] = ..., pending: _Optional[int] = ..., bonus_used: _Optional[bool] = ..., conquered: _Optional[bool] = ..., eliminated: _Optional[_Iterable[bool]] = ..., attack_from: _Optional[int] = ..., attack_to: _Optional[int] = ..., attack_dice: _Optional[int] = ..., winner: _Optional[int] = ..., ranking: _Optional[_Iterable[int]] = ..., end_reason: _Optional[str] = ...) -> None: ...
+    out_order: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, viewer: _Optional[int] = ..., options: _Optional[_Union[ClassicOptions, _Mapping]] = ..., phase: _Optional[_Union[ClassicPhase, str]] = ..., current: _Optional[int] = ..., turn: _Optional[int] = ..., owner: _Optional[_Iterable[int]] = ..., armies: _Optional[_Iterable[int]] = ..., to_place: _Optional[_Iterable[int]] = ..., hand: _Optional[_Iterable[int]] = ..., hand_counts: _Optional[_Iterable[int]] = ..., deck_count: _Optional[int] = ..., discard: _Optional[_Iterable[int]] = ..., trades_done: _Optional[int] = ..., next_trade_value: _Optional[int] = ..., pending: _Optional[int] = ..., bonus_used: _Optional[bool] = ..., conquered: _Optional[bool] = ..., eliminated: _Optional[_Iterable[bool]] = ..., attack_from: _Optional[int] = ..., attack_to: _Optional[int] = ..., attack_dice: _Optional[int] = ..., winner: _Optional[int] = ..., ranking: _Optional[_Iterable[int]] = ..., end_reason: _Optional[str] = ..., out_order: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ClassicAction(_message.Message):
     __slots__ = ("claim_territory", "place_armies", "place_neutral", "trade_cards", "attack", "defend", "move_in", "end_attack", "fortify", "end_turn")
@@ -271,7 +275,7 @@ class ClassicAction(_message.Message):
     def __init__(self, claim_territory: _Optional[_Union[ClassicAction.ClaimTerritory, _Mapping]] = ..., place_armies: _Optional[_Union[ClassicAction.PlaceArmies, _Mapping]] = ..., place_neutral: _Optional[_Union[ClassicAction.PlaceNeutral, _Mapping]] = ..., trade_cards: _Optional[_Union[ClassicAction.TradeCards, _Mapping]] = ..., attack: _Optional[_Union[ClassicAction.Attack, _Mapping]] = ..., defend: _Optional[_Union[ClassicAction.Defend, _Mapping]] = ..., move_in: _Optional[_Union[ClassicAction.MoveIn, _Mapping]] = ..., end_attack: _Optional[_Union[ClassicAction.EndAttack, _Mapping]] = ..., fortify: _Optional[_Union[ClassicAction.Fortify, _Mapping]] = ..., end_turn: _Optional[_Union[ClassicAction.EndTurn, _Mapping]] = ...) -> None: ...
 
 class ClassicEvent(_message.Message):
-    __slots__ = ("order_rolled", "deck_shuffled", "territories_dealt", "territory_claimed", "armies_placed", "turn_started", "cards_traded", "attack_declared", "battle_resolved", "territory_conquered", "armies_moved", "player_eliminated", "attack_ended", "card_drawn", "turn_ended", "game_ended")
+    __slots__ = ("order_rolled", "deck_shuffled", "territories_dealt", "territory_claimed", "armies_placed", "turn_started", "cards_traded", "attack_declared", "battle_resolved", "territory_conquered", "armies_moved", "player_eliminated", "attack_ended", "card_drawn", "turn_ended", "game_ended", "player_resigned")
     class OrderRolled(_message.Message):
         __slots__ = ("purpose", "seats", "rolls", "winner")
         PURPOSE_FIELD_NUMBER: _ClassVar[int]
@@ -420,6 +424,13 @@ class ClassicEvent(_message.Message):
         ranking: _containers.RepeatedScalarFieldContainer[int]
         reason: str
         def __init__(self, winner: _Optional[int] = ..., ranking: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
+    class PlayerResigned(_message.Message):
+        __slots__ = ("seat", "neutral")
+        SEAT_FIELD_NUMBER: _ClassVar[int]
+        NEUTRAL_FIELD_NUMBER: _ClassVar[int]
+        seat: int
+        neutral: int
+        def __init__(self, seat: _Optional[int] = ..., neutral: _Optional[int] = ...) -> None: ...
     ORDER_ROLLED_FIELD_NUMBER: _ClassVar[int]
     DECK_SHUFFLED_FIELD_NUMBER: _ClassVar[int]
     TERRITORIES_DEALT_FIELD_NUMBER: _ClassVar[int]
@@ -436,6 +447,7 @@ class ClassicEvent(_message.Message):
     CARD_DRAWN_FIELD_NUMBER: _ClassVar[int]
     TURN_ENDED_FIELD_NUMBER: _ClassVar[int]
     GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_RESIGNED_FIELD_NUMBER: _ClassVar[int]
     order_rolled: ClassicEvent.OrderRolled
     deck_shuffled: ClassicEvent.DeckShuffled
     territories_dealt: ClassicEvent.TerritoriesDealt
@@ -452,4 +464,5 @@ class ClassicEvent(_message.Message):
     card_drawn: ClassicEvent.CardDrawn
     turn_ended: ClassicEvent.TurnEnded
     game_ended: ClassicEvent.GameEnded
-    def __init__(self, order_rolled: _Optional[_Union[ClassicEvent.OrderRolled, _Mapping]] = ..., deck_shuffled: _Optional[_Union[ClassicEvent.DeckShuffled, _Mapping]] = ..., territories_dealt: _Optional[_Union[ClassicEvent.TerritoriesDealt, _Mapping]] = ..., territory_claimed: _Optional[_Union[ClassicEvent.TerritoryClaimed, _Mapping]] = ..., armies_placed: _Optional[_Union[ClassicEvent.ArmiesPlaced, _Mapping]] = ..., turn_started: _Optional[_Union[ClassicEvent.TurnStarted, _Mapping]] = ..., cards_traded: _Optional[_Union[ClassicEvent.CardsTraded, _Mapping]] = ..., attack_declared: _Optional[_Union[ClassicEvent.AttackDeclared, _Mapping]] = ..., battle_resolved: _Optional[_Union[ClassicEvent.BattleResolved, _Mapping]] = ..., territory_conquered: _Optional[_Union[ClassicEvent.TerritoryConquered, _Mapping]] = ..., armies_moved: _Optional[_Union[ClassicEvent.ArmiesMoved, _Mapping]] = ..., player_eliminated: _Optional[_Union[ClassicEvent.PlayerEliminated, _Mapping]] = ..., attack_ended: _Optional[_Union[ClassicEvent.AttackEnded, _Mapping]] = ..., card_drawn: _Optional[_Union[ClassicEvent.CardDrawn, _Mapping]] = ..., turn_ended: _Optional[_Union[ClassicEvent.TurnEnded, _Mapping]] = ..., game_ended: _Optional[_Union[ClassicEvent.GameEnded, _Mapping]] = ...) -> None: ...
+    player_resigned: ClassicEvent.PlayerResigned
+    def __init__(self, order_rolled: _Optional[_Union[ClassicEvent.OrderRolled, _Mapping]] = ..., deck_shuffled: _Optional[_Union[ClassicEvent.DeckShuffled, _Mapping]] = ..., territories_dealt: _Optional[_Union[ClassicEvent.TerritoriesDealt, _Mapping]] = ..., territory_claimed: _Optional[_Union[ClassicEvent.TerritoryClaimed, _Mapping]] = ..., armies_placed: _Optional[_Union[ClassicEvent.ArmiesPlaced, _Mapping]] = ..., turn_started: _Optional[_Union[ClassicEvent.TurnStarted, _Mapping]] = ..., cards_traded: _Optional[_Union[ClassicEvent.CardsTraded, _Mapping]] = ..., attack_declared: _Optional[_Union[ClassicEvent.AttackDeclared, _Mapping]] = ..., battle_resolved: _Optional[_Union[ClassicEvent.BattleResolved, _Mapping]] = ..., territory_conquered: _Optional[_Union[ClassicEvent.TerritoryConquered, _Mapping]] = ..., armies_moved: _Optional[_Union[ClassicEvent.ArmiesMoved, _Mapping]] = ..., player_eliminated: _Optional[_Union[ClassicEvent.PlayerEliminated, _Mapping]] = ..., attack_ended: _Optional[_Union[ClassicEvent.AttackEnded, _Mapping]] = ..., card_drawn: _Optional[_Union[ClassicEvent.CardDrawn, _Mapping]] = ..., turn_ended: _Optional[_Union[ClassicEvent.TurnEnded, _Mapping]] = ..., game_ended: _Optional[_Union[ClassicEvent.GameEnded, _Mapping]] = ..., player_resigned: _Optional[_Union[ClassicEvent.PlayerResigned, _Mapping]] = ...) -> None: ...

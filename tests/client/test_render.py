@@ -1,0 +1,266 @@
+"""The client's words for classic events, actions and boards, as `watch`, `show` and `legal` print.
+
+Events are built as the engine emits them and encoded with the service's wire codec, so a field
+renamed in the contract or the engine breaks these tests rather than the terminal output.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from risk_client import actions
+from risk_client.render import (
+    Seats,
+    board_lines,
+    card_label,
+    classic_view,
+    describe_action,
+    describe_event,
+    event_line,
+    game_text,
+    is_game_end,
+    outcome_text,
+)
+from risk_service import wire
+from risk_service.engine import Event, get_ruleset
+from risk_service.engine.classic.board import CLASSIC_BOARD
+from risk_service.engine.classic.model import (
+    EVENT_TYPES,
+    HIDDEN,
+    ArmiesMoved,
+    ArmiesPlaced,
+    AttackDeclared,
+    AttackEnded,
+    BattleResolved,
+    CardDrawn,
+    CardsTraded,
+    ClassicOptions,
+    ClassicState,
+    DeckShuffled,
+    GameEnded,
+    OrderRolled,
+    Phase,
+    PlayerEliminated,
+    SetupMode,
+    TerritoriesDealt,
+    TerritoryClaimed,
+    TerritoryConquered,
+    TurnEnded,
+    TurnStarted,
+)
+from risk_service.pb.risk.v1 import common_pb2, game_pb2, service_pb2
+
+ALASKA, KAMCHATKA, PERU = (CLASSIC_BOARD.index(n) for n in ("Alaska", "Kamchatka", "Peru"))
+RULES = get_ruleset("classic")
+
+
+def words(event: Event, seats: Seats | None = None, seq: int = 7, version: int = 3) -> str:
+    return describe_event(wire.event_to_proto("classic", event, seq, version), seats)
+
+
+# One example of every classic event type and the words it must produce.
+EVERY_EVENT: list[tuple[Event, str]] = [
+    (OrderRolled("setup", (0, 1, 2), (5, 3, 5), -1),
+     "roll-off for who places first: seat 0 rolls 5, seat 1 rolls 3, seat 2 rolls 5 -> tie, "
+     "the high rollers roll again"),
+    (OrderRolled("first_turn", (0, 2), (2, 6), 2),
+     "roll-off for who plays first: seat 0 rolls 2, seat 2 rolls 6 -> seat 2 wins"),
+    (DeckShuffled(44), "the deck is shuffled (44 cards)"),
+    (TerritoriesDealt((0, 1, 0) + (1,) * 39), "territories dealt: seat 0 2, seat 1 40"),
+    (TerritoryClaimed(1, ALASKA), "seat 1 claims Alaska"),
+    (ArmiesPlaced(1, ALASKA, 3), "seat 1 places 3 armies on Alaska"),
+    (ArmiesPlaced(0, PERU, 1), "seat 0 places 1 army on Peru"),
+    (TurnStarted(2, 5, 7, 2), "turn 5: seat 2 starts with 7 reinforcements (2 from continents)"),
+    (TurnStarted(0, 1, 3, 0), "turn 1: seat 0 starts with 3 reinforcements"),
+    (CardsTraded(1, (0, 10, 42), 8, ALASKA, 3),
+     "seat 1 trades Alaska (infantry), Peru (cavalry), wild for 8 armies (set #3), +2 on Alaska"),
+    (CardsTraded(1, (0, 3, 6), 4, -1, 1),
+     "seat 1 trades Alaska (infantry), Alberta (infantry), Western United States (infantry) "
+     "for 4 armies (set #1)"),
+    (AttackDeclared(2, ALASKA, KAMCHATKA, 3, 1),
+     "seat 2 attacks Kamchatka from Alaska with 3 dice"),
+    (AttackDeclared(2, ALASKA, KAMCHATKA, 1, 1), "seat 2 attacks Kamchatka from Alaska with 1 die"),
+    (BattleResolved(2, 1, ALASKA, KAMCHATKA, (6, 4, 1), (5, 5), 1, 1),
+     "battle: attacker [6,4,1] vs defender [5,5] -> attacker loses 1, defender loses 1"),
+    (TerritoryConquered(2, KAMCHATKA, 1), "seat 2 conquers Kamchatka from seat 1"),
+    (ArmiesMoved(2, ALASKA, KAMCHATKA, 3), "seat 2 moves 3 armies from Alaska to Kamchatka"),
+    (PlayerEliminated(1, 2, (HIDDEN, HIDDEN)), "seat 1 is eliminated by seat 2, who takes 2 cards"),
+    (PlayerEliminated(1, 2, (0, 43)),
+     "seat 1 is eliminated by seat 2, who takes Alaska (infantry), wild"),
+    (PlayerEliminated(1, 2, ()), "seat 1 is eliminated by seat 2"),
+    (AttackEnded(2), "seat 2 stops attacking"),
+    (CardDrawn(2, HIDDEN), "seat 2 draws a card"),
+    (CardDrawn(2, PERU), "seat 2 draws Peru (cavalry)"),
+    (TurnEnded(2), "seat 2 ends the turn"),
+    (GameEnded(2, (2, 0, 1), "conquest"),
+     "game over: seat 2 wins by conquest; ranking: seat 2, seat 0, seat 1"),
+    (GameEnded(-1, (1, 0, 2), "turn_cap"),
+     "game over: draw (turn cap); ranking: seat 1, seat 0, seat 2"),
+]
+
+
+@pytest.mark.parametrize(("event", "expected"), EVERY_EVENT,
+                         ids=[f"{type(e).__name__}-{i}" for i, (e, _) in enumerate(EVERY_EVENT)])
+def test_every_classic_event_in_words(event: Event, expected: str) -> None:
+    """Each classic event reads as a sentence naming seats, territories, dice and cards."""
+    assert words(event) == expected
+
+
+def test_the_examples_cover_every_event_type() -> None:
+    """A new classic event type needs words (and an example above) before it ships."""
+    assert {type(e) for e, _ in EVERY_EVENT} == set(EVENT_TYPES)
+
+
+def test_event_line_carries_seq_and_version() -> None:
+    """`watch --plain` lines start with the event's seq and game version, for logs and resuming."""
+    event = wire.event_to_proto("classic", TerritoryClaimed(0, PERU), 12, 4)
+    assert event_line(event) == "#12 v4 seat 0 claims Peru"
+
+
+def test_neutral_and_display_names() -> None:
+    """In a two-player game seat 2 is the neutral; display names follow the seat number."""
+    seats = Seats(players=2, names=("ada", ""))
+    assert words(TerritoryConquered(0, PERU, 2), seats) == "seat 0 (ada) conquers Peru from neutral"
+    assert words(ArmiesPlaced(2, PERU, 1), seats) == "neutral places 1 army on Peru"
+    assert words(TurnEnded(1), seats) == "seat 1 ends the turn"
+    assert Seats(players=4).label(2) == "seat 2"
+
+
+def test_unreadable_event_is_shown_not_raised() -> None:
+    """An event of a variant this client cannot decode still prints, as raw text."""
+    event = game_pb2.Event(seq=3, version=1)
+    assert "cannot read" in describe_event(event)
+
+
+def test_game_end_detection() -> None:
+    """`watch` stops at GameEnded and nowhere else."""
+    ended = wire.event_to_proto("classic", GameEnded(0, (0, 1), "conquest"), 9, 9)
+    other = wire.event_to_proto("classic", TurnEnded(0), 8, 9)
+    assert is_game_end(ended) and not is_game_end(other)
+
+
+def test_outcome_text() -> None:
+    """The demo and watch print the outcome the same way GameEnded reads."""
+    outcome = common_pb2.Outcome(winner=1, ranking=[1, 0], reason="conquest")
+    assert outcome_text(outcome, Seats(2, ("a", "b"))) == \
+        "seat 1 (b) wins by conquest; ranking: seat 1 (b), seat 0 (a)"
+
+
+def test_card_labels() -> None:
+    """Card i shows territory i with its symbol; 42 and 43 are wild; -1 is a hidden card."""
+    assert card_label(0) == "Alaska (infantry)"
+    assert card_label(1) == "Northwest Territory (cavalry)"
+    assert card_label(2) == "Greenland (artillery)"
+    assert card_label(43) == "wild"
+    assert card_label(HIDDEN) == "a hidden card"
+
+
+# ---- actions ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("action", "max_count", "expected"), [
+    (actions.claim("alaska"), 0, "claim Alaska"),
+    (actions.place("Peru", 1), 7, "place 1 to 7 armies on Peru"),
+    (actions.place("Peru", 1), 0, "place 1 army on Peru"),
+    (actions.place_neutral("Peru"), 0, "place a neutral army on Peru"),
+    (actions.trade([42, 0, 10], "Alaska"), 0,
+     "trade Alaska (infantry), Peru (cavalry), wild (+2 armies on Alaska)"),
+    (actions.attack("Alaska", "Kamchatka", 2), 0, "attack Kamchatka from Alaska with 2 dice"),
+    (actions.defend(1), 0, "defend with 1 die"),
+    (actions.move_in(3), 9, "move 3 to 9 armies into the conquered territory"),
+    (actions.end_attack(), 0, "stop attacking"),
+    (actions.fortify("Alaska", "Alberta", 1), 4, "fortify: move 1 to 4 armies from Alaska to "
+     "Alberta"),
+    (actions.end_turn(), 0, "end the turn"),
+])
+def test_actions_in_words(action: game_pb2.Action, max_count: int, expected: str) -> None:
+    """`risk legal` describes each legal action (and count range) in words."""
+    assert describe_action(action, max_count) == expected
+
+
+# ---- the board -------------------------------------------------------------------------------
+
+
+def _game(state: ClassicState, viewer: int | None) -> service_pb2.GetGameResponse:
+    view = RULES.view(state, viewer)
+    decision = RULES.decision(state)
+    summary = service_pb2.GameSummary(
+        game_id="00aa11bb22cc",
+        variant=common_pb2.VARIANT_CLASSIC,
+        status=service_pb2.GAME_STATUS_ACTIVE,
+        version=12,
+        last_seq=40,
+        seats=[service_pb2.Seat(seat=i, display_name=f"p{i}", taken=True)
+               for i in range(state.options.players)],
+        decision=wire.decision_to_proto(decision),
+    )
+    return service_pb2.GetGameResponse(
+        game=summary, board=wire.view_to_proto("classic", view),
+        viewer_seat=-1 if viewer is None else viewer,
+    )
+
+
+def _dealt(players: int = 3) -> ClassicState:
+    options = ClassicOptions(players=players, setup=SetupMode.RANDOM_DEAL, auto_place=True)
+    state: ClassicState = RULES.create(options, 11)[0]
+    return state
+
+
+def test_board_groups_territories_by_continent_with_owner_and_armies() -> None:
+    """`show` lists every territory once, under its continent, with its owner and armies."""
+    state = _dealt()
+    game = _game(state, None)
+    text = game_text(game, width=200)
+    for region in CLASSIC_BOARD.regions:
+        assert f"{region.name} (+{region.bonus})" in text
+    for t, name in enumerate(CLASSIC_BOARD.names):
+        row = f"{name.ljust(21)} {f's{state.owner[t]}':>3} {state.armies[t]:>3}"
+        assert row in text, row
+    assert "decision: seat" in text and "phase reinforce" in text
+    assert "your hand" not in text  # a spectator has no hand
+
+
+def test_board_shows_the_viewers_hand_only() -> None:
+    """A seat's `show` lists its own cards; the others' appear only as counts."""
+    state = dataclasses.replace(_dealt(), hands=((0, 42), (5,), ()))
+    text = game_text(_game(state, 0), width=200)
+    assert "your hand as seat 0 (p0): Alaska (infantry), wild" in text
+    assert "Quebec" in text and "Quebec (" not in text  # seat 1's card stays hidden
+
+
+def test_board_fits_the_width() -> None:
+    """The board uses up to three columns, fewer on a narrow terminal, never wider than asked."""
+    view = classic_view(_game(_dealt(), None).board)
+    assert view is not None
+    seats = Seats(3)
+    for width, columns in ((200, 3), (70, 2), (40, 1)):
+        lines = board_lines(view, seats, width=width)
+        assert max(len(line) for line in lines) <= max(width, 29)
+        heads = sum(line.count("(+") for line in lines[:1])
+        assert heads == columns
+
+
+def test_board_colour_marks_owners() -> None:
+    """With colour on, each owner's mark carries its ANSI colour; without, no escapes at all."""
+    game = _game(_dealt(), None)
+    assert "\x1b[" not in game_text(game, colour=False)
+    assert "\x1b[31m" in game_text(game, colour=True)
+
+
+def test_finished_game_shows_outcome_and_two_player_neutral() -> None:
+    """A finished two-player game shows the outcome, and the neutral's territories as N."""
+    state, _ = RULES.create(ClassicOptions(players=2, auto_place=True), 5)
+    owner = tuple(2 if o == 2 else 0 for o in state.owner)
+    state = dataclasses.replace(
+        state, owner=owner, phase=Phase.FINISHED, winner=0, ranking=(0, 1),
+        end_reason="conquest", eliminated=(False, True),
+    )
+    game = _game(state, None)
+    game.game.status = service_pb2.GAME_STATUS_FINISHED
+    game.game.outcome.CopyFrom(common_pb2.Outcome(winner=0, ranking=[0, 1], reason="conquest"))
+    text = game_text(game, width=200)
+    assert "outcome: seat 0 (p0) wins by conquest; ranking: seat 0 (p0), seat 1 (p1)" in text
+    assert "neutral" in text and "  N " in text
+    assert "eliminated" in text
