@@ -18,11 +18,12 @@ import functools
 import re
 import typing
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from google.protobuf.message import DecodeError, Message
 
 from risk_service.engine import REGISTRY, Action, Decision, Event, LegalAction, Outcome
+from risk_service.lifecycle import LIFECYCLE_EVENT_TYPES, LifecycleEvent
 from risk_service.pb.risk.v1 import common_pb2, game_pb2
 
 SCHEMA_VERSION = 1
@@ -165,20 +166,30 @@ def _served(case: str | None, what: str) -> str:
     return variant
 
 
+LIFECYCLE = "lifecycle"  # the Event envelope's case for the service's own events
+
+
 @functools.cache
 def _kinds(variant: str, which: str) -> dict[str, type[Any]]:
-    rules = REGISTRY[variant]
-    types = rules.action_types if which == "action" else rules.event_types
+    if variant == LIFECYCLE:
+        types: tuple[type[Any], ...] = LIFECYCLE_EVENT_TYPES
+    else:
+        rules = REGISTRY[variant]
+        types = rules.action_types if which == "action" else rules.event_types
     return {snake(cls.__name__): cls for cls in types}
 
 
+def _case(variant: str) -> str:
+    return LIFECYCLE if variant == LIFECYCLE else VARIANTS[variant][0]
+
+
 def _case_to(envelope: Message, variant: str, value: Any) -> None:
-    sub = getattr(envelope, VARIANTS[variant][0])
+    sub = getattr(envelope, _case(variant))
     to_message(value, getattr(sub, snake(type(value).__name__)))
 
 
 def _case_from(envelope: Message, variant: str, which: str) -> Any:
-    sub = getattr(envelope, VARIANTS[variant][0])
+    sub = getattr(envelope, _case(variant))
     kind = sub.WhichOneof("kind")
     if kind is None:
         raise WireError(f"{which}: no {variant} {which} kind set")
@@ -212,14 +223,19 @@ def action_from_proto(message: game_pb2.Action) -> tuple[str, Action]:
     return variant, action
 
 
-def event_to_proto(variant: str, event: Event, seq: int, version: int) -> game_pb2.Event:
-    envelope = game_pb2.Event(seq=seq, version=version)
-    _case_to(envelope, variant, event)
+def event_to_proto(
+    variant: str, event: Event, seq: int, version: int, at_ms: int = 0
+) -> game_pb2.Event:
+    """The envelope of a variant's event, or of a lifecycle event whatever the variant."""
+    envelope = game_pb2.Event(seq=seq, version=version, at_ms=at_ms)
+    _case_to(envelope, LIFECYCLE if isinstance(event, LifecycleEvent) else variant, event)
     return envelope
 
 
 def event_from_proto(message: game_pb2.Event) -> tuple[str, Event]:
-    variant = _served(message.WhichOneof("variant"), "event")
+    """(variant, event); the variant is "lifecycle" for the service's own events."""
+    case = message.WhichOneof("variant")
+    variant = LIFECYCLE if case == LIFECYCLE else _served(case, "event")
     event: Event = _case_from(message, variant, "event")
     return variant, event
 
@@ -290,16 +306,25 @@ def decode_state(data: bytes) -> tuple[str, int, Any]:
     return variant, stored.rules_version, state
 
 
-def encode_event(variant: str, event: Event, seq: int, version: int) -> bytes:
-    return event_to_proto(variant, event, seq, version).SerializeToString(deterministic=True)
+def encode_event(variant: str, event: Event, seq: int, version: int, at_ms: int = 0) -> bytes:
+    message = event_to_proto(variant, event, seq, version, at_ms)
+    return message.SerializeToString(deterministic=True)
 
 
-def decode_event(data: bytes) -> tuple[str, int, int, Event]:
-    """(variant, seq, version, event) from stored event bytes."""
+class DecodedEvent(NamedTuple):
+    variant: str  # "lifecycle" for the service's own events
+    seq: int
+    version: int
+    event: Event
+    at_ms: int
+
+
+def decode_event(data: bytes) -> DecodedEvent:
+    """A stored event's envelope fields and its engine (or lifecycle) value."""
     message = game_pb2.Event()
     try:
         message.ParseFromString(data)
     except DecodeError as exc:
         raise WireError(f"corrupt event: {exc}") from None
     variant, event = event_from_proto(message)
-    return variant, message.seq, message.version, event
+    return DecodedEvent(variant, message.seq, message.version, event, message.at_ms)

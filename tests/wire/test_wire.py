@@ -308,7 +308,7 @@ def test_events_round_trip(harvest: tuple[str, Harvest]) -> None:
         for shown in {event.for_viewer(None), event.for_viewer(0), event}:
             assert shown is not None
             data = wire.encode_event(variant, shown, seq, seq // 3)
-            assert wire.decode_event(data) == (variant, seq, seq // 3, shown)
+            assert wire.decode_event(data)[:4] == (variant, seq, seq // 3, shown)
 
 
 def test_states_round_trip_bit_identical(harvest: tuple[str, Harvest]) -> None:

@@ -20,6 +20,11 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SUBSCRIBER_TOO_SLOW: _ClassVar[ServiceReason]
     VARIANT_NOT_AVAILABLE: _ClassVar[ServiceReason]
     STORE_UNAVAILABLE: _ClassVar[ServiceReason]
+    GAME_NOT_STARTED: _ClassVar[ServiceReason]
+    GAME_NOT_OVER: _ClassVar[ServiceReason]
+    GAME_ALREADY_STARTED: _ClassVar[ServiceReason]
+    SEATS_NOT_FILLED: _ClassVar[ServiceReason]
+    NOT_HOST: _ClassVar[ServiceReason]
 SERVICE_REASON_UNSPECIFIED: ServiceReason
 MALFORMED_REQUEST: ServiceReason
 REQUEST_ID_REUSED: ServiceReason
@@ -34,3 +39,8 @@ RATE_LIMITED: ServiceReason
 SUBSCRIBER_TOO_SLOW: ServiceReason
 VARIANT_NOT_AVAILABLE: ServiceReason
 STORE_UNAVAILABLE: ServiceReason
+GAME_NOT_STARTED: ServiceReason
+GAME_NOT_OVER: ServiceReason
+GAME_ALREADY_STARTED: ServiceReason
+SEATS_NOT_FILLED: ServiceReason
+NOT_HOST: ServiceReason

@@ -2,6 +2,7 @@ from risk_service.pb.risk.v1 import classic_pb2 as _classic_pb2
 from risk_service.pb.risk.v1 import common_pb2 as _common_pb2
 from risk_service.pb.risk.v1 import deep_space_pb2 as _deep_space_pb2
 from risk_service.pb.risk.v1 import legacy_pb2 as _legacy_pb2
+from risk_service.pb.risk.v1 import lifecycle_pb2 as _lifecycle_pb2
 from risk_service.pb.risk.v1 import strike_pb2 as _strike_pb2
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -35,20 +36,44 @@ class Action(_message.Message):
     def __init__(self, classic: _Optional[_Union[_classic_pb2.ClassicAction, _Mapping]] = ..., deep_space: _Optional[_Union[_deep_space_pb2.DeepSpaceAction, _Mapping]] = ..., strike: _Optional[_Union[_strike_pb2.StrikeAction, _Mapping]] = ..., legacy: _Optional[_Union[_legacy_pb2.LegacyAction, _Mapping]] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("seq", "version", "classic", "deep_space", "strike", "legacy")
+    __slots__ = ("seq", "version", "at_ms", "classic", "deep_space", "strike", "legacy", "lifecycle")
     SEQ_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    AT_MS_FIELD_NUMBER: _ClassVar[int]
     CLASSIC_FIELD_NUMBER: _ClassVar[int]
     DEEP_SPACE_FIELD_NUMBER: _ClassVar[int]
     STRIKE_FIELD_NUMBER: _ClassVar[int]
     LEGACY_FIELD_NUMBER: _ClassVar[int]
+    LIFECYCLE_FIELD_NUMBER: _ClassVar[int]
     seq: int
     version: int
+    at_ms: int
     classic: _classic_pb2.ClassicEvent
     deep_space: _deep_space_pb2.DeepSpaceEvent
     strike: _strike_pb2.StrikeEvent
     legacy: _legacy_pb2.LegacyEvent
-    def __init__(self, seq: _Optional[int] = ..., version: _Optional[int] = ..., classic: _Optional[_Union[_classic_pb2.ClassicEvent, _Mapping]] = ..., deep_space: _Optional[_Union[_deep_space_pb2.DeepSpaceEvent, _Mapping]] = ..., strike: _Optional[_Union[_strike_pb2.StrikeEvent, _Mapping]] = ..., legacy: _Optional[_Union[_legacy_pb2.LegacyEvent, _Mapping]] = ...) -> None: ...
+    lifecycle: _lifecycle_pb2.LifecycleEvent
+    def __init__(self, seq: _Optional[int] = ..., version: _Optional[int] = ..., at_ms: _Optional[int] = ..., classic: _Optional[_Union[_classic_pb2.ClassicEvent, _Mapping]] = ..., deep_space: _Optional[_Union[_deep_space_pb2.DeepSpaceEvent, _Mapping]] = ..., strike: _Optional[_Union[_strike_pb2.StrikeEvent, _Mapping]] = ..., legacy: _Optional[_Union[_legacy_pb2.LegacyEvent, _Mapping]] = ..., lifecycle: _Optional[_Union[_lifecycle_pb2.LifecycleEvent, _Mapping]] = ...) -> None: ...
+
+class LogEntry(_message.Message):
+    __slots__ = ("version", "at_ms", "seat", "action", "resign", "lifecycle", "timed_out", "by_bot")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    AT_MS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    RESIGN_FIELD_NUMBER: _ClassVar[int]
+    LIFECYCLE_FIELD_NUMBER: _ClassVar[int]
+    TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
+    BY_BOT_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    at_ms: int
+    seat: int
+    action: Action
+    resign: bool
+    lifecycle: str
+    timed_out: bool
+    by_bot: bool
+    def __init__(self, version: _Optional[int] = ..., at_ms: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., resign: _Optional[bool] = ..., lifecycle: _Optional[str] = ..., timed_out: _Optional[bool] = ..., by_bot: _Optional[bool] = ...) -> None: ...
 
 class LegalAction(_message.Message):
     __slots__ = ("action", "max_count")

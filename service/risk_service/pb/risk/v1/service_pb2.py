@@ -24,53 +24,74 @@ _sym_db = _symbol_database.Default()
 
 from risk_service.pb.risk.v1 import common_pb2 as risk_dot_v1_dot_common__pb2
 from risk_service.pb.risk.v1 import game_pb2 as risk_dot_v1_dot_game__pb2
+from risk_service.pb.risk.v1 import lifecycle_pb2 as risk_dot_v1_dot_lifecycle__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15risk/v1/service.proto\x12\x07risk.v1\x1a\x14risk/v1/common.proto\x1a\x12risk/v1/game.proto\"9\n\x04Seat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12\r\n\x05taken\x18\x03 \x01(\x08\"\xb4\x02\n\x0bGameSummary\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12!\n\x07variant\x18\x02 \x01(\x0e\x32\x10.risk.v1.Variant\x12#\n\x06status\x18\x03 \x01(\x0e\x32\x13.risk.v1.GameStatus\x12\x0f\n\x07version\x18\x04 \x01(\x04\x12\x10\n\x08last_seq\x18\x05 \x01(\x04\x12\x15\n\rrules_version\x18\x06 \x01(\r\x12\x1c\n\x05seats\x18\x07 \x03(\x0b\x32\r.risk.v1.Seat\x12#\n\x08\x64\x65\x63ision\x18\x08 \x01(\x0b\x32\x11.risk.v1.Decision\x12!\n\x07outcome\x18\t \x01(\x0b\x32\x10.risk.v1.Outcome\x12\x15\n\rcreated_at_ms\x18\n \x01(\x03\x12\x15\n\rupdated_at_ms\x18\x0b \x01(\x03\"j\n\x11\x43reateGameRequest\x12%\n\x07options\x18\x01 \x01(\x0b\x32\x14.risk.v1.GameOptions\x12\x11\n\x04seed\x18\x02 \x01(\x04H\x00\x88\x01\x01\x12\x12\n\nseat_names\x18\x03 \x03(\tB\x07\n\x05_seed\"L\n\x12\x43reateGameResponse\x12\"\n\x04game\x18\x01 \x01(\x0b\x32\x14.risk.v1.GameSummary\x12\x12\n\nhost_token\x18\x02 \x01(\t\"F\n\x0fJoinGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\"4\n\x10JoinGameResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x12\n\nseat_token\x18\x02 \x01(\t\"!\n\x0eGetGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"m\n\x0fGetGameResponse\x12\"\n\x04game\x18\x01 \x01(\x0b\x32\x14.risk.v1.GameSummary\x12!\n\x05\x62oard\x18\x02 \x01(\x0b\x32\x12.risk.v1.BoardView\x12\x13\n\x0bviewer_seat\x18\x03 \x01(\x05\"\x81\x01\n\x10ListGamesRequest\x12!\n\x07variant\x18\x01 \x01(\x0e\x32\x10.risk.v1.Variant\x12#\n\x06status\x18\x02 \x01(\x0e\x32\x13.risk.v1.GameStatus\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"Q\n\x11ListGamesResponse\x12#\n\x05games\x18\x01 \x03(\x0b\x32\x14.risk.v1.GameSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"F\n\x17ListLegalActionsRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"\x85\x01\n\x18ListLegalActionsResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12#\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0b\x32\x11.risk.v1.Decision\x12%\n\x07\x61\x63tions\x18\x04 \x03(\x0b\x32\x14.risk.v1.LegalAction\"\x91\x01\n\x13SubmitActionRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1f\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x0f.risk.v1.Action\x12\x18\n\x10\x65xpected_version\x18\x03 \x01(\x04\x12\x12\n\nrequest_id\x18\x04 \x01(\t\x12\x11\n\x04seat\x18\x05 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"\x8f\x01\n\x14SubmitActionResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x1e\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x0e.risk.v1.Event\x12#\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0b\x32\x11.risk.v1.Decision\x12!\n\x07outcome\x18\x04 \x01(\x0b\x32\x10.risk.v1.Outcome\"9\n\x13StreamEventsRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\tafter_seq\x18\x02 \x01(\x04\"5\n\x14StreamEventsResponse\x12\x1d\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x0e.risk.v1.Event\"\r\n\x0bPingRequest\"\x0e\n\x0cPingResponse*\xaa\x01\n\nGameStatus\x12\x1b\n\x17GAME_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13GAME_STATUS_WAITING\x10\x01\x12\x16\n\x12GAME_STATUS_ACTIVE\x10\x02\x12\x18\n\x14GAME_STATUS_FINISHED\x10\x03\x12\x19\n\x15GAME_STATUS_ABANDONED\x10\x04\x12\x19\n\x15GAME_STATUS_CANCELLED\x10\x05\x32\xc1\x04\n\x0bRiskService\x12\x45\n\nCreateGame\x12\x1a.risk.v1.CreateGameRequest\x1a\x1b.risk.v1.CreateGameResponse\x12?\n\x08JoinGame\x12\x18.risk.v1.JoinGameRequest\x1a\x19.risk.v1.JoinGameResponse\x12<\n\x07GetGame\x12\x17.risk.v1.GetGameRequest\x1a\x18.risk.v1.GetGameResponse\x12\x42\n\tListGames\x12\x19.risk.v1.ListGamesRequest\x1a\x1a.risk.v1.ListGamesResponse\x12W\n\x10ListLegalActions\x12 .risk.v1.ListLegalActionsRequest\x1a!.risk.v1.ListLegalActionsResponse\x12K\n\x0cSubmitAction\x12\x1c.risk.v1.SubmitActionRequest\x1a\x1d.risk.v1.SubmitActionResponse\x12M\n\x0cStreamEvents\x12\x1c.risk.v1.StreamEventsRequest\x1a\x1d.risk.v1.StreamEventsResponse0\x01\x12\x33\n\x04Ping\x12\x14.risk.v1.PingRequest\x1a\x15.risk.v1.PingResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15risk/v1/service.proto\x12\x07risk.v1\x1a\x14risk/v1/common.proto\x1a\x12risk/v1/game.proto\x1a\x17risk/v1/lifecycle.proto\"9\n\x04Seat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12\r\n\x05taken\x18\x03 \x01(\x08\"\xd4\x03\n\x0bGameSummary\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12!\n\x07variant\x18\x02 \x01(\x0e\x32\x10.risk.v1.Variant\x12#\n\x06status\x18\x03 \x01(\x0e\x32\x13.risk.v1.GameStatus\x12\x0f\n\x07version\x18\x04 \x01(\x04\x12\x10\n\x08last_seq\x18\x05 \x01(\x04\x12\x15\n\rrules_version\x18\x06 \x01(\r\x12\x1c\n\x05seats\x18\x07 \x03(\x0b\x32\r.risk.v1.Seat\x12#\n\x08\x64\x65\x63ision\x18\x08 \x01(\x0b\x32\x11.risk.v1.Decision\x12!\n\x07outcome\x18\t \x01(\x0b\x32\x10.risk.v1.Outcome\x12\x15\n\rcreated_at_ms\x18\n \x01(\x03\x12\x15\n\rupdated_at_ms\x18\x0b \x01(\x03\x12$\n\x05\x63lock\x18\x0c \x01(\x0b\x32\x15.risk.v1.ClockOptions\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\r \x01(\x03\x12\x0f\n\x07\x62\x61nk_ms\x18\x0e \x03(\x03\x12\x11\n\tbot_seats\x18\x0f \x03(\x08\x12\x1e\n\x16spectator_delay_events\x18\x10 \x01(\r\x12\x1f\n\x17spectator_delay_seconds\x18\x11 \x01(\r\"\x82\x02\n\x11\x43reateGameRequest\x12%\n\x07options\x18\x01 \x01(\x0b\x32\x14.risk.v1.GameOptions\x12\x11\n\x04seed\x18\x02 \x01(\x04H\x00\x88\x01\x01\x12\x12\n\nseat_names\x18\x03 \x03(\t\x12$\n\x05\x63lock\x18\x04 \x01(\x0b\x32\x15.risk.v1.ClockOptions\x12\x14\n\x0cmanual_start\x18\x05 \x01(\x08\x12\x1e\n\x16spectator_delay_events\x18\x06 \x01(\r\x12\x1f\n\x17spectator_delay_seconds\x18\x07 \x01(\r\x12\x19\n\x11issue_seat_tokens\x18\x08 \x01(\x08\x42\x07\n\x05_seed\"a\n\x12\x43reateGameResponse\x12\"\n\x04game\x18\x01 \x01(\x0b\x32\x14.risk.v1.GameSummary\x12\x12\n\nhost_token\x18\x02 \x01(\t\x12\x13\n\x0bseat_tokens\x18\x03 \x03(\t\"#\n\x10StartGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"7\n\x11StartGameResponse\x12\"\n\x04game\x18\x01 \x01(\x0b\x32\x14.risk.v1.GameSummary\"$\n\x11\x43\x61ncelGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"8\n\x12\x43\x61ncelGameResponse\x12\"\n\x04game\x18\x01 \x01(\x0b\x32\x14.risk.v1.GameSummary\"8\n\x17ReissueSeatTokenRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\"<\n\x18ReissueSeatTokenResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x12\n\nseat_token\x18\x02 \x01(\t\"P\n\rResignRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x12\n\nrequest_id\x18\x03 \x01(\tB\x07\n\x05_seat\"e\n\x0eResignResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x1e\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x0e.risk.v1.Event\x12\"\n\x04game\x18\x03 \x01(\x0b\x32\x14.risk.v1.GameSummary\"$\n\x11\x45xportGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"\xb7\x02\n\nGameExport\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12!\n\x07variant\x18\x02 \x01(\x0e\x32\x10.risk.v1.Variant\x12\x15\n\rrules_version\x18\x03 \x01(\r\x12%\n\x07options\x18\x04 \x01(\x0b\x32\x14.risk.v1.GameOptions\x12\x0c\n\x04seed\x18\x05 \x01(\x04\x12#\n\x06status\x18\x06 \x01(\x0e\x32\x13.risk.v1.GameStatus\x12!\n\x07outcome\x18\x07 \x01(\x0b\x32\x10.risk.v1.Outcome\x12\x1e\n\x03log\x18\x08 \x03(\x0b\x32\x11.risk.v1.LogEntry\x12\x1e\n\x06\x65vents\x18\t \x03(\x0b\x32\x0e.risk.v1.Event\x12\r\n\x05\x63hain\x18\n \x03(\x0c\x12\x12\n\nseat_names\x18\x0b \x03(\t\"F\n\x0fJoinGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\"4\n\x10JoinGameResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x12\n\nseat_token\x18\x02 \x01(\t\"!\n\x0eGetGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"m\n\x0fGetGameResponse\x12\"\n\x04game\x18\x01 \x01(\x0b\x32\x14.risk.v1.GameSummary\x12!\n\x05\x62oard\x18\x02 \x01(\x0b\x32\x12.risk.v1.BoardView\x12\x13\n\x0bviewer_seat\x18\x03 \x01(\x05\"\x81\x01\n\x10ListGamesRequest\x12!\n\x07variant\x18\x01 \x01(\x0e\x32\x10.risk.v1.Variant\x12#\n\x06status\x18\x02 \x01(\x0e\x32\x13.risk.v1.GameStatus\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"Q\n\x11ListGamesResponse\x12#\n\x05games\x18\x01 \x03(\x0b\x32\x14.risk.v1.GameSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"F\n\x17ListLegalActionsRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"\x85\x01\n\x18ListLegalActionsResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12#\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0b\x32\x11.risk.v1.Decision\x12%\n\x07\x61\x63tions\x18\x04 \x03(\x0b\x32\x14.risk.v1.LegalAction\"\x91\x01\n\x13SubmitActionRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1f\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x0f.risk.v1.Action\x12\x18\n\x10\x65xpected_version\x18\x03 \x01(\x04\x12\x12\n\nrequest_id\x18\x04 \x01(\t\x12\x11\n\x04seat\x18\x05 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"\x8f\x01\n\x14SubmitActionResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x1e\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x0e.risk.v1.Event\x12#\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0b\x32\x11.risk.v1.Decision\x12!\n\x07outcome\x18\x04 \x01(\x0b\x32\x10.risk.v1.Outcome\"9\n\x13StreamEventsRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\tafter_seq\x18\x02 \x01(\x04\"5\n\x14StreamEventsResponse\x12\x1d\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x0e.risk.v1.Event\"\r\n\x0bPingRequest\"\x0e\n\x0cPingResponse*\xaa\x01\n\nGameStatus\x12\x1b\n\x17GAME_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13GAME_STATUS_WAITING\x10\x01\x12\x16\n\x12GAME_STATUS_ACTIVE\x10\x02\x12\x18\n\x14GAME_STATUS_FINISHED\x10\x03\x12\x19\n\x15GAME_STATUS_ABANDONED\x10\x04\x12\x19\n\x15GAME_STATUS_CANCELLED\x10\x05\x32\x9f\x07\n\x0bRiskService\x12\x45\n\nCreateGame\x12\x1a.risk.v1.CreateGameRequest\x1a\x1b.risk.v1.CreateGameResponse\x12?\n\x08JoinGame\x12\x18.risk.v1.JoinGameRequest\x1a\x19.risk.v1.JoinGameResponse\x12<\n\x07GetGame\x12\x17.risk.v1.GetGameRequest\x1a\x18.risk.v1.GetGameResponse\x12\x42\n\tListGames\x12\x19.risk.v1.ListGamesRequest\x1a\x1a.risk.v1.ListGamesResponse\x12W\n\x10ListLegalActions\x12 .risk.v1.ListLegalActionsRequest\x1a!.risk.v1.ListLegalActionsResponse\x12K\n\x0cSubmitAction\x12\x1c.risk.v1.SubmitActionRequest\x1a\x1d.risk.v1.SubmitActionResponse\x12M\n\x0cStreamEvents\x12\x1c.risk.v1.StreamEventsRequest\x1a\x1d.risk.v1.StreamEventsResponse0\x01\x12\x33\n\x04Ping\x12\x14.risk.v1.PingRequest\x1a\x15.risk.v1.PingResponse\x12\x42\n\tStartGame\x12\x19.risk.v1.StartGameRequest\x1a\x1a.risk.v1.StartGameResponse\x12\x45\n\nCancelGame\x12\x1a.risk.v1.CancelGameRequest\x1a\x1b.risk.v1.CancelGameResponse\x12W\n\x10ReissueSeatToken\x12 .risk.v1.ReissueSeatTokenRequest\x1a!.risk.v1.ReissueSeatTokenResponse\x12\x39\n\x06Resign\x12\x16.risk.v1.ResignRequest\x1a\x17.risk.v1.ResignResponse\x12=\n\nExportGame\x12\x1a.risk.v1.ExportGameRequest\x1a\x13.risk.v1.GameExportb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'risk.v1.service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GAMESTATUS']._serialized_start=1767
-  _globals['_GAMESTATUS']._serialized_end=1937
-  _globals['_SEAT']._serialized_start=76
-  _globals['_SEAT']._serialized_end=133
-  _globals['_GAMESUMMARY']._serialized_start=136
-  _globals['_GAMESUMMARY']._serialized_end=444
-  _globals['_CREATEGAMEREQUEST']._serialized_start=446
-  _globals['_CREATEGAMEREQUEST']._serialized_end=552
-  _globals['_CREATEGAMERESPONSE']._serialized_start=554
-  _globals['_CREATEGAMERESPONSE']._serialized_end=630
-  _globals['_JOINGAMEREQUEST']._serialized_start=632
-  _globals['_JOINGAMEREQUEST']._serialized_end=702
-  _globals['_JOINGAMERESPONSE']._serialized_start=704
-  _globals['_JOINGAMERESPONSE']._serialized_end=756
-  _globals['_GETGAMEREQUEST']._serialized_start=758
-  _globals['_GETGAMEREQUEST']._serialized_end=791
-  _globals['_GETGAMERESPONSE']._serialized_start=793
-  _globals['_GETGAMERESPONSE']._serialized_end=902
-  _globals['_LISTGAMESREQUEST']._serialized_start=905
-  _globals['_LISTGAMESREQUEST']._serialized_end=1034
-  _globals['_LISTGAMESRESPONSE']._serialized_start=1036
-  _globals['_LISTGAMESRESPONSE']._serialized_end=1117
-  _globals['_LISTLEGALACTIONSREQUEST']._serialized_start=1119
-  _globals['_LISTLEGALACTIONSREQUEST']._serialized_end=1189
-  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_start=1192
-  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_end=1325
-  _globals['_SUBMITACTIONREQUEST']._serialized_start=1328
-  _globals['_SUBMITACTIONREQUEST']._serialized_end=1473
-  _globals['_SUBMITACTIONRESPONSE']._serialized_start=1476
-  _globals['_SUBMITACTIONRESPONSE']._serialized_end=1619
-  _globals['_STREAMEVENTSREQUEST']._serialized_start=1621
-  _globals['_STREAMEVENTSREQUEST']._serialized_end=1678
-  _globals['_STREAMEVENTSRESPONSE']._serialized_start=1680
-  _globals['_STREAMEVENTSRESPONSE']._serialized_end=1733
-  _globals['_PINGREQUEST']._serialized_start=1735
-  _globals['_PINGREQUEST']._serialized_end=1748
-  _globals['_PINGRESPONSE']._serialized_start=1750
-  _globals['_PINGRESPONSE']._serialized_end=1764
-  _globals['_RISKSERVICE']._serialized_start=1940
-  _globals['_RISKSERVICE']._serialized_end=2517
+  _globals['_GAMESTATUS']._serialized_start=2973
+  _globals['_GAMESTATUS']._serialized_end=3143
+  _globals['_SEAT']._serialized_start=101
+  _globals['_SEAT']._serialized_end=158
+  _globals['_GAMESUMMARY']._serialized_start=161
+  _globals['_GAMESUMMARY']._serialized_end=629
+  _globals['_CREATEGAMEREQUEST']._serialized_start=632
+  _globals['_CREATEGAMEREQUEST']._serialized_end=890
+  _globals['_CREATEGAMERESPONSE']._serialized_start=892
+  _globals['_CREATEGAMERESPONSE']._serialized_end=989
+  _globals['_STARTGAMEREQUEST']._serialized_start=991
+  _globals['_STARTGAMEREQUEST']._serialized_end=1026
+  _globals['_STARTGAMERESPONSE']._serialized_start=1028
+  _globals['_STARTGAMERESPONSE']._serialized_end=1083
+  _globals['_CANCELGAMEREQUEST']._serialized_start=1085
+  _globals['_CANCELGAMEREQUEST']._serialized_end=1121
+  _globals['_CANCELGAMERESPONSE']._serialized_start=1123
+  _globals['_CANCELGAMERESPONSE']._serialized_end=1179
+  _globals['_REISSUESEATTOKENREQUEST']._serialized_start=1181
+  _globals['_REISSUESEATTOKENREQUEST']._serialized_end=1237
+  _globals['_REISSUESEATTOKENRESPONSE']._serialized_start=1239
+  _globals['_REISSUESEATTOKENRESPONSE']._serialized_end=1299
+  _globals['_RESIGNREQUEST']._serialized_start=1301
+  _globals['_RESIGNREQUEST']._serialized_end=1381
+  _globals['_RESIGNRESPONSE']._serialized_start=1383
+  _globals['_RESIGNRESPONSE']._serialized_end=1484
+  _globals['_EXPORTGAMEREQUEST']._serialized_start=1486
+  _globals['_EXPORTGAMEREQUEST']._serialized_end=1522
+  _globals['_GAMEEXPORT']._serialized_start=1525
+  _globals['_GAMEEXPORT']._serialized_end=1836
+  _globals['_JOINGAMEREQUEST']._serialized_start=1838
+  _globals['_JOINGAMEREQUEST']._serialized_end=1908
+  _globals['_JOINGAMERESPONSE']._serialized_start=1910
+  _globals['_JOINGAMERESPONSE']._serialized_end=1962
+  _globals['_GETGAMEREQUEST']._serialized_start=1964
+  _globals['_GETGAMEREQUEST']._serialized_end=1997
+  _globals['_GETGAMERESPONSE']._serialized_start=1999
+  _globals['_GETGAMERESPONSE']._serialized_end=2108
+  _globals['_LISTGAMESREQUEST']._serialized_start=2111
+  _globals['_LISTGAMESREQUEST']._serialized_end=2240
+  _globals['_LISTGAMESRESPONSE']._serialized_start=2242
+  _globals['_LISTGAMESRESPONSE']._serialized_end=2323
+  _globals['_LISTLEGALACTIONSREQUEST']._serialized_start=2325
+  _globals['_LISTLEGALACTIONSREQUEST']._serialized_end=2395
+  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_start=2398
+  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_end=2531
+  _globals['_SUBMITACTIONREQUEST']._serialized_start=2534
+  _globals['_SUBMITACTIONREQUEST']._serialized_end=2679
+  _globals['_SUBMITACTIONRESPONSE']._serialized_start=2682
+  _globals['_SUBMITACTIONRESPONSE']._serialized_end=2825
+  _globals['_STREAMEVENTSREQUEST']._serialized_start=2827
+  _globals['_STREAMEVENTSREQUEST']._serialized_end=2884
+  _globals['_STREAMEVENTSRESPONSE']._serialized_start=2886
+  _globals['_STREAMEVENTSRESPONSE']._serialized_end=2939
+  _globals['_PINGREQUEST']._serialized_start=2941
+  _globals['_PINGREQUEST']._serialized_end=2954
+  _globals['_PINGRESPONSE']._serialized_start=2956
+  _globals['_PINGRESPONSE']._serialized_end=2970
+  _globals['_RISKSERVICE']._serialized_start=3146
+  _globals['_RISKSERVICE']._serialized_end=4073
 # @@protoc_insertion_point(module_scope)

@@ -1,5 +1,6 @@
 from risk_service.pb.risk.v1 import common_pb2 as _common_pb2
 from risk_service.pb.risk.v1 import game_pb2 as _game_pb2
+from risk_service.pb.risk.v1 import lifecycle_pb2 as _lifecycle_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -35,7 +36,7 @@ class Seat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., display_name: _Optional[str] = ..., taken: _Optional[bool] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "variant", "status", "version", "last_seq", "rules_version", "seats", "decision", "outcome", "created_at_ms", "updated_at_ms")
+    __slots__ = ("game_id", "variant", "status", "version", "last_seq", "rules_version", "seats", "decision", "outcome", "created_at_ms", "updated_at_ms", "clock", "deadline_ms", "bank_ms", "bot_seats", "spectator_delay_events", "spectator_delay_seconds")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -47,6 +48,12 @@ class GameSummary(_message.Message):
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_MS_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    BOT_SEATS_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_DELAY_EVENTS_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_DELAY_SECONDS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     variant: _common_pb2.Variant
     status: GameStatus
@@ -58,25 +65,135 @@ class GameSummary(_message.Message):
     outcome: _common_pb2.Outcome
     created_at_ms: int
     updated_at_ms: int
-    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., last_seq: _Optional[int] = ..., rules_version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., decision: _Optional[_Union[_common_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ...) -> None: ...
+    clock: _lifecycle_pb2.ClockOptions
+    deadline_ms: int
+    bank_ms: _containers.RepeatedScalarFieldContainer[int]
+    bot_seats: _containers.RepeatedScalarFieldContainer[bool]
+    spectator_delay_events: int
+    spectator_delay_seconds: int
+    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., last_seq: _Optional[int] = ..., rules_version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., decision: _Optional[_Union[_common_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., clock: _Optional[_Union[_lifecycle_pb2.ClockOptions, _Mapping]] = ..., deadline_ms: _Optional[int] = ..., bank_ms: _Optional[_Iterable[int]] = ..., bot_seats: _Optional[_Iterable[bool]] = ..., spectator_delay_events: _Optional[int] = ..., spectator_delay_seconds: _Optional[int] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("options", "seed", "seat_names")
+    __slots__ = ("options", "seed", "seat_names", "clock", "manual_start", "spectator_delay_events", "spectator_delay_seconds", "issue_seat_tokens")
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    MANUAL_START_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_DELAY_EVENTS_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_DELAY_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    ISSUE_SEAT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     options: _game_pb2.GameOptions
     seed: int
     seat_names: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., seed: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
+    clock: _lifecycle_pb2.ClockOptions
+    manual_start: bool
+    spectator_delay_events: int
+    spectator_delay_seconds: int
+    issue_seat_tokens: bool
+    def __init__(self, options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., seed: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., clock: _Optional[_Union[_lifecycle_pb2.ClockOptions, _Mapping]] = ..., manual_start: _Optional[bool] = ..., spectator_delay_events: _Optional[int] = ..., spectator_delay_seconds: _Optional[int] = ..., issue_seat_tokens: _Optional[bool] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
-    __slots__ = ("game", "host_token")
+    __slots__ = ("game", "host_token", "seat_tokens")
     GAME_FIELD_NUMBER: _ClassVar[int]
     HOST_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     game: GameSummary
     host_token: str
-    def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ..., host_token: _Optional[str] = ...) -> None: ...
+    seat_tokens: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ..., host_token: _Optional[str] = ..., seat_tokens: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class StartGameRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class StartGameResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: GameSummary
+    def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ...) -> None: ...
+
+class CancelGameRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class CancelGameResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: GameSummary
+    def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ...) -> None: ...
+
+class ReissueSeatTokenRequest(_message.Message):
+    __slots__ = ("game_id", "seat")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class ReissueSeatTokenResponse(_message.Message):
+    __slots__ = ("seat", "seat_token")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    seat_token: str
+    def __init__(self, seat: _Optional[int] = ..., seat_token: _Optional[str] = ...) -> None: ...
+
+class ResignRequest(_message.Message):
+    __slots__ = ("game_id", "seat", "request_id")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    request_id: str
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class ResignResponse(_message.Message):
+    __slots__ = ("version", "events", "game")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
+    game: GameSummary
+    def __init__(self, version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ...) -> None: ...
+
+class ExportGameRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class GameExport(_message.Message):
+    __slots__ = ("game_id", "variant", "rules_version", "options", "seed", "status", "outcome", "log", "events", "chain", "seat_names")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    LOG_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_FIELD_NUMBER: _ClassVar[int]
+    SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    variant: _common_pb2.Variant
+    rules_version: int
+    options: _game_pb2.GameOptions
+    seed: int
+    status: GameStatus
+    outcome: _common_pb2.Outcome
+    log: _containers.RepeatedCompositeFieldContainer[_game_pb2.LogEntry]
+    events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
+    chain: _containers.RepeatedScalarFieldContainer[bytes]
+    seat_names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., rules_version: _Optional[int] = ..., options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., seed: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., log: _Optional[_Iterable[_Union[_game_pb2.LogEntry, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., chain: _Optional[_Iterable[bytes]] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class JoinGameRequest(_message.Message):
     __slots__ = ("game_id", "seat", "display_name")

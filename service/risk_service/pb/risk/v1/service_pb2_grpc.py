@@ -74,6 +74,31 @@ class RiskServiceStub:
                 request_serializer=risk_dot_v1_dot_service__pb2.PingRequest.SerializeToString,
                 response_deserializer=risk_dot_v1_dot_service__pb2.PingResponse.FromString,
                 _registered_method=True)
+        self.StartGame = channel.unary_unary(
+                '/risk.v1.RiskService/StartGame',
+                request_serializer=risk_dot_v1_dot_service__pb2.StartGameRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_service__pb2.StartGameResponse.FromString,
+                _registered_method=True)
+        self.CancelGame = channel.unary_unary(
+                '/risk.v1.RiskService/CancelGame',
+                request_serializer=risk_dot_v1_dot_service__pb2.CancelGameRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_service__pb2.CancelGameResponse.FromString,
+                _registered_method=True)
+        self.ReissueSeatToken = channel.unary_unary(
+                '/risk.v1.RiskService/ReissueSeatToken',
+                request_serializer=risk_dot_v1_dot_service__pb2.ReissueSeatTokenRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_service__pb2.ReissueSeatTokenResponse.FromString,
+                _registered_method=True)
+        self.Resign = channel.unary_unary(
+                '/risk.v1.RiskService/Resign',
+                request_serializer=risk_dot_v1_dot_service__pb2.ResignRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_service__pb2.ResignResponse.FromString,
+                _registered_method=True)
+        self.ExportGame = channel.unary_unary(
+                '/risk.v1.RiskService/ExportGame',
+                request_serializer=risk_dot_v1_dot_service__pb2.ExportGameRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_service__pb2.GameExport.FromString,
+                _registered_method=True)
 
 
 class RiskServiceServicer:
@@ -135,6 +160,43 @@ class RiskServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def StartGame(self, request, context):
+        """Host: start a waiting game once every seat is taken (games start by themselves on the
+        last JoinGame unless created with manual_start).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CancelGame(self, request, context):
+        """Host: cancel a game that has not started.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReissueSeatToken(self, request, context):
+        """Host: issue a new token for a seat whose token was lost; the old one stops working.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Resign(self, request, context):
+        """A seat leaves the game at once; the variant's rules say what becomes of its pieces.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ExportGame(self, request, context):
+        """After the game is over: options, seed, the full action log and the events with a hash
+        chain, for audit and `risk verify`. For the host, the seats and organisers.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RiskServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -177,6 +239,31 @@ def add_RiskServiceServicer_to_server(servicer, server):
                     servicer.Ping,
                     request_deserializer=risk_dot_v1_dot_service__pb2.PingRequest.FromString,
                     response_serializer=risk_dot_v1_dot_service__pb2.PingResponse.SerializeToString,
+            ),
+            'StartGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.StartGame,
+                    request_deserializer=risk_dot_v1_dot_service__pb2.StartGameRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_service__pb2.StartGameResponse.SerializeToString,
+            ),
+            'CancelGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.CancelGame,
+                    request_deserializer=risk_dot_v1_dot_service__pb2.CancelGameRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_service__pb2.CancelGameResponse.SerializeToString,
+            ),
+            'ReissueSeatToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReissueSeatToken,
+                    request_deserializer=risk_dot_v1_dot_service__pb2.ReissueSeatTokenRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_service__pb2.ReissueSeatTokenResponse.SerializeToString,
+            ),
+            'Resign': grpc.unary_unary_rpc_method_handler(
+                    servicer.Resign,
+                    request_deserializer=risk_dot_v1_dot_service__pb2.ResignRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_service__pb2.ResignResponse.SerializeToString,
+            ),
+            'ExportGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExportGame,
+                    request_deserializer=risk_dot_v1_dot_service__pb2.ExportGameRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_service__pb2.GameExport.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -395,6 +482,141 @@ class RiskService:
             '/risk.v1.RiskService/Ping',
             risk_dot_v1_dot_service__pb2.PingRequest.SerializeToString,
             risk_dot_v1_dot_service__pb2.PingResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StartGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/StartGame',
+            risk_dot_v1_dot_service__pb2.StartGameRequest.SerializeToString,
+            risk_dot_v1_dot_service__pb2.StartGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CancelGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/CancelGame',
+            risk_dot_v1_dot_service__pb2.CancelGameRequest.SerializeToString,
+            risk_dot_v1_dot_service__pb2.CancelGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReissueSeatToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/ReissueSeatToken',
+            risk_dot_v1_dot_service__pb2.ReissueSeatTokenRequest.SerializeToString,
+            risk_dot_v1_dot_service__pb2.ReissueSeatTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Resign(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/Resign',
+            risk_dot_v1_dot_service__pb2.ResignRequest.SerializeToString,
+            risk_dot_v1_dot_service__pb2.ResignResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/ExportGame',
+            risk_dot_v1_dot_service__pb2.ExportGameRequest.SerializeToString,
+            risk_dot_v1_dot_service__pb2.GameExport.FromString,
             options,
             channel_credentials,
             insecure,
