@@ -12,26 +12,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from dataclasses import dataclass
 from typing import cast
 
 import redis.asyncio as aioredis
 import structlog
 from redis.exceptions import RedisError
 
-from risk_service.engine import Event
 from risk_service.store.keys import Keys, StreamEntries, XReadReply, stream_id, stream_seq
-from risk_service.wire import decode_event
+from risk_service.wire import DecodedEvent, decode_event
 
 log = structlog.get_logger()
-
-
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
-    seq: int
-    version: int
-    variant: str
-    event: Event
 
 
 class Subscriber:
@@ -42,11 +32,11 @@ class Subscriber:
     def __init__(self, feed: GameFeed, limit: int) -> None:
         self.feed = feed
         self.limit = limit
-        self.items: deque[StoredEvent] = deque()
+        self.items: deque[DecodedEvent] = deque()
         self.overflowed = False
         self.wake = asyncio.Event()
 
-    def push(self, item: StoredEvent) -> bool:
+    def push(self, item: DecodedEvent) -> bool:
         if len(self.items) >= self.limit:
             self.overflowed = True
             self.wake.set()
@@ -55,7 +45,7 @@ class Subscriber:
         self.wake.set()
         return True
 
-    async def next_batch(self) -> list[StoredEvent]:
+    async def next_batch(self) -> list[DecodedEvent]:
         """Wait for events; raises OverflowError once the buffer has overflowed."""
         while not self.items:
             if self.overflowed:
@@ -104,9 +94,8 @@ class GameFeed:
                 continue
             for _stream, entries in reply or ():
                 for _entry_id, fields in entries:
-                    variant, seq, version, event = decode_event(fields[b"e"])
-                    item = StoredEvent(seq, version, variant, event)
-                    self.cursor = seq
+                    item = decode_event(fields[b"e"])
+                    self.cursor = item.seq
                     for sub in list(self.subscribers):
                         if not sub.push(item):
                             self.subscribers.discard(sub)

@@ -1,33 +1,59 @@
-"""The game service's operations, independent of gRPC: create, join, read, act, stream.
+"""The game service's operations, independent of gRPC: create, join, act, stream, and the
+lifecycle around them (start, cancel, resign, clocks, bots, abandon, export).
 
 Each operation loads what it needs from the store, authenticates the caller against the game's
-token digests, runs the pure engine, and commits atomically. It returns protobuf responses
-because a SubmitAction reply is stored verbatim for idempotent retries. Every failure is a
-`ServiceError`, an `IllegalAction` or a `WireError`; `server.status` maps them to gRPC codes.
+token digests, runs the pure engine, and commits atomically: one commit per change, whose
+events are the lifecycle events (if any) followed by the engine's. Operations return protobuf
+responses because a SubmitAction reply is stored verbatim for idempotent retries. Every failure
+is a `ServiceError`, an `IllegalAction` or a `WireError`; `server.status` maps them to gRPC.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import hmac
 import re
 import secrets
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from risk_service import wire
-from risk_service.engine import REGISTRY, IllegalAction, Reason, get_ruleset
+import structlog
+
+from risk_service import clocks, wire
+from risk_service.engine import REGISTRY, Event, IllegalAction, Reason, get_ruleset
 from risk_service.errors import Code, ServiceError, malformed, not_found
 from risk_service.feed import FeedHub
-from risk_service.pb.risk.v1 import game_pb2, service_pb2
-from risk_service.store.game_store import CommitOutcome, GameRecord, GameStore
+from risk_service.lifecycle import (
+    DecisionTimedOut,
+    GameAbandoned,
+    GameCancelled,
+    GameStarted,
+    SeatHandedToBot,
+    SeatJoined,
+    SeatTokenReissued,
+    TimeoutPolicy,
+)
+from risk_service.pb.risk.v1 import game_pb2, lifecycle_pb2, service_pb2
+from risk_service.store.game_store import CommitOutcome, CommitResult, GameRecord, GameStore
+
+log = structlog.get_logger("games")
 
 _GAME_ID = re.compile(r"^[0-9a-f]{12,64}$")
 _REQUEST_ID = re.compile(r"^[\x21-\x7e]{1,128}$")  # printable ASCII without spaces
 MAX_NAME = 64
 DEFAULT_PAGE = 50
 FINGERPRINT = 32  # bytes of SHA-256 in front of a stored reply
+INTERNAL_RETRIES = 50  # service-made commits (joins, timeouts) retry a lost race this often
+
+WAITING = service_pb2.GAME_STATUS_WAITING
+ACTIVE = service_pb2.GAME_STATUS_ACTIVE
+FINISHED = service_pb2.GAME_STATUS_FINISHED
+ABANDONED = service_pb2.GAME_STATUS_ABANDONED
+CANCELLED = service_pb2.GAME_STATUS_CANCELLED
+FINAL = (FINISHED, ABANDONED, CANCELLED)
 
 
 def digest(token: str) -> bytes:
@@ -36,14 +62,31 @@ def digest(token: str) -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class Caller:
-    seat: int | None  # None: a spectator (or the host, who holds no seat)
-    host: bool
+    seat: int | None  # None: a spectator, the host or an organiser (no seat)
+    host: bool = False
+    organiser: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
     subscriber_buffer: int = 1024
     max_page_size: int = 200
+    retention_ms: int = 30 * 24 * 3600 * 1000
+    abandon_after_ms: int = 7 * 24 * 3600 * 1000
+    # SHA-256 digests of the organiser tokens (tournament servers)
+    organiser_digests: tuple[bytes, ...] = ()
+
+
+@dataclass
+class _Change:
+    """One commit being prepared: what it writes and what it tells the caller."""
+
+    record: GameRecord
+    state: Any
+    meta: lifecycle_pb2.GameMeta
+    status: int
+    events: list[Event] = field(default_factory=list)
+    entry: game_pb2.LogEntry | None = None
 
 
 class GameService:
@@ -63,8 +106,10 @@ class GameService:
         self.limits = limits or Limits()
         self.new_token = new_token
         self.new_seed = new_seed
+        self.bot_runs: dict[str, asyncio.Task[None]] = {}
+        self.process_id = secrets.token_hex(8)
 
-    # ---- helpers -----------------------------------------------------------------------
+    # ---- loading and identifying -------------------------------------------------------
 
     async def _load(self, game_id: str) -> GameRecord:
         if not _GAME_ID.match(game_id):
@@ -74,10 +119,9 @@ class GameService:
             raise not_found(game_id)
         return record
 
-    @staticmethod
-    def _identify(record: GameRecord, token: str | None) -> Caller:
+    def _identify(self, record: GameRecord, token: str | None) -> Caller:
         if token is None:
-            return Caller(None, False)
+            return Caller(None)
         presented = digest(token)
         seat = None
         for index, stored in enumerate(record.seat_digests):
@@ -85,11 +129,18 @@ class GameService:
             if hmac.compare_digest(stored or b"\0" * 32, presented):
                 seat = index
         host = hmac.compare_digest(record.host_digest or b"\0" * 32, presented)
-        if seat is None and not host:
+        organiser = self._is_organiser(presented)
+        if seat is None and not host and not organiser:
             raise ServiceError(
                 Code.UNAUTHENTICATED, "BAD_CREDENTIALS", "the token is not valid for this game"
             )
-        return Caller(seat, host)
+        return Caller(seat, host, organiser)
+
+    def _is_organiser(self, presented: bytes) -> bool:
+        found = False
+        for stored in self.limits.organiser_digests:
+            found |= hmac.compare_digest(stored, presented)
+        return found
 
     @staticmethod
     def _acting_seat(caller: Caller, token: str | None, requested: int | None) -> int:
@@ -101,7 +152,7 @@ class GameService:
         if caller.seat is None:
             raise ServiceError(
                 Code.PERMISSION_DENIED, "WRONG_SEAT",
-                "the host token holds no seat; join a seat to act",
+                "this token holds no seat; join a seat to act",
             )
         if requested is not None and requested != caller.seat:
             raise ServiceError(
@@ -111,12 +162,41 @@ class GameService:
         return caller.seat
 
     @staticmethod
+    def _require_host(caller: Caller, token: str | None) -> None:
+        if token is None:
+            raise ServiceError(Code.UNAUTHENTICATED, "MISSING_CREDENTIALS",
+                               "this call needs the host's token")
+        if not caller.host:
+            raise ServiceError(Code.PERMISSION_DENIED, "NOT_HOST", "only the host may do this")
+
+    @staticmethod
     def _state(record: GameRecord) -> Any:
         _variant, _rules_version, state = wire.decode_state(record.snapshot)
         return state
 
-    def _summary(self, record: GameRecord, state: Any) -> service_pb2.GameSummary:
+    @staticmethod
+    def _meta(record: GameRecord) -> lifecycle_pb2.GameMeta:
+        return lifecycle_pb2.GameMeta.FromString(record.meta)
+
+    @staticmethod
+    def _require_status(record: GameRecord, *allowed: int) -> None:
+        if record.status in allowed:
+            return
+        if record.status == WAITING:
+            raise ServiceError(Code.FAILED_PRECONDITION, "GAME_NOT_STARTED",
+                               "the game has not started: every seat must be taken first")
+        if record.status in FINAL:
+            raise ServiceError(Code.FAILED_PRECONDITION, Reason.GAME_OVER, "the game is over")
+        raise ServiceError(Code.FAILED_PRECONDITION, "GAME_ALREADY_STARTED",
+                           "the game has already started")
+
+    # ---- views -------------------------------------------------------------------------
+
+    def _summary(
+        self, record: GameRecord, state: Any, meta: lifecycle_pb2.GameMeta | None = None,
+    ) -> service_pb2.GameSummary:
         rules = get_ruleset(record.variant)
+        meta = meta if meta is not None else self._meta(record)
         summary = service_pb2.GameSummary(
             game_id=record.game_id,
             variant=wire.variant_enum(record.variant),
@@ -129,29 +209,129 @@ class GameService:
                                  taken=bool(record.seat_digests[i]))
                 for i in range(record.players)
             ],
-            decision=wire.decision_to_proto(rules.decision(state)),
             created_at_ms=record.created_ms,
             updated_at_ms=record.updated_ms,
+            clock=meta.clock,
+            deadline_ms=meta.deadline_ms,
+            bank_ms=meta.bank_ms,
+            bot_seats=meta.bot_seats,
+            spectator_delay_events=meta.spectator_delay_events,
+            spectator_delay_seconds=meta.spectator_delay_seconds,
         )
+        if record.status == ACTIVE:
+            summary.decision.CopyFrom(wire.decision_to_proto(rules.decision(state)))
         outcome = wire.outcome_to_proto(rules.outcome(state))
         if outcome is not None:
             summary.outcome.CopyFrom(outcome)
         return summary
 
     @staticmethod
-    def _events_for(variant: str, items: list[tuple[int, int, Any]], viewer: int | None
-                    ) -> list[game_pb2.Event]:
+    def _events_for(variant: str, items: Sequence[tuple[int, int, Event, int]],
+                    viewer: int | None) -> list[game_pb2.Event]:
         out = []
-        for seq, version, event in items:
+        for seq, version, event, at_ms in items:
             seen = event.for_viewer(viewer)
             if seen is not None:
-                out.append(wire.event_to_proto(variant, seen, seq, version))
+                out.append(wire.event_to_proto(variant, seen, seq, version, at_ms))
         return out
 
-    # ---- operations --------------------------------------------------------------------
+    # ---- the one way a change is written -----------------------------------------------
+
+    async def _commit(
+        self,
+        change: _Change,
+        *,
+        actor: int | None,
+        request_field: str = "",
+        reply: Callable[[list[tuple[int, int, Event, int]]], bytes] | None = None,
+    ) -> tuple[CommitResult, list[tuple[int, int, Event, int]], bytes]:
+        """Settle clocks, number the events, write everything in one atomic commit, then
+        update the secondary indexes. Returns the result, the numbered events and the reply
+        bytes that were stored with the request id (if any)."""
+        record = change.record
+        rules = get_ruleset(record.variant)
+        now = self.clock_ms()
+        if change.status == ACTIVE and rules.outcome(change.state) is not None:
+            change.status = FINISHED
+        if change.status == ACTIVE:
+            seats = rules.decision(change.state).seats
+            started = clocks.advance(change.meta, actor, seats[0] if seats else None, now)
+            if started is not None:
+                change.events.append(started)
+        else:
+            clocks.stop(change.meta)
+        version = record.version + 1
+        items = [(record.last_seq + i, version, e, now)
+                 for i, e in enumerate(change.events, start=1)]
+        reply_bytes = reply(items) if reply is not None else b""
+        entry = b""
+        if change.entry is not None:
+            change.entry.version = version
+            change.entry.at_ms = now
+            entry = change.entry.SerializeToString(deterministic=True)
+        final = change.status in FINAL
+        result = await self.store.commit(
+            record.game_id,
+            expected_version=record.version,
+            first_seq=record.last_seq + 1,
+            snapshot=wire.encode_state(record.variant, change.state),
+            status=change.status,
+            now_ms=now,
+            events=[wire.encode_event(record.variant, e, s, v, at) for s, v, e, at in items],
+            meta=change.meta.SerializeToString(deterministic=True),
+            log_entry=entry,
+            request_field=request_field,
+            request_value=reply_bytes,
+            retention_ms=self.limits.retention_ms if final else 0,
+        )
+        if result.outcome is CommitOutcome.OK:
+            await self._after_commit(record, change, now)
+        return result, items, reply_bytes
+
+    async def _after_commit(self, record: GameRecord, change: _Change, now: int) -> None:
+        if change.status != record.status:
+            await self.store.index(record.game_id, record.variant, record.status, change.status)
+            if change.status in FINAL:
+                await self.store.retire(record.game_id, record.variant,
+                                        now + self.limits.retention_ms)
+        if clocks.timed(change.meta) or record.status != change.status:
+            await self.store.schedule(record.game_id, change.meta.deadline_ms)
+        if change.status == ACTIVE and any(change.meta.bot_seats):
+            seats = get_ruleset(record.variant).decision(change.state).seats
+            if seats and change.meta.bot_seats[seats[0]]:
+                self._start_bots(record.game_id)
+
+    async def _lifecycle_commit(
+        self, game_id: str, build: Callable[[GameRecord], _Change | None]
+    ) -> GameRecord | None:
+        """Commit a service-made change, re-reading and rebuilding it after a lost race.
+        `build` returns None when the change no longer applies."""
+        for _ in range(INTERNAL_RETRIES):
+            record = await self._load(game_id)
+            change = build(record)
+            if change is None:
+                return None
+            result, _items, _reply = await self._commit(change, actor=None)
+            if result.outcome is CommitOutcome.OK:
+                return await self.store.load(game_id)
+            if result.outcome is CommitOutcome.MISSING:
+                raise not_found(game_id)
+        raise ServiceError(Code.UNAVAILABLE, "STORE_UNAVAILABLE",
+                           "the game changes too fast to commit this; retry")
+
+    def _start_change(self, record: GameRecord, events: list[Event]) -> _Change:
+        """A change to WAITING/ACTIVE bookkeeping that starts the game when it may."""
+        meta = self._meta(record)
+        status = record.status
+        if status == WAITING and all(record.seat_digests) and not meta.manual_start:
+            status = ACTIVE
+            events.append(GameStarted())
+        return _Change(record, self._state(record), meta, status, events)
+
+    # ---- creating and joining ----------------------------------------------------------
 
     async def create(
-        self, request: service_pb2.CreateGameRequest
+        self, request: service_pb2.CreateGameRequest, token: str | None = None
     ) -> service_pb2.CreateGameResponse:
         try:
             variant, options = wire.options_from_proto(request.options)
@@ -167,29 +347,54 @@ class GameService:
         names = list(request.seat_names)
         if len(names) > players or any(len(n) > MAX_NAME for n in names):
             raise malformed(f"at most {players} seat names of at most {MAX_NAME} characters")
+        clock = request.clock
+        if min(clock.decision_seconds, clock.bank_seconds, clock.increment_seconds) < 0:
+            raise malformed("clock seconds must not be negative")
+        try:
+            policy = TimeoutPolicy(clock.on_timeout or TimeoutPolicy.DEFAULT_ACTION)
+        except ValueError:
+            raise malformed(f"unknown timeout policy {clock.on_timeout}") from None
+        clock = lifecycle_pb2.ClockOptions(
+            decision_seconds=clock.decision_seconds, bank_seconds=clock.bank_seconds,
+            increment_seconds=clock.increment_seconds,
+            on_timeout=policy.value,  # type: ignore[arg-type]
+        )
+        meta = clocks.new_meta(
+            clock, players, delay_events=request.spectator_delay_events,
+            delay_seconds=request.spectator_delay_seconds, manual_start=request.manual_start,
+        )
         now = self.clock_ms()
         game_id = f"{now:012x}{secrets.token_hex(5)}"
         host_token = self.new_token()
+        seat_tokens = [self.new_token() for _ in range(players)] if request.issue_seat_tokens \
+            else []
         record = GameRecord(
             game_id=game_id,
             variant=variant,
-            status=service_pb2.GAME_STATUS_ACTIVE,
+            status=WAITING,
             version=0,
             last_seq=len(events),
             created_ms=now,
             updated_ms=now,
             players=players,
             snapshot=wire.encode_state(variant, state),
+            meta=meta.SerializeToString(deterministic=True),
             names=tuple(names + [""] * (players - len(names))),
-            seat_digests=(b"",) * players,
+            seat_digests=tuple(digest(t) for t in seat_tokens) or (b"",) * players,
             host_digest=digest(host_token),
         )
         await self.store.create(
             record,
-            [wire.encode_event(variant, e, seq, 0) for seq, e in enumerate(events, start=1)],
+            [wire.encode_event(variant, e, seq, 0, now)
+             for seq, e in enumerate(events, start=1)],
         )
+        if seat_tokens and not request.manual_start:
+            record = await self._lifecycle_commit(
+                game_id, lambda r: self._start_change(r, []) if r.status == WAITING else None
+            ) or record
         return service_pb2.CreateGameResponse(
-            game=self._summary(record, state), host_token=host_token
+            game=self._summary(record, self._state(record)), host_token=host_token,
+            seat_tokens=seat_tokens,
         )
 
     async def join(self, request: service_pb2.JoinGameRequest) -> service_pb2.JoinGameResponse:
@@ -198,8 +403,8 @@ class GameService:
             raise malformed(f"seat must be 0..{record.players - 1}, got {request.seat}")
         if len(request.display_name) > MAX_NAME:
             raise malformed(f"display_name is longer than {MAX_NAME} characters")
-        if record.status != service_pb2.GAME_STATUS_ACTIVE:
-            raise ServiceError(Code.FAILED_PRECONDITION, Reason.GAME_OVER, "the game is over")
+        if record.status in FINAL:
+            self._require_status(record, WAITING)
         token = self.new_token()
         if not await self.store.claim_seat(
             record.game_id, request.seat, digest(token), request.display_name
@@ -207,7 +412,68 @@ class GameService:
             raise ServiceError(
                 Code.FAILED_PRECONDITION, "SEAT_TAKEN", f"seat {request.seat} is taken"
             )
+        joined = SeatJoined(request.seat, request.display_name)
+        await self._lifecycle_commit(record.game_id, lambda r: self._start_change(r, [joined]))
         return service_pb2.JoinGameResponse(seat=request.seat, seat_token=token)
+
+    async def start(
+        self, request: service_pb2.StartGameRequest, token: str | None
+    ) -> service_pb2.StartGameResponse:
+        record = await self._load(request.game_id)
+        self._require_host(self._identify(record, token), token)
+        self._require_status(record, WAITING)
+        if not all(record.seat_digests):
+            free = [s for s, d in enumerate(record.seat_digests) if not d]
+            raise ServiceError(Code.FAILED_PRECONDITION, "SEATS_NOT_FILLED",
+                               f"seats {free} are not taken yet")
+
+        def build(r: GameRecord) -> _Change | None:
+            if r.status != WAITING:
+                return None
+            return _Change(r, self._state(r), self._meta(r), ACTIVE, [GameStarted()])
+
+        record = await self._lifecycle_commit(record.game_id, build) or await self._load(
+            record.game_id)
+        return service_pb2.StartGameResponse(game=self._summary(record, self._state(record)))
+
+    async def cancel(
+        self, request: service_pb2.CancelGameRequest, token: str | None
+    ) -> service_pb2.CancelGameResponse:
+        record = await self._load(request.game_id)
+        self._require_host(self._identify(record, token), token)
+        self._require_status(record, WAITING)
+
+        def build(r: GameRecord) -> _Change | None:
+            self._require_status(r, WAITING)
+            return _Change(r, self._state(r), self._meta(r), CANCELLED, [GameCancelled()],
+                           game_pb2.LogEntry(seat=-1, lifecycle="cancel"))
+
+        record = await self._lifecycle_commit(record.game_id, build) or record
+        return service_pb2.CancelGameResponse(game=self._summary(record, self._state(record)))
+
+    async def reissue(
+        self, request: service_pb2.ReissueSeatTokenRequest, token: str | None
+    ) -> service_pb2.ReissueSeatTokenResponse:
+        record = await self._load(request.game_id)
+        self._require_host(self._identify(record, token), token)
+        if not 0 <= request.seat < record.players:
+            raise malformed(f"seat must be 0..{record.players - 1}, got {request.seat}")
+        if record.status in FINAL:
+            self._require_status(record, WAITING, ACTIVE)
+        if not record.seat_digests[request.seat]:
+            raise ServiceError(Code.FAILED_PRECONDITION, "SEAT_NOT_TAKEN",
+                               f"seat {request.seat} has no token yet; use JoinGame")
+        new_token = self.new_token()
+        await self.store.replace_seat_token(record.game_id, request.seat, digest(new_token))
+        reissued = SeatTokenReissued(request.seat)
+        await self._lifecycle_commit(
+            record.game_id,
+            lambda r: _Change(r, self._state(r), self._meta(r), r.status, [reissued])
+            if r.status not in FINAL else None,
+        )
+        return service_pb2.ReissueSeatTokenResponse(seat=request.seat, seat_token=new_token)
+
+    # ---- reading -----------------------------------------------------------------------
 
     async def get(
         self, request: service_pb2.GetGameRequest, token: str | None
@@ -215,13 +481,16 @@ class GameService:
         record = await self._load(request.game_id)
         caller = self._identify(record, token)
         state = self._state(record)
-        rules = get_ruleset(record.variant)
-        view = rules.view(state, caller.seat)
-        return service_pb2.GetGameResponse(
-            game=self._summary(record, state),
-            board=wire.view_to_proto(record.variant, view),
+        meta = self._meta(record)
+        reply = service_pb2.GetGameResponse(
+            game=self._summary(record, state, meta),
             viewer_seat=-1 if caller.seat is None else caller.seat,
         )
+        delayed = meta.spectator_delay_events or meta.spectator_delay_seconds
+        if caller.seat is not None or not delayed or record.status in FINAL:
+            view = get_ruleset(record.variant).view(state, caller.seat)
+            reply.board.CopyFrom(wire.view_to_proto(record.variant, view))
+        return reply
 
     async def list(self, request: service_pb2.ListGamesRequest) -> service_pb2.ListGamesResponse:
         if request.page_size < 0:
@@ -250,13 +519,16 @@ class GameService:
         )
         state = self._state(record)
         rules = get_ruleset(record.variant)
+        active = record.status == ACTIVE
         return service_pb2.ListLegalActionsResponse(
             version=record.version,
             seat=seat,
-            decision=wire.decision_to_proto(rules.decision(state)),
+            decision=wire.decision_to_proto(rules.decision(state)) if active else None,
             actions=[wire.legal_to_proto(record.variant, a)
-                     for a in rules.legal_actions(state, seat)],
+                     for a in rules.legal_actions(state, seat)] if active else [],
         )
+
+    # ---- acting ------------------------------------------------------------------------
 
     async def submit(
         self, request: service_pb2.SubmitActionRequest, token: str | None
@@ -280,53 +552,92 @@ class GameService:
                 f"this is a {record.variant} game; the action is for {variant}",
             )
         if record.version != request.expected_version:
-            prior = await self.store.request_record(record.game_id, request_field)
-            if prior is not None:
-                return self._replay(prior, fingerprint, request.request_id)
-            raise _stale(record.version, request.expected_version)
+            return await self._answer_stale(record, request_field, fingerprint,
+                                            request.request_id, request.expected_version)
+        self._require_status(record, ACTIVE)
         rules = get_ruleset(variant)
-        state = self._state(record)
-        try:
-            new_state, events = rules.apply(state, seat, action)
-        except IllegalAction:
-            # a retry sent at the version the client re-read: the move it repeats is usually
-            # no longer legal (the turn moved on), but its stored reply still answers it
-            prior = await self.store.request_record(record.game_id, request_field)
-            if prior is not None:
-                return self._replay(prior, fingerprint, request.request_id)
-            raise
-        outcome = rules.outcome(new_state)
-        status = service_pb2.GAME_STATUS_FINISHED if outcome else record.status
-        version = record.version + 1
-        items = [(record.last_seq + i, version, e) for i, e in enumerate(events, start=1)]
-        reply = service_pb2.SubmitActionResponse(
-            version=version,
-            events=self._events_for(variant, items, seat),
-            decision=wire.decision_to_proto(rules.decision(new_state)),
+        new_state, events = rules.apply(self._state(record), seat, action)
+        change = _Change(record, new_state, self._meta(record), record.status, list(events),
+                         game_pb2.LogEntry(seat=seat, action=request.action))
+        return await self._commit_reply(change, seat, request_field, fingerprint,
+                                        request_id=request.request_id,
+                                        expected_version=request.expected_version)
+
+    async def resign(
+        self, request: service_pb2.ResignRequest, token: str | None
+    ) -> service_pb2.ResignResponse:
+        if request.request_id and not _REQUEST_ID.match(request.request_id):
+            raise malformed("request_id must be 1 to 128 printable ASCII characters, no spaces")
+        record = await self._load(request.game_id)
+        caller = self._identify(record, token)
+        seat = self._acting_seat(caller, token, request.seat if request.HasField("seat")
+                                 else None)
+        fingerprint = hashlib.sha256(b"resign").digest()
+        request_field = f"{seat}:{request.request_id}" if request.request_id else ""
+        prior = await self.store.request_record(record.game_id, request_field)
+        if prior is not None:
+            submitted = self._replay(prior, fingerprint, request.request_id)
+        else:
+            for _ in range(INTERNAL_RETRIES):
+                self._require_status(record, ACTIVE)
+                new_state, events = get_ruleset(record.variant).resign(self._state(record), seat)
+                change = _Change(record, new_state, self._meta(record), record.status,
+                                 list(events), game_pb2.LogEntry(seat=seat, resign=True))
+                try:
+                    submitted = await self._commit_reply(
+                        change, seat, request_field, fingerprint,
+                        request_id=request.request_id, expected_version=record.version)
+                    break
+                except ServiceError as exc:
+                    if exc.reason != "STALE_VERSION":
+                        raise
+                    record = await self._load(record.game_id)
+            else:
+                raise ServiceError(Code.UNAVAILABLE, "STORE_UNAVAILABLE",
+                                   "the game changes too fast to resign now; retry")
+        record = await self._load(record.game_id)
+        return service_pb2.ResignResponse(
+            version=submitted.version, events=submitted.events,
+            game=self._summary(record, self._state(record)),
         )
-        outcome_pb = wire.outcome_to_proto(outcome)
-        if outcome_pb is not None:
-            reply.outcome.CopyFrom(outcome_pb)
-        result = await self.store.commit(
-            record.game_id,
-            expected_version=record.version,
-            first_seq=record.last_seq + 1,
-            snapshot=wire.encode_state(variant, new_state),
-            status=status,
-            now_ms=self.clock_ms(),
-            events=[wire.encode_event(variant, e, s, v) for s, v, e in items],
-            request_field=request_field,
-            request_value=fingerprint + reply.SerializeToString(deterministic=True),
-        )
+
+    async def _commit_reply(
+        self, change: _Change, seat: int, request_field: str, fingerprint: bytes, *,
+        request_id: str, expected_version: int,
+    ) -> service_pb2.SubmitActionResponse:
+        """Commit a seat's own change and build (and store) the reply that seat gets."""
+        rules = get_ruleset(change.record.variant)
+        reply_message = service_pb2.SubmitActionResponse()
+
+        def build_reply(items: list[tuple[int, int, Event, int]]) -> bytes:
+            reply_message.version = change.record.version + 1
+            reply_message.events.extend(self._events_for(change.record.variant, items, seat))
+            if change.status == ACTIVE:
+                reply_message.decision.CopyFrom(
+                    wire.decision_to_proto(rules.decision(change.state)))
+            outcome = wire.outcome_to_proto(rules.outcome(change.state))
+            if outcome is not None:
+                reply_message.outcome.CopyFrom(outcome)
+            return fingerprint + reply_message.SerializeToString(deterministic=True)
+
+        result, _items, _ = await self._commit(
+            change, actor=seat, request_field=request_field, reply=build_reply)
         if result.outcome is CommitOutcome.STALE:
-            raise _stale(result.version, request.expected_version)
+            raise _stale(result.version, expected_version)
         if result.outcome is CommitOutcome.DUPLICATE:
-            return self._replay(result.prior, fingerprint, request.request_id)
+            return self._replay(result.prior, fingerprint, request_id)
         if result.outcome is CommitOutcome.MISSING:
-            raise not_found(record.game_id)
-        if status != record.status:
-            await self.store.index(record.game_id, variant, record.status, status)
-        return reply
+            raise not_found(change.record.game_id)
+        return reply_message
+
+    async def _answer_stale(
+        self, record: GameRecord, request_field: str, fingerprint: bytes, request_id: str,
+        expected_version: int,
+    ) -> service_pb2.SubmitActionResponse:
+        prior = await self.store.request_record(record.game_id, request_field)
+        if prior is not None:
+            return self._replay(prior, fingerprint, request_id)
+        raise _stale(record.version, expected_version)
 
     @staticmethod
     def _replay(prior: bytes, fingerprint: bytes, request_id: str
@@ -338,38 +649,217 @@ class GameService:
             )
         return service_pb2.SubmitActionResponse.FromString(prior[FINGERPRINT:])
 
+    # ---- clocks, bots, abandonment (driven by the sweeper) ------------------------------
+
+    async def enforce_deadline(self, game_id: str) -> bool:
+        """Apply the timeout policy if the game's pending deadline has passed. Exactly once:
+        the commit only lands on the version whose deadline it was. True if applied."""
+        record = await self.store.load(game_id)
+        if record is None or record.status != ACTIVE:
+            await self.store.schedule(game_id, 0)
+            return False
+        meta = self._meta(record)
+        now = self.clock_ms()
+        if not meta.deadline_ms or meta.deadline_ms > now:
+            await self.store.schedule(game_id, meta.deadline_ms)  # resync the index
+            return False
+        seat = meta.clock_seat
+        if meta.bot_seats[seat]:  # the bot took over; make sure one is playing
+            self._start_bots(game_id)
+            return False
+        rules = get_ruleset(record.variant)
+        state = self._state(record)
+        policy = TimeoutPolicy(meta.clock.on_timeout or TimeoutPolicy.DEFAULT_ACTION)
+        events: list[Event] = [DecisionTimedOut(seat, policy)]
+        entry = game_pb2.LogEntry(seat=seat, timed_out=True)
+        if policy is TimeoutPolicy.FORFEIT:
+            state, engine_events = rules.resign(state, seat)
+            entry.resign = True
+        else:
+            if policy is TimeoutPolicy.BOT:
+                meta.bot_seats[seat] = True
+                events.append(SeatHandedToBot(seat))
+                action = rules.bot_action(state, seat, secrets.randbits(64))
+                entry.by_bot = True
+            else:
+                action = rules.default_action(state, seat)
+            state, engine_events = rules.apply(state, seat, action)
+            entry.action.CopyFrom(wire.action_to_proto(record.variant, action))
+        events.extend(engine_events)
+        change = _Change(record, state, meta, record.status, events, entry)
+        result, _items, _ = await self._commit(change, actor=seat)
+        if result.outcome is CommitOutcome.OK:
+            log.info("timeout_applied", game_id=game_id, seat=seat, policy=policy.name,
+                     version=record.version + 1)
+            return True
+        return False
+
+    def _start_bots(self, game_id: str) -> None:
+        running = self.bot_runs.get(game_id)
+        if running is None or running.done():
+            self.bot_runs[game_id] = asyncio.create_task(self._play_bots(game_id),
+                                                         name=f"bots:{game_id}")
+
+    async def _play_bots(self, game_id: str) -> None:
+        """Take every decision that belongs to a bot seat, until a human must act."""
+        if not await self.store.lease(game_id, self.process_id, 10_000):
+            return
+        try:
+            while True:
+                record = await self.store.load(game_id)
+                if record is None or record.status != ACTIVE:
+                    return
+                meta = self._meta(record)
+                rules = get_ruleset(record.variant)
+                state = self._state(record)
+                seats = rules.decision(state).seats
+                if not seats or not meta.bot_seats[seats[0]]:
+                    return
+                seat = seats[0]
+                action = rules.bot_action(state, seat, secrets.randbits(64))
+                new_state, events = rules.apply(state, seat, action)
+                entry = game_pb2.LogEntry(
+                    seat=seat, by_bot=True, action=wire.action_to_proto(record.variant, action))
+                await self._commit(_Change(record, new_state, meta, record.status,
+                                           list(events), entry), actor=seat)
+                await asyncio.sleep(0)
+        except Exception:  # a bot run must never take the process down
+            log.exception("bot_run_failed", game_id=game_id)
+        finally:
+            await self.store.release(game_id, self.process_id)
+
+    async def abandon_if_idle(self, game_id: str) -> bool:
+        """Mark a waiting or active game abandoned when nobody acted for too long."""
+        cutoff = self.clock_ms() - self.limits.abandon_after_ms
+
+        def build(r: GameRecord) -> _Change | None:
+            if r.status not in (WAITING, ACTIVE) or r.updated_ms > cutoff:
+                return None
+            return _Change(r, self._state(r), self._meta(r), ABANDONED, [GameAbandoned()],
+                           game_pb2.LogEntry(seat=-1, lifecycle="abandon"))
+
+        return await self._lifecycle_commit(game_id, build) is not None
+
+    # ---- audit -------------------------------------------------------------------------
+
+    async def export(
+        self, request: service_pb2.ExportGameRequest, token: str | None
+    ) -> service_pb2.GameExport:
+        record = await self._load(request.game_id)
+        # any credential of this game, or an organiser's, may export it; spectators may not
+        self._identify(record, token)
+        if token is None:
+            raise ServiceError(Code.UNAUTHENTICATED, "MISSING_CREDENTIALS",
+                               "exports are for the host, the seats and organisers")
+        if record.status not in FINAL:
+            raise ServiceError(Code.FAILED_PRECONDITION, "GAME_NOT_OVER",
+                               "a game is exported once it is over; its seed is secret until then")
+        state = self._state(record)
+        rules = get_ruleset(record.variant)
+        events = [game_pb2.Event.FromString(data)
+                  for _seq, data in await self.store.read_events(record.game_id, 0)]
+        export = service_pb2.GameExport(
+            game_id=record.game_id,
+            variant=wire.variant_enum(record.variant),
+            rules_version=rules.rules_version,
+            options=wire.options_to_proto(record.variant, state.options),
+            seed=state.seed,
+            status=record.status,  # type: ignore[arg-type]
+            log=[game_pb2.LogEntry.FromString(e) for e in await self.store.read_log(
+                record.game_id)],
+            events=events,
+            chain=hash_chain(record.game_id, events),
+            seat_names=record.names,
+        )
+        outcome = wire.outcome_to_proto(rules.outcome(state))
+        if outcome is not None:
+            export.outcome.CopyFrom(outcome)
+        return export
+
+    # ---- streaming ---------------------------------------------------------------------
+
     async def stream(
         self, request: service_pb2.StreamEventsRequest, token: str | None
     ) -> AsyncIterator[service_pb2.StreamEventsResponse]:
         record = await self._load(request.game_id)
         caller = self._identify(record, token)
-        viewer = caller.seat
+        meta = self._meta(record)
+        delay = _Delay(meta) if caller.seat is None and (
+            meta.spectator_delay_events or meta.spectator_delay_seconds) else None
         sub = await self.hub.subscribe(record.game_id, self.limits.subscriber_buffer)
         sent = request.after_seq
         try:
-            for seq, data in await self.store.read_events(record.game_id, sent):
-                variant, _seq, version, event = wire.decode_event(data)
-                for message in self._events_for(variant, [(seq, version, event)], viewer):
-                    yield service_pb2.StreamEventsResponse(event=message)
-                sent = seq
+            backlog = [wire.decode_event(data)
+                       for _seq, data in await self.store.read_events(record.game_id, sent)]
+            pending = list(backlog)
             while True:
+                if delay is not None:
+                    release, wait = delay.split(pending, self.clock_ms())
+                else:
+                    release, wait = pending, None
+                for item in release:
+                    if item.seq <= sent:
+                        continue
+                    triple = (item.seq, item.version, item.event, item.at_ms)
+                    for message in self._events_for(item.variant, [triple], caller.seat):
+                        yield service_pb2.StreamEventsResponse(event=message)
+                    sent = item.seq
+                pending = pending[len(release):]
                 try:
-                    batch = await sub.next_batch()
+                    if wait is None:
+                        batch = await sub.next_batch()
+                    else:
+                        batch = []
+                        with contextlib.suppress(TimeoutError):
+                            batch = await asyncio.wait_for(sub.next_batch(), wait)
                 except OverflowError:
                     raise ServiceError(
                         Code.RESOURCE_EXHAUSTED, "SUBSCRIBER_TOO_SLOW",
                         f"the stream fell {sub.limit} events behind; resume after seq {sent}",
                         {"last_seq": str(sent)},
                     ) from None
-                for item in batch:
-                    if item.seq <= sent:
-                        continue
-                    triple = (item.seq, item.version, item.event)
-                    for message in self._events_for(item.variant, [triple], viewer):
-                        yield service_pb2.StreamEventsResponse(event=message)
-                    sent = item.seq
+                floor = pending[-1].seq if pending else sent
+                pending.extend(item for item in batch if item.seq > floor)
         finally:
             await self.hub.unsubscribe(sub)
+
+
+class _Delay:
+    """Holds a spectator's events back: each is released once `events` later ones exist and
+    `seconds` have passed since it was committed. The end of the game releases everything."""
+
+    def __init__(self, meta: lifecycle_pb2.GameMeta) -> None:
+        self.events = meta.spectator_delay_events
+        self.ms = meta.spectator_delay_seconds * 1000
+        self.over = False
+
+    def split(self, pending: list[wire.DecodedEvent], now_ms: int
+              ) -> tuple[list[wire.DecodedEvent], float | None]:
+        """(events to send now, seconds until the next one is due or None to wait for more)."""
+        if any(item.event.terminal for item in pending):
+            self.over = True
+        if self.over:
+            return pending, None
+        newest = pending[-1].seq if pending else 0
+        count = 0
+        for item in pending:
+            if item.seq + self.events > newest or item.at_ms + self.ms > now_ms:
+                break
+            count += 1
+        release = pending[:count]
+        if count < len(pending) and self.ms and pending[count].seq + self.events <= newest:
+            return release, max(0.0, (pending[count].at_ms + self.ms - now_ms) / 1000)
+        return release, None
+
+
+def hash_chain(game_id: str, events: Sequence[game_pb2.Event]) -> list[bytes]:
+    """chain[i] = SHA-256(chain[i-1] || event i, serialised deterministically)."""
+    link = hashlib.sha256(f"risk.v1:{game_id}".encode()).digest()
+    chain = []
+    for event in events:
+        link = hashlib.sha256(link + event.SerializeToString(deterministic=True)).digest()
+        chain.append(link)
+    return chain
 
 
 def _stale(current: int, expected: int) -> ServiceError:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import ClassVar
 
 from risk_service.engine import Event
 
@@ -40,12 +41,12 @@ class SeatTokenReissued(LifecycleEvent):
 
 @dataclass(frozen=True, slots=True)
 class GameCancelled(LifecycleEvent):
-    pass
+    terminal: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)
 class GameAbandoned(LifecycleEvent):
-    pass
+    terminal: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,14 @@ class Settings:
     subscriber_buffer: int = 1024
     max_page_size: int = 200
     shutdown_grace_s: float = 5.0
+    # finished, abandoned and cancelled games (and their streams and request ids) expire
+    retention_s: int = 30 * 24 * 3600
+    # a waiting or active game nobody acts in for this long is abandoned
+    abandon_after_s: int = 7 * 24 * 3600
+    # how often each process looks for due deadlines, idle games and expired index entries
+    sweep_interval_ms: int = 250
+    # comma-separated SHA-256 hex digests of organiser tokens (tournament servers)
+    organiser_token_sha256: str = ""
     log_level: str = "info"
 
     @classmethod
@@ -47,4 +55,21 @@ class Settings:
                     values[f.name] = raw
             except ValueError:
                 raise ValueError(f"RISK_{f.name.upper()}={raw!r} is not a valid {f.name}") from None
-        return cls(**values)  # type: ignore[arg-type]
+        settings = cls(**values)  # type: ignore[arg-type]
+        settings.organiser_digests()  # fail at start-up, not at the first call
+        return settings
+
+    def organiser_digests(self) -> tuple[bytes, ...]:
+        digests = []
+        for raw_part in self.organiser_token_sha256.split(","):
+            part = raw_part.strip().lower()
+            if not part:
+                continue
+            try:
+                raw = bytes.fromhex(part)
+            except ValueError:
+                raw = b""
+            if len(raw) != 32:
+                raise ValueError(f"RISK_ORGANISER_TOKEN_SHA256: {part!r} is not a SHA-256 hex")
+            digests.append(raw)
+        return tuple(digests)

@@ -19,16 +19,18 @@ async def stub(service: ServiceProcess) -> service_pb2_grpc.RiskServiceStub:
     await channel.close()
 
 
-async def _game(stub: service_pb2_grpc.RiskServiceStub) -> tuple[str, str, str, str]:
-    """A 3-player claim game: (game id, host token, token of the seat to act, another seat's)."""
+async def _game(stub: service_pb2_grpc.RiskServiceStub) -> tuple[str, str, str, str, int]:
+    """A started 3-player claim game: (game id, host token, token of the seat to act, another
+    seat's token, the game's version)."""
     created = await stub.CreateGame(create_request(seed=11, players=3))
     game_id = created.game.game_id
     tokens = [
         (await stub.JoinGame(service_pb2.JoinGameRequest(game_id=game_id, seat=s))).seat_token
         for s in range(3)
     ]
-    first = created.game.decision.seats[0]
-    return game_id, created.host_token, tokens[first], tokens[(first + 1) % 3]
+    game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+    first = game.decision.seats[0]
+    return game_id, created.host_token, tokens[first], tokens[(first + 1) % 3], game.version
 
 
 def _claim(territory: int) -> game_pb2.Action:
@@ -59,42 +61,42 @@ async def test_bad_inputs_answer_their_status_and_change_nothing(
     stub: service_pb2_grpc.RiskServiceStub,
 ) -> None:
     """Malformed action, illegal move, wrong seat, missing/bad token, stale version."""
-    game_id, host, actor, other = await _game(stub)
+    game_id, host, actor, other, v = await _game(stub)
     before = await _snapshot(stub, game_id)
     request = service_pb2.SubmitActionRequest
 
     cases = [
         # (call, code, reason)
-        (stub.SubmitAction(request(game_id=game_id, action=game_pb2.Action(), expected_version=0),
+        (stub.SubmitAction(request(game_id=game_id, action=game_pb2.Action(), expected_version=v),
                            metadata=bearer(actor)),
          grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
         (stub.SubmitAction(request(game_id=game_id, action=game_pb2.Action(classic=Classic()),
-                                   expected_version=0), metadata=bearer(actor)),
+                                   expected_version=v), metadata=bearer(actor)),
          grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
-        (stub.SubmitAction(request(game_id=game_id, action=_claim(99), expected_version=0),
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(99), expected_version=v),
                            metadata=bearer(actor)),
          grpc.StatusCode.FAILED_PRECONDITION, "NO_SUCH_TERRITORY"),
-        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=0),
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=v),
                            metadata=bearer(other)),
          grpc.StatusCode.FAILED_PRECONDITION, "NOT_YOUR_TURN"),
-        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=0,
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=v,
                                    seat=5), metadata=bearer(actor)),
          grpc.StatusCode.PERMISSION_DENIED, "WRONG_SEAT"),
-        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=0),
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=v),
                            metadata=bearer(host)),
          grpc.StatusCode.PERMISSION_DENIED, "WRONG_SEAT"),
-        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=0)),
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=v)),
          grpc.StatusCode.UNAUTHENTICATED, "MISSING_CREDENTIALS"),
-        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=0),
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=v),
                            metadata=bearer("not-a-token")),
          grpc.StatusCode.UNAUTHENTICATED, "BAD_CREDENTIALS"),
-        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=0),
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=v),
                            metadata=(("authorization", "Basic abc"),)),
          grpc.StatusCode.UNAUTHENTICATED, "BAD_CREDENTIALS"),
-        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=3),
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=v + 3),
                            metadata=bearer(actor)),
          grpc.StatusCode.ABORTED, "STALE_VERSION"),
-        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=0,
+        (stub.SubmitAction(request(game_id=game_id, action=_claim(0), expected_version=v,
                                    request_id="has space"), metadata=bearer(actor)),
          grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
         (stub.ListLegalActions(service_pb2.ListLegalActionsRequest(game_id=game_id)),
@@ -118,8 +120,8 @@ async def test_bad_inputs_answer_their_status_and_change_nothing(
         assert (error.code(), error_info(error).reason) == (code, reason), error.details()
         assert error.details(), "every error carries a message"
     stale = await rpc_error(stub.SubmitAction(
-        request(game_id=game_id, action=_claim(0), expected_version=3), metadata=bearer(actor)))
-    assert error_info(stale).metadata["current_version"] == "0"
+        request(game_id=game_id, action=_claim(0), expected_version=v + 3), metadata=bearer(actor)))
+    assert error_info(stale).metadata["current_version"] == str(v)
     assert await _snapshot(stub, game_id) == before
 
 
@@ -143,11 +145,11 @@ async def test_oversized_request_is_resource_exhausted(
 
 async def test_legal_move_after_rejections_applies(stub: service_pb2_grpc.RiskServiceStub) -> None:
     """After a burst of bad input the game still takes the right seat's legal move."""
-    game_id, _host, actor, _other = await _game(stub)
+    game_id, _host, actor, _other, v = await _game(stub)
     await rpc_error(stub.SubmitAction(service_pb2.SubmitActionRequest(
-        game_id=game_id, action=_claim(99), expected_version=0), metadata=bearer(actor)))
+        game_id=game_id, action=_claim(99), expected_version=v), metadata=bearer(actor)))
     reply = await stub.SubmitAction(service_pb2.SubmitActionRequest(
-        game_id=game_id, action=_claim(0), expected_version=0, request_id="r1"),
+        game_id=game_id, action=_claim(0), expected_version=v, request_id="r1"),
         metadata=bearer(actor))
-    assert reply.version == 1
+    assert reply.version == v + 1
     assert reply.events[0].classic.territory_claimed.territory == 0

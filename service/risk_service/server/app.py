@@ -30,6 +30,7 @@ from risk_service.server.servicer import RiskServicer
 from risk_service.settings import Settings
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
+from risk_service.sweeper import Sweeper
 
 log = structlog.get_logger("service")
 SERVICE_NAME = service_pb2.DESCRIPTOR.services_by_name["RiskService"].full_name
@@ -89,11 +90,19 @@ async def start(settings: Settings, redis_url: str) -> App:
     keys = Keys(settings.key_prefix)
     hub = FeedHub(feed_client, keys)
     metrics = Metrics()
+    store = GameStore(client, keys)
     games = GameService(
-        GameStore(client, keys), hub, clock_ms=clock_ms,
-        limits=Limits(subscriber_buffer=settings.subscriber_buffer,
-                      max_page_size=settings.max_page_size),
+        store, hub, clock_ms=clock_ms,
+        limits=Limits(
+            subscriber_buffer=settings.subscriber_buffer,
+            max_page_size=settings.max_page_size,
+            retention_ms=settings.retention_s * 1000,
+            abandon_after_ms=settings.abandon_after_s * 1000,
+            organiser_digests=settings.organiser_digests(),
+        ),
     )
+    sweeper = Sweeper(games, store, interval_ms=settings.sweep_interval_ms,
+                      idle_scan_ms=min(60_000, settings.abandon_after_s * 1000 // 4 or 1))
     server = grpc.aio.server(
         interceptors=[RpcInterceptor(metrics)],
         options=[
@@ -116,6 +125,7 @@ async def start(settings: Settings, redis_url: str) -> App:
     await server.start()
     app = App(settings, server, port, client, feed_client, hub, health_servicer, metrics)
     app.tasks.append(asyncio.create_task(_watch_redis(app), name="health"))
+    app.tasks.append(asyncio.create_task(sweeper.run(), name="sweeper"))
     log.info("listening", address=settings.listen, port=port)
     return app
 

@@ -34,7 +34,7 @@ class RiskServicer(service_pb2_grpc.RiskServiceServicer):
     async def CreateGame(  # noqa: N802 - gRPC method names
         self, request: service_pb2.CreateGameRequest, context: grpc.aio.ServicerContext
     ) -> service_pb2.CreateGameResponse:
-        return await self.games.create(request)
+        return await self.games.create(request, bearer_token(context))
 
     async def JoinGame(  # noqa: N802
         self, request: service_pb2.JoinGameRequest, context: grpc.aio.ServicerContext
@@ -66,6 +66,31 @@ class RiskServicer(service_pb2_grpc.RiskServiceServicer):
     ) -> AsyncIterator[service_pb2.StreamEventsResponse]:
         async for reply in self.games.stream(request, bearer_token(context)):
             yield reply
+
+    async def StartGame(  # noqa: N802
+        self, request: service_pb2.StartGameRequest, context: grpc.aio.ServicerContext
+    ) -> service_pb2.StartGameResponse:
+        return await self.games.start(request, bearer_token(context))
+
+    async def CancelGame(  # noqa: N802
+        self, request: service_pb2.CancelGameRequest, context: grpc.aio.ServicerContext
+    ) -> service_pb2.CancelGameResponse:
+        return await self.games.cancel(request, bearer_token(context))
+
+    async def ReissueSeatToken(  # noqa: N802
+        self, request: service_pb2.ReissueSeatTokenRequest, context: grpc.aio.ServicerContext
+    ) -> service_pb2.ReissueSeatTokenResponse:
+        return await self.games.reissue(request, bearer_token(context))
+
+    async def Resign(  # noqa: N802
+        self, request: service_pb2.ResignRequest, context: grpc.aio.ServicerContext
+    ) -> service_pb2.ResignResponse:
+        return await self.games.resign(request, bearer_token(context))
+
+    async def ExportGame(  # noqa: N802
+        self, request: service_pb2.ExportGameRequest, context: grpc.aio.ServicerContext
+    ) -> service_pb2.GameExport:
+        return await self.games.export(request, bearer_token(context))
 
     async def Ping(  # noqa: N802
         self, request: service_pb2.PingRequest, context: grpc.aio.ServicerContext

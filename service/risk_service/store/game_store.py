@@ -18,9 +18,10 @@ import redis.asyncio as aioredis
 from risk_service.store.keys import Keys, StreamEntries, stream_id, stream_seq
 
 _COMMIT = """
-local game, stream, requests = KEYS[1], KEYS[2], KEYS[3]
+local game, stream, requests, log = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local expected, snap, status, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local req_field, req_value, first_seq = ARGV[5], ARGV[6], tonumber(ARGV[7])
+local meta, entry, retention_ms = ARGV[8], ARGV[9], tonumber(ARGV[10])
 if redis.call('EXISTS', game) == 0 then return {'missing'} end
 if req_field ~= '' then
   local prior = redis.call('HGET', requests, req_field)
@@ -30,15 +31,25 @@ local fields = redis.call('HMGET', game, 'version', 'seq')
 if fields[1] ~= expected then return {'stale', fields[1]} end
 if tonumber(fields[2]) + 1 ~= first_seq then return {'stale', fields[1]} end
 local seq = first_seq - 1
-for i = 8, #ARGV do
+for i = 11, #ARGV do
   seq = seq + 1
   redis.call('XADD', stream, '0-' .. seq, 'e', ARGV[i])
 end
 local version = tonumber(expected) + 1
 redis.call('HSET', game, 'snap', snap, 'version', version, 'seq', seq, 'status', status,
-           'updated', now)
+           'updated', now, 'meta', meta)
+if entry ~= '' then redis.call('RPUSH', log, entry) end
 if req_field ~= '' then redis.call('HSET', requests, req_field, req_value) end
+if retention_ms > 0 then
+  for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, retention_ms) end
+end
 return {'ok', tostring(version), tostring(seq)}
+"""
+
+# Delete a lease only if this process still holds it (it may have expired and passed on).
+_RELEASE_LEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
 """
 
 
@@ -67,6 +78,7 @@ class GameRecord:
     updated_ms: int
     players: int
     snapshot: bytes
+    meta: bytes  # a serialised risk.v1.GameMeta (clocks, bots, delays)
     names: tuple[str, ...]
     seat_digests: tuple[bytes, ...]  # b"" for a seat no one has joined
     host_digest: bytes
@@ -90,6 +102,7 @@ def _parse(game_id: str, raw: dict[bytes, bytes]) -> GameRecord | None:
         updated_ms=_int(raw.get(b"updated")),
         players=players,
         snapshot=raw[b"snap"],
+        meta=raw.get(b"meta", b""),
         names=tuple(raw.get(f"name:{s}".encode(), b"").decode() for s in range(players)),
         seat_digests=tuple(raw.get(f"tok:{s}".encode(), b"") for s in range(players)),
         host_digest=raw.get(b"tok:host", b""),
@@ -101,6 +114,7 @@ class GameStore:
         self.redis = client
         self.keys = keys or Keys()
         self._commit = client.register_script(_COMMIT)
+        self._release = client.register_script(_RELEASE_LEASE)
 
     async def create(
         self,
@@ -118,8 +132,12 @@ class GameStore:
             "updated": record.updated_ms,
             "players": record.players,
             "snap": record.snapshot,
+            "meta": record.meta,
             "tok:host": record.host_digest,
         }
+        for seat, seat_digest in enumerate(record.seat_digests):
+            if seat_digest:
+                fields[f"tok:{seat}"] = seat_digest
         for seat, name in enumerate(record.names):
             if name:
                 fields[f"name:{seat}"] = name
@@ -152,16 +170,19 @@ class GameStore:
         status: int,
         now_ms: int,
         events: Sequence[bytes],
+        meta: bytes,
+        log_entry: bytes = b"",
         request_field: str = "",
         request_value: bytes = b"",
+        retention_ms: int = 0,
     ) -> CommitResult:
-        """Apply one action's writes if the game is still at `expected_version`."""
-        k = self.keys
+        """Apply one change's writes if the game is still at `expected_version`; with a
+        retention, every key of the game expires that long after this commit."""
         reply = await self._commit(
-            keys=[k.game(game_id), k.events(game_id), k.requests(game_id)],
+            keys=list(self.keys.game_keys(game_id)),
             args=[
                 str(expected_version), snapshot, status, now_ms, request_field, request_value,
-                first_seq, *events,
+                first_seq, meta, log_entry, retention_ms, *events,
             ],
         )
         outcome = CommitOutcome(reply[0].decode())
@@ -180,6 +201,52 @@ class GameStore:
         if claimed and name:
             await self.redis.hset(key, f"name:{seat}", name)
         return claimed
+
+    async def replace_seat_token(self, game_id: str, seat: int, digest: bytes) -> None:
+        await self.redis.hset(self.keys.game(game_id), f"tok:{seat}", digest)
+
+    async def read_log(self, game_id: str) -> list[bytes]:
+        return cast(list[bytes], await self.redis.lrange(self.keys.log(game_id), 0, -1))
+
+    # ---- sweeper bookkeeping (secondary; the game hash is the truth) -------------------------
+
+    async def schedule(self, game_id: str, deadline_ms: int) -> None:
+        """Record (or with 0, drop) the game's pending deadline in the deadline index."""
+        if deadline_ms:
+            await self.redis.zadd(self.keys.deadlines(), {game_id: deadline_ms})
+        else:
+            await self.redis.zrem(self.keys.deadlines(), game_id)
+
+    async def due(self, key: str, now_ms: int, limit: int) -> list[str]:
+        ids = cast(list[bytes], await self.redis.zrangebyscore(key, "-inf", now_ms, 0, limit))
+        return [i.decode() for i in ids]
+
+    async def lease(self, game_id: str, owner: str, ms: int) -> bool:
+        return bool(await self.redis.set(self.keys.lease(game_id), owner, nx=True, px=ms))
+
+    async def release(self, game_id: str, owner: str) -> None:
+        await self._release(keys=[self.keys.lease(game_id)], args=[owner])
+
+    async def retire(self, game_id: str, variant: str, expires_ms: int) -> None:
+        """A game reached a final status: drop its deadline and note when it expires."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrem(self.keys.deadlines(), game_id)
+            pipe.zadd(self.keys.expiring(), {f"{variant}:{game_id}": expires_ms})
+            await pipe.execute()
+
+    async def forget(self, member: str) -> None:
+        """After retention (`member` is "<variant>:<game id>" from the expiring index):
+        remove what is left of the game from every index; its own keys have expired."""
+        variant, game_id = member.split(":", 1)
+        k = self.keys
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for status in range(6):
+                pipe.zrem(k.index("*", status), game_id)
+                pipe.zrem(k.index(variant, status), game_id)
+            pipe.zrem(k.expiring(), member)
+            pipe.zrem(k.deadlines(), game_id)
+            pipe.delete(*k.game_keys(game_id), k.lease(game_id))
+            await pipe.execute()
 
     async def read_events(
         self, game_id: str, after_seq: int, count: int | None = None

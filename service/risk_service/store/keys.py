@@ -37,6 +37,27 @@ class Keys:
         """Hash: `<seat>:<request id>` -> action fingerprint + the reply that was sent."""
         return f"{self.prefix}:g:{{{game_id}}}:req"
 
+    def log(self, game_id: str) -> str:
+        """List: one serialised risk.v1.LogEntry per committed change, by version."""
+        return f"{self.prefix}:g:{{{game_id}}}:log"
+
+    def game_keys(self, game_id: str) -> tuple[str, str, str, str]:
+        """Every key of one game (all in one hash slot)."""
+        return (self.game(game_id), self.events(game_id), self.requests(game_id),
+                self.log(game_id))
+
+    def deadlines(self) -> str:
+        """Sorted set: game id -> its pending decision's deadline (ms). Rebuildable."""
+        return f"{self.prefix}:deadlines"
+
+    def expiring(self) -> str:
+        """Sorted set: game id -> when its retention ends (ms); the index entries go then."""
+        return f"{self.prefix}:expiring"
+
+    def lease(self, game_id: str) -> str:
+        """String: which process is enforcing this game's deadline right now."""
+        return f"{self.prefix}:g:{{{game_id}}}:lease"
+
     def index(self, variant: str, status: int) -> str:
         """Sorted set of game ids by creation time; '*' / 0 stand for any variant / status."""
         return f"{self.prefix}:idx:{variant}:{status}"

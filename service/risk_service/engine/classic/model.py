@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import IntEnum
+from typing import ClassVar
 
 from risk_service.engine.core.ruleset import Action, Event
 
@@ -309,6 +310,8 @@ class TurnEnded(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameEnded(Event):
+    terminal: ClassVar[bool] = True
+
     winner: int
     ranking: tuple[int, ...]
     reason: str

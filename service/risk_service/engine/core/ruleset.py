@@ -23,6 +23,8 @@ class Action:
 class Event:
     """Base of every variant's events. Events are facts; some are not for every eye."""
 
+    terminal: ClassVar[bool] = False  # the game is over once this event has happened
+
     def for_viewer(self, viewer: int | None) -> Event | None:
         """The event as `viewer` (a seat, or None for a spectator) may see it; None hides it."""
         return self

@@ -1,0 +1,72 @@
+"""Each service process's background sweeper: deadlines, idle games, expired index entries.
+
+Every process runs one; they cooperate through Redis. A due deadline is taken under a short
+per-game lease so two processes rarely do the same work, and the commit's version check makes
+the timeout land exactly once even when they do. A process killed while holding a lease only
+delays the others by the lease's lifetime.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import structlog
+from redis.exceptions import RedisError
+
+from risk_service.games import ACTIVE, WAITING, GameService
+from risk_service.store.game_store import GameStore
+
+log = structlog.get_logger("sweeper")
+LEASE_MS = 5_000
+BATCH = 64
+
+
+class Sweeper:
+    def __init__(self, games: GameService, store: GameStore, *, interval_ms: int,
+                 idle_scan_ms: int = 60_000) -> None:
+        self.games = games
+        self.store = store
+        self.interval = interval_ms / 1000
+        self.idle_scan_ms = idle_scan_ms
+        self.last_idle_scan = 0.0
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await self.sweep_once()
+            except RedisError as exc:
+                log.warning("sweep_failed", error=str(exc))
+            except Exception:
+                log.exception("sweep_crashed")
+            await asyncio.sleep(self.interval)
+
+    async def sweep_once(self) -> None:
+        now = self.games.clock_ms()
+        for game_id in await self.store.due(self.store.keys.deadlines(), now, BATCH):
+            owner = self.games.process_id
+            if not await self.store.lease(game_id, owner, LEASE_MS):
+                continue
+            try:
+                await self.games.enforce_deadline(game_id)
+            finally:
+                await self.store.release(game_id, owner)
+        for member in await self.store.due(self.store.keys.expiring(), now, BATCH):
+            await self.store.forget(member)
+        if (time.monotonic() - self.last_idle_scan) * 1000 >= self.idle_scan_ms:
+            self.last_idle_scan = time.monotonic()
+            await self.abandon_idle()
+
+    async def abandon_idle(self) -> None:
+        """Walk the waiting and active games; abandon those idle past the limit."""
+        cutoff = self.games.clock_ms() - self.games.limits.abandon_after_ms
+        for status in (WAITING, ACTIVE):
+            cursor = ""
+            while True:
+                ids = await self.store.page("*", status, cursor, 200)
+                if not ids:
+                    break
+                for record in await self.store.load_many(ids):
+                    if record.updated_ms <= cutoff:
+                        await self.games.abandon_if_idle(record.game_id)
+                cursor = ids[-1]
