@@ -23,6 +23,7 @@ from typing import Any
 import structlog
 
 from risk_service import clocks, wire
+from risk_service.audit import hash_chain
 from risk_service.engine import REGISTRY, Event, IllegalAction, Reason, get_ruleset
 from risk_service.errors import Code, ServiceError, malformed, not_found
 from risk_service.feed import FeedHub
@@ -850,16 +851,6 @@ class _Delay:
         if count < len(pending) and self.ms and pending[count].seq + self.events <= newest:
             return release, max(0.0, (pending[count].at_ms + self.ms - now_ms) / 1000)
         return release, None
-
-
-def hash_chain(game_id: str, events: Sequence[game_pb2.Event]) -> list[bytes]:
-    """chain[i] = SHA-256(chain[i-1] || event i, serialised deterministically)."""
-    link = hashlib.sha256(f"risk.v1:{game_id}".encode()).digest()
-    chain = []
-    for event in events:
-        link = hashlib.sha256(link + event.SerializeToString(deterministic=True)).digest()
-        chain.append(link)
-    return chain
 
 
 def _stale(current: int, expected: int) -> ServiceError:

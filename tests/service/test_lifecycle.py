@@ -1,0 +1,355 @@
+"""Game lifecycle through the public RPCs: start, cancel, reissue, resign, abandon, clocks,
+bot takeover, spectator delay, retention and audit export, with real processes."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+import pytest
+import redis.asyncio as aioredis
+
+from risk_service import audit, wire
+from risk_service.engine import LegalAction, get_ruleset
+from risk_service.engine.classic.model import ClassicView
+from risk_service.pb.risk.v1 import game_pb2, lifecycle_pb2, service_pb2, service_pb2_grpc
+from tests.service.conftest import ServiceFactory
+from tests.service.harness import ServiceProcess
+from tests.service.rpc import bearer, classic_options, error_info, rpc_error
+
+Stub = service_pb2_grpc.RiskServiceStub
+QUICK = {"RISK_SWEEP_INTERVAL_MS": "50"}
+
+
+@pytest.fixture
+async def stub(make_service: ServiceFactory, redis_client: object) -> AsyncIterator[Stub]:
+    service = make_service(**QUICK)
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        yield Stub(channel)
+
+
+def _request(**fields: Any) -> service_pb2.CreateGameRequest:
+    options = fields.pop("options", classic_options(players=3, auto_defend_max_dice=True))
+    return service_pb2.CreateGameRequest(options=options, seed=fields.pop("seed", 17), **fields)
+
+
+async def _game(stub: Stub, game_id: str, token: str | None = None) -> service_pb2.GetGameResponse:
+    return await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id),
+                              metadata=bearer(token) if token else None)
+
+
+async def _events(stub: Stub, game_id: str, token: str | None = None) -> list[game_pb2.Event]:
+    """Every event so far (the stream's backlog), as `token`'s holder sees them."""
+    last = (await _game(stub, game_id)).game.last_seq
+    call = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game_id),
+                             metadata=bearer(token) if token else None)
+    out = [(await asyncio.wait_for(call.read(), 10)).event for _ in range(last)]
+    call.cancel()
+    return out
+
+
+def _kinds(events: list[game_pb2.Event]) -> list[str]:
+    return [e.lifecycle.WhichOneof("kind") or "" for e in events
+            if e.WhichOneof("variant") == "lifecycle"]
+
+
+async def _bot_step(stub: Stub, game_id: str, tokens: list[str], entropy: int) -> None:
+    """One move by whoever must decide, chosen by the built-in bot from the seat's view."""
+    game = (await _game(stub, game_id)).game
+    seat = game.decision.seats[0]
+    auth = bearer(tokens[seat])
+    board = (await _game(stub, game_id, tokens[seat])).board
+    legal = await stub.ListLegalActions(service_pb2.ListLegalActionsRequest(game_id=game_id),
+                                        metadata=auth)
+    view = wire.from_message(board.classic, ClassicView)
+    options = [LegalAction(wire.action_from_proto(e.action)[1], e.max_count)
+               for e in legal.actions]
+    action = get_ruleset("classic").bot_choose(view, options, entropy)
+    await stub.SubmitAction(service_pb2.SubmitActionRequest(
+        game_id=game_id, action=wire.action_to_proto("classic", action),
+        expected_version=legal.version, request_id=f"step-{entropy}"), metadata=auth)
+
+
+async def test_manual_start_waits_for_the_host(stub: Stub) -> None:
+    """A manual-start game waits with every seat taken; only the host starts it."""
+    created = await stub.CreateGame(_request(manual_start=True))
+    game_id = created.game.game_id
+    assert created.game.status == service_pb2.GAME_STATUS_WAITING
+    early = await rpc_error(stub.StartGame(service_pb2.StartGameRequest(game_id=game_id),
+                                           metadata=bearer(created.host_token)))
+    assert error_info(early).reason == "SEATS_NOT_FILLED"
+    tokens = [(await stub.JoinGame(service_pb2.JoinGameRequest(game_id=game_id, seat=s)))
+              .seat_token for s in range(3)]
+    waiting = (await _game(stub, game_id)).game
+    assert waiting.status == service_pb2.GAME_STATUS_WAITING and not waiting.decision.seats
+    legal = await stub.ListLegalActions(service_pb2.ListLegalActionsRequest(game_id=game_id),
+                                        metadata=bearer(tokens[0]))
+    assert not legal.actions, "nobody may act before the start"
+    refused = await rpc_error(stub.StartGame(service_pb2.StartGameRequest(game_id=game_id),
+                                             metadata=bearer(tokens[0])))
+    assert refused.code() == grpc.StatusCode.PERMISSION_DENIED
+    assert error_info(refused).reason == "NOT_HOST"
+    started = await stub.StartGame(service_pb2.StartGameRequest(game_id=game_id),
+                                   metadata=bearer(created.host_token))
+    assert started.game.status == service_pb2.GAME_STATUS_ACTIVE and started.game.decision.seats
+    assert _kinds(await _events(stub, game_id))[-1] == "game_started"
+    again = await rpc_error(stub.StartGame(service_pb2.StartGameRequest(game_id=game_id),
+                                           metadata=bearer(created.host_token)))
+    assert error_info(again).reason == "GAME_ALREADY_STARTED"
+
+
+async def test_game_starts_when_the_last_seat_joins(stub: Stub) -> None:
+    """Without manual_start the last JoinGame starts the game; joins are events."""
+    created = await stub.CreateGame(_request())
+    game_id = created.game.game_id
+    for seat in range(3):
+        await stub.JoinGame(service_pb2.JoinGameRequest(game_id=game_id, seat=seat,
+                                                        display_name=f"p{seat}"))
+    game = (await _game(stub, game_id)).game
+    assert game.status == service_pb2.GAME_STATUS_ACTIVE
+    assert [s.display_name for s in game.seats] == ["p0", "p1", "p2"]
+    assert _kinds(await _events(stub, game_id)) == [
+        "seat_joined", "seat_joined", "seat_joined", "game_started"]
+
+
+async def test_host_cancels_a_waiting_game_only(stub: Stub) -> None:
+    """CancelGame ends a waiting game with an event; a started game cannot be cancelled."""
+    created = await stub.CreateGame(_request())
+    game_id = created.game.game_id
+    cancelled = await stub.CancelGame(service_pb2.CancelGameRequest(game_id=game_id),
+                                      metadata=bearer(created.host_token))
+    assert cancelled.game.status == service_pb2.GAME_STATUS_CANCELLED
+    assert _kinds(await _events(stub, game_id)) == ["game_cancelled"]
+    joined = await rpc_error(stub.JoinGame(service_pb2.JoinGameRequest(game_id=game_id, seat=0)))
+    assert error_info(joined).reason == "GAME_OVER"
+    running = await stub.CreateGame(_request(issue_seat_tokens=True))
+    late = await rpc_error(stub.CancelGame(
+        service_pb2.CancelGameRequest(game_id=running.game.game_id),
+        metadata=bearer(running.host_token)))
+    assert late.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert error_info(late).reason == "GAME_ALREADY_STARTED"
+
+
+async def test_reissued_token_replaces_the_lost_one(stub: Stub) -> None:
+    """After ReissueSeatToken the old token is refused and the new one acts for the seat."""
+    created = await stub.CreateGame(_request(issue_seat_tokens=True))
+    game_id = created.game.game_id
+    fresh = await stub.ReissueSeatToken(
+        service_pb2.ReissueSeatTokenRequest(game_id=game_id, seat=1),
+        metadata=bearer(created.host_token))
+    old = await rpc_error(_game(stub, game_id, created.seat_tokens[1]))
+    assert old.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert (await _game(stub, game_id, fresh.seat_token)).viewer_seat == 1
+    assert "seat_token_reissued" in _kinds(await _events(stub, game_id))
+
+
+async def test_resignations_end_the_game_for_the_last_seat(stub: Stub) -> None:
+    """Resign through the RPC: pieces turn neutral; the last seat in wins by resignation."""
+    created = await stub.CreateGame(_request(issue_seat_tokens=True))
+    game_id, tokens = created.game.game_id, list(created.seat_tokens)
+    first = await stub.Resign(service_pb2.ResignRequest(game_id=game_id, request_id="r"),
+                              metadata=bearer(tokens[2]))
+    assert first.events[0].classic.player_resigned.seat == 2
+    assert first.game.status == service_pb2.GAME_STATUS_ACTIVE
+    again = await stub.Resign(service_pb2.ResignRequest(game_id=game_id, request_id="r"),
+                              metadata=bearer(tokens[2]))
+    assert again.version == first.version, "the same request id resigns once"
+    last = await stub.Resign(service_pb2.ResignRequest(game_id=game_id),
+                             metadata=bearer(tokens[0]))
+    assert last.game.status == service_pb2.GAME_STATUS_FINISHED
+    assert last.game.outcome.winner == 1 and last.game.outcome.reason == "resignation"
+
+
+async def test_idle_game_is_abandoned(make_service: ServiceFactory, redis_client: object) -> None:
+    """A game nobody acts in for RISK_ABANDON_AFTER_S is abandoned, with its event."""
+    service = make_service(RISK_ABANDON_AFTER_S="1", **QUICK)
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        created = await stub.CreateGame(_request(issue_seat_tokens=True))
+        game_id = created.game.game_id
+        for _ in range(100):
+            game = (await _game(stub, game_id)).game
+            if game.status == service_pb2.GAME_STATUS_ABANDONED:
+                break
+            await asyncio.sleep(0.05)
+        assert game.status == service_pb2.GAME_STATUS_ABANDONED
+        assert _kinds(await _events(stub, game_id))[-1] == "game_abandoned"
+
+
+async def test_bot_takes_over_a_seat_that_times_out(stub: Stub) -> None:
+    """With the BOT policy a timed-out seat is handed to the bot, which goes on playing it."""
+    clock = lifecycle_pb2.ClockOptions(decision_seconds=1,
+                                       on_timeout=lifecycle_pb2.TIMEOUT_POLICY_BOT)
+    created = await stub.CreateGame(_request(issue_seat_tokens=True, clock=clock))
+    game_id = created.game.game_id
+    game = (await _game(stub, game_id)).game
+    assert game.deadline_ms > 0
+    sleeper = game.decision.seats[0]
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        game = (await _game(stub, game_id)).game
+        if game.bot_seats[sleeper] and game.decision.seats and \
+                game.decision.seats[0] != sleeper:
+            break
+        await asyncio.sleep(0.1)
+    assert game.bot_seats[sleeper]
+    kinds = _kinds(await _events(stub, game_id))
+    assert kinds.count("decision_timed_out") == 1 and "seat_handed_to_bot" in kinds
+    assert "clock_started" in kinds
+
+
+async def test_timeout_applied_once_by_two_processes(
+    make_service: ServiceFactory, redis_client: object
+) -> None:
+    """Two sweeping processes; each expired decision is timed out exactly once."""
+    first = make_service(**QUICK)
+    make_service(**QUICK)
+    async with grpc.aio.insecure_channel(first.target) as channel:
+        stub = Stub(channel)
+        clock = lifecycle_pb2.ClockOptions(decision_seconds=1)
+        created = await stub.CreateGame(_request(issue_seat_tokens=True, clock=clock))
+        game_id = created.game.game_id
+        await asyncio.sleep(3.6)  # three deadlines pass, one after another
+        events = await _events(stub, game_id)
+    timeouts = [e for e in events if e.lifecycle.WhichOneof("kind") == "decision_timed_out"]
+    assert 2 <= len(timeouts) <= 4
+    versions = [e.version for e in timeouts]
+    assert len(set(versions)) == len(versions), "no version was timed out twice"
+
+
+async def test_killed_lease_holder_does_not_stop_the_timeout(
+    make_service: ServiceFactory, redis_url: str, redis_client: aioredis.Redis
+) -> None:
+    """SIGKILL the process holding a game's lease just before its deadline: the other
+    process applies the timeout once the lease lapses."""
+    holder = make_service(**QUICK)
+    other = make_service(**QUICK)
+    async with grpc.aio.insecure_channel(other.target) as channel:
+        stub = Stub(channel)
+        clock = lifecycle_pb2.ClockOptions(decision_seconds=1)
+        created = await stub.CreateGame(_request(issue_seat_tokens=True, clock=clock))
+        game_id = created.game.game_id
+        await redis_client.set(f"risk:g:{{{game_id}}}:lease", "holder", px=2000)
+        holder.kill()
+        start = (await _game(stub, game_id)).game.version
+        await asyncio.sleep(3.5)
+        events = await _events(stub, game_id)
+    timeouts = [e for e in events if e.lifecycle.WhichOneof("kind") == "decision_timed_out"]
+    assert timeouts and timeouts[0].version == start + 1
+    assert timeouts[0].at_ms >= created.game.created_at_ms + 1900, "not before the lease lapsed"
+
+
+async def test_spectator_delay_holds_events_back(stub: Stub) -> None:
+    """A spectator of a 5-event-delay game never gets an event before 5 later ones exist;
+    players are not delayed."""
+    created = await stub.CreateGame(_request(issue_seat_tokens=True, spectator_delay_events=5))
+    game_id, tokens = created.game.game_id, list(created.seat_tokens)
+    spectator = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game_id))
+    player = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game_id),
+                               metadata=bearer(tokens[0]))
+    received: list[int] = []
+    newest = 0
+
+    async def watch() -> None:
+        while True:
+            message = await spectator.read()
+            if message is grpc.aio.EOF:
+                return
+            received.append(message.event.seq)
+
+    watcher = asyncio.create_task(watch())
+    for step in range(40):
+        await _bot_step(stub, game_id, tokens, step)
+        newest = (await _game(stub, game_id)).game.last_seq
+        await asyncio.sleep(0.01)
+    player_seen = [(await asyncio.wait_for(player.read(), 5)).event.seq for _ in range(newest)]
+    await asyncio.sleep(0.3)
+    watcher.cancel()
+    player.cancel()
+    assert player_seen == list(range(1, newest + 1)), "players see every event at once"
+    assert received, "the spectator received events"
+    assert received == list(range(1, len(received) + 1))
+    assert received[-1] <= newest - 5, "the newest five events are still held back"
+    board = (await _game(stub, game_id)).board
+    assert not board.WhichOneof("variant"), "the live board is not shown to delayed spectators"
+
+
+async def test_retention_leaves_nothing_behind(
+    make_service: ServiceFactory, redis_client: aioredis.Redis
+) -> None:
+    """A game over for longer than its retention is gone from Redis: no key, no index entry."""
+    service = make_service(RISK_RETENTION_S="1", **QUICK)
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        keep = await stub.CreateGame(_request())
+        created = await stub.CreateGame(_request(issue_seat_tokens=True))
+        game_id = created.game.game_id
+        await stub.Resign(service_pb2.ResignRequest(game_id=game_id),
+                          metadata=bearer(created.seat_tokens[0]))
+        await stub.Resign(service_pb2.ResignRequest(game_id=game_id),
+                          metadata=bearer(created.seat_tokens[1]))
+        assert (await _game(stub, game_id)).game.status == service_pb2.GAME_STATUS_FINISHED
+        assert await redis_client.keys(f"*{game_id}*")
+        await asyncio.sleep(1.6)
+        leftovers = [k for k in await redis_client.keys("*")
+                     if game_id.encode() in k]
+        members = []
+        for key in await redis_client.keys("risk:*"):
+            if await redis_client.type(key) == b"zset":
+                members += [m for m in await redis_client.zrange(key, 0, -1)
+                            if game_id.encode() in m]
+        listed = await stub.ListGames(service_pb2.ListGamesRequest())
+    assert leftovers == [] and members == []
+    assert [g.game_id for g in listed.games] == [keep.game.game_id]
+    gone = await rpc_error(stub_get(service, game_id))
+    assert gone.code() == grpc.StatusCode.NOT_FOUND
+
+
+async def stub_get(service: ServiceProcess, game_id: str) -> Any:
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        return await Stub(channel).GetGame(service_pb2.GetGameRequest(game_id=game_id))
+
+
+async def test_export_verifies_and_tampering_is_caught(stub: Stub) -> None:
+    """ExportGame after the end replays through `verify`; altering an action or an event
+    makes verification fail; before the end nobody gets the seed."""
+    created = await stub.CreateGame(_request(issue_seat_tokens=True, seed=99))
+    game_id, tokens = created.game.game_id, list(created.seat_tokens)
+    for step in range(30):
+        await _bot_step(stub, game_id, tokens, step)
+    early = await rpc_error(stub.ExportGame(service_pb2.ExportGameRequest(game_id=game_id),
+                                            metadata=bearer(created.host_token)))
+    assert error_info(early).reason == "GAME_NOT_OVER"
+    for seat in (0, 1):
+        await stub.Resign(service_pb2.ResignRequest(game_id=game_id), metadata=bearer(tokens[seat]))
+    spectator = await rpc_error(stub.ExportGame(service_pb2.ExportGameRequest(game_id=game_id)))
+    assert spectator.code() == grpc.StatusCode.UNAUTHENTICATED
+    export = await stub.ExportGame(service_pb2.ExportGameRequest(game_id=game_id),
+                                   metadata=bearer(tokens[2]))
+    assert export.seed == 99 and export.outcome.winner == 2
+    verified = audit.verify(export)
+    assert verified.actions == 30 and verified.events == len(export.events)
+
+    altered_action = service_pb2.GameExport()
+    altered_action.CopyFrom(export)
+    entry = next(e for e in altered_action.log if e.WhichOneof("entry") == "action")
+    kind = entry.action.classic.WhichOneof("kind")
+    field = getattr(entry.action.classic, kind)
+    field.territory = (field.territory + 1) % 42
+    with pytest.raises(audit.VerificationError):
+        audit.verify(altered_action)
+
+    altered_event = service_pb2.GameExport()
+    altered_event.CopyFrom(export)
+    target = next(e for e in altered_event.events if e.classic.WhichOneof("kind") ==
+                  "territory_claimed")
+    target.classic.territory_claimed.territory = (target.classic.territory_claimed.territory
+                                                  + 1) % 42
+    with pytest.raises(audit.VerificationError, match="hash chain"):
+        audit.verify(altered_event)
+    altered_event.chain[:] = audit.hash_chain(game_id, altered_event.events)
+    with pytest.raises(audit.VerificationError, match="differs"):
+        audit.verify(altered_event)
