@@ -3,8 +3,8 @@
 `create_game` creates a classic game with a fixed seed and joins every seat; `play` then loops
 GetGame (as the deciding seat) -> ListLegalActions -> the engine's bot on that view and list ->
 SubmitAction, until the service reports an outcome. The bot's entropy depends only on the seed
-and the version, so a seed always gives the same game. The result keeps what a test needs to
-rebuild the game offline: the seed, the options and the (seat, action) log in version order.
+and the move number, so a seed always gives the same game. The result keeps what a test needs to
+rebuild the game offline: the seed, the options, the (seat, action) log and each action's version.
 Hooks let a test watch every reply (`observe`) or act between two actions (`after_action`).
 """
 
@@ -37,9 +37,9 @@ FAST_OPTIONS: dict[str, Any] = {
 }
 
 
-def bot_entropy(seed: int, version: int) -> int:
-    """The bot's entropy for the action taken at `version`: a pure function of seed and version."""
-    return (seed * 0x9E3779B97F4A7C15 + version) & _MASK64
+def bot_entropy(seed: int, move: int) -> int:
+    """The bot's entropy for the game's `move`-th action (from 0): a function of seed and move."""
+    return (seed * 0x9E3779B97F4A7C15 + move) & _MASK64
 
 
 @dataclass
@@ -50,12 +50,15 @@ class BotGame:
     host_token: str
     seat_tokens: list[str]
     created: service_pb2.CreateGameResponse
-    actions: list[tuple[int, Action]] = field(default_factory=list)  # index k-1 = version k
+    version: int  # the service's version of the game, as last seen
+    last_seq: int  # the last event's seq, as last seen
+    actions: list[tuple[int, Action]] = field(default_factory=list)  # (seat, action), in order
+    versions: list[int] = field(default_factory=list)  # the version each action committed
     outcome: common_pb2.Outcome | None = None
-    last_seq: int = 0
 
     @property
-    def version(self) -> int:
+    def moves(self) -> int:
+        """Actions played so far."""
         return len(self.actions)
 
     @property
@@ -84,9 +87,12 @@ async def create_game(
         )
         observe("JoinGame", seat, joined)
         tokens.append(joined.seat_token)
+    # joining may have moved the game on (a start), so its state is read afresh
+    summary = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
     return BotGame(
         game_id=game_id, seed=seed, options=options_pb, host_token=created.host_token,
-        seat_tokens=tokens, created=created, last_seq=created.game.last_seq,
+        seat_tokens=tokens, created=created, version=summary.version,
+        last_seq=summary.last_seq,
     )
 
 
@@ -99,15 +105,15 @@ async def play(
     max_actions: int = 20_000,
 ) -> BotGame:
     """Let the bots play `game` to its end through the service; returns the same `game`."""
-    seat = game.created.game.decision.seats[0]
+    request = service_pb2.GetGameRequest(game_id=game.game_id)
+    seat = (await stub.GetGame(request)).game.decision.seats[0]
     while game.outcome is None:
-        if game.version >= max_actions:
+        if game.moves >= max_actions:
             raise AssertionError(f"no outcome after {max_actions} actions")
         token = bearer(game.seat_tokens[seat])
-        got = await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id), metadata=token)
+        got = await stub.GetGame(request, metadata=token)
         observe("GetGame", seat, got)
-        assert got.viewer_seat == seat
-        assert list(got.game.decision.seats) == [seat]
+        assert (got.viewer_seat, list(got.game.decision.seats)) == (seat, [seat])
         assert got.game.version == game.version
         view = wire.from_message(got.board.classic, ClassicView)
         listed = await stub.ListLegalActions(
@@ -119,19 +125,21 @@ async def play(
             LegalAction(action=wire.action_from_proto(entry.action)[1], max_count=entry.max_count)
             for entry in listed.actions
         ]
-        action = RULES.bot_choose(view, legal, bot_entropy(game.seed, game.version))
+        action = RULES.bot_choose(view, legal, bot_entropy(game.seed, game.moves))
         reply = await stub.SubmitAction(
             service_pb2.SubmitActionRequest(
                 game_id=game.game_id,
                 action=wire.action_to_proto("classic", action),
                 expected_version=game.version,
-                request_id=f"bot-{game.version}",
+                request_id=f"bot-{game.moves}",
             ),
             metadata=token,
         )
         observe("SubmitAction", seat, reply)
+        assert reply.version > game.version
         game.actions.append((seat, action))
-        assert reply.version == game.version
+        game.versions.append(reply.version)
+        game.version = reply.version
         if reply.events:
             game.last_seq = reply.events[-1].seq
         if reply.HasField("outcome"):
@@ -140,6 +148,10 @@ async def play(
             seat = reply.decision.seats[0]
         if after_action is not None:
             await after_action(game)
+    final = await stub.GetGame(request)
+    observe("GetGame", None, final)
+    assert final.game.outcome == game.outcome
+    game.version, game.last_seq = final.game.version, final.game.last_seq
     return game
 
 
@@ -153,23 +165,24 @@ def engine_options(game: BotGame) -> Any:
 
 
 def replay(game: BotGame) -> tuple[Any, list[tuple[int, int, Any]]]:
-    """The final state and every (seq, version, event), rebuilt offline from seed and log."""
+    """The final state and every engine (seq, version, event), rebuilt offline from the seed
+    and the action log: seqs count from 1 over the creation events (version 0) and then each
+    action's events (the version that action committed)."""
     state, created = RULES.create(engine_options(game), game.seed)
     items = [(seq, 0, event) for seq, event in enumerate(created, start=1)]
-    for version, (seat, action) in enumerate(game.actions, start=1):
+    for (seat, action), version in zip(game.actions, game.versions, strict=True):
         state, events = RULES.apply(state, seat, action)
         last = len(items)
         items.extend((last + i, version, e) for i, e in enumerate(events, start=1))
     return state, items
 
 
-def expected_events(game: BotGame, viewer: int | None, after_seq: int = 0) -> list[bytes]:
-    """The serialised events `viewer` (a seat, or None) must receive after `after_seq`."""
+def expected_events(game: BotGame, viewer: int | None) -> list[game_pb2.Event]:
+    """The engine events `viewer` (a seat, or None) must receive, redacted and encoded."""
     _state, items = replay(game)
     out = []
     for seq, version, event in items:
         seen = event.for_viewer(viewer)
-        if seq > after_seq and seen is not None:
-            message = wire.event_to_proto("classic", seen, seq, version)
-            out.append(message.SerializeToString(deterministic=True))
+        if seen is not None:
+            out.append(wire.event_to_proto("classic", seen, seq, version))
     return out

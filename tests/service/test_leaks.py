@@ -23,7 +23,7 @@ from google.protobuf.message import Message
 from risk_service import wire
 from risk_service.engine.classic.model import ClassicState, ClassicView
 from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
-from tests.service.botplay import FAST_OPTIONS, BotGame, create_game, play
+from tests.service.botplay import FAST_OPTIONS, BotGame, create_game, play, replay
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer, rpc_error
 
@@ -31,7 +31,7 @@ Stub = service_pb2_grpc.RiskServiceStub
 
 # 3 players, ~370 actions; seat 0 falls holding 4 cards while seat 1 still plays, then seat 1
 SEED = 0xC0FFEE87ED000029
-SECRET_EVERY = 20  # versions between two samples of the generator state and the deck
+SECRET_EVERY = 20  # actions between two samples of the generator state and the deck
 HIDDEN = -1
 TIMEOUT_S = 40
 
@@ -66,6 +66,7 @@ class Capture:
     replies: list[tuple[str, object, bytes]] = field(default_factory=list)
     # (viewer, event) for every event any viewer received, by stream or in a SubmitAction reply
     events: list[tuple[int | None, game_pb2.Event]] = field(default_factory=list)
+    streamed: int = 0  # engine (classic) events received by stream, every viewer together
     views: int = 0
 
     def add(self, label: str, viewer: object, reply: Message) -> None:
@@ -78,14 +79,14 @@ class Secrets:
     states: int = 0
     decks: int = 0
 
-    def sample(self, state: ClassicState, version: int) -> None:
+    def sample(self, state: ClassicState, move: int) -> None:
         self.states += 1
         for form in number_forms(state.rng_state):
-            self.needles[form] = f"rng_state at version {version}"
+            self.needles[form] = f"rng_state after move {move}"
         if len(state.deck) >= 8:
             self.decks += 1
             # ids < 128 are one varint byte each: this is the packed repeated int32 payload
-            self.needles[bytes(state.deck[:8])] = f"deck top 8 at version {version}"
+            self.needles[bytes(state.deck[:8])] = f"deck top 8 after move {move}"
 
 
 async def _true_state(client: redis.asyncio.Redis, game_id: str) -> ClassicState:
@@ -152,6 +153,7 @@ async def _stream(
         async for reply in call:
             capture.add("StreamEvents", viewer, reply)
             capture.events.append((seat, reply.event))
+            capture.streamed += reply.event.WhichOneof("variant") == "classic"
             if reply.event.classic.WhichOneof("kind") == "game_ended":
                 return
     finally:
@@ -195,8 +197,8 @@ async def test_no_secret_in_any_reply_or_log(
 
     async def after_action(g: BotGame) -> None:
         state = await _true_state(redis_client, g.game_id)
-        if g.version % SECRET_EVERY == 0 or g.outcome is not None:
-            secrets.sample(state, g.version)
+        if g.moves % SECRET_EVERY == 0 or g.outcome is not None:
+            secrets.sample(state, g.moves)
         await _read_as_everyone(stub, g, state, capture)
 
     def observe(label: str, seat: int | None, reply: Message) -> None:
@@ -210,13 +212,13 @@ async def test_no_secret_in_any_reply_or_log(
         streams = asyncio.gather(*(
             _stream(stub, game.game_id, viewer, token, capture) for viewer, token in viewers
         ))
-        await after_action(game)  # version 0, before any action
+        await after_action(game)  # before the first action
         await play(stub, game, observe=observe, after_action=after_action)
         await streams
     assert game.outcome is not None and game.outcome.reason == "conquest"
     service.stop()  # every line (the streams' CANCELLED ones too) is in the log file
     log = service.logs().encode()
-    assert log.count(game.game_id.encode()) > 4 * game.version, "the log is not what it seems"
+    assert log.count(game.game_id.encode()) > 4 * game.moves, "the log is not what it seems"
 
     snap = await redis_client.hget(f"risk:g:{{{game.game_id}}}", "snap")
     assert snap is not None
@@ -256,7 +258,6 @@ async def test_no_secret_in_any_reply_or_log(
     assert all(own_reply[key] in data for label, viewer, data in capture.replies
                if (key := (label, viewer)) in own_reply), "a token is missing from its own reply"
 
-    assert capture.views == 5 * (game.version + 1)
-    streamed = sum(1 for label, _v, _d in capture.replies if label == "StreamEvents")
-    assert streamed == len(viewers) * game.last_seq
+    assert capture.views == 5 * (game.moves + 1)
+    assert capture.streamed == len(viewers) * len(replay(game)[1])
     _check_redaction(capture.events)
