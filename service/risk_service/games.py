@@ -17,6 +17,7 @@ import hmac
 import re
 import secrets
 from collections.abc import AsyncIterator, Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +58,11 @@ CANCELLED = service_pb2.GAME_STATUS_CANCELLED
 FINAL = (FINISHED, ABANDONED, CANCELLED)
 
 
+# Whether the current call's peer presented a verified client certificate (mutual TLS). The
+# gRPC layer sets it per call (each call runs in its own task, so the value stays with it).
+CLIENT_CERT: ContextVar[bool] = ContextVar("client_cert", default=False)
+
+
 def digest(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
@@ -76,6 +82,8 @@ class Limits:
     abandon_after_ms: int = 7 * 24 * 3600 * 1000
     # SHA-256 digests of the organiser tokens (tournament servers)
     organiser_digests: tuple[bytes, ...] = ()
+    # organiser tokens count only on calls with a client certificate (mutual TLS is configured)
+    organiser_needs_client_cert: bool = False
 
 
 @dataclass
@@ -100,6 +108,7 @@ class GameService:
         limits: Limits | None = None,
         new_token: Callable[[], str] = lambda: secrets.token_urlsafe(32),
         new_seed: Callable[[], int] = lambda: secrets.randbits(64),
+        on_conflict: Callable[[], None] = lambda: None,
     ) -> None:
         self.store = store
         self.hub = hub
@@ -107,6 +116,7 @@ class GameService:
         self.limits = limits or Limits()
         self.new_token = new_token
         self.new_seed = new_seed
+        self.on_conflict = on_conflict  # a commit lost the version race (metrics)
         self.bot_runs: dict[str, asyncio.Task[None]] = {}
         self.process_id = secrets.token_hex(8)
 
@@ -120,7 +130,10 @@ class GameService:
             raise not_found(game_id)
         return record
 
-    def _identify(self, record: GameRecord, token: str | None) -> Caller:
+    def _identify(self, record: GameRecord, token: str | None,
+                  client_cert: bool | None = None) -> Caller:
+        """`client_cert`: whether the peer presented a client certificate (None: this call's
+        CLIENT_CERT)."""
         if token is None:
             return Caller(None)
         presented = digest(token)
@@ -131,6 +144,12 @@ class GameService:
                 seat = index
         host = hmac.compare_digest(record.host_digest or b"\0" * 32, presented)
         organiser = self._is_organiser(presented)
+        if organiser and self.limits.organiser_needs_client_cert and not (
+                CLIENT_CERT.get() if client_cert is None else client_cert):
+            raise ServiceError(
+                Code.PERMISSION_DENIED, "ORGANISER_NEEDS_CLIENT_CERT",
+                "organiser tokens are accepted only with a client certificate (mutual TLS)",
+            )
         if seat is None and not host and not organiser:
             raise ServiceError(
                 Code.UNAUTHENTICATED, "BAD_CREDENTIALS", "the token is not valid for this game"
@@ -287,6 +306,8 @@ class GameService:
         )
         if result.outcome is CommitOutcome.OK:
             await self._after_commit(record, change, now)
+        elif result.outcome is CommitOutcome.STALE:
+            self.on_conflict()
         return result, items, reply_bytes
 
     async def _after_commit(self, record: GameRecord, change: _Change, now: int) -> None:
@@ -555,9 +576,18 @@ class GameService:
         if record.version != request.expected_version:
             return await self._answer_stale(record, request_field, fingerprint,
                                             request.request_id, request.expected_version)
-        self._require_status(record, ACTIVE)
         rules = get_ruleset(variant)
-        new_state, events = rules.apply(self._state(record), seat, action)
+        try:
+            self._require_status(record, ACTIVE)
+            new_state, events = rules.apply(self._state(record), seat, action)
+        except (IllegalAction, ServiceError):
+            # a retry sent at the version the client re-read: the move it repeats is usually
+            # no longer legal there (the turn moved on, or that move ended the game), but the
+            # reply stored under its request id still answers it
+            prior = await self.store.request_record(record.game_id, request_field)
+            if prior is not None:
+                return self._replay(prior, fingerprint, request.request_id)
+            raise
         change = _Change(record, new_state, self._meta(record), record.status, list(events),
                          game_pb2.LogEntry(seat=seat, action=request.action))
         return await self._commit_reply(change, seat, request_field, fingerprint,

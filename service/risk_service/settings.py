@@ -29,6 +29,20 @@ class Settings:
     # comma-separated SHA-256 hex digests of organiser tokens (tournament servers)
     organiser_token_sha256: str = ""
     log_level: str = "info"
+    # Prometheus metrics (and /livez, /readyz) over HTTP on this port; 0: off
+    metrics_port: int = 0
+    metrics_host: str = "127.0.0.1"
+    # how often readiness pings Redis (and the active-games gauge is refreshed)
+    health_interval_s: float = 1.0
+    # TLS: the server's certificate chain and key (PEM files); when set, `listen` is TLS only
+    tls_cert_file: str = ""
+    tls_key_file: str = ""
+    # PEM CA bundle for client certificates (mutual TLS). When set, organiser tokens are
+    # accepted only on calls whose client presented a certificate signed by it.
+    tls_client_ca_file: str = ""
+    # a second gRPC address on which clients must present such a certificate; empty: every
+    # client on `listen` must (grpc's Python API cannot ask for an optional client certificate)
+    mtls_listen: str = ""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

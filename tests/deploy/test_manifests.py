@@ -115,6 +115,10 @@ def user_of(stage: Stage) -> str:
 # ---- settings ------------------------------------------------------------------------------
 
 
+# settings whose values are checked when they are read
+SAMPLES = {"organiser_token_sha256": "ab" * 32}
+
+
 def sample_value(default: object) -> str:
     """A string the service parses into a value different from `default`."""
     if isinstance(default, bool):
@@ -133,7 +137,7 @@ def test_setting_names_follow_settings_fields() -> None:
     for f in fields(Settings):
         name = "REDIS_URL" if f.name == "redis_url" else f"RISK_{f.name.upper()}"
         assert name in names
-        raw = sample_value(getattr(defaults, f.name))
+        raw = SAMPLES.get(f.name) or sample_value(getattr(defaults, f.name))
         value = getattr(settings_from({name: raw}), f.name)
         assert value != getattr(defaults, f.name), f"{name} did not set {f.name}"
     assert len(names) == len(fields(Settings)) + 1
@@ -439,11 +443,13 @@ def test_grpc_service_is_cluster_ip_on_named_port(docs: list[K8sDoc], deployment
 # ---- Kubernetes: the service Deployment ----------------------------------------------------
 
 
-def test_deployment_runs_two_replicas_of_the_image(deployment: K8sDoc,
-                                                   container: dict[str, Any]) -> None:
-    """Two replicas; the container declares port 50051 named grpc."""
+def test_deployment_runs_two_replicas_of_the_image(
+    deployment: K8sDoc, container: dict[str, Any], config: dict[str, str]
+) -> None:
+    """Two replicas; the container declares port 50051 named grpc and the metrics port."""
     assert deployment.doc["spec"]["replicas"] == 2
-    assert container_ports(container) == {"grpc": GRPC_PORT}
+    metrics = settings_from(config).metrics_port
+    assert container_ports(container) == {"grpc": GRPC_PORT, "metrics": metrics}
     assert "image" in container
     assert "command" not in container and "args" not in container, "use the image ENTRYPOINT"
 
@@ -508,6 +514,17 @@ def test_deployment_env_comes_from_the_configmap(
             assert source["secretRef"].get("optional") is True, "no Secret ships with deploy/"
     names = {e["name"] for e in container.get("env", [])}
     assert names <= setting_env_names(), sorted(names - setting_env_names())
+
+
+def test_metrics_are_exposed_where_prometheus_looks(
+    deployment: K8sDoc, config: dict[str, str]
+) -> None:
+    """The ConfigMap serves metrics on all interfaces, on the port the pod annotations name."""
+    settings = settings_from(config)
+    assert settings.metrics_port and settings.metrics_host == "0.0.0.0"
+    annotations = deployment.doc["spec"]["template"]["metadata"]["annotations"]
+    assert annotations["prometheus.io/port"] == str(settings.metrics_port)
+    assert annotations["prometheus.io/path"] == "/metrics"
 
 
 def test_configmap_keys_are_real_settings(config: dict[str, str]) -> None:

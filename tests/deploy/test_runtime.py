@@ -91,9 +91,11 @@ def test_image_entrypoint_serves_and_passes_healthcheck(
         **os.environ,
         **image_env,
         **settings,
-        # only the addresses change: a loopback port instead of the container's 0.0.0.0:50051,
-        # the test suite's redis-server instead of the `redis` host
+        # only the addresses change: loopback ports instead of the container's 0.0.0.0:50051
+        # (and metrics port), the test suite's redis-server instead of the `redis` host
         "RISK_LISTEN": f"127.0.0.1:{free_port()}",
+        **({"RISK_METRICS_HOST": "127.0.0.1", "RISK_METRICS_PORT": str(free_port())}
+           if "RISK_METRICS_PORT" in settings else {}),
         "REDIS_URL": redis_url,
         "RISK_DATA_DIR": str(tmp_path / "data"),
     }

@@ -19,10 +19,16 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from risk_service.redis_server import free_port
 
+SERVICE_NAME = "risk.v1.RiskService"
+
 
 class ServiceProcess:
-    def __init__(self, redis_url: str, log_dir: Path, **env: str) -> None:
+    def __init__(self, redis_url: str, log_dir: Path,
+                 credentials: grpc.ChannelCredentials | None = None, **env: str) -> None:
+        """`credentials`: how the readiness check connects (a TLS-only service); plaintext
+        when None."""
         self.redis_url = redis_url
+        self.credentials = credentials
         self.port = free_port()
         self.target = f"127.0.0.1:{self.port}"
         self.log_path = log_dir / f"service-{self.port}.log"
@@ -52,10 +58,14 @@ class ServiceProcess:
         raise RuntimeError(f"service did not become healthy:\n{self.logs()}")
 
     def _serving(self) -> bool:
-        with grpc.insecure_channel(self.target) as channel:
+        """Ready: the service's own health status (it follows Redis) is SERVING."""
+        channel = (grpc.insecure_channel(self.target) if self.credentials is None
+                   else grpc.secure_channel(self.target, self.credentials))
+        with channel:
             stub = health_pb2_grpc.HealthStub(channel)
             try:
-                reply = stub.Check(health_pb2.HealthCheckRequest(), timeout=0.5)
+                reply = stub.Check(health_pb2.HealthCheckRequest(service=SERVICE_NAME),
+                                   timeout=0.5)
             except grpc.RpcError:
                 return False
         return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)

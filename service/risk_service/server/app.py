@@ -1,8 +1,13 @@
-"""Assemble and run one service process: Redis, the game service, gRPC server, health.
+"""Assemble and run one service process: Redis, the game service, gRPC server, health,
+metrics, TLS.
 
 `serve()` owns the process lifecycle: start the embedded redis-server when no REDIS_URL is
 set, serve until SIGTERM/SIGINT, then drain: health goes NOT_SERVING, in-flight calls get the
 grace period, streams end, Redis connections close, and an embedded Redis is stopped last.
+
+Health: the overall service "" is liveness (SERVING while the process runs, NOT_SERVING from
+shutdown on); "risk.v1.RiskService" is readiness and also follows Redis (NOT_SERVING while it
+does not answer). The HTTP endpoint (RISK_METRICS_PORT) says the same on /livez and /readyz.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import contextlib
 import signal
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import grpc
 import redis.asyncio as aioredis
@@ -21,11 +27,12 @@ from grpc_reflection.v1alpha import reflection
 from redis.exceptions import RedisError
 
 from risk_service.feed import FeedHub
-from risk_service.games import GameService, Limits
+from risk_service.games import ACTIVE, GameService, Limits
 from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.redis_server import RedisServer, supervise
 from risk_service.server.interceptor import RpcInterceptor
 from risk_service.server.metrics import Metrics
+from risk_service.server.ops_http import OpsHttp
 from risk_service.server.servicer import RiskServicer
 from risk_service.settings import Settings
 from risk_service.store.game_store import GameStore
@@ -34,6 +41,8 @@ from risk_service.sweeper import Sweeper
 
 log = structlog.get_logger("service")
 SERVICE_NAME = service_pb2.DESCRIPTOR.services_by_name["RiskService"].full_name
+SERVING = health_pb2.HealthCheckResponse.SERVING
+NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
 
 def clock_ms() -> int:
@@ -50,45 +59,106 @@ class App:
     hub: FeedHub
     health: health.aio.HealthServicer
     metrics: Metrics
+    keys: Keys
+    ops_http: OpsHttp | None = None
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    ready: bool = False  # readiness, as "risk.v1.RiskService" reports it
+    stopping: bool = False
 
     async def stop(self, grace: float | None = None) -> None:
+        self.stopping = True
+        self.ready = False
         await self.health.enter_graceful_shutdown()
         await self.server.stop(self.settings.shutdown_grace_s if grace is None else grace)
         for task in self.tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if self.ops_http is not None:
+            await self.ops_http.stop()
         await self.hub.close()
         await self.redis.aclose()
         await self.feed_redis.aclose()
 
 
 async def _watch_redis(app: App) -> None:
-    """Health follows the store: NOT_SERVING while Redis does not answer."""
+    """Readiness follows the store: "risk.v1.RiskService" is NOT_SERVING while Redis does not
+    answer ("" stays SERVING: the process is alive). Refreshes the active-games gauge too."""
     serving: bool | None = None
+    interval = app.settings.health_interval_s
+    timeout = max(1.0, interval)
+    active_key = app.keys.index("*", ACTIVE)
     while True:
         try:
-            await asyncio.wait_for(app.redis.ping(), timeout=1.0)
+            await asyncio.wait_for(app.redis.ping(), timeout=timeout)
+            active = await asyncio.wait_for(app.redis.zcard(active_key), timeout=timeout)
             ok = True
         except (RedisError, OSError, TimeoutError):
             ok = False
-        if ok != serving:
+            app.metrics.redis_error("health")
+        else:
+            app.metrics.active_games.set(active)
+        if ok != serving and not app.stopping:
             serving = ok
-            status = (health_pb2.HealthCheckResponse.SERVING if ok
-                      else health_pb2.HealthCheckResponse.NOT_SERVING)
-            for name in ("", SERVICE_NAME):
-                await app.health.set(name, status)
+            app.ready = ok
+            await app.health.set(SERVICE_NAME, SERVING if ok else NOT_SERVING)
             log.info("health", serving=ok)
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(interval)
+
+
+def _read(setting: str, path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise RuntimeError(f"{setting}={path}: {exc.strerror or exc}") from None
+
+
+def _server_credentials(
+    settings: Settings,
+) -> tuple[grpc.ServerCredentials | None, grpc.ServerCredentials | None]:
+    """(credentials of `listen`, credentials of `mtls_listen`); None: plaintext / no listener.
+
+    grpc's Python API either never asks for a client certificate or requires one, so "clients
+    may present a certificate" takes two listeners: `listen` without client certificates and
+    `mtls_listen` requiring them. Without `mtls_listen`, `listen` itself requires them."""
+    cert, key, ca = settings.tls_cert_file, settings.tls_key_file, settings.tls_client_ca_file
+    if not cert and not key:
+        if ca or settings.mtls_listen:
+            raise RuntimeError("RISK_TLS_CLIENT_CA_FILE and RISK_MTLS_LISTEN need "
+                               "RISK_TLS_CERT_FILE and RISK_TLS_KEY_FILE")
+        return None, None
+    if not cert or not key:
+        raise RuntimeError("RISK_TLS_CERT_FILE and RISK_TLS_KEY_FILE go together")
+    if settings.mtls_listen and not ca:
+        raise RuntimeError("RISK_MTLS_LISTEN needs RISK_TLS_CLIENT_CA_FILE")
+    pair = [(_read("RISK_TLS_KEY_FILE", key), _read("RISK_TLS_CERT_FILE", cert))]
+    if not ca:
+        return grpc.ssl_server_credentials(pair), None
+    roots = _read("RISK_TLS_CLIENT_CA_FILE", ca)
+    mutual = grpc.ssl_server_credentials(pair, root_certificates=roots, require_client_auth=True)
+    if not settings.mtls_listen:
+        return mutual, None
+    return grpc.ssl_server_credentials(pair), mutual
+
+
+def _add_port(server: grpc.aio.Server, address: str,
+              credentials: grpc.ServerCredentials | None) -> int:
+    port: int = (server.add_insecure_port(address) if credentials is None
+                 else server.add_secure_port(address, credentials))
+    if port == 0:
+        raise RuntimeError(f"cannot listen on {address}")
+    return port
 
 
 async def start(settings: Settings, redis_url: str) -> App:
     """Start serving on settings.listen against `redis_url`; returns the running app."""
+    credentials, mutual = _server_credentials(settings)  # bad TLS settings fail before anything
     client = aioredis.Redis.from_url(redis_url, health_check_interval=10)
-    feed_client = aioredis.Redis.from_url(redis_url)
     keys = Keys(settings.key_prefix)
-    hub = FeedHub(feed_client, keys)
+    block_ms = 5000
+    # feed readers block in XREAD for block_ms: their socket must wait longer than that
+    feed_client = aioredis.Redis.from_url(redis_url, socket_timeout=block_ms / 1000 + 5)
+    hub = FeedHub(feed_client, keys, block_ms=block_ms)
     metrics = Metrics()
     store = GameStore(client, keys)
     games = GameService(
@@ -99,8 +169,11 @@ async def start(settings: Settings, redis_url: str) -> App:
             retention_ms=settings.retention_s * 1000,
             abandon_after_ms=settings.abandon_after_s * 1000,
             organiser_digests=settings.organiser_digests(),
+            organiser_needs_client_cert=bool(settings.tls_client_ca_file),
         ),
+        on_conflict=metrics.commit_conflict,
     )
+    metrics.count_subscribers(lambda: hub.subscriber_count)
     sweeper = Sweeper(games, store, interval_ms=settings.sweep_interval_ms,
                       idle_scan_ms=min(60_000, settings.abandon_after_s * 1000 // 4 or 1))
     server = grpc.aio.server(
@@ -114,19 +187,33 @@ async def start(settings: Settings, redis_url: str) -> App:
     service_pb2_grpc.add_RiskServiceServicer_to_server(  # type: ignore[no-untyped-call]
         RiskServicer(games), server
     )
-    health_servicer = health.aio.HealthServicer()
+    health_servicer = health.aio.HealthServicer()  # "" starts SERVING: the process is alive
+    await health_servicer.set(SERVICE_NAME, NOT_SERVING)  # until Redis first answers
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
         (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )
-    port = server.add_insecure_port(settings.listen)
-    if port == 0:
-        raise RuntimeError(f"cannot listen on {settings.listen}")
+    port = _add_port(server, settings.listen, credentials)
+    mtls_port = None if mutual is None else _add_port(server, settings.mtls_listen, mutual)
+    app = App(settings, server, port, client, feed_client, hub, health_servicer, metrics, keys)
+    if settings.metrics_port:
+        app.ops_http = OpsHttp(metrics, lambda: app.ready)
+        try:
+            await app.ops_http.start(settings.metrics_host, settings.metrics_port)
+        except OSError as exc:
+            raise RuntimeError(f"cannot serve metrics on {settings.metrics_host}:"
+                               f"{settings.metrics_port}: {exc.strerror or exc}") from None
+        log.info("metrics", address=f"http://{settings.metrics_host}:{settings.metrics_port}"
+                 "/metrics")
     await server.start()
-    app = App(settings, server, port, client, feed_client, hub, health_servicer, metrics)
     app.tasks.append(asyncio.create_task(_watch_redis(app), name="health"))
     app.tasks.append(asyncio.create_task(sweeper.run(), name="sweeper"))
-    log.info("listening", address=settings.listen, port=port)
+    tls = ("off" if credentials is None
+           else "mutual" if settings.tls_client_ca_file and not settings.mtls_listen
+           else "server")
+    log.info("listening", address=settings.listen, port=port, tls=tls)
+    if mtls_port is not None:
+        log.info("listening", address=settings.mtls_listen, port=mtls_port, tls="mutual")
     return app
 
 

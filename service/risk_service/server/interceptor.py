@@ -15,6 +15,7 @@ from typing import Any
 
 import grpc
 import structlog
+from redis.exceptions import RedisError
 
 from risk_service.server.metrics import Metrics
 from risk_service.server.status import classify, status_of
@@ -77,6 +78,8 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
             return
         if isinstance(exc, grpc.aio.AbortError):
             raise exc
+        if isinstance(exc, RedisError) and self.metrics is not None:
+            self.metrics.redis_error("rpc")
         error = classify(exc)
         if error is None:
             log.error("rpc", method=method, code="INTERNAL", duration_ms=ms, exc_info=exc,

@@ -1,8 +1,14 @@
-"""Prometheus metrics of one service process (served over HTTP when a port is configured)."""
+"""Prometheus metrics of one service process (served over HTTP when a port is configured).
+
+Counters get the `_total` suffix on the wire: `risk_rpcs_total`, `risk_commit_conflicts_total`,
+`risk_redis_errors_total`.
+"""
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Histogram
+from collections.abc import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 
 class Metrics:
@@ -16,7 +22,37 @@ class Metrics:
             "risk_rpc_seconds", "RPC latency", ["method"], registry=self.registry,
             buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
         )
+        self.active_games = Gauge(
+            "risk_active_games",
+            "Games in progress, all variants (read from the game index by the health check)",
+            registry=self.registry,
+        )
+        self.subscribers = Gauge(
+            "risk_subscribers", "Open StreamEvents subscriptions in this process",
+            registry=self.registry,
+        )
+        self.commit_conflicts = Counter(
+            "risk_commit_conflicts",
+            "Commits that lost the version race to another commit (the caller re-reads)",
+            registry=self.registry,
+        )
+        self.redis_errors = Counter(
+            "risk_redis_errors", "Redis errors by where they were seen (rpc, health)",
+            ["source"], registry=self.registry,
+        )
+        for source in ("rpc", "health"):
+            self.redis_errors.labels(source)  # exported as 0 before the first error
 
     def observe_rpc(self, method: str, code: str, seconds: float) -> None:
         self.rpcs.labels(method, code).inc()
         self.latency.labels(method).observe(seconds)
+
+    def count_subscribers(self, count: Callable[[], float]) -> None:
+        """Read the subscriber gauge from `count` at each scrape."""
+        self.subscribers.set_function(count)
+
+    def commit_conflict(self) -> None:
+        self.commit_conflicts.inc()
+
+    def redis_error(self, source: str) -> None:
+        self.redis_errors.labels(source).inc()

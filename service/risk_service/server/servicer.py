@@ -1,4 +1,4 @@
-"""The RiskService servicer: read the caller's token, delegate to GameService, return."""
+"""The RiskService servicer: read the caller's credentials, delegate to GameService, return."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import grpc
 
 from risk_service.errors import Code, ServiceError
-from risk_service.games import GameService
+from risk_service.games import CLIENT_CERT, GameService
 from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
 
 _BEARER = "bearer "
@@ -27,6 +27,22 @@ def bearer_token(context: grpc.aio.ServicerContext) -> str | None:
     return None
 
 
+def has_client_cert(context: grpc.aio.ServicerContext) -> bool:
+    """Whether the peer presented a client certificate that the TLS handshake verified.
+
+    Only a listener that requires client certificates asks for one (see server.app), and a
+    certificate reaches the auth context only once it has been verified against the CA."""
+    auth = context.auth_context() or {}
+    return bool(auth.get("x509_pem_cert") or auth.get("x509_common_name"))
+
+
+def credentials(context: grpc.aio.ServicerContext) -> str | None:
+    """The caller's bearer token; also records for GameService (CLIENT_CERT, this call only)
+    whether the peer presented a client certificate, which organiser tokens may require."""
+    CLIENT_CERT.set(has_client_cert(context))
+    return bearer_token(context)
+
+
 class RiskServicer(service_pb2_grpc.RiskServiceServicer):
     def __init__(self, games: GameService) -> None:
         self.games = games
@@ -34,7 +50,7 @@ class RiskServicer(service_pb2_grpc.RiskServiceServicer):
     async def CreateGame(  # noqa: N802 - gRPC method names
         self, request: service_pb2.CreateGameRequest, context: grpc.aio.ServicerContext
     ) -> service_pb2.CreateGameResponse:
-        return await self.games.create(request, bearer_token(context))
+        return await self.games.create(request, credentials(context))
 
     async def JoinGame(  # noqa: N802
         self, request: service_pb2.JoinGameRequest, context: grpc.aio.ServicerContext
@@ -44,7 +60,7 @@ class RiskServicer(service_pb2_grpc.RiskServiceServicer):
     async def GetGame(  # noqa: N802
         self, request: service_pb2.GetGameRequest, context: grpc.aio.ServicerContext
     ) -> service_pb2.GetGameResponse:
-        return await self.games.get(request, bearer_token(context))
+        return await self.games.get(request, credentials(context))
 
     async def ListGames(  # noqa: N802
         self, request: service_pb2.ListGamesRequest, context: grpc.aio.ServicerContext
@@ -54,43 +70,43 @@ class RiskServicer(service_pb2_grpc.RiskServiceServicer):
     async def ListLegalActions(  # noqa: N802
         self, request: service_pb2.ListLegalActionsRequest, context: grpc.aio.ServicerContext
     ) -> service_pb2.ListLegalActionsResponse:
-        return await self.games.legal_actions(request, bearer_token(context))
+        return await self.games.legal_actions(request, credentials(context))
 
     async def SubmitAction(  # noqa: N802
         self, request: service_pb2.SubmitActionRequest, context: grpc.aio.ServicerContext
     ) -> service_pb2.SubmitActionResponse:
-        return await self.games.submit(request, bearer_token(context))
+        return await self.games.submit(request, credentials(context))
 
     async def StreamEvents(  # noqa: N802
         self, request: service_pb2.StreamEventsRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[service_pb2.StreamEventsResponse]:
-        async for reply in self.games.stream(request, bearer_token(context)):
+        async for reply in self.games.stream(request, credentials(context)):
             yield reply
 
     async def StartGame(  # noqa: N802
         self, request: service_pb2.StartGameRequest, context: grpc.aio.ServicerContext
     ) -> service_pb2.StartGameResponse:
-        return await self.games.start(request, bearer_token(context))
+        return await self.games.start(request, credentials(context))
 
     async def CancelGame(  # noqa: N802
         self, request: service_pb2.CancelGameRequest, context: grpc.aio.ServicerContext
     ) -> service_pb2.CancelGameResponse:
-        return await self.games.cancel(request, bearer_token(context))
+        return await self.games.cancel(request, credentials(context))
 
     async def ReissueSeatToken(  # noqa: N802
         self, request: service_pb2.ReissueSeatTokenRequest, context: grpc.aio.ServicerContext
     ) -> service_pb2.ReissueSeatTokenResponse:
-        return await self.games.reissue(request, bearer_token(context))
+        return await self.games.reissue(request, credentials(context))
 
     async def Resign(  # noqa: N802
         self, request: service_pb2.ResignRequest, context: grpc.aio.ServicerContext
     ) -> service_pb2.ResignResponse:
-        return await self.games.resign(request, bearer_token(context))
+        return await self.games.resign(request, credentials(context))
 
     async def ExportGame(  # noqa: N802
         self, request: service_pb2.ExportGameRequest, context: grpc.aio.ServicerContext
     ) -> service_pb2.GameExport:
-        return await self.games.export(request, bearer_token(context))
+        return await self.games.export(request, credentials(context))
 
     async def Ping(  # noqa: N802
         self, request: service_pb2.PingRequest, context: grpc.aio.ServicerContext

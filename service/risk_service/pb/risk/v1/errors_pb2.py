@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14risk/v1/errors.proto\x12\x07risk.v1*\xa5\x03\n\rServiceReason\x12\x1e\n\x1aSERVICE_REASON_UNSPECIFIED\x10\x00\x12\x15\n\x11MALFORMED_REQUEST\x10\x01\x12\x15\n\x11REQUEST_ID_REUSED\x10\x02\x12\x0e\n\nSEAT_TAKEN\x10\x03\x12\x11\n\rSTALE_VERSION\x10\x04\x12\x12\n\x0eGAME_NOT_FOUND\x10\x05\x12\x17\n\x13MISSING_CREDENTIALS\x10\x06\x12\x13\n\x0f\x42\x41\x44_CREDENTIALS\x10\x07\x12\x0e\n\nWRONG_SEAT\x10\x08\x12\r\n\tTOO_LARGE\x10\t\x12\x10\n\x0cRATE_LIMITED\x10\n\x12\x17\n\x13SUBSCRIBER_TOO_SLOW\x10\x0b\x12\x19\n\x15VARIANT_NOT_AVAILABLE\x10\x0c\x12\x15\n\x11STORE_UNAVAILABLE\x10\r\x12\x14\n\x10GAME_NOT_STARTED\x10\x0e\x12\x11\n\rGAME_NOT_OVER\x10\x0f\x12\x18\n\x14GAME_ALREADY_STARTED\x10\x10\x12\x14\n\x10SEATS_NOT_FILLED\x10\x11\x12\x0c\n\x08NOT_HOST\x10\x12\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14risk/v1/errors.proto\x12\x07risk.v1*\xc6\x03\n\rServiceReason\x12\x1e\n\x1aSERVICE_REASON_UNSPECIFIED\x10\x00\x12\x15\n\x11MALFORMED_REQUEST\x10\x01\x12\x15\n\x11REQUEST_ID_REUSED\x10\x02\x12\x0e\n\nSEAT_TAKEN\x10\x03\x12\x11\n\rSTALE_VERSION\x10\x04\x12\x12\n\x0eGAME_NOT_FOUND\x10\x05\x12\x17\n\x13MISSING_CREDENTIALS\x10\x06\x12\x13\n\x0f\x42\x41\x44_CREDENTIALS\x10\x07\x12\x0e\n\nWRONG_SEAT\x10\x08\x12\r\n\tTOO_LARGE\x10\t\x12\x10\n\x0cRATE_LIMITED\x10\n\x12\x17\n\x13SUBSCRIBER_TOO_SLOW\x10\x0b\x12\x19\n\x15VARIANT_NOT_AVAILABLE\x10\x0c\x12\x15\n\x11STORE_UNAVAILABLE\x10\r\x12\x14\n\x10GAME_NOT_STARTED\x10\x0e\x12\x11\n\rGAME_NOT_OVER\x10\x0f\x12\x18\n\x14GAME_ALREADY_STARTED\x10\x10\x12\x14\n\x10SEATS_NOT_FILLED\x10\x11\x12\x0c\n\x08NOT_HOST\x10\x12\x12\x1f\n\x1bORGANISER_NEEDS_CLIENT_CERT\x10\x13\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,5 +32,5 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'risk.v1.errors_pb2', _globa
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_SERVICEREASON']._serialized_start=34
-  _globals['_SERVICEREASON']._serialized_end=455
+  _globals['_SERVICEREASON']._serialized_end=488
 # @@protoc_insertion_point(module_scope)

@@ -25,6 +25,7 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_ALREADY_STARTED: _ClassVar[ServiceReason]
     SEATS_NOT_FILLED: _ClassVar[ServiceReason]
     NOT_HOST: _ClassVar[ServiceReason]
+    ORGANISER_NEEDS_CLIENT_CERT: _ClassVar[ServiceReason]
 SERVICE_REASON_UNSPECIFIED: ServiceReason
 MALFORMED_REQUEST: ServiceReason
 REQUEST_ID_REUSED: ServiceReason
@@ -44,3 +45,4 @@ GAME_NOT_OVER: ServiceReason
 GAME_ALREADY_STARTED: ServiceReason
 SEATS_NOT_FILLED: ServiceReason
 NOT_HOST: ServiceReason
+ORGANISER_NEEDS_CLIENT_CERT: ServiceReason
