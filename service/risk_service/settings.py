@@ -18,6 +18,12 @@ class Settings:
     key_prefix: str = "risk"
     max_message_bytes: int = 64 * 1024
     subscriber_buffer: int = 1024
+    # requests a second per caller (its token, else its address) and the burst above it;
+    # 0: no limit. Each process enforces its own share.
+    rate_limit_per_s: float = 0.0
+    rate_limit_burst: float = 0.0
+    # StreamEvents calls open at once on one connection (0: no limit)
+    max_streams_per_connection: int = 256
     max_page_size: int = 200
     shutdown_grace_s: float = 5.0
     # finished, abandoned and cancelled games (and their streams and request ids) expire

@@ -31,6 +31,7 @@ from risk_service.games import ACTIVE, GameService, Limits
 from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.redis_server import RedisServer, supervise
 from risk_service.server.interceptor import RpcInterceptor
+from risk_service.server.limits import RateLimiter, StreamCounter
 from risk_service.server.metrics import Metrics
 from risk_service.server.ops_http import OpsHttp
 from risk_service.server.servicer import RiskServicer
@@ -177,7 +178,12 @@ async def start(settings: Settings, redis_url: str) -> App:
     sweeper = Sweeper(games, store, interval_ms=settings.sweep_interval_ms,
                       idle_scan_ms=min(60_000, settings.abandon_after_s * 1000 // 4 or 1))
     server = grpc.aio.server(
-        interceptors=[RpcInterceptor(metrics)],
+        interceptors=[RpcInterceptor(
+            metrics,
+            rate=RateLimiter(settings.rate_limit_per_s,
+                             settings.rate_limit_burst or 2 * settings.rate_limit_per_s),
+            streams=StreamCounter(settings.max_streams_per_connection),
+        )],
         options=[
             ("grpc.max_receive_message_length", settings.max_message_bytes),
             ("grpc.so_reuseport", 0),

@@ -17,6 +17,7 @@ import grpc
 import structlog
 from redis.exceptions import RedisError
 
+from risk_service.server.limits import RateLimiter, StreamCounter, caller_key
 from risk_service.server.metrics import Metrics
 from risk_service.server.status import classify, status_of
 
@@ -35,8 +36,22 @@ def _fields(request: Any) -> dict[str, str]:
 
 
 class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc ships no stubs
-    def __init__(self, metrics: Metrics | None = None) -> None:
+    def __init__(self, metrics: Metrics | None = None, *, rate: RateLimiter | None = None,
+                 streams: StreamCounter | None = None) -> None:
         self.metrics = metrics
+        self.rate = rate or RateLimiter(0, 1)
+        self.streams = streams or StreamCounter(0)
+
+    def _admit(self, method: str, context: grpc.aio.ServicerContext) -> None:
+        """Rate-limit the caller (by token, else by address); raises RESOURCE_EXHAUSTED.
+        Health checks and reflection are never limited."""
+        if self.rate.rate <= 0 or not method.startswith("/risk."):
+            return
+        token = None
+        for key, value in context.invocation_metadata() or ():
+            if key == "authorization":
+                token = value.decode() if isinstance(value, bytes) else value
+        self.rate.admit(caller_key(token, context.peer()))
 
     async def intercept_service(
         self,
@@ -107,6 +122,7 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
         async def wrapped(request: Any, context: grpc.aio.ServicerContext) -> Any:
             started = time.perf_counter()
             try:
+                self._admit(method, context)
                 reply = await behaviour(request, context)
             except asyncio.CancelledError:
                 self._cancelled(method, request, started)
@@ -122,7 +138,12 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
     def _stream(self, method: str, behaviour: Behaviour) -> Behaviour:
         async def wrapped(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             started = time.perf_counter()
+            peer = context.peer()
+            entered = False
             try:
+                self._admit(method, context)
+                self.streams.enter(peer)
+                entered = True
                 async for reply in behaviour(request, context):
                     yield reply
             except (asyncio.CancelledError, GeneratorExit):
@@ -131,6 +152,9 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
             except Exception as exc:
                 await self._finish(method, request, started, exc, context)
                 raise AssertionError("unreachable: _finish aborts") from exc
+            finally:
+                if entered:
+                    self.streams.leave(peer)
             await self._finish(method, request, started, None, context)
 
         return wrapped
