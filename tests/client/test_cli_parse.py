@@ -147,6 +147,9 @@ def test_helpers_build_the_same_messages_as_the_grammar() -> None:
     )
     with pytest.raises(ValueError, match="exactly three cards"):
         actions.trade([1, 2])
+    # no bonus named: the optional field stays unset, which the contract reads as "none due"
+    assert not actions.trade([1, 5, 42]).classic.trade_cards.HasField("bonus_territory")
+    assert actions.trade([1, 5, 42], "Quebec").classic.trade_cards.bonus_territory == 5
 
 
 def test_every_legal_action_command_reads_back() -> None:

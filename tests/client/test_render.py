@@ -43,6 +43,7 @@ from risk_service.engine.classic.model import (
     OrderRolled,
     Phase,
     PlayerEliminated,
+    PlayerResigned,
     SetupMode,
     TerritoriesDealt,
     TerritoryClaimed,
@@ -50,7 +51,13 @@ from risk_service.engine.classic.model import (
     TurnEnded,
     TurnStarted,
 )
-from risk_service.pb.risk.v1 import common_pb2, game_pb2, service_pb2
+from risk_service.pb.risk.v1 import (
+    classic_pb2,
+    common_pb2,
+    game_pb2,
+    lifecycle_pb2,
+    service_pb2,
+)
 
 ALASKA, KAMCHATKA, PERU = (CLASSIC_BOARD.index(n) for n in ("Alaska", "Kamchatka", "Peru"))
 RULES = get_ruleset("classic")
@@ -90,6 +97,7 @@ EVERY_EVENT: list[tuple[Event, str]] = [
     (PlayerEliminated(1, 2, (0, 43)),
      "seat 1 is eliminated by seat 2, who takes Alaska (infantry), wild"),
     (PlayerEliminated(1, 2, ()), "seat 1 is eliminated by seat 2"),
+    (PlayerResigned(1, 4), "seat 1 resigns; its territories turn seat 4"),
     (AttackEnded(2), "seat 2 stops attacking"),
     (CardDrawn(2, HIDDEN), "seat 2 draws a card"),
     (CardDrawn(2, PERU), "seat 2 draws Peru (cavalry)"),
@@ -113,6 +121,40 @@ def test_the_examples_cover_every_event_type() -> None:
     assert {type(e) for e, _ in EVERY_EVENT} == set(EVENT_TYPES)
 
 
+_L = lifecycle_pb2.LifecycleEvent
+
+EVERY_LIFECYCLE_EVENT: list[tuple[lifecycle_pb2.LifecycleEvent, str]] = [
+    (_L(game_started=_L.GameStarted()), "the game starts"),
+    (_L(seat_joined=_L.SeatJoined(seat=1, display_name="ada")), "seat 1 joins as ada"),
+    (_L(seat_joined=_L.SeatJoined(seat=2)), "seat 2 joins"),
+    (_L(seat_token_reissued=_L.SeatTokenReissued(seat=0)), "seat 0 gets a new token"),
+    (_L(game_cancelled=_L.GameCancelled()), "the game is cancelled"),
+    (_L(game_abandoned=_L.GameAbandoned()), "the game is abandoned: nobody acted in time"),
+    (_L(decision_timed_out=_L.DecisionTimedOut(
+        seat=1, policy=lifecycle_pb2.TIMEOUT_POLICY_FORFEIT)),
+     "seat 1 ran out of time (forfeit)"),
+    (_L(seat_handed_to_bot=_L.SeatHandedToBot(seat=3)),
+     "the built-in bot plays seat 3 from now on"),
+    (_L(clock_started=_L.ClockStarted(seat=2, deadline_ms=3_723_000, bank_ms=90_000)),
+     "seat 2 must decide by 01:02:03 UTC, 90s in the bank"),
+]
+
+
+@pytest.mark.parametrize(("lifecycle", "expected"), EVERY_LIFECYCLE_EVENT,
+                         ids=[e.WhichOneof("kind") or "" for e, _ in EVERY_LIFECYCLE_EVENT])
+def test_every_lifecycle_event_in_words(
+    lifecycle: lifecycle_pb2.LifecycleEvent, expected: str
+) -> None:
+    """The service's own events (start, joins, clocks, cancel) read as sentences too."""
+    assert describe_event(game_pb2.Event(seq=1, version=0, lifecycle=lifecycle)) == expected
+
+
+def test_the_lifecycle_examples_cover_every_kind() -> None:
+    """A new lifecycle event kind needs words (and an example above)."""
+    kinds = {f.name for f in lifecycle_pb2.LifecycleEvent.DESCRIPTOR.oneofs_by_name["kind"].fields}
+    assert {e.WhichOneof("kind") for e, _ in EVERY_LIFECYCLE_EVENT} == kinds
+
+
 def test_event_line_carries_seq_and_version() -> None:
     """`watch --plain` lines start with the event's seq and game version, for logs and resuming."""
     event = wire.event_to_proto("classic", TerritoryClaimed(0, PERU), 12, 4)
@@ -126,6 +168,10 @@ def test_neutral_and_display_names() -> None:
     assert words(ArmiesPlaced(2, PERU, 1), seats) == "neutral places 1 army on Peru"
     assert words(TurnEnded(1), seats) == "seat 1 ends the turn"
     assert Seats(players=4).label(2) == "seat 2"
+    # whoever resigns leaves its territories to the neutral, owner id == players
+    assert words(PlayerResigned(1, 4), Seats(players=4)) == \
+        "seat 1 resigns; its territories turn neutral"
+    assert Seats(players=4).tag(4) == "N"
 
 
 def test_unreadable_event_is_shown_not_raised() -> None:
@@ -135,10 +181,14 @@ def test_unreadable_event_is_shown_not_raised() -> None:
 
 
 def test_game_end_detection() -> None:
-    """`watch` stops at GameEnded and nowhere else."""
+    """`watch` stops at GameEnded, a cancel or an abandon, and nowhere else."""
     ended = wire.event_to_proto("classic", GameEnded(0, (0, 1), "conquest"), 9, 9)
     other = wire.event_to_proto("classic", TurnEnded(0), 8, 9)
     assert is_game_end(ended) and not is_game_end(other)
+    for lifecycle, _words in EVERY_LIFECYCLE_EVENT:
+        event = game_pb2.Event(seq=1, lifecycle=lifecycle)
+        kind = lifecycle.WhichOneof("kind")
+        assert is_game_end(event) == (kind in ("game_cancelled", "game_abandoned")), kind
 
 
 def test_outcome_text() -> None:
@@ -167,6 +217,10 @@ def test_card_labels() -> None:
     (actions.place_neutral("Peru"), 0, "place a neutral army on Peru"),
     (actions.trade([42, 0, 10], "Alaska"), 0,
      "trade Alaska (infantry), Peru (cavalry), wild (+2 armies on Alaska)"),
+    (game_pb2.Action(classic=classic_pb2.ClassicAction(
+        trade_cards=classic_pb2.ClassicAction.TradeCards(cards=[1, 5, 42], bonus_territory=-1)
+    )), 0, "trade Northwest Territory (cavalry), Quebec (artillery), wild"),
+    (actions.trade([1, 5, 42]), 0, "trade Northwest Territory (cavalry), Quebec (artillery), wild"),
     (actions.attack("Alaska", "Kamchatka", 2), 0, "attack Kamchatka from Alaska with 2 dice"),
     (actions.defend(1), 0, "defend with 1 die"),
     (actions.move_in(3), 9, "move 3 to 9 armies into the conquered territory"),
@@ -240,6 +294,14 @@ def test_board_fits_the_width() -> None:
         assert max(len(line) for line in lines) <= max(width, 29)
         heads = sum(line.count("(+") for line in lines[:1])
         assert heads == columns
+
+
+def test_hidden_board_says_so() -> None:
+    """A delayed game shows spectators no board (GetGame leaves it unset); `show` says why."""
+    game = _game(_dealt(), None)
+    game.ClearField("board")
+    text = game_text(game)
+    assert "hidden from spectators" in text and "decision: seat" in text
 
 
 def test_board_colour_marks_owners() -> None:

@@ -20,6 +20,7 @@ from risk_client import (
     IllegalMove,
     InvalidArgument,
     NotFound,
+    PermissionDenied,
     RiskClient,
     StaleVersion,
     Unauthenticated,
@@ -27,6 +28,7 @@ from risk_client import (
     classic_options,
     play_game,
 )
+from risk_client.cli import CLEAR_SCREEN
 from risk_client.render import is_game_end
 from risk_service.pb.risk.v1 import service_pb2
 from tests.service.harness import ServiceProcess
@@ -100,7 +102,7 @@ async def test_failed_calls_raise_typed_errors(client: RiskClient) -> None:
     summary, _host = await client.create_game(classic_options(players=2), seed=SEED)
     game_id = summary.game_id
     tokens = [await client.join_game(game_id, seat) for seat in (0, 1)]
-    (mover,) = summary.decision.seats
+    (mover,) = (await client.get_game(game_id)).game.decision.seats  # on since the last join
     me, other = client.with_token(tokens[mover]), client.with_token(tokens[1 - mover])
     legal = await me.legal_actions(game_id)
     action = legal.actions[0].action
@@ -123,12 +125,46 @@ async def test_failed_calls_raise_typed_errors(client: RiskClient) -> None:
     with pytest.raises(IllegalMove) as taken:
         await client.join_game(game_id, 0)
     assert taken.value.reason == "SEAT_TAKEN"
+    with pytest.raises(PermissionDenied):
+        await me.legal_actions(game_id, seat=1 - mover)
     with pytest.raises(Unauthenticated):
         await client.legal_actions(game_id)
     with pytest.raises(Unauthenticated):
         await client.with_token("not-a-token").get_game(game_id)
     with pytest.raises(NotFound):
         await client.get_game("0123456789abcdef")
+
+
+async def test_lifecycle_calls(client: RiskClient, service: ServiceProcess) -> None:
+    """Host start and cancel, resign, reissue and export, through the SDK and `risk watch`."""
+    summary, host_token = await client.create_game(
+        classic_options(players=2), seed=SEED, manual_start=True
+    )
+    host = client.with_token(host_token)
+    game_id = summary.game_id
+    tokens = [await client.join_game(game_id, seat, f"p{seat}") for seat in (0, 1)]
+    assert (await client.get_game(game_id)).game.status == service_pb2.GAME_STATUS_WAITING
+    assert (await host.start_game(game_id)).status == service_pb2.GAME_STATUS_ACTIVE
+    fresh = await host.reissue_seat_token(game_id, 1)
+    with pytest.raises(Unauthenticated):
+        await client.with_token(tokens[1]).get_game(game_id)
+    resigned = await client.with_token(fresh).resign(game_id)
+    assert resigned.game.status == service_pb2.GAME_STATUS_FINISHED
+    assert resigned.game.outcome.winner == 0
+    export = await host.export_game(game_id)
+    assert len(export.chain) == len(export.events) == resigned.game.last_seq
+
+    watched = risk(service, "watch", game_id, "--plain")
+    assert watched.returncode == 0, watched.stderr
+    for words in ("seat 0 joins as p0", "the game starts", "seat 1 (p1) gets a new token",
+                  "seat 1 (p1) resigns", "game over: seat 0 (p0) wins by resignation"):
+        assert words in watched.stdout, watched.stdout
+
+    other, other_host = await client.create_game(seed=SEED)
+    await client.with_token(other_host).cancel_game(other.game_id)
+    watched = risk(service, "watch", other.game_id, "--plain")
+    assert watched.returncode == 0 and "the game is cancelled" in watched.stdout
+    assert "is cancelled with no outcome" in watched.stdout
 
 
 async def test_list_games_follows_pages(client: RiskClient) -> None:
@@ -158,17 +194,23 @@ async def test_stream_resumes_across_a_service_crash(
                 started.put_nowait(summary.game_id)
 
             options = classic_options(players=3, auto_defend_max_dice=True)
-            bots = asyncio.create_task(play_game(client, options, 11, 3, on_created=on_created))
-            game_id = await asyncio.wait_for(started.get(), GAME_TIMEOUT_S)
-            seqs: list[int] = []
-            async for event in client.stream_events(game_id):
-                seqs.append(event.seq)
-                if len(seqs) == 100:
-                    before = await client.get_game(game_id)
-                    await asyncio.to_thread(service.restart)
-                if is_game_end(event):
-                    break
-            final = await asyncio.wait_for(bots, GAME_TIMEOUT_S)
+            bots = asyncio.create_task(
+                play_game(client, options, 11, 3, entropy=11, on_created=on_created)
+            )
+            try:
+                async with asyncio.timeout(GAME_TIMEOUT_S):
+                    game_id = await started.get()
+                    seqs: list[int] = []
+                    async for event in client.stream_events(game_id):
+                        seqs.append(event.seq)
+                        if len(seqs) == 100:
+                            before = await client.get_game(game_id)
+                            await asyncio.to_thread(service.restart)
+                        if is_game_end(event):
+                            break
+                    final = await bots
+            finally:
+                bots.cancel()
     finally:
         service.stop()
     assert before.game.status == service_pb2.GAME_STATUS_ACTIVE  # the bots lived through it
@@ -194,19 +236,25 @@ async def test_stream_resumes_after_falling_behind(redis_url: str, tmp_path: Pat
                 started.put_nowait(summary.game_id)
 
             options = classic_options(players=3, auto_defend_max_dice=True)
-            bots = asyncio.create_task(play_game(client, options, 21, 3, on_created=on_created))
-            game_id = await asyncio.wait_for(started.get(), GAME_TIMEOUT_S)
-            reasons: list[str] = []
-            stream = slow.stream_events(
-                game_id, on_reconnect=lambda error, _attempt: reasons.append(error.reason)
+            bots = asyncio.create_task(
+                play_game(client, options, 11, 3, entropy=11, on_created=on_created)
             )
-            seqs = [(await anext(stream)).seq]
-            final = await asyncio.wait_for(bots, GAME_TIMEOUT_S)  # meanwhile nobody reads
-            async for event in stream:
-                seqs.append(event.seq)
-                if is_game_end(event):
-                    break
-            await stream.aclose()
+            reasons: list[str] = []
+            try:
+                async with asyncio.timeout(GAME_TIMEOUT_S):
+                    game_id = await started.get()
+                    stream = slow.stream_events(
+                        game_id, on_reconnect=lambda error, _n: reasons.append(error.reason)
+                    )
+                    seqs = [(await anext(stream)).seq]
+                    final = await bots  # meanwhile nobody reads the stream
+                    async for event in stream:
+                        seqs.append(event.seq)
+                        if is_game_end(event):
+                            break
+                    await stream.aclose()
+            finally:
+                bots.cancel()
     finally:
         service.stop()
     assert "SUBSCRIBER_TOO_SLOW" in reasons
@@ -237,9 +285,11 @@ def test_cli_create_join_legal_submit_show(service: ServiceProcess) -> None:
 
     done = risk(service, "submit", game_id, *words, token=tokens[mover])
     assert done.returncode == 0, done.stderr
-    assert "ok: version 1" in done.stdout and "#" in done.stdout
+    version = int(found(r"^version (\d+),", legal.stdout).group(1))
+    assert f"ok: version {version + 1}" in done.stdout and "#" in done.stdout
     mine = risk(service, "show", game_id, token=tokens[mover])
-    assert "version 1" in mine.stdout and f"your hand as seat {mover}" in mine.stdout
+    assert f"version {version + 1}" in mine.stdout
+    assert f"your hand as seat {mover}" in mine.stdout
     listed = risk(service, "list", "--status", "active")
     assert game_id in listed.stdout
 
@@ -249,6 +299,18 @@ def test_cli_demo_prints_the_outcome(service: ServiceProcess) -> None:
     done = risk(service, "demo", "--players", "2", "--seed", str(SEED))
     assert done.returncode == 0, done.stderr
     found(r"^outcome: (seat \d .* wins by \w+|draw)", done.stdout)
+
+
+def test_cli_demo_with_the_live_view(service: ServiceProcess) -> None:
+    """`risk demo --watch` redraws the board and the latest events while the bots play."""
+    done = risk(service, "demo", "--players", "2", "--seed", str(SEED), "--watch")
+    assert done.returncode == 0, done.stderr
+    frames = done.stdout.split(CLEAR_SCREEN)
+    assert len(frames) > 2
+    last = frames[-1]
+    assert "North America (+5)" in last and "latest events:" in last
+    assert "game over:" in last and "finished" in last
+    found(r"^outcome: (seat \d .* wins by \w+|draw)", last)
 
 
 async def test_cli_watch_plain_follows_a_live_game(

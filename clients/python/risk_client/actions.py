@@ -93,8 +93,15 @@ def trade(cards: Sequence[int | str], bonus: int | str = NO_BONUS) -> game_pb2.A
     ids = sorted(card(c) for c in cards)
     if len(ids) != 3:
         raise ValueError(f"a trade takes exactly three cards, got {len(ids)}")
-    bonus_id = NO_BONUS if bonus == NO_BONUS else territory(bonus)
-    return _classic(_A(trade_cards=_A.TradeCards(cards=ids, bonus_territory=bonus_id)))
+    message = _A.TradeCards(cards=ids)
+    if bonus != NO_BONUS:  # unset means no bonus is due
+        message.bonus_territory = territory(bonus)
+    return _classic(_A(trade_cards=message))
+
+
+def trade_bonus(message: classic_pb2.ClassicAction.TradeCards) -> int:
+    """The bonus territory of a trade, or -1: unset and -1 both mean none is due."""
+    return message.bonus_territory if message.HasField("bonus_territory") else NO_BONUS
 
 
 def attack(src: int | str, dst: int | str, dice: int) -> game_pb2.Action:
@@ -258,7 +265,7 @@ def action_command(action: game_pb2.Action, max_count: int = 0) -> str:
         return f"place-neutral {name(c.place_neutral.territory)}"
     if kind == "trade_cards":
         words = " ".join(str(x) for x in c.trade_cards.cards)
-        bonus = c.trade_cards.bonus_territory
+        bonus = trade_bonus(c.trade_cards)
         return f"trade {words}" + (f" {name(bonus)}" if bonus != NO_BONUS else "")
     if kind == "attack":
         a = c.attack

@@ -1,18 +1,20 @@
 """Bots that play through the public API, with exactly what a seat may see.
 
-A bot follows its game's event stream; when an event it has not yet seen arrives it re-reads
-the game, and whenever the decision includes its seat it asks for its legal actions, decodes
-its view, lets the engine's bot policy (`Ruleset.bot_choose`) pick, and submits against the
-version it read. Losing a race (StaleVersion) or meeting a move the service refuses
-(IllegalMove) means re-reading and deciding again, a bounded number of times in a row, so a
-disagreement between client and service surfaces as an error instead of a spinning bot.
+A bot follows its game's event stream; when an event it has not yet seen arrives (or the game
+has been quiet for a while, in case the stream stalled) it re-reads the game, and whenever the
+decision includes its seat it asks for its legal actions, decodes its view, lets the engine's
+bot policy (`Ruleset.bot_choose`) pick, and submits against the version it read. Losing a
+race (StaleVersion) or meeting a move the service refuses (IllegalMove) means re-reading and
+deciding again, a bounded number of times in a row, so a disagreement between client and
+service surfaces as an error instead of a spinning bot.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
 
 from risk_client.client import RiskClient
@@ -26,6 +28,7 @@ MAX_STALE_RETRIES = 20
 MAX_ILLEGAL_RETRIES = 3
 MAX_UNAVAILABLE_RETRIES = 10
 WAITING_POLL_SECONDS = 0.2
+IDLE_REREAD_SECONDS = 5.0  # re-read a quiet game this often, in case its stream stalled
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15  # spreads consecutive versions over the generator's seed space
 
@@ -40,7 +43,7 @@ _OVER = frozenset({
 
 
 class BotError(RuntimeError):
-    """A bot gave up: the service kept refusing its moves, or its stream ended early."""
+    """A bot cannot play: its token holds no seat, or the game kept moving under it."""
 
 
 def is_over(game: service_pb2.GetGameResponse) -> bool:
@@ -81,6 +84,51 @@ def choose(
     return wire.action_to_proto(variant, rules.bot_choose(view, entries, entropy))
 
 
+class _Feed:
+    """The newest event seq a seat's stream has delivered, followed in a background task.
+
+    A bot waits on this rather than on the stream itself, so it can also wake on a timer: if
+    the stream stalls, the bot still re-reads the game now and then instead of hanging.
+    """
+
+    def __init__(self, client: RiskClient, game_id: str, after_seq: int) -> None:
+        self.latest = after_seq
+        self.changed = asyncio.Event()
+        self.error: BaseException | None = None
+        self.ended = False
+        self._task = asyncio.create_task(self._follow(client, game_id, after_seq))
+
+    async def _follow(self, client: RiskClient, game_id: str, after_seq: int) -> None:
+        try:
+            async for event in client.stream_events(game_id, after_seq=after_seq):
+                self.latest = event.seq
+                self.changed.set()
+        except Exception as exc:  # the bot re-raises it when it next waits
+            self.error = exc
+        finally:
+            self.ended = True
+            self.changed.set()
+
+    async def wait_beyond(self, seq: int, timeout: float) -> None:
+        """Until an event after `seq` has arrived, or `timeout` seconds passed."""
+        while self.latest <= seq:
+            if self.error is not None:
+                raise self.error
+            if self.ended:
+                await asyncio.sleep(timeout)  # the service ended the stream: poll instead
+                return
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), timeout)
+            except TimeoutError:
+                return
+
+    async def close(self) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+
+
 async def play_seat(
     client: RiskClient,
     game_id: str,
@@ -93,12 +141,17 @@ async def play_seat(
     seat = game.viewer_seat
     if seat < 0:
         raise BotError("the token holds no seat in this game")
-    stream = seat_client.stream_events(game_id, after_seq=game.game.last_seq)
+    feed = _Feed(seat_client, game_id, game.game.last_seq)
     stale = illegal = 0
     try:
         while not is_over(game):
             if seat not in game.game.decision.seats:
-                game = await _await_news(seat_client, game_id, game, stream)
+                # seats joining make no events, so a waiting game is polled more often
+                waiting = game.game.status == service_pb2.GAME_STATUS_WAITING
+                await feed.wait_beyond(
+                    game.game.last_seq, WAITING_POLL_SECONDS if waiting else IDLE_REREAD_SECONDS
+                )
+                game = await _transient(seat_client.get_game, game_id)
                 continue
             legal = await _transient(seat_client.legal_actions, game_id)
             if legal.version != game.game.version or not legal.actions:
@@ -130,7 +183,7 @@ async def play_seat(
                     continue
             game = await _transient(seat_client.get_game, game_id)
     finally:
-        await stream.aclose()
+        await feed.close()
     return game
 
 
@@ -144,26 +197,6 @@ def _after(
     moved.game.last_seq = max([game.game.last_seq, *(e.seq for e in reply.events)])
     moved.game.decision.CopyFrom(reply.decision)
     return moved
-
-
-async def _await_news(
-    client: RiskClient,
-    game_id: str,
-    game: service_pb2.GetGameResponse,
-    stream: AsyncGenerator[game_pb2.Event, None],
-) -> service_pb2.GetGameResponse:
-    """The game re-read once an event newer than `game` arrives (older ones are skipped)."""
-    if game.game.status == service_pb2.GAME_STATUS_WAITING:
-        await asyncio.sleep(WAITING_POLL_SECONDS)  # seats joining make no events: poll
-        return await _transient(client.get_game, game_id)
-    known = game.game.last_seq
-    async for event in stream:
-        if event.seq > known:
-            return await _transient(client.get_game, game_id)
-    latest = await _transient(client.get_game, game_id)
-    if not is_over(latest):
-        raise BotError("the event stream ended before the game did")
-    return latest
 
 
 async def play_game(

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TextIO
 
-from risk_client.actions import USAGE, action_command, parse_action
+from risk_client.actions import USAGE, action_command, parse_action, trade_bonus
 from risk_client.bots import is_over, play_game
 from risk_client.client import DEFAULT_TARGET, RiskClient
 from risk_client.errors import RiskError, Unavailable
@@ -41,6 +41,7 @@ from risk_service.pb.risk.v1 import game_pb2, service_pb2
 CLEAR_SCREEN = "\x1b[H\x1b[2J"
 LOG_LINES_MIN = 5
 FRAME_SECONDS = 0.05
+IDLE_REDRAW_SECONDS = 5.0
 _VARIANTS = {name: value for value, name in VARIANT_NAMES.items() if value}
 _STATUSES = {name: value for value, name in STATUS_NAMES.items() if value}
 
@@ -189,9 +190,11 @@ async def cmd_join(client: RiskClient, args: argparse.Namespace) -> int:
 async def cmd_list(client: RiskClient, args: argparse.Namespace) -> int:
     variant = _VARIANTS[args.variant] if args.variant else 0
     status = _STATUSES[args.status] if args.status else 0
-    _out(f"{'GAME':<28} {'VARIANT':<10} {'STATUS':<10} {'SEATS':>5} {'VERSION':>8}  UPDATED")
     count = 0
     async for game in client.iter_games(variant, status, args.page_size):
+        if not count:  # the header waits for the first answer, so a failed call prints none
+            _out(f"{'GAME':<28} {'VARIANT':<10} {'STATUS':<10} {'SEATS':>5} {'VERSION':>8}  "
+                 "UPDATED")
         taken = sum(1 for s in game.seats if s.taken)
         updated = datetime.fromtimestamp(game.updated_at_ms / 1000, UTC).strftime(
             "%Y-%m-%d %H:%M:%S"
@@ -241,7 +244,7 @@ async def cmd_submit(client: RiskClient, args: argparse.Namespace) -> int:
     action = parse_action(args.action)
     version = args.expected_version
     is_plain_trade = (
-        action.classic.HasField("trade_cards") and action.classic.trade_cards.bonus_territory < 0
+        action.classic.HasField("trade_cards") and trade_bonus(action.classic.trade_cards) < 0
     )
     if version is None or is_plain_trade:
         legal = await client.legal_actions(args.game)
@@ -250,7 +253,7 @@ async def cmd_submit(client: RiskClient, args: argparse.Namespace) -> int:
         if is_plain_trade:
             # the +2 bonus must be named when one is due; take the first the rules offer
             offered = [e.action for e in legal.actions if _same_cards(e.action, action)]
-            if offered and not any(o.classic.trade_cards.bonus_territory < 0 for o in offered):
+            if offered and not any(trade_bonus(o.classic.trade_cards) < 0 for o in offered):
                 action = offered[0]
                 _out(f"(trading with the +2 bonus: {action_command(action)})")
     reply = await client.submit_action(args.game, action, version, args.request_id)
@@ -342,7 +345,10 @@ async def _watch_live(
         _draw(game, log, colour)
         done = False
         while not done:
-            batch = [await queue.get()]
+            try:
+                batch = [await asyncio.wait_for(queue.get(), IDLE_REDRAW_SECONDS)]
+            except TimeoutError:
+                batch = []  # a quiet game: refresh the board anyway
             while not queue.empty():
                 batch.append(queue.get_nowait())
             for item in batch:
@@ -450,3 +456,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (`risk legal G | head`); say nothing more on a closed pipe
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141

@@ -27,6 +27,7 @@ from risk_service.pb.risk.v1 import (
     classic_pb2,
     common_pb2,
     game_pb2,
+    lifecycle_pb2,
     service_pb2,
     service_pb2_grpc,
 )
@@ -39,7 +40,7 @@ R = TypeVar("R", bound=Message)
 
 @dataclass(frozen=True, slots=True)
 class Backoff:
-    """How `stream_events` reconnects: exponential delays with full jitter, capped.
+    """How `stream_events` reconnects: exponential delays, capped, jittered in their upper half.
 
     `attempts` bounds the consecutive reconnects that deliver no event; then the last error is
     raised. Any delivered event resets the count, and so does a stream that stayed open for
@@ -189,16 +190,31 @@ class RiskClient:
         *,
         seed: int | None = None,
         seat_names: Sequence[str] = (),
+        clock: lifecycle_pb2.ClockOptions | None = None,
+        manual_start: bool = False,
+        spectator_delay_events: int = 0,
+        spectator_delay_seconds: int = 0,
     ) -> tuple[service_pb2.GameSummary, str]:
         """A new game (classic with default options when `options` is None), and the host token.
 
         A fixed `seed` makes the game reproducible; `seat_names` are display names by seat.
+        The game waits for its seats and starts on the last JoinGame (or on the host's
+        `start_game` with `manual_start`). `clock` sets decision deadlines or time banks; the
+        spectator delays hold spectators' streams behind the game.
         """
         if options is None:
             options = game_pb2.GameOptions(classic=classic_pb2.ClassicOptions())
-        request = service_pb2.CreateGameRequest(options=options, seat_names=list(seat_names))
+        request = service_pb2.CreateGameRequest(
+            options=options,
+            seat_names=list(seat_names),
+            manual_start=manual_start,
+            spectator_delay_events=spectator_delay_events,
+            spectator_delay_seconds=spectator_delay_seconds,
+        )
         if seed is not None:
             request.seed = seed
+        if clock is not None:
+            request.clock.CopyFrom(clock)
         response = await self._unary("CreateGame", request, service_pb2.CreateGameResponse)
         return response.game, response.host_token
 
@@ -247,9 +263,16 @@ class RiskClient:
             if not token:
                 return
 
-    async def legal_actions(self, game_id: str) -> service_pb2.ListLegalActionsResponse:
-        """This seat's legal actions now (empty when the decision is not its), and the version."""
+    async def legal_actions(
+        self, game_id: str, *, seat: int | None = None
+    ) -> service_pb2.ListLegalActionsResponse:
+        """This seat's legal actions now (empty when the decision is not its), and the version.
+
+        `seat` only confirms the token's seat (another one is PERMISSION_DENIED).
+        """
         request = service_pb2.ListLegalActionsRequest(game_id=game_id)
+        if seat is not None:
+            request.seat = seat
         return await self._unary("ListLegalActions", request, service_pb2.ListLegalActionsResponse)
 
     async def submit_action(
@@ -258,12 +281,14 @@ class RiskClient:
         action: game_pb2.Action,
         expected_version: int,
         request_id: str | None = None,
+        *,
+        seat: int | None = None,
     ) -> service_pb2.SubmitActionResponse:
         """Apply `action` for this seat if the game is still at `expected_version`.
 
         `request_id` is the idempotency key: resubmitting with the same id gets the first reply
         instead of a second move, so retry a failed call with the id it was sent with. A fresh
-        uuid4 is used when it is None.
+        uuid4 is used when it is None. `seat` only confirms the token's seat.
         """
         request = service_pb2.SubmitActionRequest(
             game_id=game_id,
@@ -271,7 +296,43 @@ class RiskClient:
             expected_version=expected_version,
             request_id=request_id or uuid.uuid4().hex,
         )
+        if seat is not None:
+            request.seat = seat
         return await self._unary("SubmitAction", request, service_pb2.SubmitActionResponse)
+
+    async def start_game(self, game_id: str) -> service_pb2.GameSummary:
+        """Host: start a waiting game whose seats are all taken."""
+        request = service_pb2.StartGameRequest(game_id=game_id)
+        return (await self._unary("StartGame", request, service_pb2.StartGameResponse)).game
+
+    async def cancel_game(self, game_id: str) -> service_pb2.GameSummary:
+        """Host: cancel a game that has not started."""
+        request = service_pb2.CancelGameRequest(game_id=game_id)
+        return (await self._unary("CancelGame", request, service_pb2.CancelGameResponse)).game
+
+    async def reissue_seat_token(self, game_id: str, seat: int) -> str:
+        """Host: a new token for `seat`; its old token stops working."""
+        request = service_pb2.ReissueSeatTokenRequest(game_id=game_id, seat=seat)
+        response = await self._unary(
+            "ReissueSeatToken", request, service_pb2.ReissueSeatTokenResponse
+        )
+        return response.seat_token
+
+    async def resign(
+        self, game_id: str, *, seat: int | None = None, request_id: str | None = None
+    ) -> service_pb2.ResignResponse:
+        """This seat leaves the game at once (`request_id` makes a retry safe, as in submit)."""
+        request = service_pb2.ResignRequest(
+            game_id=game_id, request_id=request_id or uuid.uuid4().hex
+        )
+        if seat is not None:
+            request.seat = seat
+        return await self._unary("Resign", request, service_pb2.ResignResponse)
+
+    async def export_game(self, game_id: str) -> service_pb2.GameExport:
+        """A finished game's options, seed, action log and hash-chained events, for audit."""
+        request = service_pb2.ExportGameRequest(game_id=game_id)
+        return await self._unary("ExportGame", request, service_pb2.GameExport)
 
     async def ping(self) -> None:
         """One empty round trip through the service's interceptors."""

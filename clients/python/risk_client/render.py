@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from itertools import pairwise
 
 from google.protobuf import text_format
 
-from risk_client.actions import territory_name
+from risk_client.actions import territory_name, trade_bonus
 from risk_service import wire
 from risk_service.engine import Event
 from risk_service.engine.classic.board import (
@@ -39,13 +40,14 @@ from risk_service.engine.classic.model import (
     OrderRolled,
     Phase,
     PlayerEliminated,
+    PlayerResigned,
     TerritoriesDealt,
     TerritoryClaimed,
     TerritoryConquered,
     TurnEnded,
     TurnStarted,
 )
-from risk_service.pb.risk.v1 import common_pb2, game_pb2, service_pb2
+from risk_service.pb.risk.v1 import common_pb2, game_pb2, lifecycle_pb2, service_pb2
 
 RESET = "\x1b[0m"
 BOLD = "\x1b[1m"
@@ -77,8 +79,9 @@ VARIANT_NAMES = {
 
 @dataclass(frozen=True, slots=True)
 class Seats:
-    """How to name seats: `players` tells the neutral (seat `players` in a 2-player game) apart,
-    `names` are display names by seat. The defaults name every seat by number."""
+    """How to name seats: `players` tells the neutral apart (owner id `players`: the third
+    party of a two-player game, and whoever resigned), `names` are display names by seat. The
+    defaults name every seat by number."""
 
     players: int = 0
     names: tuple[str, ...] = ()
@@ -88,7 +91,7 @@ class Seats:
         return cls(len(summary.seats), tuple(s.display_name for s in summary.seats))
 
     def is_neutral(self, seat: int) -> bool:
-        return self.players == 2 and seat == self.players
+        return self.players > 0 and seat == self.players
 
     def label(self, seat: int) -> str:
         if self.is_neutral(seat):
@@ -151,6 +154,8 @@ def outcome_text(outcome: common_pb2.Outcome, seats: Seats | None = None) -> str
 
 def describe_event(event: game_pb2.Event, seats: Seats | None = None) -> str:
     """One event in words, e.g. "seat 2 attacks Kamchatka from Alaska with 3 dice"."""
+    if event.WhichOneof("variant") == "lifecycle":
+        return describe_lifecycle(event.lifecycle, seats or Seats())
     try:
         _variant, value = wire.event_from_proto(event)
     except wire.WireError:
@@ -211,6 +216,8 @@ def describe_engine_event(e: Event, seats: Seats) -> str:
         if all(c == HIDDEN for c in e.cards_taken):
             return f"{text}, who takes {plural(len(e.cards_taken), 'card')}"
         return f"{text}, who takes {_cards(e.cards_taken)}"
+    if isinstance(e, PlayerResigned):
+        return f"{s(e.seat)} resigns; its territories turn {s(e.neutral)}"
     if isinstance(e, AttackEnded):
         return f"{s(e.seat)} stops attacking"
     if isinstance(e, CardDrawn):
@@ -223,13 +230,54 @@ def describe_engine_event(e: Event, seats: Seats) -> str:
     return f"{type(e).__name__}"
 
 
+_POLICY_WORDS = {
+    lifecycle_pb2.TIMEOUT_POLICY_UNSPECIFIED: "default action",
+    lifecycle_pb2.TIMEOUT_POLICY_DEFAULT_ACTION: "default action",
+    lifecycle_pb2.TIMEOUT_POLICY_PASS: "pass",
+    lifecycle_pb2.TIMEOUT_POLICY_BOT: "the bot takes over",
+    lifecycle_pb2.TIMEOUT_POLICY_FORFEIT: "forfeit",
+}
+
+
+def describe_lifecycle(e: lifecycle_pb2.LifecycleEvent, seats: Seats) -> str:
+    """The service's own events (start, joins, clocks, cancel, ...) in words."""
+    s = seats.label
+    kind = e.WhichOneof("kind")
+    if kind == "game_started":
+        return "the game starts"
+    if kind == "seat_joined":
+        name = e.seat_joined.display_name
+        return f"seat {e.seat_joined.seat} joins" + (f" as {name}" if name else "")
+    if kind == "seat_token_reissued":
+        return f"{s(e.seat_token_reissued.seat)} gets a new token"
+    if kind == "game_cancelled":
+        return "the game is cancelled"
+    if kind == "game_abandoned":
+        return "the game is abandoned: nobody acted in time"
+    if kind == "decision_timed_out":
+        t = e.decision_timed_out
+        return f"{s(t.seat)} ran out of time ({_POLICY_WORDS.get(t.policy, 'unknown policy')})"
+    if kind == "seat_handed_to_bot":
+        return f"the built-in bot plays {s(e.seat_handed_to_bot.seat)} from now on"
+    if kind == "clock_started":
+        c = e.clock_started
+        deadline = datetime.fromtimestamp(c.deadline_ms / 1000, UTC).strftime("%H:%M:%S")
+        bank = f", {c.bank_ms / 1000:.0f}s in the bank" if c.bank_ms else ""
+        return f"{s(c.seat)} must decide by {deadline} UTC{bank}"
+    return f"(a service event this client cannot read: {kind})"
+
+
 def event_line(event: game_pb2.Event, seats: Seats | None = None) -> str:
     """"#12 v3 seat 0 claims Alaska": the event's sequence number, game version and words."""
     return f"#{event.seq} v{event.version} {describe_event(event, seats)}"
 
 
 def is_game_end(event: game_pb2.Event) -> bool:
-    return event.WhichOneof("variant") == "classic" and event.classic.HasField("game_ended")
+    """The last event a game will have: it ended by its rules, was cancelled or abandoned."""
+    case = event.WhichOneof("variant")
+    if case == "lifecycle":
+        return event.lifecycle.WhichOneof("kind") in ("game_cancelled", "game_abandoned")
+    return case == "classic" and event.classic.HasField("game_ended")
 
 
 # ---- actions ---------------------------------------------------------------------------------
@@ -257,9 +305,9 @@ def describe_action(action: game_pb2.Action, max_count: int = 0) -> str:
         return f"place a neutral army on {territory_name(c.place_neutral.territory)}"
     if kind == "trade_cards":
         t = c.trade_cards
+        bonus_territory = trade_bonus(t)
         bonus = (
-            f" (+2 armies on {territory_name(t.bonus_territory)})"
-            if t.bonus_territory >= 0 else ""
+            f" (+2 armies on {territory_name(bonus_territory)})" if bonus_territory >= 0 else ""
         )
         return f"trade {_cards(t.cards)}{bonus}"
     if kind == "attack":
@@ -369,8 +417,9 @@ def board_lines(view: ClassicView, seats: Seats, *, colour: bool = False, width:
 def seat_lines(view: ClassicView, seats: Seats, *, colour: bool = False) -> list[str]:
     """One line per seat (and the neutral): territories, armies, cards, eliminated."""
     owners = list(range(len(view.hand_counts)))
-    if seats.players == 2:
-        owners.append(2)
+    neutral = len(view.hand_counts)
+    if neutral in view.owner or len(view.to_place) > neutral:
+        owners.append(neutral)
     lines = []
     for seat in owners:
         held = [t for t, o in enumerate(view.owner) if o == seat]
@@ -409,9 +458,18 @@ def game_text(game: service_pb2.GetGameResponse, *, colour: bool = False, width:
     summary = game.game
     seats = Seats.of(summary)
     lines = [game_header(summary)]
+    outcome = (
+        "outcome: " + outcome_text(summary.outcome, seats) if summary.HasField("outcome") else ""
+    )
     view = classic_view(game.board)
     if view is None:
-        lines.append("(this client shows classic boards only)")
+        lines.append(decision_words(summary, seats))
+        if outcome:
+            lines.append(outcome)
+        if game.board.WhichOneof("variant") is None:
+            lines.append("(the board is hidden from spectators while the game is delayed)")
+        else:
+            lines.append("(this client shows classic boards only)")
         return "\n".join(lines)
     turn = f"turn {view.turn}  " if view.turn else ""
     lines.append(f"{turn}phase {phase_words(view.phase)}  {decision_words(summary, seats)}")
@@ -428,8 +486,8 @@ def game_text(game: service_pb2.GetGameResponse, *, colour: bool = False, width:
         )
     if view.phase in (Phase.REINFORCE, Phase.SETUP_PLACE) and view.pending:
         lines.append(f"armies to place this step: {view.pending}")
-    if summary.HasField("outcome"):
-        lines.append("outcome: " + outcome_text(summary.outcome, seats))
+    if outcome:
+        lines.append(outcome)
     lines.append("")
     lines.extend(seat_lines(view, seats, colour=colour))
     lines.append("")
