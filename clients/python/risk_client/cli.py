@@ -36,6 +36,7 @@ from risk_client.render import (
     outcome_text,
     plural,
 )
+from risk_service import audit
 from risk_service.pb.risk.v1 import game_pb2, service_pb2
 
 CLEAR_SCREEN = "\x1b[H\x1b[2J"
@@ -112,6 +113,22 @@ def build_parser() -> argparse.ArgumentParser:
                        help="start after this event (default: the whole game)")
     watch.add_argument("--plain", action="store_true",
                        help="one line per event instead of the live board")
+
+    for name, text in (("start", "host: start a game whose seats are all taken"),
+                       ("cancel", "host: cancel a game that has not started"),
+                       ("resign", "leave the game with your seat")):
+        sub.add_parser(name, parents=[common], help=text).add_argument("game")
+    reissue = sub.add_parser("reissue", parents=[common],
+                             help="host: a new token for a seat; prints it")
+    reissue.add_argument("game")
+    reissue.add_argument("seat", type=int)
+    export = sub.add_parser("export", parents=[common],
+                            help="write a finished game's audit export to a file")
+    export.add_argument("game")
+    export.add_argument("file", help="where to write the risk.v1.GameExport bytes")
+    verify = sub.add_parser("verify", parents=[common],
+                            help="replay an audit export through the rules and check it")
+    verify.add_argument("file")
 
     demo = sub.add_parser("demo", parents=[common],
                           help="bots play a classic game through the service")
@@ -425,7 +442,59 @@ async def cmd_demo(client: RiskClient, args: argparse.Namespace) -> int:
     return 0
 
 
+async def cmd_start(client: RiskClient, args: argparse.Namespace) -> int:
+    reply = await client.start_game(args.game)
+    _out(f"game {reply.game_id} started; version {reply.version}")
+    return 0
+
+
+async def cmd_cancel(client: RiskClient, args: argparse.Namespace) -> int:
+    reply = await client.cancel_game(args.game)
+    _out(f"game {reply.game_id} cancelled")
+    return 0
+
+
+async def cmd_resign(client: RiskClient, args: argparse.Namespace) -> int:
+    reply = await client.resign(args.game)
+    _out(f"resigned; game at version {reply.version}")
+    return 0
+
+
+async def cmd_reissue(client: RiskClient, args: argparse.Namespace) -> int:
+    _out(await client.reissue_seat_token(args.game, args.seat))
+    return 0
+
+
+async def cmd_export(client: RiskClient, args: argparse.Namespace) -> int:
+    export = await client.export_game(args.game)
+    with open(args.file, "wb") as out:
+        out.write(export.SerializeToString(deterministic=True))
+    _out(f"wrote {args.file}: {len(export.log)} changes, {len(export.events)} events, "
+         f"fingerprint {export.chain[-1].hex() if export.chain else '-'}")
+    return 0
+
+
+async def cmd_verify(client: RiskClient, args: argparse.Namespace) -> int:
+    del client  # verification needs no service: the rules replay the export locally
+    with open(args.file, "rb") as source:
+        export = service_pb2.GameExport.FromString(source.read())
+    try:
+        verified = audit.verify(export)
+    except audit.VerificationError as exc:
+        print(f"verify: REJECTED game {export.game_id}: {exc}", file=sys.stderr)
+        return 1
+    _out(f"verify: OK game {export.game_id}: {verified.actions} actions and "
+         f"{verified.events} events replay exactly; fingerprint {verified.head.hex()}")
+    return 0
+
+
 _COMMANDS = {
+    "start": cmd_start,
+    "cancel": cmd_cancel,
+    "resign": cmd_resign,
+    "reissue": cmd_reissue,
+    "export": cmd_export,
+    "verify": cmd_verify,
     "create": cmd_create,
     "join": cmd_join,
     "list": cmd_list,
