@@ -1,10 +1,11 @@
 """Write the golden playthrough files under tests/golden (the tests only ever read them).
 
-    python scripts/golden.py                   # rewrite tests/golden/classic_4p_seed<seed>.jsonl
-    python scripts/golden.py --out-dir /tmp/x  # write elsewhere, to diff with the checked-in file
+    python scripts/golden.py                   # rewrite every file (one per variant in GAMES)
+    python scripts/golden.py --variant strike  # only tests/golden/strike_4p_seed<seed>.jsonl
+    python scripts/golden.py --out-dir /tmp/x  # write elsewhere, to diff with the checked-in files
 
-A golden file records one seeded 4-player classic game played by the built-in bots: line 1 is a
-header (variant, rules version, options, seed, the creation events and state hash), then one
+A golden file records one seeded game of a variant played by the built-in bots: line 1
+is a header (variant, rules version, options, seed, the creation events and state hash), then one
 line per action (seat, action, events, sha256 of the snapshot bytes after it), and the last line
 is the outcome. The bot's entropy for action number i (0-based) is i, so the same engine replays
 and regenerates the file exactly; a diff after a rules change shows what changed, line by line.
@@ -20,7 +21,7 @@ import hashlib
 import json
 import typing
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from risk_service import wire
 from risk_service.engine import Event, get_ruleset
@@ -30,6 +31,8 @@ from risk_service.engine.classic.model import (
     SetupMode,
     TradeSchedule,
 )
+from risk_service.engine.deep_space.model import DeepSpaceOptions
+from risk_service.engine.strike.model import StrikeOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_DIR = ROOT / "tests" / "golden"
@@ -48,10 +51,35 @@ OPTIONS = ClassicOptions(
     max_turns=400,
 )
 BOT_ENTROPY = "action_index"  # the bot's entropy for action i is i (recorded in the header)
+# Strike: plays every tactics card type, a supporter, a Cancel Order and a Spy's reveal, and a
+# domination coin taken from another player, in 390 actions.
+STRIKE_SEED = 21
+STRIKE_OPTIONS = StrikeOptions(players=4, max_turns=200, auto_pass=False)
+# Deep Space, 3 players: every action card kind, a gem warp, a two-card trade, two battles (one
+# roll taken by a space dog) and a base win, in 131 actions.
+DEEP_SPACE_SEED = 105
+DEEP_SPACE_OPTIONS = DeepSpaceOptions(players=3, max_turns=200)
 
 
-def golden_path(directory: Path, seed: int = SEED) -> Path:
-    return directory / f"classic_{OPTIONS.players}p_seed{seed}.jsonl"
+class GoldenGame(NamedTuple):
+    """One recorded game: which variant, with which options and seed, and how it must end."""
+
+    variant: str
+    options: Any
+    seed: int
+    win_reason: str  # the outcome reason of a game won outright in this variant
+
+
+GAMES: dict[str, GoldenGame] = {
+    VARIANT: GoldenGame(VARIANT, OPTIONS, SEED, "conquest"),
+    "strike": GoldenGame("strike", STRIKE_OPTIONS, STRIKE_SEED, "domination"),
+    "deep_space": GoldenGame("deep_space", DEEP_SPACE_OPTIONS, DEEP_SPACE_SEED, "bases"),
+}
+
+
+def golden_path(directory: Path, seed: int = SEED, variant: str = VARIANT) -> Path:
+    players = GAMES[variant].options.players
+    return directory / f"{variant}_{players}p_seed{seed}.jsonl"
 
 
 # ---- JSON codec for engine dataclasses -----------------------------------------------------
@@ -122,19 +150,20 @@ def events_json(events: list[Event]) -> list[Any]:
 # ---- the playthrough -----------------------------------------------------------------------
 
 
-def play(seed: int = SEED) -> list[dict[str, Any]]:
+def play(seed: int = SEED, variant: str = VARIANT) -> list[dict[str, Any]]:
     """Every line of the golden file for `seed`, as JSON-ready dicts."""
-    rules = get_ruleset(VARIANT)
-    state, events = rules.create(OPTIONS, seed)
+    rules = get_ruleset(variant)
+    options = GAMES[variant].options
+    state, events = rules.create(options, seed)
     lines: list[dict[str, Any]] = [
         {
-            "variant": VARIANT,
+            "variant": variant,
             "rules_version": rules.rules_version,
-            "options": fields_to_json(OPTIONS),
+            "options": fields_to_json(options),
             "seed": seed,
             "bot_entropy": BOT_ENTROPY,
             "events": events_json(events),
-            "state_sha256": state_sha256(VARIANT, state),
+            "state_sha256": state_sha256(variant, state),
         }
     ]
     index = 0
@@ -147,7 +176,7 @@ def play(seed: int = SEED) -> list[dict[str, Any]]:
                 "seat": seat,
                 "action": to_json(action),
                 "events": events_json(events),
-                "state_sha256": state_sha256(VARIANT, state),
+                "state_sha256": state_sha256(variant, state),
             }
         )
         index += 1
@@ -159,23 +188,39 @@ def render(lines: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--out-dir", type=Path, default=GOLDEN_DIR)
-    args = parser.parse_args()
-    lines = play(args.seed)
+def write(variant: str, seed: int, out_dir: Path) -> int:
+    """Write one variant's file; 1 if the seed's game does not end with a win."""
+    game = GAMES[variant]
+    lines = play(seed, variant)
     outcome = lines[-1]["outcome"]
-    if outcome["reason"] != "conquest":
-        print(f"seed {args.seed} ends by {outcome['reason']}, not conquest; pick another seed")
+    if outcome["reason"] != game.win_reason:
+        print(f"{variant} seed {seed} ends by {outcome['reason']}, not {game.win_reason}; "
+              "pick another seed")
         return 1
-    path = golden_path(args.out_dir, args.seed)
+    path = golden_path(out_dir, seed, variant)
     path.parent.mkdir(parents=True, exist_ok=True)
     text = render(lines)
     path.write_text(text)
     print(f"wrote {path} ({len(lines) - 2} actions, {len(text.encode())} bytes, "
           f"winner seat {outcome['winner']})")
     return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", action="append", choices=sorted(GAMES),
+                        help="only this variant (repeatable); default: every one in GAMES")
+    parser.add_argument("--seed", type=int, help="another seed (with a single --variant)")
+    parser.add_argument("--out-dir", type=Path, default=GOLDEN_DIR)
+    args = parser.parse_args()
+    variants = args.variant or sorted(GAMES)
+    if args.seed is not None and len(variants) != 1:
+        parser.error("--seed needs exactly one --variant")
+    failed = 0
+    for variant in variants:
+        seed = GAMES[variant].seed if args.seed is None else args.seed
+        failed |= write(variant, seed, args.out_dir)
+    return failed
 
 
 if __name__ == "__main__":

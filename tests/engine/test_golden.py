@@ -112,7 +112,7 @@ def test_header_matches_engine(golden: Golden) -> None:
         f"the engine is at {golden.rules.rules_version}: keep the old file, add a new one"
     )
     assert golden.header["bot_entropy"] == "action_index"
-    assert golden.outcome["outcome"]["reason"] == "conquest"
+    assert golden.outcome["outcome"]["reason"] == GOLDEN.GAMES[golden.variant].win_reason
     assert golden.path.stat().st_size < 5_000_000
 
 
@@ -180,13 +180,21 @@ def test_recorded_actions_decode_to_engine_dataclasses(golden: Golden) -> None:
 
 
 def test_script_writes_identical_bytes(tmp_path: Path) -> None:
-    """The generator, run into a scratch directory, reproduces the checked-in file byte for byte."""
+    """The generator, run into a scratch directory, reproduces every checked-in file byte for
+    byte (one per variant it records)."""
     subprocess.run(
         [sys.executable, str(SCRIPT), "--out-dir", str(tmp_path)],
         check=True, capture_output=True, text=True,
     )
-    written = GOLDEN.golden_path(tmp_path)
-    checked_in = GOLDEN.golden_path(GOLDEN_DIR)
-    assert written.read_bytes() == checked_in.read_bytes(), (
-        f"scripts/golden.py now writes a different {checked_in.name}"
-    )
+    for variant, game in GOLDEN.GAMES.items():
+        written = GOLDEN.golden_path(tmp_path, game.seed, variant)
+        checked_in = GOLDEN.golden_path(GOLDEN_DIR, game.seed, variant)
+        assert written.read_bytes() == checked_in.read_bytes(), (
+            f"scripts/golden.py now writes a different {checked_in.name}"
+        )
+
+
+def test_every_recorded_variant_has_its_file() -> None:
+    """Each variant the generator records (classic, strike) has its golden file checked in."""
+    for variant, game in GOLDEN.GAMES.items():
+        assert GOLDEN.golden_path(GOLDEN_DIR, game.seed, variant) in GOLDEN_FILES, variant

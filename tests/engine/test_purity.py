@@ -33,7 +33,12 @@ STDLIB_ALLOWLIST = frozenset({
     "dataclasses",  # frozen values: states, actions, events
     "enum",  # IntEnum phases and options, StrEnum reason codes
     "functools",  # caching of pure functions
+    # A variant's board and deck may be data files bundled in its package (Deep Space's
+    # board.json and deck.json): read once, at import, with importlib.resources and parsed with
+    # json. They are the same bytes on every run, so the rules stay pure functions of the state.
+    "importlib.resources",  # reads the bundled data files (no other file or OS access)
     "itertools",  # combinations of cards
+    "json",  # parses the bundled data files
     "math",  # integer arithmetic helpers
     "typing",  # annotations, Protocol, TypeVar, TYPE_CHECKING
 })

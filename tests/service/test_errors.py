@@ -127,7 +127,7 @@ async def test_bad_inputs_answer_their_status_and_change_nothing(
 
 async def test_unserved_variant_is_unimplemented(stub: service_pb2_grpc.RiskServiceStub) -> None:
     """A variant the contract names but this build does not serve yet: UNIMPLEMENTED."""
-    request = service_pb2.CreateGameRequest(options=game_pb2.GameOptions(deep_space={}))
+    request = service_pb2.CreateGameRequest(options=game_pb2.GameOptions(legacy={}))
     error = await rpc_error(stub.CreateGame(request))
     assert error.code() == grpc.StatusCode.UNIMPLEMENTED
     assert error_info(error).reason == "VARIANT_NOT_AVAILABLE"

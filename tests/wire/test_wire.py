@@ -33,11 +33,14 @@ from risk_service.engine.classic.model import (
     TradeCards,
     TradeSchedule,
 )
+from risk_service.engine.deep_space.model import DeepSpaceOptions, PlayCard, Resource
+from risk_service.engine.strike.model import StrikeOptions
 from risk_service.pb.risk.v1 import (
     classic_pb2,
     common_pb2,
     deep_space_pb2,
     game_pb2,
+    legacy_pb2,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,6 +55,18 @@ PLAYOUTS: dict[str, list[tuple[Any, int]]] = {
                         trade_schedule=TradeSchedule.FIXED, auto_defend_max_dice=True), 5),
         (ClassicOptions(players=5, setup=SetupMode.RANDOM_DEAL, max_turns=30,
                         fortify=FortifyMode.ADJACENT), 8),
+    ],
+    "deep_space": [
+        (DeepSpaceOptions(players=4), 167),  # most kinds, a dog decision, a space dog's save
+        (DeepSpaceOptions(players=2), 40),  # covered planets, a dog returned to the bank
+        (DeepSpaceOptions(players=3), 12),  # a base win with three players
+        (DeepSpaceOptions(players=3, max_turns=10), 5),  # the turn cap
+    ],
+    "strike": [
+        (StrikeOptions(players=2), 1),  # the second player's extra continent card
+        (StrikeOptions(players=4), 2),  # supporters, Cancel Order chains, every tactics card
+        (StrikeOptions(players=5, auto_pass=True), 3),  # automatic passes
+        (StrikeOptions(players=3, max_turns=12), 4),  # the turn cap
     ],
 }
 
@@ -381,6 +396,29 @@ def test_explicit_false_option_is_not_the_default() -> None:
     assert off[1].cards is False
 
 
+def test_empty_deep_space_options_give_dataclass_defaults() -> None:
+    """An empty DeepSpaceOptions message means 4 players and the default turn cap."""
+    message = game_pb2.GameOptions(deep_space=deep_space_pb2.DeepSpaceOptions())
+    assert wire.options_from_proto(message) == ("deep_space", DeepSpaceOptions())
+    partial = game_pb2.GameOptions(deep_space=deep_space_pb2.DeepSpaceOptions(players=2))
+    assert wire.options_from_proto(partial) == ("deep_space", DeepSpaceOptions(players=2))
+
+
+def test_deep_space_card_fields_left_unset_take_their_defaults() -> None:
+    """A PlayCard with only the card set decodes with no planet, target, count or payment."""
+    card_only = deep_space_pb2.DeepSpaceAction(
+        play_card=deep_space_pb2.DeepSpaceAction.PlayCard(card=18)
+    )
+    assert wire.action_from_proto(game_pb2.Action(deep_space=card_only)) == (
+        "deep_space", PlayCard(18, planet=-1, target=-1, count=0, resource=Resource.GEM,
+                               pay_from=-1)
+    )
+    aimed = PlayCard(5, planet=12, count=2, pay_from=20)
+    assert wire.action_from_proto(wire.action_to_proto("deep_space", aimed)) == (
+        "deep_space", aimed
+    )
+
+
 def test_encode_state_is_deterministic() -> None:
     """Equal states give equal bytes, independent of how the state was reached."""
     rules = REGISTRY["classic"]
@@ -452,16 +490,16 @@ def test_event_and_options_without_oneof_are_rejected() -> None:
 def test_unserved_variant_is_refused() -> None:
     """Variants the contract names but the engine does not serve raise VariantNotServed."""
     with pytest.raises(wire.VariantNotServed):
-        wire.options_from_proto(game_pb2.GameOptions(deep_space={}))
-    placeholder = deep_space_pb2.DeepSpaceAction(reserved_placeholder=True)
+        wire.options_from_proto(game_pb2.GameOptions(legacy={}))
+    placeholder = legacy_pb2.LegacyAction(reserved_placeholder=True)
     with pytest.raises(wire.VariantNotServed):
-        wire.action_from_proto(game_pb2.Action(deep_space=placeholder))
-    event = game_pb2.Event(deep_space=deep_space_pb2.DeepSpaceEvent(reserved_placeholder=True))
+        wire.action_from_proto(game_pb2.Action(legacy=placeholder))
+    event = game_pb2.Event(legacy=legacy_pb2.LegacyEvent(reserved_placeholder=True))
     with pytest.raises(wire.VariantNotServed):
         wire.decode_event(event.SerializeToString())
     stored = game_pb2.StoredGame(
-        schema_version=wire.SCHEMA_VERSION, variant=common_pb2.VARIANT_DEEP_SPACE,
-        rules_version=1, state=game_pb2.GameState(deep_space={}),
+        schema_version=wire.SCHEMA_VERSION, variant=common_pb2.VARIANT_LEGACY,
+        rules_version=1, state=game_pb2.GameState(legacy={}),
     )
     with pytest.raises(wire.VariantNotServed):
         wire.decode_state(stored.SerializeToString())

@@ -3,7 +3,9 @@
 The line carries the method, the game id and the client's request id (when the request has
 them), the status code and the duration; never a token. Exceptions that are the client's
 doing become their documented status through `status.classify`; anything else is logged with
-its traceback and answered INTERNAL without details.
+its traceback and answered INTERNAL without details. Bytes that do not parse as the method's
+request message are the client's doing too: they reach the call as `Undecodable` and are
+answered INVALID_ARGUMENT (gRPC itself would answer UNKNOWN, and log nothing).
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from typing import Any
 
 import grpc
 import structlog
+from google.protobuf.message import DecodeError
 from redis.exceptions import RedisError
 
+from risk_service.errors import malformed
 from risk_service.server.limits import RateLimiter, StreamCounter, caller_key
 from risk_service.server.metrics import Metrics
 from risk_service.server.status import classify, status_of
@@ -24,6 +28,34 @@ from risk_service.server.status import classify, status_of
 log = structlog.get_logger("rpc")
 
 Behaviour = Callable[[Any, grpc.aio.ServicerContext], Any]
+
+
+class Undecodable:
+    """A request whose bytes are not a message of the method's request type."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: str) -> None:
+        self.error = error
+
+
+def _tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], Any] | None:
+    """`deserializer`, returning `Undecodable` instead of raising on bytes that do not parse."""
+    if deserializer is None:
+        return None
+
+    def deserialize(data: bytes) -> Any:
+        try:
+            return deserializer(data)
+        except DecodeError as exc:
+            return Undecodable(str(exc))
+
+    return deserialize
+
+
+def _check_decoded(request: Any) -> None:
+    if isinstance(request, Undecodable):
+        raise malformed(f"the request is not a valid message of its type: {request.error[:200]}")
 
 
 def _fields(request: Any) -> dict[str, str]:
@@ -65,13 +97,13 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
         if handler.unary_unary:
             return grpc.unary_unary_rpc_method_handler(
                 self._unary(method, handler.unary_unary),
-                request_deserializer=handler.request_deserializer,
+                request_deserializer=_tolerant(handler.request_deserializer),
                 response_serializer=handler.response_serializer,
             )
         if handler.unary_stream:
             return grpc.unary_stream_rpc_method_handler(
                 self._stream(method, handler.unary_stream),
-                request_deserializer=handler.request_deserializer,
+                request_deserializer=_tolerant(handler.request_deserializer),
                 response_serializer=handler.response_serializer,
             )
         return handler
@@ -123,6 +155,7 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
             started = time.perf_counter()
             try:
                 self._admit(method, context)
+                _check_decoded(request)
                 reply = await behaviour(request, context)
             except asyncio.CancelledError:
                 self._cancelled(method, request, started)
@@ -142,6 +175,7 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
             entered = False
             try:
                 self._admit(method, context)
+                _check_decoded(request)
                 self.streams.enter(peer)
                 entered = True
                 async for reply in behaviour(request, context):

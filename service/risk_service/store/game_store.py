@@ -46,6 +46,9 @@ end
 return {'ok', tostring(version), tostring(seq)}
 """
 
+# The largest sequence number a Redis stream id can carry: a client may resume after it.
+MAX_SEQ = 2**64 - 1
+
 # Delete a lease only if this process still holds it (it may have expired and passed on).
 _RELEASE_LEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -252,6 +255,8 @@ class GameStore:
         self, game_id: str, after_seq: int, count: int | None = None
     ) -> list[tuple[int, bytes]]:
         """Stored events with seq > after_seq, in order, as (seq, bytes)."""
+        if after_seq >= MAX_SEQ:  # no stream id lies past the largest one (and +1 overflows)
+            return []
         entries = cast(StreamEntries, await self.redis.xrange(
             self.keys.events(game_id), min=stream_id(after_seq + 1), max="+", count=count
         ))

@@ -24,19 +24,21 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14risk/v1/common.proto\x12\x07risk.v1\"\x19\n\x07IntList\x12\x0e\n\x06values\x18\x01 \x03(\x05\"\'\n\x08\x44\x65\x63ision\x12\r\n\x05seats\x18\x01 \x03(\x05\x12\x0c\n\x04kind\x18\x02 \x01(\t\":\n\x07Outcome\x12\x0e\n\x06winner\x18\x01 \x01(\x05\x12\x0f\n\x07ranking\x18\x02 \x03(\x05\x12\x0e\n\x06reason\x18\x03 \x01(\t*w\n\x07Variant\x12\x17\n\x13VARIANT_UNSPECIFIED\x10\x00\x12\x13\n\x0fVARIANT_CLASSIC\x10\x01\x12\x16\n\x12VARIANT_DEEP_SPACE\x10\x02\x12\x12\n\x0eVARIANT_STRIKE\x10\x03\x12\x12\n\x0eVARIANT_LEGACY\x10\x04\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14risk/v1/common.proto\x12\x07risk.v1\"\x19\n\x07IntList\x12\x0e\n\x06values\x18\x01 \x03(\x05\"\'\n\x08\x44\x65\x63ision\x12\r\n\x05seats\x18\x01 \x03(\x05\x12\x0c\n\x04kind\x18\x02 \x01(\t\":\n\x07Outcome\x12\x0e\n\x06winner\x18\x01 \x01(\x05\x12\x0f\n\x07ranking\x18\x02 \x03(\x05\x12\x0e\n\x06reason\x18\x03 \x01(\t\"L\n\x0eResponseWindow\x12\x0c\n\x04kind\x18\x01 \x01(\x05\x12\r\n\x05order\x18\x02 \x03(\x05\x12\x0e\n\x06passed\x18\x03 \x03(\x05\x12\r\n\x05stack\x18\x04 \x03(\x05*w\n\x07Variant\x12\x17\n\x13VARIANT_UNSPECIFIED\x10\x00\x12\x13\n\x0fVARIANT_CLASSIC\x10\x01\x12\x16\n\x12VARIANT_DEEP_SPACE\x10\x02\x12\x12\n\x0eVARIANT_STRIKE\x10\x03\x12\x12\n\x0eVARIANT_LEGACY\x10\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'risk.v1.common_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_VARIANT']._serialized_start=161
-  _globals['_VARIANT']._serialized_end=280
+  _globals['_VARIANT']._serialized_start=239
+  _globals['_VARIANT']._serialized_end=358
   _globals['_INTLIST']._serialized_start=33
   _globals['_INTLIST']._serialized_end=58
   _globals['_DECISION']._serialized_start=60
   _globals['_DECISION']._serialized_end=99
   _globals['_OUTCOME']._serialized_start=101
   _globals['_OUTCOME']._serialized_end=159
+  _globals['_RESPONSEWINDOW']._serialized_start=161
+  _globals['_RESPONSEWINDOW']._serialized_end=237
 # @@protoc_insertion_point(module_scope)

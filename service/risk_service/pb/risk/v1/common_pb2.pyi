@@ -43,3 +43,15 @@ class Outcome(_message.Message):
     ranking: _containers.RepeatedScalarFieldContainer[int]
     reason: str
     def __init__(self, winner: _Optional[int] = ..., ranking: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class ResponseWindow(_message.Message):
+    __slots__ = ("kind", "order", "passed", "stack")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    ORDER_FIELD_NUMBER: _ClassVar[int]
+    PASSED_FIELD_NUMBER: _ClassVar[int]
+    STACK_FIELD_NUMBER: _ClassVar[int]
+    kind: int
+    order: _containers.RepeatedScalarFieldContainer[int]
+    passed: _containers.RepeatedScalarFieldContainer[int]
+    stack: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, kind: _Optional[int] = ..., order: _Optional[_Iterable[int]] = ..., passed: _Optional[_Iterable[int]] = ..., stack: _Optional[_Iterable[int]] = ...) -> None: ...

@@ -22,23 +22,104 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from risk_service.pb.risk.v1 import common_pb2 as risk_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18risk/v1/deep_space.proto\x12\x07risk.v1\"Z\n\x10\x44\x65\x65pSpaceOptions\x12\x14\n\x07players\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tmax_turns\x18\x02 \x01(\x05H\x01\x88\x01\x01\x42\n\n\x08_playersB\x0c\n\n_max_turns\"n\n\x0e\x44\x65\x65pSpaceState\x12*\n\x07options\x18\x01 \x01(\x0b\x32\x19.risk.v1.DeepSpaceOptions\x12\x0c\n\x04seed\x18\x02 \x01(\x04\x12\x11\n\trng_state\x18\x03 \x01(\x04\x12\x0f\n\x07rng_inc\x18\x04 \x01(\x04\"K\n\rDeepSpaceView\x12\x0e\n\x06viewer\x18\x01 \x01(\x05\x12*\n\x07options\x18\x02 \x01(\x0b\x32\x19.risk.v1.DeepSpaceOptions\"9\n\x0f\x44\x65\x65pSpaceAction\x12\x1e\n\x14reserved_placeholder\x18\x64 \x01(\x08H\x00\x42\x06\n\x04kind\"8\n\x0e\x44\x65\x65pSpaceEvent\x12\x1e\n\x14reserved_placeholder\x18\x64 \x01(\x08H\x00\x42\x06\n\x04kindb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18risk/v1/deep_space.proto\x12\x07risk.v1\x1a\x14risk/v1/common.proto\"Z\n\x10\x44\x65\x65pSpaceOptions\x12\x14\n\x07players\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tmax_turns\x18\x02 \x01(\x05H\x01\x88\x01\x01\x42\n\n\x08_playersB\x0c\n\n_max_turns\"\x98\x05\n\x0e\x44\x65\x65pSpaceState\x12*\n\x07options\x18\x01 \x01(\x0b\x32\x19.risk.v1.DeepSpaceOptions\x12\x0c\n\x04seed\x18\x02 \x01(\x04\x12\x11\n\trng_state\x18\x03 \x01(\x04\x12\x0f\n\x07rng_inc\x18\x04 \x01(\x04\x12&\n\x05phase\x18\x05 \x01(\x0e\x32\x17.risk.v1.DeepSpacePhase\x12\x0f\n\x07\x63urrent\x18\x06 \x01(\x05\x12\x0c\n\x04turn\x18\x07 \x01(\x05\x12\x12\n\nfirst_seat\x18\x08 \x01(\x05\x12\x10\n\x08stations\x18\t \x03(\x05\x12\"\n\x08recruits\x18\n \x03(\x0b\x32\x10.risk.v1.IntList\x12\x0e\n\x06supply\x18\x0b \x03(\x05\x12\x1f\n\x05\x62\x61ses\x18\x0c \x03(\x0b\x32\x10.risk.v1.IntList\x12\x0c\n\x04gems\x18\r \x03(\x05\x12\x0b\n\x03ore\x18\x0e \x03(\x05\x12\x11\n\tbank_gems\x18\x0f \x01(\x05\x12\x10\n\x08\x62\x61nk_ore\x18\x10 \x01(\x05\x12\x1e\n\x04\x64ogs\x18\x11 \x03(\x0b\x32\x10.risk.v1.IntList\x12\x14\n\x0c\x66orce_fields\x18\x12 \x03(\x05\x12\x1f\n\x05hands\x18\x13 \x03(\x0b\x32\x10.risk.v1.IntList\x12\x0c\n\x04\x64\x65\x63k\x18\x14 \x03(\x05\x12\x0f\n\x07\x64iscard\x18\x15 \x03(\x05\x12\x12\n\nmoves_left\x18\x16 \x01(\x05\x12\r\n\x05mined\x18\x17 \x03(\x05\x12\x12\n\nbattle_cry\x18\x18 \x01(\x08\x12\x12\n\ndog_planet\x18\x19 \x01(\x05\x12\x10\n\x08\x64og_seat\x18\x1a \x01(\x05\x12\x0b\n\x03out\x18\x1b \x03(\x08\x12\x11\n\tout_order\x18\x1c \x03(\x05\x12\x0e\n\x06winner\x18\x1d \x01(\x05\x12\x0f\n\x07ranking\x18\x1e \x03(\x05\x12\x12\n\nend_reason\x18\x1f \x01(\t\"\xe7\x04\n\rDeepSpaceView\x12\x0e\n\x06viewer\x18\x01 \x01(\x05\x12*\n\x07options\x18\x02 \x01(\x0b\x32\x19.risk.v1.DeepSpaceOptions\x12&\n\x05phase\x18\x03 \x01(\x0e\x32\x17.risk.v1.DeepSpacePhase\x12\x0f\n\x07\x63urrent\x18\x04 \x01(\x05\x12\x0c\n\x04turn\x18\x05 \x01(\x05\x12\x10\n\x08stations\x18\x06 \x03(\x05\x12\"\n\x08recruits\x18\x07 \x03(\x0b\x32\x10.risk.v1.IntList\x12\x0e\n\x06supply\x18\x08 \x03(\x05\x12\x1f\n\x05\x62\x61ses\x18\t \x03(\x0b\x32\x10.risk.v1.IntList\x12\x0c\n\x04gems\x18\n \x03(\x05\x12\x0b\n\x03ore\x18\x0b \x03(\x05\x12\x11\n\tbank_gems\x18\x0c \x01(\x05\x12\x10\n\x08\x62\x61nk_ore\x18\r \x01(\x05\x12\x1e\n\x04\x64ogs\x18\x0e \x03(\x0b\x32\x10.risk.v1.IntList\x12\x14\n\x0c\x66orce_fields\x18\x0f \x03(\x05\x12\x1f\n\x05hands\x18\x10 \x03(\x0b\x32\x10.risk.v1.IntList\x12\x12\n\ndeck_count\x18\x11 \x01(\x05\x12\x0f\n\x07\x64iscard\x18\x12 \x03(\x05\x12\x12\n\nmoves_left\x18\x13 \x01(\x05\x12\r\n\x05mined\x18\x14 \x03(\x05\x12\x12\n\nbattle_cry\x18\x15 \x01(\x08\x12\x12\n\ndog_planet\x18\x16 \x01(\x05\x12\x10\n\x08\x64og_seat\x18\x17 \x01(\x05\x12\x0b\n\x03out\x18\x18 \x03(\x08\x12\x11\n\tout_order\x18\x19 \x03(\x05\x12\x0e\n\x06winner\x18\x1a \x01(\x05\x12\x0f\n\x07ranking\x18\x1b \x03(\x05\x12\x12\n\nend_reason\x18\x1c \x01(\t\"\xa3\t\n\x0f\x44\x65\x65pSpaceAction\x12:\n\x0btrade_cards\x18\x01 \x01(\x0b\x32#.risk.v1.DeepSpaceAction.TradeCardsH\x00\x12-\n\x04mine\x18\x02 \x01(\x0b\x32\x1d.risk.v1.DeepSpaceAction.MineH\x00\x12\x33\n\x07recruit\x18\x03 \x01(\x0b\x32 .risk.v1.DeepSpaceAction.RecruitH\x00\x12-\n\x04move\x18\x04 \x01(\x0b\x32\x1d.risk.v1.DeepSpaceAction.MoveH\x00\x12-\n\x04warp\x18\x05 \x01(\x0b\x32\x1d.risk.v1.DeepSpaceAction.WarpH\x00\x12\x38\n\nbuild_base\x18\x06 \x01(\x0b\x32\".risk.v1.DeepSpaceAction.BuildBaseH\x00\x12\x36\n\tplay_card\x18\x07 \x01(\x0b\x32!.risk.v1.DeepSpaceAction.PlayCardH\x00\x12<\n\x0crelocate_dog\x18\x08 \x01(\x0b\x32$.risk.v1.DeepSpaceAction.RelocateDogH\x00\x12\x38\n\nreturn_dog\x18\t \x01(\x0b\x32\".risk.v1.DeepSpaceAction.ReturnDogH\x00\x12\x34\n\x08\x65nd_turn\x18\n \x01(\x0b\x32 .risk.v1.DeepSpaceAction.EndTurnH\x00\x1a\x1b\n\nTradeCards\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\x05\x1a\x44\n\x04Mine\x12\x0e\n\x06planet\x18\x01 \x01(\x05\x12,\n\x08resource\x18\x02 \x01(\x0e\x32\x1a.risk.v1.DeepSpaceResource\x1a\x18\n\x07Recruit\x12\r\n\x05\x63ount\x18\x01 \x01(\x05\x1aL\n\x04Move\x12\x0e\n\x06origin\x18\x01 \x01(\x05\x12\x13\n\x0b\x64\x65stination\x18\x02 \x01(\x05\x12\r\n\x05\x63ount\x18\x03 \x01(\x05\x12\x10\n\x08with_dog\x18\x04 \x01(\x08\x1aL\n\x04Warp\x12\x0e\n\x06origin\x18\x01 \x01(\x05\x12\x13\n\x0b\x64\x65stination\x18\x02 \x01(\x05\x12\r\n\x05\x63ount\x18\x03 \x01(\x05\x12\x10\n\x08with_dog\x18\x04 \x01(\x08\x1a\x1b\n\tBuildBase\x12\x0e\n\x06planet\x18\x01 \x01(\x05\x1a\xda\x01\n\x08PlayCard\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\x12\x13\n\x06planet\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x13\n\x06target\x18\x03 \x01(\x05H\x01\x88\x01\x01\x12\x12\n\x05\x63ount\x18\x04 \x01(\x05H\x02\x88\x01\x01\x12\x31\n\x08resource\x18\x05 \x01(\x0e\x32\x1a.risk.v1.DeepSpaceResourceH\x03\x88\x01\x01\x12\x15\n\x08pay_from\x18\x06 \x01(\x05H\x04\x88\x01\x01\x42\t\n\x07_planetB\t\n\x07_targetB\x08\n\x06_countB\x0b\n\t_resourceB\x0b\n\t_pay_from\x1a\x1d\n\x0bRelocateDog\x12\x0e\n\x06planet\x18\x01 \x01(\x05\x1a\x0b\n\tReturnDog\x1a+\n\x07\x45ndTurn\x12\x14\n\x07\x64iscard\x18\x01 \x01(\x05H\x00\x88\x01\x01\x42\n\n\x08_discardB\x06\n\x04kind\"\x86\x1b\n\x0e\x44\x65\x65pSpaceEvent\x12;\n\x0corder_rolled\x18\x01 \x01(\x0b\x32#.risk.v1.DeepSpaceEvent.OrderRolledH\x00\x12<\n\rplayer_set_up\x18\x02 \x01(\x0b\x32#.risk.v1.DeepSpaceEvent.PlayerSetUpH\x00\x12=\n\rdeck_shuffled\x18\x03 \x01(\x0b\x32$.risk.v1.DeepSpaceEvent.DeckShuffledH\x00\x12\x37\n\ncard_drawn\x18\x04 \x01(\x0b\x32!.risk.v1.DeepSpaceEvent.CardDrawnH\x00\x12;\n\x0cturn_started\x18\x05 \x01(\x0b\x32#.risk.v1.DeepSpaceEvent.TurnStartedH\x00\x12H\n\x13\x66orce_field_expired\x18\x06 \x01(\x0b\x32).risk.v1.DeepSpaceEvent.ForceFieldExpiredH\x00\x12;\n\x0c\x63\x61rds_traded\x18\x07 \x01(\x0b\x32#.risk.v1.DeepSpaceEvent.CardsTradedH\x00\x12.\n\x05mined\x18\x08 \x01(\x0b\x32\x1d.risk.v1.DeepSpaceEvent.MinedH\x00\x12\x36\n\trecruited\x18\t \x01(\x0b\x32!.risk.v1.DeepSpaceEvent.RecruitedH\x00\x12.\n\x05moved\x18\n \x01(\x0b\x32\x1d.risk.v1.DeepSpaceEvent.MovedH\x00\x12=\n\rbattle_rolled\x18\x0b \x01(\x0b\x32$.risk.v1.DeepSpaceEvent.BattleRolledH\x00\x12;\n\x0c\x62\x61ttle_ended\x18\x0c \x01(\x0b\x32#.risk.v1.DeepSpaceEvent.BattleEndedH\x00\x12\x37\n\nbase_built\x18\r \x01(\x0b\x32!.risk.v1.DeepSpaceEvent.BaseBuiltH\x00\x12\x39\n\x0b\x63\x61rd_played\x18\x0e \x01(\x0b\x32\".risk.v1.DeepSpaceEvent.CardPlayedH\x00\x12\x41\n\x0frecruits_placed\x18\x0f \x01(\x0b\x32&.risk.v1.DeepSpaceEvent.RecruitsPlacedH\x00\x12\x43\n\x10recruits_removed\x18\x10 \x01(\x0b\x32\'.risk.v1.DeepSpaceEvent.RecruitsRemovedH\x00\x12\x41\n\x0fresources_taken\x18\x11 \x01(\x0b\x32&.risk.v1.DeepSpaceEvent.ResourcesTakenH\x00\x12;\n\x0core_returned\x18\x12 \x01(\x0b\x32#.risk.v1.DeepSpaceEvent.OreReturnedH\x00\x12\x37\n\ndog_placed\x18\x13 \x01(\x0b\x32!.risk.v1.DeepSpaceEvent.DogPlacedH\x00\x12=\n\rdog_relocated\x18\x14 \x01(\x0b\x32$.risk.v1.DeepSpaceEvent.DogRelocatedH\x00\x12;\n\x0c\x64og_returned\x18\x15 \x01(\x0b\x32#.risk.v1.DeepSpaceEvent.DogReturnedH\x00\x12\x46\n\x12\x66orce_field_placed\x18\x16 \x01(\x0b\x32(.risk.v1.DeepSpaceEvent.ForceFieldPlacedH\x00\x12?\n\x0e\x63\x61rd_discarded\x18\x17 \x01(\x0b\x32%.risk.v1.DeepSpaceEvent.CardDiscardedH\x00\x12:\n\x0breplenished\x18\x18 \x01(\x0b\x32#.risk.v1.DeepSpaceEvent.ReplenishedH\x00\x12\x37\n\nturn_ended\x18\x19 \x01(\x0b\x32!.risk.v1.DeepSpaceEvent.TurnEndedH\x00\x12\x41\n\x0fplayer_resigned\x18\x1a \x01(\x0b\x32&.risk.v1.DeepSpaceEvent.PlayerResignedH\x00\x12\x37\n\ngame_ended\x18\x1b \x01(\x0b\x32!.risk.v1.DeepSpaceEvent.GameEndedH\x00\x1a;\n\x0bOrderRolled\x12\r\n\x05seats\x18\x01 \x03(\x05\x12\r\n\x05rolls\x18\x02 \x03(\x05\x12\x0e\n\x06winner\x18\x03 \x01(\x05\x1aL\n\x0bPlayerSetUp\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07station\x18\x02 \x01(\x05\x12\x10\n\x08recruits\x18\x03 \x01(\x05\x12\x0c\n\x04gems\x18\x04 \x01(\x05\x1a\x1d\n\x0c\x44\x65\x63kShuffled\x12\r\n\x05\x63\x61rds\x18\x01 \x01(\x05\x1a\'\n\tCardDrawn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\x05\x1a)\n\x0bTurnStarted\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x1a\x31\n\x11\x46orceFieldExpired\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06planet\x18\x02 \x01(\x05\x1a<\n\x0b\x43\x61rdsTraded\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\x05\x12\x10\n\x08recruits\x18\x03 \x01(\x05\x1aS\n\x05Mined\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06planet\x18\x02 \x01(\x05\x12,\n\x08resource\x18\x03 \x01(\x0e\x32\x1a.risk.v1.DeepSpaceResource\x1a(\n\tRecruited\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\x1a\x65\n\x05Moved\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06origin\x18\x02 \x01(\x05\x12\x13\n\x0b\x64\x65stination\x18\x03 \x01(\x05\x12\r\n\x05\x63ount\x18\x04 \x01(\x05\x12\x0c\n\x04\x64ogs\x18\x05 \x01(\x05\x12\x0c\n\x04warp\x18\x06 \x01(\x08\x1a\x8c\x01\n\x0c\x42\x61ttleRolled\x12\x0e\n\x06planet\x18\x01 \x01(\x05\x12\x10\n\x08\x61ttacker\x18\x02 \x01(\x05\x12\x10\n\x08\x64\x65\x66\x65nder\x18\x03 \x01(\x05\x12\x15\n\rattacker_roll\x18\x04 \x01(\x05\x12\x15\n\rdefender_roll\x18\x05 \x01(\x05\x12\r\n\x05loser\x18\x06 \x01(\x05\x12\x0b\n\x03\x64og\x18\x07 \x01(\x08\x1a\x64\n\x0b\x42\x61ttleEnded\x12\x0e\n\x06planet\x18\x01 \x01(\x05\x12\x10\n\x08\x61ttacker\x18\x02 \x01(\x05\x12\x10\n\x08\x64\x65\x66\x65nder\x18\x03 \x01(\x05\x12\x0e\n\x06winner\x18\x04 \x01(\x05\x12\x11\n\tsurvivors\x18\x05 \x01(\x05\x1a\x38\n\tBaseBuilt\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06planet\x18\x02 \x01(\x05\x12\r\n\x05\x62\x61ses\x18\x03 \x01(\x05\x1a\xaa\x01\n\nCardPlayed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\x05\x12(\n\x04kind\x18\x03 \x01(\x0e\x32\x1a.risk.v1.DeepSpaceCardKind\x12\x0e\n\x06planet\x18\x04 \x01(\x05\x12\x0e\n\x06target\x18\x05 \x01(\x05\x12\r\n\x05\x63ount\x18\x06 \x01(\x05\x12\x11\n\tgems_paid\x18\x07 \x01(\x05\x12\x14\n\x0crecruit_from\x18\x08 \x01(\x05\x1a>\n\x0eRecruitsPlaced\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07station\x18\x02 \x01(\x05\x12\r\n\x05\x63ount\x18\x03 \x01(\x05\x1a>\n\x0fRecruitsRemoved\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06planet\x18\x02 \x01(\x05\x12\r\n\x05\x63ount\x18\x03 \x01(\x05\x1a[\n\x0eResourcesTaken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12,\n\x08resource\x18\x02 \x01(\x0e\x32\x1a.risk.v1.DeepSpaceResource\x12\r\n\x05\x63ount\x18\x03 \x01(\x05\x1a*\n\x0bOreReturned\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\x1a)\n\tDogPlaced\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06planet\x18\x02 \x01(\x05\x1aR\n\x0c\x44ogRelocated\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x13\n\x0b\x66rom_planet\x18\x02 \x01(\x05\x12\x11\n\tto_planet\x18\x03 \x01(\x05\x12\x0c\n\x04\x64ogs\x18\x04 \x01(\x05\x1a\x39\n\x0b\x44ogReturned\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06planet\x18\x02 \x01(\x05\x12\x0c\n\x04\x64ogs\x18\x03 \x01(\x05\x1a\x30\n\x10\x46orceFieldPlaced\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06planet\x18\x02 \x01(\x05\x1a+\n\rCardDiscarded\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\x05\x1a*\n\x0bReplenished\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\x1a\x19\n\tTurnEnded\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a\x1e\n\x0ePlayerResigned\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a<\n\tGameEnded\x12\x0e\n\x06winner\x18\x01 \x01(\x05\x12\x0f\n\x07ranking\x18\x02 \x03(\x05\x12\x0e\n\x06reason\x18\x03 \x01(\tB\x06\n\x04kind*\xbf\x01\n\x0e\x44\x65\x65pSpacePhase\x12 \n\x1c\x44\x45\x45P_SPACE_PHASE_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x44\x45\x45P_SPACE_PHASE_START\x10\x01\x12\x1b\n\x17\x44\x45\x45P_SPACE_PHASE_MINING\x10\x02\x12\x19\n\x15\x44\x45\x45P_SPACE_PHASE_MAIN\x10\x03\x12\x18\n\x14\x44\x45\x45P_SPACE_PHASE_DOG\x10\x04\x12\x1d\n\x19\x44\x45\x45P_SPACE_PHASE_FINISHED\x10\x05*r\n\x11\x44\x65\x65pSpaceResource\x12#\n\x1f\x44\x45\x45P_SPACE_RESOURCE_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x44\x45\x45P_SPACE_RESOURCE_GEM\x10\x01\x12\x1b\n\x17\x44\x45\x45P_SPACE_RESOURCE_ORE\x10\x02*\xab\x03\n\x11\x44\x65\x65pSpaceCardKind\x12$\n DEEP_SPACE_CARD_KIND_UNSPECIFIED\x10\x00\x12\"\n\x1e\x44\x45\x45P_SPACE_CARD_KIND_SPACE_DOG\x10\x01\x12$\n DEEP_SPACE_CARD_KIND_FORCE_FIELD\x10\x02\x12&\n\"DEEP_SPACE_CARD_KIND_METEOR_STRIKE\x10\x03\x12\"\n\x1e\x44\x45\x45P_SPACE_CARD_KIND_HYPERJUMP\x10\x04\x12\'\n#DEEP_SPACE_CARD_KIND_REINFORCEMENTS\x10\x05\x12!\n\x1d\x44\x45\x45P_SPACE_CARD_KIND_GEM_RUSH\x10\x06\x12!\n\x1d\x44\x45\x45P_SPACE_CARD_KIND_ORE_HAUL\x10\x07\x12#\n\x1f\x44\x45\x45P_SPACE_CARD_KIND_BATTLE_CRY\x10\x08\x12#\n\x1f\x44\x45\x45P_SPACE_CARD_KIND_PROSPECTOR\x10\t\x12!\n\x1d\x44\x45\x45P_SPACE_CARD_KIND_SABOTAGE\x10\nb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'risk.v1.deep_space_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_DEEPSPACEOPTIONS']._serialized_start=37
-  _globals['_DEEPSPACEOPTIONS']._serialized_end=127
-  _globals['_DEEPSPACESTATE']._serialized_start=129
-  _globals['_DEEPSPACESTATE']._serialized_end=239
-  _globals['_DEEPSPACEVIEW']._serialized_start=241
-  _globals['_DEEPSPACEVIEW']._serialized_end=316
-  _globals['_DEEPSPACEACTION']._serialized_start=318
-  _globals['_DEEPSPACEACTION']._serialized_end=375
-  _globals['_DEEPSPACEEVENT']._serialized_start=377
-  _globals['_DEEPSPACEEVENT']._serialized_end=433
+  _globals['_DEEPSPACEPHASE']._serialized_start=6092
+  _globals['_DEEPSPACEPHASE']._serialized_end=6283
+  _globals['_DEEPSPACERESOURCE']._serialized_start=6285
+  _globals['_DEEPSPACERESOURCE']._serialized_end=6399
+  _globals['_DEEPSPACECARDKIND']._serialized_start=6402
+  _globals['_DEEPSPACECARDKIND']._serialized_end=6829
+  _globals['_DEEPSPACEOPTIONS']._serialized_start=59
+  _globals['_DEEPSPACEOPTIONS']._serialized_end=149
+  _globals['_DEEPSPACESTATE']._serialized_start=152
+  _globals['_DEEPSPACESTATE']._serialized_end=816
+  _globals['_DEEPSPACEVIEW']._serialized_start=819
+  _globals['_DEEPSPACEVIEW']._serialized_end=1434
+  _globals['_DEEPSPACEACTION']._serialized_start=1437
+  _globals['_DEEPSPACEACTION']._serialized_end=2624
+  _globals['_DEEPSPACEACTION_TRADECARDS']._serialized_start=1998
+  _globals['_DEEPSPACEACTION_TRADECARDS']._serialized_end=2025
+  _globals['_DEEPSPACEACTION_MINE']._serialized_start=2027
+  _globals['_DEEPSPACEACTION_MINE']._serialized_end=2095
+  _globals['_DEEPSPACEACTION_RECRUIT']._serialized_start=2097
+  _globals['_DEEPSPACEACTION_RECRUIT']._serialized_end=2121
+  _globals['_DEEPSPACEACTION_MOVE']._serialized_start=2123
+  _globals['_DEEPSPACEACTION_MOVE']._serialized_end=2199
+  _globals['_DEEPSPACEACTION_WARP']._serialized_start=2201
+  _globals['_DEEPSPACEACTION_WARP']._serialized_end=2277
+  _globals['_DEEPSPACEACTION_BUILDBASE']._serialized_start=2279
+  _globals['_DEEPSPACEACTION_BUILDBASE']._serialized_end=2306
+  _globals['_DEEPSPACEACTION_PLAYCARD']._serialized_start=2309
+  _globals['_DEEPSPACEACTION_PLAYCARD']._serialized_end=2527
+  _globals['_DEEPSPACEACTION_RELOCATEDOG']._serialized_start=2529
+  _globals['_DEEPSPACEACTION_RELOCATEDOG']._serialized_end=2558
+  _globals['_DEEPSPACEACTION_RETURNDOG']._serialized_start=2560
+  _globals['_DEEPSPACEACTION_RETURNDOG']._serialized_end=2571
+  _globals['_DEEPSPACEACTION_ENDTURN']._serialized_start=2573
+  _globals['_DEEPSPACEACTION_ENDTURN']._serialized_end=2616
+  _globals['_DEEPSPACEEVENT']._serialized_start=2627
+  _globals['_DEEPSPACEEVENT']._serialized_end=6089
+  _globals['_DEEPSPACEEVENT_ORDERROLLED']._serialized_start=4299
+  _globals['_DEEPSPACEEVENT_ORDERROLLED']._serialized_end=4358
+  _globals['_DEEPSPACEEVENT_PLAYERSETUP']._serialized_start=4360
+  _globals['_DEEPSPACEEVENT_PLAYERSETUP']._serialized_end=4436
+  _globals['_DEEPSPACEEVENT_DECKSHUFFLED']._serialized_start=4438
+  _globals['_DEEPSPACEEVENT_DECKSHUFFLED']._serialized_end=4467
+  _globals['_DEEPSPACEEVENT_CARDDRAWN']._serialized_start=4469
+  _globals['_DEEPSPACEEVENT_CARDDRAWN']._serialized_end=4508
+  _globals['_DEEPSPACEEVENT_TURNSTARTED']._serialized_start=4510
+  _globals['_DEEPSPACEEVENT_TURNSTARTED']._serialized_end=4551
+  _globals['_DEEPSPACEEVENT_FORCEFIELDEXPIRED']._serialized_start=4553
+  _globals['_DEEPSPACEEVENT_FORCEFIELDEXPIRED']._serialized_end=4602
+  _globals['_DEEPSPACEEVENT_CARDSTRADED']._serialized_start=4604
+  _globals['_DEEPSPACEEVENT_CARDSTRADED']._serialized_end=4664
+  _globals['_DEEPSPACEEVENT_MINED']._serialized_start=4666
+  _globals['_DEEPSPACEEVENT_MINED']._serialized_end=4749
+  _globals['_DEEPSPACEEVENT_RECRUITED']._serialized_start=4751
+  _globals['_DEEPSPACEEVENT_RECRUITED']._serialized_end=4791
+  _globals['_DEEPSPACEEVENT_MOVED']._serialized_start=4793
+  _globals['_DEEPSPACEEVENT_MOVED']._serialized_end=4894
+  _globals['_DEEPSPACEEVENT_BATTLEROLLED']._serialized_start=4897
+  _globals['_DEEPSPACEEVENT_BATTLEROLLED']._serialized_end=5037
+  _globals['_DEEPSPACEEVENT_BATTLEENDED']._serialized_start=5039
+  _globals['_DEEPSPACEEVENT_BATTLEENDED']._serialized_end=5139
+  _globals['_DEEPSPACEEVENT_BASEBUILT']._serialized_start=5141
+  _globals['_DEEPSPACEEVENT_BASEBUILT']._serialized_end=5197
+  _globals['_DEEPSPACEEVENT_CARDPLAYED']._serialized_start=5200
+  _globals['_DEEPSPACEEVENT_CARDPLAYED']._serialized_end=5370
+  _globals['_DEEPSPACEEVENT_RECRUITSPLACED']._serialized_start=5372
+  _globals['_DEEPSPACEEVENT_RECRUITSPLACED']._serialized_end=5434
+  _globals['_DEEPSPACEEVENT_RECRUITSREMOVED']._serialized_start=5436
+  _globals['_DEEPSPACEEVENT_RECRUITSREMOVED']._serialized_end=5498
+  _globals['_DEEPSPACEEVENT_RESOURCESTAKEN']._serialized_start=5500
+  _globals['_DEEPSPACEEVENT_RESOURCESTAKEN']._serialized_end=5591
+  _globals['_DEEPSPACEEVENT_ORERETURNED']._serialized_start=5593
+  _globals['_DEEPSPACEEVENT_ORERETURNED']._serialized_end=5635
+  _globals['_DEEPSPACEEVENT_DOGPLACED']._serialized_start=5637
+  _globals['_DEEPSPACEEVENT_DOGPLACED']._serialized_end=5678
+  _globals['_DEEPSPACEEVENT_DOGRELOCATED']._serialized_start=5680
+  _globals['_DEEPSPACEEVENT_DOGRELOCATED']._serialized_end=5762
+  _globals['_DEEPSPACEEVENT_DOGRETURNED']._serialized_start=5764
+  _globals['_DEEPSPACEEVENT_DOGRETURNED']._serialized_end=5821
+  _globals['_DEEPSPACEEVENT_FORCEFIELDPLACED']._serialized_start=5823
+  _globals['_DEEPSPACEEVENT_FORCEFIELDPLACED']._serialized_end=5871
+  _globals['_DEEPSPACEEVENT_CARDDISCARDED']._serialized_start=5873
+  _globals['_DEEPSPACEEVENT_CARDDISCARDED']._serialized_end=5916
+  _globals['_DEEPSPACEEVENT_REPLENISHED']._serialized_start=5918
+  _globals['_DEEPSPACEEVENT_REPLENISHED']._serialized_end=5960
+  _globals['_DEEPSPACEEVENT_TURNENDED']._serialized_start=5962
+  _globals['_DEEPSPACEEVENT_TURNENDED']._serialized_end=5987
+  _globals['_DEEPSPACEEVENT_PLAYERRESIGNED']._serialized_start=5989
+  _globals['_DEEPSPACEEVENT_PLAYERRESIGNED']._serialized_end=6019
+  _globals['_DEEPSPACEEVENT_GAMEENDED']._serialized_start=6021
+  _globals['_DEEPSPACEEVENT_GAMEENDED']._serialized_end=6081
 # @@protoc_insertion_point(module_scope)

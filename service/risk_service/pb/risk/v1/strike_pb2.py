@@ -22,23 +22,110 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from risk_service.pb.risk.v1 import common_pb2 as risk_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14risk/v1/strike.proto\x12\x07risk.v1\"}\n\rStrikeOptions\x12\x14\n\x07players\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tmax_turns\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x16\n\tauto_pass\x18\x03 \x01(\x08H\x02\x88\x01\x01\x42\n\n\x08_playersB\x0c\n\n_max_turnsB\x0c\n\n_auto_pass\"h\n\x0bStrikeState\x12\'\n\x07options\x18\x01 \x01(\x0b\x32\x16.risk.v1.StrikeOptions\x12\x0c\n\x04seed\x18\x02 \x01(\x04\x12\x11\n\trng_state\x18\x03 \x01(\x04\x12\x0f\n\x07rng_inc\x18\x04 \x01(\x04\"E\n\nStrikeView\x12\x0e\n\x06viewer\x18\x01 \x01(\x05\x12\'\n\x07options\x18\x02 \x01(\x0b\x32\x16.risk.v1.StrikeOptions\"6\n\x0cStrikeAction\x12\x1e\n\x14reserved_placeholder\x18\x64 \x01(\x08H\x00\x42\x06\n\x04kind\"5\n\x0bStrikeEvent\x12\x1e\n\x14reserved_placeholder\x18\x64 \x01(\x08H\x00\x42\x06\n\x04kindb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14risk/v1/strike.proto\x12\x07risk.v1\x1a\x14risk/v1/common.proto\"}\n\rStrikeOptions\x12\x14\n\x07players\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tmax_turns\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x16\n\tauto_pass\x18\x03 \x01(\x08H\x02\x88\x01\x01\x42\n\n\x08_playersB\x0c\n\n_max_turnsB\x0c\n\n_auto_pass\"\x94\x01\n\nTacticPlay\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12#\n\x04\x63\x61rd\x18\x02 \x01(\x0e\x32\x15.risk.v1.StrikeTactic\x12\x0f\n\x07\x63\x61rd_id\x18\x03 \x01(\x05\x12\x0e\n\x06target\x18\x04 \x01(\x05\x12\x0c\n\x04side\x18\x05 \x01(\x05\x12\x0b\n\x03\x64ie\x18\x06 \x01(\x05\x12\x17\n\x0f\x63ontinent_cards\x18\x07 \x01(\x08\"\xbe\x05\n\x0bStrikeState\x12\'\n\x07options\x18\x01 \x01(\x0b\x32\x16.risk.v1.StrikeOptions\x12\x0c\n\x04seed\x18\x02 \x01(\x04\x12\x11\n\trng_state\x18\x03 \x01(\x04\x12\x0f\n\x07rng_inc\x18\x04 \x01(\x04\x12#\n\x05phase\x18\x05 \x01(\x0e\x32\x14.risk.v1.StrikePhase\x12\x0f\n\x07\x63urrent\x18\x06 \x01(\x05\x12\x0c\n\x04turn\x18\x07 \x01(\x05\x12\x12\n\nfirst_seat\x18\x08 \x01(\x05\x12$\n\ncontinents\x18\t \x03(\x0b\x32\x10.risk.v1.IntList\x12\x1f\n\x05hands\x18\n \x03(\x0b\x32\x10.risk.v1.IntList\x12\x16\n\x0e\x63ontinent_deck\x18\x0b \x03(\x05\x12\x14\n\x0ctactics_deck\x18\x0c \x03(\x05\x12\x11\n\tsurrender\x18\r \x03(\x05\x12\x17\n\x0ftactics_discard\x18\x0e \x03(\x05\x12\r\n\x05\x63oins\x18\x0f \x03(\x05\x12\x0b\n\x03out\x18\x10 \x03(\x08\x12\x11\n\tout_order\x18\x11 \x03(\x05\x12\x10\n\x08\x64\x65\x66\x65nder\x18\x12 \x01(\x05\x12\x16\n\x0e\x66rom_continent\x18\x13 \x01(\x05\x12\x14\n\x0cto_continent\x18\x14 \x01(\x05\x12 \n\x06troops\x18\x15 \x03(\x0b\x32\x10.risk.v1.IntList\x12\r\n\x05sides\x18\x16 \x03(\x05\x12\x13\n\x0b\x61ttack_dice\x18\x17 \x03(\x05\x12\x14\n\x0c\x64\x65\x66\x65nce_dice\x18\x18 \x03(\x05\x12\r\n\x05rolls\x18\x19 \x01(\x05\x12(\n\x07windows\x18\x1a \x03(\x0b\x32\x17.risk.v1.ResponseWindow\x12\"\n\x05plays\x18\x1b \x03(\x0b\x32\x13.risk.v1.TacticPlay\x12\x0e\n\x06winner\x18\x1c \x01(\x05\x12\x0f\n\x07ranking\x18\x1d \x03(\x05\x12\x12\n\nend_reason\x18\x1e \x01(\t\"\x95\x05\n\nStrikeView\x12\x0e\n\x06viewer\x18\x01 \x01(\x05\x12\'\n\x07options\x18\x02 \x01(\x0b\x32\x16.risk.v1.StrikeOptions\x12#\n\x05phase\x18\x03 \x01(\x0e\x32\x14.risk.v1.StrikePhase\x12\x0f\n\x07\x63urrent\x18\x04 \x01(\x05\x12\x0c\n\x04turn\x18\x05 \x01(\x05\x12$\n\ncontinents\x18\x06 \x03(\x0b\x32\x10.risk.v1.IntList\x12\x0c\n\x04hand\x18\x07 \x03(\x05\x12\x13\n\x0bhand_counts\x18\x08 \x03(\x05\x12\x1c\n\x14\x63ontinent_deck_count\x18\t \x01(\x05\x12\x1a\n\x12tactics_deck_count\x18\n \x01(\x05\x12\x11\n\tsurrender\x18\x0b \x03(\x05\x12\x17\n\x0ftactics_discard\x18\x0c \x03(\x05\x12\r\n\x05\x63oins\x18\r \x03(\x05\x12\x0b\n\x03out\x18\x0e \x03(\x08\x12\x11\n\tout_order\x18\x0f \x03(\x05\x12\x10\n\x08\x64\x65\x66\x65nder\x18\x10 \x01(\x05\x12\x16\n\x0e\x66rom_continent\x18\x11 \x01(\x05\x12\x14\n\x0cto_continent\x18\x12 \x01(\x05\x12 \n\x06troops\x18\x13 \x03(\x0b\x32\x10.risk.v1.IntList\x12\r\n\x05sides\x18\x14 \x03(\x05\x12\x13\n\x0b\x61ttack_dice\x18\x15 \x03(\x05\x12\x14\n\x0c\x64\x65\x66\x65nce_dice\x18\x16 \x03(\x05\x12\r\n\x05rolls\x18\x17 \x01(\x05\x12(\n\x07windows\x18\x18 \x03(\x0b\x32\x17.risk.v1.ResponseWindow\x12\"\n\x05plays\x18\x19 \x03(\x0b\x32\x13.risk.v1.TacticPlay\x12\x0e\n\x06winner\x18\x1a \x01(\x05\x12\x0f\n\x07ranking\x18\x1b \x03(\x05\x12\x12\n\nend_reason\x18\x1c \x01(\t\"\xc9\t\n\x0cStrikeAction\x12\x35\n\ndraw_cards\x18\x01 \x01(\x0b\x32\x1f.risk.v1.StrikeAction.DrawCardsH\x00\x12.\n\x06\x61ttack\x18\x02 \x01(\x0b\x32\x1c.risk.v1.StrikeAction.AttackH\x00\x12\x33\n\tpass_turn\x18\x03 \x01(\x0b\x32\x1e.risk.v1.StrikeAction.PassTurnH\x00\x12.\n\x06\x64\x65ploy\x18\x04 \x01(\x0b\x32\x1c.risk.v1.StrikeAction.DeployH\x00\x12*\n\x04pass\x18\x05 \x01(\x0b\x32\x1a.risk.v1.StrikeAction.PassH\x00\x12\x31\n\x08play_spy\x18\x06 \x01(\x0b\x32\x1d.risk.v1.StrikeAction.PlaySpyH\x00\x12\x37\n\x0bplay_expand\x18\x07 \x01(\x0b\x32 .risk.v1.StrikeAction.PlayExpandH\x00\x12=\n\x0eplay_artillery\x18\x08 \x01(\x0b\x32#.risk.v1.StrikeAction.PlayArtilleryH\x00\x12;\n\rplay_sabotage\x18\t \x01(\x0b\x32\".risk.v1.StrikeAction.PlaySabotageH\x00\x12\x35\n\nplay_rally\x18\n \x01(\x0b\x32\x1f.risk.v1.StrikeAction.PlayRallyH\x00\x12\x39\n\x0cplay_bombard\x18\x0b \x01(\x0b\x32!.risk.v1.StrikeAction.PlayBombardH\x00\x12\x42\n\x11play_cancel_order\x18\x0c \x01(\x0b\x32%.risk.v1.StrikeAction.PlayCancelOrderH\x00\x12\x35\n\nroll_again\x18\r \x01(\x0b\x32\x1f.risk.v1.StrikeAction.RollAgainH\x00\x12\x37\n\x0bstop_attack\x18\x0e \x01(\x0b\x32 .risk.v1.StrikeAction.StopAttackH\x00\x1a$\n\tDrawCards\x12\x17\n\x0f\x63ontinent_cards\x18\x01 \x01(\x05\x1aH\n\x06\x41ttack\x12\x10\n\x08\x64\x65\x66\x65nder\x18\x01 \x01(\x05\x12\x16\n\x0e\x66rom_continent\x18\x02 \x01(\x05\x12\x14\n\x0cto_continent\x18\x03 \x01(\x05\x1a\n\n\x08PassTurn\x1a:\n\x06\x44\x65ploy\x12!\n\x04side\x18\x01 \x01(\x0e\x32\x13.risk.v1.StrikeSide\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\x1a\x06\n\x04Pass\x1a\x19\n\x07PlaySpy\x12\x0e\n\x06target\x18\x01 \x01(\x05\x1a%\n\nPlayExpand\x12\x17\n\x0f\x63ontinent_cards\x18\x01 \x01(\x08\x1a\x1f\n\rPlayArtillery\x12\x0e\n\x06target\x18\x01 \x01(\x05\x1a\x0e\n\x0cPlaySabotage\x1a\x0b\n\tPlayRally\x1a=\n\x0bPlayBombard\x12!\n\x04side\x18\x01 \x01(\x0e\x32\x13.risk.v1.StrikeSide\x12\x0b\n\x03\x64ie\x18\x02 \x01(\x05\x1a\x11\n\x0fPlayCancelOrder\x1a\x0b\n\tRollAgain\x1a\x0c\n\nStopAttackB\x06\n\x04kind\"\xd8\x15\n\x0bStrikeEvent\x12\x38\n\x0corder_rolled\x18\x01 \x01(\x0b\x32 .risk.v1.StrikeEvent.OrderRolledH\x00\x12:\n\rdeck_shuffled\x18\x02 \x01(\x0b\x32!.risk.v1.StrikeEvent.DeckShuffledH\x00\x12I\n\x15\x63ontinent_cards_drawn\x18\x03 \x01(\x0b\x32(.risk.v1.StrikeEvent.ContinentCardsDrawnH\x00\x12:\n\rtactics_drawn\x18\x04 \x01(\x0b\x32!.risk.v1.StrikeEvent.TacticsDrawnH\x00\x12\x38\n\x0cturn_started\x18\x05 \x01(\x0b\x32 .risk.v1.StrikeEvent.TurnStartedH\x00\x12\x36\n\x0bturn_passed\x18\x06 \x01(\x0b\x32\x1f.risk.v1.StrikeEvent.TurnPassedH\x00\x12>\n\x0f\x61ttack_declared\x18\x07 \x01(\x0b\x32#.risk.v1.StrikeEvent.AttackDeclaredH\x00\x12>\n\x0ftroops_deployed\x18\x08 \x01(\x0b\x32#.risk.v1.StrikeEvent.TroopsDeployedH\x00\x12-\n\x06passed\x18\t \x01(\x0b\x32\x1b.risk.v1.StrikeEvent.PassedH\x00\x12:\n\rtactic_played\x18\n \x01(\x0b\x32!.risk.v1.StrikeEvent.TacticPlayedH\x00\x12>\n\x0ftactic_resolved\x18\x0b \x01(\x0b\x32#.risk.v1.StrikeEvent.TacticResolvedH\x00\x12:\n\rhand_revealed\x18\x0c \x01(\x0b\x32!.risk.v1.StrikeEvent.HandRevealedH\x00\x12\x36\n\x0b\x64ice_rolled\x18\r \x01(\x0b\x32\x1f.risk.v1.StrikeEvent.DiceRolledH\x00\x12\x38\n\x0c\x64ice_changed\x18\x0e \x01(\x0b\x32 .risk.v1.StrikeEvent.DiceChangedH\x00\x12>\n\x0f\x62\x61ttle_resolved\x18\x0f \x01(\x0b\x32#.risk.v1.StrikeEvent.BattleResolvedH\x00\x12@\n\x10troops_discarded\x18\x10 \x01(\x0b\x32$.risk.v1.StrikeEvent.TroopsDiscardedH\x00\x12>\n\x0ftroops_returned\x18\x11 \x01(\x0b\x32#.risk.v1.StrikeEvent.TroopsReturnedH\x00\x12\x45\n\x13\x63ontinent_card_lost\x18\x12 \x01(\x0b\x32&.risk.v1.StrikeEvent.ContinentCardLostH\x00\x12\x34\n\ncoin_taken\x18\x13 \x01(\x0b\x32\x1e.risk.v1.StrikeEvent.CoinTakenH\x00\x12\x38\n\x0c\x62\x61ttle_ended\x18\x14 \x01(\x0b\x32 .risk.v1.StrikeEvent.BattleEndedH\x00\x12\x34\n\nturn_ended\x18\x15 \x01(\x0b\x32\x1e.risk.v1.StrikeEvent.TurnEndedH\x00\x12>\n\x0fplayer_resigned\x18\x16 \x01(\x0b\x32#.risk.v1.StrikeEvent.PlayerResignedH\x00\x12\x34\n\ngame_ended\x18\x17 \x01(\x0b\x32\x1e.risk.v1.StrikeEvent.GameEndedH\x00\x1a;\n\x0bOrderRolled\x12\r\n\x05seats\x18\x01 \x03(\x05\x12\r\n\x05rolls\x18\x02 \x03(\x05\x12\x0e\n\x06winner\x18\x03 \x01(\x05\x1a@\n\x0c\x44\x65\x63kShuffled\x12!\n\x04\x64\x65\x63k\x18\x01 \x01(\x0e\x32\x13.risk.v1.StrikeDeck\x12\r\n\x05\x63\x61rds\x18\x02 \x01(\x05\x1a\x32\n\x13\x43ontinentCardsDrawn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\x05\x1a+\n\x0cTacticsDrawn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\x05\x1a)\n\x0bTurnStarted\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x1a\x1a\n\nTurnPassed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a^\n\x0e\x41ttackDeclared\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x10\n\x08\x64\x65\x66\x65nder\x18\x02 \x01(\x05\x12\x16\n\x0e\x66rom_continent\x18\x03 \x01(\x05\x12\x14\n\x0cto_continent\x18\x04 \x01(\x05\x1aP\n\x0eTroopsDeployed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12!\n\x04side\x18\x02 \x01(\x0e\x32\x13.risk.v1.StrikeSide\x12\r\n\x05\x63\x61rds\x18\x03 \x03(\x05\x1a$\n\x06Passed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04\x61uto\x18\x02 \x01(\x08\x1a\x31\n\x0cTacticPlayed\x12!\n\x04play\x18\x01 \x01(\x0b\x32\x13.risk.v1.TacticPlay\x1aV\n\x0eTacticResolved\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12#\n\x04\x63\x61rd\x18\x02 \x01(\x0e\x32\x15.risk.v1.StrikeTactic\x12\x11\n\teffective\x18\x03 \x01(\x08\x1a;\n\x0cHandRevealed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06target\x18\x02 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x03 \x03(\x05\x1a-\n\nDiceRolled\x12\x0e\n\x06\x61ttack\x18\x01 \x03(\x05\x12\x0f\n\x07\x64\x65\x66\x65nce\x18\x02 \x03(\x05\x1a\x61\n\x0b\x44iceChanged\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12#\n\x04\x63\x61rd\x18\x02 \x01(\x0e\x32\x15.risk.v1.StrikeTactic\x12\x0e\n\x06\x61ttack\x18\x03 \x03(\x05\x12\x0f\n\x07\x64\x65\x66\x65nce\x18\x04 \x03(\x05\x1a\x63\n\x0e\x42\x61ttleResolved\x12\x0e\n\x06\x61ttack\x18\x01 \x03(\x05\x12\x0f\n\x07\x64\x65\x66\x65nce\x18\x02 \x03(\x05\x12\x17\n\x0f\x61ttacker_losses\x18\x03 \x01(\x05\x12\x17\n\x0f\x64\x65\x66\x65nder_losses\x18\x04 \x01(\x05\x1a>\n\x0fTroopsDiscarded\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\x05\x12\x0e\n\x06reason\x18\x03 \x01(\t\x1a-\n\x0eTroopsReturned\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\x05\x1a@\n\x11\x43ontinentCardLost\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\x05\x12\x0f\n\x07to_seat\x18\x03 \x01(\x05\x1a?\n\tCoinTaken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x11\n\tcontinent\x18\x02 \x01(\x05\x12\x11\n\tfrom_seat\x18\x03 \x01(\x05\x1a+\n\x0b\x42\x61ttleEnded\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06reason\x18\x02 \x01(\t\x1a\x19\n\tTurnEnded\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a\x1e\n\x0ePlayerResigned\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a<\n\tGameEnded\x12\x0e\n\x06winner\x18\x01 \x01(\x05\x12\x0f\n\x07ranking\x18\x02 \x03(\x05\x12\x0e\n\x06reason\x18\x03 \x01(\tB\x06\n\x04kind*\x85\x02\n\x0cStrikeTactic\x12\x1d\n\x19STRIKE_TACTIC_UNSPECIFIED\x10\x00\x12\x18\n\x14STRIKE_TACTIC_TROOPS\x10\x01\x12\x1b\n\x17STRIKE_TACTIC_ARTILLERY\x10\x02\x12\x1a\n\x16STRIKE_TACTIC_SABOTAGE\x10\x03\x12\x15\n\x11STRIKE_TACTIC_SPY\x10\x04\x12\x17\n\x13STRIKE_TACTIC_RALLY\x10\x05\x12\x18\n\x14STRIKE_TACTIC_EXPAND\x10\x06\x12\x19\n\x15STRIKE_TACTIC_BOMBARD\x10\x07\x12\x1e\n\x1aSTRIKE_TACTIC_CANCEL_ORDER\x10\x08*]\n\nStrikeSide\x12\x1b\n\x17STRIKE_SIDE_UNSPECIFIED\x10\x00\x12\x18\n\x14STRIKE_SIDE_ATTACKER\x10\x01\x12\x18\n\x14STRIKE_SIDE_DEFENDER\x10\x02*\xe4\x01\n\x0bStrikePhase\x12\x1c\n\x18STRIKE_PHASE_UNSPECIFIED\x10\x00\x12\x15\n\x11STRIKE_PHASE_DRAW\x10\x01\x12\x15\n\x11STRIKE_PHASE_MAIN\x10\x02\x12\x17\n\x13STRIKE_PHASE_DEPLOY\x10\x03\x12\x1d\n\x19STRIKE_PHASE_AFTER_DEPLOY\x10\x04\x12\x1b\n\x17STRIKE_PHASE_AFTER_ROLL\x10\x05\x12\x19\n\x15STRIKE_PHASE_CONTINUE\x10\x06\x12\x19\n\x15STRIKE_PHASE_FINISHED\x10\x07*\xbc\x01\n\x10StrikeWindowKind\x12\"\n\x1eSTRIKE_WINDOW_KIND_UNSPECIFIED\x10\x00\x12\x1d\n\x19STRIKE_WINDOW_KIND_DEPLOY\x10\x01\x12#\n\x1fSTRIKE_WINDOW_KIND_AFTER_DEPLOY\x10\x02\x12!\n\x1dSTRIKE_WINDOW_KIND_AFTER_ROLL\x10\x03\x12\x1d\n\x19STRIKE_WINDOW_KIND_CANCEL\x10\x04*]\n\nStrikeDeck\x12\x1b\n\x17STRIKE_DECK_UNSPECIFIED\x10\x00\x12\x19\n\x15STRIKE_DECK_CONTINENT\x10\x01\x12\x17\n\x13STRIKE_DECK_TACTICS\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'risk.v1.strike_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_STRIKEOPTIONS']._serialized_start=33
-  _globals['_STRIKEOPTIONS']._serialized_end=158
-  _globals['_STRIKESTATE']._serialized_start=160
-  _globals['_STRIKESTATE']._serialized_end=264
-  _globals['_STRIKEVIEW']._serialized_start=266
-  _globals['_STRIKEVIEW']._serialized_end=335
-  _globals['_STRIKEACTION']._serialized_start=337
-  _globals['_STRIKEACTION']._serialized_end=391
-  _globals['_STRIKEEVENT']._serialized_start=393
-  _globals['_STRIKEEVENT']._serialized_end=446
+  _globals['_STRIKETACTIC']._serialized_start=5710
+  _globals['_STRIKETACTIC']._serialized_end=5971
+  _globals['_STRIKESIDE']._serialized_start=5973
+  _globals['_STRIKESIDE']._serialized_end=6066
+  _globals['_STRIKEPHASE']._serialized_start=6069
+  _globals['_STRIKEPHASE']._serialized_end=6297
+  _globals['_STRIKEWINDOWKIND']._serialized_start=6300
+  _globals['_STRIKEWINDOWKIND']._serialized_end=6488
+  _globals['_STRIKEDECK']._serialized_start=6490
+  _globals['_STRIKEDECK']._serialized_end=6583
+  _globals['_STRIKEOPTIONS']._serialized_start=55
+  _globals['_STRIKEOPTIONS']._serialized_end=180
+  _globals['_TACTICPLAY']._serialized_start=183
+  _globals['_TACTICPLAY']._serialized_end=331
+  _globals['_STRIKESTATE']._serialized_start=334
+  _globals['_STRIKESTATE']._serialized_end=1036
+  _globals['_STRIKEVIEW']._serialized_start=1039
+  _globals['_STRIKEVIEW']._serialized_end=1700
+  _globals['_STRIKEACTION']._serialized_start=1703
+  _globals['_STRIKEACTION']._serialized_end=2928
+  _globals['_STRIKEACTION_DRAWCARDS']._serialized_start=2493
+  _globals['_STRIKEACTION_DRAWCARDS']._serialized_end=2529
+  _globals['_STRIKEACTION_ATTACK']._serialized_start=2531
+  _globals['_STRIKEACTION_ATTACK']._serialized_end=2603
+  _globals['_STRIKEACTION_PASSTURN']._serialized_start=2605
+  _globals['_STRIKEACTION_PASSTURN']._serialized_end=2615
+  _globals['_STRIKEACTION_DEPLOY']._serialized_start=2617
+  _globals['_STRIKEACTION_DEPLOY']._serialized_end=2675
+  _globals['_STRIKEACTION_PASS']._serialized_start=2677
+  _globals['_STRIKEACTION_PASS']._serialized_end=2683
+  _globals['_STRIKEACTION_PLAYSPY']._serialized_start=2685
+  _globals['_STRIKEACTION_PLAYSPY']._serialized_end=2710
+  _globals['_STRIKEACTION_PLAYEXPAND']._serialized_start=2712
+  _globals['_STRIKEACTION_PLAYEXPAND']._serialized_end=2749
+  _globals['_STRIKEACTION_PLAYARTILLERY']._serialized_start=2751
+  _globals['_STRIKEACTION_PLAYARTILLERY']._serialized_end=2782
+  _globals['_STRIKEACTION_PLAYSABOTAGE']._serialized_start=2784
+  _globals['_STRIKEACTION_PLAYSABOTAGE']._serialized_end=2798
+  _globals['_STRIKEACTION_PLAYRALLY']._serialized_start=2800
+  _globals['_STRIKEACTION_PLAYRALLY']._serialized_end=2811
+  _globals['_STRIKEACTION_PLAYBOMBARD']._serialized_start=2813
+  _globals['_STRIKEACTION_PLAYBOMBARD']._serialized_end=2874
+  _globals['_STRIKEACTION_PLAYCANCELORDER']._serialized_start=2876
+  _globals['_STRIKEACTION_PLAYCANCELORDER']._serialized_end=2893
+  _globals['_STRIKEACTION_ROLLAGAIN']._serialized_start=2895
+  _globals['_STRIKEACTION_ROLLAGAIN']._serialized_end=2906
+  _globals['_STRIKEACTION_STOPATTACK']._serialized_start=2908
+  _globals['_STRIKEACTION_STOPATTACK']._serialized_end=2920
+  _globals['_STRIKEEVENT']._serialized_start=2931
+  _globals['_STRIKEEVENT']._serialized_end=5707
+  _globals['_STRIKEEVENT_ORDERROLLED']._serialized_start=4335
+  _globals['_STRIKEEVENT_ORDERROLLED']._serialized_end=4394
+  _globals['_STRIKEEVENT_DECKSHUFFLED']._serialized_start=4396
+  _globals['_STRIKEEVENT_DECKSHUFFLED']._serialized_end=4460
+  _globals['_STRIKEEVENT_CONTINENTCARDSDRAWN']._serialized_start=4462
+  _globals['_STRIKEEVENT_CONTINENTCARDSDRAWN']._serialized_end=4512
+  _globals['_STRIKEEVENT_TACTICSDRAWN']._serialized_start=4514
+  _globals['_STRIKEEVENT_TACTICSDRAWN']._serialized_end=4557
+  _globals['_STRIKEEVENT_TURNSTARTED']._serialized_start=4559
+  _globals['_STRIKEEVENT_TURNSTARTED']._serialized_end=4600
+  _globals['_STRIKEEVENT_TURNPASSED']._serialized_start=4602
+  _globals['_STRIKEEVENT_TURNPASSED']._serialized_end=4628
+  _globals['_STRIKEEVENT_ATTACKDECLARED']._serialized_start=4630
+  _globals['_STRIKEEVENT_ATTACKDECLARED']._serialized_end=4724
+  _globals['_STRIKEEVENT_TROOPSDEPLOYED']._serialized_start=4726
+  _globals['_STRIKEEVENT_TROOPSDEPLOYED']._serialized_end=4806
+  _globals['_STRIKEEVENT_PASSED']._serialized_start=4808
+  _globals['_STRIKEEVENT_PASSED']._serialized_end=4844
+  _globals['_STRIKEEVENT_TACTICPLAYED']._serialized_start=4846
+  _globals['_STRIKEEVENT_TACTICPLAYED']._serialized_end=4895
+  _globals['_STRIKEEVENT_TACTICRESOLVED']._serialized_start=4897
+  _globals['_STRIKEEVENT_TACTICRESOLVED']._serialized_end=4983
+  _globals['_STRIKEEVENT_HANDREVEALED']._serialized_start=4985
+  _globals['_STRIKEEVENT_HANDREVEALED']._serialized_end=5044
+  _globals['_STRIKEEVENT_DICEROLLED']._serialized_start=5046
+  _globals['_STRIKEEVENT_DICEROLLED']._serialized_end=5091
+  _globals['_STRIKEEVENT_DICECHANGED']._serialized_start=5093
+  _globals['_STRIKEEVENT_DICECHANGED']._serialized_end=5190
+  _globals['_STRIKEEVENT_BATTLERESOLVED']._serialized_start=5192
+  _globals['_STRIKEEVENT_BATTLERESOLVED']._serialized_end=5291
+  _globals['_STRIKEEVENT_TROOPSDISCARDED']._serialized_start=5293
+  _globals['_STRIKEEVENT_TROOPSDISCARDED']._serialized_end=5355
+  _globals['_STRIKEEVENT_TROOPSRETURNED']._serialized_start=5357
+  _globals['_STRIKEEVENT_TROOPSRETURNED']._serialized_end=5402
+  _globals['_STRIKEEVENT_CONTINENTCARDLOST']._serialized_start=5404
+  _globals['_STRIKEEVENT_CONTINENTCARDLOST']._serialized_end=5468
+  _globals['_STRIKEEVENT_COINTAKEN']._serialized_start=5470
+  _globals['_STRIKEEVENT_COINTAKEN']._serialized_end=5533
+  _globals['_STRIKEEVENT_BATTLEENDED']._serialized_start=5535
+  _globals['_STRIKEEVENT_BATTLEENDED']._serialized_end=5578
+  _globals['_STRIKEEVENT_TURNENDED']._serialized_start=5580
+  _globals['_STRIKEEVENT_TURNENDED']._serialized_end=5605
+  _globals['_STRIKEEVENT_PLAYERRESIGNED']._serialized_start=5607
+  _globals['_STRIKEEVENT_PLAYERRESIGNED']._serialized_end=5637
+  _globals['_STRIKEEVENT_GAMEENDED']._serialized_start=5639
+  _globals['_STRIKEEVENT_GAMEENDED']._serialized_end=5699
 # @@protoc_insertion_point(module_scope)

@@ -1,0 +1,1 @@
+"""Risk Strike, the card and dice game, as in `shared/rules/strike.md`."""
