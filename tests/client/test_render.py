@@ -24,7 +24,7 @@ from risk_client.render import (
     outcome_text,
 )
 from risk_service import wire
-from risk_service.engine import Event, get_ruleset
+from risk_service.engine import REGISTRY, Event, get_ruleset
 from risk_service.engine.classic.board import CLASSIC_BOARD
 from risk_service.engine.classic.model import (
     EVENT_TYPES,
@@ -326,3 +326,21 @@ def test_finished_game_shows_outcome_and_two_player_neutral() -> None:
     assert "outcome: seat 0 (p0) wins by conquest; ranking: seat 0 (p0), seat 1 (p1)" in text
     assert "neutral" in text and "  N " in text
     assert "eliminated" in text
+
+
+def test_show_and_watch_draw_every_served_variant() -> None:
+    """`show`/`watch` draw a Deep Space board (planets, bases) and print other variants'
+    views field by field; their events read in words, never as a bare class name."""
+    for variant in REGISTRY:
+        rules = get_ruleset(variant)
+        state, events = rules.create(rules.default_options(3), 5)
+        game = service_pb2.GetGameResponse(
+            board=wire.view_to_proto(variant, rules.view(state, 0)))
+        game.game.seats.extend(service_pb2.Seat(seat=i) for i in range(3))
+        text = game_text(game)
+        assert "(this client shows" not in text
+        if variant == "deep_space":
+            assert "Ares" in text and "planets" in text
+        for event in events:
+            words = describe_event(wire.event_to_proto(variant, event, 1, 0))
+            assert words != type(event).__name__

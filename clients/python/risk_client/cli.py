@@ -72,7 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    create = sub.add_parser("create", parents=[common], help="create a classic game")
+    create = sub.add_parser("create", parents=[common], help="create a game")
+    create.add_argument("--variant", choices=("classic", "deep_space", "strike"),
+                        default="classic", help="which game (default classic)")
     _game_options(create)
     create.add_argument("--seed", type=int, help="fixed seed for a reproducible game")
     create.add_argument("--name", action="append", default=[], dest="names",
@@ -165,6 +167,16 @@ def resolve_common(args: argparse.Namespace, environ: dict[str, str] | None = No
 
 
 def options_from_args(args: argparse.Namespace) -> game_pb2.GameOptions:
+    variant = getattr(args, "variant", "classic")
+    if variant != "classic":  # the other variants take their defaults but for these two
+        options = game_pb2.GameOptions()
+        chosen = getattr(options, variant)
+        chosen.SetInParent()
+        if args.players is not None:
+            chosen.players = args.players
+        if args.max_turns is not None:
+            chosen.max_turns = args.max_turns
+        return options
     return classic_options(
         players=args.players,
         setup=args.setup,

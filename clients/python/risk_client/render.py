@@ -8,6 +8,8 @@ the text is stable enough for logs and tests.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,6 +19,7 @@ from itertools import pairwise
 from google.protobuf import text_format
 
 from risk_client.actions import territory_name, trade_bonus
+from risk_client.boards.deep_space import board_text as deep_space_board
 from risk_service import wire
 from risk_service.engine import Event
 from risk_service.engine.classic.board import (
@@ -227,7 +230,18 @@ def describe_engine_event(e: Event, seats: Seats) -> str:
         return f"{s(e.seat)} ends the turn"
     if isinstance(e, GameEnded):
         return f"game over: {outcome_words(e.winner, e.ranking, e.reason, seats)}"
-    return f"{type(e).__name__}"
+    return generic_words(e)
+
+
+def generic_words(value: object) -> str:
+    """Any engine value in words, for variants without their own phrasing: its name in
+    lower-case words and its fields (seats shown as such)."""
+    name = re.sub(r"(?<!^)(?=[A-Z])", " ", type(value).__name__).lower()
+    if not dataclasses.is_dataclass(value):
+        return name
+    parts = [f"{f.name.replace('_', ' ')} {getattr(value, f.name)}"
+             for f in dataclasses.fields(value)]
+    return f"{name}: {', '.join(parts)}" if parts else name
 
 
 _POLICY_WORDS = {
@@ -466,10 +480,14 @@ def game_text(game: service_pb2.GetGameResponse, *, colour: bool = False, width:
         lines.append(decision_words(summary, seats))
         if outcome:
             lines.append(outcome)
-        if game.board.WhichOneof("variant") is None:
+        which = game.board.WhichOneof("variant")
+        if which is None:
             lines.append("(the board is hidden from spectators while the game is delayed)")
-        else:
-            lines.append("(this client shows classic boards only)")
+        elif which == "deep_space":
+            lines.append(deep_space_board(game.board.deep_space, names=seats.names,
+                                          colour=colour))
+        else:  # a variant without its own drawing yet: its view, field by field
+            lines.append(text_format.MessageToString(getattr(game.board, which)))
         return "\n".join(lines)
     turn = f"turn {view.turn}  " if view.turn else ""
     lines.append(f"{turn}phase {phase_words(view.phase)}  {decision_words(summary, seats)}")
