@@ -25,8 +25,14 @@ from risk_service.engine import REGISTRY, get_ruleset
 
 # Per-variant option overrides for the benchmark game (applied to `default_options(players)`).
 # Classic: cards on and the defender's dice rolled automatically, as in bot and timed games.
+# Strike: every seat is asked in every response window (auto_pass off, the default), so most
+# actions are passes; the figure measures the windows as a client meets them.
+# Deep Space: the defaults (200-turn cap) spelled out, so a change of default cannot silently
+# change the games measured.
 BENCH_OPTIONS: dict[str, dict[str, Any]] = {
     "classic": {"cards": True, "auto_defend_max_dice": True},
+    "strike": {"auto_pass": False},
+    "deep_space": {"max_turns": 200},
 }
 
 
@@ -35,6 +41,7 @@ class Result:
     """What one variant's run measured."""
 
     variant: str
+    options: Any = None
     seconds: float = 0.0
     actions_per_game: list[int] = field(default_factory=list)
     outcomes: Counter[str] = field(default_factory=Counter)
@@ -70,7 +77,7 @@ def bench_variant(variant: str, games: int, seed: int, players: int) -> Result:
     options = dataclasses.replace(
         rules.default_options(players), **BENCH_OPTIONS.get(variant, {})
     )
-    result = Result(variant)
+    result = Result(variant, options)
     start = time.perf_counter()
     for game in range(games):
         actions, outcome = play_game(variant, options, seed + game)
@@ -83,6 +90,7 @@ def bench_variant(variant: str, games: int, seed: int, players: int) -> Result:
 
 def report(result: Result) -> None:
     v, per_game = result.variant, result.actions_per_game
+    print(f"{v}: options {result.options}")
     print(f"{v}: games={result.games}, actions={result.actions}, seconds={result.seconds:.2f}")
     print(f"{v}: games/s={result.games / result.seconds:.3f}, "
           f"actions/s={result.actions / result.seconds:.0f}")

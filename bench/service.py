@@ -12,15 +12,18 @@ process on it, then measures, all in one run on the same server:
    (`rules.create(options, seed)`) and plays it ahead of time: for every step it asks the
    engine who decides, lets the classic bot pick that seat's action and re-applies it locally.
    That plan of (seat, action) pairs is computed before the clock starts, so each measured call
-   is one SubmitAction with the deciding seat's token, `expected_version` = actions so far and
-   a fresh request id; a reply that is not OK is counted as an error and ends that game's run.
+   is one SubmitAction with the deciding seat's token, `expected_version` = the version of the
+   previous reply (read with GetGame once every seat is joined) and a fresh request id; a reply
+   that is not OK is counted as an error and ends that game's run (the reason is printed).
 2. Event delivery: one game with N spectator subscribers (StreamEvents, no token) living in
    `--sub-procs` separate client processes; a driver submits actions at `--rate` per second.
    Delivery latency is the subscriber's receipt time of the action's last event minus the time
    the driver got the SubmitAction reply (CLOCK_MONOTONIC is system-wide on Linux, so times
    from different processes compare). A receipt can precede the reply (the feed reads Redis
-   while the reply is still on its way), so latencies near zero can be negative. Baseline: the
-   empty Ping with one request in flight (mean of a phase before and after the delivery runs).
+   while the reply is still on its way), so some latencies are negative; the time from the
+   driver's send is printed too. Streams that fail or never get an event are counted and their
+   errors printed. Baseline: the empty Ping with one request in flight (mean of a phase before
+   and after the delivery runs).
 
 CPU shares come from /proc/<pid>/stat (utime + stime) deltas over each measured phase, in % of
 one core. Client and server share the machine, so client CPU is server CPU's competitor.
@@ -54,6 +57,7 @@ from risk_service import wire
 from risk_service.engine import get_ruleset
 from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_service.redis_server import RedisServer
+from risk_service.settings import Settings as ServiceSettings
 
 # The test harness (service process, rpc helpers) lives in the repository's `tests` package.
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,7 +69,7 @@ from tests.service.rpc import bearer, create_request  # noqa: E402 - same reason
 
 VARIANT = "classic"
 CALL_TIMEOUT_S = 30.0
-# 100 streams per connection: below any HTTP/2 concurrent-stream cap a server might announce.
+# 100 streams per connection: below the service's open-streams-per-connection limit (256).
 STREAMS_PER_CHANNEL = 100
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -198,13 +202,19 @@ class Game:
     game_id: str
     seed: int
     tokens: list[str]
+    start_version: int  # the version once every seat is taken (joining can start the game)
     start_seq: int
     plan: Plan = field(default_factory=list)
-    version: int = 0  # actions submitted so far == the next expected_version
+    version: int = 0  # the game's version after our last reply == the next expected_version
     broken: str = ""
 
+    @property
+    def step(self) -> int:
+        """Our actions applied so far: the index of the next planned action."""
+        return self.version - self.start_version
+
     def request(self) -> tuple[service_pb2.SubmitActionRequest, Any]:
-        seat, action = self.plan[self.version]
+        seat, action = self.plan[self.step]
         return (
             service_pb2.SubmitActionRequest(
                 game_id=self.game_id, action=action, expected_version=self.version,
@@ -215,13 +225,16 @@ class Game:
 
 
 async def new_game(stub: Any, seed: int, players: int) -> Game:
+    """A game with every seat taken; its version and last seq read back from GetGame."""
     created = await stub.CreateGame(create_request(seed=seed, players=players))
     game_id = created.game.game_id
     tokens = [
         (await stub.JoinGame(service_pb2.JoinGameRequest(game_id=game_id, seat=s))).seat_token
         for s in range(players)
     ]
-    return Game(game_id, seed, tokens, created.game.last_seq)
+    summary = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+    return Game(game_id, seed, tokens, summary.version, summary.last_seq,
+                version=summary.version)
 
 
 # ---- load worker process: Ping or SubmitAction with N calls in flight -----------------------
@@ -246,9 +259,8 @@ async def _ping_loop(stub: Any, deadline: float, result: PhaseResult, record: bo
 async def _submit_loop(stub: Any, game: Game, deadline: float, result: PhaseResult,
                        record: bool) -> None:
     while time.monotonic() < deadline and not game.broken:
-        if game.version >= len(game.plan):
+        if game.step >= len(game.plan):
             game.broken = f"plan of {len(game.plan)} actions used up (raise --plan)"
-            result.notes.append(f"game {game.game_id}: {game.broken}")
             return
         request, metadata = game.request()
         t0 = time.perf_counter()
@@ -256,8 +268,7 @@ async def _submit_loop(stub: Any, game: Game, deadline: float, result: PhaseResu
             reply = await stub.SubmitAction(request, metadata=metadata, timeout=CALL_TIMEOUT_S)
         except grpc.aio.AioRpcError as error:
             result.errors += 1
-            game.broken = f"{error.code().name} {error.details()}"
-            result.notes.append(f"game {game.game_id} at version {game.version}: {game.broken}")
+            game.broken = f"{error.code().name} {error.details()} (at step {game.step})"
             return
         if record:
             result.latencies.append(time.perf_counter() - t0)
@@ -288,6 +299,9 @@ async def _load_worker(conn: Connection, target: str) -> None:
             else:
                 loops = [_submit_loop(stub, g, deadline, result, record) for g in games]
             await asyncio.gather(*loops)
+            if kind == "submit":
+                result.notes.extend(f"game {g.game_id} stopped: {g.broken}"
+                                    for g in games if g.broken)
             result.seconds = time.monotonic() - started
             conn.send(("ok", result))
         else:
@@ -348,6 +362,9 @@ def split(total: int, parts: int) -> list[int]:
 # ---- subscriber process: N spectator streams on one game ------------------------------------
 
 
+LIVE, FAILED = 0, 1  # slots of the shared counters: streams that got an event, that failed
+
+
 @dataclass(frozen=True)
 class StreamJob:
     """What one subscriber process opens: `count` spectator streams on one game."""
@@ -369,17 +386,22 @@ async def _subscribe(stub: Any, request: service_pb2.StreamEventsRequest,
             if first:
                 first = False
                 with ready.get_lock():
-                    ready.value += 1
+                    ready[LIVE] += 1
     except asyncio.CancelledError:
         call.cancel()
         raise
     except grpc.aio.AioRpcError as error:
         errors.append(f"{error.code().name} {error.details()}")
+        with ready.get_lock():
+            ready[FAILED] += 1
 
 
 async def _subscriber_proc(job: StreamJob, ready: Any, stop: Any
                            ) -> tuple[list[dict[int, int]], list[str]]:
-    channels = [grpc.aio.insecure_channel(job.target)
+    # A local subchannel pool per channel: otherwise channels to one target share one TCP
+    # connection, and the server caps open streams per connection.
+    channels = [grpc.aio.insecure_channel(job.target,
+                                          options=[("grpc.use_local_subchannel_pool", 1)])
                 for _ in range(math.ceil(job.count / STREAMS_PER_CHANNEL))]
     request = service_pb2.StreamEventsRequest(game_id=job.game_id, after_seq=job.after_seq)
     received: list[dict[int, int]] = [{} for _ in range(job.count)]
@@ -502,16 +524,23 @@ async def throughput(s: Settings, stub: Any, workers: LoadWorkers, meter: CpuMet
     say(f"setup: {len(games)} games created and joined, {s.plan} actions planned per game "
         f"by the engine from each seed ({time.monotonic() - t0:.1f} s, not measured)")
 
-    await workers.run("ping", s.clients, s.warmup_s / 2, record=False)
-    await workers.run("submit", s.clients, s.warmup_s / 2, record=False)
+    def notes(result: PhaseResult) -> None:
+        for note in sorted(set(result.notes))[:5]:
+            say(f"  ! {note}")
+        if len(set(result.notes)) > 5:
+            say(f"  ! ... {len(set(result.notes)) - 5} more")
+
+    notes(await workers.run("ping", s.clients, s.warmup_s / 2, record=False))
+    notes(await workers.run("submit", s.clients, s.warmup_s / 2, record=False))
 
     async def phase(kind: str, seconds: float) -> PhaseResult:
         meter.start()
         result = await workers.run(kind, s.clients, seconds)
         meter.stop()
         say(f"{kind:<6} phase: {result.line()} | {meter.line()}")
-        for note in sorted(set(result.notes))[:5]:
-            say(f"  ! {note}")
+        notes(result)
+        if not result.calls:
+            raise RuntimeError(f"no {kind} call succeeded")
         return result
 
     ping_a = await phase("ping", s.ping_s)
@@ -565,7 +594,7 @@ async def delivery(env: Env, count: int, seed: int) -> dict[str, Any]:
     max_warmup_s = 30.0
     game.plan = make_plan(create_request(players=s.players).options, seed,
                           math.ceil(s.rate * (s.deliver_s + max_warmup_s)) + 10)
-    ready = ctx.Value("i", 0)
+    ready = ctx.Array("i", 2)  # [LIVE, FAILED], shared with the subscriber processes
     stop = ctx.Event()
     procs, conns = [], []
     for n in split(count, s.sub_procs):
@@ -598,7 +627,7 @@ async def delivery(env: Env, count: int, seed: int) -> dict[str, Any]:
         """Submit at s.rate per second (on a fixed schedule) until `until()`; returns count."""
         start, n = time.monotonic(), 0
         while not until():
-            if game.version >= len(game.plan):
+            if game.step >= len(game.plan):
                 raise RuntimeError("delivery plan used up (the game ended?)")
             await submit_one()
             n += 1
@@ -608,12 +637,14 @@ async def delivery(env: Env, count: int, seed: int) -> dict[str, Any]:
     # Warm-up: drive until every subscriber has received an event, so all streams are
     # registered with the server's feed before the measured actions.
     t0 = time.monotonic()
-    warm = await drive(lambda: ready.value >= count or time.monotonic() - t0 > max_warmup_s)
-    say(f"{ready.value} of {count} subscribers in {len(procs)} processes connected and live "
+    warm = await drive(lambda: ready[LIVE] + ready[FAILED] >= count
+                       or time.monotonic() - t0 > max_warmup_s)
+    live = ready[LIVE]
+    say(f"{live} of {count} subscribers in {len(procs)} processes connected and live "
         f"after {time.monotonic() - t0:.1f} s ({warm} warm-up actions)")
-    if ready.value < count:
-        say(f"  ! {count - ready.value} streams got no event in {max_warmup_s:.0f} s of driving; "
-            "measuring the live ones (the stalled ones are counted below)")
+    if live < count:
+        say(f"  ! {count - live} streams failed or got no event during the warm-up; measuring "
+            "the live ones (the others are counted below)")
     first_measured = game.version + 1
     submit_lat.clear()
     meter.start()
@@ -708,6 +739,14 @@ async def bench(s: Settings, target: str, pids: dict[str, list[int]]) -> dict[st
         await workers.close()
 
 
+def service_limits(env: dict[str, str]) -> str:
+    """The limit settings the service runs with (from `env`, else their defaults)."""
+    limits = ServiceSettings.from_env(env)
+    return ", ".join(f"RISK_{name.upper()}={getattr(limits, name)}" for name in (
+        "max_message_bytes", "max_streams_per_connection", "rate_limit_per_s",
+        "rate_limit_burst", "subscriber_buffer", "max_page_size"))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     s = parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="risk-bench-"))
@@ -717,6 +756,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         service.start()
         assert service.proc is not None and redis.pid is not None
+        # the harness passes this environment on, so RISK_* variables here change the service
+        inherited = " ".join(f"{k}={v}" for k, v in sorted(os.environ.items())
+                             if k.startswith("RISK_") and k != "RISK_LOG_LEVEL")
         version = subprocess.run(["redis-server", "--version"], capture_output=True, text=True,
                                  check=False).stdout.split()
         say(f"date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M:%S} UTC; "
@@ -724,7 +766,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         say(f"redis: {' '.join(version[:3])} (own process, pid {redis.pid}), appendonly yes, "
             f"appendfsync {redis.appendfsync}, save '' (no RDB); data under {work}")
         say(f"service: python -m risk_service (pid {service.proc.pid}) at {service.target}, "
-            f"RISK_LOG_LEVEL={s.log_level} (one JSON line per RPC to {service.log_path.name})")
+            f"RISK_LOG_LEVEL={s.log_level} (one JSON line per RPC to {service.log_path.name}); "
+            f"other settings: {inherited or 'defaults'}")
+        say("service limits: " + service_limits({**os.environ, **service.env}))
         say("settings: " + ", ".join(f"{k}={v}" for k, v in vars(s).items() if k != "keep"))
         pids = {"server": [service.proc.pid], "redis": [redis.pid]}
         idle = CpuMeter({})
