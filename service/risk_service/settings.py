@@ -16,6 +16,11 @@ class Settings:
     data_dir: Path = Path("data")
     redis_appendfsync: str = "always"
     key_prefix: str = "risk"
+    # connections for calls; a call waits up to redis_pool_timeout_s for one when all are busy
+    redis_max_connections: int = 128
+    redis_pool_timeout_s: float = 5.0
+    # games this process may stream live at once (each holds one Redis connection)
+    max_streamed_games: int = 10_000
     max_message_bytes: int = 64 * 1024
     subscriber_buffer: int = 1024
     # requests a second per caller (its token, else its address) and the burst above it;

@@ -154,11 +154,20 @@ def _add_port(server: grpc.aio.Server, address: str,
 async def start(settings: Settings, redis_url: str) -> App:
     """Start serving on settings.listen against `redis_url`; returns the running app."""
     credentials, mutual = _server_credentials(settings)  # bad TLS settings fail before anything
-    client = aioredis.Redis.from_url(redis_url, health_check_interval=10)
+    # Calls wait (up to redis_pool_timeout_s) for a free connection instead of failing when
+    # more than redis_max_connections are busy at once.
+    client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
+        redis_url, max_connections=settings.redis_max_connections,
+        timeout=settings.redis_pool_timeout_s, health_check_interval=10,
+    ))
     keys = Keys(settings.key_prefix)
     block_ms = 5000
     # feed readers block in XREAD for block_ms: their socket must wait longer than that
-    feed_client = aioredis.Redis.from_url(redis_url, socket_timeout=block_ms / 1000 + 5)
+    # ... and each game being streamed holds one connection in its blocking XREAD, so the
+    # feeds' pool grows with the number of streamed games (redis-py's default caps it at 100)
+    feed_client = aioredis.Redis.from_url(
+        redis_url, socket_timeout=block_ms / 1000 + 5, max_connections=settings.max_streamed_games,
+    )
     hub = FeedHub(feed_client, keys, block_ms=block_ms)
     metrics = Metrics()
     store = GameStore(client, keys)

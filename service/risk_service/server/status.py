@@ -26,7 +26,8 @@ def classify(exc: BaseException) -> ServiceError | None:
     if isinstance(exc, WireError):
         return ServiceError(Code.INVALID_ARGUMENT, "MALFORMED_REQUEST", str(exc))
     if isinstance(exc, RedisError):
-        return ServiceError(Code.UNAVAILABLE, "STORE_UNAVAILABLE", "the game store is unreachable")
+        return ServiceError(Code.UNAVAILABLE, "STORE_UNAVAILABLE",
+                            "the game store is unreachable or busy; retry")
     return None
 
 
