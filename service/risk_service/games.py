@@ -16,9 +16,10 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import structlog
@@ -84,6 +85,8 @@ class Limits:
     organiser_digests: tuple[bytes, ...] = ()
     # organiser tokens count only on calls with a client certificate (mutual TLS is configured)
     organiser_needs_client_cert: bool = False
+    # games kept decoded in the process cache (0: no cache)
+    cached_games: int = 4096
 
 
 @dataclass
@@ -96,6 +99,7 @@ class _Change:
     status: int
     events: list[Event] = field(default_factory=list)
     entry: game_pb2.LogEntry | None = None
+    fields: tuple[tuple[str, bytes], ...] = ()  # extra game-hash fields, written atomically
 
 
 class GameService:
@@ -118,6 +122,10 @@ class GameService:
         self.new_seed = new_seed
         self.on_conflict = on_conflict  # a commit lost the version race (metrics)
         self.bot_runs: dict[str, asyncio.Task[None]] = {}
+        # The games this process committed last, with their decoded state: a SubmitAction at
+        # the cached version skips the read, and the commit's version check catches a cache
+        # that another process made stale (the caller then gets ABORTED, as it would anyway).
+        self.cache: OrderedDict[str, tuple[GameRecord, Any]] = OrderedDict()
         self.process_id = secrets.token_hex(8)
 
     # ---- loading and identifying -------------------------------------------------------
@@ -290,25 +298,47 @@ class GameService:
             change.entry.at_ms = now
             entry = change.entry.SerializeToString(deterministic=True)
         final = change.status in FINAL
+        snapshot = wire.encode_state(record.variant, change.state)
+        meta = change.meta.SerializeToString(deterministic=True)
         result = await self.store.commit(
             record.game_id,
             expected_version=record.version,
             first_seq=record.last_seq + 1,
-            snapshot=wire.encode_state(record.variant, change.state),
+            snapshot=snapshot,
             status=change.status,
             now_ms=now,
             events=[wire.encode_event(record.variant, e, s, v, at) for s, v, e, at in items],
-            meta=change.meta.SerializeToString(deterministic=True),
+            meta=meta,
             log_entry=entry,
             request_field=request_field,
             request_value=reply_bytes,
             retention_ms=self.limits.retention_ms if final else 0,
+            fields=change.fields,
         )
         if result.outcome is CommitOutcome.OK:
+            self._remember(change, snapshot, meta, now, len(items))
             await self._after_commit(record, change, now)
-        elif result.outcome is CommitOutcome.STALE:
-            self.on_conflict()
+        else:
+            self.cache.pop(record.game_id, None)
+            if result.outcome is CommitOutcome.STALE:
+                self.on_conflict()
         return result, items, reply_bytes
+
+    def _remember(self, change: _Change, snapshot: bytes, meta: bytes, now: int,
+                  events: int) -> None:
+        """Keep the committed game in the process cache, for the next SubmitAction on it."""
+        record = change.record
+        digests = record.seat_digests
+        if change.fields:  # a reissued token: keep the cache's digests in step
+            replaced = dict(change.fields)
+            digests = tuple(replaced.get(f"tok:{seat}", d) for seat, d in enumerate(digests))
+        new = replace(record, status=change.status, version=record.version + 1,
+                      last_seq=record.last_seq + events, updated_ms=now, snapshot=snapshot,
+                      meta=meta, seat_digests=digests)
+        self.cache[record.game_id] = (new, change.state)
+        self.cache.move_to_end(record.game_id)
+        while len(self.cache) > self.limits.cached_games:
+            self.cache.popitem(last=False)
 
     async def _after_commit(self, record: GameRecord, change: _Change, now: int) -> None:
         if change.status != record.status:
@@ -486,13 +516,17 @@ class GameService:
             raise ServiceError(Code.FAILED_PRECONDITION, "SEAT_NOT_TAKEN",
                                f"seat {request.seat} has no token yet; use JoinGame")
         new_token = self.new_token()
-        await self.store.replace_seat_token(record.game_id, request.seat, digest(new_token))
+        replace = ((f"tok:{request.seat}", digest(new_token)),)
         reissued = SeatTokenReissued(request.seat)
-        await self._lifecycle_commit(
+        # the new digest lands in the same commit as its event, so no action can slip in
+        # between under the old token at the version the reissue is based on
+        done = await self._lifecycle_commit(
             record.game_id,
-            lambda r: _Change(r, self._state(r), self._meta(r), r.status, [reissued])
-            if r.status not in FINAL else None,
+            lambda r: _Change(r, self._state(r), self._meta(r), r.status, [reissued],
+                              fields=replace) if r.status not in FINAL else None,
         )
+        if done is None:
+            self._require_status(await self._load(record.game_id), WAITING, ACTIVE)
         return service_pb2.ReissueSeatTokenResponse(seat=request.seat, seat_token=new_token)
 
     # ---- reading -----------------------------------------------------------------------
@@ -562,7 +596,12 @@ class GameService:
         canonical = wire.action_to_proto(variant, action).SerializeToString(deterministic=True)
         fingerprint = hashlib.sha256(canonical).digest()
         requested = request.seat if request.HasField("seat") else None
-        record = await self._load(request.game_id)
+        cached = self.cache.get(request.game_id)
+        if cached is not None and cached[0].version == request.expected_version:
+            record, state = cached
+        else:
+            record = await self._load(request.game_id)
+            state = None
         caller = self._identify(record, token)
         seat = self._acting_seat(caller, token, requested)
         # request ids are scoped to the seat; the commit script answers a duplicate with the
@@ -579,7 +618,8 @@ class GameService:
         rules = get_ruleset(variant)
         try:
             self._require_status(record, ACTIVE)
-            new_state, events = rules.apply(self._state(record), seat, action)
+            new_state, events = rules.apply(
+                state if state is not None else self._state(record), seat, action)
         except (IllegalAction, ServiceError):
             # a retry sent at the version the client re-read: the move it repeats is usually
             # no longer legal there (the turn moved on, or that move ended the game), but the

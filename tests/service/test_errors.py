@@ -5,6 +5,8 @@ from __future__ import annotations
 import grpc
 import pytest
 
+from risk_service import wire
+from risk_service.engine import REGISTRY
 from risk_service.pb.risk.v1 import classic_pb2, game_pb2, service_pb2, service_pb2_grpc
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer, create_request, error_info, rpc_error
@@ -125,12 +127,21 @@ async def test_bad_inputs_answer_their_status_and_change_nothing(
     assert await _snapshot(stub, game_id) == before
 
 
-async def test_unserved_variant_is_unimplemented(stub: service_pb2_grpc.RiskServiceStub) -> None:
-    """A variant the contract names but this build does not serve yet: UNIMPLEMENTED."""
-    request = service_pb2.CreateGameRequest(options=game_pb2.GameOptions(legacy={}))
-    error = await rpc_error(stub.CreateGame(request))
-    assert error.code() == grpc.StatusCode.UNIMPLEMENTED
-    assert error_info(error).reason == "VARIANT_NOT_AVAILABLE"
+async def test_every_contract_variant_is_served_or_unimplemented(
+    stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """Each variant the contract names either creates a game with its defaults or, when this
+    build does not serve it, answers UNIMPLEMENTED / VARIANT_NOT_AVAILABLE."""
+    for variant, (case, _enum) in wire.VARIANTS.items():
+        options = game_pb2.GameOptions()
+        getattr(options, case).SetInParent()
+        call = stub.CreateGame(service_pb2.CreateGameRequest(options=options, seed=1))
+        if variant in REGISTRY:
+            assert (await call).game.variant == wire.variant_enum(variant)
+        else:
+            error = await rpc_error(call)
+            assert error.code() == grpc.StatusCode.UNIMPLEMENTED
+            assert error_info(error).reason == "VARIANT_NOT_AVAILABLE"
 
 
 async def test_oversized_request_is_resource_exhausted(

@@ -22,6 +22,7 @@ local game, stream, requests, log = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local expected, snap, status, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local req_field, req_value, first_seq = ARGV[5], ARGV[6], tonumber(ARGV[7])
 local meta, entry, retention_ms = ARGV[8], ARGV[9], tonumber(ARGV[10])
+local extra = tonumber(ARGV[11])  -- how many field/value pairs follow, then the events
 if redis.call('EXISTS', game) == 0 then return {'missing'} end
 if req_field ~= '' then
   local prior = redis.call('HGET', requests, req_field)
@@ -31,13 +32,14 @@ local fields = redis.call('HMGET', game, 'version', 'seq')
 if fields[1] ~= expected then return {'stale', fields[1]} end
 if tonumber(fields[2]) + 1 ~= first_seq then return {'stale', fields[1]} end
 local seq = first_seq - 1
-for i = 11, #ARGV do
+for i = 12 + 2 * extra, #ARGV do
   seq = seq + 1
   redis.call('XADD', stream, '0-' .. seq, 'e', ARGV[i])
 end
 local version = tonumber(expected) + 1
 redis.call('HSET', game, 'snap', snap, 'version', version, 'seq', seq, 'status', status,
            'updated', now, 'meta', meta)
+for i = 12, 11 + 2 * extra, 2 do redis.call('HSET', game, ARGV[i], ARGV[i + 1]) end
 if entry ~= '' then redis.call('RPUSH', log, entry) end
 if req_field ~= '' then redis.call('HSET', requests, req_field, req_value) end
 if retention_ms > 0 then
@@ -178,14 +180,17 @@ class GameStore:
         request_field: str = "",
         request_value: bytes = b"",
         retention_ms: int = 0,
+        fields: Sequence[tuple[str, bytes]] = (),
     ) -> CommitResult:
         """Apply one change's writes if the game is still at `expected_version`; with a
-        retention, every key of the game expires that long after this commit."""
+        retention, every key of the game expires that long after this commit. `fields` are
+        extra game-hash fields written in the same commit (a reissued seat's token digest)."""
         reply = await self._commit(
             keys=list(self.keys.game_keys(game_id)),
             args=[
                 str(expected_version), snapshot, status, now_ms, request_field, request_value,
-                first_seq, meta, log_entry, retention_ms, *events,
+                first_seq, meta, log_entry, retention_ms, len(fields),
+                *(part for pair in fields for part in pair), *events,
             ],
         )
         outcome = CommitOutcome(reply[0].decode())
@@ -204,9 +209,6 @@ class GameStore:
         if claimed and name:
             await self.redis.hset(key, f"name:{seat}", name)
         return claimed
-
-    async def replace_seat_token(self, game_id: str, seat: int, digest: bytes) -> None:
-        await self.redis.hset(self.keys.game(game_id), f"tok:{seat}", digest)
 
     async def read_log(self, game_id: str) -> list[bytes]:
         return cast(list[bytes], await self.redis.lrange(self.keys.log(game_id), 0, -1))
