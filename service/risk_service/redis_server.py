@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
-import ctypes
 import os
 import shutil
 import signal
@@ -23,7 +22,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Literal, Self
@@ -43,7 +42,6 @@ MISSING_BINARY_MESSAGE = (
 )
 
 _APPENDFSYNC_POLICIES: frozenset[str] = frozenset({"always", "everysec", "no"})
-_PR_SET_PDEATHSIG = 1
 _LOG_TAIL_LINES = 20
 _PROBE_INTERVAL_SECONDS = 0.02
 
@@ -60,26 +58,38 @@ def free_port() -> int:
         return port
 
 
-def _parent_death_hook() -> Callable[[], None] | None:
-    """A preexec_fn asking Linux to SIGTERM the child when this thread's process dies.
+def _parent_death_prefix() -> list[str]:
+    """`setpriv --pdeathsig TERM --`, so Linux SIGTERMs the child when its parent dies.
 
-    The kernel sends the signal when the *thread* that forked exits, not the process, so the hook
-    is only used from the main thread; children forked elsewhere rely on the atexit hook alone.
-    SIGTERM rather than SIGKILL so Redis flushes its AOF on the way down.
+    A Python preexec_fn would do the same, but it makes the forked child run gRPC's fork
+    handlers, which crash it now and then. The kernel signals on the death of the *thread* that
+    forked, so it is only used from the main thread; other children rely on the pidfile sweep
+    (`_stop_leftover`) and the atexit hook. SIGTERM, not SIGKILL: Redis flushes its AOF.
     """
-    if sys.platform != "linux" or threading.current_thread() is not threading.main_thread():
-        return None
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-    parent_pid = os.getpid()
-    death_signal = ctypes.c_ulong(signal.SIGTERM)
+    setpriv = shutil.which("setpriv")
+    if sys.platform != "linux" or setpriv is None or \
+            threading.current_thread() is not threading.main_thread():
+        return []
+    return [setpriv, "--pdeathsig", "TERM", "--"]
 
-    def set_parent_death_signal() -> None:
-        prctl(_PR_SET_PDEATHSIG, death_signal)
-        # The parent may have died between fork and prctl; then nobody will ever signal us.
-        if os.getppid() != parent_pid:
-            os._exit(1)
 
-    return set_parent_death_signal
+def _stop_leftover(pidfile: Path, timeout: float = 10.0) -> None:
+    """Stop a redis-server that an earlier, crashed owner left running on this data dir, so two
+    servers never append to one AOF."""
+    try:
+        pid = int(pidfile.read_text().strip())
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        return
+    if b"redis-server" not in cmdline:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and Path(f"/proc/{pid}").exists():
+            time.sleep(0.05)
+        if Path(f"/proc/{pid}").exists():
+            os.kill(pid, signal.SIGKILL)
 
 
 class RedisServer:
@@ -140,6 +150,7 @@ class RedisServer:
             "--save", "",
             "--daemonize", "no",
             "--logfile", str(self.log_path),
+            "--pidfile", str(self.data_dir / "redis.pid"),
             "--protected-mode", "yes",
             *self.extra_args,
         ]  # fmt: skip
@@ -233,20 +244,18 @@ class RedisServer:
         if binary is None:
             raise RedisServerError(MISSING_BINARY_MESSAGE)
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        _stop_leftover(self.data_dir / "redis.pid")
         # stdout/stderr go to the log too: errors in the arguments are printed before Redis
         # opens its logfile, and they are exactly what the startup error needs to show.
         with self.log_path.open("ab") as log_file:
             self._process = subprocess.Popen(
-                [binary, *self.command_line()],
+                [*_parent_death_prefix(), binary, *self.command_line()],
                 stdin=subprocess.DEVNULL,
                 stdout=log_file,
                 stderr=subprocess.STDOUT,
                 # Own process group: Ctrl-C in a terminal reaches only the parent, which then
                 # stops Redis in order instead of racing a supervisor that would restart it.
                 process_group=0,
-                # The hook only makes two syscalls and takes no locks or imports, so forking
-                # beside other threads (grpc's) cannot deadlock in it.
-                preexec_fn=_parent_death_hook(),  # noqa: PLW1509
             )
         self._wanted_running = True
         atexit.unregister(self._terminate_at_exit)

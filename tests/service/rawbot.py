@@ -66,6 +66,7 @@ class Table:
     host: str
     tokens: list[str]
     request: service_pb2.CreateGameRequest
+    start_version: int  # the version once every seat has joined, before the first move
 
 
 async def open_table(stub: Stub, request: service_pb2.CreateGameRequest) -> Table:
@@ -75,7 +76,8 @@ async def open_table(stub: Stub, request: service_pb2.CreateGameRequest) -> Tabl
         (await stub.JoinGame(service_pb2.JoinGameRequest(game_id=game_id, seat=s))).seat_token
         for s in range(len(created.game.seats))
     ]
-    return Table(game_id, created.host_token, tokens, request)
+    start = await summary(stub, game_id)
+    return Table(game_id, created.host_token, tokens, request, start.version)
 
 
 async def summary(stub: Stub, game_id: str) -> service_pb2.GameSummary:
@@ -103,7 +105,9 @@ async def bot_move(stub: Stub, table: Table) -> tuple[int, int, Action] | None:
         timeout=CALL_TIMEOUT,
     )
     assert legal.version == got.game.version, "a single bot's game moved between two reads"
-    entropy = table.request.seed * 1_000_003 + legal.version
+    # the bot's choice depends on the seed and the move number only, so the engine can
+    # replay the same game offline whatever the lifecycle steps before the first move
+    entropy = table.request.seed * 1_000_003 + legal.version - table.start_version
     action = RULES.bot_choose(view, [legal_from_proto(e) for e in legal.actions], entropy)
     return legal.version, seat, action
 
@@ -112,6 +116,7 @@ async def bot_move(stub: Stub, table: Table) -> tuple[int, int, Action] | None:
 class Log:
     """What the client knows for sure: the acknowledged moves and how it got them."""
 
+    start_version: int
     moves: dict[int, tuple[int, Action]] = field(default_factory=dict)  # version -> move
     replies: dict[int, service_pb2.SubmitActionResponse] = field(default_factory=dict)
     failed_calls: int = 0  # calls that failed UNAVAILABLE / DEADLINE_EXCEEDED
@@ -122,11 +127,16 @@ class Log:
 
     @property
     def version(self) -> int:
-        return max(self.moves, default=0)
+        return max(self.moves, default=self.start_version)
+
+    def check_complete(self) -> None:
+        """One acknowledged move per version since the start: none lost, none doubled."""
+        first = self.start_version + 1
+        assert sorted(self.moves) == list(range(first, first + len(self.moves)))
 
 
 async def until_ok(make_call: Callable[[], Awaitable[Any]], log: Log,
-                   deadline: float = 30.0) -> Any:
+                   deadline: float = 10.0) -> Any:
     """Repeat an idempotent call while the service or its store is down."""
     end = time.monotonic() + deadline
     while True:
@@ -140,7 +150,7 @@ async def until_ok(make_call: Callable[[], Awaitable[Any]], log: Log,
             await asyncio.sleep(0.05)
 
 
-Hook = Callable[[int], Awaitable[None]]
+Hook = Callable[[int, int], Awaitable[None]]  # (moves acknowledged so far, version)
 
 
 async def submit_resolving(
@@ -154,7 +164,7 @@ async def submit_resolving(
     )
     auth = bearer(table.tokens[seat])
     if before_submit is not None:
-        await before_submit(version)
+        await before_submit(version - table.start_version, version)
     try:
         reply = await stub.SubmitAction(request, metadata=auth, timeout=CALL_TIMEOUT)
     except grpc.aio.AioRpcError as error:
@@ -165,6 +175,9 @@ async def submit_resolving(
         log.failed_submits += 1
         current = (await until_ok(lambda: summary(stub, table.game_id), log)).version
         assert current in (version, version + 1), (current, version)
+        # the same request id at the version just read: applied now if the crash lost the
+        # request, or answered with the stored reply if it was committed before the crash
+        request.expected_version = current
         reply = await until_ok(
             lambda: stub.SubmitAction(request, metadata=auth, timeout=CALL_TIMEOUT), log
         )
@@ -203,54 +216,78 @@ class Stored:
     version: int
     last_seq: int
     snapshot: bytes
-    events: list[bytes]
+    events: list[game_pb2.Event]
 
 
 async def stored(client: redis.asyncio.Redis, game_id: str) -> Stored:
+    """The game's hash and event stream as they are in Redis."""
     keys = Keys()
     raw = cast(dict[bytes, bytes], await client.hgetall(keys.game(game_id)))
     assert raw, f"game {game_id} is not in Redis"
     entries = await client.xrange(keys.events(game_id))
-    return Stored(int(raw[b"version"]), int(raw[b"seq"]), raw[b"snap"],
-                  [fields[b"e"] for _id, fields in entries])
+    events = [game_pb2.Event.FromString(fields[b"e"]) for _id, fields in entries]
+    return Stored(int(raw[b"version"]), int(raw[b"seq"]), raw[b"snap"], events)
 
 
-def replay(request: service_pb2.CreateGameRequest, moves: dict[int, tuple[int, Action]]
-           ) -> Stored:
-    """The game as the engine makes it from the seed and the moves 1..n, encoded as stored."""
-    variant, options = wire.options_from_proto(request.options)
-    state, created = RULES.create(options, request.seed)
-    events = [wire.encode_event(variant, e, seq, 0) for seq, e in enumerate(created, start=1)]
-    assert sorted(moves) == list(range(1, len(moves) + 1)), "the move log has a gap"
-    for version in range(1, len(moves) + 1):
-        seat, action = moves[version]
+def _rules_events(events: list[game_pb2.Event]) -> list[tuple[int, bytes]]:
+    """(version, classic event bytes) of the rules' events, leaving out the service's own."""
+    return [(e.version, e.classic.SerializeToString(deterministic=True))
+            for e in events if e.WhichOneof("variant") == "classic"]
+
+
+def assert_replays(held: Stored, table: Table, log: Log) -> None:
+    """Redis holds what the engine makes from the seed and the acknowledged moves: the same
+    snapshot and the same rules events, version by version, in a stream without gaps."""
+    log.check_complete()
+    assert held.version == log.version
+    assert [e.seq for e in held.events] == list(range(1, held.last_seq + 1))
+    variant, options = wire.options_from_proto(table.request.options)
+    state, created = RULES.create(options, table.request.seed)
+    expected = [(0, e) for e in created]
+    for version in sorted(log.moves):
+        seat, action = log.moves[version]
         state, produced = RULES.apply(state, seat, action)
-        for event in produced:
-            events.append(wire.encode_event(variant, event, len(events) + 1, version))
-    return Stored(len(moves), len(events), wire.encode_state(variant, state), events)
+        expected += [(version, e) for e in produced]
+    assert _rules_events(held.events) == [
+        (v, wire.event_to_proto(variant, e, 0, v).classic.SerializeToString(deterministic=True))
+        for v, e in expected
+    ]
+    assert held.snapshot == wire.encode_state(variant, state)
 
 
 async def read_stream(stub: Stub, game_id: str, token: str | None, *, after_seq: int,
                       upto: int, timeout: float = 5.0) -> list[game_pb2.Event]:
-    """The events after `after_seq` up to seq `upto`, as `token`'s seat (None: spectator)."""
-    call = stub.StreamEvents(
-        service_pb2.StreamEventsRequest(game_id=game_id, after_seq=after_seq),
-        metadata=bearer(token) if token else None,
-    )
+    """The events after `after_seq` up to seq `upto`, as `token`'s seat (None: spectator).
+
+    Like any client it resumes after an UNAVAILABLE end (the store just restarted, say)."""
     out: list[game_pb2.Event] = []
+    calls: list[grpc.aio.UnaryStreamCall] = []
+
+    def last() -> int:
+        return out[-1].seq if out else after_seq
 
     async def collect() -> None:
-        if after_seq >= upto:
-            return
-        async for message in call:
-            out.append(message.event)
-            if message.event.seq >= upto:
-                return
+        while last() < upto:
+            call = stub.StreamEvents(
+                service_pb2.StreamEventsRequest(game_id=game_id, after_seq=last()),
+                metadata=bearer(token) if token else None,
+            )
+            calls.append(call)
+            try:
+                async for message in call:
+                    out.append(message.event)
+                    if message.event.seq >= upto:
+                        return
+            except grpc.aio.AioRpcError as error:
+                if error.code() != grpc.StatusCode.UNAVAILABLE:
+                    raise
+                await asyncio.sleep(0.05)
 
     try:
         await asyncio.wait_for(collect(), timeout)
     finally:
-        call.cancel()
+        for call in calls:
+            call.cancel()
     return out
 
 

@@ -22,15 +22,16 @@ from tests.service.rawbot import (
     Stub,
     Table,
     assert_acks_in_stream,
+    assert_replays,
     channel,
     open_table,
     play,
     quick_game,
     read_stream,
-    replay,
     seqs,
     stored,
     summary,
+    until_ok,
     wire_bytes,
 )
 from tests.service.rpc import bearer
@@ -54,10 +55,16 @@ async def _views(stub: Stub, table: Table) -> list[bytes]:
 
 
 class Follower:
-    """A StreamEvents subscriber that records every event it gets, and can resume."""
+    """A StreamEvents subscriber that records every event it gets, and can resume.
 
-    def __init__(self, stub: Stub, game_id: str, token: str) -> None:
+    With `resume` it reconnects by itself after an UNAVAILABLE end (after_seq = its last seq),
+    as a client should; `resumes` counts how often it had to.
+    """
+
+    def __init__(self, stub: Stub, game_id: str, token: str, *, resume: bool = False) -> None:
         self.stub, self.game_id, self.token = stub, game_id, token
+        self.resume = resume
+        self.resumes = 0
         self.events: list[game_pb2.Event] = []
         self.task: asyncio.Task[None] | None = None
         self.call: grpc.aio.UnaryStreamCall | None = None
@@ -67,15 +74,23 @@ class Follower:
         return self.events[-1].seq if self.events else 0
 
     def start(self) -> None:
-        self.call = self.stub.StreamEvents(
-            service_pb2.StreamEventsRequest(game_id=self.game_id, after_seq=self.last_seq),
-            metadata=bearer(self.token),
-        )
-        self.task = asyncio.create_task(self._run(self.call))
+        self.task = asyncio.create_task(self._run())
 
-    async def _run(self, call: grpc.aio.UnaryStreamCall) -> None:
-        async for message in call:
-            self.events.append(message.event)
+    async def _run(self) -> None:
+        while True:
+            self.call = self.stub.StreamEvents(
+                service_pb2.StreamEventsRequest(game_id=self.game_id, after_seq=self.last_seq),
+                metadata=bearer(self.token),
+            )
+            try:
+                async for message in self.call:
+                    self.events.append(message.event)
+                return
+            except grpc.aio.AioRpcError as error:
+                if not self.resume or error.code() != grpc.StatusCode.UNAVAILABLE:
+                    raise
+                self.resumes += 1
+                await asyncio.sleep(0.05)
 
     async def reached(self, seq: int, timeout: float = 5.0) -> None:
         async def done() -> bool:
@@ -97,6 +112,7 @@ class Follower:
         if self.call is not None:
             self.call.cancel()
         if self.task is not None:
+            self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
 
 
@@ -104,6 +120,7 @@ class Follower:
 async def session_service(
     make_service: ServiceFactory, redis_client: redis.asyncio.Redis
 ) -> ServiceProcess:
+    """One service process on the flushed session Redis."""
     return make_service()
 
 
@@ -116,7 +133,7 @@ async def test_killed_service_restarts_from_redis_and_the_stream_resumes_without
         table = await open_table(stub, quick_game(seed=61, max_turns=6))
         follower = Follower(stub, table.game_id, table.tokens[0])
         follower.start()
-        log = Log()
+        log = Log(table.start_version)
         await play(stub, table, log, moves=30)
         before = await summary(stub, table.game_id)
         await follower.reached(before.last_seq)
@@ -144,7 +161,7 @@ async def test_killed_service_restarts_from_redis_and_the_stream_resumes_without
                                   upto=final.last_seq)
         assert wire_bytes(follower.events) == wire_bytes(fresh)
         await assert_acks_in_stream(stub, table, log, final.last_seq)
-        assert await stored(redis_client, table.game_id) == replay(table.request, log.moves)
+        assert_replays(await stored(redis_client, table.game_id), table, log)
     print(f"\nservice kill with a live subscriber: resumed after seq {resume_after} of "
           f"{final.last_seq}, {len(log.moves)} moves, {log.failed_calls} failed calls")
 
@@ -176,8 +193,8 @@ async def test_bot_loop_survives_service_kills_mid_submit(
 
     plan = {12: "reply_lost", 30: "request_lost", 50: "in_flight"}
 
-    async def before_submit(version: int) -> None:
-        mode = plan.get(version)
+    async def before_submit(move: int, version: int) -> None:
+        mode = plan.get(move)
         if mode is None:
             return
         relay.hold["replies"] = mode == "reply_lost"
@@ -189,12 +206,12 @@ async def test_bot_loop_survives_service_kills_mid_submit(
         stub = Stub(ch)
         table = await open_table(stub, quick_game(seed=71, max_turns=6))
         game_id = table.game_id
-        log = Log()
+        log = Log(table.start_version)
         await play(stub, table, log, before_submit=before_submit)
         await asyncio.gather(*crashes)
         final = await summary(stub, table.game_id)
         assert final.outcome.reason == "turn_cap"
-        assert final.version == len(log.moves)
+        assert final.version == log.version
         await assert_acks_in_stream(stub, table, log, final.last_seq)
     await relay.close()
 
@@ -203,7 +220,7 @@ async def test_bot_loop_survives_service_kills_mid_submit(
     assert log.failed_submits >= 2
     assert log.failure_codes == {grpc.StatusCode.UNAVAILABLE}
     assert log.resolved_committed >= 1 and log.resolved_applied >= 1
-    assert await stored(redis_client, table.game_id) == replay(table.request, log.moves)
+    assert_replays(await stored(redis_client, table.game_id), table, log)
     print(f"\nservice kills mid-submit: {len(log.moves)} moves, {final.last_seq} events, "
           f"{log.failed_calls} failed calls ({log.failed_submits} submits), lost replies "
           f"resolved by request id: {log.resolved_committed} committed / "
@@ -215,7 +232,9 @@ async def test_bot_loop_survives_service_kills_mid_submit(
 async def own_redis(
     make_redis_server: RedisServerFactory,
 ) -> AsyncIterator[tuple[RedisServer, redis.asyncio.Redis]]:
-    server = make_redis_server()  # AOF with appendfsync always
+    """A Redis of this test's own (it gets SIGKILLed) and a client for reading it directly."""
+    # AOF with appendfsync always; started from a worker thread for the reason in _start_redis
+    server = await asyncio.to_thread(make_redis_server)
     client = redis.asyncio.Redis.from_url(server.url)
     yield server, client
     await client.aclose()
@@ -240,42 +259,41 @@ async def test_no_acknowledged_action_is_lost_when_redis_and_service_are_killed(
         relay.cut()
         await client.connection_pool.disconnect()  # the test's own connections died too
         await asyncio.sleep(0.2)  # the bot's calls fail UNAVAILABLE meanwhile
-        await server.start_async()  # same port and data dir: Redis replays its AOF
-        await asyncio.to_thread(service.start)
+        await _start_redis(server)  # same port and data dir: Redis replays its AOF
+        # read back before the service returns: nothing can have moved the game since the kill
         checks.append((mode, held, await stored(client, game_id)))
+        await asyncio.to_thread(service.start)
 
-    async def before_submit(version: int) -> None:
-        if version == 20:  # move 20 was just acknowledged: crash before the next one
+    async def before_submit(move: int, version: int) -> None:
+        if move == 20:  # move 20 was just acknowledged: crash before the next one
             await crash_both("after_ack")
-        elif version == 45:  # the next commit lands in Redis; its reply is lost
+        elif move == 45:  # the next commit lands in Redis; its reply is lost
             relay.hold["replies"] = True
 
             async def later() -> None:
-                await _wait(
-                    lambda: _at(client, game_id, version + 1), 5, "the commit of move 46"
-                )
+                await _wait(lambda: _at(client, game_id, version + 1), 5, "the commit")
                 await crash_both("reply_lost")
 
             crashes.append(asyncio.create_task(later()))
-        elif version == 60:  # a subscriber that must ride out a Redis-only restart
+        elif move == 60:  # a subscriber that must ride out a Redis-only restart
             follower.start()
-        elif version == 70:  # Redis alone dies; the running service must reconnect by itself
+        elif move == 70:  # Redis alone dies; the running service must reconnect by itself
             held = await stored(client, game_id)
             server.kill()
             await client.connection_pool.disconnect()
             await asyncio.sleep(0.3)
-            await server.start_async()
+            await _start_redis(server)
             checks.append(("redis_only", held, await stored(client, game_id)))
 
     async with channel(relay.target) as ch, channel(service.target) as direct:
         stub = Stub(ch)
         table = await open_table(stub, quick_game(seed=83, max_turns=6))
         game_id = table.game_id
-        follower = Follower(Stub(direct), game_id, table.tokens[1])
-        log = Log()
+        follower = Follower(Stub(direct), game_id, table.tokens[1], resume=True)
+        log = Log(table.start_version)
         await play(stub, table, log, before_submit=before_submit)
         await asyncio.gather(*crashes)
-        final = await summary(stub, table.game_id)
+        final = await until_ok(lambda: summary(stub, game_id), log)
         assert final.outcome.reason == "turn_cap"
         await follower.reached(final.last_seq)
         await follower.stop()
@@ -289,13 +307,28 @@ async def test_no_acknowledged_action_is_lost_when_redis_and_service_are_killed(
     assert [mode for mode, _before, _after in checks] == ["after_ack", "reply_lost", "redis_only"]
     for mode, before, after in checks:
         assert after == before, f"{mode}: Redis lost writes in the crash"
-    assert [before.version for _mode, before, _after in checks] == [20, 46, 70]
+    start = table.start_version
+    assert [before.version for _mode, before, _after in checks] == [start + 20, start + 46,
+                                                                    start + 70]
     assert log.resolved_committed >= 1
-    assert await stored(client, table.game_id) == replay(table.request, log.moves)
+    assert_replays(await stored(client, table.game_id), table, log)
     print(f"\nRedis + service SIGKILL x2, Redis alone x1 (AOF fsync always): "
           f"{len(log.moves)} moves, {log.failed_calls} failed calls "
           f"({sorted(c.name for c in log.failure_codes)}), {log.resolved_committed} lost reply "
-          f"resolved by request id, nothing lost; a subscriber rode out the Redis restart")
+          f"resolved by request id, nothing lost; a subscriber rode out the Redis restart "
+          f"({follower.resumes} resumes)")
+
+
+async def _start_redis(server: RedisServer) -> None:
+    """Start Redis from a worker thread, so its fork runs no Python code in the child.
+
+    RedisServer.start()/start_async() on the main thread fork with a preexec_fn (the
+    parent-death hook), so the child runs Python's at-fork handlers, grpc's among them; once
+    grpc has threads in this process that child dies with SIGSEGV/SIGABRT before exec in about
+    1 of 8 starts with calls in flight (1 of 40 idle). Off the main thread no hook is installed,
+    the fork runs no Python code, and it is safe.
+    """
+    await asyncio.to_thread(server.start)
 
 
 async def _at(client: redis.asyncio.Redis, game_id: str, version: int) -> bool:

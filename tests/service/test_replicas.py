@@ -20,13 +20,13 @@ from tests.service.rawbot import (
     Log,
     Stub,
     Table,
+    assert_replays,
     channel,
     legal_from_proto,
     open_table,
     play,
     quick_game,
     read_stream,
-    replay,
     seqs,
     stored,
     summary,
@@ -165,11 +165,11 @@ async def test_subscriber_on_one_replica_sees_moves_made_through_the_other(
     follower = asyncio.create_task(follow())
     await asyncio.wait_for(caught_up.wait(), 5)  # the backlog is in: the subscription is live
 
-    log = Log()
+    log = Log(table.start_version)
     lags: list[float] = []
     sent: dict[int, float] = {}
 
-    async def stamp(version: int) -> None:
+    async def stamp(_move: int, version: int) -> None:
         sent[version] = time.monotonic()
 
     try:
@@ -221,7 +221,8 @@ async def test_request_ids_apply_once_across_replicas(
         return seat, [e.action.classic.claim_territory.territory for e in legal.actions], \
             game.version
 
-    # sequential retries: stale version (re-read path) and current version (commit script path)
+    # sequential retries at the old version (answered from the request record after the version
+    # check) and at the current one (the move is no longer legal there; the record answers too)
     s0, free, v0 = await seat_and_claims()
     first = await _submit(a, table, s0, _claim(free[0]), v0, "dup-1")
     retries = [
@@ -283,7 +284,7 @@ async def test_replicas_play_a_game_together(
 ) -> None:
     """Alternating replicas move by move, a bot game ends and Redis equals the engine replay."""
     table = await open_table(stubs[0], quick_game(seed=51, max_turns=4))
-    log = Log()
+    log = Log(table.start_version)
     turn = 0
     while True:
         played = len(log.moves)
@@ -291,4 +292,4 @@ async def test_replicas_play_a_game_together(
         if len(log.moves) == played:
             break
         turn += 1
-    assert await stored(redis_client, table.game_id) == replay(table.request, log.moves)
+    assert_replays(await stored(redis_client, table.game_id), table, log)

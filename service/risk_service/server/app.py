@@ -18,13 +18,18 @@ import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import grpc
 import redis.asyncio as aioredis
 import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from risk_service.feed import FeedHub
 from risk_service.games import ACTIVE, GameService, Limits
@@ -156,9 +161,13 @@ async def start(settings: Settings, redis_url: str) -> App:
     credentials, mutual = _server_credentials(settings)  # bad TLS settings fail before anything
     # Calls wait (up to redis_pool_timeout_s) for a free connection instead of failing when
     # more than redis_max_connections are busy at once.
+    # A connection that died with a Redis restart is retried on a fresh one, so the first
+    # call after the restart does not fail.
+    retry: dict[str, Any] = {"retry": Retry(ExponentialBackoff(cap=0.5, base=0.02), 3),
+                             "retry_on_error": [RedisConnectionError, RedisTimeoutError]}
     client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
         redis_url, max_connections=settings.redis_max_connections,
-        timeout=settings.redis_pool_timeout_s, health_check_interval=10,
+        timeout=settings.redis_pool_timeout_s, health_check_interval=10, **retry,
     ))
     keys = Keys(settings.key_prefix)
     block_ms = 5000
@@ -167,6 +176,7 @@ async def start(settings: Settings, redis_url: str) -> App:
     # feeds' pool grows with the number of streamed games (redis-py's default caps it at 100)
     feed_client = aioredis.Redis.from_url(
         redis_url, socket_timeout=block_ms / 1000 + 5, max_connections=settings.max_streamed_games,
+        **retry,
     )
     hub = FeedHub(feed_client, keys, block_ms=block_ms)
     metrics = Metrics()
