@@ -26,6 +26,7 @@ import structlog
 
 from risk_service import clocks, wire
 from risk_service.audit import hash_chain
+from risk_service.campaign_record import campaign_result
 from risk_service.engine import REGISTRY, Event, IllegalAction, Reason, get_ruleset
 from risk_service.errors import Code, ServiceError, malformed, not_found
 from risk_service.feed import FeedHub
@@ -44,7 +45,8 @@ from risk_service.store.game_store import CommitOutcome, CommitResult, GameRecor
 
 log = structlog.get_logger("games")
 
-_GAME_ID = re.compile(r"^[0-9a-f]{12,64}$")
+# a game id; a campaign's games are "<campaign id>.<n>"
+_GAME_ID = re.compile(r"^[0-9a-f]{12,64}(\.[0-9]{1,3})?$")
 _REQUEST_ID = re.compile(r"^[\x21-\x7e]{1,128}$")  # printable ASCII without spaces
 MAX_NAME = 64
 DEFAULT_PAGE = 50
@@ -298,6 +300,12 @@ class GameService:
             change.entry.at_ms = now
             entry = change.entry.SerializeToString(deterministic=True)
         final = change.status in FINAL
+        campaign_id, campaign_fields = "", []
+        if change.status == FINISHED and "." in record.game_id:  # a campaign's game ends
+            campaign_id = self.store.keys.tag(record.game_id)
+            raw = await self.store.load_campaign(campaign_id)
+            if raw:
+                campaign_fields = campaign_result(raw, change.state)
         snapshot = wire.encode_state(record.variant, change.state)
         meta = change.meta.SerializeToString(deterministic=True)
         result = await self.store.commit(
@@ -314,6 +322,8 @@ class GameService:
             request_value=reply_bytes,
             retention_ms=self.limits.retention_ms if final else 0,
             fields=change.fields,
+            campaign_id=campaign_id,
+            campaign_fields=campaign_fields,
         )
         if result.outcome is CommitOutcome.OK:
             self._remember(change, snapshot, meta, now, len(items))
@@ -389,17 +399,44 @@ class GameService:
             variant, options = wire.options_from_proto(request.options)
         except wire.VariantNotServed as exc:
             raise ServiceError(Code.UNIMPLEMENTED, "VARIANT_NOT_AVAILABLE", str(exc)) from None
+        host_token = self.new_token()
+        seat_tokens: list[str] = []
+
+        def seats(players: int) -> tuple[bytes, ...]:
+            if request.issue_seat_tokens:
+                seat_tokens.extend(self.new_token() for _ in range(players))
+            return tuple(digest(t) for t in seat_tokens) or (b"",) * players
+
+        now = self.clock_ms()
+        record, state = await self.open_game(
+            variant, options, request.seed if request.HasField("seed") else None,
+            game_id=f"{now:012x}{secrets.token_hex(5)}", names=request.seat_names,
+            seat_digests=seats, host_digest=digest(host_token), clock=request.clock,
+            delay_events=request.spectator_delay_events,
+            delay_seconds=request.spectator_delay_seconds, manual_start=request.manual_start,
+        )
+        return service_pb2.CreateGameResponse(
+            game=self._summary(record, state), host_token=host_token, seat_tokens=seat_tokens,
+        )
+
+    async def open_game(
+        self, variant: str, options: Any, seed: int | None, *, game_id: str,
+        names: Sequence[str], seat_digests: Callable[[int], tuple[bytes, ...]],
+        host_digest: bytes, clock: lifecycle_pb2.ClockOptions, delay_events: int = 0,
+        delay_seconds: int = 0, manual_start: bool = False,
+    ) -> tuple[GameRecord, Any]:
+        """Create and store a game; it starts at once when every seat already has a token
+        (and manual_start is off). Returns the stored record and the engine state."""
         rules = REGISTRY[variant]
-        seed = request.seed if request.HasField("seed") else self.new_seed()
+        seed = self.new_seed() if seed is None else seed
         try:
             state, events = rules.create(options, seed)
         except IllegalAction as exc:
             raise malformed(f"options: {exc.message}") from None
         players = rules.seat_count(state)
-        names = list(request.seat_names)
+        names = list(names)
         if len(names) > players or any(len(n) > MAX_NAME for n in names):
             raise malformed(f"at most {players} seat names of at most {MAX_NAME} characters")
-        clock = request.clock
         if min(clock.decision_seconds, clock.bank_seconds, clock.increment_seconds) < 0:
             raise malformed("clock seconds must not be negative")
         try:
@@ -411,15 +448,10 @@ class GameService:
             increment_seconds=clock.increment_seconds,
             on_timeout=policy.value,  # type: ignore[arg-type]
         )
-        meta = clocks.new_meta(
-            clock, players, delay_events=request.spectator_delay_events,
-            delay_seconds=request.spectator_delay_seconds, manual_start=request.manual_start,
-        )
+        meta = clocks.new_meta(clock, players, delay_events=delay_events,
+                               delay_seconds=delay_seconds, manual_start=manual_start)
         now = self.clock_ms()
-        game_id = f"{now:012x}{secrets.token_hex(5)}"
-        host_token = self.new_token()
-        seat_tokens = [self.new_token() for _ in range(players)] if request.issue_seat_tokens \
-            else []
+        digests = seat_digests(players)
         record = GameRecord(
             game_id=game_id,
             variant=variant,
@@ -432,22 +464,19 @@ class GameService:
             snapshot=wire.encode_state(variant, state),
             meta=meta.SerializeToString(deterministic=True),
             names=tuple(names + [""] * (players - len(names))),
-            seat_digests=tuple(digest(t) for t in seat_tokens) or (b"",) * players,
-            host_digest=digest(host_token),
+            seat_digests=digests,
+            host_digest=host_digest,
         )
         await self.store.create(
             record,
             [wire.encode_event(variant, e, seq, 0, now)
              for seq, e in enumerate(events, start=1)],
         )
-        if seat_tokens and not request.manual_start:
+        if all(digests) and not manual_start:
             record = await self._lifecycle_commit(
                 game_id, lambda r: self._start_change(r, []) if r.status == WAITING else None
             ) or record
-        return service_pb2.CreateGameResponse(
-            game=self._summary(record, self._state(record)), host_token=host_token,
-            seat_tokens=seat_tokens,
-        )
+        return record, self._state(record)
 
     async def join(self, request: service_pb2.JoinGameRequest) -> service_pb2.JoinGameResponse:
         record = await self._load(request.game_id)

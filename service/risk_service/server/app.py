@@ -31,6 +31,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from risk_service.campaigns import CampaignService
 from risk_service.feed import FeedHub
 from risk_service.games import ACTIVE, GameService, Limits
 from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
@@ -210,7 +211,7 @@ async def start(settings: Settings, redis_url: str) -> App:
     )
     # generated grpc code ships without type stubs
     service_pb2_grpc.add_RiskServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        RiskServicer(games), server
+        RiskServicer(games, CampaignService(games)), server
     )
     health_servicer = health.aio.HealthServicer()  # "" starts SERVING: the process is alive
     await health_servicer.set(SERVICE_NAME, NOT_SERVING)  # until Redis first answers

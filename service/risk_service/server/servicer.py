@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 
 import grpc
 
+from risk_service.campaigns import CampaignService
 from risk_service.errors import Code, ServiceError
 from risk_service.games import CLIENT_CERT, GameService
 from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
@@ -44,8 +45,9 @@ def credentials(context: grpc.aio.ServicerContext) -> str | None:
 
 
 class RiskServicer(service_pb2_grpc.RiskServiceServicer):
-    def __init__(self, games: GameService) -> None:
+    def __init__(self, games: GameService, campaigns: CampaignService) -> None:
         self.games = games
+        self.campaigns = campaigns
 
     async def CreateGame(  # noqa: N802 - gRPC method names
         self, request: service_pb2.CreateGameRequest, context: grpc.aio.ServicerContext
@@ -107,6 +109,32 @@ class RiskServicer(service_pb2_grpc.RiskServiceServicer):
         self, request: service_pb2.ExportGameRequest, context: grpc.aio.ServicerContext
     ) -> service_pb2.GameExport:
         return await self.games.export(request, credentials(context))
+
+    async def CreateCampaign(  # noqa: N802
+        self, request: service_pb2.CreateCampaignRequest, context: grpc.aio.ServicerContext
+    ) -> service_pb2.CreateCampaignResponse:
+        return await self.campaigns.create(request)
+
+    async def GetCampaign(  # noqa: N802
+        self, request: service_pb2.GetCampaignRequest, context: grpc.aio.ServicerContext
+    ) -> service_pb2.GetCampaignResponse:
+        return await self.campaigns.get(request, credentials(context))
+
+    async def ListCampaigns(  # noqa: N802
+        self, request: service_pb2.ListCampaignsRequest, context: grpc.aio.ServicerContext
+    ) -> service_pb2.ListCampaignsResponse:
+        return await self.campaigns.list(request)
+
+    async def StartCampaignGame(  # noqa: N802
+        self, request: service_pb2.StartCampaignGameRequest, context: grpc.aio.ServicerContext
+    ) -> service_pb2.StartCampaignGameResponse:
+        return await self.campaigns.start_game(request, credentials(context))
+
+    async def SubmitCampaignDecision(  # noqa: N802
+        self, request: service_pb2.SubmitCampaignDecisionRequest,
+        context: grpc.aio.ServicerContext,
+    ) -> service_pb2.SubmitCampaignDecisionResponse:
+        return await self.campaigns.decide(request, credentials(context))
 
     async def Ping(  # noqa: N802
         self, request: service_pb2.PingRequest, context: grpc.aio.ServicerContext

@@ -28,6 +28,10 @@ def classify(exc: BaseException) -> ServiceError | None:
     if isinstance(exc, RedisError):
         return ServiceError(Code.UNAVAILABLE, "STORE_UNAVAILABLE",
                             "the game store is unreachable or busy; retry")
+    if isinstance(exc, NotImplementedError):
+        # a method of the contract whose servicer is still the generated default
+        return ServiceError(Code.UNIMPLEMENTED, "METHOD_NOT_AVAILABLE",
+                            "this build does not serve this method yet")
     return None
 
 

@@ -22,7 +22,9 @@ local game, stream, requests, log = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local expected, snap, status, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local req_field, req_value, first_seq = ARGV[5], ARGV[6], tonumber(ARGV[7])
 local meta, entry, retention_ms = ARGV[8], ARGV[9], tonumber(ARGV[10])
-local extra = tonumber(ARGV[11])  -- how many field/value pairs follow, then the events
+local extra = tonumber(ARGV[11])  -- how many game-hash field/value pairs follow
+local cfields = tonumber(ARGV[12 + 2 * extra])  -- then campaign-hash pairs, then the events
+local first_event = 13 + 2 * extra + 2 * cfields
 if redis.call('EXISTS', game) == 0 then return {'missing'} end
 if req_field ~= '' then
   local prior = redis.call('HGET', requests, req_field)
@@ -32,7 +34,7 @@ local fields = redis.call('HMGET', game, 'version', 'seq')
 if fields[1] ~= expected then return {'stale', fields[1]} end
 if tonumber(fields[2]) + 1 ~= first_seq then return {'stale', fields[1]} end
 local seq = first_seq - 1
-for i = 12 + 2 * extra, #ARGV do
+for i = first_event, #ARGV do
   seq = seq + 1
   redis.call('XADD', stream, '0-' .. seq, 'e', ARGV[i])
 end
@@ -40,16 +42,25 @@ local version = tonumber(expected) + 1
 redis.call('HSET', game, 'snap', snap, 'version', version, 'seq', seq, 'status', status,
            'updated', now, 'meta', meta)
 for i = 12, 11 + 2 * extra, 2 do redis.call('HSET', game, ARGV[i], ARGV[i + 1]) end
+for i = 13 + 2 * extra, first_event - 1, 2 do redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 1]) end
 if entry ~= '' then redis.call('RPUSH', log, entry) end
 if req_field ~= '' then redis.call('HSET', requests, req_field, req_value) end
 if retention_ms > 0 then
-  for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, retention_ms) end
+  for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], retention_ms) end
 end
 return {'ok', tostring(version), tostring(seq)}
 """
 
 # The largest sequence number a Redis stream id can carry: a client may resume after it.
 MAX_SEQ = 2**64 - 1
+
+# A campaign record changes only if it is still at the version the caller read.
+_CAMPAIGN_CAS = """
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('HINCRBY', KEYS[1], 'version', 1)
+return 1
+"""
 
 # Delete a lease only if this process still holds it (it may have expired and passed on).
 _RELEASE_LEASE = """
@@ -120,6 +131,7 @@ class GameStore:
         self.keys = keys or Keys()
         self._commit = client.register_script(_COMMIT)
         self._release = client.register_script(_RELEASE_LEASE)
+        self._campaign_cas = client.register_script(_CAMPAIGN_CAS)
 
     async def create(
         self,
@@ -181,16 +193,22 @@ class GameStore:
         request_value: bytes = b"",
         retention_ms: int = 0,
         fields: Sequence[tuple[str, bytes]] = (),
+        campaign_id: str = "",
+        campaign_fields: Sequence[tuple[str, bytes]] = (),
     ) -> CommitResult:
         """Apply one change's writes if the game is still at `expected_version`; with a
         retention, every key of the game expires that long after this commit. `fields` are
         extra game-hash fields written in the same commit (a reissued seat's token digest)."""
+        keys = list(self.keys.game_keys(game_id))
+        if campaign_fields:  # the campaign shares the game's slot: one atomic commit
+            keys.append(self.keys.campaign(campaign_id))
         reply = await self._commit(
-            keys=list(self.keys.game_keys(game_id)),
+            keys=keys,
             args=[
                 str(expected_version), snapshot, status, now_ms, request_field, request_value,
                 first_seq, meta, log_entry, retention_ms, len(fields),
-                *(part for pair in fields for part in pair), *events,
+                *(part for pair in fields for part in pair), len(campaign_fields),
+                *(part for pair in campaign_fields for part in pair), *events,
             ],
         )
         outcome = CommitOutcome(reply[0].decode())
@@ -209,6 +227,31 @@ class GameStore:
         if claimed and name:
             await self.redis.hset(key, f"name:{seat}", name)
         return claimed
+
+    # ---- campaigns -----------------------------------------------------------------------
+
+    async def create_campaign(self, campaign_id: str, fields: dict[str, bytes | str | int]
+                              ) -> None:
+        await self.redis.hset(self.keys.campaign(campaign_id), mapping=fields)  # type: ignore[arg-type]
+        await self.redis.zadd(self.keys.campaigns(), {campaign_id: 0})
+
+    async def load_campaign(self, campaign_id: str) -> dict[bytes, bytes]:
+        return cast(dict[bytes, bytes],
+                    await self.redis.hgetall(self.keys.campaign(campaign_id)))
+
+    async def update_campaign(self, campaign_id: str, expected_version: int,
+                              fields: Sequence[tuple[str, bytes | str]]) -> bool:
+        """Write `fields` and bump the version if it is still `expected_version`."""
+        done = await self._campaign_cas(
+            keys=[self.keys.campaign(campaign_id)],
+            args=[expected_version, *(part for pair in fields for part in pair)],
+        )
+        return bool(done)
+
+    async def campaign_page(self, before: str, limit: int) -> list[str]:
+        ids = cast(list[bytes], await self.redis.zrevrangebylex(
+            self.keys.campaigns(), f"({before}" if before else "+", "-", 0, limit))
+        return [i.decode() for i in ids]
 
     async def read_log(self, game_id: str) -> list[bytes]:
         return cast(list[bytes], await self.redis.lrange(self.keys.log(game_id), 0, -1))

@@ -25,21 +25,39 @@ def stream_seq(entry_id: bytes) -> int:
 class Keys:
     prefix: str = "risk"
 
+    @staticmethod
+    def tag(game_id: str) -> str:
+        """The hash tag of a game's keys: the game id, or for a campaign's game ("<campaign
+        id>.<n>") the campaign id, so the campaign and all its games share one slot."""
+        return game_id.split(".", 1)[0]
+
+    def _g(self, game_id: str) -> str:
+        tag = self.tag(game_id)
+        return f"{self.prefix}:g:{{{tag}}}{game_id[len(tag):]}"
+
     def game(self, game_id: str) -> str:
         """Hash: snapshot, version, last seq, status, times, seat names and token digests."""
-        return f"{self.prefix}:g:{{{game_id}}}"
+        return self._g(game_id)
 
     def events(self, game_id: str) -> str:
         """Stream: one entry per event, id `0-<seq>`, field `e` = serialised risk.v1.Event."""
-        return f"{self.prefix}:g:{{{game_id}}}:ev"
+        return f"{self._g(game_id)}:ev"
 
     def requests(self, game_id: str) -> str:
         """Hash: `<seat>:<request id>` -> action fingerprint + the reply that was sent."""
-        return f"{self.prefix}:g:{{{game_id}}}:req"
+        return f"{self._g(game_id)}:req"
+
+    def campaign(self, campaign_id: str) -> str:
+        """Hash: the campaign record (state, version, game ids, seat names and digests)."""
+        return f"{self.prefix}:c:{{{campaign_id}}}"
+
+    def campaigns(self) -> str:
+        """Sorted set of campaign ids (score 0, ordered by id) for ListCampaigns."""
+        return f"{self.prefix}:cidx"
 
     def log(self, game_id: str) -> str:
         """List: one serialised risk.v1.LogEntry per committed change, by version."""
-        return f"{self.prefix}:g:{{{game_id}}}:log"
+        return f"{self._g(game_id)}:log"
 
     def game_keys(self, game_id: str) -> tuple[str, str, str, str]:
         """Every key of one game (all in one hash slot)."""
@@ -56,7 +74,7 @@ class Keys:
 
     def lease(self, game_id: str) -> str:
         """String: which process is enforcing this game's deadline right now."""
-        return f"{self.prefix}:g:{{{game_id}}}:lease"
+        return f"{self._g(game_id)}:lease"
 
     def index(self, variant: str, status: int) -> str:
         """Sorted set of game ids by creation time; '*' / 0 stand for any variant / status."""

@@ -1,5 +1,6 @@
 from risk_service.pb.risk.v1 import common_pb2 as _common_pb2
 from risk_service.pb.risk.v1 import game_pb2 as _game_pb2
+from risk_service.pb.risk.v1 import legacy_pb2 as _legacy_pb2
 from risk_service.pb.risk.v1 import lifecycle_pb2 as _lifecycle_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -24,6 +25,114 @@ GAME_STATUS_ACTIVE: GameStatus
 GAME_STATUS_FINISHED: GameStatus
 GAME_STATUS_ABANDONED: GameStatus
 GAME_STATUS_CANCELLED: GameStatus
+
+class CreateCampaignRequest(_message.Message):
+    __slots__ = ("players", "factions", "seat_names")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    FACTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    players: int
+    factions: _containers.RepeatedCompositeFieldContainer[_legacy_pb2.FactionChoice]
+    seat_names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, players: _Optional[int] = ..., factions: _Optional[_Iterable[_Union[_legacy_pb2.FactionChoice, _Mapping]]] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class CampaignSummary(_message.Message):
+    __slots__ = ("campaign_id", "version", "state", "decision", "game_ids", "seat_names", "created_at_ms")
+    CAMPAIGN_ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    GAME_IDS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    campaign_id: str
+    version: int
+    state: _legacy_pb2.CampaignState
+    decision: _common_pb2.Decision
+    game_ids: _containers.RepeatedScalarFieldContainer[str]
+    seat_names: _containers.RepeatedScalarFieldContainer[str]
+    created_at_ms: int
+    def __init__(self, campaign_id: _Optional[str] = ..., version: _Optional[int] = ..., state: _Optional[_Union[_legacy_pb2.CampaignState, _Mapping]] = ..., decision: _Optional[_Union[_common_pb2.Decision, _Mapping]] = ..., game_ids: _Optional[_Iterable[str]] = ..., seat_names: _Optional[_Iterable[str]] = ..., created_at_ms: _Optional[int] = ...) -> None: ...
+
+class CreateCampaignResponse(_message.Message):
+    __slots__ = ("campaign", "host_token", "seat_tokens")
+    CAMPAIGN_FIELD_NUMBER: _ClassVar[int]
+    HOST_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    campaign: CampaignSummary
+    host_token: str
+    seat_tokens: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, campaign: _Optional[_Union[CampaignSummary, _Mapping]] = ..., host_token: _Optional[str] = ..., seat_tokens: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class GetCampaignRequest(_message.Message):
+    __slots__ = ("campaign_id",)
+    CAMPAIGN_ID_FIELD_NUMBER: _ClassVar[int]
+    campaign_id: str
+    def __init__(self, campaign_id: _Optional[str] = ...) -> None: ...
+
+class GetCampaignResponse(_message.Message):
+    __slots__ = ("campaign", "viewer_seat", "legal_rewards")
+    CAMPAIGN_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_SEAT_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_REWARDS_FIELD_NUMBER: _ClassVar[int]
+    campaign: CampaignSummary
+    viewer_seat: int
+    legal_rewards: _containers.RepeatedCompositeFieldContainer[_legacy_pb2.LegacyReward]
+    def __init__(self, campaign: _Optional[_Union[CampaignSummary, _Mapping]] = ..., viewer_seat: _Optional[int] = ..., legal_rewards: _Optional[_Iterable[_Union[_legacy_pb2.LegacyReward, _Mapping]]] = ...) -> None: ...
+
+class ListCampaignsRequest(_message.Message):
+    __slots__ = ("page_size", "page_token")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListCampaignsResponse(_message.Message):
+    __slots__ = ("campaigns", "next_page_token")
+    CAMPAIGNS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    campaigns: _containers.RepeatedCompositeFieldContainer[CampaignSummary]
+    next_page_token: str
+    def __init__(self, campaigns: _Optional[_Iterable[_Union[CampaignSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class StartCampaignGameRequest(_message.Message):
+    __slots__ = ("campaign_id", "seed", "max_turns", "clock")
+    CAMPAIGN_ID_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    campaign_id: str
+    seed: int
+    max_turns: int
+    clock: _lifecycle_pb2.ClockOptions
+    def __init__(self, campaign_id: _Optional[str] = ..., seed: _Optional[int] = ..., max_turns: _Optional[int] = ..., clock: _Optional[_Union[_lifecycle_pb2.ClockOptions, _Mapping]] = ...) -> None: ...
+
+class StartCampaignGameResponse(_message.Message):
+    __slots__ = ("campaign", "game")
+    CAMPAIGN_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    campaign: CampaignSummary
+    game: GameSummary
+    def __init__(self, campaign: _Optional[_Union[CampaignSummary, _Mapping]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ...) -> None: ...
+
+class SubmitCampaignDecisionRequest(_message.Message):
+    __slots__ = ("campaign_id", "reward", "expected_version")
+    CAMPAIGN_ID_FIELD_NUMBER: _ClassVar[int]
+    REWARD_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    campaign_id: str
+    reward: _legacy_pb2.LegacyReward
+    expected_version: int
+    def __init__(self, campaign_id: _Optional[str] = ..., reward: _Optional[_Union[_legacy_pb2.LegacyReward, _Mapping]] = ..., expected_version: _Optional[int] = ...) -> None: ...
+
+class SubmitCampaignDecisionResponse(_message.Message):
+    __slots__ = ("campaign", "events")
+    CAMPAIGN_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    campaign: CampaignSummary
+    events: _containers.RepeatedCompositeFieldContainer[_legacy_pb2.LegacyCampaignEvent]
+    def __init__(self, campaign: _Optional[_Union[CampaignSummary, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_legacy_pb2.LegacyCampaignEvent, _Mapping]]] = ...) -> None: ...
 
 class Seat(_message.Message):
     __slots__ = ("seat", "display_name", "taken")

@@ -99,6 +99,31 @@ class RiskServiceStub:
                 request_serializer=risk_dot_v1_dot_service__pb2.ExportGameRequest.SerializeToString,
                 response_deserializer=risk_dot_v1_dot_service__pb2.GameExport.FromString,
                 _registered_method=True)
+        self.CreateCampaign = channel.unary_unary(
+                '/risk.v1.RiskService/CreateCampaign',
+                request_serializer=risk_dot_v1_dot_service__pb2.CreateCampaignRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_service__pb2.CreateCampaignResponse.FromString,
+                _registered_method=True)
+        self.GetCampaign = channel.unary_unary(
+                '/risk.v1.RiskService/GetCampaign',
+                request_serializer=risk_dot_v1_dot_service__pb2.GetCampaignRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_service__pb2.GetCampaignResponse.FromString,
+                _registered_method=True)
+        self.ListCampaigns = channel.unary_unary(
+                '/risk.v1.RiskService/ListCampaigns',
+                request_serializer=risk_dot_v1_dot_service__pb2.ListCampaignsRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_service__pb2.ListCampaignsResponse.FromString,
+                _registered_method=True)
+        self.StartCampaignGame = channel.unary_unary(
+                '/risk.v1.RiskService/StartCampaignGame',
+                request_serializer=risk_dot_v1_dot_service__pb2.StartCampaignGameRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_service__pb2.StartCampaignGameResponse.FromString,
+                _registered_method=True)
+        self.SubmitCampaignDecision = channel.unary_unary(
+                '/risk.v1.RiskService/SubmitCampaignDecision',
+                request_serializer=risk_dot_v1_dot_service__pb2.SubmitCampaignDecisionRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_service__pb2.SubmitCampaignDecisionResponse.FromString,
+                _registered_method=True)
 
 
 class RiskServiceServicer:
@@ -197,6 +222,40 @@ class RiskServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateCampaign(self, request, context):
+        """Risk Legacy campaigns: the world carried from one game to the next (up to 15 games).
+        Create one: seat tokens are the campaign's and act in every game of it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetCampaign(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListCampaigns(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def StartCampaignGame(self, request, context):
+        """Host: start the campaign's next game from its world (only when no reward is pending).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SubmitCampaignDecision(self, request, context):
+        """A seat takes its end-of-game reward decision (the winner first, then clockwise).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RiskServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -264,6 +323,31 @@ def add_RiskServiceServicer_to_server(servicer, server):
                     servicer.ExportGame,
                     request_deserializer=risk_dot_v1_dot_service__pb2.ExportGameRequest.FromString,
                     response_serializer=risk_dot_v1_dot_service__pb2.GameExport.SerializeToString,
+            ),
+            'CreateCampaign': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateCampaign,
+                    request_deserializer=risk_dot_v1_dot_service__pb2.CreateCampaignRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_service__pb2.CreateCampaignResponse.SerializeToString,
+            ),
+            'GetCampaign': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetCampaign,
+                    request_deserializer=risk_dot_v1_dot_service__pb2.GetCampaignRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_service__pb2.GetCampaignResponse.SerializeToString,
+            ),
+            'ListCampaigns': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListCampaigns,
+                    request_deserializer=risk_dot_v1_dot_service__pb2.ListCampaignsRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_service__pb2.ListCampaignsResponse.SerializeToString,
+            ),
+            'StartCampaignGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.StartCampaignGame,
+                    request_deserializer=risk_dot_v1_dot_service__pb2.StartCampaignGameRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_service__pb2.StartCampaignGameResponse.SerializeToString,
+            ),
+            'SubmitCampaignDecision': grpc.unary_unary_rpc_method_handler(
+                    servicer.SubmitCampaignDecision,
+                    request_deserializer=risk_dot_v1_dot_service__pb2.SubmitCampaignDecisionRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_service__pb2.SubmitCampaignDecisionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -617,6 +701,141 @@ class RiskService:
             '/risk.v1.RiskService/ExportGame',
             risk_dot_v1_dot_service__pb2.ExportGameRequest.SerializeToString,
             risk_dot_v1_dot_service__pb2.GameExport.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateCampaign(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/CreateCampaign',
+            risk_dot_v1_dot_service__pb2.CreateCampaignRequest.SerializeToString,
+            risk_dot_v1_dot_service__pb2.CreateCampaignResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetCampaign(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/GetCampaign',
+            risk_dot_v1_dot_service__pb2.GetCampaignRequest.SerializeToString,
+            risk_dot_v1_dot_service__pb2.GetCampaignResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListCampaigns(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/ListCampaigns',
+            risk_dot_v1_dot_service__pb2.ListCampaignsRequest.SerializeToString,
+            risk_dot_v1_dot_service__pb2.ListCampaignsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StartCampaignGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/StartCampaignGame',
+            risk_dot_v1_dot_service__pb2.StartCampaignGameRequest.SerializeToString,
+            risk_dot_v1_dot_service__pb2.StartCampaignGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SubmitCampaignDecision(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/SubmitCampaignDecision',
+            risk_dot_v1_dot_service__pb2.SubmitCampaignDecisionRequest.SerializeToString,
+            risk_dot_v1_dot_service__pb2.SubmitCampaignDecisionResponse.FromString,
             options,
             channel_credentials,
             insecure,

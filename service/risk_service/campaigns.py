@@ -1,0 +1,230 @@
+"""Risk Legacy campaigns as a service resource: create, read, list, start the next game, and
+take the end-of-game reward decisions.
+
+The campaign record (`risk.v1.CampaignState` plus bookkeeping) is a Redis hash that shares its
+hash tag with every game of the campaign (game ids are "<campaign id>.<n>"), so the commit
+that ends a campaign game also records its result in the campaign atomically, on Redis Cluster
+too. The rules of the campaign (what a game leaves in the world, which rewards are offered)
+are the engine's `engine.legacy.campaign`; this module stores and authorises.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from typing import Any
+
+from risk_service import wire
+from risk_service.campaign_record import decode_campaign, encode_campaign
+from risk_service.engine import Event, IllegalAction
+from risk_service.engine.legacy import campaign as rules
+from risk_service.errors import Code, ServiceError, malformed
+from risk_service.games import ACTIVE, FINAL, GameService, digest
+from risk_service.pb.risk.v1 import legacy_pb2, lifecycle_pb2, service_pb2
+
+_REWARDS = {wire.snake(cls.__name__): cls for cls in rules.REWARD_TYPES}
+_EVENT_CASES: dict[type[Event], str] = {cls: wire.snake(cls.__name__) for cls in (
+    rules.ContinentNamed, rules.CityFounded, rules.ScarCancelled, rules.ContinentBonusChanged,
+    rules.CityFortified, rules.CardUpgraded, rules.RewardDeclined, rules.RewardsDone,
+)}
+
+
+def reward_to_proto(reward: Any) -> legacy_pb2.LegacyReward:
+    envelope = legacy_pb2.LegacyReward()
+    wire.to_message(reward, getattr(envelope, wire.snake(type(reward).__name__)))
+    return envelope
+
+
+def reward_from_proto(message: legacy_pb2.LegacyReward) -> Any:
+    kind = message.WhichOneof("kind")
+    if kind is None:
+        raise malformed("reward: no kind set")
+    return wire.from_message(getattr(message, kind), _REWARDS[kind])
+
+
+class CampaignService:
+    def __init__(self, games: GameService) -> None:
+        self.games = games
+        self.store = games.store
+
+    async def _load(self, campaign_id: str) -> dict[bytes, bytes]:
+        if not campaign_id or len(campaign_id) > 64 or not campaign_id.isalnum():
+            raise malformed(f"campaign_id {campaign_id[:80]!r} is not a campaign id")
+        raw = await self.store.load_campaign(campaign_id)
+        if not raw:
+            raise ServiceError(Code.NOT_FOUND, "CAMPAIGN_NOT_FOUND",
+                               f"no campaign {campaign_id!r}")
+        return raw
+
+    @staticmethod
+    def _seat(raw: dict[bytes, bytes], token: str | None) -> tuple[int | None, bool]:
+        """(the token's seat or None, whether it is the host's); raises for a bad token."""
+        if token is None:
+            return None, False
+        presented = digest(token)
+        players = int(raw[b"players"])
+        seat = None
+        for index in range(players):
+            if hmac.compare_digest(raw.get(f"tok:{index}".encode(), b"\0" * 32), presented):
+                seat = index
+        host = hmac.compare_digest(raw.get(b"tok:host", b"\0" * 32), presented)
+        if seat is None and not host:
+            raise ServiceError(Code.UNAUTHENTICATED, "BAD_CREDENTIALS",
+                               "the token is not valid for this campaign")
+        return seat, host
+
+    @staticmethod
+    def _summary(campaign_id: str, raw: dict[bytes, bytes]) -> service_pb2.CampaignSummary:
+        state = decode_campaign(raw[b"state"])
+        players = int(raw[b"players"])
+        games = raw.get(b"games", b"").decode()
+        return service_pb2.CampaignSummary(
+            campaign_id=campaign_id,
+            version=int(raw.get(b"version", b"0")),
+            state=legacy_pb2.CampaignState.FromString(raw[b"state"]),
+            decision=wire.decision_to_proto(rules.campaign_decision(state)),
+            game_ids=[g for g in games.split(",") if g],
+            seat_names=[raw.get(f"name:{s}".encode(), b"").decode() for s in range(players)],
+            created_at_ms=int(raw.get(b"created", b"0")),
+        )
+
+    async def create(
+        self, request: service_pb2.CreateCampaignRequest
+    ) -> service_pb2.CreateCampaignResponse:
+        try:
+            state = rules.new_campaign(
+                request.players,
+                tuple(int(c.faction) for c in request.factions),
+                tuple(int(c.power) for c in request.factions),
+            )
+        except IllegalAction as exc:
+            raise malformed(f"campaign: {exc.message}") from None
+        names = list(request.seat_names)
+        if len(names) > request.players or any(len(n) > 64 for n in names):
+            raise malformed(f"at most {request.players} seat names of at most 64 characters")
+        now = self.games.clock_ms()
+        campaign_id = f"{now:012x}{secrets.token_hex(5)}"
+        host_token = self.games.new_token()
+        seat_tokens = [self.games.new_token() for _ in range(request.players)]
+        fields: dict[str, bytes | str | int] = {
+            "state": encode_campaign(state), "version": 0, "players": request.players,
+            "created": now, "games": "", "tok:host": digest(host_token),
+        }
+        for seat, token in enumerate(seat_tokens):
+            fields[f"tok:{seat}"] = digest(token)
+        for seat, name in enumerate(names):
+            fields[f"name:{seat}"] = name
+        await self.store.create_campaign(campaign_id, fields)
+        raw = await self._load(campaign_id)
+        return service_pb2.CreateCampaignResponse(
+            campaign=self._summary(campaign_id, raw), host_token=host_token,
+            seat_tokens=seat_tokens,
+        )
+
+    async def get(
+        self, request: service_pb2.GetCampaignRequest, token: str | None
+    ) -> service_pb2.GetCampaignResponse:
+        raw = await self._load(request.campaign_id)
+        seat, _host = self._seat(raw, token)
+        reply = service_pb2.GetCampaignResponse(
+            campaign=self._summary(request.campaign_id, raw),
+            viewer_seat=-1 if seat is None else seat,
+        )
+        if seat is not None:
+            state = decode_campaign(raw[b"state"])
+            reply.legal_rewards.extend(
+                reward_to_proto(entry.action) for entry in rules.legal_rewards(state, seat))
+        return reply
+
+    async def list(
+        self, request: service_pb2.ListCampaignsRequest
+    ) -> service_pb2.ListCampaignsResponse:
+        if request.page_size < 0:
+            raise malformed("page_size must not be negative")
+        size = min(request.page_size or 50, self.games.limits.max_page_size)
+        if request.page_token and not request.page_token.isalnum():
+            raise malformed("page_token is not one this service issued")
+        ids = await self.store.campaign_page(request.page_token, size + 1)
+        campaigns = []
+        for campaign_id in ids[:size]:
+            raw = await self.store.load_campaign(campaign_id)
+            if raw:
+                campaigns.append(self._summary(campaign_id, raw))
+        return service_pb2.ListCampaignsResponse(
+            campaigns=campaigns, next_page_token=ids[size - 1] if len(ids) > size else "")
+
+    async def start_game(
+        self, request: service_pb2.StartCampaignGameRequest, token: str | None
+    ) -> service_pb2.StartCampaignGameResponse:
+        campaign_id = request.campaign_id
+        raw = await self._load(campaign_id)
+        _seat, host = self._seat(raw, token)
+        if token is None:
+            raise ServiceError(Code.UNAUTHENTICATED, "MISSING_CREDENTIALS",
+                               "starting a campaign game needs the host's token")
+        if not host:
+            raise ServiceError(Code.PERMISSION_DENIED, "NOT_HOST", "only the host may do this")
+        games = [g for g in raw.get(b"games", b"").decode().split(",") if g]
+        if games:
+            last = await self.store.load(games[-1])
+            if last is not None and last.status not in FINAL:
+                raise ServiceError(Code.FAILED_PRECONDITION, "GAME_IN_PROGRESS",
+                                   f"the campaign's game {games[-1]} is still being played")
+        state = decode_campaign(raw[b"state"])
+        try:
+            options = rules.options_for_next_game(
+                state, request.max_turns if request.HasField("max_turns") else None)
+        except IllegalAction as exc:
+            raise ServiceError(Code.FAILED_PRECONDITION, exc.reason.value, exc.message) from None
+        players = int(raw[b"players"])
+        game_id = f"{campaign_id}.{len(games) + 1}"
+        version = int(raw.get(b"version", b"0"))
+        # claim the game number first, so two starts cannot both create a game
+        if not await self.store.update_campaign(
+                campaign_id, version, [("games", ",".join([*games, game_id]))]):
+            raise ServiceError(Code.ABORTED, "STALE_VERSION",
+                               "the campaign changed meanwhile; re-read it and retry")
+        digests = tuple(raw[f"tok:{s}".encode()] for s in range(players))
+        record, game_state = await self.games.open_game(
+            "legacy", options, request.seed if request.HasField("seed") else None,
+            game_id=game_id,
+            names=[raw.get(f"name:{s}".encode(), b"").decode() for s in range(players)],
+            seat_digests=lambda _players: digests, host_digest=raw[b"tok:host"],
+            clock=request.clock if request.HasField("clock") else lifecycle_pb2.ClockOptions(),
+        )
+        assert record.status == ACTIVE
+        return service_pb2.StartCampaignGameResponse(
+            campaign=self._summary(campaign_id, await self._load(campaign_id)),
+            game=self.games._summary(record, game_state),
+        )
+
+    async def decide(
+        self, request: service_pb2.SubmitCampaignDecisionRequest, token: str | None
+    ) -> service_pb2.SubmitCampaignDecisionResponse:
+        raw = await self._load(request.campaign_id)
+        seat, _host = self._seat(raw, token)
+        if seat is None:
+            raise ServiceError(Code.UNAUTHENTICATED if token is None else Code.PERMISSION_DENIED,
+                               "MISSING_CREDENTIALS" if token is None else "WRONG_SEAT",
+                               "reward decisions are taken with the seat's token")
+        reward = reward_from_proto(request.reward)
+        version = int(raw.get(b"version", b"0"))
+        if request.expected_version != version:
+            raise ServiceError(Code.ABORTED, "STALE_VERSION",
+                               f"the campaign is at version {version}, not "
+                               f"{request.expected_version}",
+                               {"current_version": str(version)})
+        state, events = rules.apply_reward(decode_campaign(raw[b"state"]), seat, reward)
+        if not await self.store.update_campaign(
+                request.campaign_id, version, [("state", encode_campaign(state))]):
+            raise ServiceError(Code.ABORTED, "STALE_VERSION",
+                               "the campaign changed meanwhile; re-read it and retry")
+        out = []
+        for event in events:
+            envelope = legacy_pb2.LegacyCampaignEvent()
+            wire.to_message(event, getattr(envelope, _EVENT_CASES[type(event)]))
+            out.append(envelope)
+        return service_pb2.SubmitCampaignDecisionResponse(
+            campaign=self._summary(request.campaign_id, await self._load(request.campaign_id)),
+            events=out,
+        )
