@@ -29,10 +29,13 @@ from risk_service.engine import REGISTRY, get_ruleset
 # actions are passes; the figure measures the windows as a client meets them.
 # Deep Space: the defaults (200-turn cap) spelled out, so a change of default cannot silently
 # change the games measured.
+# Legacy: the first game of a campaign (the unplayed world: no missiles yet, one scar card
+# each), the defender choosing its dice as a client would, the 200-turn cap spelled out.
 BENCH_OPTIONS: dict[str, dict[str, Any]] = {
     "classic": {"cards": True, "auto_defend_max_dice": True},
     "strike": {"auto_pass": False},
     "deep_space": {"max_turns": 200},
+    "legacy": {"max_turns": 200, "auto_defend_max_dice": False},
 }
 
 

@@ -32,6 +32,19 @@ from risk_service.engine.classic.model import (
     TradeSchedule,
 )
 from risk_service.engine.deep_space.model import DeepSpaceOptions
+from risk_service.engine.legacy.model import LegacyOptions
+from risk_service.engine.legacy.world import (
+    City,
+    CitySize,
+    ContinentName,
+    Faction,
+    FactionChoice,
+    Fortification,
+    Power,
+    Scar,
+    ScarMark,
+    World,
+)
 from risk_service.engine.strike.model import StrikeOptions
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +72,37 @@ STRIKE_OPTIONS = StrikeOptions(players=4, max_turns=200, auto_pass=False)
 # roll taken by a space dog) and a base win, in 131 actions.
 DEEP_SPACE_SEED = 105
 DEEP_SPACE_OPTIONS = DeepSpaceOptions(players=3, max_turns=200)
+# Legacy, 4 players in a world shaped by earlier games (cities, scars, fortifications, a named
+# continent, bonus marks, upgraded cards, signatures and so missiles): scar cards played, a
+# missile fired, a fortification worn, a Red Star bought, a seat knocked off the board that
+# joins the war again, a card choice and a maneuver; won by Red Stars in 298 actions.
+LEGACY_SEED = 24
+LEGACY_OPTIONS = LegacyOptions(
+    players=4,
+    max_turns=200,
+    campaign_id="",
+    auto_defend_max_dice=False,
+    world=World(
+        factions=(
+            FactionChoice(Faction.DIE_MECHANIKER, Power.STEADFAST_SIXES),
+            FactionChoice(Faction.ENCLAVE_OF_THE_BEAR, Power.NATURAL_TRIPLE),
+            FactionChoice(Faction.IMPERIAL_BALKANIA, Power.EXPANSION_CARD),
+            FactionChoice(Faction.KHAN_INDUSTRIES, Power.HQ_TROOPS),
+        ),
+        scars=(ScarMark(10, Scar.BUNKER), ScarMark(33, Scar.AMMO_SHORTAGE)),
+        cities=(
+            City(2, CitySize.MINOR, "Nuuk", 1), City(15, CitySize.MAJOR, "Londinium", 0),
+            City(22, CitySize.MINOR, "Kilima", 3), City(34, CitySize.MAJOR, "Jade Gate", 2),
+            City(40, CitySize.MINOR, "Perth", 1),
+        ),
+        fortifications=(Fortification(15, 10), Fortification(34, 6)),
+        continent_names=(ContinentName(5, "Oceania Prime", 1),),
+        bonus_marks=(0, 0, 1, 0, -1, 0),
+        card_values=tuple((1, 2, 1, 3, 1, 1, 2)[t % 7] for t in range(42)),
+        signatures=(1, 0, 2, 0),
+        scar_cards_used=(1, 1),
+    ),
+)
 
 
 class GoldenGame(NamedTuple):
@@ -74,6 +118,7 @@ GAMES: dict[str, GoldenGame] = {
     VARIANT: GoldenGame(VARIANT, OPTIONS, SEED, "conquest"),
     "strike": GoldenGame("strike", STRIKE_OPTIONS, STRIKE_SEED, "domination"),
     "deep_space": GoldenGame("deep_space", DEEP_SPACE_OPTIONS, DEEP_SPACE_SEED, "bases"),
+    "legacy": GoldenGame("legacy", LEGACY_OPTIONS, LEGACY_SEED, "red_stars"),
 }
 
 

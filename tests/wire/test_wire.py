@@ -34,6 +34,8 @@ from risk_service.engine.classic.model import (
     TradeSchedule,
 )
 from risk_service.engine.deep_space.model import DeepSpaceOptions, PlayCard, Resource
+from risk_service.engine.legacy.model import LegacyOptions
+from risk_service.engine.legacy.world import City, CitySize, FactionChoice, Fortification, World
 from risk_service.engine.strike.model import StrikeOptions
 from risk_service.pb.risk.v1 import (
     classic_pb2,
@@ -45,6 +47,20 @@ from risk_service.pb.risk.v1 import (
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = sorted(REGISTRY)
+
+
+
+def _legacy_crowded_world() -> World:
+    """A veteran-looking world for 5: a city on every territory (so a seat knocked off the board
+    is eliminated), some fortified, upgraded cards, signatures (missiles), second powers."""
+    return World(
+        factions=tuple(FactionChoice(f, p) for f, p in zip(range(1, 6), (2, 4, 6, 8, 9),
+                                                            strict=True)),
+        cities=tuple(City(t, CitySize.MINOR, f"c{t}", t % 5) for t in range(42)),
+        fortifications=tuple(Fortification(t, 10) for t in range(0, 42, 4)),
+        card_values=tuple(1 + t % 6 for t in range(42)), signatures=(1, 1, 1, 1, 1),
+    )
+
 
 # Bot playouts per variant, chosen so that together they produce every action and event type.
 PLAYOUTS: dict[str, list[tuple[Any, int]]] = {
@@ -67,6 +83,12 @@ PLAYOUTS: dict[str, list[tuple[Any, int]]] = {
         (StrikeOptions(players=4), 2),  # supporters, Cancel Order chains, every tactics card
         (StrikeOptions(players=5, auto_pass=True), 3),  # automatic passes
         (StrikeOptions(players=3, max_turns=12), 4),  # the turn cap
+    ],
+    "legacy": [
+        (LegacyOptions(players=4), 15),  # a join after a knock-out, trades, a card choice
+        # missiles, fortifications worn, attacks stopped, eliminations (failed joins)
+        (LegacyOptions(players=5, world=_legacy_crowded_world()), 3),
+        (LegacyOptions(players=3, auto_defend_max_dice=True, max_turns=12), 4),  # the turn cap
     ],
 }
 
@@ -487,14 +509,20 @@ def test_event_and_options_without_oneof_are_rejected() -> None:
         wire.options_from_proto(game_pb2.GameOptions())
 
 
-def test_unserved_variant_is_refused() -> None:
-    """Variants the contract names but the engine does not serve raise VariantNotServed."""
+def test_unserved_variant_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A variant the contract names but the engine does not serve raises VariantNotServed.
+
+    Every variant in the contract is served now, so the test takes Legacy out of the registry
+    to stand for a build that does not serve it yet.
+    """
+    monkeypatch.delitem(wire.REGISTRY, "legacy")
     with pytest.raises(wire.VariantNotServed):
         wire.options_from_proto(game_pb2.GameOptions(legacy={}))
-    placeholder = legacy_pb2.LegacyAction(reserved_placeholder=True)
+    end_attack = legacy_pb2.LegacyAction(end_attack=legacy_pb2.LegacyAction.EndAttack())
     with pytest.raises(wire.VariantNotServed):
-        wire.action_from_proto(game_pb2.Action(legacy=placeholder))
-    event = game_pb2.Event(legacy=legacy_pb2.LegacyEvent(reserved_placeholder=True))
+        wire.action_from_proto(game_pb2.Action(legacy=end_attack))
+    turn_ended = legacy_pb2.LegacyEvent(turn_ended=legacy_pb2.LegacyEvent.TurnEnded(seat=1))
+    event = game_pb2.Event(legacy=turn_ended)
     with pytest.raises(wire.VariantNotServed):
         wire.decode_event(event.SerializeToString())
     stored = game_pb2.StoredGame(

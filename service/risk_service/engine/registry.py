@@ -7,11 +7,13 @@ from typing import Any
 from risk_service.engine.classic.rules import ClassicRules
 from risk_service.engine.core.ruleset import Ruleset
 from risk_service.engine.deep_space.rules import DeepSpaceRules
+from risk_service.engine.legacy.rules import LegacyRules
 from risk_service.engine.strike.rules import StrikeRules
 
 REGISTRY: dict[str, Ruleset[Any, Any, Any]] = {
     ClassicRules.name: ClassicRules(),
     DeepSpaceRules.name: DeepSpaceRules(),
+    LegacyRules.name: LegacyRules(),
     StrikeRules.name: StrikeRules(),
 }
 
