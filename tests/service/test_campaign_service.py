@@ -148,3 +148,64 @@ async def test_campaign_errors(stub: Stub) -> None:
             reward=legacy_pb2.LegacyReward(decline_reward={})),
         metadata=bearer(created.seat_tokens[0])))
     assert no_reward.code() == grpc.StatusCode.FAILED_PRECONDITION
+
+
+async def _rewards_by(stub: Stub, campaign_id: str, tokens: list[str],
+                      prefer: dict[str, list[str]]) -> None:
+    """Take every pending reward, each seat choosing by `prefer[kind]` (first available)."""
+    while True:
+        summary = (await stub.GetCampaign(service_pb2.GetCampaignRequest(
+            campaign_id=campaign_id))).campaign
+        if not summary.decision.seats:
+            return
+        seat = summary.decision.seats[0]
+        mine = await stub.GetCampaign(service_pb2.GetCampaignRequest(campaign_id=campaign_id),
+                                      metadata=bearer(tokens[seat]))
+        offered = list(mine.legal_rewards)
+        order = prefer[summary.decision.kind]
+        offered.sort(key=lambda r: order.index(r.WhichOneof("kind"))
+                     if r.WhichOneof("kind") in order else len(order))
+        await stub.SubmitCampaignDecision(service_pb2.SubmitCampaignDecisionRequest(
+            campaign_id=campaign_id, reward=offered[0],
+            expected_version=mine.campaign.version), metadata=bearer(tokens[seat]))
+
+
+async def _recruitments(stub: Stub, game_id: str) -> list[legacy_pb2.LegacyEvent]:
+    last = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game.last_seq
+    call = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game_id))
+    events = [(await asyncio.wait_for(call.read(), 10)).event for _ in range(last)]
+    call.cancel()
+    return [e.legacy for e in events if e.legacy.WhichOneof("kind") == "troops_recruited"]
+
+
+async def test_world_made_in_game_one_changes_recruitment_in_game_three(stub: Stub) -> None:
+    """Two campaigns play the same first game; one founds cities and names a continent, the
+    control cancels a scar and upgrades cards instead: the cities (population) show up in
+    the third game's recruitment of the first campaign only."""
+    founding = {"winner_reward": ["name_continent", "found_major_city"],
+                "survivor_reward": ["found_minor_city"]}
+    control = {"winner_reward": ["cancel_scar", "change_continent_bonus", "fortify_city"],
+               "survivor_reward": ["add_resource"]}
+    worlds = {}
+    recruited = {}
+    for label, prefer in (("founding", founding), ("control", control)):
+        created = await _create(stub)
+        campaign_id, tokens = created.campaign.campaign_id, list(created.seat_tokens)
+        for number, seed in enumerate((31, 32, 33), start=1):
+            started = await stub.StartCampaignGame(service_pb2.StartCampaignGameRequest(
+                campaign_id=campaign_id, seed=seed, max_turns=60),
+                metadata=bearer(created.host_token))
+            await _play(stub, started.game.game_id, tokens, 100 * number)
+            if number == 1:
+                await _rewards_by(stub, campaign_id, tokens, prefer)
+                worlds[label] = (await stub.GetCampaign(service_pb2.GetCampaignRequest(
+                    campaign_id=campaign_id))).campaign.state.world
+            elif number == 2:
+                await _rewards_by(stub, campaign_id, tokens, prefer)
+            else:
+                recruited[label] = await _recruitments(stub, started.game.game_id)
+    assert worlds["founding"].cities and worlds["founding"].continent_names
+    assert not worlds["control"].cities and not worlds["control"].continent_names
+    assert any(r.troops_recruited.population > 0 for r in recruited["founding"]), \
+        "a city founded in game 1 adds population to a recruitment in game 3"
+    assert all(r.troops_recruited.population == 0 for r in recruited["control"])
