@@ -11,6 +11,7 @@ import pytest
 
 from risk_service import wire
 from risk_service.engine import LegalAction, get_ruleset
+from risk_service.engine.classic.board import CLASSIC_BOARD
 from risk_service.engine.legacy.model import LegacyView
 from risk_service.pb.risk.v1 import legacy_pb2, service_pb2, service_pb2_grpc
 from tests.service.conftest import ServiceFactory
@@ -163,11 +164,18 @@ async def _rewards_by(stub: Stub, campaign_id: str, tokens: list[str],
                                       metadata=bearer(tokens[seat]))
         offered = list(mine.legal_rewards)
         order = prefer[summary.decision.kind]
-        offered.sort(key=lambda r: order.index(r.WhichOneof("kind"))
-                     if r.WhichOneof("kind") in order else len(order))
+        offered.sort(key=lambda reward, order=order: _rank(reward, order))
         await stub.SubmitCampaignDecision(service_pb2.SubmitCampaignDecisionRequest(
             campaign_id=campaign_id, reward=offered[0],
             expected_version=mine.campaign.version), metadata=bearer(tokens[seat]))
+
+
+def _rank(reward: legacy_pb2.LegacyReward, order: list[str]) -> tuple[int, int]:
+    """Preferred kinds first; names go to the continents easiest to hold first."""
+    small_first = [5, 1, 3, 2, 0, 4]  # Australia, South America, Africa, Europe, ...
+    kind = reward.WhichOneof("kind") or ""
+    continent = reward.name_continent.continent if kind == "name_continent" else 0
+    return (order.index(kind) if kind in order else len(order), small_first.index(continent))
 
 
 async def _recruitments(stub: Stub, game_id: str) -> list[legacy_pb2.LegacyEvent]:
@@ -204,8 +212,48 @@ async def test_world_made_in_game_one_changes_recruitment_in_game_three(stub: St
                 await _rewards_by(stub, campaign_id, tokens, prefer)
             else:
                 recruited[label] = await _recruitments(stub, started.game.game_id)
+                if label == "founding":
+                    named_bonus = await _named_continent_troops(stub, started.game.game_id,
+                                                                tokens[0])
     assert worlds["founding"].cities and worlds["founding"].continent_names
     assert not worlds["control"].cities and not worlds["control"].continent_names
     assert any(r.troops_recruited.population > 0 for r in recruited["founding"]), \
         "a city founded in game 1 adds population to a recruitment in game 3"
     assert all(r.troops_recruited.population == 0 for r in recruited["control"])
+    checked, took = named_bonus
+    assert checked > 0, "game 3's recruitments were checked against the named continents"
+    print(f"game 3: {checked} recruitments match the world's bonuses; {took} took a name's +1")
+
+
+async def _named_continent_troops(stub: Stub, game_id: str, token: str) -> tuple[int, int]:
+    """Replay the finished game's export and check every recruitment's continent bonus:
+    the continents held, with their marks, plus 1 for each held continent the recruiting
+    seat named. Returns (recruitments checked, how many of them took that +1)."""
+    export = await stub.ExportGame(service_pb2.ExportGameRequest(game_id=game_id),
+                                   metadata=bearer(token))
+    rules = get_ruleset("legacy")
+    _variant, options = wire.options_from_proto(export.options)
+    world = options.world
+    named = {n.continent: n.namer for n in world.continent_names}
+    state, _ = rules.create(options, export.seed)
+    took = checked = 0
+    for entry in export.log:
+        which = entry.WhichOneof("entry")
+        if which == "action":
+            state, events = rules.apply(state, entry.seat,
+                                        wire.action_from_proto(entry.action)[1])
+        elif which == "resign":
+            state, events = rules.resign(state, entry.seat)
+        else:
+            continue
+        for event in events:
+            if type(event).__name__ != "TroopsRecruited":
+                continue
+            held = CLASSIC_BOARD.regions_held(state.owner, event.seat)
+            marks = list(world.bonus_marks) or [0] * len(CLASSIC_BOARD.regions)
+            base = sum(max(0, CLASSIC_BOARD.regions[r].bonus + marks[r]) for r in held)
+            extra = sum(1 for r in held if named.get(r) == event.seat)
+            assert event.continent_bonus == base + extra, (event, held, named)
+            took += extra > 0
+            checked += 1
+    return checked, took
