@@ -60,6 +60,7 @@ from risk_service.engine.classic.model import (
 from risk_service.engine.core.deck import draw_card
 from risk_service.engine.core.dice import battle_losses, sort_high
 from risk_service.engine.core.errors import IllegalAction, Reason
+from risk_service.engine.core.guards import check_action, check_resign
 from risk_service.engine.core.rng import Pcg32
 from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction, Outcome
 
@@ -633,12 +634,8 @@ class ClassicRules:
         )
 
     def resign(self, state: ClassicState, seat: int) -> tuple[ClassicState, list[Event]]:
-        if not 0 <= seat < state.options.players:
-            raise _fail(Reason.NOT_A_SEAT, f"seat {seat} is not in this game")
-        if state.phase is Phase.FINISHED:
-            raise _fail(Reason.GAME_OVER, "the game is over")
-        if state.eliminated[seat]:
-            raise _fail(Reason.ALREADY_OUT, f"seat {seat} is already out of the game")
+        check_resign(seat, players=state.options.players,
+                     finished=state.phase is Phase.FINISHED, out=state.eliminated)
         game = _Game(state)
         game.resign(seat)
         return game.freeze(), game.events
@@ -683,14 +680,9 @@ class ClassicRules:
     def apply(
         self, state: ClassicState, seat: int, action: Action
     ) -> tuple[ClassicState, list[Event]]:
-        if not isinstance(action, ACTION_TYPES):
-            raise _fail(Reason.WRONG_VARIANT, f"{type(action).__name__} is not a classic action")
-        if not 0 <= seat < state.options.players:
-            raise _fail(Reason.NOT_A_SEAT, f"seat {seat} is not in this game")
-        if state.phase is Phase.FINISHED:
-            raise _fail(Reason.GAME_OVER, "the game is over")
-        if seat not in self.decision(state).seats:
-            raise _fail(Reason.NOT_YOUR_TURN, f"it is not seat {seat}'s decision")
+        check_action(action, ACTION_TYPES, "classic", seat=seat, players=state.options.players,
+                     finished=state.phase is Phase.FINISHED,
+                     deciding=self.decision(state).seats)
         game = _Game(state)
         handler = _HANDLERS.get((state.phase, type(action)))
         if handler is None:

@@ -16,6 +16,7 @@ from typing import ClassVar
 
 from risk_service.engine.core.deck import draw_card
 from risk_service.engine.core.errors import IllegalAction, Reason
+from risk_service.engine.core.guards import check_action, check_resign
 from risk_service.engine.core.rng import Pcg32
 from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction, Outcome
 from risk_service.engine.deep_space import bot
@@ -1052,12 +1053,8 @@ class DeepSpaceRules:
         )
 
     def resign(self, state: DeepSpaceState, seat: int) -> tuple[DeepSpaceState, list[Event]]:
-        if not 0 <= seat < state.options.players:
-            raise _fail(Reason.NOT_A_SEAT, f"seat {seat} is not in this game")
-        if state.phase is Phase.FINISHED:
-            raise _fail(Reason.GAME_OVER, "the game is over")
-        if state.out[seat]:
-            raise _fail(Reason.ALREADY_OUT, f"seat {seat} is already out of the game")
+        check_resign(seat, players=state.options.players,
+                     finished=state.phase is Phase.FINISHED, out=state.out)
         game = _Game(state)
         game.resign(seat)
         return game.freeze(), game.events
@@ -1083,15 +1080,9 @@ class DeepSpaceRules:
 
     def apply(self, state: DeepSpaceState, seat: int, action: Action
               ) -> tuple[DeepSpaceState, list[Event]]:
-        if not isinstance(action, ACTION_TYPES):
-            raise _fail(Reason.WRONG_VARIANT,
-                        f"{type(action).__name__} is not a Deep Space action")
-        if not 0 <= seat < state.options.players:
-            raise _fail(Reason.NOT_A_SEAT, f"seat {seat} is not in this game")
-        if state.phase is Phase.FINISHED:
-            raise _fail(Reason.GAME_OVER, "the game is over")
-        if seat not in self.decision(state).seats:
-            raise _fail(Reason.NOT_YOUR_TURN, f"it is not seat {seat}'s decision")
+        check_action(action, ACTION_TYPES, "Deep Space", seat=seat, players=state.options.players,
+                     finished=state.phase is Phase.FINISHED,
+                     deciding=self.decision(state).seats)
         handler = _HANDLERS.get((state.phase, type(action)))
         if handler is None:
             raise _fail(

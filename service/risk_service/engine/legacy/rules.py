@@ -21,6 +21,7 @@ from risk_service.engine.classic.board import CLASSIC_BOARD, TERRITORIES
 from risk_service.engine.core.deck import draw_card
 from risk_service.engine.core.dice import battle_losses, sort_high
 from risk_service.engine.core.errors import IllegalAction, Reason
+from risk_service.engine.core.guards import check_action, check_resign
 from risk_service.engine.core.rng import Pcg32
 from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction, Outcome
 from risk_service.engine.core.windows import (
@@ -1041,12 +1042,8 @@ class LegacyRules:
         )
 
     def resign(self, state: LegacyState, seat: int) -> tuple[LegacyState, list[Event]]:
-        if not 0 <= seat < state.options.players:
-            raise _fail(Reason.NOT_A_SEAT, f"seat {seat} is not in this game")
-        if state.phase is Phase.FINISHED:
-            raise _fail(Reason.GAME_OVER, "the game is over")
-        if state.out[seat]:
-            raise _fail(Reason.ALREADY_OUT, f"seat {seat} is already out of the game")
+        check_resign(seat, players=state.options.players,
+                     finished=state.phase is Phase.FINISHED, out=state.out)
         game = _Game(state)
         game.resign(seat)
         return game.freeze(), game.events
@@ -1092,14 +1089,9 @@ class LegacyRules:
     def apply(
         self, state: LegacyState, seat: int, action: Action
     ) -> tuple[LegacyState, list[Event]]:
-        if not isinstance(action, ACTION_TYPES):
-            raise _fail(Reason.WRONG_VARIANT, f"{type(action).__name__} is not a Legacy action")
-        if not 0 <= seat < state.options.players:
-            raise _fail(Reason.NOT_A_SEAT, f"seat {seat} is not in this game")
-        if state.phase is Phase.FINISHED:
-            raise _fail(Reason.GAME_OVER, "the game is over")
-        if seat not in self.decision(state).seats:
-            raise _fail(Reason.NOT_YOUR_TURN, f"it is not seat {seat}'s decision")
+        check_action(action, ACTION_TYPES, "Legacy", seat=seat, players=state.options.players,
+                     finished=state.phase is Phase.FINISHED,
+                     deciding=self.decision(state).seats)
         step = step_of(state.phase, state.windows)
         handler = _HANDLERS.get((step, type(action)))
         if handler is None:

@@ -15,6 +15,7 @@ from typing import ClassVar
 from risk_service.engine.core.deck import draw_card
 from risk_service.engine.core.dice import sort_high
 from risk_service.engine.core.errors import IllegalAction, Reason
+from risk_service.engine.core.guards import check_action, check_resign
 from risk_service.engine.core.rng import Pcg32
 from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction, Outcome
 from risk_service.engine.core.windows import (
@@ -799,12 +800,8 @@ class StrikeRules:
         )
 
     def resign(self, state: StrikeState, seat: int) -> tuple[StrikeState, list[Event]]:
-        if not 0 <= seat < state.options.players:
-            raise _fail(Reason.NOT_A_SEAT, f"seat {seat} is not in this game")
-        if state.phase is Phase.FINISHED:
-            raise _fail(Reason.GAME_OVER, "the game is over")
-        if state.out[seat]:
-            raise _fail(Reason.ALREADY_OUT, f"seat {seat} is already out of the game")
+        check_resign(seat, players=state.options.players,
+                     finished=state.phase is Phase.FINISHED, out=state.out)
         game = _Game(state)
         game.resign(seat)
         return game.freeze(), game.events
@@ -832,14 +829,9 @@ class StrikeRules:
     def apply(
         self, state: StrikeState, seat: int, action: Action
     ) -> tuple[StrikeState, list[Event]]:
-        if not isinstance(action, ACTION_TYPES):
-            raise _fail(Reason.WRONG_VARIANT, f"{type(action).__name__} is not a Strike action")
-        if not 0 <= seat < state.options.players:
-            raise _fail(Reason.NOT_A_SEAT, f"seat {seat} is not in this game")
-        if state.phase is Phase.FINISHED:
-            raise _fail(Reason.GAME_OVER, "the game is over")
-        if seat not in self.decision(state).seats:
-            raise _fail(Reason.NOT_YOUR_TURN, f"it is not seat {seat}'s decision")
+        check_action(action, ACTION_TYPES, "Strike", seat=seat, players=state.options.players,
+                     finished=state.phase is Phase.FINISHED,
+                     deciding=self.decision(state).seats)
         step = step_of(state.phase, state.windows)
         if step not in _STEPS[type(action)]:
             raise _fail(

@@ -1,0 +1,34 @@
+"""The checks every variant makes before a rule runs, in the same order and with the same
+reason codes, so clients meet one behaviour whatever the game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from risk_service.engine.core.errors import IllegalAction, Reason
+from risk_service.engine.core.ruleset import Action
+
+
+def check_action(action: Action, action_types: tuple[type[Action], ...], variant: str, *,
+                 seat: int, players: int, finished: bool, deciding: Sequence[int]) -> None:
+    """WRONG_VARIANT, NOT_A_SEAT, GAME_OVER, NOT_YOUR_TURN: in that order."""
+    if not isinstance(action, action_types):
+        raise IllegalAction(Reason.WRONG_VARIANT,
+                            f"{type(action).__name__} is not a {variant} action")
+    _check_seat(seat, players, finished)
+    if seat not in deciding:
+        raise IllegalAction(Reason.NOT_YOUR_TURN, f"it is not seat {seat}'s decision")
+
+
+def check_resign(seat: int, *, players: int, finished: bool, out: Sequence[bool]) -> None:
+    """NOT_A_SEAT, GAME_OVER, ALREADY_OUT: in that order."""
+    _check_seat(seat, players, finished)
+    if out[seat]:
+        raise IllegalAction(Reason.ALREADY_OUT, f"seat {seat} is already out of the game")
+
+
+def _check_seat(seat: int, players: int, finished: bool) -> None:
+    if not 0 <= seat < players:
+        raise IllegalAction(Reason.NOT_A_SEAT, f"seat {seat} is not in this game")
+    if finished:
+        raise IllegalAction(Reason.GAME_OVER, "the game is over")
