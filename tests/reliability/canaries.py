@@ -1,0 +1,336 @@
+"""Canary leak search for any registered variant: a whole bot game watched by every viewer.
+
+`watch_game` plays one game of a variant through the service as a remote client would (the
+deciding seat's view and legal actions -> the engine's bot -> SubmitAction) while the host, a
+spectator and every seat read it after each action and follow its stream. Every reply and
+stream message is kept as raw bytes with the viewer it went to. The true state comes from the
+snapshot in Redis, so the canaries are the real secrets: the seed, the generator's state and
+increment, the order of every deck (each state field named `*deck`), and the tokens.
+
+`check_capture` then proves, for every viewer:
+
+- no secret's bytes (varint, decimal, hex) are in any reply, stream message or the log; a token
+  only in the CreateGame reply that issued it;
+- every board a viewer got is exactly the engine's view of the true state for that viewer, and a
+  seat's legal actions are exactly the engine's for that seat (so the host and spectators get a
+  seatless view, never a seat's);
+- every event a viewer got, by stream or in a SubmitAction reply, is exactly the stored event as
+  the engine redacts it for that viewer (`Event.for_viewer`), with no gap or duplicate.
+
+What differs between variants is small and lives in a `LeakDriver`: fast options, a seed, and
+an optional check that the game exercised the variant's redaction rules. A variant added to
+the engine's REGISTRY without a driver fails `test_every_variant_has_a_leak_driver`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+import redis.asyncio
+from google.protobuf.message import Message
+
+from risk_service import wire
+from risk_service.engine import get_ruleset
+from risk_service.engine.core.ruleset import LegalAction
+from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_service.store.keys import Keys
+from tests.reliability.targets import options_for
+from tests.service.botplay import FAST_OPTIONS
+from tests.service.rpc import bearer, classic_options
+from tests.service.test_leaks import SEED as CLASSIC_SEED
+from tests.service.test_leaks import _check_redaction, _error_bytes, number_forms, varint
+
+Stub = service_pb2_grpc.RiskServiceStub
+Viewer = int | str | None  # a seat, "host", or None for a spectator
+KEYS = Keys()
+SECRET_EVERY = 10  # actions between two samples of the generator state and the decks
+MAX_ACTIONS = 5000
+
+
+@dataclass(frozen=True)
+class LeakDriver:
+    options: Callable[[], game_pb2.GameOptions]
+    seed: int
+    # the variant hides parts of some events from some viewers: the game must have had such
+    # an event, shown in full to one seat and redacted for another, or the checks prove little
+    redacts: bool = True
+    # a variant's own check over every (viewer seat, event) received, for its redaction rules
+    exercised: Callable[[list[tuple[int | None, game_pb2.Event]]], None] | None = None
+
+
+DRIVERS: dict[str, LeakDriver] = {
+    # 3 players, ~370 actions; seat 0 falls holding 4 cards while seat 1 still plays
+    "classic": LeakDriver(lambda: classic_options(**FAST_OPTIONS), CLASSIC_SEED,
+                          exercised=_check_redaction),
+    "strike": LeakDriver(lambda: options_for("strike", 3), 0x5771CE),
+    # hands are dealt face up in Deep Space: its secrets are the draw pile and the generator
+    "deep_space": LeakDriver(lambda: options_for("deep_space", 3), 0xDEE95ACE, redacts=False),
+    # a standalone game (no campaign): the campaign's world is public, the decks are not
+    "legacy": LeakDriver(lambda: options_for("legacy", 3), 0x1E6AC7),
+}
+
+
+@dataclass
+class Capture:
+    replies: list[tuple[str, Viewer, bytes]] = field(default_factory=list)
+    streams: dict[str, list[game_pb2.Event]] = field(default_factory=dict)  # by viewer label
+    submitted: list[tuple[int, game_pb2.Event]] = field(default_factory=list)  # (seat, event)
+    needles: dict[bytes, str] = field(default_factory=dict)
+    # short decimal secrets: searched as whole numbers only (not inside longer digit runs,
+    # timestamps or durations, where a 5-digit run turns up by chance)
+    numbers: dict[str, str] = field(default_factory=dict)
+    controls: list[bytes] = field(default_factory=list)  # needles seen in the snapshot
+    views: int = 0
+    actions: int = 0
+
+    def add(self, label: str, viewer: Viewer, reply: Message) -> None:
+        self.replies.append((label, viewer, reply.SerializeToString()))
+
+
+def label_of(viewer: Viewer) -> str:
+    return "spectator" if viewer is None else str(viewer)
+
+
+def seat_of(viewer: Viewer) -> int | None:
+    return viewer if isinstance(viewer, int) else None
+
+
+@dataclass
+class Game:
+    variant: str
+    game_id: str
+    host: str
+    tokens: list[str]
+    seed: int
+
+    @property
+    def viewers(self) -> list[tuple[Viewer, str | None]]:
+        return [(None, None), ("host", self.host), *enumerate(self.tokens)]
+
+
+async def true_state(client: redis.asyncio.Redis, game_id: str) -> tuple[Any, int, bytes]:
+    raw = await client.hmget(KEYS.game(game_id), "snap", "version")
+    snap, version = raw[0], raw[1]
+    assert isinstance(snap, bytes) and version is not None
+    return wire.decode_state(snap)[2], int(version), snap
+
+
+def sample_secrets(variant: str, state: Any, snap: bytes, capture: Capture, move: int) -> None:
+    """Add the generator state and every deck's top to the canaries; each must be in `snap`
+    (a positive control: the needle is what the secret looks like in bytes)."""
+    state_message = game_pb2.GameState.DESCRIPTOR.fields_by_name[
+        wire.VARIANTS[variant][0]].message_type
+    controls = []
+    if hasattr(state, "rng_state"):
+        for form in number_forms(state.rng_state):
+            capture.needles[form] = f"rng_state after move {move}"
+        controls.append(varint(state.rng_state))
+    for f in dataclasses.fields(state):
+        value = getattr(state, f.name)
+        if f.name.endswith("deck") and isinstance(value, tuple) and len(value) >= 8:
+            needle = b"".join(varint(card) for card in value[:8])  # packed repeated int32
+            capture.needles[needle] = f"{f.name} top 8 after move {move}"
+            controls.append(needle)
+    if move == 0:
+        for form in number_forms(state.seed):
+            capture.needles[form] = "seed"
+        controls.append(varint(state.seed))
+        if hasattr(state, "rng_inc"):  # a small constant: searched with its field tag
+            number = state_message.fields_by_name["rng_inc"].number
+            tagged = varint(number << 3) + varint(state.rng_inc)
+            capture.needles[tagged] = "rng_inc field"
+            capture.numbers[str(state.rng_inc)] = "rng_inc decimal"
+            controls.append(tagged)
+    missing = [c.hex() for c in controls if c not in snap]
+    assert not missing, f"canaries not in the snapshot they were taken from: {missing}"
+    capture.controls += controls
+
+
+async def read_as_everyone(stub: Stub, game: Game, state: Any, version: int,
+                           capture: Capture) -> None:
+    """GetGame as every viewer and ListLegalActions as every seat: each must be exactly the
+    engine's view / legal actions for that viewer."""
+    rules = get_ruleset(game.variant)
+    request = service_pb2.GetGameRequest(game_id=game.game_id)
+    replies = await asyncio.gather(*(
+        stub.GetGame(request, metadata=bearer(token) if token else None)
+        for _viewer, token in game.viewers))
+    for (viewer, _token), reply in zip(game.viewers, replies, strict=True):
+        capture.add("GetGame", viewer, reply)
+        capture.views += 1
+        seat = seat_of(viewer)
+        assert reply.game.version == version
+        assert reply.viewer_seat == (-1 if seat is None else seat)
+        expected = wire.view_to_proto(game.variant, rules.view(state, seat))
+        assert reply.board.SerializeToString(deterministic=True) == expected.SerializeToString(
+            deterministic=True), f"{label_of(viewer)} got a view that is not its own"
+        view = getattr(reply.board, wire.VARIANTS[game.variant][0])
+        if hasattr(state, "hands") and "hand" in view.DESCRIPTOR.fields_by_name:
+            own = tuple(state.hands[seat]) if seat is not None else ()
+            assert tuple(view.hand) == own, f"{label_of(viewer)} sees a hand not its own"
+    legal_request = service_pb2.ListLegalActionsRequest(game_id=game.game_id)
+    listed = await asyncio.gather(*(stub.ListLegalActions(legal_request, metadata=bearer(t))
+                                    for t in game.tokens))
+    for seat, reply in enumerate(listed):
+        capture.add("ListLegalActions", seat, reply)
+        expected_legal = [wire.legal_to_proto(game.variant, a).SerializeToString(
+            deterministic=True) for a in rules.legal_actions(state, seat)]
+        assert [a.SerializeToString(deterministic=True) for a in reply.actions] == \
+            expected_legal, f"seat {seat} got legal actions that are not its own"
+    try:
+        await stub.ListLegalActions(legal_request)
+    except grpc.aio.AioRpcError as error:
+        capture.replies.append(("ListLegalActions error", None, _error_bytes(error)))
+    else:
+        raise AssertionError("a spectator got legal actions")
+
+
+async def follow(stub: Stub, game_id: str, viewer: Viewer, token: str | None,
+                 capture: Capture) -> None:
+    """One viewer's stream, until cancelled."""
+    call = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game_id),
+                             metadata=bearer(token) if token else None)
+    events = capture.streams.setdefault(label_of(viewer), [])
+    try:
+        async for reply in call:
+            capture.add("StreamEvents", viewer, reply)
+            events.append(reply.event)
+    finally:
+        call.cancel()
+
+
+async def _streams_reach(capture: Capture, game: Game, last: int, timeout: float = 20) -> None:
+    async with asyncio.timeout(timeout):
+        while not all((events := capture.streams.get(label_of(viewer))) and
+                      events[-1].seq >= last for viewer, _token in game.viewers):
+            await asyncio.sleep(0.02)
+
+
+async def watch_game(stub: Stub, client: redis.asyncio.Redis, variant: str,
+                     driver: LeakDriver, capture: Capture) -> Game:
+    """Create, play to the end and read as everyone (see the module docstring)."""
+    created = await stub.CreateGame(service_pb2.CreateGameRequest(
+        options=driver.options(), seed=driver.seed, issue_seat_tokens=True))
+    capture.add("CreateGame", "host", created)
+    game = Game(variant, created.game.game_id, created.host_token, list(created.seat_tokens),
+                driver.seed)
+    streams = [asyncio.create_task(follow(stub, game.game_id, viewer, token, capture))
+               for viewer, token in game.viewers]
+    try:
+        await _play(stub, client, game, driver, capture)
+        last = (await stub.GetGame(service_pb2.GetGameRequest(
+            game_id=game.game_id))).game.last_seq
+        await _streams_reach(capture, game, last)
+    finally:
+        for task in streams:
+            task.cancel()
+        await asyncio.gather(*streams, return_exceptions=True)
+    return game
+
+
+async def _play(stub: Stub, client: redis.asyncio.Redis, game: Game, driver: LeakDriver,
+                capture: Capture) -> None:
+    variant = game.variant
+    rules = get_ruleset(variant)
+    case = wire.VARIANTS[variant][0]
+    move = 0
+    while True:
+        state, version, snap = await true_state(client, game.game_id)
+        if move % SECRET_EVERY == 0 or rules.outcome(state) is not None:
+            sample_secrets(variant, state, snap, capture, move)
+        await read_as_everyone(stub, game, state, version, capture)
+        seats = rules.decision(state).seats
+        if not seats:
+            break
+        assert move < MAX_ACTIONS, f"{variant}: no outcome after {MAX_ACTIONS} actions"
+        seat = seats[0]
+        token = bearer(game.tokens[seat])
+        got = await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id),
+                                 metadata=token)
+        listed = await stub.ListLegalActions(
+            service_pb2.ListLegalActionsRequest(game_id=game.game_id), metadata=token)
+        legal = [LegalAction(wire.action_from_proto(e.action)[1], e.max_count)
+                 for e in listed.actions]
+        view = wire.from_message(getattr(got.board, case), rules.view_type)
+        action = rules.bot_choose(view, legal, (driver.seed * 0x9E3779B97F4A7C15 + move)
+                                  & (2**64 - 1))
+        reply = await stub.SubmitAction(service_pb2.SubmitActionRequest(
+            game_id=game.game_id, action=wire.action_to_proto(variant, action),
+            expected_version=version, request_id=f"leak-{move}"), metadata=token)
+        capture.add("SubmitAction", seat, reply)
+        capture.submitted += [(seat, e) for e in reply.events]
+        move += 1
+    capture.actions = move
+
+
+async def expected_events(client: redis.asyncio.Redis, game: Game, viewer: Viewer
+                          ) -> list[bytes]:
+    """The stored events (full, as Redis holds them) as the engine redacts them for `viewer`."""
+    out = []
+    for _id, fields in await client.xrange(KEYS.events(game.game_id)):
+        item = wire.decode_event(fields[b"e"])
+        seen = item.event.for_viewer(seat_of(viewer))
+        if seen is not None:
+            message = wire.event_to_proto(game.variant, seen, item.seq, item.version, item.at_ms)
+            out.append(message.SerializeToString(deterministic=True))
+    return out
+
+
+async def check_capture(client: redis.asyncio.Redis, game: Game, capture: Capture,
+                        log: bytes, driver: LeakDriver) -> list[str]:
+    """Everything found where it must not be (empty when nothing leaked)."""
+    found = []
+    for viewer, _token in game.viewers:
+        got = [e.SerializeToString(deterministic=True)
+               for e in capture.streams.get(label_of(viewer), [])]
+        expected = await expected_events(client, game, viewer)
+        if got != expected:
+            found.append(f"the stream of {label_of(viewer)} is not its redacted event log "
+                         f"({len(got)} events, {len(expected)} due)")
+    for seat in range(len(game.tokens)):
+        due = {game_pb2.Event.FromString(e).seq: e
+               for e in await expected_events(client, game, seat)}
+        for acting, event in capture.submitted:
+            if acting == seat and due.get(event.seq) != event.SerializeToString(
+                    deterministic=True):
+                found.append(f"seat {seat}'s SubmitAction reply holds event {event.seq} "
+                             "not as the seat may see it")
+    tokens = {game.host.encode(): "host token"}
+    tokens.update({t.encode(): f"seat {s} token" for s, t in enumerate(game.tokens)})
+    for label, viewer, data in capture.replies:
+        for needle, what in capture.needles.items():
+            if needle in data:
+                found.append(f"{what} in {label} for {label_of(viewer)}")
+        for needle, what in tokens.items():
+            if needle in data and label != "CreateGame":
+                found.append(f"{what} in {label} for {label_of(viewer)}")
+    found += [f"{what} in the log" for needle, what in {**capture.needles, **tokens}.items()
+              if needle in log]
+    for number, what in capture.numbers.items():
+        pattern = re.compile(rb"(?<![0-9.])" + number.encode() + rb"(?![0-9])")
+        found += [f"{what} in {label} for {label_of(viewer)}"
+                  for label, viewer, data in capture.replies if pattern.search(data)]
+        found += [f"{what} in the log"] if pattern.search(log) else []
+    if driver.exercised is not None:
+        received = [(seat_of(v), e) for (label, v, data) in capture.replies
+                    if label == "StreamEvents"
+                    for e in [service_pb2.StreamEventsResponse.FromString(data).event]]
+        driver.exercised(received + capture.submitted)
+    return found
+
+
+async def redacted_events(client: redis.asyncio.Redis, game: Game) -> int:
+    """Stored events that some seat sees in full and some other viewer does not."""
+    count = 0
+    for _id, fields in await client.xrange(KEYS.events(game.game_id)):
+        event = wire.decode_event(fields[b"e"]).event
+        seen = [event.for_viewer(seat_of(v)) for v, _token in game.viewers]
+        if event in seen and any(other != event for other in seen):
+            count += 1
+    return count

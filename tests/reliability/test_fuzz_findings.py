@@ -1,0 +1,85 @@
+"""What the fuzzer found, pinned down: client input once answered UNKNOWN, INTERNAL, UNAVAILABLE."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import grpc
+import pytest
+
+from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
+from risk_service.server.status import classify
+from tests.service.harness import ServiceProcess
+from tests.service.rpc import create_request, error_info
+
+DOCUMENTED = {"OK", "INVALID_ARGUMENT", "FAILED_PRECONDITION", "ABORTED", "NOT_FOUND",
+              "PERMISSION_DENIED", "UNAUTHENTICATED", "RESOURCE_EXHAUSTED", "UNIMPLEMENTED"}
+NOT_A_MESSAGE = b"\xff\xff\xff\xff"  # a field tag whose varint never ends: no parser accepts it
+
+
+@pytest.fixture
+async def channel(service: ServiceProcess) -> grpc.aio.Channel:
+    async with grpc.aio.insecure_channel(service.target) as ch:
+        yield ch
+
+
+@pytest.mark.parametrize("method", ["SubmitAction", "GetGame", "StreamEvents", "Ping"])
+async def test_bytes_that_are_no_message_are_invalid_argument(
+    channel: grpc.aio.Channel, service: ServiceProcess, method: str
+) -> None:
+    """Unparseable request bytes get INVALID_ARGUMENT/MALFORMED_REQUEST and a log line."""
+    target = f"/risk.v1.RiskService/{method}"
+    call = (channel.unary_stream(target) if method == "StreamEvents"
+            else channel.unary_unary(target))(NOT_A_MESSAGE)
+    with pytest.raises(grpc.aio.AioRpcError) as raised:
+        await (call.read() if method == "StreamEvents" else call)
+    error = raised.value
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, error.details()
+    assert error_info(error).reason == "MALFORMED_REQUEST"
+    service.stop()
+    lines = [json.loads(line) for line in service.logs().splitlines() if line.startswith("{")]
+    assert {"method": target, "code": "INVALID_ARGUMENT"} in [
+        {k: line.get(k) for k in ("method", "code")} for line in lines]
+
+
+async def test_resuming_after_the_largest_seq_waits_instead_of_failing(
+    channel: grpc.aio.Channel,
+) -> None:
+    """StreamEvents(after_seq=2**64-1) stays open (Redis cannot range past its largest id)."""
+    stub = service_pb2_grpc.RiskServiceStub(channel)
+    created = await stub.CreateGame(create_request())
+    for after_seq in (2**64 - 1, 2**64 - 2):
+        call = stub.StreamEvents(service_pb2.StreamEventsRequest(
+            game_id=created.game.game_id, after_seq=after_seq))
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(call.read(), 0.5)
+        call.cancel()
+
+
+async def test_every_method_of_the_contract_answers_a_documented_code(
+    channel: grpc.aio.Channel,
+) -> None:
+    """An empty request to each RiskService method: never UNKNOWN/INTERNAL, served or not."""
+    service = service_pb2.DESCRIPTOR.services_by_name["RiskService"]
+    answered = {}
+    for method in service.methods:
+        target = f"/{service.full_name}/{method.name}"
+        try:
+            if method.server_streaming:
+                call = channel.unary_stream(target)(b"")
+                await asyncio.wait_for(call.read(), 2)
+                call.cancel()
+            else:
+                await channel.unary_unary(target)(b"", timeout=5)
+            answered[method.name] = "OK"
+        except grpc.aio.AioRpcError as error:
+            answered[method.name] = error.code().name
+    assert not {m: c for m, c in answered.items() if c not in DOCUMENTED}, answered
+
+
+def test_a_method_still_generated_default_is_unimplemented() -> None:
+    """The generated servicer default (NotImplementedError) maps to UNIMPLEMENTED, not INTERNAL."""
+    error = classify(NotImplementedError("Method not implemented!"))
+    assert error is not None and error.code.value == "UNIMPLEMENTED"
+    assert error.reason == "METHOD_NOT_AVAILABLE"
