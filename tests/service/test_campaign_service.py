@@ -187,9 +187,9 @@ async def _recruitments(stub: Stub, game_id: str) -> list[legacy_pb2.LegacyEvent
 
 
 async def test_world_made_in_game_one_changes_recruitment_in_game_three(stub: Stub) -> None:
-    """Two campaigns play the same first game; one founds cities and names a continent, the
-    control cancels a scar and upgrades cards instead: the cities (population) show up in
-    the third game's recruitment of the first campaign only."""
+    """Two campaigns play the same first game (with scar cards played); one founds cities and
+    names a continent, the control cancels a scar and upgrades cards instead. In game 3 of the
+    first: a city adds population, the name adds its namer's +1, a game-1 scar changes dice."""
     founding = {"winner_reward": ["name_continent", "found_major_city"],
                 "survivor_reward": ["found_minor_city"]}
     control = {"winner_reward": ["cancel_scar", "change_continent_bonus", "fortify_city"],
@@ -199,7 +199,7 @@ async def test_world_made_in_game_one_changes_recruitment_in_game_three(stub: St
     for label, prefer in (("founding", founding), ("control", control)):
         created = await _create(stub)
         campaign_id, tokens = created.campaign.campaign_id, list(created.seat_tokens)
-        for number, seed in enumerate((31, 32, 33), start=1):
+        for number, seed in enumerate((100, 101, 102), start=1):
             started = await stub.StartCampaignGame(service_pb2.StartCampaignGameRequest(
                 campaign_id=campaign_id, seed=seed, max_turns=60),
                 metadata=bearer(created.host_token))
@@ -213,32 +213,40 @@ async def test_world_made_in_game_one_changes_recruitment_in_game_three(stub: St
             else:
                 recruited[label] = await _recruitments(stub, started.game.game_id)
                 if label == "founding":
-                    named_bonus = await _named_continent_troops(stub, started.game.game_id,
-                                                                tokens[0])
+                    facts = await _game_three_facts(stub, started.game.game_id, tokens[0],
+                                                    worlds["founding"])
     assert worlds["founding"].cities and worlds["founding"].continent_names
     assert not worlds["control"].cities and not worlds["control"].continent_names
     assert any(r.troops_recruited.population > 0 for r in recruited["founding"]), \
         "a city founded in game 1 adds population to a recruitment in game 3"
     assert all(r.troops_recruited.population == 0 for r in recruited["control"])
-    checked, took = named_bonus
-    assert checked > 0, "game 3's recruitments were checked against the named continents"
-    print(f"game 3: {checked} recruitments match the world's bonuses; {took} took a name's +1")
+    checked, took, scar_battles = facts
+    print(f"game 3: {checked} recruitments match the world's bonuses; {took} took a name's +1;"
+          f" {scar_battles} battles on game-1 scars had their defence dice changed")
+    assert checked > 0 and took > 0, "the continent named after game 1 adds +1 in game 3"
+    assert scar_battles > 0, "a scar played in game 1 changes combat in game 3"
+    assert len(worlds["control"].scars) < len(worlds["founding"].scars), \
+        "the control campaign's winner cancelled one of game 1's scars"
 
 
-async def _named_continent_troops(stub: Stub, game_id: str, token: str) -> tuple[int, int]:
-    """Replay the finished game's export and check every recruitment's continent bonus:
-    the continents held, with their marks, plus 1 for each held continent the recruiting
-    seat named. Returns (recruitments checked, how many of them took that +1)."""
+async def _game_three_facts(stub: Stub, game_id: str, token: str,
+                            world_after_one: legacy_pb2.World) -> tuple[int, int, int]:
+    """Replay the finished game's export; check every recruitment's continent bonus (the
+    continents held, with their marks, plus 1 for each held continent the recruiting seat
+    named) and find battles on territories scarred in game 1 whose defence dice the scar
+    changed. Returns (recruitments checked, those that took a name's +1, such battles)."""
     export = await stub.ExportGame(service_pb2.ExportGameRequest(game_id=game_id),
                                    metadata=bearer(token))
     rules = get_ruleset("legacy")
     _variant, options = wire.options_from_proto(export.options)
     world = options.world
     named = {n.continent: n.namer for n in world.continent_names}
+    scarred = {mark.territory for mark in world_after_one.scars}
     state, _ = rules.create(options, export.seed)
-    took = checked = 0
+    took = checked = scar_battles = 0
     for entry in export.log:
         which = entry.WhichOneof("entry")
+        before = state
         if which == "action":
             state, events = rules.apply(state, entry.seat,
                                         wire.action_from_proto(entry.action)[1])
@@ -247,6 +255,10 @@ async def _named_continent_troops(stub: Stub, game_id: str, token: str) -> tuple
         else:
             continue
         for event in events:
+            if type(event).__name__ == "BattleResolved" and event.to_territory in scarred \
+                    and before.scars[event.to_territory] \
+                    and event.defence_final != event.defence_dice:
+                scar_battles += 1
             if type(event).__name__ != "TroopsRecruited":
                 continue
             held = CLASSIC_BOARD.regions_held(state.owner, event.seat)
@@ -256,4 +268,4 @@ async def _named_continent_troops(stub: Stub, game_id: str, token: str) -> tuple
             assert event.continent_bonus == base + extra, (event, held, named)
             took += extra > 0
             checked += 1
-    return checked, took
+    return checked, took, scar_battles
