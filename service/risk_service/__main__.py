@@ -7,6 +7,7 @@ import logging
 import sys
 
 import structlog
+import uvloop
 
 from risk_service.server.app import serve
 from risk_service.settings import Settings
@@ -34,7 +35,11 @@ def main() -> None:
     settings = Settings.from_env()
     configure_logging(settings.log_level)
     try:
-        asyncio.run(serve(settings))
+        if settings.event_loop == "uvloop":
+            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+                runner.run(serve(settings))
+        else:
+            asyncio.run(serve(settings))
     except RuntimeError as exc:  # e.g. no redis-server binary: say so plainly
         print(f"risk-service: {exc}", file=sys.stderr)
         raise SystemExit(2) from None

@@ -52,6 +52,7 @@ MAX_NAME = 64
 DEFAULT_PAGE = 50
 FINGERPRINT = 32  # bytes of SHA-256 in front of a stored reply
 INTERNAL_RETRIES = 50  # service-made commits (joins, timeouts) retry a lost race this often
+STREAM_CACHE = 8192  # encoded stream messages kept (a few recent events x audiences x games)
 
 WAITING = service_pb2.GAME_STATUS_WAITING
 ACTIVE = service_pb2.GAME_STATUS_ACTIVE
@@ -128,6 +129,8 @@ class GameService:
         # the cached version skips the read, and the commit's version check catches a cache
         # that another process made stale (the caller then gets ABORTED, as it would anyway).
         self.cache: OrderedDict[str, tuple[GameRecord, Any]] = OrderedDict()
+        # serialised stream messages by (game, seq, viewer): shared by subscribers alike
+        self.stream_cache: OrderedDict[tuple[str, int, int | None], bytes] = OrderedDict()
         self.process_id = secrets.token_hex(8)
 
     # ---- loading and identifying -------------------------------------------------------
@@ -878,9 +881,26 @@ class GameService:
 
     # ---- streaming ---------------------------------------------------------------------
 
+    def _stream_message(self, game_id: str, item: wire.DecodedEvent, viewer: int | None
+                        ) -> bytes:
+        """One event as a serialised StreamEventsResponse for `viewer` (b"" when hidden).
+        Every subscriber with the same view of the event shares one encoding: with a
+        thousand spectators an event is redacted and serialised once, not a thousand times."""
+        key = (game_id, item.seq, viewer)
+        data = self.stream_cache.get(key)
+        if data is None:
+            triple = (item.seq, item.version, item.event, item.at_ms)
+            messages = self._events_for(item.variant, [triple], viewer)
+            data = service_pb2.StreamEventsResponse(event=messages[0]).SerializeToString(
+                deterministic=True) if messages else b""
+            self.stream_cache[key] = data
+            while len(self.stream_cache) > STREAM_CACHE:
+                self.stream_cache.popitem(last=False)
+        return data
+
     async def stream(
         self, request: service_pb2.StreamEventsRequest, token: str | None
-    ) -> AsyncIterator[service_pb2.StreamEventsResponse]:
+    ) -> AsyncIterator[bytes]:
         record = await self._load(request.game_id)
         caller = self._identify(record, token)
         meta = self._meta(record)
@@ -900,9 +920,9 @@ class GameService:
                 for item in release:
                     if item.seq <= sent:
                         continue
-                    triple = (item.seq, item.version, item.event, item.at_ms)
-                    for message in self._events_for(item.variant, [triple], caller.seat):
-                        yield service_pb2.StreamEventsResponse(event=message)
+                    data = self._stream_message(record.game_id, item, caller.seat)
+                    if data:
+                        yield data
                     sent = item.seq
                 pending = pending[len(release):]
                 try:

@@ -40,6 +40,8 @@ class Settings:
     # comma-separated SHA-256 hex digests of organiser tokens (tournament servers)
     organiser_token_sha256: str = ""
     log_level: str = "info"
+    # "uvloop" (default: the faster loop) or "asyncio"
+    event_loop: str = "uvloop"
     # Prometheus metrics (and /livez, /readyz) over HTTP on this port; 0: off
     metrics_port: int = 0
     metrics_host: str = "127.0.0.1"

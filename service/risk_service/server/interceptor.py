@@ -53,6 +53,18 @@ def _tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], 
     return deserialize
 
 
+def _passthrough(serializer: Callable[[Any], bytes] | None) -> Callable[[Any], bytes] | None:
+    """`serializer`, letting already-serialised messages (bytes) through untouched: a stream
+    may yield one encoding shared by many subscribers."""
+    if serializer is None:
+        return None
+
+    def serialize(message: Any) -> bytes:
+        return message if isinstance(message, bytes) else serializer(message)
+
+    return serialize
+
+
 def _check_decoded(request: Any) -> None:
     if isinstance(request, Undecodable):
         raise malformed(f"the request is not a valid message of its type: {request.error[:200]}")
@@ -104,7 +116,7 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
             return grpc.unary_stream_rpc_method_handler(
                 self._stream(method, handler.unary_stream),
                 request_deserializer=_tolerant(handler.request_deserializer),
-                response_serializer=handler.response_serializer,
+                response_serializer=_passthrough(handler.response_serializer),
             )
         return handler
 

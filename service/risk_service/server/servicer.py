@@ -81,7 +81,8 @@ class RiskServicer(service_pb2_grpc.RiskServiceServicer):
 
     async def StreamEvents(  # noqa: N802
         self, request: service_pb2.StreamEventsRequest, context: grpc.aio.ServicerContext
-    ) -> AsyncIterator[service_pb2.StreamEventsResponse]:
+    ) -> AsyncIterator[bytes]:
+        # serialised StreamEventsResponse messages (shared encodings; see GameService.stream)
         async for reply in self.games.stream(request, credentials(context)):
             yield reply
 
