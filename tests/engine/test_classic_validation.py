@@ -15,7 +15,6 @@ import random
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -23,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from risk_service.engine import Action, IllegalAction, Reason, get_ruleset, is_legal
+from risk_service.engine import Action, Reason, get_ruleset
 from risk_service.engine.classic.board import CLASSIC_BOARD, DECK_SIZE, TERRITORIES
 from risk_service.engine.classic.model import (
     Attack,
@@ -44,6 +43,8 @@ from risk_service.engine.classic.model import (
     TradeSchedule,
 )
 from risk_service.engine.core.ruleset import LegalAction
+from tests.engine.validation_kit import ValidationKit
+from tests.engine.validation_kit import with_changes as _with
 
 RULES = get_ruleset("classic")
 OFF_BOARD = (-1, TERRITORIES)  # -1 and 42
@@ -263,80 +264,19 @@ def _kind(state: ClassicState) -> tuple[object, ...]:
     return (state.phase, min(hand, 5), state.resume_attack, state.bonus_used, state.pending > 0)
 
 
-@lru_cache(maxsize=1)
-def sampled_states() -> tuple[ClassicState, ...]:
-    """States from seeded playouts: a few of every kind met in each game, and each final state."""
-    picked: list[ClassicState] = []
-    for number, (options, share) in enumerate(SAMPLE_GAMES):
-        rng = random.Random(number)
-        state, _ = RULES.create(options, 7000 + number)
-        seen: dict[tuple[object, ...], list[ClassicState]] = {}
-        while RULES.outcome(state) is None:
-            seen.setdefault(_kind(state), []).append(state)
-            (seat,) = RULES.decision(state).seats
-            if rng.random() < share:
-                action = rng.choice(rng.choice(RULES.legal_actions(state, seat)).instances())
-            else:
-                action = RULES.bot_action(state, seat, rng.getrandbits(64))
-            state, _ = RULES.apply(state, seat, action)
-        for group in seen.values():
-            picked.extend(rng.sample(group, min(PER_KIND, len(group))))
-        picked.append(state)
-    return tuple(picked)
-
-
-@lru_cache(maxsize=1)
-def listed_examples() -> dict[type[Action], list[Action]]:
-    """A few listed actions of every type, to play in the wrong phase."""
-    found: dict[type[Action], list[Action]] = {kind: [] for kind in ACTION_TYPES}
-    for state in sampled_states():
-        for seat in RULES.decision(state).seats:
-            for entry in RULES.legal_actions(state, seat):
-                if len(found[type(entry.action)]) < 3:
-                    found[type(entry.action)].append(entry.action)
-    return found
+KIT: ValidationKit[ClassicState] = ValidationKit(
+    RULES, faults, ACTION_TYPES, games=SAMPLE_GAMES, seed_base=7000, per_kind=PER_KIND,
+    kind=_kind, where=lambda state: f"in {state.phase.name}",
+)
+sampled_states, listed_examples, verdict = KIT.sampled_states, KIT.listed_examples, KIT.verdict
 
 
 # ---- checking one candidate ------------------------------------------------------------------
 
 
-def verdict(
-    state: ClassicState,
-    seat: int,
-    action: Action,
-    seen: Counter[str],
-    *,
-    expected: Reason | None = None,
-    legal: list[LegalAction] | None = None,
-) -> None:
-    """apply accepts `action` iff it is listed; a rejection names a broken rule, state intact."""
-    if legal is None:
-        legal = RULES.legal_actions(state, seat)
-    listed = is_legal(legal, action)
-    broken = faults(state, seat, action)
-    assert listed == (not broken), f"oracle says {broken} for {action}, listed={listed}"
-    before = dataclasses.replace(state)
-    try:
-        RULES.apply(state, seat, action)
-    except IllegalAction as error:
-        assert state == before, "a rejected apply changed its input"
-        assert not listed, f"listed {action} was rejected: {error}"
-        assert error.reason in broken, f"{action}: got {error.reason}, expected one of {broken}"
-        if expected is not None:
-            assert error.reason is expected, f"{action}: got {error.reason}, expected {expected}"
-        seen[error.reason.value] += 1
-        return
-    assert listed, f"unlisted {action} was accepted by seat {seat} in {state.phase.name}"
-    seen["accepted"] += 1
-
-
 def _counts(entry: LegalAction) -> list[int]:
     low = getattr(entry.action, "count")  # noqa: B009 - every ranged action has a count
     return sorted({low, (low + entry.max_count) // 2, entry.max_count})
-
-
-def _with(action: Action, **changes: object) -> Action:
-    return dataclasses.replace(action, **changes)
 
 
 def _territory_mutations(action: Action) -> Iterable[tuple[Action, Reason | None]]:

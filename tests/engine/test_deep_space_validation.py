@@ -18,14 +18,13 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from risk_service.engine import Action, IllegalAction, Reason, get_ruleset, is_legal
+from risk_service.engine import Action, Reason, get_ruleset
 from risk_service.engine.core.ruleset import LegalAction
 from risk_service.engine.deep_space.board import DEEP_SPACE_BOARD
 from risk_service.engine.deep_space.model import (
@@ -46,6 +45,8 @@ from risk_service.engine.deep_space.model import (
     Warp,
 )
 from tests.engine.deep_space_states import card_of, hand_made, p
+from tests.engine.validation_kit import ValidationKit
+from tests.engine.validation_kit import with_changes as _with
 
 RULES = get_ruleset("deep_space")
 PLANETS, NODES, DECK = 20, 24, 36
@@ -341,76 +342,15 @@ def _rare_states() -> list[DeepSpaceState]:
     return made
 
 
-@lru_cache(maxsize=1)
-def sampled_states() -> tuple[DeepSpaceState, ...]:
-    """States from seeded playouts: a few of every kind met in each game, and each final state."""
-    picked: list[DeepSpaceState] = []
-    for number, (options, share) in enumerate(SAMPLE_GAMES):
-        rng = random.Random(number)
-        state, _ = RULES.create(options, 8000 + number)
-        seen: dict[tuple[object, ...], list[DeepSpaceState]] = {}
-        while RULES.outcome(state) is None:
-            seen.setdefault(_kind(state), []).append(state)
-            (seat,) = RULES.decision(state).seats
-            if rng.random() < share:
-                action = rng.choice(rng.choice(RULES.legal_actions(state, seat)).instances())
-            else:
-                action = RULES.bot_action(state, seat, rng.getrandbits(64))
-            state, _ = RULES.apply(state, seat, action)
-        for group in seen.values():
-            picked.extend(rng.sample(group, min(PER_KIND, len(group))))
-        picked.append(state)
-    picked.extend(_rare_states())
-    return tuple(picked)
-
-
-@lru_cache(maxsize=1)
-def listed_examples() -> dict[type[Action], list[Action]]:
-    """A few listed actions of every type, to play in the wrong phase."""
-    found: dict[type[Action], list[Action]] = {kind: [] for kind in ACTION_TYPES}
-    for state in sampled_states():
-        for seat in RULES.decision(state).seats:
-            for entry in RULES.legal_actions(state, seat):
-                if len(found[type(entry.action)]) < 3:
-                    found[type(entry.action)].append(entry.action)
-    return found
+KIT: ValidationKit[DeepSpaceState] = ValidationKit(
+    RULES, faults, ACTION_TYPES, games=SAMPLE_GAMES, seed_base=8000, per_kind=PER_KIND,
+    kind=_kind, where=lambda state: f"in {state.phase.name}", extra_states=_rare_states,
+    seats_checked=True,
+)
+sampled_states, listed_examples, verdict = KIT.sampled_states, KIT.listed_examples, KIT.verdict
 
 
 # ---- checking one candidate ------------------------------------------------------------------
-
-
-def verdict(
-    state: DeepSpaceState,
-    seat: int,
-    action: Action,
-    seen: Counter[str],
-    *,
-    expected: Reason | None = None,
-    legal: list[LegalAction] | None = None,
-) -> None:
-    """apply accepts `action` iff it is listed; a rejection names a broken rule, state intact."""
-    if legal is None:
-        legal = RULES.legal_actions(state, seat) if 0 <= seat < state.options.players else []
-    listed = is_legal(legal, action)
-    broken = faults(state, seat, action)
-    assert listed == (not broken), f"oracle says {broken} for {action}, listed={listed}"
-    before = dataclasses.replace(state)
-    try:
-        RULES.apply(state, seat, action)
-    except IllegalAction as error:
-        assert state == before, "a rejected apply changed its input"
-        assert not listed, f"listed {action} was rejected: {error}"
-        assert error.reason in broken, f"{action}: got {error.reason}, expected one of {broken}"
-        if expected is not None:
-            assert error.reason is expected, f"{action}: got {error.reason}, expected {expected}"
-        seen[error.reason.value] += 1
-        return
-    assert listed, f"unlisted {action} was accepted by seat {seat} in {state.phase.name}"
-    seen["accepted"] += 1
-
-
-def _with(action: Action, **changes: object) -> Action:
-    return dataclasses.replace(action, **changes)
 
 
 def _node_mutations(action: Action) -> Iterable[tuple[Action, Reason | None]]:

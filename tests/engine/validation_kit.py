@@ -1,0 +1,128 @@
+"""The machinery the per-variant validation tests share: sampled states and the one-candidate check.
+
+Each `test_*_validation.py` keeps its own independent oracle (`faults(state, seat, action)`), its
+mutations and its tests, and builds one `ValidationKit` from its ruleset, oracle, action types,
+sample games, seed base, states kept per kind and `kind` key. The kit plays the seeded playouts
+(bots, and some uniformly random legal moves), samples a few states of every kind met in each
+game plus each final state, collects a few listed actions of every type, and checks a candidate:
+`apply` accepts it iff it is listed, a rejection names a rule the oracle says it breaks (and the
+expected reason, when one is given), the rejected input state is unchanged, and each outcome is
+counted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from risk_service.engine import Action, IllegalAction, Reason, is_legal
+from risk_service.engine.core.ruleset import LegalAction, Ruleset
+
+S = TypeVar("S")
+
+
+def with_changes(action: Action, **changes: object) -> Action:
+    """`action` with the given fields replaced."""
+    return dataclasses.replace(action, **changes)
+
+
+@dataclass
+class ValidationKit(Generic[S]):
+    """Sampled states, listed examples and `verdict` for one variant.
+
+    `games` gives (options, share of random moves) per playout, consumed once; game n is created
+    with seed `seed_base + n` and its moves drawn from `random.Random(n)`. `where` names the step
+    in a failure message; `extra_states` are appended after the playouts; with `seats_checked`,
+    `verdict` asks for legal actions only of seats that exist.
+    """
+
+    rules: Ruleset[Any, Any, Any]
+    faults: Callable[[S, int, Action], set[Reason]]
+    action_types: Sequence[type[Action]]
+    games: Iterable[tuple[object, float]]
+    seed_base: int
+    per_kind: int
+    kind: Callable[[S], tuple[object, ...]]
+    where: Callable[[S], str]
+    extra_states: Callable[[], Iterable[S]] | None = None
+    seats_checked: bool = False
+    _states: tuple[S, ...] | None = field(default=None, init=False)
+    _examples: dict[type[Action], list[Action]] | None = field(default=None, init=False)
+
+    def sampled_states(self) -> tuple[S, ...]:
+        """States from seeded playouts: a few of every kind met in each game, and each final
+        state."""
+        if self._states is None:
+            self._states = tuple(self._sample())
+        return self._states
+
+    def _sample(self) -> list[S]:
+        rules = self.rules
+        picked: list[S] = []
+        for number, (options, share) in enumerate(self.games):
+            rng = random.Random(number)
+            state, _ = rules.create(options, self.seed_base + number)
+            seen: dict[tuple[object, ...], list[S]] = {}
+            while rules.outcome(state) is None:
+                seen.setdefault(self.kind(state), []).append(state)
+                (seat,) = rules.decision(state).seats
+                if rng.random() < share:
+                    action = rng.choice(rng.choice(rules.legal_actions(state, seat)).instances())
+                else:
+                    action = rules.bot_action(state, seat, rng.getrandbits(64))
+                state, _ = rules.apply(state, seat, action)
+            for group in seen.values():
+                picked.extend(rng.sample(group, min(self.per_kind, len(group))))
+            picked.append(state)
+        if self.extra_states is not None:
+            picked.extend(self.extra_states())
+        return picked
+
+    def listed_examples(self) -> dict[type[Action], list[Action]]:
+        """A few listed actions of every type, to play at the wrong step."""
+        if self._examples is None:
+            found: dict[type[Action], list[Action]] = {kind: [] for kind in self.action_types}
+            for state in self.sampled_states():
+                for seat in self.rules.decision(state).seats:
+                    for entry in self.rules.legal_actions(state, seat):
+                        if len(found[type(entry.action)]) < 3:
+                            found[type(entry.action)].append(entry.action)
+            self._examples = found
+        return self._examples
+
+    def verdict(
+        self,
+        state: S,
+        seat: int,
+        action: Action,
+        seen: Counter[str],
+        *,
+        expected: Reason | None = None,
+        legal: list[LegalAction] | None = None,
+    ) -> None:
+        """apply accepts `action` iff it is listed; a rejection names a broken rule, state
+        intact."""
+        if legal is None:
+            exists = not self.seats_checked or 0 <= seat < state.options.players
+            legal = self.rules.legal_actions(state, seat) if exists else []
+        listed = is_legal(legal, action)
+        broken = self.faults(state, seat, action)
+        assert listed == (not broken), f"oracle says {broken} for {action}, listed={listed}"
+        before = dataclasses.replace(state)
+        try:
+            self.rules.apply(state, seat, action)
+        except IllegalAction as error:
+            assert state == before, "a rejected apply changed its input"
+            assert not listed, f"listed {action} was rejected: {error}"
+            assert error.reason in broken, f"{action}: got {error.reason}, expected one of {broken}"
+            if expected is not None:
+                wanted = f"{action}: got {error.reason}, expected {expected}"
+                assert error.reason is expected, wanted
+            seen[error.reason.value] += 1
+            return
+        assert listed, f"unlisted {action} was accepted by seat {seat} {self.where(state)}"
+        seen["accepted"] += 1
