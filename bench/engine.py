@@ -7,18 +7,30 @@ seat, let the bot pick one (`bot_action`), and `apply` it (which validates it ag
 step is one action. Every variant in the engine registry is measured with the options in
 `BENCH_OPTIONS` (defaults otherwise); results print as one greppable line per figure, e.g.
 `classic: games/s=1.23, actions/s=4567`. Record figures in bench/RESULTS.md.
+
+Right after the classic run (unless `--no-boardgameio`), the same script measures
+boardgame.io's game reducer for comparison: it installs `boardgame.io@0.50.2` with npm into the
+scratch folder bench/.scratch/bgio (gitignored; only when it is not installed yet), runs
+bench/bgio_reducer.js there with node (N trivial moves, `--bgio-moves`, through
+`CreateGameReducer`), and prints `classic actions/s / boardgame.io reducer moves/s = X.XX`.
+If npm or node fails, the reason is printed and the run goes on; `--require-boardgameio` makes
+that failure exit non-zero.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import platform
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from risk_service.engine import REGISTRY, get_ruleset
@@ -37,6 +49,16 @@ BENCH_OPTIONS: dict[str, dict[str, Any]] = {
     "deep_space": {"max_turns": 200},
     "legacy": {"max_turns": 200, "auto_defend_max_dice": False},
 }
+
+
+BENCH_DIR = Path(__file__).resolve().parent
+BGIO_VERSION = "0.50.2"
+BGIO_SCRATCH = BENCH_DIR / ".scratch" / "bgio"
+BGIO_SCRIPT = BENCH_DIR / "bgio_reducer.js"
+
+
+class BoardgameioError(RuntimeError):
+    """The boardgame.io comparison could not be run (npm or node missing or failing)."""
 
 
 @dataclass
@@ -105,6 +127,76 @@ def report(result: Result) -> None:
     ))
 
 
+def _run(cmd: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProcess[str]:
+    try:
+        done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                              check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise BoardgameioError(f"`{' '.join(cmd)}` failed: {exc}") from exc
+    if done.returncode != 0:
+        tail = (done.stderr.strip() or done.stdout.strip())[-2000:]
+        raise BoardgameioError(f"`{' '.join(cmd)}` exited {done.returncode}:\n{tail}")
+    return done
+
+
+def ensure_boardgameio() -> Path:
+    """The scratch node_modules holding boardgame.io, installed with npm if missing."""
+    modules = BGIO_SCRATCH / "node_modules"
+    if (modules / "boardgame.io" / "package.json").is_file():
+        return modules
+    npm = shutil.which("npm")
+    if npm is None:
+        raise BoardgameioError("npm is not on PATH; cannot install boardgame.io")
+    BGIO_SCRATCH.mkdir(parents=True, exist_ok=True)
+    package = BGIO_SCRATCH / "package.json"
+    if not package.exists():
+        package.write_text('{"name": "bgio-scratch", "private": true}\n')
+    print(f"boardgameio: npm install boardgame.io@{BGIO_VERSION} into {BGIO_SCRATCH}", flush=True)
+    _run([npm, "install", "--no-audit", "--no-fund", "--no-save",
+          f"boardgame.io@{BGIO_VERSION}"], BGIO_SCRATCH, timeout=600)
+    if not (modules / "boardgame.io" / "package.json").is_file():
+        raise BoardgameioError(f"npm install finished but {modules / 'boardgame.io'} is missing")
+    return modules
+
+
+def bench_boardgameio(moves: int) -> dict[str, Any]:
+    """Run bench/bgio_reducer.js under node; its JSON report."""
+    node = shutil.which("node")
+    if node is None:
+        raise BoardgameioError("node is not on PATH; cannot run the boardgame.io reducer")
+    modules = ensure_boardgameio()
+    done = _run([node, str(BGIO_SCRIPT), "--modules", str(modules), "--moves", str(moves)],
+                BGIO_SCRATCH, timeout=900)
+    lines = done.stdout.strip().splitlines()
+    try:
+        figures: dict[str, Any] = json.loads(lines[-1])
+        float(figures["moves_per_s"])
+    except (IndexError, ValueError, KeyError, TypeError) as exc:
+        raise BoardgameioError(f"unexpected output from {BGIO_SCRIPT.name}: {done.stdout!r}") \
+            from exc
+    return figures
+
+
+def compare_boardgameio(classic: Result, moves: int) -> bool:
+    """Print the boardgame.io reducer figures and the ratio; False if it could not be run."""
+    try:
+        bgio = bench_boardgameio(moves)
+    except BoardgameioError as exc:
+        print(f"boardgameio: comparison skipped: {exc}")
+        return False
+    actions_per_s = classic.actions / classic.seconds
+    moves_per_s = float(bgio["moves_per_s"])
+    ratio = actions_per_s / moves_per_s
+    players = classic.options.players
+    print(f"boardgameio: {bgio['library']} on node {bgio['node']}, moves={bgio['moves']}, "
+          f"seconds={bgio['seconds']}, undo={'on' if bgio['undo'] else 'off'}")
+    print(f"boardgameio: reducer moves/s={moves_per_s:.0f}")
+    print(f"classic actions/s ÷ boardgame.io reducer moves/s = {ratio:.2f} "
+          f"({actions_per_s:.0f} / {moves_per_s:.0f}; {players}-player classic, "
+          f"target >= 1.0 {'met' if ratio >= 1.0 else 'not met'})")
+    return True
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="complete games per variant")
@@ -112,13 +204,29 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--variant", action="append", choices=sorted(REGISTRY),
                         help="only this variant (repeatable); default: every registered one")
+    parser.add_argument("--no-boardgameio", dest="boardgameio", action="store_false",
+                        help="skip the boardgame.io reducer comparison after the classic run")
+    parser.add_argument("--bgio-moves", type=int, default=200_000,
+                        help="trivial moves applied through boardgame.io's reducer")
+    parser.add_argument("--require-boardgameio", action="store_true",
+                        help="exit non-zero if the boardgame.io comparison cannot be run")
     args = parser.parse_args()
     print(f"python {platform.python_version()} on {platform.machine()} "
           f"({platform.processor() or platform.platform()}), games={args.games}, "
           f"seeds {args.seed}..{args.seed + args.games - 1}, players={args.players}")
-    for variant in args.variant or sorted(REGISTRY):
-        report(bench_variant(variant, args.games, args.seed, args.players))
+    variants = args.variant or sorted(REGISTRY)
+    compared = False
+    for variant in variants:
+        result = bench_variant(variant, args.games, args.seed, args.players)
+        report(result)
         sys.stdout.flush()
+        if variant == "classic" and args.boardgameio:
+            compared = compare_boardgameio(result, args.bgio_moves)
+            sys.stdout.flush()
+    if args.boardgameio and "classic" not in variants:
+        print("boardgameio: comparison skipped: classic was not measured in this run")
+    if args.boardgameio and args.require_boardgameio and not compared:
+        return 1
     return 0
 
 

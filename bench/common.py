@@ -1,0 +1,82 @@
+"""Shared by bench/contention.py, bench/stalls.py and bench/memory.py: the service under test.
+
+Each script starts its own redis-server (AOF on, `appendfsync everysec`, as bench/service.py)
+and one `python -m risk_service` process on it, and prints what it ran with.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.service import machine_line, say, service_limits  # noqa: E402 - needs ROOT
+from risk_service.redis_server import RedisServer  # noqa: E402
+from tests.service.harness import ServiceProcess  # noqa: E402
+
+
+@dataclass
+class Stack:
+    redis: RedisServer
+    service: ServiceProcess
+    work: Path
+
+    @property
+    def service_pid(self) -> int:
+        assert self.service.proc is not None
+        return self.service.proc.pid
+
+
+def rss_bytes(pid: int) -> int:
+    """VmRSS of a process from /proc/<pid>/status."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError(f"no VmRSS for pid {pid}")
+
+
+@contextlib.contextmanager
+def stack(settings: dict[str, Any], log_level: str = "info", keep: bool = False,
+          **service_env: str) -> Iterator[Stack]:
+    """Redis + one service process; prints date, machine, versions and `settings`."""
+    work = Path(tempfile.mkdtemp(prefix="risk-bench-"))
+    redis = RedisServer(work / "redis", appendfsync="everysec")
+    redis.start()
+    service = ServiceProcess(redis.url, work, RISK_LOG_LEVEL=log_level, **service_env)
+    try:
+        service.start()
+        assert service.proc is not None
+        inherited = " ".join(f"{k}={v}" for k, v in sorted(os.environ.items())
+                             if k.startswith("RISK_") and k != "RISK_LOG_LEVEL")
+        extra = " ".join(f"{k}={v}" for k, v in service_env.items())
+        version = subprocess.run(["redis-server", "--version"], capture_output=True, text=True,
+                                 check=False).stdout.split()
+        say(f"date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M:%S} UTC; "
+            f"machine: {machine_line()}")
+        say(f"redis: {' '.join(version[:3])} (own process, pid {redis.pid}), appendonly yes, "
+            f"appendfsync {redis.appendfsync}; service: python -m risk_service (pid "
+            f"{service.proc.pid}) at {service.target}, RISK_LOG_LEVEL={log_level}"
+            f"{' ' + extra if extra else ''}; inherited: {inherited or 'none'}")
+        say("service limits: " + service_limits({**os.environ, **service.env}))
+        say("settings: " + ", ".join(f"{k}={v}" for k, v in settings.items()))
+        yield Stack(redis, service, work)
+    finally:
+        service.stop()
+        redis.stop()
+        if keep:
+            say(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
