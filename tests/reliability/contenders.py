@@ -407,7 +407,7 @@ class Follower:
                     raise
             finally:
                 self.dropped = False
-                await self.channel.close()
+                await _close(self.channel)
             self.resumes += 1
             self.turn += 1  # the next attempt goes to the next replica
             await asyncio.sleep(0.05)
@@ -431,9 +431,17 @@ class Follower:
     async def stop(self) -> None:
         if self.task is not None:
             self.task.cancel()
-            await asyncio.gather(self.task, return_exceptions=True)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(self.task, return_exceptions=True), 5)
         if self.channel is not None:
-            await self.channel.close()
+            await _close(self.channel)
+
+
+async def _close(channel: grpc.aio.Channel) -> None:
+    """Close a channel, but never wait on it for long: a channel whose server was SIGKILLed
+    mid-call can take its time, and a test's teardown must not hang on it."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(channel.close(), 5)
 
 
 def assert_follows(follower: Follower, stored: list[bytes]) -> None:

@@ -18,6 +18,7 @@ Every game then continues to its end, and every spectator holds every event exac
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import urllib.request
 from collections.abc import AsyncIterator
@@ -144,7 +145,8 @@ class Run:
         for follower in self.followers:
             await follower.stop()
         for ch in self.channels:
-            await ch.close()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ch.close(), 5)
 
 
 def _acked_before(ledger: Ledger, moment: float) -> dict[str, list[Ack]]:
