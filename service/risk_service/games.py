@@ -143,10 +143,9 @@ class GameService:
             raise not_found(game_id)
         return record
 
-    def _identify(self, record: GameRecord, token: str | None,
-                  client_cert: bool | None = None) -> Caller:
-        """`client_cert`: whether the peer presented a client certificate (None: this call's
-        CLIENT_CERT)."""
+    def _identify(self, record: GameRecord, token: str | None) -> Caller:
+        """Who the token is for this game; organiser tokens may also need this call's
+        client certificate (CLIENT_CERT)."""
         if token is None:
             return Caller(None)
         presented = digest(token)
@@ -157,8 +156,7 @@ class GameService:
                 seat = index
         host = hmac.compare_digest(record.host_digest or b"\0" * 32, presented)
         organiser = self._is_organiser(presented)
-        if organiser and self.limits.organiser_needs_client_cert and not (
-                CLIENT_CERT.get() if client_cert is None else client_cert):
+        if organiser and self.limits.organiser_needs_client_cert and not CLIENT_CERT.get():
             raise ServiceError(
                 Code.PERMISSION_DENIED, "ORGANISER_NEEDS_CLIENT_CERT",
                 "organiser tokens are accepted only with a client certificate (mutual TLS)",
