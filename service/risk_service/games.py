@@ -129,6 +129,9 @@ class GameService:
         # the cached version skips the read, and the commit's version check catches a cache
         # that another process made stale (the caller then gets ABORTED, as it would anyway).
         self.cache: OrderedDict[str, tuple[GameRecord, Any]] = OrderedDict()
+        # A SubmitAction committing to a game in this process: the others on that game wait
+        # for it, then answer from the cache (the ones it made stale never reach Redis).
+        self.committing: dict[str, asyncio.Future[None]] = {}
         # serialised stream messages by (game, seq, viewer): shared by subscribers alike
         self.stream_cache: OrderedDict[tuple[str, int, int | None], bytes] = OrderedDict()
         self.process_id = secrets.token_hex(8)
@@ -142,6 +145,20 @@ class GameService:
         if record is None:
             raise not_found(game_id)
         return record
+
+    async def _fresh(self, game_id: str) -> tuple[GameRecord, Any]:
+        """The game as stored now, with its decoded state. The cached copy serves when Redis
+        still holds its version (one small read instead of the whole game and a decode); a
+        game still waiting for players is always read, as seats are claimed without a new
+        version."""
+        cached = self.cache.get(game_id)
+        if cached is not None and await self.store.version(game_id) == cached[0].version:
+            return cached
+        record = await self._load(game_id)
+        state = self._state(record)
+        if record.status != WAITING:
+            self._keep(record, state)
+        return record, state
 
     def _identify(self, record: GameRecord, token: str | None) -> Caller:
         """Who the token is for this game; organiser tokens may also need this call's
@@ -330,7 +347,9 @@ class GameService:
             self._remember(change, snapshot, meta, now, len(items))
             await self._after_commit(record, change, now)
         else:
-            self.cache.pop(record.game_id, None)
+            cached = self.cache.get(record.game_id)
+            if cached is not None and cached[0].version <= record.version:
+                del self.cache[record.game_id]  # another process moved the game on
             if result.outcome is CommitOutcome.STALE:
                 self.on_conflict()
         return result, items, reply_bytes
@@ -346,7 +365,16 @@ class GameService:
         new = replace(record, status=change.status, version=record.version + 1,
                       last_seq=record.last_seq + events, updated_ms=now, snapshot=snapshot,
                       meta=meta, seat_digests=digests)
-        self.cache[record.game_id] = (new, change.state)
+        if new.status == WAITING:  # seats are claimed without a new version: not cached
+            self.cache.pop(record.game_id, None)
+        else:
+            self._keep(new, change.state)
+
+    def _keep(self, record: GameRecord, state: Any) -> None:
+        cached = self.cache.get(record.game_id)
+        if cached is not None and cached[0].version > record.version:
+            return  # never replace a newer copy (a read may finish after a commit)
+        self.cache[record.game_id] = (record, state)
         self.cache.move_to_end(record.game_id)
         while len(self.cache) > self.limits.cached_games:
             self.cache.popitem(last=False)
@@ -564,9 +592,8 @@ class GameService:
     async def get(
         self, request: service_pb2.GetGameRequest, token: str | None
     ) -> service_pb2.GetGameResponse:
-        record = await self._load(request.game_id)
+        record, state = await self._fresh(request.game_id)
         caller = self._identify(record, token)
-        state = self._state(record)
         meta = self._meta(record)
         reply = service_pb2.GetGameResponse(
             game=self._summary(record, state, meta),
@@ -626,12 +653,11 @@ class GameService:
         canonical = wire.action_to_proto(variant, action).SerializeToString(deterministic=True)
         fingerprint = hashlib.sha256(canonical).digest()
         requested = request.seat if request.HasField("seat") else None
-        cached = self.cache.get(request.game_id)
-        if cached is not None and cached[0].version == request.expected_version:
-            record, state = cached
-        else:
-            record = await self._load(request.game_id)
-            state = None
+        game_id, expected = request.game_id, request.expected_version
+        while True:
+            record, state = await self._submit_view(game_id, expected)
+            if record.version != expected or game_id not in self.committing:
+                break  # (a commit may have begun while this one read the game: wait for it)
         caller = self._identify(record, token)
         seat = self._acting_seat(caller, token, requested)
         # request ids are scoped to the seat; the commit script answers a duplicate with the
@@ -660,9 +686,30 @@ class GameService:
             raise
         change = _Change(record, new_state, self._meta(record), record.status, list(events),
                          game_pb2.LogEntry(seat=seat, action=request.action))
-        return await self._commit_reply(change, seat, request_field, fingerprint,
-                                        request_id=request.request_id,
-                                        expected_version=request.expected_version)
+        # no await since the check above: this is the game's only commit in this process
+        done = self.committing[game_id] = asyncio.get_running_loop().create_future()
+        try:
+            return await self._commit_reply(change, seat, request_field, fingerprint,
+                                            request_id=request.request_id,
+                                            expected_version=expected)
+        finally:
+            del self.committing[game_id]
+            done.set_result(None)
+
+    async def _submit_view(self, game_id: str, expected: int) -> tuple[GameRecord, Any]:
+        """The game as a SubmitAction at `expected` sees it: (record, decoded state or None).
+
+        The cached copy when it is at `expected` (the commit's version check catches a newer
+        one in Redis) or past it (then the submit is stale whatever Redis holds: answered
+        without a read, with the cached version as the current one); otherwise a read. While
+        this process commits to the game, waits for that commit to land first."""
+        while (busy := self.committing.get(game_id)) is not None:
+            await asyncio.shield(busy)
+        cached = self.cache.get(game_id)
+        if cached is not None and cached[0].version >= expected:
+            record, state = cached
+            return record, state if record.version == expected else None
+        return await self._load(game_id), None
 
     async def resign(
         self, request: service_pb2.ResignRequest, token: str | None
@@ -738,6 +785,7 @@ class GameService:
         prior = await self.store.request_record(record.game_id, request_field)
         if prior is not None:
             return self._replay(prior, fingerprint, request_id)
+        self.on_conflict()  # lost the race before its commit (seen stale here, not by Redis)
         raise _stale(record.version, expected_version)
 
     @staticmethod

@@ -180,7 +180,8 @@ async def test_active_games_gauge_counts_started_games(observed: Observed, stub:
 
 
 async def test_lost_version_races_are_counted(observed: Observed, stub: Stub) -> None:
-    """Concurrent SubmitActions at one version: one commits, the losers count as conflicts."""
+    """Concurrent SubmitActions at one version: one commits, the losers count as conflicts
+    (found stale by the process or by the commit's version check alike)."""
     scraper = observed.scraper
     created = await stub.CreateGame(_seated(seed=6))
     game_id, tokens = created.game.game_id, list(created.seat_tokens)
@@ -207,7 +208,7 @@ async def test_lost_version_races_are_counted(observed: Observed, stub: Stub) ->
             assert error_info(error).reason == "STALE_VERSION"
         if await scraper.value("risk_commit_conflicts_total") > before:
             return
-    raise AssertionError("no submission ever lost the race inside the commit")
+    raise AssertionError("no lost race was ever counted")
 
 
 # ---- health --------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from risk_service.server.servicer import RiskServicer
 from risk_service.settings import Settings
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
+from risk_service.store.pipe import RedisPipe, pipe_supported
 from risk_service.sweeper import Sweeper
 
 log = structlog.get_logger("service")
@@ -63,6 +64,7 @@ class App:
     port: int
     redis: aioredis.Redis
     feed_redis: aioredis.Redis
+    pipe: RedisPipe | None
     hub: FeedHub
     health: health.aio.HealthServicer
     metrics: Metrics
@@ -86,6 +88,8 @@ class App:
         await self.hub.close()
         await self.redis.aclose()
         await self.feed_redis.aclose()
+        if self.pipe is not None:
+            await self.pipe.close()
 
 
 async def _watch_redis(app: App) -> None:
@@ -181,7 +185,10 @@ async def start(settings: Settings, redis_url: str) -> App:
     )
     hub = FeedHub(feed_client, keys, block_ms=block_ms)
     metrics = Metrics()
-    store = GameStore(client, keys)
+    # commits and game reads share one multiplexed connection (store/pipe.py); TLS URLs keep
+    # to redis-py's pool
+    pipe = RedisPipe(redis_url) if pipe_supported(redis_url) else None
+    store = GameStore(client, keys, pipe)
     games = GameService(
         store, hub, clock_ms=clock_ms,
         limits=Limits(
@@ -221,7 +228,8 @@ async def start(settings: Settings, redis_url: str) -> App:
     )
     port = _add_port(server, settings.listen, credentials)
     mtls_port = None if mutual is None else _add_port(server, settings.mtls_listen, mutual)
-    app = App(settings, server, port, client, feed_client, hub, health_servicer, metrics, keys)
+    app = App(settings, server, port, client, feed_client, pipe, hub, health_servicer, metrics,
+              keys)
     if settings.metrics_port:
         app.ops_http = OpsHttp(metrics, lambda: app.ready)
         try:

@@ -16,6 +16,7 @@ from typing import cast
 import redis.asyncio as aioredis
 
 from risk_service.store.keys import Keys, StreamEntries, stream_id, stream_seq
+from risk_service.store.pipe import RedisPipe
 
 _COMMIT = """
 local game, stream, requests, log = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -126,10 +127,15 @@ def _parse(game_id: str, raw: dict[bytes, bytes]) -> GameRecord | None:
 
 
 class GameStore:
-    def __init__(self, client: aioredis.Redis, keys: Keys | None = None) -> None:
+    def __init__(self, client: aioredis.Redis, keys: Keys | None = None,
+                 pipe: RedisPipe | None = None) -> None:
         self.redis = client
         self.keys = keys or Keys()
+        # the hot path (commits, game reads, request records) goes through the shared
+        # connection when there is one; everything else uses redis-py's pool
+        self.pipe = pipe
         self._commit = client.register_script(_COMMIT)
+        self._commit_sha = pipe.script(_COMMIT) if pipe is not None else ""
         self._release = client.register_script(_RELEASE_LEASE)
         self._campaign_cas = client.register_script(_CAMPAIGN_CAS)
 
@@ -167,15 +173,32 @@ class GameStore:
 
     async def load(self, game_id: str) -> GameRecord | None:
         """The game, or None if there is no such game."""
-        raw = cast(dict[bytes, bytes], await self.redis.hgetall(self.keys.game(game_id)))
+        key = self.keys.game(game_id)
+        if self.pipe is not None:
+            flat = await self.pipe.call("HGETALL", key)
+            raw = dict(zip(flat[::2], flat[1::2], strict=True))
+        else:
+            raw = cast(dict[bytes, bytes], await self.redis.hgetall(key))
         return _parse(game_id, raw)
+
+    async def version(self, game_id: str) -> int | None:
+        """The game's stored version (None if there is no such game): a cheap freshness check
+        for a cached copy."""
+        key = self.keys.game(game_id)
+        if self.pipe is not None:
+            value = await self.pipe.call("HGET", key, "version")
+        else:
+            value = await self.redis.hget(key, "version")
+        return int(value) if value is not None else None
 
     async def request_record(self, game_id: str, request_field: str) -> bytes | None:
         """A stored request record (fingerprint + reply), if that request id was used."""
         if not request_field:
             return None
-        value = await self.redis.hget(self.keys.requests(game_id), request_field)
-        return cast(bytes | None, value)
+        key = self.keys.requests(game_id)
+        if self.pipe is not None:
+            return cast(bytes | None, await self.pipe.call("HGET", key, request_field))
+        return cast(bytes | None, await self.redis.hget(key, request_field))
 
     async def commit(
         self,
@@ -202,15 +225,16 @@ class GameStore:
         keys = list(self.keys.game_keys(game_id))
         if campaign_fields:  # the campaign shares the game's slot: one atomic commit
             keys.append(self.keys.campaign(campaign_id))
-        reply = await self._commit(
-            keys=keys,
-            args=[
-                str(expected_version), snapshot, status, now_ms, request_field, request_value,
-                first_seq, meta, log_entry, retention_ms, len(fields),
-                *(part for pair in fields for part in pair), len(campaign_fields),
-                *(part for pair in campaign_fields for part in pair), *events,
-            ],
-        )
+        args = [
+            str(expected_version), snapshot, status, now_ms, request_field, request_value,
+            first_seq, meta, log_entry, retention_ms, len(fields),
+            *(part for pair in fields for part in pair), len(campaign_fields),
+            *(part for pair in campaign_fields for part in pair), *events,
+        ]
+        if self.pipe is not None:
+            reply = await self.pipe.evalsha(self._commit_sha, keys, args)
+        else:
+            reply = await self._commit(keys=keys, args=args)
         outcome = CommitOutcome(reply[0].decode())
         if outcome is CommitOutcome.OK:
             return CommitResult(outcome, version=int(reply[1]))

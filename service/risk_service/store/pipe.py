@@ -1,0 +1,180 @@
+"""One multiplexed Redis connection for the store's hot path (commits and game reads).
+
+redis-py checks a connection out of its pool for every command, packs it in Python and checks
+it back in: at a few thousand commits a second that bookkeeping costs more than Redis itself.
+Redis answers the commands of one connection in the order they were sent, so any number of
+concurrent callers can share one socket: each call writes its packed command (hiredis packs
+it) and parks a future in a FIFO; replies are parsed by hiredis as they arrive and hand their
+futures their results in the same order. Nothing is borrowed and nothing waits for a free
+connection; commands sent in the same event-loop turn leave in one write.
+
+Only non-blocking, single-command calls belong here (EVALSHA, HGET, HGETALL, ...): a blocking
+XREAD or a WATCH/MULTI transaction would hold up or mix with every other caller's command;
+those stay on redis-py's pool. Errors keep redis-py's types, so the service maps them as it
+maps redis-py's: a lost connection is `redis.exceptions.ConnectionError` (answered
+UNAVAILABLE), an error reply is `redis.exceptions.ResponseError`. A call whose connection was
+lost is retried on a fresh one, as the redis-py client is configured to do; the store's
+commits are safe to retry (the version check or the request record answers a repeat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import Any, cast
+
+import hiredis
+from redis import exceptions as rx
+from redis.asyncio.connection import UnixDomainSocketConnection, parse_url
+
+Arg = bytes | str | int
+
+# hiredis's stub types the argument as a one-element tuple; it takes any number of parts
+_pack = cast(Callable[[tuple[Arg, ...]], bytes], hiredis.pack_command)
+
+_BACKOFF_S = (0.02, 0.04, 0.08)  # waits before the retries of a call whose connection died
+
+
+def pipe_supported(url: str) -> bool:
+    """Plain TCP and Unix-socket URLs; TLS (rediss://) stays on redis-py's client."""
+    return url.startswith(("redis://", "unix://"))
+
+
+class _Connection(asyncio.Protocol):
+    def __init__(self) -> None:
+        self.reader = hiredis.Reader()
+        self.waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
+        self.outgoing: list[bytes] = []
+        self.transport: asyncio.Transport | None = None
+        self.closed = False
+        self.loop = asyncio.get_running_loop()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def send(self, packed: bytes) -> asyncio.Future[Any]:
+        if self.closed:
+            raise rx.ConnectionError("the Redis connection is closed")
+        future: asyncio.Future[Any] = self.loop.create_future()
+        self.waiting.append(future)
+        if not self.outgoing:
+            self.loop.call_soon(self._flush)
+        self.outgoing.append(packed)
+        return future
+
+    def _flush(self) -> None:
+        if self.transport is not None and not self.closed:
+            self.transport.writelines(self.outgoing)
+        self.outgoing = []
+
+    def data_received(self, data: bytes) -> None:
+        self.reader.feed(data)
+        try:
+            while (reply := self.reader.gets()) is not False:
+                future = self.waiting.popleft()
+                if future.done():  # its caller gave up (cancelled); the reply is dropped
+                    continue
+                if isinstance(reply, hiredis.ReplyError):
+                    future.set_exception(rx.ResponseError(str(reply)))
+                else:
+                    future.set_result(reply)
+        except (hiredis.ProtocolError, IndexError) as exc:  # out of step: start over
+            self._fail(rx.ConnectionError(f"Redis protocol error: {exc}"))
+            if self.transport is not None:
+                self.transport.abort()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._fail(rx.ConnectionError(f"lost the Redis connection: {exc or 'closed by peer'}"))
+
+    def _fail(self, error: Exception) -> None:
+        self.closed = True
+        while self.waiting:
+            future = self.waiting.popleft()
+            if not future.done():
+                future.set_exception(error)
+
+
+class RedisPipe:
+    """A shared connection to the Redis at `url`, opened on first use and reopened after a
+    loss. `await pipe.call("HGET", key, field)` answers what redis-py would (bytes, ints,
+    lists, None), or raises redis-py's exceptions."""
+
+    def __init__(self, url: str, *, connect_timeout_s: float = 5.0) -> None:
+        if not pipe_supported(url):
+            raise ValueError(f"RedisPipe does not serve {url.split(':', 1)[0]}:// URLs")
+        self.options = parse_url(url)
+        self.connect_timeout_s = connect_timeout_s
+        self._connection: _Connection | None = None
+        self._connecting: asyncio.Lock | None = None
+        self._scripts: dict[str, bytes] = {}  # sha1 -> script text, for NOSCRIPT after a restart
+
+    async def _open(self) -> _Connection:
+        connection = self._connection
+        if connection is not None and not connection.closed:
+            return connection
+        if self._connecting is None:
+            self._connecting = asyncio.Lock()
+        async with self._connecting:
+            connection = self._connection
+            if connection is not None and not connection.closed:
+                return connection
+            loop = asyncio.get_running_loop()
+            opts = self.options
+            try:
+                async with asyncio.timeout(self.connect_timeout_s):
+                    if opts.get("connection_class") is UnixDomainSocketConnection:
+                        _, connection = await loop.create_unix_connection(_Connection, opts["path"])
+                    else:
+                        _, connection = await loop.create_connection(
+                            _Connection, opts.get("host", "localhost"), opts.get("port", 6379))
+                    await self._handshake(connection)
+            except (OSError, TimeoutError) as exc:
+                raise rx.ConnectionError(f"cannot connect to Redis: {exc}") from exc
+            self._connection = connection
+            return connection
+
+    async def _handshake(self, connection: _Connection) -> None:
+        opts = self.options
+        if opts.get("password"):
+            auth: list[Arg] = ["AUTH", opts["password"]]
+            if opts.get("username"):
+                auth.insert(1, opts["username"])
+            await connection.send(_pack(tuple(auth)))
+        if opts.get("db"):
+            await connection.send(_pack(("SELECT", opts["db"])))
+
+    async def call(self, *args: Arg) -> Any:
+        packed = _pack(args)
+        for wait in (*_BACKOFF_S, None):
+            try:
+                connection = await self._open()
+                return await connection.send(packed)
+            except rx.ConnectionError:
+                if wait is None:
+                    raise
+                await asyncio.sleep(wait)
+        raise AssertionError("unreachable")
+
+    def script(self, text: str) -> str:
+        """Register a Lua script; returns its SHA1 for `evalsha`."""
+        sha = hashlib.sha1(text.encode()).hexdigest()
+        self._scripts[sha] = text.encode()
+        return sha
+
+    async def evalsha(self, sha: str, keys: Sequence[Arg], args: Sequence[Arg]) -> Any:
+        try:
+            return await self.call("EVALSHA", sha, len(keys), *keys, *args)
+        except rx.ResponseError as exc:
+            if not str(exc).startswith("NOSCRIPT"):
+                raise
+        # the server lost its script cache (a restart): load it once more and retry
+        await self.call("SCRIPT", "LOAD", self._scripts[sha])
+        return await self.call("EVALSHA", sha, len(keys), *keys, *args)
+
+    async def close(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None and connection.transport is not None:
+            connection.transport.close()

@@ -1,0 +1,119 @@
+"""The shared, multiplexed Redis connection of the hot path, against real redis-servers."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+import pytest
+import redis.asyncio
+from redis import exceptions as rx
+
+from risk_service.store.pipe import RedisPipe, pipe_supported
+
+if TYPE_CHECKING:
+    from tests.conftest import RedisServerFactory
+
+_ECHO_KEYS = "return {KEYS[1], ARGV[1]}"
+
+
+async def test_concurrent_callers_each_get_their_own_reply(
+    redis_url: str, redis_client: redis.asyncio.Redis
+) -> None:
+    """500 calls in flight on one connection: every caller gets the reply to its command."""
+    await redis_client.hset("h", mapping={f"f{i}": f"v{i}" for i in range(500)})
+    pipe = RedisPipe(redis_url)
+    try:
+        replies = await asyncio.gather(*(pipe.call("HGET", "h", f"f{i}") for i in range(500)))
+        assert replies == [f"v{i}".encode() for i in range(500)]
+        assert await pipe.call("HGET", "h", "absent") is None
+        assert await pipe.call("HGETALL", "nothing") == []
+        clients = await redis_client.client_list()
+        named = [c for c in clients if c["cmd"] in ("hget", "hgetall")]
+        assert len(named) == 1, "the calls shared one connection"
+    finally:
+        await pipe.close()
+
+
+async def test_a_cancelled_caller_does_not_shift_the_replies(
+    redis_url: str, redis_client: redis.asyncio.Redis
+) -> None:
+    """A caller that gives up (a gRPC deadline) drops its reply; later callers get theirs."""
+    await redis_client.set("slow", "x")
+    pipe = RedisPipe(redis_url)
+    try:
+        await pipe.call("PING")
+        blocked = asyncio.ensure_future(pipe.call("BLPOP", "no-such-list", "0.2"))
+        await asyncio.sleep(0.05)
+        blocked.cancel()
+        after = await pipe.call("GET", "slow")
+        assert after == b"x"
+        assert blocked.cancelled()
+    finally:
+        await pipe.close()
+
+
+async def test_error_replies_raise_redis_errors_and_the_connection_stays(redis_url: str) -> None:
+    """An error reply raises redis-py's ResponseError for that caller only."""
+    pipe = RedisPipe(redis_url)
+    try:
+        wrong, right = await asyncio.gather(pipe.call("NOSUCHCOMMAND"), pipe.call("ECHO", "ok"),
+                                            return_exceptions=True)
+        assert isinstance(wrong, rx.ResponseError)
+        assert "unknown command" in str(wrong).lower()
+        assert right == b"ok"
+    finally:
+        await pipe.close()
+
+
+async def test_scripts_survive_a_flushed_script_cache(
+    redis_url: str, redis_client: redis.asyncio.Redis
+) -> None:
+    """EVALSHA of a script the server forgot (a restart) loads it again and answers."""
+    pipe = RedisPipe(redis_url)
+    try:
+        sha = pipe.script(_ECHO_KEYS)
+        assert await pipe.evalsha(sha, ["k"], ["a"]) == [b"k", b"a"]
+        await redis_client.script_flush()
+        assert await pipe.evalsha(sha, ["k2"], [7]) == [b"k2", b"7"]
+    finally:
+        await pipe.close()
+
+
+async def test_reconnects_after_the_server_restarts(make_redis_server: RedisServerFactory) -> None:
+    """SIGKILL and restart of Redis: calls in flight fail with ConnectionError (UNAVAILABLE to
+    a client), and the next call works on a new connection without any reset."""
+    server = make_redis_server(appendfsync="always")
+    pipe = RedisPipe(server.url)
+    try:
+        await pipe.call("SET", "kept", "1")
+        in_flight = asyncio.ensure_future(pipe.call("BLPOP", "no-such-list", "5"))
+        await asyncio.sleep(0.1)
+        server.kill()
+        with pytest.raises(rx.ConnectionError):
+            await in_flight
+        server.restart()
+        assert await pipe.call("GET", "kept") == b"1"
+    finally:
+        await pipe.close()
+        server.stop()
+
+
+async def test_no_server_is_a_connection_error(make_redis_server: RedisServerFactory) -> None:
+    """With nothing listening, a call fails with ConnectionError after its retries."""
+    server = make_redis_server()
+    url = server.url
+    server.stop()
+    pipe = RedisPipe(url, connect_timeout_s=1)
+    with pytest.raises(rx.ConnectionError):
+        await pipe.call("PING")
+    await pipe.close()
+
+
+def test_tls_urls_stay_on_redis_py() -> None:
+    """rediss:// is not served by the pipe (redis-py's client handles TLS options)."""
+    assert pipe_supported("redis://127.0.0.1:6379/0")
+    assert pipe_supported("unix:///tmp/redis.sock")
+    assert not pipe_supported("rediss://cache:6380/0")
+    with pytest.raises(ValueError, match="rediss"):
+        RedisPipe("rediss://cache:6380/0")
