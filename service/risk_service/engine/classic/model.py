@@ -51,7 +51,7 @@ class ClassicOptions:
     max_turns: int = 400
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: built with core.values.build, see there
 class ClassicState:
     """The whole game, secrets included. Seat n (== players) is the neutral in a 2-player game."""
 
@@ -84,7 +84,7 @@ class ClassicState:
     end_reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: built with core.values.build, see there
 class ClassicView:
     """What one viewer may see. No deck order, no seed, no generator state, no other hands."""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 from typing import ClassVar
 
 from risk_service.engine.classic import bot
@@ -63,6 +64,7 @@ from risk_service.engine.core.errors import IllegalAction, Reason
 from risk_service.engine.core.guards import check_action, check_resign
 from risk_service.engine.core.rng import Pcg32
 from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction, Outcome
+from risk_service.engine.core.values import build
 
 STARTING_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
 TWO_PLAYER_ARMIES = 40
@@ -97,7 +99,10 @@ def _fail(reason: Reason, message: str) -> IllegalAction:
 
 
 class _Game:
-    """A mutable copy of one ClassicState for the duration of one rule application."""
+    """A mutable copy of one ClassicState for the duration of one rule application.
+
+    Hands stay tuples (sorted, as the state keeps them); a rule that changes one stores a new
+    tuple, so a copy costs one list per board-sized field and nothing per hand."""
 
     def __init__(self, s: ClassicState) -> None:
         self.options = s.options
@@ -110,7 +115,7 @@ class _Game:
         self.owner = list(s.owner)
         self.armies = list(s.armies)
         self.to_place = list(s.to_place)
-        self.hands = [list(h) for h in s.hands]
+        self.hands = list(s.hands)
         self.deck = s.deck
         self.discard = s.discard
         self.trades_done = s.trades_done
@@ -129,35 +134,35 @@ class _Game:
         self.events: list[Event] = []
 
     def freeze(self) -> ClassicState:
-        return ClassicState(
-            options=self.options,
-            seed=self.seed,
-            rng_state=self.rng.state,
-            rng_inc=self.rng.inc,
-            phase=self.phase,
-            current=self.current,
-            turn=self.turn,
-            first_seat=self.first_seat,
-            owner=tuple(self.owner),
-            armies=tuple(self.armies),
-            to_place=tuple(self.to_place),
-            hands=tuple(tuple(sorted(h)) for h in self.hands),
-            deck=self.deck,
-            discard=self.discard,
-            trades_done=self.trades_done,
-            pending=self.pending,
-            bonus_used=self.bonus_used,
-            conquered=self.conquered,
-            resume_attack=self.resume_attack,
-            eliminated=tuple(self.eliminated),
-            out_order=self.out_order,
-            attack_from=self.attack_from,
-            attack_to=self.attack_to,
-            attack_dice=self.attack_dice,
-            winner=self.winner,
-            ranking=self.ranking,
-            end_reason=self.end_reason,
-        )
+        return build(ClassicState, {
+            "options": self.options,
+            "seed": self.seed,
+            "rng_state": self.rng.state,
+            "rng_inc": self.rng.inc,
+            "phase": self.phase,
+            "current": self.current,
+            "turn": self.turn,
+            "first_seat": self.first_seat,
+            "owner": tuple(self.owner),
+            "armies": tuple(self.armies),
+            "to_place": tuple(self.to_place),
+            "hands": tuple(self.hands),
+            "deck": self.deck,
+            "discard": self.discard,
+            "trades_done": self.trades_done,
+            "pending": self.pending,
+            "bonus_used": self.bonus_used,
+            "conquered": self.conquered,
+            "resume_attack": self.resume_attack,
+            "eliminated": tuple(self.eliminated),
+            "out_order": self.out_order,
+            "attack_from": self.attack_from,
+            "attack_to": self.attack_to,
+            "attack_dice": self.attack_dice,
+            "winner": self.winner,
+            "ranking": self.ranking,
+            "end_reason": self.end_reason,
+        })
 
     # ---- shared pieces -----------------------------------------------------------------
 
@@ -331,7 +336,7 @@ class _Game:
                 self.emit(DeckShuffled(drawn.reshuffled))
             self.deck, self.discard = drawn.deck, drawn.discard
             if drawn.card is not None:
-                self.hands[seat].append(drawn.card)
+                self.hands[seat] = tuple(sorted((*self.hands[seat], drawn.card)))
                 self.emit(CardDrawn(seat, drawn.card))
         self.emit(TurnEnded(seat))
         self.start_turn(self.next_live_seat(seat))
@@ -368,8 +373,8 @@ class _Game:
         for t in range(TERRITORIES):
             if self.owner[t] == seat:
                 self.owner[t] = self.neutral
-        self.discard = self.discard + tuple(sorted(self.hands[seat]))
-        self.hands[seat] = []
+        self.discard = self.discard + self.hands[seat]
+        self.hands[seat] = ()
         if seat < len(self.to_place):
             self.to_place[seat] = 0
         self.go_out(seat)
@@ -419,9 +424,9 @@ class _Game:
         self.emit(TerritoryConquered(attacker, dst, defender))
         if defender < self.seats and defender not in self.owner:
             self.go_out(defender)
-            taken = tuple(sorted(self.hands[defender]))
-            self.hands[attacker].extend(taken)
-            self.hands[defender] = []
+            taken = self.hands[defender]
+            self.hands[attacker] = tuple(sorted(self.hands[attacker] + taken))
+            self.hands[defender] = ()
             self.emit(PlayerEliminated(defender, attacker, taken))
             if len(self.hands[attacker]) >= ELIMINATION_TRADE_AT:
                 self.resume_attack = True
@@ -435,6 +440,50 @@ class _Game:
         self.armies[src] -= count
         self.armies[dst] += count
         self.emit(ArmiesMoved(seat, src, dst, count))
+
+
+def _deciding_seat(state: ClassicState) -> int:
+    """The one seat `decision(state)` names, or -1 once the game is over."""
+    phase = state.phase
+    if phase is Phase.DEFEND:
+        decider = defence_decider(
+            state.owner, state.attack_to, state.current, state.options.players
+        )
+        assert decider is not None, "a neutral without a decider never waits in DEFEND"
+        return decider
+    return -1 if phase is Phase.FINISHED else state.current
+
+
+# Listed actions are frozen values, so the ones a board can produce are built once and shared by
+# every listing instead of being rebuilt on each call (an attack step lists about fifty).
+
+_CLAIM_ENTRIES = tuple(LegalAction(ClaimTerritory(t)) for t in range(TERRITORIES))
+_NEUTRAL_ENTRIES = tuple(LegalAction(PlaceNeutral(t)) for t in range(TERRITORIES))
+_DEFEND_ENTRIES = (LegalAction(Defend(1)), LegalAction(Defend(2)))
+_END_ATTACK = LegalAction(EndAttack())
+_END_TURN = LegalAction(EndTurn())
+
+
+def _attack_entries(src: int) -> tuple[tuple[int, tuple[tuple[LegalAction, ...], ...]], ...]:
+    """(target, its attacks with 1 die, with 1 or 2, with 1 to 3) for each neighbour of src."""
+    out = []
+    for dst in CLASSIC_BOARD.links[src]:
+        entries = tuple(LegalAction(Attack(src, dst, dice)) for dice in (1, 2, 3))
+        out.append((dst, (entries[:1], entries[:2], entries)))
+    return tuple(out)
+
+
+_ATTACK_ENTRIES = tuple(_attack_entries(src) for src in range(TERRITORIES))
+
+
+@lru_cache(maxsize=4096)
+def _place_entry(territory: int, most: int) -> LegalAction:
+    return LegalAction(PlaceArmies(territory, 1), most)
+
+
+@lru_cache(maxsize=8192)
+def _fortify_entry(src: int, dst: int, most: int) -> LegalAction:
+    return LegalAction(Fortify(src, dst, 1), most)
 
 
 class ClassicRules:
@@ -516,11 +565,7 @@ class ClassicRules:
         if state.phase is Phase.FINISHED:
             return Decision((), "finished")
         if state.phase is Phase.DEFEND:
-            decider = defence_decider(
-                state.owner, state.attack_to, state.current, state.options.players
-            )
-            assert decider is not None, "a neutral without a decider never waits in DEFEND"
-            return Decision((decider,), "defend")
+            return Decision((_deciding_seat(state),), "defend")
         return Decision((state.current,), state.phase.name.lower())
 
     def outcome(self, state: ClassicState) -> Outcome | None:
@@ -529,23 +574,35 @@ class ClassicRules:
         return Outcome(state.winner, state.ranking, state.end_reason)
 
     def legal_actions(self, state: ClassicState, seat: int) -> list[LegalAction]:
-        if seat not in self.decision(state).seats:
+        if seat != _deciding_seat(state):
             return []
         phase = state.phase
         owner = state.owner
         armies = state.armies
+        legal: list[LegalAction]
+        if phase is Phase.ATTACK:  # most decisions of a game: keep it first and lean
+            legal = []
+            for src, have in enumerate(armies):
+                if have < 2 or owner[src] != seat:
+                    continue
+                dice = have - 2 if have < 4 else 2  # index of min(3, have - 1) dice
+                for dst, by_dice in _ATTACK_ENTRIES[src]:
+                    if owner[dst] != seat:
+                        legal.extend(by_dice[dice])
+            legal.append(_END_ATTACK)
+            return legal
         own = [t for t in range(TERRITORIES) if owner[t] == seat]
         if phase is Phase.CLAIM:
-            return [LegalAction(ClaimTerritory(t)) for t in range(TERRITORIES) if owner[t] < 0]
+            return [_CLAIM_ENTRIES[t] for t in range(TERRITORIES) if owner[t] < 0]
         if phase is Phase.SETUP_PLACE:
             most = 1 if state.options.players > 2 else min(state.pending, state.to_place[seat])
-            return [LegalAction(PlaceArmies(t, 1), most) for t in own]
+            return [_place_entry(t, most) for t in own]
         if phase is Phase.SETUP_NEUTRAL:
             neutral = state.options.players
-            return [LegalAction(PlaceNeutral(t)) for t in range(TERRITORIES) if owner[t] == neutral]
+            return [_NEUTRAL_ENTRIES[t] for t in range(TERRITORIES) if owner[t] == neutral]
         if phase is Phase.REINFORCE:
             hand = state.hands[seat]
-            legal: list[LegalAction] = []
+            legal = []
             may_trade = state.options.cards and (
                 len(hand) >= MUST_TRADE_AT if state.resume_attack else len(hand) >= 3
             )
@@ -554,29 +611,20 @@ class ClassicRules:
                     for bonus in bonus_choices(owner, state.bonus_used, seat, combo):
                         legal.append(LegalAction(TradeCards(combo, bonus)))
             if len(hand) < MUST_TRADE_AT and state.pending > 0:
-                legal.extend(LegalAction(PlaceArmies(t, 1), state.pending) for t in own)
-            return legal
-        if phase is Phase.ATTACK:
-            legal = []
-            for src in own:
-                if armies[src] < 2:
-                    continue
-                top = min(3, armies[src] - 1)
-                for dst in CLASSIC_BOARD.links[src]:
-                    if owner[dst] != seat:
-                        legal.extend(LegalAction(Attack(src, dst, d)) for d in range(1, top + 1))
-            legal.append(LegalAction(EndAttack()))
+                pending = state.pending
+                legal.extend(_place_entry(t, pending) for t in own)
             return legal
         if phase is Phase.DEFEND:
             top = min(2, armies[state.attack_to])
-            return [LegalAction(Defend(d)) for d in range(1, top + 1)]
+            return list(_DEFEND_ENTRIES[:top])
         if phase is Phase.MOVE_IN:
             return [LegalAction(MoveIn(state.attack_dice), armies[state.attack_from] - 1)]
         if phase is Phase.FORTIFY:
             legal = []
             for src, targets in self._fortify_targets(state, seat).items():
-                legal.extend(LegalAction(Fortify(src, dst, 1), armies[src] - 1) for dst in targets)
-            legal.append(LegalAction(EndTurn()))
+                most = armies[src] - 1
+                legal.extend(_fortify_entry(src, dst, most) for dst in targets)
+            legal.append(_END_TURN)
             return legal
         return []
 
@@ -605,33 +653,33 @@ class ClassicRules:
             0 if opts.trade_schedule is TradeSchedule.FIXED
             else escalating_value(opts.trade_schedule, state.trades_done + 1)
         )
-        return ClassicView(
-            viewer=seat,
-            options=opts,
-            phase=state.phase,
-            current=state.current,
-            turn=state.turn,
-            owner=state.owner,
-            armies=state.armies,
-            to_place=state.to_place,
-            hand=state.hands[seat] if 0 <= seat < opts.players else (),
-            hand_counts=tuple(len(h) for h in state.hands),
-            deck_count=len(state.deck),
-            discard=state.discard,
-            trades_done=state.trades_done,
-            next_trade_value=next_value,
-            pending=state.pending,
-            bonus_used=state.bonus_used,
-            conquered=state.conquered,
-            eliminated=state.eliminated,
-            out_order=state.out_order,
-            attack_from=state.attack_from,
-            attack_to=state.attack_to,
-            attack_dice=state.attack_dice,
-            winner=state.winner,
-            ranking=state.ranking,
-            end_reason=state.end_reason,
-        )
+        return build(ClassicView, {
+            "viewer": seat,
+            "options": opts,
+            "phase": state.phase,
+            "current": state.current,
+            "turn": state.turn,
+            "owner": state.owner,
+            "armies": state.armies,
+            "to_place": state.to_place,
+            "hand": state.hands[seat] if 0 <= seat < opts.players else (),
+            "hand_counts": tuple(map(len, state.hands)),
+            "deck_count": len(state.deck),
+            "discard": state.discard,
+            "trades_done": state.trades_done,
+            "next_trade_value": next_value,
+            "pending": state.pending,
+            "bonus_used": state.bonus_used,
+            "conquered": state.conquered,
+            "eliminated": state.eliminated,
+            "out_order": state.out_order,
+            "attack_from": state.attack_from,
+            "attack_to": state.attack_to,
+            "attack_dice": state.attack_dice,
+            "winner": state.winner,
+            "ranking": state.ranking,
+            "end_reason": state.end_reason,
+        })
 
     def resign(self, state: ClassicState, seat: int) -> tuple[ClassicState, list[Event]]:
         check_resign(seat, players=state.options.players,
@@ -682,7 +730,7 @@ class ClassicRules:
     ) -> tuple[ClassicState, list[Event]]:
         check_action(action, ACTION_TYPES, "classic", seat=seat, players=state.options.players,
                      finished=state.phase is Phase.FINISHED,
-                     deciding=self.decision(state).seats)
+                     deciding=(_deciding_seat(state),))
         game = _Game(state)
         handler = _HANDLERS.get((state.phase, type(action)))
         if handler is None:
@@ -781,8 +829,7 @@ def _trade(game: _Game, seat: int, action: Action) -> None:
         )
     game.trades_done += 1
     value = set_value(game.options.trade_schedule, game.trades_done, cards)
-    for card in cards:
-        hand.remove(card)
+    game.hands[seat] = tuple(card for card in hand if card not in cards)
     game.discard = game.discard + cards
     game.pending += value
     if action.bonus_territory >= 0:

@@ -14,6 +14,10 @@ from typing import TypeVar
 _MASK64 = (1 << 64) - 1
 _MASK32 = (1 << 32) - 1
 _MULT = 6364136223846793005
+# The threshold `below(6)` computes. NB: in Python `(-bound) % bound` is 0 for every bound, so
+# `below` never rejects and keeps a tiny modulo bias; fixing it would change every recorded game,
+# so it stays, and `dice` must match it.
+_DIE_THRESHOLD = (-6) % 6
 
 T = TypeVar("T")
 
@@ -48,9 +52,16 @@ class Pcg32:
         if not 0 < bound <= _MASK32:
             raise ValueError(f"bound must be in 1..2**32-1, got {bound}")
         threshold = (-bound) % bound  # (2**32 - bound) % bound: values below it are rejected
+        # `next_u32` inlined (bots and dice call this on every action); the same outputs
+        state, inc = self.state, self.inc
         while True:
-            r = self.next_u32()
+            old = state
+            state = (old * _MULT + inc) & _MASK64
+            xorshifted = (((old >> 18) ^ old) >> 27) & _MASK32
+            rot = old >> 59
+            r = ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & _MASK32
             if r >= threshold:
+                self.state = state
                 return r % bound
 
     def die(self) -> int:
@@ -58,7 +69,21 @@ class Pcg32:
         return self.below(6) + 1
 
     def dice(self, count: int) -> tuple[int, ...]:
-        return tuple(self.below(6) + 1 for _ in range(count))
+        """`count` dice: `below(6) + 1` each, with `below` inlined."""
+        out = []
+        state, inc = self.state, self.inc
+        for _ in range(count):
+            while True:
+                old = state
+                state = (old * _MULT + inc) & _MASK64
+                xorshifted = (((old >> 18) ^ old) >> 27) & _MASK32
+                rot = old >> 59
+                r = ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & _MASK32
+                if r >= _DIE_THRESHOLD:
+                    out.append(r % 6 + 1)
+                    break
+        self.state = state
+        return tuple(out)
 
     def shuffled(self, items: Sequence[T]) -> tuple[T, ...]:
         """Fisher-Yates from the end, the order every implementation of this engine must use."""

@@ -63,6 +63,24 @@ class LegalAction:
             for n in range(low, self.max_count + 1)
         ]
 
+    def size(self) -> int:
+        """`len(self.instances())`, without building them."""
+        if not self.max_count:
+            return 1
+        low: int = getattr(self.action, "count")  # noqa: B009
+        return self.max_count - low + 1
+
+    def instance(self, index: int) -> Action:
+        """`self.instances()[index]` (a negative index counts from the end), without building
+        the others: bots pick one count out of a range that can hold hundreds."""
+        if not self.max_count:
+            return [self.action][index]
+        low: int = getattr(self.action, "count")  # noqa: B009
+        count = range(low, self.max_count + 1)[index]
+        if count == low:
+            return self.action
+        return dataclasses.replace(self.action, **{"count": count})
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:
