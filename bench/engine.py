@@ -1,12 +1,17 @@
 """Engine throughput: complete bot games per second and validated actions per second, per variant.
 
     python bench/engine.py [--games 20] [--seed 1] [--players 4] [--variant classic]
+                           [--list-twice]
 
-Each step does what the service does for a bot seat: list the legal actions for the deciding
-seat, let the bot pick one (`bot_action`), and `apply` it (which validates it again). One such
-step is one action. Every variant in the engine registry is measured with the options in
-`BENCH_OPTIONS` (defaults otherwise); results print as one greppable line per figure, e.g.
-`classic: games/s=1.23, actions/s=4567`. Record figures in bench/RESULTS.md.
+Each step does what the service does for a bot seat (`rules.bot_action`, then `apply`): list
+the legal actions for the deciding seat, let the bot pick one of them from the seat's view
+(`bot_choose(view(state, seat), legal, entropy)`, which is what `bot_action` is), and `apply` it
+(which validates it again). One such step is one action. Until 2026-11-30 a step listed the
+legal actions once more than the service does (once here, once inside `bot_action`);
+`--list-twice` measures that older definition. Every variant in the engine registry is
+measured with the options in `BENCH_OPTIONS` (defaults otherwise); results print as one
+greppable line per figure, e.g. `classic: games/s=1.23, actions/s=4567`. Record figures in
+bench/RESULTS.md.
 
 Right after the classic run (unless `--no-boardgameio`), the same script measures
 boardgame.io's game reducer for comparison: it installs `boardgame.io@0.50.2` with npm into the
@@ -81,7 +86,8 @@ class Result:
         return sum(self.actions_per_game)
 
 
-def play_game(variant: str, options: Any, seed: int) -> tuple[int, Any]:
+def play_game(variant: str, options: Any, seed: int, list_twice: bool = False
+              ) -> tuple[int, Any]:
     """One complete bot game: (actions applied, outcome)."""
     rules = get_ruleset(variant)
     state, _ = rules.create(options, seed)
@@ -91,13 +97,18 @@ def play_game(variant: str, options: Any, seed: int) -> tuple[int, Any]:
         legal = rules.legal_actions(state, seat)
         if not legal:
             raise AssertionError(f"{variant} seed {seed}: seat {seat} decides but has no action")
-        action = rules.bot_action(state, seat, (seed << 32) | actions)
+        entropy = (seed << 32) | actions
+        if list_twice:
+            action = rules.bot_action(state, seat, entropy)
+        else:
+            action = rules.bot_choose(rules.view(state, seat), legal, entropy)
         state, _ = rules.apply(state, seat, action)
         actions += 1
     return actions, outcome
 
 
-def bench_variant(variant: str, games: int, seed: int, players: int) -> Result:
+def bench_variant(variant: str, games: int, seed: int, players: int,
+                  list_twice: bool = False) -> Result:
     rules = get_ruleset(variant)
     options = dataclasses.replace(
         rules.default_options(players), **BENCH_OPTIONS.get(variant, {})
@@ -105,7 +116,7 @@ def bench_variant(variant: str, games: int, seed: int, players: int) -> Result:
     result = Result(variant, options)
     start = time.perf_counter()
     for game in range(games):
-        actions, outcome = play_game(variant, options, seed + game)
+        actions, outcome = play_game(variant, options, seed + game, list_twice)
         result.actions_per_game.append(actions)
         result.outcomes[outcome.reason] += 1
         result.winners[outcome.winner] += 1
@@ -210,14 +221,18 @@ def main() -> int:
                         help="trivial moves applied through boardgame.io's reducer")
     parser.add_argument("--require-boardgameio", action="store_true",
                         help="exit non-zero if the boardgame.io comparison cannot be run")
+    parser.add_argument("--list-twice", action="store_true",
+                        help="the step as defined until 2026-11-30: list the legal actions, "
+                             "then call bot_action, which lists them again")
     args = parser.parse_args()
     print(f"python {platform.python_version()} on {platform.machine()} "
           f"({platform.processor() or platform.platform()}), games={args.games}, "
-          f"seeds {args.seed}..{args.seed + args.games - 1}, players={args.players}")
+          f"seeds {args.seed}..{args.seed + args.games - 1}, players={args.players}"
+          f"{', legal actions listed twice per step' if args.list_twice else ''}")
     variants = args.variant or sorted(REGISTRY)
     compared = False
     for variant in variants:
-        result = bench_variant(variant, args.games, args.seed, args.players)
+        result = bench_variant(variant, args.games, args.seed, args.players, args.list_twice)
         report(result)
         sys.stdout.flush()
         if variant == "classic" and args.boardgameio:
