@@ -12,11 +12,19 @@ seat's token and `expected_version` = the version of the previous reply. Measure
 and after the contended phase); the baseline is the mean.
 
 Contended: `--clients` concurrent clients (one asyncio process, one channel) on one game, all
-holding every seat token. Each one loops: GetGame (read the version v), then SubmitAction of
-the planned action for version v by the deciding seat, with `expected_version` = v and a fresh
-request id. Most race and lose (ABORTED: the version moved; FAILED_PRECONDITION: e.g. not that
-seat's turn any more). Applied actions/s = the game's version advance / time. When a game's
-plan is used up (or it ends), every client moves on to the next prepared game.
+holding every seat token, each submitting the planned action for the version it believes
+current, with `expected_version` = that version and a fresh request id. Most race and lose
+(ABORTED: the version moved; FAILED_PRECONDITION: e.g. not that seat's turn any more).
+Applied actions/s = the game's version advance / time. When a game's plan is used up (or it
+ends), every client moves on to the next prepared game. Two client behaviours, one phase each:
+
+- `sdk` (the target's figure): as the Python SDK retries a lost race: after OK, go on at
+  once with the version of the reply; after ABORTED, pause `risk_client.CONFLICT_BACKOFF`
+  (jittered, doubling while losing) and go on with the error's `current_version`; after
+  FAILED_PRECONDITION, pause likewise and re-read with GetGame.
+- `storm` (for reference): every client re-reads with GetGame and resubmits at once after
+  every reply, win or lose: each version costs about two RPCs per client, so the applied rate
+  is bounded by the service's RPC rate divided by twice the client count.
 """
 
 from __future__ import annotations
@@ -37,6 +45,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from google.rpc import error_details_pb2, status_pb2  # noqa: E402
+
 from bench.common import stack  # noqa: E402 - needs ROOT on sys.path
 from bench.service import (  # noqa: E402
     CpuMeter,
@@ -46,6 +56,7 @@ from bench.service import (  # noqa: E402
     new_stub,
     say,
 )
+from risk_client import CONFLICT_BACKOFF  # noqa: E402
 from risk_service.pb.risk.v1 import service_pb2  # noqa: E402
 from tests.service.rpc import bearer, create_request  # noqa: E402
 
@@ -93,7 +104,7 @@ async def solo(stub: Any, seconds: float, seeds: collections.abc.Iterator[int], 
     return applied, time.monotonic() - start, notes
 
 
-async def contended(stub: Any, clients: int, seconds: float, games: list[Game]
+async def contended(stub: Any, clients: int, seconds: float, games: list[Game], mode: str
                     ) -> tuple[int, float, collections.Counter[str], list[str]]:
     codes: collections.Counter[str] = collections.Counter()
     notes: list[str] = []
@@ -101,14 +112,20 @@ async def contended(stub: Any, clients: int, seconds: float, games: list[Game]
     start = time.monotonic()
     deadline = start + seconds
 
+    async def read(game: Game) -> int:
+        got = await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id),
+                                 timeout=CALL_TIMEOUT_S)
+        codes["GetGame"] += 1
+        return int(got.game.version)
+
     async def client(n: int) -> None:
-        attempt = 0
+        attempt = losses = 0
+        index, v = -1, 0
         while time.monotonic() < deadline and current[0] < len(games):
-            index = current[0]
+            if index != current[0] or mode == "storm":
+                index = current[0]
+                v = await read(games[index])
             game = games[index]
-            got = await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id),
-                                     timeout=CALL_TIMEOUT_S)
-            v = got.game.version
             step = v - game.start_version
             if step >= len(game.plan):
                 if current[0] == index:
@@ -120,14 +137,24 @@ async def contended(stub: Any, clients: int, seconds: float, games: list[Game]
                 game_id=game.game_id, action=action, expected_version=v,
                 request_id=f"c{n}-{attempt}")
             try:
-                await stub.SubmitAction(request, metadata=bearer(game.tokens[seat]),
-                                        timeout=CALL_TIMEOUT_S)
+                reply = await stub.SubmitAction(request, metadata=bearer(game.tokens[seat]),
+                                                timeout=CALL_TIMEOUT_S)
                 codes["OK"] += 1
+                v, losses = reply.version, 0
             except grpc.aio.AioRpcError as error:
                 codes[error.code().name] += 1
                 if error.code() not in (grpc.StatusCode.ABORTED,
                                         grpc.StatusCode.FAILED_PRECONDITION):
                     notes.append(f"{error.code().name} {error.details()}")
+                if mode == "sdk":
+                    losses += 1
+                    await asyncio.sleep(CONFLICT_BACKOFF.delay(losses))
+                    metadata = dict(error.trailing_metadata() or ())
+                    info = error_info_of(metadata)
+                    if error.code() == grpc.StatusCode.ABORTED and info.get("current_version"):
+                        v = int(info["current_version"])
+                    else:
+                        v = await read(game)
 
     await asyncio.gather(*(client(n) for n in range(clients)))
     elapsed = time.monotonic() - start
@@ -140,6 +167,19 @@ async def contended(stub: Any, clients: int, seconds: float, games: list[Game]
     return applied, elapsed, codes, notes
 
 
+def error_info_of(metadata: dict[str, Any]) -> dict[str, str]:
+    """The ErrorInfo metadata of a failed call's rich status (empty if there is none)."""
+    raw = metadata.get("grpc-status-details-bin")
+    if not raw:
+        return {}
+    status = status_pb2.Status.FromString(raw)
+    for detail in status.details:
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return dict(info.metadata)
+    return {}
+
+
 async def run(args: argparse.Namespace, target: str, pids: dict[str, list[int]]) -> None:
     channel = grpc.aio.insecure_channel(target)
     stub = new_stub(channel)
@@ -147,8 +187,8 @@ async def run(args: argparse.Namespace, target: str, pids: dict[str, list[int]])
     meter = CpuMeter({**pids, "client": [os.getpid()]})
     try:
         await solo(stub, 1.0, seeds, args.players)  # warm-up, not recorded
-        results = []
-        for name in ("solo", "contended", "solo"):
+        results: dict[str, list[float]] = collections.defaultdict(list)
+        for name in ("solo", "sdk", "storm", "solo"):
             if name == "solo":
                 meter.start()
                 applied, secs, notes = await solo(stub, args.seconds, seeds, args.players)
@@ -156,27 +196,31 @@ async def run(args: argparse.Namespace, target: str, pids: dict[str, list[int]])
                 say(f"solo (1 client, chained submits): {applied} applied in {secs:.1f} s = "
                     f"{applied / secs:.0f}/s | {meter.line()}")
             else:
-                games = await prepare_many(stub, seeds, args.players, 500 * args.seconds)
+                games = await prepare_many(stub, seeds, args.players,
+                                           (2000 if name == "sdk" else 500) * args.seconds)
                 meter.start()
                 applied, secs, codes, notes = await contended(stub, args.clients, args.seconds,
-                                                              games)
+                                                              games, name)
                 meter.stop()
-                attempts = sum(codes.values())
-                say(f"contended ({args.clients} clients, one game at a time, GetGame + "
-                    f"SubmitAction each): {applied} applied in {secs:.1f} s = "
-                    f"{applied / secs:.0f}/s | {attempts} submits: "
+                rpcs = sum(codes.values())
+                say(f"contended, {name} clients ({args.clients} on one game at a time): "
+                    f"{applied} applied in {secs:.1f} s = {applied / secs:.0f}/s | {rpcs} RPCs "
+                    f"({rpcs / secs:.0f}/s): "
                     + ", ".join(f"{k} {v}" for k, v in codes.most_common())
                     + f" | {meter.line()}")
                 if codes["OK"] != applied:
                     say(f"  ! OK replies ({codes['OK']}) != version advance ({applied})")
             for note in sorted(set(notes))[:5]:
                 say(f"  ! {note}")
-            results.append(applied / secs)
-        base = (results[0] + results[2]) / 2
-        ratio = results[1] / base
-        say(f"contention ratio (applied/s, {args.clients} clients on one game ÷ one client "
-            f"alone, mean of 2 solo phases {base:.0f}/s): {ratio:.2f} (target >= 0.8: "
-            f"{'met' if ratio >= 0.8 else 'NOT met'})")
+            results[name].append(applied / secs)
+        base = sum(results["solo"]) / 2
+        for name in ("sdk", "storm"):
+            ratio = results[name][0] / base
+            target = (f"target >= 0.8: {'met' if ratio >= 0.8 else 'NOT met'}" if name == "sdk"
+                      else "reference, no target")
+            say(f"contention ratio, {name} clients (applied/s, {args.clients} clients on one "
+                f"game ÷ one client alone, mean of 2 solo phases {base:.0f}/s): {ratio:.2f} "
+                f"({target})")
     finally:
         await channel.close()
 

@@ -7,7 +7,7 @@
 
 from risk_client import actions
 from risk_client.bots import play_game, play_seat
-from risk_client.client import Backoff, RiskClient
+from risk_client.client import CONFLICT_BACKOFF, Backoff, RiskClient
 from risk_client.errors import (
     IllegalMove,
     InvalidArgument,
@@ -23,6 +23,7 @@ from risk_client.errors import (
 from risk_client.options import classic_options
 
 __all__ = [
+    "CONFLICT_BACKOFF",
     "Backoff",
     "IllegalMove",
     "InvalidArgument",

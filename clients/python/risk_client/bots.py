@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
 
-from risk_client.client import RiskClient
+from risk_client.client import CONFLICT_BACKOFF, RiskClient
 from risk_client.errors import IllegalMove, StaleVersion, Unavailable
 from risk_client.options import classic_options
 from risk_service import wire
@@ -171,6 +171,7 @@ async def play_seat(
                 stale += 1
                 if stale > MAX_STALE_RETRIES:
                     raise
+                await asyncio.sleep(CONFLICT_BACKOFF.delay(stale))  # no retry storm
             except IllegalMove:
                 illegal += 1
                 if illegal > MAX_ILLEGAL_RETRIES:

@@ -59,6 +59,14 @@ class Backoff:
         return random.uniform(ceiling / 2, ceiling)  # jitter, not a secret
 
 
+# How a client that lost a version race (ABORTED / STALE_VERSION) waits before it tries again:
+# a few milliseconds at first, doubling while it keeps losing. Clients that all retry at once
+# on every loss turn one game's contention into a retry storm, where the service spends its
+# time answering losers; with a jittered pause the latest winner (who learns the new version
+# from its own reply) keeps the game moving. `attempts` is not used here.
+CONFLICT_BACKOFF = Backoff(initial=0.002, maximum=0.25)
+
+
 def _resumable(error: RiskError) -> bool:
     """Failures after which a stream is worth reopening."""
     if error.code in ("UNAVAILABLE", "CANCELLED", "INTERNAL", "UNKNOWN"):
