@@ -24,6 +24,13 @@ process on it, then measures, all in one run on the same server:
    driver's send is printed too. Streams that fail or never get an event are counted and their
    errors printed. Baseline: the empty Ping with one request in flight (mean of a phase before
    and after the delivery runs).
+3. Fan-out at saturation: right after the largest delivery run, on the same game and streams,
+   the driver submits `--burst` actions back to back (each as soon as the previous reply
+   arrives, fewer than the subscriber buffer so no stream is cut off). Delivered messages/s =
+   event messages received by all subscribers for those actions ÷ the time from the first
+   submit to the last receipt; baseline: the empty Ping's requests/s with `--clients` in
+   flight from section 1. Server CPU over the burst is printed: below ~90% of one core, the
+   subscribers (clients), not the server, set the pace.
 
 CPU shares come from /proc/<pid>/stat (utime + stime) deltas over each measured phase, in % of
 one core. Client and server share the machine, so client CPU is server CPU's competitor.
@@ -447,6 +454,7 @@ class Settings:
     seed: int
     log_level: str
     keep: bool
+    burst: int = 600
 
 
 def parse_args(argv: Sequence[str] | None = None) -> Settings:
@@ -473,6 +481,9 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
     parser.add_argument("--ping1-seconds", type=float, default=None,
                         help="each 1-in-flight Ping phase")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
+    parser.add_argument("--burst", type=int, default=600,
+                        help="actions of the saturation burst after the largest delivery run "
+                             "(0: none; keep it under RISK_SUBSCRIBER_BUFFER events)")
     parser.add_argument("--log-level", default="info",
                         help="the service's RISK_LOG_LEVEL (info: one log line per RPC)")
     parser.add_argument("--keep", action="store_true", help="keep the temp dir with the logs")
@@ -491,7 +502,7 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
         subscribers=[int(n) for n in args.subscribers.split(",") if n],
         sub_procs=args.sub_procs, rate=args.rate,
         deliver_s=pick(args.deliver_seconds, 20, 3), ping1_s=pick(args.ping1_seconds, 5, 1.5),
-        seed=args.seed, log_level=args.log_level, keep=args.keep,
+        seed=args.seed, log_level=args.log_level, keep=args.keep, burst=args.burst,
     )
 
 
@@ -588,12 +599,12 @@ class Env:
     pids: dict[str, list[int]]
 
 
-async def delivery(env: Env, count: int, seed: int) -> dict[str, Any]:
+async def delivery(env: Env, count: int, seed: int, burst: int) -> dict[str, Any]:
     s, stub, ctx = env.s, env.stub, env.ctx
     game = await new_game(stub, seed, s.players)
     max_warmup_s = 30.0
     game.plan = make_plan(create_request(players=s.players).options, seed,
-                          math.ceil(s.rate * (s.deliver_s + max_warmup_s)) + 10)
+                          math.ceil(s.rate * (s.deliver_s + max_warmup_s)) + 10 + burst)
     ready = ctx.Array("i", 2)  # [LIVE, FAILED], shared with the subscriber processes
     stop = ctx.Event()
     procs, conns = [], []
@@ -612,6 +623,7 @@ async def delivery(env: Env, count: int, seed: int) -> dict[str, Any]:
 
     reply_ns: dict[int, int] = {}
     send_ns: dict[int, int] = {}
+    events_of: dict[int, int] = {}  # version -> event messages it made
     submit_lat: list[float] = []
 
     async def submit_one() -> None:
@@ -620,6 +632,7 @@ async def delivery(env: Env, count: int, seed: int) -> dict[str, Any]:
         reply = await stub.SubmitAction(request, metadata=metadata, timeout=CALL_TIMEOUT_S)
         got = time.monotonic_ns()
         send_ns[reply.version], reply_ns[reply.version] = sent, got
+        events_of[reply.version] = len(reply.events)
         submit_lat.append((got - sent) / 1e9)
         game.version = reply.version
 
@@ -652,21 +665,37 @@ async def delivery(env: Env, count: int, seed: int) -> dict[str, Any]:
     driven = await drive(lambda: time.monotonic() - t1 >= s.deliver_s)
     elapsed = time.monotonic() - t1
     meter.stop()
+    measured = range(first_measured, game.version + 1)
     await asyncio.sleep(1.0)  # let the last deliveries land
+    burst_versions = range(0)
+    burst_meter = CpuMeter(meter.pids)
+    if burst:
+        burst_start = time.monotonic_ns()
+        first_burst = game.version + 1
+        burst_meter.start()
+        for _ in range(burst):
+            await submit_one()
+        await asyncio.sleep(3.0)  # (the receipts, not this pause, end the measured time)
+        burst_meter.stop()
+        burst_versions = range(first_burst, game.version + 1)
     stop.set()
     results = [await asyncio.to_thread(conn.recv) for conn in conns]
     for proc in procs:
         proc.join(10)
 
-    measured = range(first_measured, game.version + 1)
     from_reply: list[float] = []
     from_send: list[float] = []
     missing = stalled = 0
     errors: list[str] = []
+    burst_messages, burst_last = 0, 0
     for received_lists, errs in results:
         errors.extend(errs)
         for pairs in received_lists:
             got = dict(pairs)
+            for v in burst_versions:
+                if v in got:
+                    burst_messages += events_of[v]
+                    burst_last = max(burst_last, got[v])
             if not got:  # never received an event, not even in the warm-up
                 stalled += 1
                 continue
@@ -698,6 +727,14 @@ async def delivery(env: Env, count: int, seed: int) -> dict[str, Any]:
         f"min {out['min']:.2f} ms | send->receipt p99 {out['send_p99']:.2f} ms | driver "
         f"submit p50 {out['submit_p50']:.2f} ms, p99 {out['submit_p99']:.2f} ms")
     say(f"  {meter.line()} (during the measured driving)")
+    if burst:
+        expected = sum(events_of[v] for v in burst_versions) * (count - stalled)
+        seconds = (burst_last - burst_start) / 1e9 if burst_last else math.nan
+        out.update(burst_rate=burst_messages / seconds, burst_cpu=dict(burst_meter.share))
+        say(f"burst {count} subscribers: {len(burst_versions)} actions back to back, "
+            f"{burst_messages} event messages delivered ({expected - burst_messages} missing) "
+            f"in {seconds:.2f} s from the first submit to the last receipt = "
+            f"{out['burst_rate']:.0f} messages/s | {burst_meter.line()}")
     for error in sorted(set(errors))[:5]:
         say(f"  ! stream error: {error} (x{errors.count(error)})")
     return out
@@ -721,7 +758,8 @@ async def bench(s: Settings, target: str, pids: dict[str, list[int]]) -> dict[st
         pings = [await ping_one(workers, s.ping1_s, meter)]
         runs = []
         for i, count in enumerate(s.subscribers):
-            runs.append(await delivery(env, count, s.seed + 10_000 + i))
+            burst = s.burst if count == max(s.subscribers) else 0
+            runs.append(await delivery(env, count, s.seed + 10_000 + i, burst))
         pings.append(await ping_one(workers, s.ping1_s, meter))
         ping1_p99 = statistics.mean(p.p(99) for p in pings)
         ping1_p50 = statistics.mean(p.p(50) for p in pings)
@@ -730,6 +768,13 @@ async def bench(s: Settings, target: str, pids: dict[str, list[int]]) -> dict[st
                 f"flight, mean of 2 phases): p50 {ping1_p50:.2f} ms, p99 {ping1_p99:.2f} ms | "
                 f"ratio p99 {run['p99'] / ping1_p99:.1f} | server cpu "
                 f"{run['cpu']['server']:.0f}% of one core")
+        ping_rate = results["throughput"]["ping_rate"]
+        for run in runs:
+            if "burst_rate" in run:
+                say(f"fan-out at saturation, {run['count']} subscribers: "
+                    f"{run['burst_rate']:.0f} messages/s ÷ ping {ping_rate:.0f}/s ({s.clients} "
+                    f"in flight, section 1) = ratio {run['burst_rate'] / ping_rate:.1f} (target "
+                    f">= 12) | server cpu {run['burst_cpu']['server']:.0f}% of one core")
         whole.stop()
         say(f"whole run ({whole.seconds:.0f} s from section 1): {whole.line()}")
         results.update(deliveries=runs, ping1_p99=ping1_p99, ping1_p50=ping1_p50)

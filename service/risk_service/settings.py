@@ -21,6 +21,10 @@ class Settings:
     redis_pool_timeout_s: float = 5.0
     # games this process may stream live at once (each holds one Redis connection)
     max_streamed_games: int = 10_000
+    # allocations between young-generation garbage collections (Python's default: 700); a
+    # process holding thousands of streams spends a tenth of its time in the collector at the
+    # default. 0 keeps Python's default thresholds.
+    gc_threshold: int = 50_000
     max_message_bytes: int = 64 * 1024
     subscriber_buffer: int = 1024
     # requests a second per caller (its token, else its address) and the burst above it;
