@@ -47,6 +47,7 @@ class VariantNotServed(WireError):
     """A variant the contract names but this build's engine does not serve yet."""
 
 
+@functools.cache
 def snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 

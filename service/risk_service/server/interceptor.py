@@ -85,6 +85,8 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
         self.metrics = metrics
         self.rate = rate or RateLimiter(0, 1)
         self.streams = streams or StreamCounter(0)
+        # wrapped handlers by method: a method's handler never changes, so it is wrapped once
+        self._wrapped: dict[str, grpc.RpcMethodHandler] = {}
 
     def _admit(self, method: str, context: grpc.aio.ServicerContext) -> None:
         """Rate-limit the caller (by token, else by address); raises RESOURCE_EXHAUSTED.
@@ -102,10 +104,18 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
         continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
         details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
+        method: str = details.method
+        wrapped = self._wrapped.get(method)
+        if wrapped is not None:
+            return wrapped
         handler = await continuation(details)
         if handler is None:
             return None
-        method: str = details.method
+        wrapped = self._wrap(method, handler)
+        self._wrapped[method] = wrapped
+        return wrapped
+
+    def _wrap(self, method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
         if handler.unary_unary:
             return grpc.unary_unary_rpc_method_handler(
                 self._unary(method, handler.unary_unary),
