@@ -70,25 +70,50 @@ def _count(entry: LegalAction, rng: Pcg32) -> Action:
         return entry.action
     # As `options[-1] if rng.below(3) else rng.choice(options)` over `entry.instances()`, with
     # the same draws, without building every instance of a range that can hold hundreds.
-    return entry.instance(-1) if rng.below(3) else entry.instance(rng.below(entry.size()))
+    index = -1 if rng.below(3) else rng.below(entry.size())
+    action = entry.action
+    if isinstance(action, MoveIn):  # the ranges this bot meets, built without `replace`
+        return MoveIn(range(action.count, entry.max_count + 1)[index])
+    if isinstance(action, PlaceArmies):
+        return PlaceArmies(action.territory, range(action.count, entry.max_count + 1)[index])
+    if isinstance(action, Fortify):
+        count = range(action.count, entry.max_count + 1)[index]
+        return Fortify(action.from_territory, action.to_territory, count)
+    return entry.instance(index)
 
 
-def _weights(state: ClassicView, seat: int, legal: Sequence[LegalAction]) -> list[int]:
-    """`[_weight(state, seat, e) for e in legal]`, with the common action types inlined: an
-    attack step weighs some fifty listed attacks, so this loop is the bot's whole cost."""
+def _positive_weights(
+    state: ClassicView, seat: int, legal: Sequence[LegalAction]
+) -> list[tuple[int, int]]:
+    """(index, weight) for each entry of `legal` whose `_weight` is positive (none is negative),
+    with the common action types inlined: an attack step weighs some fifty listed attacks,
+    nearly all of them zero, so this loop is most of the bot's cost."""
     owner, armies, links = state.owner, state.armies, CLASSIC_BOARD.links
-    border: dict[int, bool] = {}
-    weights: list[int] = []
-    append = weights.append
-    for entry in legal:
+    inland: dict[int, bool] = {}  # territory -> no enemy neighbour, as far as asked
+    hits: list[tuple[int, int]] = []
+    append = hits.append
+    for index, entry in enumerate(legal):
         action = entry.action
         if isinstance(action, Attack):
             have = armies[action.from_territory]
             if action.dice < (have - 1 if have < 4 else 3):  # fewer than min(3, have - 1)
-                append(0)
                 continue
             lead = have - armies[action.to_territory]
-            append(4 * lead + 8 if lead >= 1 else 0)
+            if lead >= 1:
+                append((index, 4 * lead + 8))
+        elif isinstance(action, Fortify):  # weight 0 unless src is inland and dst a border
+            src = action.from_territory
+            src_inland = inland.get(src)
+            if src_inland is None:
+                src_inland = inland[src] = not _is_border(state, seat, src)
+            if not src_inland:
+                continue
+            dst = action.to_territory
+            dst_inland = inland.get(dst)
+            if dst_inland is None:
+                dst_inland = inland[dst] = not _is_border(state, seat, dst)
+            if not dst_inland:
+                append((index, 5 + armies[src]))
         elif isinstance(action, PlaceArmies):
             t = action.territory
             enemies = 0
@@ -97,16 +122,27 @@ def _weights(state: ClassicView, seat: int, legal: Sequence[LegalAction]) -> lis
                 if owner[n] != seat:
                     exposed = True
                     enemies += armies[n]
-            append(10 + armies[t] + enemies if exposed else 1)
-        elif isinstance(action, Fortify):
-            src, dst = action.from_territory, action.to_territory
-            for t in (src, dst):
-                if t not in border:
-                    border[t] = _is_border(state, seat, t)
-            append(0 if border[src] or not border[dst] else 5 + armies[src])
+            append((index, 10 + armies[t] + enemies if exposed else 1))
         else:
-            append(_weight(state, seat, entry))
-    return weights
+            weight = _weight(state, seat, entry)
+            if weight:
+                append((index, weight))
+    return hits
+
+
+def _draw_index(hits: Sequence[tuple[int, int]], count: int, rng: Pcg32) -> int:
+    """The index `rng.weighted(weights)` draws, for the full weight list of `count` entries
+    whose positive ones are `hits` (all 1 when every weight is 0), with the same draws:
+    zero weights never take the pick, so the walk can skip them."""
+    total = sum(weight for _, weight in hits)
+    if total == 0:
+        return rng.below(count)
+    pick = rng.below(total)
+    for index, weight in hits:
+        if pick < weight:
+            return index
+        pick -= weight
+    raise AssertionError("unreachable: pick < total")
 
 
 def choose(state: ClassicView, legal: Sequence[LegalAction], rng: Pcg32) -> Action:
@@ -120,7 +156,5 @@ def choose(state: ClassicView, legal: Sequence[LegalAction], rng: Pcg32) -> Acti
         entry = legal[0]
         assert isinstance(entry.action, MoveIn)
         return _count(entry, rng)
-    weights = _weights(state, seat, legal)
-    if sum(weights) == 0:
-        weights = [1] * len(legal)
-    return _count(legal[rng.weighted(weights)], rng)
+    hits = _positive_weights(state, seat, legal)
+    return _count(legal[_draw_index(hits, len(legal), rng)], rng)

@@ -64,7 +64,7 @@ from risk_service.engine.core.errors import IllegalAction, Reason
 from risk_service.engine.core.guards import check_action, check_resign
 from risk_service.engine.core.rng import Pcg32
 from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction, Outcome
-from risk_service.engine.core.values import build
+from risk_service.engine.core.values import build, evolve
 
 STARTING_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
 TWO_PLAYER_ARMIES = 40
@@ -96,6 +96,18 @@ def defence_decider(owner: Sequence[int], target: int, attacker: int, players: i
 
 def _fail(reason: Reason, message: str) -> IllegalAction:
     return IllegalAction(reason, message)
+
+
+def _roll_battle(
+    rng: Pcg32, attack_dice: int, defence_dice: int
+) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """(attack roll, defence roll, each sorted high to low, attacker losses, defender losses):
+    the attacker's dice are drawn first, then the defender's."""
+    rolled = rng.dice(attack_dice + defence_dice)
+    attack_roll = sort_high(rolled[:attack_dice])
+    defence_roll = sort_high(rolled[attack_dice:])
+    lost_a, lost_d = battle_losses(attack_roll, defence_roll)
+    return attack_roll, defence_roll, lost_a, lost_d
 
 
 class _Game:
@@ -404,15 +416,16 @@ class _Game:
         attacker = self.current
         src, dst = self.attack_from, self.attack_to
         defender = self.owner[dst]
-        attack_roll = sort_high(self.rng.dice(self.attack_dice))
-        defence_roll = sort_high(self.rng.dice(defence))
-        lost_a, lost_d = battle_losses(attack_roll, defence_roll)
-        self.armies[src] -= lost_a
-        self.armies[dst] -= lost_d
-        self.emit(
+        attack_roll, defence_roll, lost_a, lost_d = _roll_battle(
+            self.rng, self.attack_dice, defence
+        )
+        armies = self.armies
+        armies[src] -= lost_a
+        armies[dst] -= lost_d
+        self.events.append(
             BattleResolved(attacker, defender, src, dst, attack_roll, defence_roll, lost_a, lost_d)
         )
-        if self.armies[dst] > 0:
+        if armies[dst] > 0:
             self.phase = Phase.ATTACK
             self.attack_from = self.attack_to = NO_TERRITORY
             return
@@ -457,6 +470,7 @@ def _deciding_seat(state: ClassicState) -> int:
 # Listed actions are frozen values, so the ones a board can produce are built once and shared by
 # every listing instead of being rebuilt on each call (an attack step lists about fifty).
 
+_KINDS = {phase: phase.name.lower() for phase in Phase}  # Decision.kind per phase
 _CLAIM_ENTRIES = tuple(LegalAction(ClaimTerritory(t)) for t in range(TERRITORIES))
 _NEUTRAL_ENTRIES = tuple(LegalAction(PlaceNeutral(t)) for t in range(TERRITORIES))
 _DEFEND_ENTRIES = (LegalAction(Defend(1)), LegalAction(Defend(2)))
@@ -473,6 +487,7 @@ def _attack_entries(src: int) -> tuple[tuple[int, tuple[tuple[LegalAction, ...],
     return tuple(out)
 
 
+_LINKED = tuple(frozenset(linked) for linked in CLASSIC_BOARD.links)
 _ATTACK_ENTRIES = tuple(_attack_entries(src) for src in range(TERRITORIES))
 
 
@@ -481,9 +496,10 @@ def _place_entry(territory: int, most: int) -> LegalAction:
     return LegalAction(PlaceArmies(territory, 1), most)
 
 
-@lru_cache(maxsize=8192)
-def _fortify_entry(src: int, dst: int, most: int) -> LegalAction:
-    return LegalAction(Fortify(src, dst, 1), most)
+# Fortify(src, dst, 1) for every pair (the listing wraps them with the count range of the day)
+_FORTIFY_ACTIONS = tuple(
+    tuple(Fortify(src, dst, 1) for dst in range(TERRITORIES)) for src in range(TERRITORIES)
+)
 
 
 class ClassicRules:
@@ -566,7 +582,7 @@ class ClassicRules:
             return Decision((), "finished")
         if state.phase is Phase.DEFEND:
             return Decision((_deciding_seat(state),), "defend")
-        return Decision((state.current,), state.phase.name.lower())
+        return Decision((state.current,), _KINDS[state.phase])
 
     def outcome(self, state: ClassicState) -> Outcome | None:
         if state.phase is not Phase.FINISHED:
@@ -591,6 +607,19 @@ class ClassicRules:
                         legal.extend(by_dice[dice])
             legal.append(_END_ATTACK)
             return legal
+        if phase is Phase.MOVE_IN:
+            return [LegalAction(MoveIn(state.attack_dice), armies[state.attack_from] - 1)]
+        if phase is Phase.FORTIFY:
+            legal = []
+            for src, targets in self._fortify_targets(state, seat).items():
+                most = armies[src] - 1
+                actions = _FORTIFY_ACTIONS[src]
+                legal.extend([LegalAction(actions[dst], most) for dst in targets])
+            legal.append(_END_TURN)
+            return legal
+        if phase is Phase.DEFEND:
+            top = min(2, armies[state.attack_to])
+            return list(_DEFEND_ENTRIES[:top])
         own = [t for t in range(TERRITORIES) if owner[t] == seat]
         if phase is Phase.CLAIM:
             return [_CLAIM_ENTRIES[t] for t in range(TERRITORIES) if owner[t] < 0]
@@ -612,19 +641,7 @@ class ClassicRules:
                         legal.append(LegalAction(TradeCards(combo, bonus)))
             if len(hand) < MUST_TRADE_AT and state.pending > 0:
                 pending = state.pending
-                legal.extend(_place_entry(t, pending) for t in own)
-            return legal
-        if phase is Phase.DEFEND:
-            top = min(2, armies[state.attack_to])
-            return list(_DEFEND_ENTRIES[:top])
-        if phase is Phase.MOVE_IN:
-            return [LegalAction(MoveIn(state.attack_dice), armies[state.attack_from] - 1)]
-        if phase is Phase.FORTIFY:
-            legal = []
-            for src, targets in self._fortify_targets(state, seat).items():
-                most = armies[src] - 1
-                legal.extend(_fortify_entry(src, dst, most) for dst in targets)
-            legal.append(_END_TURN)
+                legal.extend([_place_entry(t, pending) for t in own])
             return legal
         return []
 
@@ -638,13 +655,13 @@ class ClassicRules:
                 for src in sources
             }
         passable = [o == seat for o in owner]
-        component: dict[int, set[int]] = {}
+        component: dict[int, list[int]] = {}  # territory -> its group, sorted
         for src in sources:
             if src not in component:
-                group = CLASSIC_BOARD.reachable(src, passable)
+                group = sorted(CLASSIC_BOARD.reachable(src, passable))
                 for member in group:
                     component[member] = group
-        return {src: sorted(component[src] - {src}) for src in sources}
+        return {src: [t for t in component[src] if t != src] for src in sources}
 
     def view(self, state: ClassicState, viewer: int | None) -> ClassicView:
         seat = -1 if viewer is None else viewer
@@ -731,6 +748,10 @@ class ClassicRules:
         check_action(action, ACTION_TYPES, "classic", seat=seat, players=state.options.players,
                      finished=state.phase is Phase.FINISHED,
                      deciding=(_deciding_seat(state),))
+        if state.phase is Phase.ATTACK and type(action) is Attack:  # four actions in five
+            quick = _quick_attack(state, seat, action)
+            if quick is not None:
+                return quick
         game = _Game(state)
         handler = _HANDLERS.get((state.phase, type(action)))
         if handler is None:
@@ -752,8 +773,12 @@ def _territory(t: int) -> int:
 
 
 def _own(game: _Game, seat: int, t: int) -> int:
+    return _own_in(game.owner, seat, t)
+
+
+def _own_in(owner: Sequence[int], seat: int, t: int) -> int:
     _territory(t)
-    if game.owner[t] != seat:
+    if owner[t] != seat:
         raise _fail(Reason.NOT_OWNER, f"seat {seat} does not hold {CLASSIC_BOARD.names[t]}")
     return t
 
@@ -850,30 +875,76 @@ def _reinforce(game: _Game, seat: int, action: Action) -> None:
     game.leave_reinforce_when_done()
 
 
-def _attack(game: _Game, seat: int, action: Action) -> None:
-    assert isinstance(action, Attack)
-    src = _own(game, seat, action.from_territory)
-    dst = _territory(action.to_territory)
-    if game.owner[dst] == seat:
+def _check_attack(owner: Sequence[int], armies: Sequence[int], seat: int, action: Attack) -> None:
+    """Every check of an attack, in order (the checks of `_own` and `_territory` inlined)."""
+    src, dst, dice = action.from_territory, action.to_territory, action.dice
+    if not 0 <= src < TERRITORIES or owner[src] != seat:
+        _own_in(owner, seat, src)
+    if not 0 <= dst < TERRITORIES:
+        _territory(dst)
+    if owner[dst] == seat:
         raise _fail(Reason.OWN_TERRITORY, f"{CLASSIC_BOARD.names[dst]} is your own territory")
-    if not CLASSIC_BOARD.adjacent(src, dst):
+    if dst not in _LINKED[src]:
         raise _fail(
             Reason.NOT_ADJACENT,
             f"{CLASSIC_BOARD.names[src]} does not border {CLASSIC_BOARD.names[dst]}",
         )
-    if game.armies[src] < 2:
+    have = armies[src]
+    if have < 2:
         raise _fail(Reason.NOT_ENOUGH_ARMIES, "attacking needs at least 2 armies")
-    if action.dice < 1:
+    if dice < 1:
         raise _fail(Reason.TOO_FEW_DICE, "roll at least 1 die")
-    top = min(3, game.armies[src] - 1)
-    if action.dice > top:
-        raise _fail(Reason.TOO_MANY_DICE, f"at most {top} dice from {game.armies[src]} armies")
-    game.attack_from, game.attack_to, game.attack_dice = src, dst, action.dice
-    game.emit(AttackDeclared(seat, src, dst, action.dice, game.owner[dst]))
+    top = min(3, have - 1)
+    if dice > top:
+        raise _fail(Reason.TOO_MANY_DICE, f"at most {top} dice from {have} armies")
+
+
+def _attack(game: _Game, seat: int, action: Action) -> None:
+    assert isinstance(action, Attack)
+    _check_attack(game.owner, game.armies, seat, action)
+    src, dst, dice = action.from_territory, action.to_territory, action.dice
+    game.attack_from, game.attack_to, game.attack_dice = src, dst, dice
+    game.emit(AttackDeclared(seat, src, dst, dice, game.owner[dst]))
     if game.options.auto_defend_max_dice or game.defence_decider() is None:
         game.resolve_battle(min(2, game.armies[dst]))
     else:
         game.phase = Phase.DEFEND
+
+
+def _quick_attack(
+    state: ClassicState, seat: int, action: Attack
+) -> tuple[ClassicState, list[Event]] | None:
+    """`apply` of an attack in the ATTACK phase, for the common case, without the work area:
+    validated as `_attack` validates; when the battle is rolled at once and the target holds,
+    the same state and events `_attack` gives (tests/engine/test_classic_quick.py compares
+    them); otherwise None, and the caller runs `_attack` (which rolls the same dice again)."""
+    owner, armies = state.owner, state.armies
+    _check_attack(owner, armies, seat, action)
+    src, dst, dice = action.from_territory, action.to_territory, action.dice
+    if not state.options.auto_defend_max_dice and \
+            defence_decider(owner, dst, state.current, state.options.players) is not None:
+        return None  # the defender chooses its dice: the DEFEND phase, through `_attack`
+    rng = Pcg32(state.rng_state, state.rng_inc)
+    attack_roll, defence_roll, lost_a, lost_d = _roll_battle(rng, dice, min(2, armies[dst]))
+    if armies[dst] - lost_d <= 0:
+        return None  # a conquest
+    after = list(armies)
+    after[src] -= lost_a
+    after[dst] -= lost_d
+    attacker, defender = state.current, owner[dst]
+    events: list[Event] = [
+        AttackDeclared(seat, src, dst, dice, defender),
+        BattleResolved(attacker, defender, src, dst, attack_roll, defence_roll, lost_a, lost_d),
+    ]
+    return evolve(state, {
+        "rng_state": rng.state,
+        "rng_inc": rng.inc,
+        "armies": tuple(after),
+        "phase": Phase.ATTACK,
+        "attack_from": NO_TERRITORY,
+        "attack_to": NO_TERRITORY,
+        "attack_dice": dice,
+    }), events
 
 
 def _defend(game: _Game, seat: int, action: Action) -> None:

@@ -34,11 +34,11 @@ class Pcg32:
     @classmethod
     def from_seed(cls, seed: int, stream: int = 0x5EED) -> Pcg32:
         """Seed as the reference `pcg32_srandom_r` does, so outputs match other implementations."""
-        rng = cls(0, (stream << 1) | 1)
-        rng.next_u32()
-        rng.state = (rng.state + (seed & _MASK64)) & _MASK64
-        rng.next_u32()
-        return rng
+        # From state 0: a step (state = inc), add the seed, a step; outputs discarded. Spelt out
+        # because bots seed a generator on every decision.
+        inc = ((stream << 1) | 1) & _MASK64
+        state = (inc + (seed & _MASK64)) & _MASK64
+        return cls((state * _MULT + inc) & _MASK64, inc)
 
     def next_u32(self) -> int:
         old = self.state
@@ -75,10 +75,11 @@ class Pcg32:
         for _ in range(count):
             while True:
                 old = state
-                state = (old * _MULT + inc) & _MASK64
-                xorshifted = (((old >> 18) ^ old) >> 27) & _MASK32
+                state = (old * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF  # _MULT, _MASK64
+                xorshifted = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
                 rot = old >> 59
-                r = ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & _MASK32
+                # (-rot) & 31 == 32 - rot but for rot 0, where both shifted-out halves vanish
+                r = ((xorshifted >> rot) | (xorshifted << (32 - rot))) & 0xFFFFFFFF
                 if r >= _DIE_THRESHOLD:
                     out.append(r % 6 + 1)
                     break
