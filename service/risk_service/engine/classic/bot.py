@@ -84,14 +84,16 @@ def _count(entry: LegalAction, rng: Pcg32) -> Action:
 
 def _positive_weights(
     state: ClassicView, seat: int, legal: Sequence[LegalAction]
-) -> list[tuple[int, int]]:
-    """(index, weight) for each entry of `legal` whose `_weight` is positive (none is negative),
-    with the common action types inlined: an attack step weighs some fifty listed attacks,
-    nearly all of them zero, so this loop is most of the bot's cost."""
+) -> tuple[list[int], list[int]]:
+    """The indexes of the entries of `legal` whose `_weight` is positive (none is negative), and
+    those weights, with the common action types inlined: an attack step weighs some fifty
+    listed attacks, nearly all of them zero, so this loop is most of the bot's cost."""
     owner, armies, links = state.owner, state.armies, CLASSIC_BOARD.links
     inland: dict[int, bool] = {}  # territory -> no enemy neighbour, as far as asked
-    hits: list[tuple[int, int]] = []
-    append = hits.append
+    indexes: list[int] = []
+    weights: list[int] = []
+    hit = indexes.append
+    append = weights.append
     for index, entry in enumerate(legal):
         action = entry.action
         if isinstance(action, Attack):
@@ -100,7 +102,8 @@ def _positive_weights(
                 continue
             lead = have - armies[action.to_territory]
             if lead >= 1:
-                append((index, 4 * lead + 8))
+                hit(index)
+                append(4 * lead + 8)
         elif isinstance(action, Fortify):  # weight 0 unless src is inland and dst a border
             src = action.from_territory
             src_inland = inland.get(src)
@@ -113,7 +116,8 @@ def _positive_weights(
             if dst_inland is None:
                 dst_inland = inland[dst] = not _is_border(state, seat, dst)
             if not dst_inland:
-                append((index, 5 + armies[src]))
+                hit(index)
+                append(5 + armies[src])
         elif isinstance(action, PlaceArmies):
             t = action.territory
             enemies = 0
@@ -122,23 +126,25 @@ def _positive_weights(
                 if owner[n] != seat:
                     exposed = True
                     enemies += armies[n]
-            append((index, 10 + armies[t] + enemies if exposed else 1))
+            hit(index)
+            append(10 + armies[t] + enemies if exposed else 1)
         else:
             weight = _weight(state, seat, entry)
             if weight:
-                append((index, weight))
-    return hits
+                hit(index)
+                append(weight)
+    return indexes, weights
 
 
-def _draw_index(hits: Sequence[tuple[int, int]], count: int, rng: Pcg32) -> int:
-    """The index `rng.weighted(weights)` draws, for the full weight list of `count` entries
-    whose positive ones are `hits` (all 1 when every weight is 0), with the same draws:
+def _draw_index(indexes: list[int], weights: list[int], count: int, rng: Pcg32) -> int:
+    """The index `rng.weighted(full)` draws for the full weight list `full` of `count` entries
+    that is positive at `indexes` only (all 1 when it is 0 everywhere), with the same draws:
     zero weights never take the pick, so the walk can skip them."""
-    total = sum(weight for _, weight in hits)
+    total = sum(weights)
     if total == 0:
         return rng.below(count)
     pick = rng.below(total)
-    for index, weight in hits:
+    for index, weight in zip(indexes, weights, strict=True):
         if pick < weight:
             return index
         pick -= weight
@@ -156,5 +162,5 @@ def choose(state: ClassicView, legal: Sequence[LegalAction], rng: Pcg32) -> Acti
         entry = legal[0]
         assert isinstance(entry.action, MoveIn)
         return _count(entry, rng)
-    hits = _positive_weights(state, seat, legal)
-    return _count(legal[_draw_index(hits, len(legal), rng)], rng)
+    indexes, weights = _positive_weights(state, seat, legal)
+    return _count(legal[_draw_index(indexes, weights, len(legal), rng)], rng)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from risk_service.engine.classic.board import ARTILLERY, CAVALRY, INFANTRY, WILD, card_symbol
@@ -60,4 +61,10 @@ def set_value(schedule: TradeSchedule, trade_number: int, cards: Sequence[int]) 
 
 def sets_in(hand: Sequence[int]) -> list[tuple[int, int, int]]:
     """Every tradeable set in a hand, as ascending card-id triples."""
-    return [combo for combo in combinations(sorted(hand), 3) if is_set(combo)]
+    return list(_sets_in_sorted(tuple(sorted(hand))))
+
+
+@lru_cache(maxsize=4096)
+def _sets_in_sorted(hand: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    # A hand is listed on every placement of a turn and changes only by a trade or a draw.
+    return tuple(combo for combo in combinations(hand, 3) if is_set(combo))

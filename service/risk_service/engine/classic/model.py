@@ -233,7 +233,7 @@ class CardsTraded(Event):
     trade_number: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: built with core.values.build on every attack
 class AttackDeclared(Event):
     seat: int
     from_territory: int
@@ -242,7 +242,7 @@ class AttackDeclared(Event):
     defender: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: built with core.values.build on every attack
 class BattleResolved(Event):
     attacker: int
     defender: int

@@ -7,7 +7,7 @@ own generator and is reported as an event.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import ClassVar
@@ -413,12 +413,15 @@ class _Game:
         return defence_decider(self.owner, self.attack_to, self.current, self.seats)
 
     def resolve_battle(self, defence: int) -> None:
+        self.settle_battle(*_roll_battle(self.rng, self.attack_dice, defence))
+
+    def settle_battle(
+        self, attack_roll: tuple[int, ...], defence_roll: tuple[int, ...], lost_a: int, lost_d: int
+    ) -> None:
+        """The declared attack's battle, rolled: losses, then back to ATTACK or a conquest."""
         attacker = self.current
         src, dst = self.attack_from, self.attack_to
         defender = self.owner[dst]
-        attack_roll, defence_roll, lost_a, lost_d = _roll_battle(
-            self.rng, self.attack_dice, defence
-        )
         armies = self.armies
         armies[src] -= lost_a
         armies[dst] -= lost_d
@@ -470,7 +473,12 @@ def _deciding_seat(state: ClassicState) -> int:
 # Listed actions are frozen values, so the ones a board can produce are built once and shared by
 # every listing instead of being rebuilt on each call (an attack step lists about fifty).
 
-_KINDS = {phase: phase.name.lower() for phase in Phase}  # Decision.kind per phase
+# Every Decision a game can be in (seat up to 6), built once: the one for `seat` deciding in
+# `phase` is _DECISIONS[phase][seat].
+_FINISHED = Decision((), "finished")
+_DECISIONS = {
+    phase: tuple(Decision((seat,), phase.name.lower()) for seat in range(7)) for phase in Phase
+}
 _CLAIM_ENTRIES = tuple(LegalAction(ClaimTerritory(t)) for t in range(TERRITORIES))
 _NEUTRAL_ENTRIES = tuple(LegalAction(PlaceNeutral(t)) for t in range(TERRITORIES))
 _DEFEND_ENTRIES = (LegalAction(Defend(1)), LegalAction(Defend(2)))
@@ -489,6 +497,16 @@ def _attack_entries(src: int) -> tuple[tuple[int, tuple[tuple[LegalAction, ...],
 
 _LINKED = tuple(frozenset(linked) for linked in CLASSIC_BOARD.links)
 _ATTACK_ENTRIES = tuple(_attack_entries(src) for src in range(TERRITORIES))
+
+
+@lru_cache(maxsize=4096)
+def _trade_entry(cards: tuple[int, int, int], bonus_territory: int) -> LegalAction:
+    return LegalAction(TradeCards(cards, bonus_territory))
+
+
+@lru_cache(maxsize=1024)
+def _move_in_entry(dice: int, most: int) -> LegalAction:
+    return LegalAction(MoveIn(dice), most)
 
 
 @lru_cache(maxsize=4096)
@@ -578,11 +596,10 @@ class ClassicRules:
         return state.options.players
 
     def decision(self, state: ClassicState) -> Decision:
-        if state.phase is Phase.FINISHED:
-            return Decision((), "finished")
-        if state.phase is Phase.DEFEND:
-            return Decision((_deciding_seat(state),), "defend")
-        return Decision((state.current,), _KINDS[state.phase])
+        seat = _deciding_seat(state)
+        if seat < 0:
+            return _FINISHED
+        return _DECISIONS[state.phase][seat]
 
     def outcome(self, state: ClassicState) -> Outcome | None:
         if state.phase is not Phase.FINISHED:
@@ -608,7 +625,7 @@ class ClassicRules:
             legal.append(_END_ATTACK)
             return legal
         if phase is Phase.MOVE_IN:
-            return [LegalAction(MoveIn(state.attack_dice), armies[state.attack_from] - 1)]
+            return [_move_in_entry(state.attack_dice, armies[state.attack_from] - 1)]
         if phase is Phase.FORTIFY:
             legal = []
             for src, targets in self._fortify_targets(state, seat).items():
@@ -638,7 +655,7 @@ class ClassicRules:
             if may_trade:
                 for combo in sets_in(hand):
                     for bonus in bonus_choices(owner, state.bonus_used, seat, combo):
-                        legal.append(LegalAction(TradeCards(combo, bonus)))
+                        legal.append(_trade_entry(combo, bonus))
             if len(hand) < MUST_TRADE_AT and state.pending > 0:
                 pending = state.pending
                 legal.extend([_place_entry(t, pending) for t in own])
@@ -752,8 +769,12 @@ class ClassicRules:
             quick = _quick_attack(state, seat, action)
             if quick is not None:
                 return quick
+        key = (state.phase, type(action))
+        state_handler = _STATE_HANDLERS.get(key)
+        if state_handler is not None:
+            return state_handler(state, seat, action)
         game = _Game(state)
-        handler = _HANDLERS.get((state.phase, type(action)))
+        handler = _HANDLERS.get(key)
         if handler is None:
             raise _fail(
                 Reason.WRONG_PHASE,
@@ -914,10 +935,11 @@ def _attack(game: _Game, seat: int, action: Action) -> None:
 def _quick_attack(
     state: ClassicState, seat: int, action: Attack
 ) -> tuple[ClassicState, list[Event]] | None:
-    """`apply` of an attack in the ATTACK phase, for the common case, without the work area:
-    validated as `_attack` validates; when the battle is rolled at once and the target holds,
-    the same state and events `_attack` gives (tests/engine/test_classic_quick.py compares
-    them); otherwise None, and the caller runs `_attack` (which rolls the same dice again)."""
+    """`apply` of an attack in the ATTACK phase, validated as `_attack` validates, giving the
+    same state and events (tests/engine/test_classic_quick.py compares them). When the battle
+    is rolled at once and the target holds (the common case) the new state is made without
+    the work area; a conquest continues in one. None when the defender chooses its dice: the
+    caller runs `_attack`."""
     owner, armies = state.owner, state.armies
     _check_attack(owner, armies, seat, action)
     src, dst, dice = action.from_territory, action.to_territory, action.dice
@@ -925,16 +947,30 @@ def _quick_attack(
             defence_decider(owner, dst, state.current, state.options.players) is not None:
         return None  # the defender chooses its dice: the DEFEND phase, through `_attack`
     rng = Pcg32(state.rng_state, state.rng_inc)
-    attack_roll, defence_roll, lost_a, lost_d = _roll_battle(rng, dice, min(2, armies[dst]))
-    if armies[dst] - lost_d <= 0:
-        return None  # a conquest
+    rolls = _roll_battle(rng, dice, min(2, armies[dst]))
+    attack_roll, defence_roll, lost_a, lost_d = rolls
+    attacker, defender = state.current, owner[dst]
+    declared = build(AttackDeclared, {  # AttackDeclared(seat, src, dst, dice, defender)
+        "seat": seat, "from_territory": src, "to_territory": dst, "dice": dice,
+        "defender": defender,
+    })
+    if armies[dst] - lost_d <= 0:  # a conquest: as `_attack` goes on after its roll
+        game = _Game(state)
+        game.rng = rng
+        game.attack_from, game.attack_to, game.attack_dice = src, dst, dice
+        game.emit(declared)
+        game.settle_battle(*rolls)
+        return game.freeze(), game.events
     after = list(armies)
     after[src] -= lost_a
     after[dst] -= lost_d
-    attacker, defender = state.current, owner[dst]
     events: list[Event] = [
-        AttackDeclared(seat, src, dst, dice, defender),
-        BattleResolved(attacker, defender, src, dst, attack_roll, defence_roll, lost_a, lost_d),
+        declared,
+        build(BattleResolved, {
+            "attacker": attacker, "defender": defender, "from_territory": src,
+            "to_territory": dst, "attack_dice": attack_roll, "defence_dice": defence_roll,
+            "attacker_losses": lost_a, "defender_losses": lost_d,
+        }),
     ]
     return evolve(state, {
         "rng_state": rng.state,
@@ -957,17 +993,24 @@ def _defend(game: _Game, seat: int, action: Action) -> None:
     game.resolve_battle(action.dice)
 
 
-def _move_in(game: _Game, seat: int, action: Action) -> None:
+def _move_in(state: ClassicState, seat: int, action: Action) -> tuple[ClassicState, list[Event]]:
+    # One action in seven: a state-level rule (see `_STATE_HANDLERS`), with no work area.
     assert isinstance(action, MoveIn)
-    src, dst = game.attack_from, game.attack_to
-    _count(action.count, game.attack_dice, game.armies[src] - 1, "move-in")
-    game.move(seat, src, dst, action.count)
-    game.attack_from = game.attack_to = NO_TERRITORY
-    if game.resume_attack:
-        game.phase = Phase.REINFORCE
-        game.pending = 0
-    else:
-        game.phase = Phase.ATTACK
+    src, dst, count = state.attack_from, state.attack_to, action.count
+    _count(count, state.attack_dice, state.armies[src] - 1, "move-in")
+    armies = list(state.armies)
+    armies[src] -= count
+    armies[dst] += count
+    changes: dict[str, object] = {
+        "armies": tuple(armies),
+        "attack_from": NO_TERRITORY,
+        "attack_to": NO_TERRITORY,
+        "phase": Phase.ATTACK,
+    }
+    if state.resume_attack:
+        changes["phase"] = Phase.REINFORCE
+        changes["pending"] = 0
+    return evolve(state, changes), [ArmiesMoved(seat, src, dst, count)]
 
 
 def _end_attack(game: _Game, seat: int, action: Action) -> None:
@@ -1004,7 +1047,14 @@ _HANDLERS = {
     (Phase.ATTACK, Attack): _attack,
     (Phase.ATTACK, EndAttack): _end_attack,
     (Phase.DEFEND, Defend): _defend,
-    (Phase.MOVE_IN, MoveIn): _move_in,
     (Phase.FORTIFY, Fortify): _fortify,
     (Phase.FORTIFY, EndTurn): _end_turn,
+}
+
+# Rules that map the state to (state, events) themselves, without the `_Game` work area.
+_STATE_HANDLERS: dict[
+    tuple[Phase, type[Action]],
+    Callable[[ClassicState, int, Action], tuple[ClassicState, list[Event]]],
+] = {
+    (Phase.MOVE_IN, MoveIn): _move_in,
 }
