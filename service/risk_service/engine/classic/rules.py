@@ -59,7 +59,7 @@ from risk_service.engine.classic.model import (
     TurnStarted,
 )
 from risk_service.engine.core.deck import draw_card
-from risk_service.engine.core.dice import battle_losses, sort_high
+from risk_service.engine.core.dice import battle_losses
 from risk_service.engine.core.errors import IllegalAction, Reason
 from risk_service.engine.core.guards import check_action, check_resign
 from risk_service.engine.core.rng import Pcg32
@@ -104,8 +104,8 @@ def _roll_battle(
     """(attack roll, defence roll, each sorted high to low, attacker losses, defender losses):
     the attacker's dice are drawn first, then the defender's."""
     rolled = rng.dice(attack_dice + defence_dice)
-    attack_roll = sort_high(rolled[:attack_dice])
-    defence_roll = sort_high(rolled[attack_dice:])
+    attack_roll = tuple(sorted(rolled[:attack_dice], reverse=True))  # core.dice.sort_high
+    defence_roll = tuple(sorted(rolled[attack_dice:], reverse=True))
     lost_a, lost_d = battle_losses(attack_roll, defence_roll)
     return attack_roll, defence_roll, lost_a, lost_d
 
@@ -499,6 +499,14 @@ _LINKED = tuple(frozenset(linked) for linked in CLASSIC_BOARD.links)
 _ATTACK_ENTRIES = tuple(_attack_entries(src) for src in range(TERRITORIES))
 
 
+@lru_cache(maxsize=256)
+def _next_trade_value(schedule: TradeSchedule, trades_done: int) -> int:
+    """What the next set traded is worth (0 under the fixed schedule, where the set decides)."""
+    if schedule is TradeSchedule.FIXED:
+        return 0
+    return escalating_value(schedule, trades_done + 1)
+
+
 @lru_cache(maxsize=4096)
 def _trade_entry(cards: tuple[int, int, int], bonus_territory: int) -> LegalAction:
     return LegalAction(TradeCards(cards, bonus_territory))
@@ -683,10 +691,7 @@ class ClassicRules:
     def view(self, state: ClassicState, viewer: int | None) -> ClassicView:
         seat = -1 if viewer is None else viewer
         opts = state.options
-        next_value = (
-            0 if opts.trade_schedule is TradeSchedule.FIXED
-            else escalating_value(opts.trade_schedule, state.trades_done + 1)
-        )
+        next_value = _next_trade_value(opts.trade_schedule, state.trades_done)
         return build(ClassicView, {
             "viewer": seat,
             "options": opts,
@@ -937,9 +942,10 @@ def _quick_attack(
 ) -> tuple[ClassicState, list[Event]] | None:
     """`apply` of an attack in the ATTACK phase, validated as `_attack` validates, giving the
     same state and events (tests/engine/test_classic_quick.py compares them). When the battle
-    is rolled at once and the target holds (the common case) the new state is made without
-    the work area; a conquest continues in one. None when the defender chooses its dice: the
-    caller runs `_attack`."""
+    is rolled at once and the target holds, or falls without anyone going out (nearly every
+    attack), the new state is made without the work area; an elimination or the end of the
+    game continues in one. None when the defender chooses its dice: the caller runs
+    `_attack`."""
     owner, armies = state.owner, state.armies
     _check_attack(owner, armies, seat, action)
     src, dst, dice = action.from_territory, action.to_territory, action.dice
@@ -954,7 +960,11 @@ def _quick_attack(
         "seat": seat, "from_territory": src, "to_territory": dst, "dice": dice,
         "defender": defender,
     })
-    if armies[dst] - lost_d <= 0:  # a conquest: as `_attack` goes on after its roll
+    conquest = armies[dst] - lost_d <= 0
+    if conquest and not (
+        (defender >= state.options.players or owner.count(defender) > 1)
+        and state.eliminated.count(False) > 1
+    ):  # an elimination (or the end): as `_attack` goes on after its roll, in the work area
         game = _Game(state)
         game.rng = rng
         game.attack_from, game.attack_to, game.attack_dice = src, dst, dice
@@ -972,13 +982,29 @@ def _quick_attack(
             "attacker_losses": lost_a, "defender_losses": lost_d,
         }),
     ]
+    if not conquest:  # the target holds: back to ATTACK
+        return evolve(state, {
+            "rng_state": rng.state,
+            "rng_inc": rng.inc,
+            "armies": tuple(after),
+            "phase": Phase.ATTACK,
+            "attack_from": NO_TERRITORY,
+            "attack_to": NO_TERRITORY,
+            "attack_dice": dice,
+        }), events
+    # taken, and the defender is still in: as `_Game.conquer`, then the move-in
+    taken = list(owner)
+    taken[dst] = attacker
+    events.append(TerritoryConquered(attacker, dst, defender))
     return evolve(state, {
         "rng_state": rng.state,
         "rng_inc": rng.inc,
         "armies": tuple(after),
-        "phase": Phase.ATTACK,
-        "attack_from": NO_TERRITORY,
-        "attack_to": NO_TERRITORY,
+        "owner": tuple(taken),
+        "conquered": True,
+        "phase": Phase.MOVE_IN,
+        "attack_from": src,
+        "attack_to": dst,
         "attack_dice": dice,
     }), events
 
