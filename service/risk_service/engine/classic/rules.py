@@ -753,8 +753,8 @@ class ClassicRules:
                 return any(state.owner[n] != seat for n in links)
 
             entry = next((e for e in placements if exposed(e)), placements[0])
-            return entry.instances()[-1]
-        return legal[0].instances()[-1]
+            return entry.instance(-1)
+        return legal[0].instance(-1)
 
     def bot_action(self, state: ClassicState, seat: int, entropy: int) -> Action:
         return self.bot_choose(self.view(state, seat), self.legal_actions(state, seat), entropy)
