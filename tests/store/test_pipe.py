@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 import redis.asyncio
+import uvloop
 from redis import exceptions as rx
 
 from risk_service.store.pipe import RedisPipe, pipe_supported
@@ -117,3 +118,21 @@ def test_tls_urls_stay_on_redis_py() -> None:
     assert not pipe_supported("rediss://cache:6380/0")
     with pytest.raises(ValueError, match="rediss"):
         RedisPipe("rediss://cache:6380/0")
+
+
+def test_works_on_uvloop(redis_url: str) -> None:
+    """The service may run on uvloop (RISK_EVENT_LOOP=uvloop), whose transports are not
+    asyncio's classes: the pipe connects, selects its database and answers there too."""
+
+    async def main() -> list[object]:
+        pipe = RedisPipe(redis_url.rsplit("/", 1)[0] + "/3")
+        try:
+            await pipe.call("SET", "on-uvloop", "yes")
+            return list(await asyncio.gather(pipe.call("GET", "on-uvloop"),
+                                             pipe.call("CLIENT", "INFO")))
+        finally:
+            await pipe.close()
+
+    value, info = uvloop.run(asyncio.wait_for(main(), 10))
+    assert value == b"yes"
+    assert b" db=3 " in bytes(info)  # type: ignore[arg-type]

@@ -52,8 +52,8 @@ class _Connection(asyncio.Protocol):
         self.loop = asyncio.get_running_loop()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        # (uvloop's transports do not subclass asyncio.Transport, but offer the same calls)
+        self.transport = cast(asyncio.Transport, transport)
 
     def send(self, packed: bytes) -> asyncio.Future[Any]:
         if self.closed:
