@@ -17,6 +17,8 @@ from risk_service.engine import IllegalAction, get_ruleset
 from risk_service.engine.classic import rules as classic_rules
 from risk_service.engine.classic.board import TERRITORIES
 from risk_service.engine.classic.model import Attack, ClassicState, Phase
+from risk_service.engine.core.dice import battle_losses, sort_high
+from risk_service.engine.core.rng import Pcg32
 
 RULES = get_ruleset("classic")
 
@@ -81,3 +83,16 @@ def test_quick_attack_equals_full_rule(players: int, overrides: dict[str, Any]) 
                     compared += 1
             state, _ = RULES.apply(state, seat, RULES.bot_action(state, seat, step))
     assert compared > 500
+
+
+def test_roll_battle_matches_core_dice() -> None:
+    """The battle roll (with its inlined loss count) is core.dice's, from the same draws."""
+    for seed in range(400):
+        for attack in (1, 2, 3):
+            for defence in (1, 2):
+                ours, theirs = Pcg32.from_seed(seed, 3), Pcg32.from_seed(seed, 3)
+                attack_roll = sort_high(theirs.dice(attack))
+                defence_roll = sort_high(theirs.dice(defence))
+                want = (attack_roll, defence_roll, *battle_losses(attack_roll, defence_roll))
+                assert classic_rules._roll_battle(ours, attack, defence) == want
+                assert ours.state == theirs.state

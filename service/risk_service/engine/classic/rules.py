@@ -106,6 +106,13 @@ def _roll_battle(
     rolled = rng.dice(attack_dice + defence_dice)
     attack_roll = tuple(sorted(rolled[:attack_dice], reverse=True))  # core.dice.sort_high
     defence_roll = tuple(sorted(rolled[attack_dice:], reverse=True))
+    if attack_dice and 0 < defence_dice <= 2:  # core.dice.battle_losses for 1 or 2 pairs
+        lost_d = 1 if attack_roll[0] > defence_roll[0] else 0
+        if attack_dice == 1 or defence_dice == 1:
+            return attack_roll, defence_roll, 1 - lost_d, lost_d
+        if attack_roll[1] > defence_roll[1]:
+            lost_d += 1
+        return attack_roll, defence_roll, 2 - lost_d, lost_d
     lost_a, lost_d = battle_losses(attack_roll, defence_roll)
     return attack_roll, defence_roll, lost_a, lost_d
 
