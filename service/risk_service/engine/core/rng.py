@@ -14,10 +14,9 @@ from typing import TypeVar
 _MASK64 = (1 << 64) - 1
 _MASK32 = (1 << 32) - 1
 _MULT = 6364136223846793005
-# The threshold `below(6)` computes. NB: in Python `(-bound) % bound` is 0 for every bound, so
-# `below` never rejects and keeps a tiny modulo bias; fixing it would change every recorded game,
-# so it stays, and `dice` must match it.
-_DIE_THRESHOLD = (-6) % 6
+# Outputs below 2**32 % 6 would make the low faces more likely: `dice` draws again (as `below`
+# does for its bound; about 1 draw in a billion for a die).
+_DIE_THRESHOLD = (1 << 32) % 6
 
 T = TypeVar("T")
 
@@ -51,7 +50,9 @@ class Pcg32:
         """A uniform integer in [0, bound), without modulo bias (rejection of the short tail)."""
         if not 0 < bound <= _MASK32:
             raise ValueError(f"bound must be in 1..2**32-1, got {bound}")
-        threshold = (-bound) % bound  # (2**32 - bound) % bound: values below it are rejected
+        # 2**32 % bound (C's `-bound % bound` on uint32; Python's `(-bound) % bound` is 0):
+        # the outputs below it are the short tail that modulo would fold onto the low values
+        threshold = (1 << 32) % bound
         # `next_u32` inlined (bots and dice call this on every action); the same outputs
         state, inc = self.state, self.inc
         while True:
