@@ -219,7 +219,7 @@ async def run(args: argparse.Namespace, target: str, pids: dict[str, list[int]])
             target = (f"target >= 0.8: {'met' if ratio >= 0.8 else 'NOT met'}" if name == "sdk"
                       else "reference, no target")
             say(f"contention ratio, {name} clients (applied/s, {args.clients} clients on one "
-                f"game ÷ one client alone, mean of 2 solo phases {base:.0f}/s): {ratio:.2f} "
+                f"game ÷ one client alone, mean of 2 solo phases {base:.0f}/s): {ratio:.3f} "
                 f"({target})")
     finally:
         await channel.close()
