@@ -18,9 +18,10 @@ current, with `expected_version` = that version and a fresh request id. Most rac
 Applied actions/s = the game's version advance / time. When a game's plan is used up (or it
 ends), every client moves on to the next prepared game. Two client behaviours, one phase each:
 
-- `sdk` (the target's figure): as the Python SDK retries a lost race: after OK, go on at
-  once with the version of the reply; after ABORTED, pause `risk_client.CONFLICT_BACKOFF`
-  (jittered, doubling while losing) and go on with the error's `current_version`; after
+- `sdk` (the target's figure): clients with the SDK's back-off policy for a lost race
+  (`risk_client.CONFLICT_BACKOFF`, which the SDK's bots use): after OK, go on at once with
+  the version of the reply; after ABORTED, pause (jittered, doubling while losing) and go on
+  with the error's `current_version` (`StaleVersion.current_version` in the SDK); after
   FAILED_PRECONDITION, pause likewise and re-read with GetGame.
 - `storm` (for reference): every client re-reads with GetGame and resubmits at once after
   every reply, win or lose: each version costs about two RPCs per client, so the applied rate
