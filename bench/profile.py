@@ -10,7 +10,9 @@ code and the libraries it calls), the most self time, and what `GameService.subm
 with it, time that Python attributes to `Handle._run` is split into what grpc and the kernel do.
 
 - `--phase submit`: section 1's SubmitAction phase (64 in flight, many games);
-- `--phase deliver`: section 2's delivery run with 1,000 subscribers.
+- `--phase deliver`: section 2's delivery run with 1,000 subscribers;
+- `--phase engine`: `bench/engine.py --variant classic --games N` (`--games`, default 3) run
+  under py-spy from its start (no service; `--seconds` is ignored), inside `play_game`.
 
 To compare a change, run it on the commit before and after (e.g. in a `git worktree` of the
 older commit: `python /path/to/this/bench/profile.py --root <worktree>`), and record both in
@@ -76,16 +78,37 @@ def summarise(raw: Path, top: int, focus: str) -> str:
     return "\n".join(out)
 
 
+def profile_engine(py_spy: str, args: argparse.Namespace) -> int:
+    command = [sys.executable, str(args.root / "bench" / "engine.py"), "--variant", "classic",
+               "--games", str(args.games), "--no-boardgameio"]
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = Path(tmp) / "profile.txt"
+        spy = [py_spy, "record", "-r", "200", "-f", "raw", "-o", str(raw)]
+        spy += ["--native"] if args.native else []
+        done = subprocess.run([*spy, "--", *command], capture_output=True, text=True,
+                              cwd=args.root, check=False)
+        print(f"$ {' '.join(command[1:])}  (under py-spy from its start)")
+        print("\n".join(line for line in done.stdout.splitlines() if "actions/s" in line))
+        if done.returncode != 0:
+            print(done.stderr[-2000:], file=sys.stderr)
+            return 1
+        print(summarise(raw, args.top, "play_game"))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--phase", choices=("submit", "deliver"), default="submit")
+    parser.add_argument("--phase", choices=("submit", "deliver", "engine"), default="submit")
     parser.add_argument("--seconds", type=float, default=8.0, help="sampling time")
     parser.add_argument("--native", action="store_true", help="include C frames")
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--games", type=int, default=3, help="classic games (--phase engine)")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="the checkout whose bench/service.py and service run")
     args = parser.parse_args(argv)
     py_spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    if args.phase == "engine":
+        return profile_engine(py_spy, args)
     bench = [sys.executable, str(args.root / "bench" / "service.py"), "--ping-seconds", "1"]
     if args.phase == "submit":
         bench += ["--subscribers", "", "--submit-seconds", str(args.seconds + 8)]
