@@ -46,7 +46,6 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from google.rpc import error_details_pb2, status_pb2  # noqa: E402
 
 from bench.common import stack  # noqa: E402 - needs ROOT on sys.path
 from bench.service import (  # noqa: E402
@@ -59,7 +58,7 @@ from bench.service import (  # noqa: E402
 )
 from risk_client import CONFLICT_BACKOFF  # noqa: E402
 from risk_service.pb.risk.v1 import service_pb2  # noqa: E402
-from tests.service.rpc import bearer, create_request  # noqa: E402
+from tests.service.rpc import bearer, create_request, error_info  # noqa: E402
 
 CALL_TIMEOUT_S = 30.0
 PLAN_LENGTH = 20_000  # the plan stops earlier where the bot game ends
@@ -150,10 +149,8 @@ async def contended(stub: Any, clients: int, seconds: float, games: list[Game], 
                 if mode == "sdk":
                     losses += 1
                     await asyncio.sleep(CONFLICT_BACKOFF.delay(losses))
-                    metadata = dict(error.trailing_metadata() or ())
-                    info = error_info_of(metadata)
-                    if error.code() == grpc.StatusCode.ABORTED and info.get("current_version"):
-                        v = int(info["current_version"])
+                    if error.code() == grpc.StatusCode.ABORTED:
+                        v = int(error_info(error).metadata["current_version"])
                     else:
                         v = await read(game)
 
@@ -166,19 +163,6 @@ async def contended(stub: Any, clients: int, seconds: float, games: list[Game], 
     if current[0] >= len(games):
         notes.append("contended phase ran out of prepared games before the deadline")
     return applied, elapsed, codes, notes
-
-
-def error_info_of(metadata: dict[str, Any]) -> dict[str, str]:
-    """The ErrorInfo metadata of a failed call's rich status (empty if there is none)."""
-    raw = metadata.get("grpc-status-details-bin")
-    if not raw:
-        return {}
-    status = status_pb2.Status.FromString(raw)
-    for detail in status.details:
-        info = error_details_pb2.ErrorInfo()
-        if detail.Unpack(info):
-            return dict(info.metadata)
-    return {}
 
 
 async def run(args: argparse.Namespace, target: str, pids: dict[str, list[int]]) -> None:
