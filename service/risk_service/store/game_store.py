@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import cast
+from typing import Any, cast
 
 import redis.asyncio as aioredis
 
@@ -171,34 +171,31 @@ class GameStore:
             await pipe.execute()
         await self.index(record.game_id, record.variant, None, record.status)
 
+    async def _read(self, *command: str) -> Any:
+        """A read on the hot path: through the shared connection when there is one."""
+        if self.pipe is not None:
+            return await self.pipe.call(*command)
+        return await self.redis.execute_command(*command)  # type: ignore[no-untyped-call]
+
     async def load(self, game_id: str) -> GameRecord | None:
         """The game, or None if there is no such game."""
-        key = self.keys.game(game_id)
-        if self.pipe is not None:
-            flat = await self.pipe.call("HGETALL", key)
-            raw = dict(zip(flat[::2], flat[1::2], strict=True))
-        else:
-            raw = cast(dict[bytes, bytes], await self.redis.hgetall(key))
+        raw = await self._read("HGETALL", self.keys.game(game_id))
+        if isinstance(raw, list):  # the shared connection answers the flat reply
+            raw = dict(zip(raw[::2], raw[1::2], strict=True))
         return _parse(game_id, raw)
 
     async def version(self, game_id: str) -> int | None:
         """The game's stored version (None if there is no such game): a cheap freshness check
         for a cached copy."""
-        key = self.keys.game(game_id)
-        if self.pipe is not None:
-            value = await self.pipe.call("HGET", key, "version")
-        else:
-            value = await self.redis.hget(key, "version")
+        value = await self._read("HGET", self.keys.game(game_id), "version")
         return int(value) if value is not None else None
 
     async def request_record(self, game_id: str, request_field: str) -> bytes | None:
         """A stored request record (fingerprint + reply), if that request id was used."""
         if not request_field:
             return None
-        key = self.keys.requests(game_id)
-        if self.pipe is not None:
-            return cast(bytes | None, await self.pipe.call("HGET", key, request_field))
-        return cast(bytes | None, await self.redis.hget(key, request_field))
+        return cast(bytes | None,
+                    await self._read("HGET", self.keys.requests(game_id), request_field))
 
     async def commit(
         self,
