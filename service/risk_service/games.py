@@ -654,10 +654,7 @@ class GameService:
         fingerprint = hashlib.sha256(canonical).digest()
         requested = request.seat if request.HasField("seat") else None
         game_id, expected = request.game_id, request.expected_version
-        while True:
-            record, state = await self._submit_view(game_id, expected)
-            if record.version != expected or game_id not in self.committing:
-                break  # (a commit may have begun while this one read the game: wait for it)
+        record, state = await self._submit_view(game_id, expected)
         caller = self._identify(record, token)
         seat = self._acting_seat(caller, token, requested)
         # request ids are scoped to the seat; the commit script answers a duplicate with the
@@ -702,14 +699,19 @@ class GameService:
         The cached copy when it is at `expected` (the commit's version check catches a newer
         one in Redis) or past it (then the submit is stale whatever Redis holds: answered
         without a read, with the cached version as the current one); otherwise a read. While
-        this process commits to the game, waits for that commit to land first."""
-        while (busy := self.committing.get(game_id)) is not None:
-            await asyncio.shield(busy)
-        cached = self.cache.get(game_id)
-        if cached is not None and cached[0].version >= expected:
-            record, state = cached
-            return record, state if record.version == expected else None
-        return await self._load(game_id), None
+        this process commits to the game, waits for that commit to land first; on return, no
+        commit to the game is in flight here unless the submit is stale anyway."""
+        while True:
+            while (busy := self.committing.get(game_id)) is not None:
+                await asyncio.shield(busy)
+            cached = self.cache.get(game_id)
+            if cached is not None and cached[0].version >= expected:
+                record, state = cached
+                return record, state if record.version == expected else None
+            record = await self._load(game_id)
+            if record.version != expected or game_id not in self.committing:
+                return record, None
+            # a commit began while this one read the game: wait for it and look again
 
     async def resign(
         self, request: service_pb2.ResignRequest, token: str | None
