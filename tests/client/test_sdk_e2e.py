@@ -58,7 +58,7 @@ def risk(service: ServiceProcess, *argv: str, token: str | None = None
     """`risk ARGV...` as a subprocess against the test service."""
     command = [sys.executable, "-m", "risk_client", "--target", service.target, "--color", "never"]
     if token:
-        command += ["--token", token]
+        command.append(f"--token={token}")  # one word: a token may begin with "-"
     return subprocess.run(
         [*command, *argv], capture_output=True, text=True, timeout=GAME_TIMEOUT_S, check=False
     )

@@ -45,7 +45,7 @@ async def test_export_then_verify_and_reject_tampering(
             await stub.Resign(service_pb2.ResignRequest(game_id=game_id),
                               metadata=bearer(tokens[seat]))
     path = tmp_path / "game.export"
-    wrote = _risk("--token", tokens[2], "export", game_id, str(path), target=service.target)
+    wrote = _risk(f"--token={tokens[2]}", "export", game_id, str(path), target=service.target)
     assert wrote.returncode == 0, wrote.stderr
     accepted = _risk("verify", str(path))
     assert accepted.returncode == 0 and "verify: OK" in accepted.stdout
