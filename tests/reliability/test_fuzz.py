@@ -661,6 +661,12 @@ def judge(world: World, shot: Shot, answer: Answer) -> list[str]:
     if code not in ALLOWED:
         problems.append(f"forbidden code {code}")
     expect = shot.expect
+    request = shot.request
+    size = len(request) if isinstance(request, bytes) else request.ByteSize()
+    if expect is not None and size > MAX_MESSAGE_BYTES:
+        # a drawn message can grow past the limit (huge repeated fields): gRPC refuses it
+        # before the service sees it, whatever kind of shot it was meant to be
+        expect = frozenset({"RESOURCE_EXHAUSTED"})
     if expect is not None:
         if shot.server == 1 or shot.streaming:
             expect = expect | {"RESOURCE_EXHAUSTED"}
