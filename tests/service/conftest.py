@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import grpc
 import pytest
 
 from tests.service.harness import ServiceProcess
@@ -17,8 +18,9 @@ def make_service(redis_url: str, tmp_path: Path) -> Iterator[ServiceFactory]:
     """Start service processes on the session Redis (or another url); stop them all after."""
     started: list[ServiceProcess] = []
 
-    def make(url: str | None = None, **env: str) -> ServiceProcess:
-        service = ServiceProcess(url or redis_url, tmp_path, **env)
+    def make(url: str | None = None, credentials: grpc.ChannelCredentials | None = None,
+             **env: str) -> ServiceProcess:
+        service = ServiceProcess(url or redis_url, tmp_path, credentials, **env)
         service.start()
         started.append(service)
         return service

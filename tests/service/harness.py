@@ -7,14 +7,15 @@ replicas on one Redis, SIGKILL one mid-game, and read the JSON log lines it wrot
 from __future__ import annotations
 
 import asyncio
-import http.client
 import os
 import signal
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from risk_service.redis_server import free_port
 
@@ -22,16 +23,16 @@ SERVICE_NAME = "risk.v1.RiskService"
 
 
 class ServiceProcess:
-    def __init__(self, redis_url: str, log_dir: Path, **env: str) -> None:
+    def __init__(self, redis_url: str, log_dir: Path,
+                 credentials: grpc.ChannelCredentials | None = None, **env: str) -> None:
+        """`credentials`: how the readiness check connects (a TLS-only service); plaintext
+        when None."""
         self.redis_url = redis_url
+        self.credentials = credentials
         self.port = free_port()
         self.target = f"127.0.0.1:{self.port}"
         self.log_path = log_dir / f"service-{self.port}.log"
-        # readiness is probed over the ops HTTP port (/readyz): a sync gRPC channel in a
-        # process that also runs grpc.aio (every async test) can hang for good, and did, in a
-        # worker thread restarting a killed replica
-        self.metrics_port = int(env.get("RISK_METRICS_PORT") or free_port())
-        self.env = {"RISK_METRICS_PORT": str(self.metrics_port), **env}
+        self.env = env
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 15.0) -> None:
@@ -57,14 +58,17 @@ class ServiceProcess:
         raise RuntimeError(f"service did not become healthy:\n{self.logs()}")
 
     def _serving(self) -> bool:
-        """Ready: `/readyz` answers 200, as the gRPC health status of "risk.v1.RiskService" is
-        then SERVING (both follow Redis; set together, after the gRPC port listens)."""
-        url = f"http://127.0.0.1:{self.metrics_port}/readyz"
-        try:
-            with urllib.request.urlopen(url, timeout=0.5) as reply:
-                return bool(reply.status == 200)
-        except (OSError, http.client.HTTPException):
-            return False  # refused, 503 (HTTPError is an OSError) or cut off
+        """Ready: the service's own health status (it follows Redis) is SERVING."""
+        channel = (grpc.insecure_channel(self.target) if self.credentials is None
+                   else grpc.secure_channel(self.target, self.credentials))
+        with channel:
+            stub = health_pb2_grpc.HealthStub(channel)
+            try:
+                reply = stub.Check(health_pb2.HealthCheckRequest(service=SERVICE_NAME),
+                                   timeout=0.5)
+            except grpc.RpcError:
+                return False
+        return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, as in a crash."""

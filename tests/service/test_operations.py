@@ -323,7 +323,7 @@ async def test_tls_serves_tls_clients_and_refuses_plaintext(
     make_service: ServiceFactory, certs: Certs, redis_client: redis.asyncio.Redis
 ) -> None:
     """With a server certificate the port speaks TLS only: a plaintext call is UNAVAILABLE."""
-    service = make_service(**_tls_env(certs))
+    service = make_service(credentials=certs.channel_credentials(), **_tls_env(certs))
     async with grpc.aio.secure_channel(service.target, certs.channel_credentials()) as channel:
         created = await Stub(channel).CreateGame(create_request(seed=10))
         assert created.game.game_id
@@ -358,7 +358,8 @@ async def test_organiser_token_needs_a_client_certificate(
 ) -> None:
     """The organiser exports over mutual TLS; the same token without a certificate is denied."""
     mtls_target = f"127.0.0.1:{free_port()}"
-    service = make_service(**_organiser_env(certs, RISK_MTLS_LISTEN=mtls_target))
+    service = make_service(credentials=certs.channel_credentials(),
+                           **_organiser_env(certs, RISK_MTLS_LISTEN=mtls_target))
     organiser = bearer(ORGANISER_TOKEN)
     export = service_pb2.ExportGameRequest
     async with grpc.aio.secure_channel(service.target, certs.channel_credentials()) as channel:
@@ -387,7 +388,7 @@ async def test_client_ca_without_second_listener_requires_certificates(
 ) -> None:
     """With a client CA and no RISK_MTLS_LISTEN, every client on the port needs a certificate."""
     client = certs.channel_credentials(client=True)
-    service = make_service(**_organiser_env(certs))
+    service = make_service(credentials=client, **_organiser_env(certs))
     async with grpc.aio.secure_channel(service.target, client) as channel:
         stub = Stub(channel)
         game_id, _host = await _cancelled_game(stub)
