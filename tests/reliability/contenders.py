@@ -42,7 +42,7 @@ from risk_service.engine import LegalAction, get_ruleset
 from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_service.store.keys import Keys
 from tests.reliability.replay import applied_actions, check_export, stored_snapshot
-from tests.service.rpc import bearer, classic_options
+from tests.service.rpc import bearer, classic_options, error_info
 
 Stub = service_pb2_grpc.RiskServiceStub
 RULES = get_ruleset("classic")
@@ -172,9 +172,13 @@ async def resign_all(stub: Stub, table: Table) -> None:
                                    timeout=CALL_TIMEOUT_S)).game
         if game.HasField("outcome"):
             return
-        await stub.Resign(service_pb2.ResignRequest(game_id=table.game_id,
-                                                    request_id=f"end-{seat}"),
-                          metadata=bearer(table.tokens[seat]), timeout=CALL_TIMEOUT_S)
+        try:
+            await stub.Resign(service_pb2.ResignRequest(game_id=table.game_id,
+                                                        request_id=f"end-{seat}"),
+                              metadata=bearer(table.tokens[seat]), timeout=CALL_TIMEOUT_S)
+        except grpc.aio.AioRpcError as error:
+            if error_info(error).reason != "ALREADY_OUT":  # eliminated in play: nothing to do
+                raise
 
 
 @dataclass
