@@ -92,6 +92,8 @@ def profile_engine(py_spy: str, args: argparse.Namespace) -> int:
         if done.returncode != 0:
             print(done.stderr[-2000:], file=sys.stderr)
             return 1
+        if args.raw:
+            shutil.copy(raw, args.raw)
         print(summarise(raw, args.top, "play_game"))
     return 0
 
@@ -103,6 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--native", action="store_true", help="include C frames")
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--games", type=int, default=3, help="classic games (--phase engine)")
+    parser.add_argument("--raw", type=Path, help="also keep py-spy's raw samples here")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="the checkout whose bench/service.py and service run")
     args = parser.parse_args(argv)
@@ -145,6 +148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{', native frames' if args.native else ''})")
         print("\n".join(line for line in log.read_text().splitlines()
                         if "phase:" in line or line.startswith(("deliver ", "submit:"))))
+        if args.raw:
+            shutil.copy(raw, args.raw)
         print(summarise(raw, args.top, focus))
     return 0
 

@@ -19,7 +19,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
@@ -64,7 +64,9 @@ FINAL = (FINISHED, ABANDONED, CANCELLED)
 
 # Whether the current call's peer presented a verified client certificate (mutual TLS). The
 # gRPC layer sets it per call (each call runs in its own task, so the value stays with it).
-CLIENT_CERT: ContextVar[bool] = ContextVar("client_cert", default=False)
+# whether this call's peer presented a verified client certificate: asked only when an organiser
+# token needs one (reading the call's auth context costs every call otherwise)
+CLIENT_CERT: ContextVar[Callable[[], bool]] = ContextVar("client_cert", default=lambda: False)
 
 
 def digest(token: str) -> bytes:
@@ -173,7 +175,7 @@ class GameService:
                 seat = index
         host = hmac.compare_digest(record.host_digest or b"\0" * 32, presented)
         organiser = self._is_organiser(presented)
-        if organiser and self.limits.organiser_needs_client_cert and not CLIENT_CERT.get():
+        if organiser and self.limits.organiser_needs_client_cert and not CLIENT_CERT.get()():
             raise ServiceError(
                 Code.PERMISSION_DENIED, "ORGANISER_NEEDS_CLIENT_CERT",
                 "organiser tokens are accepted only with a client certificate (mutual TLS)",
@@ -362,9 +364,9 @@ class GameService:
         if change.fields:  # a reissued token: keep the cache's digests in step
             replaced = dict(change.fields)
             digests = tuple(replaced.get(f"tok:{seat}", d) for seat, d in enumerate(digests))
-        new = replace(record, status=change.status, version=record.version + 1,
-                      last_seq=record.last_seq + events, updated_ms=now, snapshot=snapshot,
-                      meta=meta, seat_digests=digests)
+        new = GameRecord(record.game_id, record.variant, change.status, record.version + 1,
+                         record.last_seq + events, record.created_ms, now, record.players,
+                         snapshot, meta, record.names, digests, record.host_digest)
         if new.status == WAITING:  # seats are claimed without a new version: not cached
             self.cache.pop(record.game_id, None)
         else:
@@ -643,9 +645,9 @@ class GameService:
 
     # ---- acting ------------------------------------------------------------------------
 
-    async def submit(
-        self, request: service_pb2.SubmitActionRequest, token: str | None
-    ) -> service_pb2.SubmitActionResponse:
+    async def submit(self, request: service_pb2.SubmitActionRequest, token: str | None) -> bytes:
+        """The serialised SubmitActionResponse: the bytes stored with the request id are the
+        bytes sent, so a reply is serialised once (and a replayed one not at all)."""
         if request.request_id and not _REQUEST_ID.match(request.request_id):
             raise malformed("request_id must be 1 to 128 printable ASCII characters, no spaces")
         variant, action = wire.action_from_proto(request.action)
@@ -726,7 +728,7 @@ class GameService:
         request_field = f"{seat}:{request.request_id}" if request.request_id else ""
         prior = await self.store.request_record(record.game_id, request_field)
         if prior is not None:
-            submitted = self._replay(prior, fingerprint, request.request_id)
+            reply = self._replay(prior, fingerprint, request.request_id)
         else:
             for _ in range(INTERNAL_RETRIES):
                 self._require_status(record, ACTIVE)
@@ -734,7 +736,7 @@ class GameService:
                 change = _Change(record, new_state, self._meta(record), record.status,
                                  list(events), game_pb2.LogEntry(seat=seat, resign=True))
                 try:
-                    submitted = await self._commit_reply(
+                    reply = await self._commit_reply(
                         change, seat, request_field, fingerprint,
                         request_id=request.request_id, expected_version=record.version)
                     break
@@ -746,6 +748,7 @@ class GameService:
                 raise ServiceError(Code.UNAVAILABLE, "STORE_UNAVAILABLE",
                                    "the game changes too fast to resign now; retry")
         record = await self._load(record.game_id)
+        submitted = service_pb2.SubmitActionResponse.FromString(reply)
         return service_pb2.ResignResponse(
             version=submitted.version, events=submitted.events,
             game=self._summary(record, self._state(record)),
@@ -754,8 +757,9 @@ class GameService:
     async def _commit_reply(
         self, change: _Change, seat: int, request_field: str, fingerprint: bytes, *,
         request_id: str, expected_version: int,
-    ) -> service_pb2.SubmitActionResponse:
-        """Commit a seat's own change and build (and store) the reply that seat gets."""
+    ) -> bytes:
+        """Commit a seat's own change and build (and store) the reply that seat gets; returns
+        it serialised."""
         rules = get_ruleset(change.record.variant)
         reply_message = service_pb2.SubmitActionResponse()
 
@@ -770,7 +774,7 @@ class GameService:
                 reply_message.outcome.CopyFrom(outcome)
             return fingerprint + reply_message.SerializeToString(deterministic=True)
 
-        result, _items, _ = await self._commit(
+        result, _items, stored = await self._commit(
             change, actor=seat, request_field=request_field, reply=build_reply)
         if result.outcome is CommitOutcome.STALE:
             raise _stale(result.version, expected_version)
@@ -778,12 +782,12 @@ class GameService:
             return self._replay(result.prior, fingerprint, request_id)
         if result.outcome is CommitOutcome.MISSING:
             raise not_found(change.record.game_id)
-        return reply_message
+        return stored[FINGERPRINT:]
 
     async def _answer_stale(
         self, record: GameRecord, request_field: str, fingerprint: bytes, request_id: str,
         expected_version: int,
-    ) -> service_pb2.SubmitActionResponse:
+    ) -> bytes:
         prior = await self.store.request_record(record.game_id, request_field)
         if prior is not None:
             return self._replay(prior, fingerprint, request_id)
@@ -791,14 +795,15 @@ class GameService:
         raise _stale(record.version, expected_version)
 
     @staticmethod
-    def _replay(prior: bytes, fingerprint: bytes, request_id: str
-                ) -> service_pb2.SubmitActionResponse:
+    def _replay(prior: bytes, fingerprint: bytes, request_id: str) -> bytes:
+        """The reply stored with a request id (a serialised SubmitActionResponse), if it was
+        stored for this very action."""
         if not hmac.compare_digest(prior[:FINGERPRINT], fingerprint):
             raise ServiceError(
                 Code.INVALID_ARGUMENT, "REQUEST_ID_REUSED",
                 f"request_id {request_id!r} was already used for a different action",
             )
-        return service_pb2.SubmitActionResponse.FromString(prior[FINGERPRINT:])
+        return prior[FINGERPRINT:]
 
     # ---- clocks, bots, abandonment (driven by the sweeper) ------------------------------
 

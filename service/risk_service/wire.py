@@ -90,58 +90,98 @@ def _make_plan(cls: type[Any]) -> _Plan:
     return plan
 
 
+# Each dataclass gets an encoder and a decoder compiled from its plan on first use: straight-line
+# attribute copies instead of a loop that re-dispatches on every field's kind (snapshots are
+# encoded on every commit and decoded on every read, so this is the store's hottest Python).
+_ENCODERS: dict[type[Any], Callable[[Any, Message], Message]] = {}
+_DECODERS: dict[tuple[type[Any], Any], Callable[[Message], Any]] = {}
+
+
 def to_message(value: Any, message: Message) -> Message:
     """Fill `message` from the dataclass `value` (fields matched by name)."""
-    message.SetInParent()
-    for name, kind, _item, _default in _plan(type(value)):
-        v = getattr(value, name)
-        if kind == "scalar":
-            setattr(message, name, v)
-        elif kind == "enum":
-            setattr(message, name, int(v))
-        elif kind == "scalars":
-            getattr(message, name).extend(v)
-        elif kind == "lists":
-            field = getattr(message, name)
-            for values in v:
-                field.add().values.extend(values)
-        elif kind == "messages":
-            field = getattr(message, name)
-            for item in v:
-                to_message(item, field.add())
-        else:
-            to_message(v, getattr(message, name))
-    return message
+    encode = _ENCODERS.get(type(value))
+    if encode is None:
+        encode = _ENCODERS[type(value)] = _compile_encoder(type(value))
+    return encode(value, message)
 
 
 def from_message(message: Message, cls: type[Any]) -> Any:
     """Build the dataclass `cls` from `message`; unset optional fields take their defaults."""
-    kwargs: dict[str, Any] = {}
-    descriptor = message.DESCRIPTOR
-    for name, kind, item, default in _plan(cls):
-        fd = descriptor.fields_by_name[name]
-        if fd.has_presence and kind not in ("message",) and not message.HasField(name):
-            if default is dataclasses.MISSING:
-                raise WireError(f"{descriptor.name}.{name} is required")
-            kwargs[name] = default
-            continue
-        v = getattr(message, name)
+    key = (cls, message.DESCRIPTOR)
+    decode = _DECODERS.get(key)
+    if decode is None:
+        decode = _DECODERS[key] = _compile_decoder(cls, message.DESCRIPTOR)
+    return decode(message)
+
+
+def _enum_value(enum_type: type[enum.IntEnum], value: int, where: str) -> enum.IntEnum:
+    try:
+        return enum_type(value)
+    except ValueError:
+        raise WireError(f"{where}: unknown value {value}") from None
+
+
+def _compile(name: str, lines: list[str], env: dict[str, Any]) -> Callable[..., Any]:
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), env, namespace)  # the code is built from dataclass field names
+    function: Callable[..., Any] = namespace[name]
+    return function
+
+
+def _compile_encoder(cls: type[Any]) -> Callable[[Any, Message], Message]:
+    lines = ["def encode(value, message):", "    message.SetInParent()"]
+    for name, kind, _item, _default in _plan(cls):
         if kind == "scalar":
-            kwargs[name] = v
+            lines.append(f"    message.{name} = value.{name}")
         elif kind == "enum":
-            try:
-                kwargs[name] = item(v)
-            except ValueError:
-                raise WireError(f"{descriptor.name}.{name}: unknown value {v}") from None
+            lines.append(f"    message.{name} = int(value.{name})")
         elif kind == "scalars":
-            kwargs[name] = tuple(v)
+            lines.append(f"    message.{name}.extend(value.{name})")
         elif kind == "lists":
-            kwargs[name] = tuple(tuple(x.values) for x in v)
+            lines += [f"    add = message.{name}.add",
+                      f"    for values in value.{name}:",
+                      "        add().values.extend(values)"]
         elif kind == "messages":
-            kwargs[name] = tuple(from_message(x, item) for x in v)
+            lines += [f"    add = message.{name}.add",
+                      f"    for item in value.{name}:",
+                      "        to_message(item, add())"]
         else:
-            kwargs[name] = from_message(v, item)
-    return cls(**kwargs)
+            lines.append(f"    to_message(value.{name}, message.{name})")
+    lines.append("    return message")
+    return _compile("encode", lines, {"to_message": to_message})
+
+
+def _compile_decoder(cls: type[Any], descriptor: Any) -> Callable[[Message], Any]:
+    env: dict[str, Any] = {"cls": cls, "from_message": from_message, "WireError": WireError,
+                           "_enum_value": _enum_value}
+    lines = ["def decode(message):"]
+    names = []
+    for i, (name, kind, item, default) in enumerate(_plan(cls)):
+        names.append(name)
+        env[f"item{i}"] = item
+        value = {
+            "scalar": f"message.{name}",
+            "enum": f"_enum_value(item{i}, message.{name}, {f'{descriptor.name}.{name}'!r})",
+            "scalars": f"tuple(message.{name})",
+            "lists": f"tuple([tuple(x.values) for x in message.{name}])",
+            "messages": f"tuple([from_message(x, item{i}) for x in message.{name}])",
+            "message": f"from_message(message.{name}, item{i})",
+        }[kind]
+        if descriptor.fields_by_name[name].has_presence and kind != "message":
+            if default is dataclasses.MISSING:
+                missing = f"raise WireError({f'{descriptor.name}.{name} is required'!r})"
+            else:
+                env[f"default{i}"] = default
+                missing = f"v_{name} = default{i}"
+            lines += [f"    if message.HasField({name!r}):",
+                      f"        v_{name} = {value}",
+                      "    else:",
+                      f"        {missing}"]
+        else:
+            lines.append(f"    v_{name} = {value}")
+    # (locals are prefixed: a field may be called "message" or "cls")
+    lines.append("    return cls(" + ", ".join(f"{n}=v_{n}" for n in names) + ")")
+    return _compile("decode", lines, env)
 
 
 # ---- envelopes -----------------------------------------------------------------------------

@@ -55,7 +55,8 @@ def _tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], 
 
 def _passthrough(serializer: Callable[[Any], bytes] | None) -> Callable[[Any], bytes] | None:
     """`serializer`, letting already-serialised messages (bytes) through untouched: a stream
-    may yield one encoding shared by many subscribers."""
+    may yield one encoding shared by many subscribers, and SubmitAction answers with the bytes
+    it stored with the request id."""
     if serializer is None:
         return None
 
@@ -120,7 +121,7 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
             return grpc.unary_unary_rpc_method_handler(
                 self._unary(method, handler.unary_unary),
                 request_deserializer=_tolerant(handler.request_deserializer),
-                response_serializer=handler.response_serializer,
+                response_serializer=_passthrough(handler.response_serializer),
             )
         if handler.unary_stream:
             return grpc.unary_stream_rpc_method_handler(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator
 
 import grpc
@@ -40,7 +41,7 @@ def has_client_cert(context: grpc.aio.ServicerContext) -> bool:
 def credentials(context: grpc.aio.ServicerContext) -> str | None:
     """The caller's bearer token; also records for GameService (CLIENT_CERT, this call only)
     whether the peer presented a client certificate, which organiser tokens may require."""
-    CLIENT_CERT.set(has_client_cert(context))
+    CLIENT_CERT.set(functools.partial(has_client_cert, context))
     return bearer_token(context)
 
 
@@ -76,7 +77,8 @@ class RiskServicer(service_pb2_grpc.RiskServiceServicer):
 
     async def SubmitAction(  # noqa: N802
         self, request: service_pb2.SubmitActionRequest, context: grpc.aio.ServicerContext
-    ) -> service_pb2.SubmitActionResponse:
+    ) -> bytes:
+        # a serialised SubmitActionResponse (the interceptor lets bytes through)
         return await self.games.submit(request, credentials(context))
 
     async def StreamEvents(  # noqa: N802

@@ -4,6 +4,7 @@ touches one slot and runs unchanged on Redis Cluster; the indexes are separate, 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 # redis-py types replies loosely (bytes | str | Any); these name what a decode_responses=False
@@ -60,9 +61,8 @@ class Keys:
         return f"{self._g(game_id)}:log"
 
     def game_keys(self, game_id: str) -> tuple[str, str, str, str]:
-        """Every key of one game (all in one hash slot)."""
-        return (self.game(game_id), self.events(game_id), self.requests(game_id),
-                self.log(game_id))
+        """Every key of one game (all in one hash slot); every commit names them."""
+        return _game_keys(self, game_id)
 
     def deadlines(self) -> str:
         """Sorted set: game id -> its pending decision's deadline (ms). Rebuildable."""
@@ -79,3 +79,9 @@ class Keys:
     def index(self, variant: str, status: int) -> str:
         """Sorted set of game ids by creation time; '*' / 0 stand for any variant / status."""
         return f"{self.prefix}:idx:{variant}:{status}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _game_keys(keys: Keys, game_id: str) -> tuple[str, str, str, str]:
+    return (keys.game(game_id), keys.events(game_id), keys.requests(game_id),
+            keys.log(game_id))
