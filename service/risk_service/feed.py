@@ -25,33 +25,42 @@ log = structlog.get_logger()
 
 
 class Subscriber:
-    """One stream's buffer. The feed pushes; the stream's handler pops."""
+    """One stream's buffer. The feed pushes; the stream's handler pops.
 
-    __slots__ = ("feed", "items", "limit", "overflowed", "wake")
+    The handler parks on a bare future that `push` resolves (an asyncio.Event would look the
+    running loop up on every wait, and with a thousand streams per event that adds up)."""
+
+    __slots__ = ("feed", "items", "limit", "loop", "overflowed", "waiter")
 
     def __init__(self, feed: GameFeed, limit: int) -> None:
         self.feed = feed
         self.limit = limit
         self.items: deque[DecodedEvent] = deque()
         self.overflowed = False
-        self.wake = asyncio.Event()
+        self.loop = asyncio.get_running_loop()
+        self.waiter: asyncio.Future[None] | None = None
 
     def push(self, item: DecodedEvent) -> bool:
-        if len(self.items) >= self.limit:
+        accepted = len(self.items) < self.limit
+        if accepted:
+            self.items.append(item)
+        else:
             self.overflowed = True
-            self.wake.set()
-            return False
-        self.items.append(item)
-        self.wake.set()
-        return True
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+        return accepted
 
     async def next_batch(self) -> list[DecodedEvent]:
         """Wait for events; raises OverflowError once the buffer has overflowed."""
         while not self.items:
             if self.overflowed:
                 raise OverflowError
-            self.wake.clear()
-            await self.wake.wait()
+            self.waiter = self.loop.create_future()
+            try:
+                await self.waiter
+            finally:
+                self.waiter = None
         batch = list(self.items)
         self.items.clear()
         return batch
