@@ -9,8 +9,10 @@ when nothing looks worth doing, so bot games reach an outcome.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import accumulate, compress
 
 from risk_service.engine.classic.board import CLASSIC_BOARD
+from risk_service.engine.classic.listings import attack_listing, fortify_listing, frontier
 from risk_service.engine.classic.model import (
     Attack,
     ClaimTerritory,
@@ -136,18 +138,89 @@ def _positive_weights(
     return indexes, weights
 
 
-def _draw_index(indexes: list[int], weights: list[int], count: int, rng: Pcg32) -> int:
+def _attack_weights(
+    state: ClassicView, seat: int, legal: Sequence[LegalAction]
+) -> tuple[list[int], list[int]] | None:
+    """`_positive_weights` of the ATTACK phase's own listing (`listings.attack_listing`, which
+    `legal` must equal, else None), worked out a target at a time instead of an entry at a time:
+    a source with `have` armies lists n = min(3, have - 1) attacks per enemy neighbour, with
+    1 to n dice, and only the last of them, with n dice, can weigh anything. The weights come
+    as running totals, for `_draw_index`."""
+    owner, armies = state.owner, state.armies
+    if type(owner) is not tuple or type(armies) is not tuple:  # the memos key on tuples
+        return None
+    if legal != attack_listing(owner, armies, seat):  # shared entries: compared by identity
+        return None
+    indexes: list[int] = []
+    totals: list[int] = []
+    total = 0
+    index = -1  # the last entry listed so far
+    for src, targets, _ in frontier(owner, seat):
+        have = armies[src]
+        if have < 2:
+            continue
+        dice = have - 1 if have < 4 else 3
+        for dst in targets:
+            index += dice
+            lead = have - armies[dst]
+            if lead >= 1:  # the weight of `_weight` for an attack with the most dice
+                total += 4 * lead + 8
+                indexes.append(index)
+                totals.append(total)
+    indexes.append(index + 1)  # EndAttack closes the listing, weighing 12
+    totals.append(total + 12)
+    return indexes, totals
+
+
+def _fortify_weights(
+    state: ClassicView, seat: int, legal: Sequence[LegalAction]
+) -> tuple[list[int], list[int]] | None:
+    """`_positive_weights` of the FORTIFY phase's own listing (`listings.fortify_listing`, which
+    `legal` must equal, else None), a source at a time: a move weighs anything only from an
+    inland source to a border territory (`_weight`), so a border source's moves are skipped.
+    The weights come as running totals, for `_draw_index`."""
+    owner, armies = state.owner, state.armies
+    if type(owner) is not tuple or type(armies) is not tuple:  # the memos key on tuples
+        return None
+    listing, moves = fortify_listing(owner, armies, seat, state.options.fortify)
+    if legal != listing:  # shared entries: compared by identity
+        return None
+    links = CLASSIC_BOARD.links
+    # the territories with an enemy neighbour: those next to an enemy territory
+    border = set().union(*[links[t] for t, held_by in enumerate(owner) if held_by != seat])
+    indexes: list[int] = []
+    totals: list[int] = []
+    total = 0
+    index = 0  # the first entry of the source's moves
+    for src, targets in moves:
+        if src not in border:
+            # its moves to border territories, each weighing 5 + armies, picked out without a
+            # Python loop per move
+            picked = len(indexes)
+            to_border = map(border.__contains__, targets)
+            indexes.extend(compress(range(index, index + len(targets)), to_border))
+            weight = 5 + armies[src]
+            end = total + weight * (len(indexes) - picked)
+            totals.extend(range(total + weight, end + 1, weight))
+            total = end
+        index += len(targets)
+    indexes.append(index)  # EndTurn closes the listing, weighing 6
+    totals.append(total + 6)
+    return indexes, totals
+
+
+def _draw_index(indexes: list[int], totals: list[int], count: int, rng: Pcg32) -> int:
     """The index `rng.weighted(full)` draws for the full weight list `full` of `count` entries
-    that is positive at `indexes` only (all 1 when it is 0 everywhere), with the same draws:
-    zero weights never take the pick, so the walk can skip them."""
-    total = sum(weights)
-    if total == 0:
+    that is positive at `indexes` only (all 1 when it is 0 everywhere), given the running totals
+    of those weights, with the same draws: zero weights never take the pick, so the walk can
+    skip them, and `pick < total so far` is `weighted`'s `pick < weight` after subtracting the
+    weights before."""
+    if not totals:  # every weight is positive: the total is 0 only when there are none
         return rng.below(count)
-    pick = rng.below(total)
-    for index, weight in zip(indexes, weights, strict=True):
-        if pick < weight:
-            return index
-        pick -= weight
+    pick = rng.below(totals[-1])
+    for at, total in enumerate(totals):  # (enumerate: faster than a zip with indexes)
+        if pick < total:
+            return indexes[at]
     raise AssertionError("unreachable: pick < total")
 
 
@@ -156,11 +229,20 @@ def choose(state: ClassicView, legal: Sequence[LegalAction], rng: Pcg32) -> Acti
     seat = state.viewer
     if not legal:
         raise ValueError(f"seat {seat} has no decision to make")
-    if state.phase is Phase.DEFEND:
+    phase = state.phase
+    weighed = None
+    if phase is Phase.ATTACK:  # most decisions: first
+        weighed = _attack_weights(state, seat, legal)
+    elif phase is Phase.DEFEND:
         return max((e.action for e in legal), key=lambda a: a.dice if isinstance(a, Defend) else 0)
-    if state.phase is Phase.MOVE_IN:
+    elif phase is Phase.MOVE_IN:
         entry = legal[0]
         assert isinstance(entry.action, MoveIn)
         return _count(entry, rng)
-    indexes, weights = _positive_weights(state, seat, legal)
-    return _count(legal[_draw_index(indexes, weights, len(legal), rng)], rng)
+    elif phase is Phase.FORTIFY:
+        weighed = _fortify_weights(state, seat, legal)
+    if weighed is None:
+        indexes, weights = _positive_weights(state, seat, legal)
+        weighed = indexes, list(accumulate(weights))
+    indexes, totals = weighed
+    return _count(legal[_draw_index(indexes, totals, len(legal), rng)], rng)

@@ -20,6 +20,7 @@ from risk_service.engine.classic.board import (
     card_territory,
 )
 from risk_service.engine.classic.cards import escalating_value, is_set, set_value, sets_in
+from risk_service.engine.classic.listings import attack_listing, fortify_listing
 from risk_service.engine.classic.model import (
     ACTION_TYPES,
     EVENT_TYPES,
@@ -98,23 +99,35 @@ def _fail(reason: Reason, message: str) -> IllegalAction:
     return IllegalAction(reason, message)
 
 
-def _roll_battle(
-    rng: Pcg32, attack_dice: int, defence_dice: int
-) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+Battle = tuple[tuple[int, ...], tuple[int, ...], int, int]
+
+
+def _roll_battle(rng: Pcg32, attack_dice: int, defence_dice: int) -> Battle:
     """(attack roll, defence roll, each sorted high to low, attacker losses, defender losses):
     the attacker's dice are drawn first, then the defender's."""
     rolled = rng.dice(attack_dice + defence_dice)
+    known = _BATTLES.get(attack_dice)
+    if known is None or defence_dice > 2:  # never in a game: not remembered
+        return _battle(rolled, attack_dice)
+    battle = known.get(rolled)
+    if battle is None:
+        battle = known[rolled] = _battle(rolled, attack_dice)
+    return battle
+
+
+def _battle(rolled: tuple[int, ...], attack_dice: int) -> Battle:
+    """`_roll_battle`'s result for the dice `rolled`, the first `attack_dice` of them the
+    attacker's."""
     attack_roll = tuple(sorted(rolled[:attack_dice], reverse=True))  # core.dice.sort_high
     defence_roll = tuple(sorted(rolled[attack_dice:], reverse=True))
-    if attack_dice and 0 < defence_dice <= 2:  # core.dice.battle_losses for 1 or 2 pairs
-        lost_d = 1 if attack_roll[0] > defence_roll[0] else 0
-        if attack_dice == 1 or defence_dice == 1:
-            return attack_roll, defence_roll, 1 - lost_d, lost_d
-        if attack_roll[1] > defence_roll[1]:
-            lost_d += 1
-        return attack_roll, defence_roll, 2 - lost_d, lost_d
     lost_a, lost_d = battle_losses(attack_roll, defence_roll)
     return attack_roll, defence_roll, lost_a, lost_d
+
+
+# Every battle's result by its attack dice and the dice rolled, as `_battle` works it out (the
+# same values; sorting and pairing the dice cost more than the lookup): at most 10,836 entries
+# of 3 to 5 dice (6**2 + 6**3 with 1 attack die, 6**3 + 6**4 with 2, 6**4 + 6**5 with 3).
+_BATTLES: dict[int, dict[tuple[int, ...], Battle]] = {1: {}, 2: {}, 3: {}}
 
 
 class _Game:
@@ -478,7 +491,7 @@ def _deciding_seat(state: ClassicState) -> int:
 
 
 # Listed actions are frozen values, so the ones a board can produce are built once and shared by
-# every listing instead of being rebuilt on each call (an attack step lists about fifty).
+# every listing instead of being rebuilt on each call (attacks: see classic.listings).
 
 # Every Decision a game can be in (seat up to 6), built once: the one for `seat` deciding in
 # `phase` is _DECISIONS[phase][seat].
@@ -489,21 +502,9 @@ _DECISIONS = {
 _CLAIM_ENTRIES = tuple(LegalAction(ClaimTerritory(t)) for t in range(TERRITORIES))
 _NEUTRAL_ENTRIES = tuple(LegalAction(PlaceNeutral(t)) for t in range(TERRITORIES))
 _DEFEND_ENTRIES = (LegalAction(Defend(1)), LegalAction(Defend(2)))
-_END_ATTACK = LegalAction(EndAttack())
-_END_TURN = LegalAction(EndTurn())
-
-
-def _attack_entries(src: int) -> tuple[tuple[int, tuple[tuple[LegalAction, ...], ...]], ...]:
-    """(target, its attacks with 1 die, with 1 or 2, with 1 to 3) for each neighbour of src."""
-    out = []
-    for dst in CLASSIC_BOARD.links[src]:
-        entries = tuple(LegalAction(Attack(src, dst, dice)) for dice in (1, 2, 3))
-        out.append((dst, (entries[:1], entries[:2], entries)))
-    return tuple(out)
-
 
 _LINKED = tuple(frozenset(linked) for linked in CLASSIC_BOARD.links)
-_ATTACK_ENTRIES = tuple(_attack_entries(src) for src in range(TERRITORIES))
+_ACTION_TYPE_SET = frozenset(ACTION_TYPES)
 
 
 @lru_cache(maxsize=256)
@@ -527,12 +528,6 @@ def _move_in_entry(dice: int, most: int) -> LegalAction:
 @lru_cache(maxsize=4096)
 def _place_entry(territory: int, most: int) -> LegalAction:
     return LegalAction(PlaceArmies(territory, 1), most)
-
-
-# Fortify(src, dst, 1) for every pair (the listing wraps them with the count range of the day)
-_FORTIFY_ACTIONS = tuple(
-    tuple(Fortify(src, dst, 1) for dst in range(TERRITORIES)) for src in range(TERRITORIES)
-)
 
 
 class ClassicRules:
@@ -611,6 +606,8 @@ class ClassicRules:
         return state.options.players
 
     def decision(self, state: ClassicState) -> Decision:
+        if state.phase is Phase.ATTACK:  # `_deciding_seat`, for most decisions of a game
+            return _DECISIONS[Phase.ATTACK][state.current]
         seat = _deciding_seat(state)
         if seat < 0:
             return _FINISHED
@@ -622,33 +619,21 @@ class ClassicRules:
         return Outcome(state.winner, state.ranking, state.end_reason)
 
     def legal_actions(self, state: ClassicState, seat: int) -> list[LegalAction]:
-        if seat != _deciding_seat(state):
-            return []
         phase = state.phase
         owner = state.owner
         armies = state.armies
-        legal: list[LegalAction]
         if phase is Phase.ATTACK:  # most decisions of a game: keep it first and lean
-            legal = []
-            for src, have in enumerate(armies):
-                if have < 2 or owner[src] != seat:
-                    continue
-                dice = have - 2 if have < 4 else 2  # index of min(3, have - 1) dice
-                for dst, by_dice in _ATTACK_ENTRIES[src]:
-                    if owner[dst] != seat:
-                        legal.extend(by_dice[dice])
-            legal.append(_END_ATTACK)
-            return legal
+            if seat != state.current:  # `_deciding_seat` in ATTACK
+                return []
+            return attack_listing(owner, armies, seat).copy()  # a copy: the memo keeps its own
+        if seat != _deciding_seat(state):
+            return []
+        legal: list[LegalAction]
         if phase is Phase.MOVE_IN:
             return [_move_in_entry(state.attack_dice, armies[state.attack_from] - 1)]
         if phase is Phase.FORTIFY:
-            legal = []
-            for src, targets in self._fortify_targets(state, seat).items():
-                most = armies[src] - 1
-                actions = _FORTIFY_ACTIONS[src]
-                legal.extend([LegalAction(actions[dst], most) for dst in targets])
-            legal.append(_END_TURN)
-            return legal
+            listing, _ = fortify_listing(owner, armies, seat, state.options.fortify)
+            return listing.copy()  # a copy: the memo keeps its own
         if phase is Phase.DEFEND:
             top = min(2, armies[state.attack_to])
             return list(_DEFEND_ENTRIES[:top])
@@ -677,55 +662,23 @@ class ClassicRules:
             return legal
         return []
 
-    @staticmethod
-    def _fortify_targets(state: ClassicState, seat: int) -> dict[int, list[int]]:
-        owner, armies = state.owner, state.armies
-        sources = [t for t in range(TERRITORIES) if owner[t] == seat and armies[t] >= 2]
-        if state.options.fortify is FortifyMode.ADJACENT:
-            return {
-                src: [dst for dst in CLASSIC_BOARD.links[src] if owner[dst] == seat]
-                for src in sources
-            }
-        passable = [o == seat for o in owner]
-        component: dict[int, list[int]] = {}  # territory -> its group, sorted
-        for src in sources:
-            if src not in component:
-                group = sorted(CLASSIC_BOARD.reachable(src, passable))
-                for member in group:
-                    component[member] = group
-        return {src: [t for t in component[src] if t != src] for src in sources}
-
     def view(self, state: ClassicState, viewer: int | None) -> ClassicView:
         seat = -1 if viewer is None else viewer
         opts = state.options
-        next_value = _next_trade_value(opts.trade_schedule, state.trades_done)
-        return build(ClassicView, {
-            "viewer": seat,
-            "options": opts,
-            "phase": state.phase,
-            "current": state.current,
-            "turn": state.turn,
-            "owner": state.owner,
-            "armies": state.armies,
-            "to_place": state.to_place,
-            "hand": state.hands[seat] if 0 <= seat < opts.players else (),
-            "hand_counts": tuple(map(len, state.hands)),
-            "deck_count": len(state.deck),
-            "discard": state.discard,
-            "trades_done": state.trades_done,
-            "next_trade_value": next_value,
-            "pending": state.pending,
-            "bonus_used": state.bonus_used,
-            "conquered": state.conquered,
-            "eliminated": state.eliminated,
-            "out_order": state.out_order,
-            "attack_from": state.attack_from,
-            "attack_to": state.attack_to,
-            "attack_dice": state.attack_dice,
-            "winner": state.winner,
-            "ranking": state.ranking,
-            "end_reason": state.end_reason,
-        })
+        hands = state.hands
+        # The view shares most fields with the state: copy the state's field dict (one C call),
+        # drop what the viewer may not see, and add the viewer's own fields. (The fields end up
+        # in another order in `__dict__` than `__init__` would put them, which nothing sees.)
+        # tests/engine/test_values.py checks that the view ends up with its own fields exactly.
+        fields = state.__dict__.copy()
+        del fields["seed"], fields["rng_state"], fields["rng_inc"], fields["first_seat"]
+        del fields["hands"], fields["deck"], fields["resume_attack"]
+        fields["viewer"] = seat
+        fields["hand"] = hands[seat] if 0 <= seat < opts.players else ()
+        fields["hand_counts"] = tuple(map(len, hands))
+        fields["deck_count"] = len(state.deck)
+        fields["next_trade_value"] = _next_trade_value(opts.trade_schedule, state.trades_done)
+        return build(ClassicView, fields)
 
     def resign(self, state: ClassicState, seat: int) -> tuple[ClassicState, list[Event]]:
         check_resign(seat, players=state.options.players,
@@ -774,14 +727,19 @@ class ClassicRules:
     def apply(
         self, state: ClassicState, seat: int, action: Action
     ) -> tuple[ClassicState, list[Event]]:
-        check_action(action, ACTION_TYPES, "classic", seat=seat, players=state.options.players,
-                     finished=state.phase is Phase.FINISHED,
-                     deciding=(_deciding_seat(state),))
-        if state.phase is Phase.ATTACK and type(action) is Attack:  # four actions in five
+        phase = state.phase
+        # Outside DEFEND and FINISHED the current seat (always a seat) decides, so the checks
+        # pass for it and any classic action: skip them then (nearly every call).
+        if seat != state.current or phase is Phase.DEFEND or phase is Phase.FINISHED \
+                or type(action) not in _ACTION_TYPE_SET:
+            check_action(action, ACTION_TYPES, "classic", seat=seat,
+                         players=state.options.players, finished=phase is Phase.FINISHED,
+                         deciding=(_deciding_seat(state),))
+        if phase is Phase.ATTACK and type(action) is Attack:  # four actions in five
             quick = _quick_attack(state, seat, action)
             if quick is not None:
                 return quick
-        key = (state.phase, type(action))
+        key = (phase, type(action))
         state_handler = _STATE_HANDLERS.get(key)
         if state_handler is not None:
             return state_handler(state, seat, action)
@@ -790,7 +748,7 @@ class ClassicRules:
         if handler is None:
             raise _fail(
                 Reason.WRONG_PHASE,
-                f"{type(action).__name__} is not allowed in phase {state.phase.name}",
+                f"{type(action).__name__} is not allowed in phase {phase.name}",
             )
         handler(game, seat, action)
         return game.freeze(), game.events
@@ -954,20 +912,26 @@ def _quick_attack(
     game continues in one. None when the defender chooses its dice: the caller runs
     `_attack`."""
     owner, armies = state.owner, state.armies
-    _check_attack(owner, armies, seat, action)
     src, dst, dice = action.from_territory, action.to_territory, action.dice
+    # `_check_attack`'s conditions, in its order, in one expression (no call when all hold);
+    # when one fails, `_check_attack` raises the error it names first
+    if not (0 <= src < TERRITORIES and owner[src] == seat and 0 <= dst < TERRITORIES
+            and owner[dst] != seat and dst in _LINKED[src] and armies[src] >= 2
+            and 1 <= dice <= 3 and dice < armies[src]):
+        _check_attack(owner, armies, seat, action)
     if not state.options.auto_defend_max_dice and \
             defence_decider(owner, dst, state.current, state.options.players) is not None:
         return None  # the defender chooses its dice: the DEFEND phase, through `_attack`
     rng = Pcg32(state.rng_state, state.rng_inc)
-    rolls = _roll_battle(rng, dice, min(2, armies[dst]))
+    held = armies[dst]
+    rolls = _roll_battle(rng, dice, held if held < 2 else 2)  # min(2, held)
     attack_roll, defence_roll, lost_a, lost_d = rolls
     attacker, defender = state.current, owner[dst]
     declared = build(AttackDeclared, {  # AttackDeclared(seat, src, dst, dice, defender)
         "seat": seat, "from_territory": src, "to_territory": dst, "dice": dice,
         "defender": defender,
     })
-    conquest = armies[dst] - lost_d <= 0
+    conquest = held - lost_d <= 0
     if conquest and not (
         (defender >= state.options.players or owner.count(defender) > 1)
         and state.eliminated.count(False) > 1
@@ -989,16 +953,16 @@ def _quick_attack(
             "attacker_losses": lost_a, "defender_losses": lost_d,
         }),
     ]
-    if not conquest:  # the target holds: back to ATTACK
-        return evolve(state, {
-            "rng_state": rng.state,
-            "rng_inc": rng.inc,
-            "armies": tuple(after),
-            "phase": Phase.ATTACK,
-            "attack_from": NO_TERRITORY,
-            "attack_to": NO_TERRITORY,
-            "attack_dice": dice,
-        }), events
+    if not conquest:  # the target holds: back to ATTACK (`evolve`, spelt out)
+        fields = state.__dict__.copy()
+        fields["rng_state"] = rng.state
+        fields["rng_inc"] = rng.inc
+        fields["armies"] = tuple(after)
+        fields["phase"] = Phase.ATTACK
+        fields["attack_from"] = NO_TERRITORY
+        fields["attack_to"] = NO_TERRITORY
+        fields["attack_dice"] = dice
+        return build(ClassicState, fields), events
     # taken, and the defender is still in: as `_Game.conquer`, then the move-in
     taken = list(owner)
     taken[dst] = attacker

@@ -17,6 +17,10 @@ _MULT = 6364136223846793005
 # Outputs below 2**32 % 6 would make the low faces more likely: `dice` draws again (as `below`
 # does for its bound; about 1 draw in a billion for a die).
 _DIE_THRESHOLD = (1 << 32) % 6
+# The output's 32-bit rotate right by `rot`, as `((x * _TWICE) >> rot) & _MASK32`: x * _TWICE is
+# x beside a copy of itself (x << 32 | x, for x < 2**32), so the shift brings the bits that
+# rotate out back in at the top; three integer operations where shifting both ways takes five.
+_TWICE = (1 << 32) + 1
 
 T = TypeVar("T")
 
@@ -37,14 +41,16 @@ class Pcg32:
         # because bots seed a generator on every decision.
         inc = ((stream << 1) | 1) & _MASK64
         state = (inc + (seed & _MASK64)) & _MASK64
-        return cls((state * _MULT + inc) & _MASK64, inc)
+        rng = cls.__new__(cls)  # both already in range: skip __init__'s masking
+        rng.state = (state * _MULT + inc) & _MASK64
+        rng.inc = inc
+        return rng
 
     def next_u32(self) -> int:
         old = self.state
         self.state = (old * _MULT + self.inc) & _MASK64
         xorshifted = (((old >> 18) ^ old) >> 27) & _MASK32
-        rot = old >> 59
-        return ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & _MASK32
+        return ((xorshifted * _TWICE) >> (old >> 59)) & _MASK32  # rotate right by old >> 59
 
     def below(self, bound: int) -> int:
         """A uniform integer in [0, bound), without modulo bias (rejection of the short tail)."""
@@ -59,8 +65,7 @@ class Pcg32:
             old = state
             state = (old * _MULT + inc) & _MASK64
             xorshifted = (((old >> 18) ^ old) >> 27) & _MASK32
-            rot = old >> 59
-            r = ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & _MASK32
+            r = ((xorshifted * _TWICE) >> (old >> 59)) & _MASK32
             if r >= threshold:
                 self.state = state
                 return r % bound
@@ -78,9 +83,7 @@ class Pcg32:
                 old = state
                 state = (old * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF  # _MULT, _MASK64
                 xorshifted = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
-                rot = old >> 59
-                # (-rot) & 31 == 32 - rot but for rot 0, where both shifted-out halves vanish
-                r = ((xorshifted >> rot) | (xorshifted << (32 - rot))) & 0xFFFFFFFF
+                r = ((xorshifted * 0x100000001) >> (old >> 59)) & 0xFFFFFFFF  # _TWICE, as above
                 if r >= _DIE_THRESHOLD:
                     out.append(r % 6 + 1)
                     break
