@@ -78,6 +78,13 @@ def summarise(raw: Path, top: int, focus: str) -> str:
     return "\n".join(out)
 
 
+def report(raw: Path, args: argparse.Namespace, focus: str) -> None:
+    """Print the profile's summary; keep the raw samples where `--raw` says."""
+    if args.raw:
+        shutil.copy(raw, args.raw)
+    print(summarise(raw, args.top, focus))
+
+
 def profile_engine(py_spy: str, args: argparse.Namespace) -> int:
     command = [sys.executable, str(args.root / "bench" / "engine.py"), "--variant", "classic",
                "--games", str(args.games), "--no-boardgameio"]
@@ -92,9 +99,7 @@ def profile_engine(py_spy: str, args: argparse.Namespace) -> int:
         if done.returncode != 0:
             print(done.stderr[-2000:], file=sys.stderr)
             return 1
-        if args.raw:
-            shutil.copy(raw, args.raw)
-        print(summarise(raw, args.top, "play_game"))
+        report(raw, args, "play_game")
     return 0
 
 
@@ -148,9 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{', native frames' if args.native else ''})")
         print("\n".join(line for line in log.read_text().splitlines()
                         if "phase:" in line or line.startswith(("deliver ", "submit:"))))
-        if args.raw:
-            shutil.copy(raw, args.raw)
-        print(summarise(raw, args.top, focus))
+        report(raw, args, focus)
     return 0
 
 

@@ -62,10 +62,10 @@ CANCELLED = service_pb2.GAME_STATUS_CANCELLED
 FINAL = (FINISHED, ABANDONED, CANCELLED)
 
 
-# Whether the current call's peer presented a verified client certificate (mutual TLS). The
-# gRPC layer sets it per call (each call runs in its own task, so the value stays with it).
-# whether this call's peer presented a verified client certificate: asked only when an organiser
-# token needs one (reading the call's auth context costs every call otherwise)
+# Asks whether the current call's peer presented a verified client certificate (mutual TLS).
+# The gRPC layer sets it per call (each call runs in its own task, so the value stays with it);
+# it is asked only when an organiser token needs one, as reading the call's auth context on
+# every call would cost every call.
 CLIENT_CERT: ContextVar[Callable[[], bool]] = ContextVar("client_cert", default=lambda: False)
 
 

@@ -60,7 +60,7 @@ from risk_service.engine.classic.model import (
     TurnStarted,
 )
 from risk_service.engine.core.deck import draw_card
-from risk_service.engine.core.dice import battle_losses
+from risk_service.engine.core.dice import battle_losses, sort_high
 from risk_service.engine.core.errors import IllegalAction, Reason
 from risk_service.engine.core.guards import check_action, check_resign
 from risk_service.engine.core.rng import Pcg32
@@ -118,8 +118,8 @@ def _roll_battle(rng: Pcg32, attack_dice: int, defence_dice: int) -> Battle:
 def _battle(rolled: tuple[int, ...], attack_dice: int) -> Battle:
     """`_roll_battle`'s result for the dice `rolled`, the first `attack_dice` of them the
     attacker's."""
-    attack_roll = tuple(sorted(rolled[:attack_dice], reverse=True))  # core.dice.sort_high
-    defence_roll = tuple(sorted(rolled[attack_dice:], reverse=True))
+    attack_roll = sort_high(rolled[:attack_dice])
+    defence_roll = sort_high(rolled[attack_dice:])
     lost_a, lost_d = battle_losses(attack_roll, defence_roll)
     return attack_roll, defence_roll, lost_a, lost_d
 
