@@ -4,32 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import logging
 import sys
 
-import structlog
 import uvloop
 
+from risk_service.logs import configure_logging
 from risk_service.server.app import serve
 from risk_service.settings import Settings
-
-
-def configure_logging(level: str) -> None:
-    """JSON lines on stdout, context bound through contextvars."""
-    structlog.configure(
-        processors=[
-            structlog.contextvars.merge_contextvars,
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
-            structlog.processors.format_exc_info,
-            structlog.processors.JSONRenderer(),
-        ],
-        wrapper_class=structlog.make_filtering_bound_logger(
-            logging.getLevelNamesMapping()[level.upper()]
-        ),
-        logger_factory=structlog.PrintLoggerFactory(sys.stdout),
-        cache_logger_on_first_use=True,
-    )
 
 
 def tune_gc(threshold: int) -> None:

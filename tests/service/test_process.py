@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import shutil
@@ -97,6 +98,10 @@ async def test_one_log_line_per_rpc_without_tokens(service: ServiceProcess) -> N
                    for line in _log_lines(service)), "successful health probes stay quiet"
     assert lines[2]["game_id"] == game_id and lines[2]["code"] == "OK"
     assert lines[3]["code"] == "INVALID_ARGUMENT" and lines[3]["request_id"] == "req-42"
+    for line in lines:  # what log shippers index on
+        assert line["level"] == "info"
+        stamp = datetime.datetime.strptime(str(line["timestamp"]), "%Y-%m-%dT%H:%M:%S.%fZ")
+        assert abs(stamp - datetime.datetime.utcnow()).total_seconds() < 120
     text = service.logs()
     assert created.host_token not in text and joined.seat_token not in text
 

@@ -42,10 +42,17 @@ class Metrics:
         )
         for source in ("rpc", "health"):
             self.redis_errors.labels(source)  # exported as 0 before the first error
+        # every RPC counts itself: its children are looked up once per label set, not through
+        # `labels()` (a lock and a key built from the names) on every call
+        self._rpc_children: dict[tuple[str, str], tuple[Counter, Histogram]] = {}
 
     def observe_rpc(self, method: str, code: str, seconds: float) -> None:
-        self.rpcs.labels(method, code).inc()
-        self.latency.labels(method).observe(seconds)
+        children = self._rpc_children.get((method, code))
+        if children is None:
+            children = self._rpc_children[method, code] = (
+                self.rpcs.labels(method, code), self.latency.labels(method))
+        children[0].inc()
+        children[1].observe(seconds)
 
     def count_subscribers(self, count: Callable[[], float]) -> None:
         """Read the subscriber gauge from `count` at each scrape."""
