@@ -53,6 +53,10 @@ DEFAULT_PAGE = 50
 FINGERPRINT = 32  # bytes of SHA-256 in front of a stored reply
 INTERNAL_RETRIES = 50  # service-made commits (joins, timeouts) retry a lost race this often
 STREAM_CACHE = 8192  # encoded stream messages kept (a few recent events x audiences x games)
+# a stream that starts behind reads its backlog this many events at a time: a spectator joining
+# a long game from seq 0 neither holds the whole game decoded nor decodes it in one go of the
+# event loop, and each page is one short XRANGE
+BACKLOG_PAGE = 128
 
 WAITING = service_pb2.GAME_STATUS_WAITING
 ACTIVE = service_pb2.GAME_STATUS_ACTIVE
@@ -960,12 +964,18 @@ class GameService:
         delay = _Delay(meta) if caller.seat is None and (
             meta.spectator_delay_events or meta.spectator_delay_seconds) else None
         sub = await self.hub.subscribe(record.game_id, self.limits.subscriber_buffer)
-        sent = request.after_seq
+        sent = read = request.after_seq  # sent to the client; read from the store's backlog
+        caught_up = False  # the backlog is read to its end: the subscription takes over
+        pending: list[wire.DecodedEvent] = []
         try:
-            backlog = [wire.decode_event(data)
-                       for _seq, data in await self.store.read_events(record.game_id, sent)]
-            pending = list(backlog)
             while True:
+                if not caught_up:
+                    # registered before this read, so backlog + live covers every event
+                    page = await self.store.read_events(record.game_id, read, BACKLOG_PAGE)
+                    caught_up = len(page) < BACKLOG_PAGE
+                    if page:
+                        read = page[-1][0]
+                    pending.extend(wire.decode_event(data) for _seq, data in page)
                 if delay is not None:
                     release, wait = delay.split(pending, self.clock_ms())
                 else:
@@ -978,6 +988,8 @@ class GameService:
                         yield data
                     sent = item.seq
                 pending = pending[len(release):]
+                if not caught_up:
+                    continue
                 try:
                     if wait is None:
                         batch = await sub.next_batch()

@@ -15,6 +15,7 @@ import redis.asyncio as aioredis
 from risk_service import audit, wire
 from risk_service.engine import LegalAction, get_ruleset
 from risk_service.engine.classic.model import ClassicView
+from risk_service.games import BACKLOG_PAGE
 from risk_service.pb.risk.v1 import game_pb2, lifecycle_pb2, service_pb2, service_pb2_grpc
 from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess
@@ -275,6 +276,27 @@ async def test_spectator_delay_holds_events_back(stub: Stub) -> None:
     assert received[-1] <= newest - 5, "the newest five events are still held back"
     board = (await _game(stub, game_id)).board
     assert not board.WhichOneof("variant"), "the live board is not shown to delayed spectators"
+
+
+async def test_delayed_spectator_joining_late_gets_the_backlog_less_the_newest(stub: Stub
+                                                                             ) -> None:
+    """A delayed spectator who joins a game whose backlog spans several reads of the store
+    (BACKLOG_PAGE events each) gets all of it but the newest `spectator_delay_events`."""
+    created = await stub.CreateGame(_request(issue_seat_tokens=True, spectator_delay_events=5))
+    game_id, tokens = created.game.game_id, list(created.seat_tokens)
+    step = 0
+    while (newest := (await _game(stub, game_id)).game.last_seq) <= 2 * BACKLOG_PAGE + 5:
+        await _bot_step(stub, game_id, tokens, step)
+        step += 1
+    spectator = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game_id))
+    got = [(await asyncio.wait_for(spectator.read(), 10)).event.seq
+           for _ in range(newest - 5)]
+    more = asyncio.ensure_future(spectator.read())
+    done, _pending = await asyncio.wait({more}, timeout=0.3)
+    spectator.cancel()
+    await asyncio.gather(more, return_exceptions=True)
+    assert got == list(range(1, newest - 4))
+    assert not done, "an event among the newest five was let through"
 
 
 async def test_retention_leaves_nothing_behind(

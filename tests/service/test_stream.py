@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import grpc
 import pytest
 
+from risk_service.games import BACKLOG_PAGE
 from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from tests.service.botplay import (
     FAST_OPTIONS,
@@ -184,3 +185,28 @@ async def test_stream_of_finished_game_replays_backlog_and_stays_open(stub: Stub
         call.cancel()
         await asyncio.gather(more, return_exceptions=True)
         assert await call.code() == grpc.StatusCode.CANCELLED
+
+
+async def test_a_long_backlog_arrives_whole_in_order_from_any_seq(stub: Stub) -> None:
+    """A subscriber many pages behind (the backlog is read BACKLOG_PAGE events at a time) gets
+    every event after its seq, once and in order, then waits for more."""
+    game = await create_game(stub, SEED, **FAST_OPTIONS)
+    await play(stub, game)
+    assert game.last_seq > 4 * BACKLOG_PAGE, "the game is too short to span several pages"
+    # from the start, from a page boundary, and from just past one
+    for viewer, after_seq in ((None, 0), (1, BACKLOG_PAGE), (None, 2 * BACKLOG_PAGE + 1)):
+        token = None if viewer is None else game.seat_tokens[viewer]
+        call = stub.StreamEvents(
+            service_pb2.StreamEventsRequest(game_id=game.game_id, after_seq=after_seq),
+            metadata=bearer(token) if token else None,
+        )
+        async with asyncio.timeout(TIMEOUT_S):
+            got = [(await call.read()).event for _ in range(game.last_seq - after_seq)]
+        assert [e.seq for e in got] == list(range(after_seq + 1, game.last_seq + 1))
+        if after_seq == 0:
+            assert_replayed(got, game, viewer)
+        more = asyncio.ensure_future(call.read())
+        done, _pending = await asyncio.wait({more}, timeout=0.3)
+        assert not done, "the stream closed (or sent more) after the last event"
+        call.cancel()
+        await asyncio.gather(more, return_exceptions=True)
