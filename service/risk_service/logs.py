@@ -26,18 +26,20 @@ _NS_PER_S = 1_000_000_000
 class _UtcStamp:
     """`timestamp`: the wall-clock time in UTC, ISO 8601 with microseconds and a Z."""
 
-    __slots__ = ("prefix", "second")
+    __slots__ = ("formatted",)
 
     def __init__(self) -> None:
-        self.second = -1
-        self.prefix = ""
+        # (second, its date and time formatted): one tuple, so a line logged from another
+        # thread never pairs one second with another second's text
+        self.formatted = (-1, "")
 
     def now(self) -> str:
         second, ns = divmod(time.time_ns(), _NS_PER_S)
-        if second != self.second:  # a new second: format its date and time once
-            self.prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
-            self.second = second
-        return f"{self.prefix}.{ns // 1000:06d}Z"
+        formatted = self.formatted
+        if formatted[0] != second:  # a new second: format its date and time once
+            formatted = self.formatted = (
+                second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+        return f"{formatted[1]}.{ns // 1000:06d}Z"
 
     def __call__(self, _logger: Any, _method: str, event: MutableMapping[str, Any]
                  ) -> MutableMapping[str, Any]:
