@@ -5,8 +5,12 @@ from __future__ import annotations
 import asyncio
 import gc
 import sys
+from collections.abc import Callable
 
-import uvloop
+try:
+    import uvloop
+except ImportError:  # it has no Windows build; asyncio's own loop serves there
+    uvloop = None  # type: ignore[assignment]
 
 from risk_service.logs import configure_logging
 from risk_service.server.app import serve
@@ -24,16 +28,20 @@ def tune_gc(threshold: int) -> None:
     gc.set_threshold(threshold, 20, 20)
 
 
+def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop when asked for and installed; None (asyncio's own) otherwise."""
+    if name == "uvloop" and uvloop is not None:
+        return uvloop.new_event_loop
+    return None
+
+
 def main() -> None:
     settings = Settings.from_env()
     configure_logging(settings.log_level)
     tune_gc(settings.gc_threshold)
     try:
-        if settings.event_loop == "uvloop":
-            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-                runner.run(serve(settings))
-        else:
-            asyncio.run(serve(settings))
+        with asyncio.Runner(loop_factory=loop_factory(settings.event_loop)) as runner:
+            runner.run(serve(settings))
     except RuntimeError as exc:  # e.g. no redis-server binary: say so plainly
         print(f"risk-service: {exc}", file=sys.stderr)
         raise SystemExit(2) from None

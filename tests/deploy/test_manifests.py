@@ -116,7 +116,7 @@ def user_of(stage: Stage) -> str:
 
 
 # settings whose values are checked when they are read
-SAMPLES = {"organiser_token_sha256": "ab" * 32}
+SAMPLES = {"organiser_token_sha256": "ab" * 32, "event_loop": "asyncio"}
 
 
 def sample_value(default: object) -> str:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -112,6 +113,20 @@ def test_sigterm_drains_and_exits_cleanly(make_service: ServiceFactory) -> None:
     assert service.stop() == 0
     events = [line.get("event") for line in _log_lines(service)]
     assert events[-2:] == ["shutting_down", "stopped"]
+
+
+def test_event_loop_is_uvloop_unless_asked_otherwise(make_service: ServiceFactory,
+                                                    redis_url: str, tmp_path: Path) -> None:
+    """uvloop by default, asyncio's own loop on request (both logged at start), and an unknown
+    loop name stops the start with a message naming the variable."""
+    for env, expected in (({}, "uvloop"), ({"RISK_EVENT_LOOP": "asyncio"}, "asyncio")):
+        service = make_service(**env)
+        assert service.stop() == 0
+        listening = [line for line in _log_lines(service) if line.get("event") == "listening"]
+        assert [line["event_loop"] for line in listening] == [expected]
+    wrong = ServiceProcess(redis_url, tmp_path, RISK_EVENT_LOOP="tokio")
+    with pytest.raises(RuntimeError, match="RISK_EVENT_LOOP='tokio' is not one of uvloop"):
+        wrong.start()
 
 
 def test_redis_server_binary_is_available() -> None:

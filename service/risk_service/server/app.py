@@ -245,7 +245,8 @@ async def start(settings: Settings, redis_url: str) -> App:
     tls = ("off" if credentials is None
            else "mutual" if settings.tls_client_ca_file and not settings.mtls_listen
            else "server")
-    log.info("listening", address=settings.listen, port=port, tls=tls)
+    loop = type(asyncio.get_running_loop()).__module__.split(".")[0]  # "uvloop" or "asyncio"
+    log.info("listening", address=settings.listen, port=port, tls=tls, event_loop=loop)
     if mtls_port is not None:
         log.info("listening", address=settings.mtls_listen, port=mtls_port, tls="mutual")
     return app
