@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.common import rss_bytes, stack  # noqa: E402 - needs ROOT on sys.path
+from bench.common import rss_bytes, run_on_stack  # noqa: E402 - needs ROOT on sys.path
 from bench.service import (  # noqa: E402
     STREAMS_PER_CHANNEL,
     CpuMeter,
@@ -46,13 +46,11 @@ from bench.service import (  # noqa: E402
     percentile,
     say,
 )
+from bench.stalls import MB, STALLED_CHANNEL_OPTIONS  # noqa: E402
 from risk_service.pb.risk.v1 import service_pb2  # noqa: E402
 from tests.service.rpc import create_request  # noqa: E402
 
 CALL_TIMEOUT_S = 30.0
-MB = 1024 * 1024
-STALLED_OPTIONS = [("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", 1024),
-                   ("grpc.use_local_subchannel_pool", 1)]
 
 
 async def pings(stub: Any, seconds: float) -> list[float]:
@@ -92,7 +90,7 @@ async def run(args: argparse.Namespace, target: str, pids: dict[str, list[int]])
     meter.stop()
     say(line("phase A, nobody joining", lat_a) + f" | {meter.line()}")
 
-    channels = [grpc.aio.insecure_channel(target, options=STALLED_OPTIONS)
+    channels = [grpc.aio.insecure_channel(target, options=STALLED_CHANNEL_OPTIONS)
                 for _ in range(math.ceil(args.joiners / STREAMS_PER_CHANNEL))]
     request = service_pb2.StreamEventsRequest(game_id=game.game_id, after_seq=0)
     calls: list[Any] = []
@@ -145,12 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4, help="seats of the classic game")
     parser.add_argument("--seed", type=int, default=3, help="the game's seed")
     parser.add_argument("--log-level", default="info", help="the service's RISK_LOG_LEVEL")
-    args = parser.parse_args(argv)
-    with stack(vars(args), args.log_level) as st:
-        assert st.redis.pid is not None
-        asyncio.run(run(args, st.service.target,
-                        {"server": [st.service_pid], "redis": [st.redis.pid]}))
-    return 0
+    return run_on_stack(parser.parse_args(argv), run)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ and one `python -m risk_service` process on it, and prints what it ran with.
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import contextlib
 import datetime
 import os
@@ -13,7 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -80,3 +82,15 @@ def stack(settings: dict[str, Any], log_level: str = "info", keep: bool = False,
             say(f"kept {work}")
         else:
             shutil.rmtree(work, ignore_errors=True)
+
+
+def run_on_stack(args: argparse.Namespace,
+                 run: Callable[[argparse.Namespace, str, dict[str, list[int]]], Awaitable[None]]
+                 ) -> int:
+    """A benchmark's main: its own Redis and service (`stack`, printing `args`), then
+    `run(args, service target, {"server": [pid], "redis": [pid]})` on a fresh event loop."""
+    with stack(vars(args), args.log_level) as st:
+        assert st.redis.pid is not None
+        asyncio.run(run(args, st.service.target,
+                        {"server": [st.service_pid], "redis": [st.redis.pid]}))
+    return 0

@@ -47,7 +47,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-from bench.common import stack  # noqa: E402 - needs ROOT on sys.path
+from bench.common import run_on_stack  # noqa: E402 - needs ROOT on sys.path
 from bench.service import (  # noqa: E402
     CpuMeter,
     Game,
@@ -217,12 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4, help="seats per classic game")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
     parser.add_argument("--log-level", default="info", help="the service's RISK_LOG_LEVEL")
-    args = parser.parse_args(argv)
-    with stack(vars(args), args.log_level) as st:
-        assert st.redis.pid is not None
-        asyncio.run(run(args, st.service.target,
-                        {"server": [st.service_pid], "redis": [st.redis.pid]}))
-    return 0
+    return run_on_stack(parser.parse_args(argv), run)
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.common import rss_bytes, stack  # noqa: E402 - needs ROOT on sys.path
+from bench.common import rss_bytes, run_on_stack  # noqa: E402 - needs ROOT on sys.path
 from bench.service import (  # noqa: E402
     FAILED,
     LIVE,
@@ -68,10 +68,14 @@ MB = 1024 * 1024
 # ---- the stalled subscribers' process -------------------------------------------------------
 
 
+# a stalled reader's channel: a 1 KiB HTTP/2 window and no BDP probe, so the server meets
+# back-pressure after a few messages (as tests/service/test_slow_subscriber.py)
+STALLED_CHANNEL_OPTIONS = [("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", 1024),
+                           ("grpc.use_local_subchannel_pool", 1)]
+
+
 async def _stalled(job: StreamJob, ready: Any, stop: Any) -> dict[str, int]:
-    options = [("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", 1024),
-               ("grpc.use_local_subchannel_pool", 1)]
-    channels = [grpc.aio.insecure_channel(job.target, options=options)
+    channels = [grpc.aio.insecure_channel(job.target, options=STALLED_CHANNEL_OPTIONS)
                 for _ in range(math.ceil(job.count / STREAMS_PER_CHANNEL))]
     request = service_pb2.StreamEventsRequest(game_id=job.game_id, after_seq=job.after_seq)
     calls = [new_stub(channels[i // STREAMS_PER_CHANNEL]).StreamEvents(request)
@@ -281,12 +285,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4, help="seats of the classic game")
     parser.add_argument("--seed", type=int, default=2, help="the game's seed")
     parser.add_argument("--log-level", default="info", help="the service's RISK_LOG_LEVEL")
-    args = parser.parse_args(argv)
-    with stack(vars(args), args.log_level) as st:
-        assert st.redis.pid is not None
-        asyncio.run(run(args, st.service.target,
-                        {"server": [st.service_pid], "redis": [st.redis.pid]}))
-    return 0
+    return run_on_stack(parser.parse_args(argv), run)
 
 
 if __name__ == "__main__":
