@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable
 from typing import Any
 
@@ -44,3 +45,14 @@ async def rpc_error(call: Awaitable[Any]) -> grpc.aio.AioRpcError:
     except grpc.aio.AioRpcError as error:
         return error
     raise AssertionError("the call succeeded but should have failed")
+
+
+async def quiet_then_hang_up(call: Any, seconds: float = 0.3) -> bool:
+    """Wait `seconds` for one more message on a server stream; True when none came and the
+    stream is still open. Then hang up: the call ends CANCELLED."""
+    more = asyncio.ensure_future(call.read())
+    done, _pending = await asyncio.wait({more}, timeout=seconds)
+    quiet = not done and not call.done()
+    call.cancel()
+    await asyncio.gather(more, return_exceptions=True)
+    return quiet

@@ -19,7 +19,13 @@ from risk_service.games import BACKLOG_PAGE
 from risk_service.pb.risk.v1 import game_pb2, lifecycle_pb2, service_pb2, service_pb2_grpc
 from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, classic_options, error_info, rpc_error
+from tests.service.rpc import (
+    bearer,
+    classic_options,
+    error_info,
+    quiet_then_hang_up,
+    rpc_error,
+)
 
 Stub = service_pb2_grpc.RiskServiceStub
 QUICK = {"RISK_SWEEP_INTERVAL_MS": "50"}
@@ -291,12 +297,9 @@ async def test_delayed_spectator_joining_late_gets_the_backlog_less_the_newest(s
     spectator = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game_id))
     got = [(await asyncio.wait_for(spectator.read(), 10)).event.seq
            for _ in range(newest - 5)]
-    more = asyncio.ensure_future(spectator.read())
-    done, _pending = await asyncio.wait({more}, timeout=0.3)
-    spectator.cancel()
-    await asyncio.gather(more, return_exceptions=True)
+    quiet = await quiet_then_hang_up(spectator)
     assert got == list(range(1, newest - 4))
-    assert not done, "an event among the newest five was let through"
+    assert quiet, "an event among the newest five was let through"
 
 
 async def test_retention_leaves_nothing_behind(

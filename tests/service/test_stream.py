@@ -27,7 +27,7 @@ from tests.service.botplay import (
     replay,
 )
 from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, error_info, rpc_error
+from tests.service.rpc import bearer, error_info, quiet_then_hang_up, rpc_error
 
 Stub = service_pb2_grpc.RiskServiceStub
 
@@ -178,12 +178,8 @@ async def test_stream_of_finished_game_replays_backlog_and_stays_open(stub: Stub
             got = [(await call.read()).event for _ in range(game.last_seq)]
         assert_replayed(got, game, viewer)
         assert any(_is_game_end(e) for e in got)
-        more = asyncio.ensure_future(call.read())
-        done, _pending = await asyncio.wait({more}, timeout=0.3)
-        assert not done, "the stream closed (or sent more) after the last event"
-        assert not call.done()
-        call.cancel()
-        await asyncio.gather(more, return_exceptions=True)
+        assert await quiet_then_hang_up(call), (
+            "the stream closed (or sent more) after the last event")
         assert await call.code() == grpc.StatusCode.CANCELLED
 
 
@@ -205,8 +201,5 @@ async def test_a_long_backlog_arrives_whole_in_order_from_any_seq(stub: Stub) ->
         assert [e.seq for e in got] == list(range(after_seq + 1, game.last_seq + 1))
         if after_seq == 0:
             assert_replayed(got, game, viewer)
-        more = asyncio.ensure_future(call.read())
-        done, _pending = await asyncio.wait({more}, timeout=0.3)
-        assert not done, "the stream closed (or sent more) after the last event"
-        call.cancel()
-        await asyncio.gather(more, return_exceptions=True)
+        assert await quiet_then_hang_up(call), (
+            "the stream closed (or sent more) after the last event")
