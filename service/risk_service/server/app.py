@@ -34,6 +34,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from risk_service.campaigns import CampaignService
 from risk_service.feed import FeedHub
 from risk_service.games import ACTIVE, GameService, Limits
+from risk_service.instance import InstanceLock, check_listen
 from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.redis_server import RedisServer, supervise
 from risk_service.server.interceptor import RpcInterceptor
@@ -258,7 +259,10 @@ async def serve(settings: Settings) -> None:
     stop_supervisor = asyncio.Event()
     supervisor: asyncio.Task[None] | None = None
     redis_url = settings.redis_url
+    check_listen(settings.listen)  # a taken port stops the start before Redis is touched
+    lock = InstanceLock(settings.data_dir)
     if not redis_url:
+        lock.acquire()  # never start (or stop) a Redis that a live instance owns
         embedded = RedisServer(
             settings.data_dir / "redis", appendfsync=settings.redis_appendfsync  # type: ignore[arg-type]
         )
@@ -279,4 +283,5 @@ async def serve(settings: Settings) -> None:
         if supervisor is not None:
             await supervisor
         await embedded.stop_async()
+    lock.release()
     log.info("stopped")

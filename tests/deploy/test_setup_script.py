@@ -1,0 +1,89 @@
+"""scripts/setup as a new user meets it: it installs only what the command needs, and where it
+cannot install something it says what to install by hand instead of failing obscurely.
+
+Each case runs the real script in a copy of the checkout's top level whose PATH holds only the
+tools it uses, so redis-server, apt-get and sudo are present or absent as the case needs. The
+venv stamp is laid in place, so the script stops after its Redis step."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TOOLS = ("bash", "sha256sum", "cut", "dirname", "cat", "true", "env")
+
+
+def _checkout(tmp_path: Path, *, uid: str | None = None, sudo: bool = False) -> tuple[Path, Path]:
+    top = tmp_path / "checkout"
+    (top / "scripts").mkdir(parents=True)
+    shutil.copy(ROOT / "scripts" / "setup", top / "scripts" / "setup")
+    shutil.copy(ROOT / "pyproject.toml", top / "pyproject.toml")
+    stamp = hashlib.sha256((top / "pyproject.toml").read_bytes()).hexdigest()[:16]
+    (top / ".venv").mkdir()
+    (top / ".venv" / f".installed-{stamp}").touch()
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in TOOLS:
+        found = shutil.which(tool)
+        assert found, tool
+        (bin_dir / tool).symlink_to(found)
+    (bin_dir / "python3").symlink_to(sys.executable)
+    if uid is None:
+        (bin_dir / "id").symlink_to(shutil.which("id") or "/usr/bin/id")
+    else:  # a non-root user, as far as the script can tell
+        (bin_dir / "id").write_text(f"#!/bin/sh\necho {uid}\n")
+        (bin_dir / "id").chmod(0o755)
+    if sudo:  # a sudo that would need a password: `sudo -n` fails at once
+        (bin_dir / "sudo").write_text("#!/bin/sh\necho 'sudo: a password is required' >&2\n"
+                                      "exit 1\n")
+        (bin_dir / "sudo").chmod(0o755)
+    # an apt-get that must never run in these cases (none of them may install anything)
+    return top, bin_dir
+
+
+def _run(top: Path, bin_dir: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL",)}
+    clean.update(PATH=str(bin_dir), **env)
+    return subprocess.run(["bash", str(top / "scripts" / "setup"), *args], env=clean,
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_serve_with_redis_url_needs_no_redis_server(tmp_path: Path) -> None:
+    """`setup serve` with REDIS_URL set does not look for, nor try to install, redis-server."""
+    top, bin_dir = _checkout(tmp_path)
+    done = _run(top, bin_dir, "serve", REDIS_URL="redis://127.0.0.1:6399/0")
+    assert done.returncode == 0, done.stderr
+    assert "installing" not in done.stderr and "redis-server" not in done.stderr
+
+
+def test_no_apt_get_says_what_to_install(tmp_path: Path) -> None:
+    """The tests need redis-server; without it and without apt-get, a clear hint, exit 1."""
+    top, bin_dir = _checkout(tmp_path)
+    done = _run(top, bin_dir, "test")
+    assert done.returncode == 1
+    assert "no apt-get" in done.stderr
+    assert "install redis-server" in done.stderr and "REDIS_URL" in done.stderr
+    assert "command not found" not in done.stderr
+
+
+def test_serve_without_redis_url_needs_redis_server_too(tmp_path: Path) -> None:
+    """`setup serve` without REDIS_URL runs its own Redis, so it needs redis-server."""
+    top, bin_dir = _checkout(tmp_path)
+    done = _run(top, bin_dir, "serve")
+    assert done.returncode == 1 and "no apt-get" in done.stderr
+
+
+def test_non_root_never_meets_an_interactive_sudo(tmp_path: Path) -> None:
+    """A non-root user whose sudo needs a password is told the command to run, at once."""
+    top, bin_dir = _checkout(tmp_path, uid="1000", sudo=True)
+    (bin_dir / "apt-get").write_text("#!/bin/sh\necho apt-get ran >&2\nexit 0\n")
+    (bin_dir / "apt-get").chmod(0o755)
+    done = _run(top, bin_dir, "test")
+    assert done.returncode == 1
+    assert "needs root" in done.stderr and "sudo apt-get install -y redis-server" in done.stderr
+    assert "apt-get ran" not in done.stderr

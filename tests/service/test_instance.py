@@ -1,0 +1,102 @@
+"""A second service started on a live one's data directory or port refuses before it touches
+anything: the first keeps serving on its own Redis, and no second redis-server opens its AOF."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import grpc
+
+from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
+from risk_service.redis_server import free_port
+from tests.service.harness import ServiceProcess
+from tests.service.rpc import create_request
+
+
+def _second(tmp_path: Path, *, listen: str, data_dir: Path) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "RISK_LISTEN": listen, "RISK_DATA_DIR": str(data_dir)}
+    env.pop("REDIS_URL", None)
+    return subprocess.run([sys.executable, "-m", "risk_service"], env=env, capture_output=True,
+                          timeout=30, check=False, cwd=tmp_path)
+
+
+def _redis_pids() -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if b"redis-server" in (entry / "cmdline").read_bytes():
+                    found.add(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def test_second_instance_on_the_same_data_dir_refuses_and_leaves_the_first_alone(
+        tmp_path: Path) -> None:
+    """Same data dir, other port: exit 2 naming the running instance; the first still serves
+    its games and its Redis is the same process, with no second redis-server started."""
+    data = tmp_path / "data"
+    first = ServiceProcess("", tmp_path, RISK_DATA_DIR=str(data))
+    first.env["REDIS_URL"] = ""
+    first.start()
+    try:
+        with grpc.insecure_channel(first.target) as channel:
+            stub = service_pb2_grpc.RiskServiceStub(channel)
+            game_id = stub.CreateGame(create_request(seed=1)).game.game_id
+        redis_pid = int((data / "redis" / "redis.pid").read_text())
+        before = _redis_pids()
+        done = _second(tmp_path, listen=f"127.0.0.1:{free_port()}", data_dir=data)
+        assert done.returncode == 2
+        assert b"already running" in done.stderr and str(data).encode() in done.stderr
+        assert str(first.proc.pid if first.proc else "").encode() in done.stderr
+        assert _redis_pids() == before and redis_pid in before
+        with grpc.insecure_channel(first.target) as channel:
+            stub = service_pb2_grpc.RiskServiceStub(channel)
+            reply = stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))
+            assert reply.game.game_id == game_id
+            stub.CreateGame(create_request(seed=2))  # and it still writes
+    finally:
+        first.stop()
+
+
+def test_taken_port_refuses_before_starting_redis(tmp_path: Path) -> None:
+    """Another data dir, same port: exit 2 saying the address is in use, and no Redis data
+    directory was created for the doomed start."""
+    first = ServiceProcess("", tmp_path, RISK_DATA_DIR=str(tmp_path / "one"))
+    first.env["REDIS_URL"] = ""
+    first.start()
+    try:
+        before = _redis_pids()
+        other = tmp_path / "two"
+        done = _second(tmp_path, listen=first.target, data_dir=other)
+        assert done.returncode == 2
+        assert b"in use" in done.stderr and first.target.encode() in done.stderr
+        assert not (other / "redis").exists()
+        assert _redis_pids() == before
+    finally:
+        first.stop()
+
+
+def test_a_crashed_instance_leaves_no_lock(tmp_path: Path) -> None:
+    """After a SIGKILL the same data dir serves again at once: the lock dies with its
+    process, and the game written before the crash is still there."""
+    data = tmp_path / "data"
+    service = ServiceProcess("", tmp_path, RISK_DATA_DIR=str(data))
+    service.env["REDIS_URL"] = ""
+    service.start()
+    with grpc.insecure_channel(service.target) as channel:
+        game_id = service_pb2_grpc.RiskServiceStub(channel).CreateGame(
+            create_request(seed=4)).game.game_id
+    service.kill()
+    service.start()
+    try:
+        with grpc.insecure_channel(service.target) as channel:
+            reply = service_pb2_grpc.RiskServiceStub(channel).GetGame(
+                service_pb2.GetGameRequest(game_id=game_id))
+        assert reply.game.game_id == game_id
+    finally:
+        service.stop()
