@@ -33,15 +33,17 @@ MAX_DEPTH = 4  # helpers calling helpers: deeper chains are unlikely and reporte
 
 def _contract(enum: str) -> dict[str, list[str]]:
     """{reason: statuses} of one enum of errors.proto, as the generated code holds it."""
+    if enum not in errors_pb2.DESCRIPTOR.enum_types_by_name:
+        return {}  # reported as every one of its reasons missing
     values = errors_pb2.DESCRIPTOR.enum_types_by_name[enum].values
-    status = errors_pb2.status  # protoc's stubs type an extension as a plain FieldDescriptor
-    return {v.name: list(v.GetOptions().Extensions[status])  # type: ignore[index]
+    status = getattr(errors_pb2, "status", None)  # the option, once errors.proto defines it
+    return {v.name: list(v.GetOptions().Extensions[status]) if status else []
             for v in values if v.number != 0}
 
 
 def _next_number(enum: str, taken: int = 0) -> int:
-    values = errors_pb2.DESCRIPTOR.enum_types_by_name[enum].values
-    return max(v.number for v in values) + 1 + taken
+    values = getattr(errors_pb2.DESCRIPTOR.enum_types_by_name.get(enum), "values", ())
+    return max((v.number for v in values), default=0) + 1 + taken
 
 
 # ---- reading the source ----------------------------------------------------------------
@@ -221,7 +223,7 @@ def _sent() -> list[Sent]:
             continue
         for code_expr, reason_expr in _cases(Expr(code, scope), Expr(reason, scope), source):
             where = reason_expr.scope.where(reason_expr.node)
-            if where != scope.where(call):
+            if reason_expr.scope != scope:  # a helper's caller chose the reason
                 where += f" (through the ServiceError at {scope.where(call)})"
             for status, value in itertools.product(_values(code_expr), _values(reason_expr)):
                 out.append(Sent(where, value, status if isinstance(status, str) else None))
@@ -270,6 +272,13 @@ def test_every_reason_the_service_sends_is_in_the_contract() -> None:
                 f"{sent.where} sends {sent.reason} with {sent.status}, but {PROTO} lists it "
                 f"with {statuses}: add `(status) = \"{sent.status}\"` to its value and "
                 f"{REGENERATE}, or send it with a listed status")
+    engine = {r.name for r in Reason}
+    for reason in sorted(set(missing) & engine):
+        where, status = missing.pop(reason)
+        problems.append(
+            f"{where} sends the engine's {reason}, which is not in the contract: add it to enum "
+            f"RuleReason in {PROTO} with `(status) = \"{status}\"` (see "
+            "test_every_engine_reason_is_a_rule_reason)")
     for taken, (reason, (where, status)) in enumerate(sorted(missing.items())):
         option = f' [(status) = "{status}"]' if status else ' [(status) = "<gRPC status>"]'
         problems.append(
