@@ -3,8 +3,8 @@
 grpcio-reflection (1.85) implements only v1alpha (grpc/grpc#38576), while newer clients ask for
 v1 and some know nothing else. v1 is the same protocol under another package name, identical on
 the wire, so the one v1alpha servicer answers both, and the descriptor pool learns v1's file (the
-v1alpha file renamed) so that a v1 client can resolve the service it talks to. When
-grpcio-reflection ships v1, its module replaces `_add_v1_file`.
+v1alpha file renamed) so that a v1 client describing the reflection service gets v1's own
+definitions. When grpcio-reflection ships v1, its module replaces `_add_v1_file`.
 
 Reflection answers from the process's descriptor pool, which holds the files of the modules
 imported: errors.proto is imported by no served service, so it is imported here to be served.
