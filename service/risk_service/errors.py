@@ -24,20 +24,56 @@ class Code(StrEnum):
     UNAVAILABLE = "UNAVAILABLE"
 
 
+class ServiceReason(StrEnum):
+    """The reasons the service itself sends: `risk.v1.ServiceReason` in errors.proto, which
+    documents each one's status and meaning (tests/service/test_reasons.py keeps the two equal).
+    The engine's reasons are its own `Reason` enum, mirrored by `risk.v1.RuleReason`."""
+
+    MALFORMED_REQUEST = "MALFORMED_REQUEST"
+    REQUEST_ID_REUSED = "REQUEST_ID_REUSED"
+    SEAT_TAKEN = "SEAT_TAKEN"
+    STALE_VERSION = "STALE_VERSION"
+    GAME_NOT_FOUND = "GAME_NOT_FOUND"
+    MISSING_CREDENTIALS = "MISSING_CREDENTIALS"
+    BAD_CREDENTIALS = "BAD_CREDENTIALS"
+    WRONG_SEAT = "WRONG_SEAT"
+    TOO_LARGE = "TOO_LARGE"
+    RATE_LIMITED = "RATE_LIMITED"
+    SUBSCRIBER_TOO_SLOW = "SUBSCRIBER_TOO_SLOW"
+    VARIANT_NOT_AVAILABLE = "VARIANT_NOT_AVAILABLE"
+    STORE_UNAVAILABLE = "STORE_UNAVAILABLE"
+    GAME_NOT_STARTED = "GAME_NOT_STARTED"
+    GAME_NOT_OVER = "GAME_NOT_OVER"
+    GAME_ALREADY_STARTED = "GAME_ALREADY_STARTED"
+    SEATS_NOT_FILLED = "SEATS_NOT_FILLED"
+    NOT_HOST = "NOT_HOST"
+    ORGANISER_NEEDS_CLIENT_CERT = "ORGANISER_NEEDS_CLIENT_CERT"
+    TOO_MANY_STREAMS = "TOO_MANY_STREAMS"
+    METHOD_NOT_AVAILABLE = "METHOD_NOT_AVAILABLE"
+    CAMPAIGN_NOT_FOUND = "CAMPAIGN_NOT_FOUND"
+    GAME_IN_PROGRESS = "GAME_IN_PROGRESS"
+    SEAT_NOT_TAKEN = "SEAT_NOT_TAKEN"
+
+
 class ServiceError(Exception):
+    """A refusal: `reason` is a `ServiceReason`, an engine `Reason` or (until every call site
+    names its enum member) the same name as a plain string."""
+
     def __init__(
-        self, code: Code, reason: str, message: str, metadata: dict[str, str] | None = None
+        self, code: Code, reason: ServiceReason | str, message: str,
+        metadata: dict[str, str] | None = None,
     ) -> None:
         super().__init__(f"{code.value}/{reason}: {message}")
         self.code = code
-        self.reason = reason
+        self.reason: str = str(reason)  # StrEnum members are their names: one type downstream
         self.message = message
         self.metadata = metadata or {}
 
 
 def malformed(message: str) -> ServiceError:
-    return ServiceError(Code.INVALID_ARGUMENT, "MALFORMED_REQUEST", message)
+    return ServiceError(Code.INVALID_ARGUMENT, ServiceReason.MALFORMED_REQUEST, message)
 
 
 def not_found(game_id: str) -> ServiceError:
-    return ServiceError(Code.NOT_FOUND, "GAME_NOT_FOUND", f"no game {game_id!r}")
+    return ServiceError(Code.NOT_FOUND, ServiceReason.GAME_NOT_FOUND, f"no game {game_id!r}")
+

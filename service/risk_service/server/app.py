@@ -24,7 +24,6 @@ import grpc
 import redis.asyncio as aioredis
 import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -37,6 +36,7 @@ from risk_service.games import ACTIVE, GameService, Limits
 from risk_service.instance import InstanceLock, check_listen
 from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.redis_server import RedisServer, supervise
+from risk_service.server import reflection
 from risk_service.server.interceptor import RpcInterceptor
 from risk_service.server.limits import RateLimiter, StreamCounter
 from risk_service.server.metrics import Metrics
@@ -224,9 +224,7 @@ async def start(settings: Settings, redis_url: str) -> App:
     health_servicer = health.aio.HealthServicer()  # "" starts SERVING: the process is alive
     await health_servicer.set(SERVICE_NAME, NOT_SERVING)  # until Redis first answers
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
-    )
+    reflection.enable(server, (SERVICE_NAME, health.SERVICE_NAME))
     port = _add_port(server, settings.listen, credentials)
     mtls_port = None if mutual is None else _add_port(server, settings.mtls_listen, mutual)
     app = App(settings, server, port, client, feed_client, pipe, hub, health_servicer, metrics,

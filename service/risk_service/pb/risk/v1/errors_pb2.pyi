@@ -1,3 +1,4 @@
+from google.protobuf import descriptor_pb2 as _descriptor_pb2
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from typing import ClassVar as _ClassVar
@@ -26,6 +27,99 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SEATS_NOT_FILLED: _ClassVar[ServiceReason]
     NOT_HOST: _ClassVar[ServiceReason]
     ORGANISER_NEEDS_CLIENT_CERT: _ClassVar[ServiceReason]
+    TOO_MANY_STREAMS: _ClassVar[ServiceReason]
+    METHOD_NOT_AVAILABLE: _ClassVar[ServiceReason]
+    CAMPAIGN_NOT_FOUND: _ClassVar[ServiceReason]
+    GAME_IN_PROGRESS: _ClassVar[ServiceReason]
+    SEAT_NOT_TAKEN: _ClassVar[ServiceReason]
+
+class RuleReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RULE_REASON_UNSPECIFIED: _ClassVar[RuleReason]
+    GAME_OVER: _ClassVar[RuleReason]
+    NOT_YOUR_TURN: _ClassVar[RuleReason]
+    WRONG_PHASE: _ClassVar[RuleReason]
+    WRONG_VARIANT: _ClassVar[RuleReason]
+    NOT_A_SEAT: _ClassVar[RuleReason]
+    NO_SUCH_TERRITORY: _ClassVar[RuleReason]
+    TERRITORY_CLAIMED: _ClassVar[RuleReason]
+    NOT_OWNER: _ClassVar[RuleReason]
+    NOT_NEUTRAL: _ClassVar[RuleReason]
+    OWN_TERRITORY: _ClassVar[RuleReason]
+    NOT_ADJACENT: _ClassVar[RuleReason]
+    NOT_CONNECTED: _ClassVar[RuleReason]
+    SAME_TERRITORY: _ClassVar[RuleReason]
+    TOO_MANY_DICE: _ClassVar[RuleReason]
+    TOO_FEW_DICE: _ClassVar[RuleReason]
+    TOO_MANY_ARMIES: _ClassVar[RuleReason]
+    TOO_FEW_ARMIES: _ClassVar[RuleReason]
+    NOT_ENOUGH_ARMIES: _ClassVar[RuleReason]
+    MUST_TRADE: _ClassVar[RuleReason]
+    CARD_NOT_IN_HAND: _ClassVar[RuleReason]
+    INVALID_SET: _ClassVar[RuleReason]
+    INVALID_BONUS_TERRITORY: _ClassVar[RuleReason]
+    TRADE_NOT_ALLOWED: _ClassVar[RuleReason]
+    CARDS_DISABLED: _ClassVar[RuleReason]
+    ALREADY_OUT: _ClassVar[RuleReason]
+    INVALID_DRAW: _ClassVar[RuleReason]
+    NO_SUCH_CONTINENT: _ClassVar[RuleReason]
+    NO_CONTINENT_CARD: _ClassVar[RuleReason]
+    NOT_LINKED: _ClassVar[RuleReason]
+    NOT_AN_OPPONENT: _ClassVar[RuleReason]
+    WRONG_SIDE: _ClassVar[RuleReason]
+    TOO_FEW_CARDS: _ClassVar[RuleReason]
+    TOO_MANY_CARDS: _ClassVar[RuleReason]
+    INVALID_TARGET: _ClassVar[RuleReason]
+    NOT_IN_BATTLE: _ClassVar[RuleReason]
+    NO_SUCH_DIE: _ClassVar[RuleReason]
+    INVALID_OPTIONS: _ClassVar[RuleReason]
+    NO_SUCH_PLANET: _ClassVar[RuleReason]
+    HOME_STATION: _ClassVar[RuleReason]
+    SAME_PLANET: _ClassVar[RuleReason]
+    NOT_WARP_PLANET: _ClassVar[RuleReason]
+    NO_MOVES_LEFT: _ClassVar[RuleReason]
+    FORCE_FIELD: _ClassVar[RuleReason]
+    NO_DOG: _ClassVar[RuleReason]
+    DOG_MUST_FOLLOW: _ClassVar[RuleReason]
+    TOO_FEW_RECRUITS: _ClassVar[RuleReason]
+    TOO_MANY_RECRUITS: _ClassVar[RuleReason]
+    NOT_ENOUGH_RECRUITS: _ClassVar[RuleReason]
+    NOT_ENOUGH_GEMS: _ClassVar[RuleReason]
+    NOT_ENOUGH_ORE: _ClassVar[RuleReason]
+    BANK_EMPTY: _ClassVar[RuleReason]
+    SUPPLY_EMPTY: _ClassVar[RuleReason]
+    MINING_OVER: _ClassVar[RuleReason]
+    ALREADY_MINED: _ClassVar[RuleReason]
+    BASE_EXISTS: _ClassVar[RuleReason]
+    INVALID_PAYMENT: _ClassVar[RuleReason]
+    UNUSED_FIELD: _ClassVar[RuleReason]
+    CARD_NOT_PLAYABLE: _ClassVar[RuleReason]
+    NOT_A_STARTING_TERRITORY: _ClassVar[RuleReason]
+    HQ_TOO_CLOSE: _ClassVar[RuleReason]
+    TERRITORY_OCCUPIED: _ClassVar[RuleReason]
+    TERRITORY_EMPTY: _ClassVar[RuleReason]
+    TERRITORY_SCARRED: _ClassVar[RuleReason]
+    TOO_FEW_RESOURCES: _ClassVar[RuleReason]
+    SUPERFLUOUS_CARD: _ClassVar[RuleReason]
+    NO_MISSILES: _ClassVar[RuleReason]
+    DIE_UNMODIFIABLE: _ClassVar[RuleReason]
+    ATTACKS_STOPPED: _ClassVar[RuleReason]
+    ALREADY_MANEUVERED: _ClassVar[RuleReason]
+    INVALID_SLOT: _ClassVar[RuleReason]
+    CAMPAIGN_NOT_READY: _ClassVar[RuleReason]
+    CAMPAIGN_COMPLETE: _ClassVar[RuleReason]
+    GAME_NOT_FINISHED: _ClassVar[RuleReason]
+    WRONG_CAMPAIGN: _ClassVar[RuleReason]
+    NO_REWARD_PENDING: _ClassVar[RuleReason]
+    REWARD_NOT_OFFERED: _ClassVar[RuleReason]
+    REWARD_AVAILABLE: _ClassVar[RuleReason]
+    CONTINENT_NAMED: _ClassVar[RuleReason]
+    CITY_EXISTS: _ClassVar[RuleReason]
+    NO_CITY: _ClassVar[RuleReason]
+    NO_SCAR: _ClassVar[RuleReason]
+    BONUS_LIMIT: _ClassVar[RuleReason]
+    CARD_MAXED: _ClassVar[RuleReason]
+    INVALID_NAME: _ClassVar[RuleReason]
 SERVICE_REASON_UNSPECIFIED: ServiceReason
 MALFORMED_REQUEST: ServiceReason
 REQUEST_ID_REUSED: ServiceReason
@@ -46,3 +140,95 @@ GAME_ALREADY_STARTED: ServiceReason
 SEATS_NOT_FILLED: ServiceReason
 NOT_HOST: ServiceReason
 ORGANISER_NEEDS_CLIENT_CERT: ServiceReason
+TOO_MANY_STREAMS: ServiceReason
+METHOD_NOT_AVAILABLE: ServiceReason
+CAMPAIGN_NOT_FOUND: ServiceReason
+GAME_IN_PROGRESS: ServiceReason
+SEAT_NOT_TAKEN: ServiceReason
+RULE_REASON_UNSPECIFIED: RuleReason
+GAME_OVER: RuleReason
+NOT_YOUR_TURN: RuleReason
+WRONG_PHASE: RuleReason
+WRONG_VARIANT: RuleReason
+NOT_A_SEAT: RuleReason
+NO_SUCH_TERRITORY: RuleReason
+TERRITORY_CLAIMED: RuleReason
+NOT_OWNER: RuleReason
+NOT_NEUTRAL: RuleReason
+OWN_TERRITORY: RuleReason
+NOT_ADJACENT: RuleReason
+NOT_CONNECTED: RuleReason
+SAME_TERRITORY: RuleReason
+TOO_MANY_DICE: RuleReason
+TOO_FEW_DICE: RuleReason
+TOO_MANY_ARMIES: RuleReason
+TOO_FEW_ARMIES: RuleReason
+NOT_ENOUGH_ARMIES: RuleReason
+MUST_TRADE: RuleReason
+CARD_NOT_IN_HAND: RuleReason
+INVALID_SET: RuleReason
+INVALID_BONUS_TERRITORY: RuleReason
+TRADE_NOT_ALLOWED: RuleReason
+CARDS_DISABLED: RuleReason
+ALREADY_OUT: RuleReason
+INVALID_DRAW: RuleReason
+NO_SUCH_CONTINENT: RuleReason
+NO_CONTINENT_CARD: RuleReason
+NOT_LINKED: RuleReason
+NOT_AN_OPPONENT: RuleReason
+WRONG_SIDE: RuleReason
+TOO_FEW_CARDS: RuleReason
+TOO_MANY_CARDS: RuleReason
+INVALID_TARGET: RuleReason
+NOT_IN_BATTLE: RuleReason
+NO_SUCH_DIE: RuleReason
+INVALID_OPTIONS: RuleReason
+NO_SUCH_PLANET: RuleReason
+HOME_STATION: RuleReason
+SAME_PLANET: RuleReason
+NOT_WARP_PLANET: RuleReason
+NO_MOVES_LEFT: RuleReason
+FORCE_FIELD: RuleReason
+NO_DOG: RuleReason
+DOG_MUST_FOLLOW: RuleReason
+TOO_FEW_RECRUITS: RuleReason
+TOO_MANY_RECRUITS: RuleReason
+NOT_ENOUGH_RECRUITS: RuleReason
+NOT_ENOUGH_GEMS: RuleReason
+NOT_ENOUGH_ORE: RuleReason
+BANK_EMPTY: RuleReason
+SUPPLY_EMPTY: RuleReason
+MINING_OVER: RuleReason
+ALREADY_MINED: RuleReason
+BASE_EXISTS: RuleReason
+INVALID_PAYMENT: RuleReason
+UNUSED_FIELD: RuleReason
+CARD_NOT_PLAYABLE: RuleReason
+NOT_A_STARTING_TERRITORY: RuleReason
+HQ_TOO_CLOSE: RuleReason
+TERRITORY_OCCUPIED: RuleReason
+TERRITORY_EMPTY: RuleReason
+TERRITORY_SCARRED: RuleReason
+TOO_FEW_RESOURCES: RuleReason
+SUPERFLUOUS_CARD: RuleReason
+NO_MISSILES: RuleReason
+DIE_UNMODIFIABLE: RuleReason
+ATTACKS_STOPPED: RuleReason
+ALREADY_MANEUVERED: RuleReason
+INVALID_SLOT: RuleReason
+CAMPAIGN_NOT_READY: RuleReason
+CAMPAIGN_COMPLETE: RuleReason
+GAME_NOT_FINISHED: RuleReason
+WRONG_CAMPAIGN: RuleReason
+NO_REWARD_PENDING: RuleReason
+REWARD_NOT_OFFERED: RuleReason
+REWARD_AVAILABLE: RuleReason
+CONTINENT_NAMED: RuleReason
+CITY_EXISTS: RuleReason
+NO_CITY: RuleReason
+NO_SCAR: RuleReason
+BONUS_LIMIT: RuleReason
+CARD_MAXED: RuleReason
+INVALID_NAME: RuleReason
+STATUS_FIELD_NUMBER: _ClassVar[int]
+status: _descriptor.FieldDescriptor
