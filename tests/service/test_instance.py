@@ -23,12 +23,16 @@ def _second(tmp_path: Path, *, listen: str, data_dir: Path) -> subprocess.Comple
                           timeout=30, check=False, cwd=tmp_path)
 
 
-def _redis_pids() -> set[int]:
+def _redis_pids(data_dir: Path) -> set[int]:
+    """The redis-server processes keeping their data under `data_dir` (Redis rewrites its
+    command line, but works in its --dir)."""
     found = set()
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if b"redis-server" in (entry / "cmdline").read_bytes():
+                cmdline = (entry / "cmdline").read_bytes()
+                cwd = Path(os.readlink(entry / "cwd"))
+                if b"redis-server" in cmdline and cwd.is_relative_to(data_dir):
                     found.add(int(entry.name))
             except OSError:
                 continue
@@ -48,12 +52,12 @@ def test_second_instance_on_the_same_data_dir_refuses_and_leaves_the_first_alone
             stub = service_pb2_grpc.RiskServiceStub(channel)
             game_id = stub.CreateGame(create_request(seed=1)).game.game_id
         redis_pid = int((data / "redis" / "redis.pid").read_text())
-        before = _redis_pids()
+        before = _redis_pids(data)
         done = _second(tmp_path, listen=f"127.0.0.1:{free_port()}", data_dir=data)
         assert done.returncode == 2
         assert b"already running" in done.stderr and str(data).encode() in done.stderr
         assert str(first.proc.pid if first.proc else "").encode() in done.stderr
-        assert _redis_pids() == before and redis_pid in before
+        assert _redis_pids(data) == before == {redis_pid}
         with grpc.insecure_channel(first.target) as channel:
             stub = service_pb2_grpc.RiskServiceStub(channel)
             reply = stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))
@@ -70,13 +74,12 @@ def test_taken_port_refuses_before_starting_redis(tmp_path: Path) -> None:
     first.env["REDIS_URL"] = ""
     first.start()
     try:
-        before = _redis_pids()
         other = tmp_path / "two"
         done = _second(tmp_path, listen=first.target, data_dir=other)
         assert done.returncode == 2
         assert b"in use" in done.stderr and first.target.encode() in done.stderr
         assert not (other / "redis").exists()
-        assert _redis_pids() == before
+        assert not _redis_pids(other)
     finally:
         first.stop()
 
