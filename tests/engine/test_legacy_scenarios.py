@@ -29,6 +29,7 @@ from risk_service.engine.legacy.model import (
     AttacksStopped,
     BattleResolved,
     BuyRedStar,
+    CardChoiceOffered,
     CardTaken,
     Defend,
     EndAttack,
@@ -679,6 +680,16 @@ def test_a_choice_between_matching_cards_is_the_seats() -> None:
     assert refused(state, 0, TakeCard(1)) is Reason.INVALID_SLOT
     after, events = act(state, 0, TakeCard(2))
     assert after.hands[0] == (PERU,) and of_type(events, TurnEnded)
+
+
+def test_ending_the_turn_into_a_card_choice_tells_the_stream() -> None:
+    """EndTurn that stops for a choice between two matching cards commits an event naming the
+    seat and its slots, so a client following the stream learns a choice is pending."""
+    state = _drawing((VEN, 20, PERU, 30), troops={VEN: 3}, phase=Phase.MANEUVER)
+    after, events = act(state, 0, EndTurn())
+    assert after.phase is Phase.DRAW
+    assert events == [CardChoiceOffered(0, (0, 2))]
+    assert events[0].for_viewer(None) == events[0]  # the sideboard is public
 
 
 def test_no_matching_card_gives_a_coin_and_discards_slot_four() -> None:

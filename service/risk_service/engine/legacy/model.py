@@ -508,6 +508,16 @@ class CardTaken(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CardChoiceOffered(Event):
+    """End of turn: more than one face-up card shows a territory the seat holds, so the turn
+    waits for its `TakeCard` (without this event a follower of the stream could not tell that
+    the turn is over but for the choice)."""
+
+    seat: int
+    slots: tuple[int, ...]  # the sideboard slots it may take, ascending
+
+
+@dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
     seat: int
 
@@ -535,5 +545,5 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     TroopsRecruited, ResourcesTraded, TroopsPlaced, Expanded, AttackDeclared, DiceRolled,
     MissileFired, BattleResolved, FortificationWorn, AttacksStopped, TerritoryConquered,
     TroopsMoved, PlayerKnockedOut, AttackEnded, Maneuvered, CardTaken, TurnEnded,
-    PlayerResigned, GameEnded,
+    PlayerResigned, GameEnded, CardChoiceOffered,
 )

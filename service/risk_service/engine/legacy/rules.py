@@ -65,6 +65,7 @@ from risk_service.engine.legacy.model import (
     AttacksStopped,
     BattleResolved,
     BuyRedStar,
+    CardChoiceOffered,
     CardTaken,
     DeckShuffled,
     Defend,
@@ -440,6 +441,7 @@ class _Game:
             slots = self.matching_slots(seat)
             if len(slots) > 1:
                 self.phase = Phase.DRAW
+                self.emit(CardChoiceOffered(seat, tuple(slots)))
                 return
             if slots:
                 self.take_slot(seat, slots[0])
