@@ -739,16 +739,25 @@ def test_enclave_ferocity_in_the_first_territory_attacked_only() -> None:
     assert resolved(events).defence_final == (5, 5)
 
 
-def test_enclave_natural_triple_kills_every_defender_when_it_costs_one() -> None:
-    """4-4-4 against 5-1 costs each side one; the triple then takes all 6 defenders. Triple 6s
-    against double 6s lose as usual."""
+def test_enclave_natural_triple_kills_every_defender() -> None:
+    """4-4-4 against 5-1 costs each side one; the triple then takes all 6 defenders."""
     w = world(powers={"seat0": Power.NATURAL_TRIPLE})
     state, events = roll(battle(w=w, dfn=6), (4, 4, 4), (5, 1))
     result = resolved(events)
     assert result.natural_triple and result.defender_losses == 6 and result.attacker_losses == 1
     assert state.owner[PERU] == 0
-    _, events = roll(battle(w=w, dfn=6), (6, 6, 6), (6, 6))
-    assert not resolved(events).natural_triple and resolved(events).attacker_losses == 2
+
+
+def test_enclave_natural_triple_kills_every_defender_even_when_every_pair_is_lost() -> None:
+    """Triple 6s against double 6s lose both pairs, yet the triple (the rules digest: "a natural
+    triple kills all defenders") takes the territory; the attacker's two losses stand."""
+    w = world(powers={"seat0": Power.NATURAL_TRIPLE})
+    state, events = roll(battle(w=w, dfn=6), (6, 6, 6), (6, 6))
+    result = resolved(events)
+    assert result.natural_triple and result.defender_losses == 6 and result.attacker_losses == 2
+    assert state.owner[PERU] == 0
+    _, events = roll(battle(w=w, dfn=6), (6, 6, 5), (6, 6))
+    assert not resolved(events).natural_triple and resolved(events).defender_losses == 0
 
 
 def test_mechaniker_double_natural_sixes_stop_attacks_on_that_territory() -> None:

@@ -664,9 +664,11 @@ class _Game:
         lost_a, lost_d = battle_losses(attack, defence)
         natural = [v for v, hit in zip(self.attack_dice, self.attack_missiles, strict=True)
                    if not hit]
+        # the rules digest: a natural triple kills every defender, whatever the comparison
+        # (the attacker's own losses from the comparison still stand)
         triple = (
             self.has(attacker, Power.NATURAL_TRIPLE) and len(natural) == MAX_ATTACK_DICE
-            and len(set(natural)) == 1 and lost_d > 0
+            and len(set(natural)) == 1
         )
         if triple:
             lost_d = self.troops[dst]
@@ -797,7 +799,9 @@ class LegacyRules:
     """Risk Legacy behind the engine interface."""
 
     name: ClassVar[str] = "legacy"
-    rules_version: ClassVar[int] = 1
+    # 2: the rules digest's natural triple, overpaying trades and Red Stars bought before the
+    # recruits are announced (issue 15); a build replays only games of its own version
+    rules_version: ClassVar[int] = 2
     options_type: ClassVar[type[LegacyOptions]] = LegacyOptions
     state_type: ClassVar[type[LegacyState]] = LegacyState
     view_type: ClassVar[type[LegacyView]] = LegacyView
