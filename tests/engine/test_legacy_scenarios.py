@@ -424,12 +424,10 @@ def test_the_trade_table_is_data() -> None:
 
 
 def test_a_trade_spends_resources_for_troops_once_a_turn() -> None:
-    """Cards worth 11 (6+5) pay 10 troops; a third card it does not need is refused; one
-    trade a turn; a trade worth 1 is refused."""
+    """Cards worth 11 (6+5) pay 10 troops; one trade a turn; a trade worth 1 is refused."""
     values = tuple({1: 6, 2: 5, 3: 3}.get(c, 1) for c in range(42))
     state = _start([1, 2, 3, COINS[0]], w=world(card_values=values))
     assert refused(state, 0, TradeResources((1,))) is Reason.TOO_FEW_RESOURCES
-    assert refused(state, 0, TradeResources((6, 5, 1))) is Reason.SUPERFLUOUS_CARD
     assert refused(state, 0, TradeResources((6, 6))) is Reason.CARD_NOT_IN_HAND
     after, events = act(state, 0, TradeResources((6, 5)))
     assert of_type(events, ResourcesTraded) == [ResourcesTraded(0, (1, 2), 11, 10)]
@@ -438,6 +436,17 @@ def test_a_trade_spends_resources_for_troops_once_a_turn() -> None:
     _, events = act(state, 0, TradeResources((3, 1)))
     assert of_type(events, ResourcesTraded)[0].troops == 3  # 4 resources, a coin first
     assert of_type(events, ResourcesTraded)[0].cards == (3, COINS[0])
+
+
+def test_a_trade_may_overpay_with_a_card_that_adds_nothing() -> None:
+    """The rules digest allows overpaying: 6+6 already pays the table's top (10 troops), and a
+    third card worth 1 may still be spent with them; the trade is listed and pays 10."""
+    values = tuple({1: 6, 2: 6}.get(c, 1) for c in range(42))
+    state = _start([1, 2, 3], w=world(card_values=values))
+    assert TradeResources((6, 6, 1)) in {e.action for e in RULES.legal_actions(state, 0)}
+    after, events = act(state, 0, TradeResources((6, 6, 1)))
+    assert of_type(events, ResourcesTraded) == [ResourcesTraded(0, (1, 2, 3), 13, 10)]
+    assert after.hands[0] == ()
 
 
 # ---- expanding -------------------------------------------------------------------------------

@@ -229,8 +229,6 @@ def _action_faults(state: LegacyState, seat: int, action: Action) -> set[Reason]
             total = sum(action.values)
             if total < 2:
                 found.add(Reason.TOO_FEW_RESOURCES)
-            elif total - min(action.values) >= 10:
-                found.add(Reason.SUPERFLUOUS_CARD)
         return found | payment
     if isinstance(action, PlaceTroops):
         if not recruiting:
@@ -433,8 +431,8 @@ def test_mutated_actions_are_listed_or_rejected_with_the_right_reason() -> None:
         Reason.TOO_FEW_DICE, Reason.NOT_A_STARTING_TERRITORY, Reason.TERRITORY_OCCUPIED,
         Reason.TERRITORY_EMPTY, Reason.OWN_TERRITORY, Reason.TERRITORY_SCARRED,
         Reason.INVALID_SET, Reason.CARD_NOT_IN_HAND, Reason.TOO_FEW_CARDS,
-        Reason.TOO_MANY_CARDS, Reason.TOO_FEW_RESOURCES, Reason.SUPERFLUOUS_CARD,
-        Reason.WRONG_SIDE, Reason.NO_SUCH_DIE, Reason.DIE_UNMODIFIABLE, Reason.INVALID_SLOT,
+        Reason.TOO_MANY_CARDS, Reason.TOO_FEW_RESOURCES, Reason.WRONG_SIDE,
+        Reason.NO_SUCH_DIE, Reason.DIE_UNMODIFIABLE, Reason.INVALID_SLOT,
         Reason.SAME_TERRITORY,
     }
     missing = {r.value for r in every_reason} - set(seen)

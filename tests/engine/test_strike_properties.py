@@ -6,9 +6,9 @@ rare paths are walked too. After every action: all 82 cards are somewhere exactl
 coins are each in the bank or with a seat still in, the decision names exactly one seat (the one
 with legal actions), no view shows another seat's tactics hand, and drawn or spied cards reach
 only their owner; every apply and resignation returned at least one event (a follower of the
-stream sees every version). A deterministic run over a fixed list of games prints how many finished and
-asserts that every tactics card type was played, a coin changed hands between players, and that
-Sabotage, a supporter and Cancel Order all happened.
+stream sees every version). A deterministic run over a fixed list of games prints how many
+finished and asserts that every tactics card type was played, a coin changed hands between
+players, and that Sabotage, a supporter and Cancel Order all happened.
 """
 
 from __future__ import annotations

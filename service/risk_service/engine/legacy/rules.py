@@ -41,7 +41,6 @@ from risk_service.engine.legacy.cards import (
     is_coin,
     spend,
     star_payments,
-    superfluous,
     trade_payments,
     value_counts,
     well_formed,
@@ -975,10 +974,7 @@ class LegacyRules:
         legal: list[LegalAction] = []
         if not state.traded:
             counts = value_counts(board, state.hands[seat])
-            legal.extend(
-                LegalAction(TradeResources(p))
-                for p in trade_payments(counts, board.content.max_card_value)
-            )
+            legal.extend(LegalAction(TradeResources(p)) for p in trade_payments(counts))
         legal.extend(
             LegalAction(PlaceTroops(t, 1), state.pending)
             for t in range(TERRITORIES) if state.owner[t] == seat
@@ -1258,11 +1254,8 @@ def _trade(game: _Game, seat: int, action: Action) -> None:
     if game.traded:
         raise _fail(Reason.TRADE_NOT_ALLOWED, "one trade per turn")
     values = tuple(action.values)
-    if well_formed(values, game.board):
-        if sum(values) < MIN_TRADE:
-            raise _fail(Reason.TOO_FEW_RESOURCES, f"a trade is worth at least {MIN_TRADE}")
-        if superfluous(values):
-            raise _fail(Reason.SUPERFLUOUS_CARD, "the trade pays the most even without a card")
+    if well_formed(values, game.board) and sum(values) < MIN_TRADE:
+        raise _fail(Reason.TOO_FEW_RESOURCES, f"a trade is worth at least {MIN_TRADE}")
     cards = _payment(game, seat, values)
     _pay(game, seat, cards)
     troops = troops_for(sum(values))
