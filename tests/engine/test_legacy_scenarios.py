@@ -250,8 +250,7 @@ def _start(hand: list[int], stars: int = 1, **changes: object) -> LegacyState:
     assert isinstance(w, World)
     return made(3, world=w, owner={VEN: 0, JAPAN: 0, PERU: 1, BRAZIL: 2},
                 troops={VEN: 3, JAPAN: 2, PERU: 2, BRAZIL: 2}, hands={0: hand},
-                hqs=(VEN, PERU, BRAZIL), stars=(stars, 1, 1), phase=Phase.START, pending=3,
-                **changes)
+                hqs=(VEN, PERU, BRAZIL), stars=(stars, 1, 1), phase=Phase.START, **changes)
 
 
 def test_a_red_star_costs_exactly_four_cards_whatever_their_values() -> None:
@@ -285,6 +284,54 @@ def test_red_stars_are_bought_before_recruiting_only() -> None:
     after, _ = act(state, 0, PlaceTroops(VEN, 1))
     assert after.phase is Phase.RECRUIT
     assert refused(after, 0, BuyRedStar((1, 1, 1, 1))) is Reason.WRONG_PHASE
+
+
+def _khan_turn(hand: list[int]) -> tuple[LegacyState, list[Event]]:
+    """Seat 2 ends its turn; seat 0 (Khan Industries, holding its HQ Venezuela and seat 1's HQ
+    Peru) starts its own holding `hand`."""
+    w = world(powers={"seat0": Power.HQ_TROOPS})
+    state = made(3, world=w, owner={VEN: 0, PERU: 0, JAPAN: 2, MONGOLIA: 1}, current=2,
+                 hqs=(VEN, PERU, JAPAN), hands={0: hand}, stars=(0, 0, 0))
+    return end_turn(state)
+
+
+def test_red_stars_are_bought_before_the_recruits_are_announced() -> None:
+    """The rulebook's order: buy Red Stars, then mobilise. While seat 0 may still buy, its
+    recruits are not told and Khan's HQ troops not placed; the purchase comes first, and once
+    the hand cannot buy another the recruits follow in the same commit."""
+    state, events = _khan_turn([0, 1, 2, 3, 4])
+    assert state.current == 0 and state.phase is Phase.START
+    assert not of_type(events, TroopsRecruited) and not of_type(events, TroopsPlaced)
+    assert state.troops[VEN] == 1 and state.pending == 0
+    listed = {e.action for e in RULES.legal_actions(state, 0)}
+    assert BuyRedStar((1, 1, 1, 1)) in listed
+    after, events = act(state, 0, BuyRedStar((1, 1, 1, 1)))
+    assert [type(e) for e in events] == [RedStarBought, TroopsRecruited, TroopsPlaced,
+                                         TroopsPlaced]
+    assert of_type(events, TroopsRecruited)[0].hq_troops == 2
+    assert after.phase is Phase.RECRUIT and after.pending == 3 and after.troops[VEN] == 2
+
+
+def test_the_first_placement_ends_the_purchases_and_then_tells_the_recruits() -> None:
+    """Seat 0 could buy but places instead: the recruits are told (and the HQ troops placed)
+    before its placement, which may use every recruit the listing offered."""
+    state, _ = _khan_turn([0, 1, 2, 3, 4])
+    (entry,) = [e for e in RULES.legal_actions(state, 0)
+                if isinstance(e.action, PlaceTroops) and e.action.territory == VEN]
+    assert entry.max_count == 3
+    after, events = act(state, 0, PlaceTroops(VEN, 3))
+    assert [type(e) for e in events] == [TroopsRecruited, TroopsPlaced, TroopsPlaced,
+                                         TroopsPlaced]
+    assert events[-1] == TroopsPlaced(0, VEN, 3)
+    assert after.phase is Phase.ATTACK and after.troops[VEN] == 5
+    assert refused(after, 0, BuyRedStar((1, 1, 1, 1))) is Reason.WRONG_PHASE
+
+
+def test_a_seat_that_cannot_buy_is_told_its_recruits_at_once() -> None:
+    """Fewer than 4 cards: nothing to buy, so the turn starts with the recruits (RECRUIT)."""
+    state, events = _khan_turn([0, 1, 2])
+    assert state.phase is Phase.RECRUIT and of_type(events, TroopsRecruited)
+    assert state.troops[VEN] == 2 and state.pending == 3
 
 
 # ---- joining the war, being knocked off, elimination -------------------------------------------
@@ -332,7 +379,7 @@ def test_a_failed_join_eliminates_the_seat() -> None:
     assert of_type(events, PlayerEliminated) == [PlayerEliminated(1)]
     assert after.eliminated[1] and after.out[1] and after.out_order == (1,)
     assert [e.seat for e in of_type(events, TurnStarted)] == [1, 2]
-    assert after.current == 2 and after.phase is Phase.START
+    assert after.current == 2 and after.phase is Phase.RECRUIT  # no cards: nothing to buy
 
 
 def test_a_seat_that_must_join_may_still_buy_red_stars_first() -> None:

@@ -172,6 +172,20 @@ def _move_faults(state: LegacyState, seat: int, src: int, dst: int) -> set[Reaso
     return found
 
 
+def _recruits_due(state: LegacyState, seat: int) -> int:
+    """The recruits a placement in START tells first (the rules, restated for the oracle)."""
+    board = board_of(state.options.world)
+    owned = [t for t, o in enumerate(state.owner) if o == seat]
+    total = len(owned) + sum(board.population[t] for t in owned)
+    round_up = state.options.world.factions[seat].power is Power.ROUND_UP
+    bonus = sum(
+        board.continent_bonus[r] + (board.namer[r] == seat)
+        for r, region in enumerate(CLASSIC_BOARD.regions)
+        if all(state.owner[t] == seat for t in region.members)
+    )
+    return max(3, (total + 2) // 3 if round_up else total // 3) + bonus
+
+
 def _action_faults(state: LegacyState, seat: int, action: Action) -> set[Reason]:
     recruiting = seat in state.owner
     found: set[Reason] = set()
@@ -234,7 +248,8 @@ def _action_faults(state: LegacyState, seat: int, action: Action) -> set[Reason]
         if not recruiting:
             return {Reason.WRONG_PHASE}
         found = _territory_faults(state, seat, action.territory, own=True)
-        return found | _count_faults(action.count, 1, state.pending)
+        pending = _recruits_due(state, seat) if state.phase is Phase.START else state.pending
+        return found | _count_faults(action.count, 1, pending)
     if isinstance(action, Expand):
         src, dst = action.from_territory, action.to_territory
         found = _move_faults(state, seat, src, dst)

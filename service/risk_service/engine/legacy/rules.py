@@ -149,6 +149,27 @@ def step_of(phase: Phase, windows: Sequence[ResponseWindow]) -> str:
     return phase.name.lower()
 
 
+def recruitment(
+    board: WorldBoard, owner: Sequence[int], hqs: Sequence[int], power: Power, seat: int
+) -> TroopsRecruited:
+    """What `seat` recruits this turn: max(3, (territories + population) / 3), Balkania
+    rounding up, plus the bonuses of whole continents (+1 for one it named); Khan's HQ troops
+    are told apart (placed at once, not part of the recruits)."""
+    owned = [t for t in range(TERRITORIES) if owner[t] == seat]
+    population = sum(board.population[t] for t in owned)
+    total = len(owned) + population
+    base = max(3, -(-total // 3) if power is Power.ROUND_UP else total // 3)
+    bonus = 0
+    for region in CLASSIC_BOARD.regions_held(owner, seat):
+        bonus += board.continent_bonus[region]
+        if board.namer[region] == seat:
+            bonus += 1
+    hq_troops = 0
+    if power is Power.HQ_TROOPS:
+        hq_troops = sum(1 for h in hqs if h >= 0 and owner[h] == seat)
+    return TroopsRecruited(seat, len(owned), population, base, bonus, hq_troops)
+
+
 def clamp(value: int) -> int:
     return max(LOW_DIE, min(HIGH_DIE, value))
 
@@ -482,28 +503,28 @@ class _Game:
         )
 
     def begin_start(self) -> None:
-        """The scar window has closed: the active seat buys Red Stars, then joins or recruits."""
+        """The scar window has closed: the active seat buys Red Stars, then joins or recruits
+        (the rulebook's order: the recruits are announced once the purchases are over)."""
         seat = self.current
         self.phase = Phase.START
         if not self.territories_of(seat):
             self.settle_join()
             return
-        owned = self.territories_of(seat)
-        population = sum(self.board.population[t] for t in owned)
-        total = len(owned) + population
-        base = -(-total // 3) if self.has(seat, Power.ROUND_UP) else total // 3
-        base = max(3, base)
-        bonus = 0
-        for region in CLASSIC_BOARD.regions_held(self.owner, seat):
-            bonus += self.board.continent_bonus[region]
-            if self.board.namer[region] == seat:
-                bonus += 1
-        hq_troops = 0
-        if self.has(seat, Power.HQ_TROOPS):
-            hq_troops = sum(1 for h in self.hqs if h >= 0 and self.owner[h] == seat)
-        self.pending = base + bonus
-        self.emit(TroopsRecruited(seat, len(owned), population, base, bonus, hq_troops))
-        if hq_troops:
+        if not self.may_buy_star(seat):
+            self.announce_recruits()
+
+    def may_buy_star(self, seat: int) -> bool:
+        return len(self.hands[seat]) >= self.content.star_cost
+
+    def announce_recruits(self) -> None:
+        """The Red Star purchases are over: the recruits are told (and Khan's HQ troops
+        placed), and the seat recruits."""
+        seat = self.current
+        recruited = recruitment(self.board, self.owner, self.hqs, self.powers[seat], seat)
+        self.pending = recruited.base + recruited.continent_bonus
+        self.phase = Phase.RECRUIT
+        self.emit(recruited)
+        if recruited.hq_troops:
             for h in self.hqs:
                 if h >= 0 and self.owner[h] == seat:
                     self.place(seat, h, 1)
@@ -933,9 +954,11 @@ class LegacyRules:
                 if not spots:
                     legal.append(LegalAction(EndTurn()))
                 return legal
-            return legal + self._recruit(state, seat, board)
+            due = recruitment(board, owner, state.hqs, state.options.world.factions[seat].power,
+                              seat)
+            return legal + self._recruit(state, seat, board, due.base + due.continent_bonus)
         if phase is Phase.RECRUIT:
-            return self._recruit(state, seat, board)
+            return self._recruit(state, seat, board, state.pending)
         if phase is Phase.ATTACK:
             legal = []
             for src in range(TERRITORIES):
@@ -970,13 +993,16 @@ class LegacyRules:
         return []
 
     @staticmethod
-    def _recruit(state: LegacyState, seat: int, board: WorldBoard) -> list[LegalAction]:
+    def _recruit(
+        state: LegacyState, seat: int, board: WorldBoard, pending: int
+    ) -> list[LegalAction]:
+        """Trades and placements with `pending` recruits (in START, those yet to be told)."""
         legal: list[LegalAction] = []
         if not state.traded:
             counts = value_counts(board, state.hands[seat])
             legal.extend(LegalAction(TradeResources(p)) for p in trade_payments(counts))
         legal.extend(
-            LegalAction(PlaceTroops(t, 1), state.pending)
+            LegalAction(PlaceTroops(t, 1), pending)
             for t in range(TERRITORIES) if state.owner[t] == seat
         )
         return legal
@@ -1221,6 +1247,8 @@ def _buy_star(game: _Game, seat: int, action: Action) -> None:
         return
     if seat not in game.owner:
         game.settle_join()
+    elif not game.may_buy_star(seat):
+        game.announce_recruits()
 
 
 def _join(game: _Game, seat: int, action: Action) -> None:
@@ -1244,8 +1272,11 @@ def _give_up(game: _Game, seat: int, action: Action) -> None:
 
 
 def _recruiting(game: _Game, seat: int) -> None:
+    """A trade or placement in START ends the Red Star purchases: the recruits are told."""
     if seat not in game.owner:
         raise _fail(Reason.WRONG_PHASE, "a seat without territories joins the war instead")
+    if game.phase is Phase.START:
+        game.announce_recruits()
 
 
 def _trade(game: _Game, seat: int, action: Action) -> None:
