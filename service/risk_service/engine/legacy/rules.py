@@ -831,6 +831,9 @@ class LegacyRules:
     def default_options(self, players: int) -> LegacyOptions:
         return LegacyOptions(players=players)
 
+    def settle_options(self, options: LegacyOptions, *, timed: bool) -> LegacyOptions:
+        return options  # no option is left to the game's clock
+
     # ---- creation ----------------------------------------------------------------------
 
     def create(self, options: LegacyOptions, seed: int) -> tuple[LegacyState, list[Event]]:
