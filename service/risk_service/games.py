@@ -464,6 +464,9 @@ class GameService:
         (and manual_start is off). Returns the stored record and the engine state."""
         rules = REGISTRY[variant]
         seed = self.new_seed() if seed is None else seed
+        # options the creator left to the game's clock (classic's auto-defend) are decided here
+        options = rules.settle_options(
+            options, timed=bool(clock.decision_seconds or clock.bank_seconds))
         try:
             state, events = rules.create(options, seed)
         except IllegalAction as exc:

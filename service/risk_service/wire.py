@@ -85,6 +85,8 @@ def _make_plan(cls: type[Any]) -> _Plan:
             plan.append((f.name, "message", hint, default))
         elif isinstance(hint, type) and issubclass(hint, enum.IntEnum):
             plan.append((f.name, "enum", hint, default))
+        elif type(None) in typing.get_args(hint):  # `X | None`: None leaves the field unset
+            plan.append((f.name, "optional", hint, default))
         else:
             plan.append((f.name, "scalar", hint, default))
     return plan
@@ -133,6 +135,9 @@ def _compile_encoder(cls: type[Any]) -> Callable[[Any, Message], Message]:
     for name, kind, _item, _default in _plan(cls):
         if kind == "scalar":
             lines.append(f"    message.{name} = value.{name}")
+        elif kind == "optional":
+            lines += [f"    if value.{name} is not None:",
+                      f"        message.{name} = value.{name}"]
         elif kind == "enum":
             lines.append(f"    message.{name} = int(value.{name})")
         elif kind == "scalars":
@@ -161,6 +166,7 @@ def _compile_decoder(cls: type[Any], descriptor: Any) -> Callable[[Message], Any
         env[f"item{i}"] = item
         value = {
             "scalar": f"message.{name}",
+            "optional": f"message.{name}",
             "enum": f"_enum_value(item{i}, message.{name}, {f'{descriptor.name}.{name}'!r})",
             "scalars": f"tuple(message.{name})",
             "lists": f"tuple([tuple(x.values) for x in message.{name}])",

@@ -3,7 +3,8 @@
 Bots choose through `bot_action` (with entropy drawn by Hypothesis or by a fixed seed list), and
 some players instead pick a uniformly random listed legal action so that rare paths (one-die
 attacks, partial move-ins, odd bonus territories) are walked too. After every action the board,
-the 44 cards, the decision, the outcome, every viewer's view and the redacted events are checked.
+the 44 cards, the decision, the outcome, every viewer's view and the redacted events are checked,
+and every apply returned at least one event (a follower of the stream sees every version).
 A deterministic run over a fixed list of games asserts that the playouts really reached trades,
 forced trades, eliminations with card takeover, the 2-player neutral, both fortify modes and
 conquest wins, so the invariants were checked where they matter.
@@ -218,6 +219,7 @@ def play(
         before = state
         state, events = RULES.apply(state, seat, action)
         stats["actions"] += 1
+        assert events, f"{action!r} in {before.phase.name} committed a version with no event"
         _check_events(state, events)
         if before.phase is Phase.REINFORCE and state.phase is Phase.ATTACK:
             assert state.pending == 0 and len(state.hands[state.current]) < 5

@@ -645,6 +645,33 @@ def test_auto_defend_rolls_the_most_dice_at_once(defenders: int, dice: int) -> N
     assert RULES.decision(state).seats == (0,)
 
 
+@pytest.mark.parametrize(("given", "timed", "settled"), [
+    (None, True, True), (None, False, False), (False, True, False), (True, False, True),
+])
+def test_auto_defend_left_unset_is_decided_by_the_clock(
+    given: bool | None, timed: bool, settled: bool
+) -> None:
+    """The rules digest: auto-defend defaults on for timed games; an explicit choice stands."""
+    options = ClassicOptions(players=3, auto_defend_max_dice=given)
+    assert RULES.settle_options(options, timed=timed).auto_defend_max_dice is settled
+
+
+@pytest.mark.parametrize("defenders", [1, 2, 5])
+def test_the_bot_asked_to_defend_rolls_the_most_dice(defenders: int) -> None:
+    """Auto-defend "for bots": whatever its entropy, a bot defender rolls min(2, armies)."""
+    state = attack_board(armies={"Alaska": 4, "Kamchatka": defenders})
+    state, _ = act(state, 0, Attack(t("Alaska"), t("Kamchatka"), 3))
+    assert state.phase is Phase.DEFEND
+    picks = {RULES.bot_action(state, 1, entropy) for entropy in range(40)}
+    assert picks == {Defend(min(2, defenders))}
+
+
+def test_a_game_created_without_a_clock_lets_the_defender_choose() -> None:
+    """create() settles what is left as for an untimed game, so a state holds the decision."""
+    state, _ = RULES.create(ClassicOptions(players=3), 1)
+    assert state.options.auto_defend_max_dice is False
+
+
 # ---- conquest, elimination, winning -------------------------------------------------------
 
 

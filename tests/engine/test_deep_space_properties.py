@@ -6,7 +6,8 @@ rare paths (partial crews, odd card targets, dog decisions, resignations) are wa
 every action: each colour's recruits on the board, home station and supply add up to 32; gems,
 ore, bases, the dog and force-field tokens and the 36 cards are conserved; no planet holds two
 colours' recruits; dogs stand with their owner's recruits; the decision, the outcome, every
-viewer's view and the events agree with the state. A deterministic run over a fixed list of
+viewer's view and the events agree with the state; every apply and resignation returned at least
+one event (a follower of the stream sees every version). A deterministic run over a fixed list of
 2-, 3- and 4-player games prints how many ended by a base win and how many at the turn cap, and
 asserts that every card kind, the gem warp, the card trade and a base win really happened.
 """
@@ -211,6 +212,7 @@ def play(
             live = [s for s in range(options.players) if not state.out[s]]
             state, events = RULES.resign(state, rng.choice(live))
             stats["resignations"] += 1
+            assert events, "a resignation committed a version with no event"
             _check_events(state, events)
             continue
         (seat,) = legal
@@ -219,8 +221,10 @@ def play(
         else:
             action = RULES.bot_action(state, seat, rng.getrandbits(64))
         _record(stats, state, seat, action)
+        phase = state.phase
         state, events = RULES.apply(state, seat, action)
         stats["actions"] += 1
+        assert events, f"{action!r} in {phase.name} committed a version with no event"
         _check_events(state, events)
         for event in events:
             if isinstance(event, BattleEnded):

@@ -8,10 +8,11 @@ missiles), and a board so crowded with cities that nobody can join the war again
 action: every territory is held with troops or unoccupied with none (a conquered one waits
 empty for the move-in), every resource card is somewhere exactly once, the decision names
 exactly the seats with legal actions (one, or none once the game is over), no view shows
-another seat's hand or scar card, and hidden ids reach only their owners. A deterministic run
-over fixed games prints how many finished and how, and asserts that missiles were fired, scar
-cards played, Red Stars bought, a seat joined the war, an HQ was captured and a seat was
-eliminated.
+another seat's hand or scar card, hidden ids reach only their owners, and every apply and
+resignation returned at least one event (a follower of the stream sees every version). A
+deterministic run over fixed games prints how many finished and how, and asserts that missiles
+were fired, scar cards played, Red Stars bought, a seat joined the war, an HQ was captured and a
+seat was eliminated.
 """
 
 from __future__ import annotations
@@ -202,11 +203,13 @@ def play(
             live = [s for s in range(options.players) if not state.out[s]]
             state, events = RULES.resign(state, rng.choice(live))
             stats["resignations"] += 1
+            assert events, "a resignation committed a version with no event"
         else:
             (seat,) = legal
             action = _pick(state, seat, legal[seat], rng, share)
             before = state
             state, events = RULES.apply(state, seat, action)
+            assert events, f"{action!r} in {before.phase.name} committed a version with no event"
             _record(stats, before, events)
         stats["actions"] += 1
         _check_events(state, events)

@@ -29,6 +29,7 @@ from risk_service.engine.legacy.model import (
     AttacksStopped,
     BattleResolved,
     BuyRedStar,
+    CardChoiceOffered,
     CardTaken,
     Defend,
     EndAttack,
@@ -249,8 +250,7 @@ def _start(hand: list[int], stars: int = 1, **changes: object) -> LegacyState:
     assert isinstance(w, World)
     return made(3, world=w, owner={VEN: 0, JAPAN: 0, PERU: 1, BRAZIL: 2},
                 troops={VEN: 3, JAPAN: 2, PERU: 2, BRAZIL: 2}, hands={0: hand},
-                hqs=(VEN, PERU, BRAZIL), stars=(stars, 1, 1), phase=Phase.START, pending=3,
-                **changes)
+                hqs=(VEN, PERU, BRAZIL), stars=(stars, 1, 1), phase=Phase.START, **changes)
 
 
 def test_a_red_star_costs_exactly_four_cards_whatever_their_values() -> None:
@@ -284,6 +284,54 @@ def test_red_stars_are_bought_before_recruiting_only() -> None:
     after, _ = act(state, 0, PlaceTroops(VEN, 1))
     assert after.phase is Phase.RECRUIT
     assert refused(after, 0, BuyRedStar((1, 1, 1, 1))) is Reason.WRONG_PHASE
+
+
+def _khan_turn(hand: list[int]) -> tuple[LegacyState, list[Event]]:
+    """Seat 2 ends its turn; seat 0 (Khan Industries, holding its HQ Venezuela and seat 1's HQ
+    Peru) starts its own holding `hand`."""
+    w = world(powers={"seat0": Power.HQ_TROOPS})
+    state = made(3, world=w, owner={VEN: 0, PERU: 0, JAPAN: 2, MONGOLIA: 1}, current=2,
+                 hqs=(VEN, PERU, JAPAN), hands={0: hand}, stars=(0, 0, 0))
+    return end_turn(state)
+
+
+def test_red_stars_are_bought_before_the_recruits_are_announced() -> None:
+    """The rulebook's order: buy Red Stars, then mobilise. While seat 0 may still buy, its
+    recruits are not told and Khan's HQ troops not placed; the purchase comes first, and once
+    the hand cannot buy another the recruits follow in the same commit."""
+    state, events = _khan_turn([0, 1, 2, 3, 4])
+    assert state.current == 0 and state.phase is Phase.START
+    assert not of_type(events, TroopsRecruited) and not of_type(events, TroopsPlaced)
+    assert state.troops[VEN] == 1 and state.pending == 0
+    listed = {e.action for e in RULES.legal_actions(state, 0)}
+    assert BuyRedStar((1, 1, 1, 1)) in listed
+    after, events = act(state, 0, BuyRedStar((1, 1, 1, 1)))
+    assert [type(e) for e in events] == [RedStarBought, TroopsRecruited, TroopsPlaced,
+                                         TroopsPlaced]
+    assert of_type(events, TroopsRecruited)[0].hq_troops == 2
+    assert after.phase is Phase.RECRUIT and after.pending == 3 and after.troops[VEN] == 2
+
+
+def test_the_first_placement_ends_the_purchases_and_then_tells_the_recruits() -> None:
+    """Seat 0 could buy but places instead: the recruits are told (and the HQ troops placed)
+    before its placement, which may use every recruit the listing offered."""
+    state, _ = _khan_turn([0, 1, 2, 3, 4])
+    (entry,) = [e for e in RULES.legal_actions(state, 0)
+                if isinstance(e.action, PlaceTroops) and e.action.territory == VEN]
+    assert entry.max_count == 3
+    after, events = act(state, 0, PlaceTroops(VEN, 3))
+    assert [type(e) for e in events] == [TroopsRecruited, TroopsPlaced, TroopsPlaced,
+                                         TroopsPlaced]
+    assert events[-1] == TroopsPlaced(0, VEN, 3)
+    assert after.phase is Phase.ATTACK and after.troops[VEN] == 5
+    assert refused(after, 0, BuyRedStar((1, 1, 1, 1))) is Reason.WRONG_PHASE
+
+
+def test_a_seat_that_cannot_buy_is_told_its_recruits_at_once() -> None:
+    """Fewer than 4 cards: nothing to buy, so the turn starts with the recruits (RECRUIT)."""
+    state, events = _khan_turn([0, 1, 2])
+    assert state.phase is Phase.RECRUIT and of_type(events, TroopsRecruited)
+    assert state.troops[VEN] == 2 and state.pending == 3
 
 
 # ---- joining the war, being knocked off, elimination -------------------------------------------
@@ -331,7 +379,7 @@ def test_a_failed_join_eliminates_the_seat() -> None:
     assert of_type(events, PlayerEliminated) == [PlayerEliminated(1)]
     assert after.eliminated[1] and after.out[1] and after.out_order == (1,)
     assert [e.seat for e in of_type(events, TurnStarted)] == [1, 2]
-    assert after.current == 2 and after.phase is Phase.START
+    assert after.current == 2 and after.phase is Phase.RECRUIT  # no cards: nothing to buy
 
 
 def test_a_seat_that_must_join_may_still_buy_red_stars_first() -> None:
@@ -423,12 +471,10 @@ def test_the_trade_table_is_data() -> None:
 
 
 def test_a_trade_spends_resources_for_troops_once_a_turn() -> None:
-    """Cards worth 11 (6+5) pay 10 troops; a third card it does not need is refused; one
-    trade a turn; a trade worth 1 is refused."""
+    """Cards worth 11 (6+5) pay 10 troops; one trade a turn; a trade worth 1 is refused."""
     values = tuple({1: 6, 2: 5, 3: 3}.get(c, 1) for c in range(42))
     state = _start([1, 2, 3, COINS[0]], w=world(card_values=values))
     assert refused(state, 0, TradeResources((1,))) is Reason.TOO_FEW_RESOURCES
-    assert refused(state, 0, TradeResources((6, 5, 1))) is Reason.SUPERFLUOUS_CARD
     assert refused(state, 0, TradeResources((6, 6))) is Reason.CARD_NOT_IN_HAND
     after, events = act(state, 0, TradeResources((6, 5)))
     assert of_type(events, ResourcesTraded) == [ResourcesTraded(0, (1, 2), 11, 10)]
@@ -437,6 +483,17 @@ def test_a_trade_spends_resources_for_troops_once_a_turn() -> None:
     _, events = act(state, 0, TradeResources((3, 1)))
     assert of_type(events, ResourcesTraded)[0].troops == 3  # 4 resources, a coin first
     assert of_type(events, ResourcesTraded)[0].cards == (3, COINS[0])
+
+
+def test_a_trade_may_overpay_with_a_card_that_adds_nothing() -> None:
+    """The rules digest allows overpaying: 6+6 already pays the table's top (10 troops), and a
+    third card worth 1 may still be spent with them; the trade is listed and pays 10."""
+    values = tuple({1: 6, 2: 6}.get(c, 1) for c in range(42))
+    state = _start([1, 2, 3], w=world(card_values=values))
+    assert TradeResources((6, 6, 1)) in {e.action for e in RULES.legal_actions(state, 0)}
+    after, events = act(state, 0, TradeResources((6, 6, 1)))
+    assert of_type(events, ResourcesTraded) == [ResourcesTraded(0, (1, 2, 3), 13, 10)]
+    assert after.hands[0] == ()
 
 
 # ---- expanding -------------------------------------------------------------------------------
@@ -681,6 +738,16 @@ def test_a_choice_between_matching_cards_is_the_seats() -> None:
     assert after.hands[0] == (PERU,) and of_type(events, TurnEnded)
 
 
+def test_ending_the_turn_into_a_card_choice_tells_the_stream() -> None:
+    """EndTurn that stops for a choice between two matching cards commits an event naming the
+    seat and its slots, so a client following the stream learns a choice is pending."""
+    state = _drawing((VEN, 20, PERU, 30), troops={VEN: 3}, phase=Phase.MANEUVER)
+    after, events = act(state, 0, EndTurn())
+    assert after.phase is Phase.DRAW
+    assert events == [CardChoiceOffered(0, (0, 2))]
+    assert events[0].for_viewer(None) == events[0]  # the sideboard is public
+
+
 def test_no_matching_card_gives_a_coin_and_discards_slot_four() -> None:
     """None of the four shows a held territory: a coin, and the fourth card is discarded."""
     state = _drawing((20, 21, 22, 23))
@@ -728,16 +795,25 @@ def test_enclave_ferocity_in_the_first_territory_attacked_only() -> None:
     assert resolved(events).defence_final == (5, 5)
 
 
-def test_enclave_natural_triple_kills_every_defender_when_it_costs_one() -> None:
-    """4-4-4 against 5-1 costs each side one; the triple then takes all 6 defenders. Triple 6s
-    against double 6s lose as usual."""
+def test_enclave_natural_triple_kills_every_defender() -> None:
+    """4-4-4 against 5-1 costs each side one; the triple then takes all 6 defenders."""
     w = world(powers={"seat0": Power.NATURAL_TRIPLE})
     state, events = roll(battle(w=w, dfn=6), (4, 4, 4), (5, 1))
     result = resolved(events)
     assert result.natural_triple and result.defender_losses == 6 and result.attacker_losses == 1
     assert state.owner[PERU] == 0
-    _, events = roll(battle(w=w, dfn=6), (6, 6, 6), (6, 6))
-    assert not resolved(events).natural_triple and resolved(events).attacker_losses == 2
+
+
+def test_enclave_natural_triple_kills_every_defender_even_when_every_pair_is_lost() -> None:
+    """Triple 6s against double 6s lose both pairs, yet the triple (the rules digest: "a natural
+    triple kills all defenders") takes the territory; the attacker's two losses stand."""
+    w = world(powers={"seat0": Power.NATURAL_TRIPLE})
+    state, events = roll(battle(w=w, dfn=6), (6, 6, 6), (6, 6))
+    result = resolved(events)
+    assert result.natural_triple and result.defender_losses == 6 and result.attacker_losses == 2
+    assert state.owner[PERU] == 0
+    _, events = roll(battle(w=w, dfn=6), (6, 6, 5), (6, 6))
+    assert not resolved(events).natural_triple and resolved(events).defender_losses == 0
 
 
 def test_mechaniker_double_natural_sixes_stop_attacks_on_that_territory() -> None:

@@ -172,6 +172,20 @@ def _move_faults(state: LegacyState, seat: int, src: int, dst: int) -> set[Reaso
     return found
 
 
+def _recruits_due(state: LegacyState, seat: int) -> int:
+    """The recruits a placement in START tells first (the rules, restated for the oracle)."""
+    board = board_of(state.options.world)
+    owned = [t for t, o in enumerate(state.owner) if o == seat]
+    total = len(owned) + sum(board.population[t] for t in owned)
+    round_up = state.options.world.factions[seat].power is Power.ROUND_UP
+    bonus = sum(
+        board.continent_bonus[r] + (board.namer[r] == seat)
+        for r, region in enumerate(CLASSIC_BOARD.regions)
+        if all(state.owner[t] == seat for t in region.members)
+    )
+    return max(3, (total + 2) // 3 if round_up else total // 3) + bonus
+
+
 def _action_faults(state: LegacyState, seat: int, action: Action) -> set[Reason]:
     recruiting = seat in state.owner
     found: set[Reason] = set()
@@ -229,14 +243,13 @@ def _action_faults(state: LegacyState, seat: int, action: Action) -> set[Reason]
             total = sum(action.values)
             if total < 2:
                 found.add(Reason.TOO_FEW_RESOURCES)
-            elif total - min(action.values) >= 10:
-                found.add(Reason.SUPERFLUOUS_CARD)
         return found | payment
     if isinstance(action, PlaceTroops):
         if not recruiting:
             return {Reason.WRONG_PHASE}
         found = _territory_faults(state, seat, action.territory, own=True)
-        return found | _count_faults(action.count, 1, state.pending)
+        pending = _recruits_due(state, seat) if state.phase is Phase.START else state.pending
+        return found | _count_faults(action.count, 1, pending)
     if isinstance(action, Expand):
         src, dst = action.from_territory, action.to_territory
         found = _move_faults(state, seat, src, dst)
@@ -433,8 +446,8 @@ def test_mutated_actions_are_listed_or_rejected_with_the_right_reason() -> None:
         Reason.TOO_FEW_DICE, Reason.NOT_A_STARTING_TERRITORY, Reason.TERRITORY_OCCUPIED,
         Reason.TERRITORY_EMPTY, Reason.OWN_TERRITORY, Reason.TERRITORY_SCARRED,
         Reason.INVALID_SET, Reason.CARD_NOT_IN_HAND, Reason.TOO_FEW_CARDS,
-        Reason.TOO_MANY_CARDS, Reason.TOO_FEW_RESOURCES, Reason.SUPERFLUOUS_CARD,
-        Reason.WRONG_SIDE, Reason.NO_SUCH_DIE, Reason.DIE_UNMODIFIABLE, Reason.INVALID_SLOT,
+        Reason.TOO_MANY_CARDS, Reason.TOO_FEW_RESOURCES, Reason.WRONG_SIDE,
+        Reason.NO_SUCH_DIE, Reason.DIE_UNMODIFIABLE, Reason.INVALID_SLOT,
         Reason.SAME_TERRITORY,
     }
     missing = {r.value for r in every_reason} - set(seen)

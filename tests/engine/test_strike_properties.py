@@ -5,9 +5,10 @@ players instead pick a uniformly random listed action, and some seats resign now
 rare paths are walked too. After every action: all 82 cards are somewhere exactly once, the six
 coins are each in the bank or with a seat still in, the decision names exactly one seat (the one
 with legal actions), no view shows another seat's tactics hand, and drawn or spied cards reach
-only their owner. A deterministic run over a fixed list of games prints how many finished and
-asserts that every tactics card type was played, a coin changed hands between players, and that
-Sabotage, a supporter and Cancel Order all happened.
+only their owner; every apply and resignation returned at least one event (a follower of the
+stream sees every version). A deterministic run over a fixed list of games prints how many
+finished and asserts that every tactics card type was played, a coin changed hands between
+players, and that Sabotage, a supporter and Cancel Order all happened.
 """
 
 from __future__ import annotations
@@ -184,11 +185,13 @@ def play(
             live = [s for s in range(options.players) if not state.out[s]]
             state, events = RULES.resign(state, rng.choice(live))
             stats["resignations"] += 1
+            assert events, "a resignation committed a version with no event"
         else:
             (seat,) = legal
             action = _pick(state, seat, legal[seat], rng, share)
             before = state
             state, events = RULES.apply(state, seat, action)
+            assert events, f"{action!r} in {before.phase.name} committed a version with no event"
             _record(stats, before if before.defender >= 0 else state, events)
         stats["actions"] += 1
         _check_events(state, events)

@@ -146,6 +146,10 @@ def _field_mismatch(name: str, hint: Any, fd: FieldDescriptor) -> str | None:
         shape = {True: "repeated", False: "singular"}
         return f"{name}: engine {shape[repeated]}, proto {shape[fd.is_repeated]}"
     item = typing.get_args(hint)[0] if repeated else hint
+    if type(None) in typing.get_args(item):  # `X | None` needs a field with presence
+        if not fd.has_presence:
+            return f"{name}: engine {hint!r} may be unset, proto field has no presence"
+        (item,) = [arg for arg in typing.get_args(item) if arg is not type(None)]
     if typing.get_origin(item) is tuple:  # a list of lists travels as repeated IntList
         ok = fd.message_type is not None and fd.message_type.full_name == "risk.v1.IntList"
     elif isinstance(item, type) and issubclass(item, enum.IntEnum):

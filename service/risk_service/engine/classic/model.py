@@ -46,7 +46,9 @@ class ClassicOptions:
     auto_place: bool = False
     trade_schedule: TradeSchedule = TradeSchedule.SEED
     fortify: FortifyMode = FortifyMode.CONNECTED
-    auto_defend_max_dice: bool = False
+    # None (unset): decided by the game's clock (`ClassicRules.settle_options`): on for a timed
+    # game, off otherwise; a created game's state always holds the decision
+    auto_defend_max_dice: bool | None = None
     cards: bool = True
     max_turns: int = 400
 

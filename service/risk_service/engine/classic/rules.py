@@ -544,9 +544,18 @@ class ClassicRules:
     def default_options(self, players: int) -> ClassicOptions:
         return ClassicOptions(players=players)
 
+    def settle_options(self, options: ClassicOptions, *, timed: bool) -> ClassicOptions:
+        """The rules digest: auto-defend is on for timed games, so that a game on the clock
+        does not wait for a defender's answer on every roll (and for bots: a seat is handed
+        to the bot only by a clock's timeout, and the bot defends with the most dice anyway)."""
+        if options.auto_defend_max_dice is None:
+            return replace(options, auto_defend_max_dice=timed)
+        return options
+
     # ---- creation ----------------------------------------------------------------------
 
     def create(self, options: ClassicOptions, seed: int) -> tuple[ClassicState, list[Event]]:
+        options = self.settle_options(options, timed=False)  # no clock said otherwise
         try:  # accept plain ints for the enum options, as a client would send them
             options = replace(
                 options,

@@ -117,6 +117,12 @@ class Ruleset(Protocol, Generic[StateT, OptionsT, ViewT]):
 
     def default_options(self, players: int) -> OptionsT: ...
 
+    def settle_options(self, options: OptionsT, *, timed: bool) -> OptionsT:
+        """`options` with every option left to the game's circumstances decided: whether the
+        game runs on a clock (`timed`) is the service's to know. `create` settles what is left
+        as for an untimed game, so a state always holds the decisions."""
+        ...
+
     def create(self, options: OptionsT, seed: int) -> tuple[StateT, list[Event]]:
         """A new game; raises IllegalAction(INVALID_OPTIONS) for options the rules reject."""
         ...

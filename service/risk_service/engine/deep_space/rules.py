@@ -919,6 +919,9 @@ class DeepSpaceRules:
     def default_options(self, players: int) -> DeepSpaceOptions:
         return DeepSpaceOptions(players=players)
 
+    def settle_options(self, options: DeepSpaceOptions, *, timed: bool) -> DeepSpaceOptions:
+        return options  # no option is left to the game's clock
+
     # ---- creation --------------------------------------------------------------------------
 
     def create(self, options: DeepSpaceOptions, seed: int) -> tuple[DeepSpaceState, list[Event]]:

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from risk_service.engine.classic.board import TERRITORIES
-from risk_service.engine.legacy.content import MAX_TRADE, MIN_TRADE, WorldBoard
+from risk_service.engine.legacy.content import MIN_TRADE, WorldBoard
 
 FIRST_COIN = TERRITORIES  # 42
 
@@ -48,14 +48,10 @@ def affordable(values: Sequence[int], counts: Counter[int]) -> bool:
     return all(counts[v] >= n for v, n in need.items())
 
 
-def superfluous(values: Sequence[int]) -> bool:
-    """A trade includes a card it could do without: it pays above the table's top even
-    without its smallest card."""
-    return sum(values) - min(values) >= MAX_TRADE
-
-
 def trade_ok(values: Sequence[int]) -> bool:
-    return sum(values) >= MIN_TRADE and not superfluous(values)
+    """Worth at least the table's least; overpaying is allowed (the rules digest), so a card
+    that adds nothing above the table's top may still be spent."""
+    return sum(values) >= MIN_TRADE
 
 
 def _multisets(counts: Counter[int], size: int | None, cap: int) -> list[tuple[int, ...]]:
@@ -88,12 +84,9 @@ def star_payments(counts: Counter[int], cost: int) -> list[tuple[int, ...]]:
     return sorted(set(_multisets(counts, cost, 1 << 30)), reverse=True)
 
 
-def trade_payments(counts: Counter[int], max_value: int) -> list[tuple[int, ...]]:
-    """Every distinct legal trade: worth at least 2, and no card it could do without."""
-    cap = MAX_TRADE - 1 + max_value  # above this, the smallest card is always superfluous
-    return sorted(
-        {p for p in _multisets(counts, None, cap) if trade_ok(p)}, reverse=True
-    )
+def trade_payments(counts: Counter[int]) -> list[tuple[int, ...]]:
+    """Every distinct legal trade: any cards of the hand worth at least 2 together."""
+    return sorted({p for p in _multisets(counts, None, 1 << 30) if trade_ok(p)}, reverse=True)
 
 
 def spend(board: WorldBoard, hand: Sequence[int], values: Sequence[int]) -> list[int]:

@@ -24,8 +24,8 @@ DEFAULT_MAX_TURNS = 200  # bot games end by Red Stars long before (docs/rules-le
 
 class Phase(IntEnum):
     SETUP_HQ = 1  # seats place their HQ and starting troops, clockwise from the first
-    START = 2  # start of a turn: scar window, then buy Red Stars, then join or recruit
-    RECRUIT = 3  # trade resources (once) and place the recruits
+    START = 2  # start of a turn: scar window, buy Red Stars, then join or recruit (untold)
+    RECRUIT = 3  # the recruits are told: trade resources (once) and place them
     ATTACK = 4  # expand, attack (and for some powers maneuver)
     DEFEND = 5  # the defender chooses its dice
     BATTLE = 6  # the dice are on the table: the missile window is open
@@ -508,6 +508,16 @@ class CardTaken(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CardChoiceOffered(Event):
+    """End of turn: more than one face-up card shows a territory the seat holds, so the turn
+    waits for its `TakeCard` (without this event a follower of the stream could not tell that
+    the turn is over but for the choice)."""
+
+    seat: int
+    slots: tuple[int, ...]  # the sideboard slots it may take, ascending
+
+
+@dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
     seat: int
 
@@ -535,5 +545,5 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     TroopsRecruited, ResourcesTraded, TroopsPlaced, Expanded, AttackDeclared, DiceRolled,
     MissileFired, BattleResolved, FortificationWorn, AttacksStopped, TerritoryConquered,
     TroopsMoved, PlayerKnockedOut, AttackEnded, Maneuvered, CardTaken, TurnEnded,
-    PlayerResigned, GameEnded,
+    PlayerResigned, GameEnded, CardChoiceOffered,
 )

@@ -41,7 +41,6 @@ from risk_service.engine.legacy.cards import (
     is_coin,
     spend,
     star_payments,
-    superfluous,
     trade_payments,
     value_counts,
     well_formed,
@@ -65,6 +64,7 @@ from risk_service.engine.legacy.model import (
     AttacksStopped,
     BattleResolved,
     BuyRedStar,
+    CardChoiceOffered,
     CardTaken,
     DeckShuffled,
     Defend,
@@ -147,6 +147,27 @@ def step_of(phase: Phase, windows: Sequence[ResponseWindow]) -> str:
     if windows:
         return _WINDOW_KINDS[WindowKind(windows[-1].kind)]
     return phase.name.lower()
+
+
+def recruitment(
+    board: WorldBoard, owner: Sequence[int], hqs: Sequence[int], power: Power, seat: int
+) -> TroopsRecruited:
+    """What `seat` recruits this turn: max(3, (territories + population) / 3), Balkania
+    rounding up, plus the bonuses of whole continents (+1 for one it named); Khan's HQ troops
+    are told apart (placed at once, not part of the recruits)."""
+    owned = [t for t in range(TERRITORIES) if owner[t] == seat]
+    population = sum(board.population[t] for t in owned)
+    total = len(owned) + population
+    base = max(3, -(-total // 3) if power is Power.ROUND_UP else total // 3)
+    bonus = 0
+    for region in CLASSIC_BOARD.regions_held(owner, seat):
+        bonus += board.continent_bonus[region]
+        if board.namer[region] == seat:
+            bonus += 1
+    hq_troops = 0
+    if power is Power.HQ_TROOPS:
+        hq_troops = sum(1 for h in hqs if h >= 0 and owner[h] == seat)
+    return TroopsRecruited(seat, len(owned), population, base, bonus, hq_troops)
 
 
 def clamp(value: int) -> int:
@@ -440,6 +461,7 @@ class _Game:
             slots = self.matching_slots(seat)
             if len(slots) > 1:
                 self.phase = Phase.DRAW
+                self.emit(CardChoiceOffered(seat, tuple(slots)))
                 return
             if slots:
                 self.take_slot(seat, slots[0])
@@ -481,28 +503,28 @@ class _Game:
         )
 
     def begin_start(self) -> None:
-        """The scar window has closed: the active seat buys Red Stars, then joins or recruits."""
+        """The scar window has closed: the active seat buys Red Stars, then joins or recruits
+        (the rulebook's order: the recruits are announced once the purchases are over)."""
         seat = self.current
         self.phase = Phase.START
         if not self.territories_of(seat):
             self.settle_join()
             return
-        owned = self.territories_of(seat)
-        population = sum(self.board.population[t] for t in owned)
-        total = len(owned) + population
-        base = -(-total // 3) if self.has(seat, Power.ROUND_UP) else total // 3
-        base = max(3, base)
-        bonus = 0
-        for region in CLASSIC_BOARD.regions_held(self.owner, seat):
-            bonus += self.board.continent_bonus[region]
-            if self.board.namer[region] == seat:
-                bonus += 1
-        hq_troops = 0
-        if self.has(seat, Power.HQ_TROOPS):
-            hq_troops = sum(1 for h in self.hqs if h >= 0 and self.owner[h] == seat)
-        self.pending = base + bonus
-        self.emit(TroopsRecruited(seat, len(owned), population, base, bonus, hq_troops))
-        if hq_troops:
+        if not self.may_buy_star(seat):
+            self.announce_recruits()
+
+    def may_buy_star(self, seat: int) -> bool:
+        return len(self.hands[seat]) >= self.content.star_cost
+
+    def announce_recruits(self) -> None:
+        """The Red Star purchases are over: the recruits are told (and Khan's HQ troops
+        placed), and the seat recruits."""
+        seat = self.current
+        recruited = recruitment(self.board, self.owner, self.hqs, self.powers[seat], seat)
+        self.pending = recruited.base + recruited.continent_bonus
+        self.phase = Phase.RECRUIT
+        self.emit(recruited)
+        if recruited.hq_troops:
             for h in self.hqs:
                 if h >= 0 and self.owner[h] == seat:
                     self.place(seat, h, 1)
@@ -662,9 +684,11 @@ class _Game:
         lost_a, lost_d = battle_losses(attack, defence)
         natural = [v for v, hit in zip(self.attack_dice, self.attack_missiles, strict=True)
                    if not hit]
+        # the rules digest: a natural triple kills every defender, whatever the comparison
+        # (the attacker's own losses from the comparison still stand)
         triple = (
             self.has(attacker, Power.NATURAL_TRIPLE) and len(natural) == MAX_ATTACK_DICE
-            and len(set(natural)) == 1 and lost_d > 0
+            and len(set(natural)) == 1
         )
         if triple:
             lost_d = self.troops[dst]
@@ -795,7 +819,9 @@ class LegacyRules:
     """Risk Legacy behind the engine interface."""
 
     name: ClassVar[str] = "legacy"
-    rules_version: ClassVar[int] = 1
+    # 2: the rules digest's natural triple, overpaying trades and Red Stars bought before the
+    # recruits are announced (issue 15); a build replays only games of its own version
+    rules_version: ClassVar[int] = 2
     options_type: ClassVar[type[LegacyOptions]] = LegacyOptions
     state_type: ClassVar[type[LegacyState]] = LegacyState
     view_type: ClassVar[type[LegacyView]] = LegacyView
@@ -804,6 +830,9 @@ class LegacyRules:
 
     def default_options(self, players: int) -> LegacyOptions:
         return LegacyOptions(players=players)
+
+    def settle_options(self, options: LegacyOptions, *, timed: bool) -> LegacyOptions:
+        return options  # no option is left to the game's clock
 
     # ---- creation ----------------------------------------------------------------------
 
@@ -928,9 +957,11 @@ class LegacyRules:
                 if not spots:
                     legal.append(LegalAction(EndTurn()))
                 return legal
-            return legal + self._recruit(state, seat, board)
+            due = recruitment(board, owner, state.hqs, state.options.world.factions[seat].power,
+                              seat)
+            return legal + self._recruit(state, seat, board, due.base + due.continent_bonus)
         if phase is Phase.RECRUIT:
-            return self._recruit(state, seat, board)
+            return self._recruit(state, seat, board, state.pending)
         if phase is Phase.ATTACK:
             legal = []
             for src in range(TERRITORIES):
@@ -965,16 +996,16 @@ class LegacyRules:
         return []
 
     @staticmethod
-    def _recruit(state: LegacyState, seat: int, board: WorldBoard) -> list[LegalAction]:
+    def _recruit(
+        state: LegacyState, seat: int, board: WorldBoard, pending: int
+    ) -> list[LegalAction]:
+        """Trades and placements with `pending` recruits (in START, those yet to be told)."""
         legal: list[LegalAction] = []
         if not state.traded:
             counts = value_counts(board, state.hands[seat])
-            legal.extend(
-                LegalAction(TradeResources(p))
-                for p in trade_payments(counts, board.content.max_card_value)
-            )
+            legal.extend(LegalAction(TradeResources(p)) for p in trade_payments(counts))
         legal.extend(
-            LegalAction(PlaceTroops(t, 1), state.pending)
+            LegalAction(PlaceTroops(t, 1), pending)
             for t in range(TERRITORIES) if state.owner[t] == seat
         )
         return legal
@@ -1219,6 +1250,8 @@ def _buy_star(game: _Game, seat: int, action: Action) -> None:
         return
     if seat not in game.owner:
         game.settle_join()
+    elif not game.may_buy_star(seat):
+        game.announce_recruits()
 
 
 def _join(game: _Game, seat: int, action: Action) -> None:
@@ -1242,8 +1275,11 @@ def _give_up(game: _Game, seat: int, action: Action) -> None:
 
 
 def _recruiting(game: _Game, seat: int) -> None:
+    """A trade or placement in START ends the Red Star purchases: the recruits are told."""
     if seat not in game.owner:
         raise _fail(Reason.WRONG_PHASE, "a seat without territories joins the war instead")
+    if game.phase is Phase.START:
+        game.announce_recruits()
 
 
 def _trade(game: _Game, seat: int, action: Action) -> None:
@@ -1252,11 +1288,8 @@ def _trade(game: _Game, seat: int, action: Action) -> None:
     if game.traded:
         raise _fail(Reason.TRADE_NOT_ALLOWED, "one trade per turn")
     values = tuple(action.values)
-    if well_formed(values, game.board):
-        if sum(values) < MIN_TRADE:
-            raise _fail(Reason.TOO_FEW_RESOURCES, f"a trade is worth at least {MIN_TRADE}")
-        if superfluous(values):
-            raise _fail(Reason.SUPERFLUOUS_CARD, "the trade pays the most even without a card")
+    if well_formed(values, game.board) and sum(values) < MIN_TRADE:
+        raise _fail(Reason.TOO_FEW_RESOURCES, f"a trade is worth at least {MIN_TRADE}")
     cards = _payment(game, seat, values)
     _pay(game, seat, cards)
     troops = troops_for(sum(values))

@@ -28,7 +28,7 @@ class Power(IntEnum):
     FORTIFIED_HQ = 1  # Die Mechaniker: the starting HQ defends as fortified
     STEADFAST_SIXES = 2  # Die Mechaniker: two natural 6s on defence stop attacks there
     FEROCITY = 3  # Enclave: -1 to the defender's lower die in the first territory attacked
-    NATURAL_TRIPLE = 4  # Enclave: a natural triple that costs a defender kills them all
+    NATURAL_TRIPLE = 4  # Enclave: a natural attack triple kills every defender
     ROUND_UP = 5  # Imperial Balkania: recruitment rounds up
     EXPANSION_CARD = 6  # Imperial Balkania: a card after expanding into 4+ territories
     HQ_TROOPS = 7  # Khan Industries: +1 troop on each controlled HQ when recruiting

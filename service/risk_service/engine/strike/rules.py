@@ -655,6 +655,9 @@ class StrikeRules:
     def default_options(self, players: int) -> StrikeOptions:
         return StrikeOptions(players=players)
 
+    def settle_options(self, options: StrikeOptions, *, timed: bool) -> StrikeOptions:
+        return options  # no option is left to the game's clock
+
     # ---- creation ----------------------------------------------------------------------
 
     def create(self, options: StrikeOptions, seed: int) -> tuple[StrikeState, list[Event]]:
