@@ -100,7 +100,6 @@ class RuleReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TERRITORY_EMPTY: _ClassVar[RuleReason]
     TERRITORY_SCARRED: _ClassVar[RuleReason]
     TOO_FEW_RESOURCES: _ClassVar[RuleReason]
-    SUPERFLUOUS_CARD: _ClassVar[RuleReason]
     NO_MISSILES: _ClassVar[RuleReason]
     DIE_UNMODIFIABLE: _ClassVar[RuleReason]
     ATTACKS_STOPPED: _ClassVar[RuleReason]
@@ -210,7 +209,6 @@ TERRITORY_OCCUPIED: RuleReason
 TERRITORY_EMPTY: RuleReason
 TERRITORY_SCARRED: RuleReason
 TOO_FEW_RESOURCES: RuleReason
-SUPERFLUOUS_CARD: RuleReason
 NO_MISSILES: RuleReason
 DIE_UNMODIFIABLE: RuleReason
 ATTACKS_STOPPED: RuleReason
