@@ -1,7 +1,7 @@
 """Abuse: what floods of rejected requests, half-open connections and big list pages cost.
 
     python bench/abuse.py flood [--requests 3000] [--size 30000] [--kind undecodable]
-    python bench/abuse.py halfopen [--raw 300] [--calls 5000] [--wait 20]
+    python bench/abuse.py halfopen [--raw 300] [--calls 5000] [--wait 20] [--rounds 1]
     python bench/abuse.py list [--callers 8] [--page 200] [--games 400] [--seconds 5]
 
 Each mode starts its own redis-server and one `python -m risk_service` process (bench/common.py)
@@ -15,9 +15,9 @@ and prints what it measured; extra service settings come from the environment (R
   `unauthenticated` (a GetGame of a real game with a wrong bearer token of `--size` bytes).
 - halfopen: `--raw` TCP connections that never send a byte, plus HTTP/2 connections (100
   streams each) that send the preface, SETTINGS and the HEADERS of a Ping but never its
-  message; then how many of those sockets the server has closed after `--wait` seconds, the
-  service's RSS before and after, and Ping latency (p50/p99 of 200 sequential calls) before
-  and while they are held.
+  message (nor answer the server's pings); then how many of those sockets the server has
+  closed after `--wait` seconds, the service's RSS before and after, and Ping latency (p50/p99
+  of 200 sequential calls) before and while they are held; `--rounds` times over.
 - list: `--games` waiting games; `--callers` clients calling ListGames with `--page` games per
   page back to back for `--seconds`, while one client pings (sequentially); prints ListGames
   calls/s and the Ping p50/p99 against the same Ping with no ListGames load, in the same run.
@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import socket
 import statistics
-import struct
 import sys
 import time
 from collections.abc import Sequence
@@ -45,6 +44,7 @@ if str(ROOT) not in sys.path:
 from bench.common import rss_bytes, stack  # noqa: E402 - needs ROOT on sys.path
 from bench.service import say  # noqa: E402
 from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc  # noqa: E402
+from tests.service.rawh2 import half_sent_calls  # noqa: E402
 from tests.service.rpc import bearer, create_request  # noqa: E402
 
 MB = 1024 * 1024
@@ -112,27 +112,6 @@ async def flood(args: argparse.Namespace, target: str, pid: int) -> None:
         f"per rejected request +{(settled - before) / args.requests / 1024:.1f} KiB")
 
 
-def _frame(kind: int, flags: int, stream: int, payload: bytes) -> bytes:
-    return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(
-        ">I", stream) + payload
-
-
-def _literal(name: str, value: str) -> bytes:
-    """An HPACK 'literal header field without indexing, new name' (lengths < 127)."""
-    return b"\x00" + bytes([len(name)]) + name.encode() + bytes([len(value)]) + value.encode()
-
-
-def half_sent_calls(authority: str, calls: int) -> bytes:
-    """Client preface, SETTINGS, then `calls` HEADERS of a Ping without END_STREAM and no
-    DATA: calls that are never finished."""
-    block = b"".join(_literal(k, v) for k, v in (
-        (":method", "POST"), (":scheme", "http"), (":path", PING), (":authority", authority),
-        ("content-type", "application/grpc"), ("te", "trailers")))
-    out = [b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", _frame(4, 0, 0, b"")]
-    out += [_frame(1, 0x4, 1 + 2 * i, block) for i in range(calls)]  # END_HEADERS only
-    return b"".join(out)
-
-
 def closed_by_server(sock: socket.socket) -> bool:
     """Whether the server closed (FIN or RST) the socket; reads and drops what it sent."""
     try:
@@ -164,34 +143,30 @@ async def halfopen(args: argparse.Namespace, target: str, pid: int) -> None:
         await asyncio.sleep(1)
         before = rss_bytes(pid)
         p50, p99 = await ping_latency(stub)
-        raw = []
-        for _ in range(args.raw):
-            sock = socket.create_connection((host, int(port)))
-            raw.append(sock)
-        calls = []
-        per_conn = 100
-        for start in range(0, args.calls, per_conn):
-            sock = socket.create_connection((host, int(port)))
-            sock.sendall(half_sent_calls(target, min(per_conn, args.calls - start)))
-            calls.append(sock)
-        opened = time.monotonic()
-        await asyncio.sleep(1)
-        held = rss_bytes(pid)
-        q50, q99 = await ping_latency(stub)
-        await asyncio.sleep(max(0.0, args.wait - (time.monotonic() - opened)))
-        raw_closed = sum(closed_by_server(s) for s in raw)
-        calls_closed = sum(closed_by_server(s) for s in calls)
-        after = rss_bytes(pid)
-        for sock in raw + calls:
-            sock.close()
-    say(f"halfopen: {args.raw} silent connections, {args.calls} half-sent calls on "
-        f"{len(calls)} connections")
-    say(f"halfopen: after {args.wait:g} s closed by the server: silent {raw_closed}/{len(raw)}, "
-        f"half-sent {calls_closed}/{len(calls)}")
-    say(f"halfopen: service RSS before {mb(before)}, while held {mb(held)} "
-        f"(+{mb(held - before)}), after {args.wait:g} s {mb(after)} (+{mb(after - before)})")
-    say(f"halfopen: Ping p50/p99 {p50:.2f}/{p99:.2f} ms before, {q50:.2f}/{q99:.2f} ms while "
-        "held")
+        say(f"halfopen: {args.raw} silent connections and {args.calls} half-sent calls "
+            f"(100 a connection) a round; service RSS before {mb(before)}, Ping p50/p99 "
+            f"{p50:.2f}/{p99:.2f} ms")
+        for round_ in range(1, args.rounds + 1):
+            raw = [socket.create_connection((host, int(port))) for _ in range(args.raw)]
+            calls = []
+            for start in range(0, args.calls, 100):
+                sock = socket.create_connection((host, int(port)))
+                sock.sendall(half_sent_calls(target, min(100, args.calls - start)))
+                calls.append(sock)
+            opened = time.monotonic()
+            await asyncio.sleep(1)
+            held = rss_bytes(pid)
+            q50, q99 = await ping_latency(stub)
+            await asyncio.sleep(max(0.0, args.wait - (time.monotonic() - opened)))
+            raw_closed = sum(closed_by_server(s) for s in raw)
+            calls_closed = sum(closed_by_server(s) for s in calls)
+            after = rss_bytes(pid)
+            for sock in raw + calls:
+                sock.close()
+            say(f"halfopen round {round_}: after {args.wait:g} s closed by the server: silent "
+                f"{raw_closed}/{len(raw)}, half-sent {calls_closed}/{len(calls)}; RSS while "
+                f"held {mb(held)} (+{mb(held - before)}), after {mb(after)} "
+                f"(+{mb(after - before)}); Ping p50/p99 while held {q50:.2f}/{q99:.2f} ms")
 
 
 async def listing(args: argparse.Namespace, target: str, pid: int) -> None:
@@ -239,6 +214,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     h.add_argument("--raw", type=int, default=300)
     h.add_argument("--calls", type=int, default=5000)
     h.add_argument("--wait", type=float, default=20.0)
+    h.add_argument("--rounds", type=int, default=1)
     li = sub.add_parser("list")
     li.add_argument("--callers", type=int, default=8)
     li.add_argument("--page", type=int, default=200)

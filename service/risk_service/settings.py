@@ -35,6 +35,23 @@ class Settings:
     rate_limit_burst: float = 0.0
     # StreamEvents calls open at once on one connection (0: no limit)
     max_streams_per_connection: int = 256
+    # Connections (docs/reliability.md, "Connections"). Calls of any kind open at once on one
+    # connection (HTTP/2 streams; a client queues calls beyond it): at least the streams above.
+    max_calls_per_connection: int = 512
+    # a connection must complete its handshake (TLS, then the HTTP/2 preface and SETTINGS)
+    # within this, or it is closed
+    handshake_timeout_ms: int = 10_000
+    # a connection with no call open for this long is closed (GOAWAY; clients reconnect)
+    connection_idle_ms: int = 300_000
+    # the server pings each connection with calls open this often, and closes one whose peer
+    # does not answer within the timeout: a vanished or stalled peer does not hold its calls
+    keepalive_time_ms: int = 20_000
+    keepalive_timeout_ms: int = 10_000
+    # every connection is asked to go away after this age (0: never), and closed after the
+    # grace on top, whatever it still has open: the bound on a call that is never finished by
+    # a peer that does answer pings. Streams then resume on a new connection after their seq.
+    connection_age_ms: int = 3_600_000
+    connection_age_grace_ms: int = 300_000
     max_page_size: int = 200
     shutdown_grace_s: float = 5.0
     # finished, abandoned and cancelled games (and their streams and request ids) expire
@@ -91,6 +108,9 @@ class Settings:
                 raise ValueError(f"RISK_{f.name.upper()}={raw!r} is not a valid {f.name}") from None
         settings = cls(**values)  # type: ignore[arg-type]
         settings.organiser_digests()  # fail at start-up, not at the first call
+        if 0 < settings.max_calls_per_connection < settings.max_streams_per_connection:
+            raise ValueError("RISK_MAX_CALLS_PER_CONNECTION must be at least "
+                             "RISK_MAX_STREAMS_PER_CONNECTION")
         if settings.event_loop not in EVENT_LOOPS:
             raise ValueError(f"RISK_EVENT_LOOP={settings.event_loop!r} is not one of "
                              f"{', '.join(EVENT_LOOPS)}")
