@@ -21,6 +21,7 @@ from risk_service.engine.legacy import campaign as rules
 from risk_service.errors import Code, ServiceError, malformed
 from risk_service.games import ACTIVE, FINAL, GameService, digest
 from risk_service.pb.risk.v1 import legacy_pb2, lifecycle_pb2, service_pb2
+from risk_service.verified import VERIFIED
 
 _REWARDS = {wire.snake(cls.__name__): cls for cls in rules.REWARD_TYPES}
 _EVENT_CASES: dict[type[Event], str] = {cls: wire.snake(cls.__name__) for cls in (
@@ -71,6 +72,7 @@ class CampaignService:
         if seat is None and not host:
             raise ServiceError(Code.UNAUTHENTICATED, "BAD_CREDENTIALS",
                                "the token is not valid for this campaign")
+        VERIFIED.get()(presented)  # a credential: its caller is rate-limited as itself
         return seat, host
 
     @staticmethod

@@ -42,6 +42,7 @@ from risk_service.lifecycle import (
 )
 from risk_service.pb.risk.v1 import game_pb2, lifecycle_pb2, service_pb2
 from risk_service.store.game_store import CommitOutcome, CommitResult, GameRecord, GameStore
+from risk_service.verified import VERIFIED
 
 log = structlog.get_logger("games")
 
@@ -188,6 +189,7 @@ class GameService:
             raise ServiceError(
                 Code.UNAUTHENTICATED, "BAD_CREDENTIALS", "the token is not valid for this game"
             )
+        VERIFIED.get()(presented)  # a credential: its caller is rate-limited as itself
         return Caller(seat, host, organiser)
 
     def _is_organiser(self, presented: bytes) -> bool:

@@ -21,9 +21,16 @@ from google.protobuf.message import DecodeError
 from redis.exceptions import RedisError
 
 from risk_service.errors import malformed
-from risk_service.server.limits import RateLimiter, StreamCounter, caller_key
+from risk_service.server.limits import (
+    RateLimiter,
+    StreamCounter,
+    VerifiedTokens,
+    caller_key,
+    token_digest,
+)
 from risk_service.server.metrics import Metrics
 from risk_service.server.status import classify, status_of
+from risk_service.verified import VERIFIED
 
 log = structlog.get_logger("rpc")
 
@@ -86,19 +93,21 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
         self.metrics = metrics
         self.rate = rate or RateLimiter(0, 1)
         self.streams = streams or StreamCounter(0)
+        self.verified = VerifiedTokens()
         # wrapped handlers by method: a method's handler never changes, so it is wrapped once
         self._wrapped: dict[str, grpc.RpcMethodHandler] = {}
 
     def _admit(self, method: str, context: grpc.aio.ServicerContext) -> None:
-        """Rate-limit the caller (by token, else by address); raises RESOURCE_EXHAUSTED.
-        Health checks and reflection are never limited."""
+        """Rate-limit the caller (by verified token, else by address); raises
+        RESOURCE_EXHAUSTED. Health checks and reflection are never limited."""
         if self.rate.rate <= 0 or not method.startswith("/risk."):
             return
-        token = None
+        authorization = None
         for key, value in context.invocation_metadata() or ():
             if key == "authorization":
-                token = value.decode() if isinstance(value, bytes) else value
-        self.rate.admit(caller_key(token, context.peer()))
+                authorization = value.decode() if isinstance(value, bytes) else value
+        self.rate.admit(caller_key(token_digest(authorization), context.peer(), self.verified))
+        VERIFIED.set(self.verified.add)  # this call's accepted token gets its own bucket
 
     async def intercept_service(
         self,
