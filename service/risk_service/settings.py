@@ -62,6 +62,16 @@ class Settings:
     sweep_interval_ms: int = 250
     # comma-separated SHA-256 hex digests of organiser tokens (tournament servers)
     organiser_token_sha256: str = ""
+    # comma-separated SHA-256 hex digests of creator tokens: when set, CreateGame and
+    # CreateCampaign need one of them. Empty (the local default): anyone may create; a public
+    # deployment sets it (deploy/).
+    creator_token_sha256: str = ""
+    # games and campaigns one address may create a second (and the burst above that), per
+    # process; 0: no limit
+    create_rate_per_s: float = 0.0
+    create_burst: float = 0.0
+    # how long one ListGames call may take before its page ends early (with a page token)
+    list_budget_ms: int = 20
     log_level: str = "info"
     # "uvloop" (default where it is installed: 2 to 9% more calls and messages per CPU second,
     # bench/RESULTS.md session 4) or "asyncio"
@@ -108,6 +118,7 @@ class Settings:
                 raise ValueError(f"RISK_{f.name.upper()}={raw!r} is not a valid {f.name}") from None
         settings = cls(**values)  # type: ignore[arg-type]
         settings.organiser_digests()  # fail at start-up, not at the first call
+        settings.creator_digests()
         if 0 < settings.max_calls_per_connection < settings.max_streams_per_connection:
             raise ValueError("RISK_MAX_CALLS_PER_CONNECTION must be at least "
                              "RISK_MAX_STREAMS_PER_CONNECTION")
@@ -117,16 +128,24 @@ class Settings:
         return settings
 
     def organiser_digests(self) -> tuple[bytes, ...]:
-        digests = []
-        for raw_part in self.organiser_token_sha256.split(","):
-            part = raw_part.strip().lower()
-            if not part:
-                continue
-            try:
-                raw = bytes.fromhex(part)
-            except ValueError:
-                raw = b""
-            if len(raw) != 32:
-                raise ValueError(f"RISK_ORGANISER_TOKEN_SHA256: {part!r} is not a SHA-256 hex")
-            digests.append(raw)
-        return tuple(digests)
+        return _digests("RISK_ORGANISER_TOKEN_SHA256", self.organiser_token_sha256)
+
+    def creator_digests(self) -> tuple[bytes, ...]:
+        return _digests("RISK_CREATOR_TOKEN_SHA256", self.creator_token_sha256)
+
+
+def _digests(setting: str, value: str) -> tuple[bytes, ...]:
+    """Comma-separated SHA-256 hex digests; raises naming `setting` for one that is not."""
+    digests = []
+    for raw_part in value.split(","):
+        part = raw_part.strip().lower()
+        if not part:
+            continue
+        try:
+            raw = bytes.fromhex(part)
+        except ValueError:
+            raw = b""
+        if len(raw) != 32:
+            raise ValueError(f"{setting}: {part!r} is not a SHA-256 hex")
+        digests.append(raw)
+    return tuple(digests)

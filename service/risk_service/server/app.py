@@ -222,6 +222,8 @@ async def start(settings: Settings, redis_url: str) -> App:
             abandon_after_ms=settings.abandon_after_s * 1000,
             organiser_digests=settings.organiser_digests(),
             organiser_needs_client_cert=bool(settings.tls_client_ca_file),
+            creator_digests=settings.creator_digests(),
+            list_budget_s=settings.list_budget_ms / 1000,
         ),
         on_conflict=metrics.commit_conflict,
     )
@@ -234,6 +236,9 @@ async def start(settings: Settings, redis_url: str) -> App:
             rate=RateLimiter(settings.rate_limit_per_s,
                              settings.rate_limit_burst or 2 * settings.rate_limit_per_s),
             streams=StreamCounter(settings.max_streams_per_connection),
+            creation=RateLimiter(settings.create_rate_per_s,
+                                 settings.create_burst or 10 * settings.create_rate_per_s,
+                                 what="games and campaigns created"),
         )],
         options=server_options(settings),
     )

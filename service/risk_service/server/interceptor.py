@@ -26,6 +26,7 @@ from risk_service.server.limits import (
     StreamCounter,
     VerifiedTokens,
     caller_key,
+    peer_host,
     token_digest,
 )
 from risk_service.server.metrics import Metrics
@@ -35,6 +36,7 @@ from risk_service.verified import VERIFIED
 log = structlog.get_logger("rpc")
 
 Behaviour = Callable[[Any, grpc.aio.ServicerContext], Any]
+_CREATIONS = frozenset({"/risk.v1.RiskService/CreateGame", "/risk.v1.RiskService/CreateCampaign"})
 
 
 class Undecodable:
@@ -89,9 +91,13 @@ def _fields(request: Any) -> dict[str, str]:
 
 class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc ships no stubs
     def __init__(self, metrics: Metrics | None = None, *, rate: RateLimiter | None = None,
-                 streams: StreamCounter | None = None) -> None:
+                 streams: StreamCounter | None = None,
+                 creation: RateLimiter | None = None) -> None:
         self.metrics = metrics
         self.rate = rate or RateLimiter(0, 1)
+        # creations per address, whatever token they carry: each game or campaign is stored
+        # for days, so their rate is bounded apart from (and below) other calls'
+        self.creation = creation or RateLimiter(0, 1)
         self.streams = streams or StreamCounter(0)
         self.verified = VerifiedTokens()
         # wrapped handlers by method: a method's handler never changes, so it is wrapped once
@@ -100,6 +106,8 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
     def _admit(self, method: str, context: grpc.aio.ServicerContext) -> None:
         """Rate-limit the caller (by verified token, else by address); raises
         RESOURCE_EXHAUSTED. Health checks and reflection are never limited."""
+        if method in _CREATIONS and self.creation.rate > 0:
+            self.creation.admit("a:" + peer_host(context.peer()))
         if self.rate.rate <= 0 or not method.startswith("/risk."):
             return
         authorization = None

@@ -22,8 +22,9 @@ class RateLimiter:
     """A token bucket per caller: `rate` requests a second on average, bursts up to `burst`."""
 
     def __init__(self, rate: float, burst: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, *, what: str = "requests") -> None:
         self.rate = rate
+        self.what = what
         self.burst = max(burst, 1.0)
         self.clock = clock
         self.buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
@@ -38,7 +39,7 @@ class RateLimiter:
             self.buckets[caller] = (tokens, now)
             raise ServiceError(
                 Code.RESOURCE_EXHAUSTED, "RATE_LIMITED",
-                f"more than {self.rate:g} requests a second from this caller; slow down",
+                f"more than {self.rate:g} {self.what} a second from this caller; slow down",
                 {"retry_after_ms": str(int((1 - tokens) / self.rate * 1000) + 1)},
             )
         self.buckets[caller] = (tokens - 1, now)
