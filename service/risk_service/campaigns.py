@@ -19,8 +19,9 @@ from risk_service.campaign_record import decode_campaign, encode_campaign
 from risk_service.engine import Event, IllegalAction
 from risk_service.engine.legacy import campaign as rules
 from risk_service.errors import Code, ServiceError, malformed
-from risk_service.games import ACTIVE, FINAL, GameService, digest
+from risk_service.games import ACTIVE, FINAL, GameService, digest, require_creator
 from risk_service.pb.risk.v1 import legacy_pb2, lifecycle_pb2, service_pb2
+from risk_service.verified import VERIFIED
 
 _REWARDS = {wire.snake(cls.__name__): cls for cls in rules.REWARD_TYPES}
 _EVENT_CASES: dict[type[Event], str] = {cls: wire.snake(cls.__name__) for cls in (
@@ -71,6 +72,7 @@ class CampaignService:
         if seat is None and not host:
             raise ServiceError(Code.UNAUTHENTICATED, "BAD_CREDENTIALS",
                                "the token is not valid for this campaign")
+        VERIFIED.get()(presented)  # a credential: its caller is rate-limited as itself
         return seat, host
 
     @staticmethod
@@ -89,8 +91,9 @@ class CampaignService:
         )
 
     async def create(
-        self, request: service_pb2.CreateCampaignRequest
+        self, request: service_pb2.CreateCampaignRequest, token: str | None = None
     ) -> service_pb2.CreateCampaignResponse:
+        require_creator(self.games.limits.creator_digests, token)
         try:
             state = rules.new_campaign(
                 request.players,
@@ -110,8 +113,8 @@ class CampaignService:
             "state": encode_campaign(state), "version": 0, "players": request.players,
             "created": now, "games": "", "tok:host": digest(host_token),
         }
-        for seat, token in enumerate(seat_tokens):
-            fields[f"tok:{seat}"] = digest(token)
+        for seat, seat_token in enumerate(seat_tokens):
+            fields[f"tok:{seat}"] = digest(seat_token)
         for seat, name in enumerate(names):
             fields[f"name:{seat}"] = name
         await self.store.create_campaign(campaign_id, fields)

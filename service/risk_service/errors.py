@@ -53,6 +53,7 @@ class ServiceReason(StrEnum):
     CAMPAIGN_NOT_FOUND = "CAMPAIGN_NOT_FOUND"
     GAME_IN_PROGRESS = "GAME_IN_PROGRESS"
     SEAT_NOT_TAKEN = "SEAT_NOT_TAKEN"
+    NOT_CREATOR = "NOT_CREATOR"
 
 
 class ServiceError(Exception):

@@ -16,6 +16,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextvars import ContextVar
@@ -42,6 +43,7 @@ from risk_service.lifecycle import (
 )
 from risk_service.pb.risk.v1 import game_pb2, lifecycle_pb2, service_pb2
 from risk_service.store.game_store import CommitOutcome, CommitResult, GameRecord, GameStore
+from risk_service.verified import VERIFIED
 
 log = structlog.get_logger("games")
 
@@ -50,6 +52,7 @@ _GAME_ID = re.compile(r"^[0-9a-f]{12,64}(\.[0-9]{1,3})?$")
 _REQUEST_ID = re.compile(r"^[\x21-\x7e]{1,128}$")  # printable ASCII without spaces
 MAX_NAME = 64
 DEFAULT_PAGE = 50
+LIST_SLICE = 25  # games of a ListGames page read and summarised between two turns of the loop
 FINGERPRINT = 32  # bytes of SHA-256 in front of a stored reply
 INTERNAL_RETRIES = 50  # service-made commits (joins, timeouts) retry a lost race this often
 STREAM_CACHE = 8192  # encoded stream messages kept (a few recent events x audiences x games)
@@ -77,6 +80,22 @@ def digest(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
 
+def require_creator(creators: tuple[bytes, ...], token: str | None) -> None:
+    """Refuse a creation without a creator token, when creator tokens are configured."""
+    if not creators:
+        return
+    if token is None:
+        raise ServiceError(Code.UNAUTHENTICATED, "MISSING_CREDENTIALS",
+                           "creating needs a creator token: metadata "
+                           "'authorization: Bearer <token>'")
+    presented, found = digest(token), False
+    for stored in creators:
+        found |= hmac.compare_digest(stored, presented)
+    if not found:
+        raise ServiceError(Code.PERMISSION_DENIED, "NOT_CREATOR",
+                           "this token may not create games or campaigns")
+
+
 @dataclass(frozen=True, slots=True)
 class Caller:
     seat: int | None  # None: a spectator, the host or an organiser (no seat)
@@ -96,6 +115,10 @@ class Limits:
     organiser_needs_client_cert: bool = False
     # games kept decoded in the process cache (0: no cache)
     cached_games: int = 4096
+    # CreateGame and CreateCampaign need a token whose digest is one of these (empty: anyone
+    # may create); ListGames ends a page early, with a page token, past this much time
+    creator_digests: tuple[bytes, ...] = ()
+    list_budget_s: float = 0.02
 
 
 @dataclass
@@ -188,6 +211,7 @@ class GameService:
             raise ServiceError(
                 Code.UNAUTHENTICATED, "BAD_CREDENTIALS", "the token is not valid for this game"
             )
+        VERIFIED.get()(presented)  # a credential: its caller is rate-limited as itself
         return Caller(seat, host, organiser)
 
     def _is_organiser(self, presented: bytes) -> bool:
@@ -430,6 +454,7 @@ class GameService:
     async def create(
         self, request: service_pb2.CreateGameRequest, token: str | None = None
     ) -> service_pb2.CreateGameResponse:
+        require_creator(self.limits.creator_digests, token)
         try:
             variant, options = wire.options_from_proto(request.options)
         except wire.VariantNotServed as exc:
@@ -625,10 +650,22 @@ class GameService:
         if cursor and not _GAME_ID.match(cursor):
             raise malformed("page_token is not one this service issued")
         ids = await self.store.page(variant, request.status, cursor, size + 1)
-        records = await self.store.load_many(ids[:size])
-        games = [self._summary(r, self._state(r)) for r in records]
+        games: list[service_pb2.GameSummary] = []
+        # A page is read and summarised a slice at a time, letting other calls run between
+        # slices, and ends early (with a page token) once it has taken limits.list_budget_s:
+        # one call neither holds the event loop for a whole page nor costs more than that.
+        budget = time.perf_counter() + self.limits.list_budget_s
+        shown = min(size, len(ids))
+        for start in range(0, shown, LIST_SLICE):
+            if start:
+                if time.perf_counter() > budget:
+                    shown = start
+                    break
+                await asyncio.sleep(0)
+            records = await self.store.load_many(ids[start:min(shown, start + LIST_SLICE)])
+            games.extend(self._summary(r, self._state(r)) for r in records)
         return service_pb2.ListGamesResponse(
-            games=games, next_page_token=ids[size - 1] if len(ids) > size else ""
+            games=games, next_page_token=ids[shown - 1] if shown < len(ids) else ""
         )
 
     async def legal_actions(

@@ -35,6 +35,23 @@ class Settings:
     rate_limit_burst: float = 0.0
     # StreamEvents calls open at once on one connection (0: no limit)
     max_streams_per_connection: int = 256
+    # Connections (docs/reliability.md, "Connections"). Calls of any kind open at once on one
+    # connection (HTTP/2 streams; a client queues calls beyond it): at least the streams above.
+    max_calls_per_connection: int = 512
+    # a connection must complete its handshake (TLS, then the HTTP/2 preface and SETTINGS)
+    # within this, or it is closed
+    handshake_timeout_ms: int = 10_000
+    # a connection with no call open for this long is closed (GOAWAY; clients reconnect)
+    connection_idle_ms: int = 300_000
+    # the server pings each connection with calls open this often, and closes one whose peer
+    # does not answer within the timeout: a vanished or stalled peer does not hold its calls
+    keepalive_time_ms: int = 20_000
+    keepalive_timeout_ms: int = 10_000
+    # every connection is asked to go away after this age (0: never), and closed after the
+    # grace on top, whatever it still has open: the bound on a call that is never finished by
+    # a peer that does answer pings. Streams then resume on a new connection after their seq.
+    connection_age_ms: int = 3_600_000
+    connection_age_grace_ms: int = 300_000
     max_page_size: int = 200
     shutdown_grace_s: float = 5.0
     # finished, abandoned and cancelled games (and their streams and request ids) expire
@@ -45,6 +62,16 @@ class Settings:
     sweep_interval_ms: int = 250
     # comma-separated SHA-256 hex digests of organiser tokens (tournament servers)
     organiser_token_sha256: str = ""
+    # comma-separated SHA-256 hex digests of creator tokens: when set, CreateGame and
+    # CreateCampaign need one of them. Empty (the local default): anyone may create; a public
+    # deployment sets it (deploy/).
+    creator_token_sha256: str = ""
+    # games and campaigns one address may create a second (and the burst above that), per
+    # process; 0: no limit
+    create_rate_per_s: float = 0.0
+    create_burst: float = 0.0
+    # how long one ListGames call may take before its page ends early (with a page token)
+    list_budget_ms: int = 20
     log_level: str = "info"
     # "uvloop" (default where it is installed: 2 to 9% more calls and messages per CPU second,
     # bench/RESULTS.md session 4) or "asyncio"
@@ -91,22 +118,34 @@ class Settings:
                 raise ValueError(f"RISK_{f.name.upper()}={raw!r} is not a valid {f.name}") from None
         settings = cls(**values)  # type: ignore[arg-type]
         settings.organiser_digests()  # fail at start-up, not at the first call
+        settings.creator_digests()
+        if 0 < settings.max_calls_per_connection < settings.max_streams_per_connection:
+            raise ValueError("RISK_MAX_CALLS_PER_CONNECTION must be at least "
+                             "RISK_MAX_STREAMS_PER_CONNECTION")
         if settings.event_loop not in EVENT_LOOPS:
             raise ValueError(f"RISK_EVENT_LOOP={settings.event_loop!r} is not one of "
                              f"{', '.join(EVENT_LOOPS)}")
         return settings
 
     def organiser_digests(self) -> tuple[bytes, ...]:
-        digests = []
-        for raw_part in self.organiser_token_sha256.split(","):
-            part = raw_part.strip().lower()
-            if not part:
-                continue
-            try:
-                raw = bytes.fromhex(part)
-            except ValueError:
-                raw = b""
-            if len(raw) != 32:
-                raise ValueError(f"RISK_ORGANISER_TOKEN_SHA256: {part!r} is not a SHA-256 hex")
-            digests.append(raw)
-        return tuple(digests)
+        return _digests("RISK_ORGANISER_TOKEN_SHA256", self.organiser_token_sha256)
+
+    def creator_digests(self) -> tuple[bytes, ...]:
+        return _digests("RISK_CREATOR_TOKEN_SHA256", self.creator_token_sha256)
+
+
+def _digests(setting: str, value: str) -> tuple[bytes, ...]:
+    """Comma-separated SHA-256 hex digests; raises naming `setting` for one that is not."""
+    digests = []
+    for raw_part in value.split(","):
+        part = raw_part.strip().lower()
+        if not part:
+            continue
+        try:
+            raw = bytes.fromhex(part)
+        except ValueError:
+            raw = b""
+        if len(raw) != 32:
+            raise ValueError(f"{setting}: {part!r} is not a SHA-256 hex")
+        digests.append(raw)
+    return tuple(digests)

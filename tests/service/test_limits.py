@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import secrets
+import time
 
 import grpc
 import pytest
@@ -74,3 +76,35 @@ async def test_streams_per_connection(make_service: ServiceFactory, redis_client
         assert (await asyncio.wait_for(again.read(), 5)).event.seq == 1
         for call in (*open_calls, again):
             call.cancel()
+
+
+async def test_invented_tokens_share_their_address_bucket(make_service: ServiceFactory,
+                                                          redis_client: object) -> None:
+    """A client that sends a new random bearer token with every call is limited as its
+    address; a token that proved to be a seat credential keeps its own bucket meanwhile."""
+    service = make_service(RISK_RATE_LIMIT_PER_S="5", RISK_RATE_LIMIT_BURST="5")
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = service_pb2_grpc.RiskServiceStub(channel)
+        request = create_request()
+        request.issue_seat_tokens = True
+        created = await stub.CreateGame(request)
+        game = service_pb2.GetGameRequest(game_id=created.game.game_id)
+        seat = bearer(created.seat_tokens[0])
+        assert (await stub.GetGame(game, metadata=seat)).viewer_seat == 0  # verified now
+        await asyncio.sleep(1.2)  # both buckets full again
+        passed = limited = 0
+        started = time.monotonic()
+        for _ in range(40):
+            try:
+                await stub.Ping(service_pb2.PingRequest(),
+                                metadata=bearer(secrets.token_urlsafe(16)))
+                passed += 1
+            except grpc.aio.AioRpcError as error:
+                assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                assert error_info(error).reason == "RATE_LIMITED"
+                limited += 1
+        # at most the burst (5) and what refilled while the calls went out; not one per token
+        allowed = 5 + 5 * (time.monotonic() - started) + 1
+        assert passed <= allowed, f"{passed} of 40 calls with invented tokens got through"
+        for _ in range(4):  # the seat's own bucket is untouched by that flood
+            assert (await stub.GetGame(game, metadata=seat)).viewer_seat == 0

@@ -162,6 +162,30 @@ def _add_port(server: grpc.aio.Server, address: str,
     return port
 
 
+def server_options(settings: Settings) -> list[tuple[str, int]]:
+    """gRPC core's limits on requests and connections (docs/reliability.md, "Connections")."""
+    options = [
+        ("grpc.max_receive_message_length", settings.max_message_bytes),
+        ("grpc.so_reuseport", 0),
+        ("grpc.server_handshake_timeout_ms", settings.handshake_timeout_ms),
+        # ... and must acknowledge the server's SETTINGS within as long
+        ("grpc.http2.settings_timeout", settings.handshake_timeout_ms),
+        ("grpc.max_connection_idle_ms", settings.connection_idle_ms),
+        ("grpc.keepalive_time_ms", settings.keepalive_time_ms),
+        ("grpc.keepalive_timeout_ms", settings.keepalive_timeout_ms),
+        ("grpc.http2.ping_timeout_ms", settings.keepalive_timeout_ms),
+        # keep pinging a connection whose calls send nothing (a half-sent request), instead of
+        # gRPC's default of stopping after two pings without data
+        ("grpc.http2.max_pings_without_data", 0),
+    ]
+    if settings.max_calls_per_connection:
+        options.append(("grpc.max_concurrent_streams", settings.max_calls_per_connection))
+    if settings.connection_age_ms:
+        options += [("grpc.max_connection_age_ms", settings.connection_age_ms),
+                    ("grpc.max_connection_age_grace_ms", settings.connection_age_grace_ms)]
+    return options
+
+
 async def start(settings: Settings, redis_url: str) -> App:
     """Start serving on settings.listen against `redis_url`; returns the running app."""
     credentials, mutual = _server_credentials(settings)  # bad TLS settings fail before anything
@@ -199,6 +223,8 @@ async def start(settings: Settings, redis_url: str) -> App:
             abandon_after_ms=settings.abandon_after_s * 1000,
             organiser_digests=settings.organiser_digests(),
             organiser_needs_client_cert=bool(settings.tls_client_ca_file),
+            creator_digests=settings.creator_digests(),
+            list_budget_s=settings.list_budget_ms / 1000,
         ),
         on_conflict=metrics.commit_conflict,
     )
@@ -211,11 +237,11 @@ async def start(settings: Settings, redis_url: str) -> App:
             rate=RateLimiter(settings.rate_limit_per_s,
                              settings.rate_limit_burst or 2 * settings.rate_limit_per_s),
             streams=StreamCounter(settings.max_streams_per_connection),
+            creation=RateLimiter(settings.create_rate_per_s,
+                                 settings.create_burst or 10 * settings.create_rate_per_s,
+                                 what="games and campaigns created"),
         )],
-        options=[
-            ("grpc.max_receive_message_length", settings.max_message_bytes),
-            ("grpc.so_reuseport", 0),
-        ],
+        options=server_options(settings),
     )
     # generated grpc code ships without type stubs
     service_pb2_grpc.add_RiskServiceServicer_to_server(  # type: ignore[no-untyped-call]

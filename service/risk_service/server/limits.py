@@ -1,6 +1,10 @@
 """Per-caller limits applied before a call reaches the games: a request rate per caller and
 a number of open streams per connection. Both are per process (each replica enforces its own
-share); over a limit the answer is RESOURCE_EXHAUSTED with a reason that says which."""
+share); over a limit the answer is RESOURCE_EXHAUSTED with a reason that says which.
+
+A caller is its verified credential when it presents a token the service has accepted
+before (`VerifiedTokens`), else its network address: a token is only a claim until it matched,
+and a bucket per claimed token would give a client that invents one per call no limit at all."""
 
 from __future__ import annotations
 
@@ -18,8 +22,9 @@ class RateLimiter:
     """A token bucket per caller: `rate` requests a second on average, bursts up to `burst`."""
 
     def __init__(self, rate: float, burst: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, *, what: str = "requests") -> None:
         self.rate = rate
+        self.what = what
         self.burst = max(burst, 1.0)
         self.clock = clock
         self.buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
@@ -34,12 +39,29 @@ class RateLimiter:
             self.buckets[caller] = (tokens, now)
             raise ServiceError(
                 Code.RESOURCE_EXHAUSTED, "RATE_LIMITED",
-                f"more than {self.rate:g} requests a second from this caller; slow down",
+                f"more than {self.rate:g} {self.what} a second from this caller; slow down",
                 {"retry_after_ms": str(int((1 - tokens) / self.rate * 1000) + 1)},
             )
         self.buckets[caller] = (tokens - 1, now)
         while len(self.buckets) > _MAX_CALLERS:
             self.buckets.popitem(last=False)
+
+
+class VerifiedTokens:
+    """SHA-256 digests of tokens that matched a credential, the most recently seen kept."""
+
+    def __init__(self, capacity: int = _MAX_CALLERS) -> None:
+        self.capacity = capacity
+        self.digests: OrderedDict[bytes, None] = OrderedDict()
+
+    def add(self, digest: bytes) -> None:
+        self.digests[digest] = None
+        self.digests.move_to_end(digest)
+        while len(self.digests) > self.capacity:
+            self.digests.popitem(last=False)
+
+    def __contains__(self, digest: bytes) -> bool:
+        return digest in self.digests
 
 
 class StreamCounter:
@@ -66,9 +88,23 @@ class StreamCounter:
             self.open.pop(peer, None)
 
 
-def caller_key(token: str | None, peer: str) -> str:
-    """Who a call is for rate limiting: its token (as a digest), else its address."""
-    if token:
-        return "t:" + hashlib.sha256(token.encode()).hexdigest()[:32]
-    host = peer.rsplit(":", 1)[0] if peer.count(":") >= 2 else peer  # drop the port
-    return "a:" + host
+def peer_host(peer: str) -> str:
+    """The address of a gRPC peer ("ipv4:1.2.3.4:5678", "ipv6:[::1]:5678") without its port."""
+    return peer.rsplit(":", 1)[0] if peer.count(":") >= 2 else peer
+
+
+def token_digest(authorization: str | None) -> bytes | None:
+    """The SHA-256 digest of the token in `authorization: Bearer <token>`, as the games
+    compare it; None without a well-formed bearer token."""
+    if not authorization or authorization[:7].lower() != "bearer ":
+        return None
+    token = authorization[7:].strip()
+    return hashlib.sha256(token.encode()).digest() if token else None
+
+
+def caller_key(digest: bytes | None, peer: str, verified: VerifiedTokens) -> str:
+    """Who a call is for rate limiting: its token when the token is a verified credential,
+    else its address (an unverified token is any string a client cares to send)."""
+    if digest is not None and digest in verified:
+        return "t:" + digest.hex()[:32]
+    return "a:" + peer_host(peer)

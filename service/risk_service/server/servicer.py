@@ -116,7 +116,7 @@ class RiskServicer(service_pb2_grpc.RiskServiceServicer):
     async def CreateCampaign(  # noqa: N802
         self, request: service_pb2.CreateCampaignRequest, context: grpc.aio.ServicerContext
     ) -> service_pb2.CreateCampaignResponse:
-        return await self.campaigns.create(request)
+        return await self.campaigns.create(request, credentials(context))
 
     async def GetCampaign(  # noqa: N802
         self, request: service_pb2.GetCampaignRequest, context: grpc.aio.ServicerContext

@@ -32,6 +32,7 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     CAMPAIGN_NOT_FOUND: _ClassVar[ServiceReason]
     GAME_IN_PROGRESS: _ClassVar[ServiceReason]
     SEAT_NOT_TAKEN: _ClassVar[ServiceReason]
+    NOT_CREATOR: _ClassVar[ServiceReason]
 
 class RuleReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -144,6 +145,7 @@ METHOD_NOT_AVAILABLE: ServiceReason
 CAMPAIGN_NOT_FOUND: ServiceReason
 GAME_IN_PROGRESS: ServiceReason
 SEAT_NOT_TAKEN: ServiceReason
+NOT_CREATOR: ServiceReason
 RULE_REASON_UNSPECIFIED: RuleReason
 GAME_OVER: RuleReason
 NOT_YOUR_TURN: RuleReason
