@@ -31,9 +31,16 @@ class Verified:
     head: bytes  # the last link of the hash chain: the export's fingerprint
 
 
-def hash_chain(game_id: str, events: Sequence[game_pb2.Event]) -> list[bytes]:
-    """chain[i] = SHA-256(chain[i-1] || event i serialised deterministically)."""
-    link = hashlib.sha256(f"risk.v1:{game_id}".encode()).digest()
+def chain_root(game_id: str) -> bytes:
+    """The link before the first event."""
+    return hashlib.sha256(f"risk.v1:{game_id}".encode()).digest()
+
+
+def hash_chain(game_id: str, events: Sequence[game_pb2.Event],
+               after: bytes | None = None) -> list[bytes]:
+    """chain[i] = SHA-256(chain[i-1] || event i serialised deterministically); `after` is the
+    link the events follow (a page of an export), the root when None."""
+    link = chain_root(game_id) if after is None else after
     chain = []
     for event in events:
         link = hashlib.sha256(link + event.SerializeToString(deterministic=True)).digest()

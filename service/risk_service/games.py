@@ -25,7 +25,7 @@ from typing import Any
 import structlog
 
 from risk_service import clocks, wire
-from risk_service.audit import hash_chain
+from risk_service.audit import chain_root, hash_chain
 from risk_service.campaign_record import campaign_result
 from risk_service.engine import REGISTRY, Event, IllegalAction, Reason, get_ruleset
 from risk_service.errors import Code, ServiceError, malformed, not_found
@@ -57,6 +57,12 @@ STREAM_CACHE = 8192  # encoded stream messages kept (a few recent events x audie
 # a long game from seq 0 neither holds the whole game decoded nor decodes it in one go of the
 # event loop, and each page is one short XRANGE
 BACKLOG_PAGE = 128
+# an export page stops growing past this many bytes of log and events, well inside a client's
+# default 4 MiB receive limit (one entry more may follow the limit: entries are small)
+EXPORT_PAGE_BYTES = 1 << 20
+# ... and holds at most this many log entries, so a page is also quick to build and to replay
+EXPORT_PAGE_ENTRIES = 512
+EXPORT_READ = 512  # log entries or events read from Redis at a time while building a page
 
 WAITING = service_pb2.GAME_STATUS_WAITING
 ACTIVE = service_pb2.GAME_STATUS_ACTIVE
@@ -655,8 +661,10 @@ class GameService:
         if request.request_id and not _REQUEST_ID.match(request.request_id):
             raise malformed("request_id must be 1 to 128 printable ASCII characters, no spaces")
         variant, action = wire.action_from_proto(request.action)
-        # fingerprint the decoded action re-encoded, so two encodings of one action match
-        canonical = wire.action_to_proto(variant, action).SerializeToString(deterministic=True)
+        # the decoded action re-encoded: two encodings of one action share a fingerprint, and
+        # the log keeps this form, so unknown fields a client sends are never stored
+        canonical_action = wire.action_to_proto(variant, action)
+        canonical = canonical_action.SerializeToString(deterministic=True)
         fingerprint = hashlib.sha256(canonical).digest()
         requested = request.seat if request.HasField("seat") else None
         game_id, expected = request.game_id, request.expected_version
@@ -688,7 +696,7 @@ class GameService:
                 return self._replay(prior, fingerprint, request.request_id)
             raise
         change = _Change(record, new_state, self._meta(record), record.status, list(events),
-                         game_pb2.LogEntry(seat=seat, action=request.action))
+                         game_pb2.LogEntry(seat=seat, action=canonical_action))
         # no await since the check above: this is the game's only commit in this process
         done = self.committing[game_id] = asyncio.get_running_loop().create_future()
         try:
@@ -905,6 +913,8 @@ class GameService:
     async def export(
         self, request: service_pb2.ExportGameRequest, token: str | None
     ) -> service_pb2.GameExport:
+        """One page of the game's export (see GameExport.next_page_token): the log entries of
+        a run of versions with their events and chain links, about EXPORT_PAGE_BYTES."""
         record = await self._load(request.game_id)
         # any credential of this game, or an organiser's, may export it; spectators may not
         self._identify(record, token)
@@ -914,27 +924,59 @@ class GameService:
         if record.status not in FINAL:
             raise ServiceError(Code.FAILED_PRECONDITION, "GAME_NOT_OVER",
                                "a game is exported once it is over; its seed is secret until then")
-        state = self._state(record)
+        index, after_seq, link = _export_cursor(record.game_id, request.page_token)
         rules = get_ruleset(record.variant)
-        events = [game_pb2.Event.FromString(data)
-                  for _seq, data in await self.store.read_events(record.game_id, 0)]
-        export = service_pb2.GameExport(
+        page = service_pb2.GameExport(
             game_id=record.game_id,
             variant=wire.variant_enum(record.variant),
             rules_version=rules.rules_version,
-            options=wire.options_to_proto(record.variant, state.options),
-            seed=state.seed,
             status=record.status,  # type: ignore[arg-type]
-            log=[game_pb2.LogEntry.FromString(e) for e in await self.store.read_log(
-                record.game_id)],
-            events=events,
-            chain=hash_chain(record.game_id, events),
-            seat_names=record.names,
         )
-        outcome = wire.outcome_to_proto(rules.outcome(state))
-        if outcome is not None:
-            export.outcome.CopyFrom(outcome)
-        return export
+        if not request.page_token:
+            state = self._state(record)
+            page.options.CopyFrom(wire.options_to_proto(record.variant, state.options))
+            page.seed = state.seed
+            page.seat_names.extend(record.names)
+            outcome = wire.outcome_to_proto(rules.outcome(state))
+            if outcome is not None:
+                page.outcome.CopyFrom(outcome)
+        events = _ExportEvents(self.store, record.game_id, after_seq)
+        size = 0
+
+        def add_events(items: list[game_pb2.Event]) -> None:
+            nonlocal size, link
+            chain = hash_chain(record.game_id, items, link)
+            page.events.extend(items)
+            page.chain.extend(chain)
+            if chain:
+                link = chain[-1]
+            size += sum(e.ByteSize() + 40 for e in items)  # an event and its chain link
+
+        if index == 0:
+            add_events(await events.through(0))
+        more = True
+        while size < EXPORT_PAGE_BYTES and len(page.log) < EXPORT_PAGE_ENTRIES:
+            stored = await self.store.read_log(
+                record.game_id, index, min(EXPORT_READ, EXPORT_PAGE_ENTRIES - len(page.log)))
+            if not stored:
+                more = False
+                break
+            for data in stored:
+                entry = _canonical_entry(record.variant, game_pb2.LogEntry.FromString(data))
+                add_events(await events.through(entry.version))
+                page.log.append(entry)
+                size += entry.ByteSize()
+                index += 1
+                if size >= EXPORT_PAGE_BYTES:
+                    break
+        if more and len(page.log) == EXPORT_PAGE_ENTRIES and not await self.store.read_log(
+                record.game_id, index, 1):
+            more = False  # the log ended exactly at the page's end
+        if more:
+            page.next_page_token = f"{index}:{events.seq}:{link.hex()}"
+        else:
+            add_events(await events.rest())
+        return page
 
     # ---- streaming ---------------------------------------------------------------------
 
@@ -1035,6 +1077,67 @@ class _Delay:
         if count < len(pending) and self.ms and pending[count].seq + self.events <= newest:
             return release, max(0.0, (pending[count].at_ms + self.ms - now_ms) / 1000)
         return release, None
+
+
+class _ExportEvents:
+    """A game's stored events read forwards in batches, handed out by version."""
+
+    def __init__(self, store: GameStore, game_id: str, after_seq: int) -> None:
+        self.store = store
+        self.game_id = game_id
+        self.seq = after_seq  # the last event handed out
+        self.read = after_seq  # the last event read from the store
+        self.buffer: list[game_pb2.Event] = []
+        self.done = False
+
+    async def _fill(self) -> None:
+        page = await self.store.read_events(self.game_id, self.read, EXPORT_READ)
+        self.done = len(page) < EXPORT_READ
+        if page:
+            self.read = page[-1][0]
+        self.buffer.extend(game_pb2.Event.FromString(data) for _seq, data in page)
+
+    async def through(self, version: int) -> list[game_pb2.Event]:
+        """The next events whose version is at most `version`."""
+        out: list[game_pb2.Event] = []
+        while True:
+            while self.buffer and self.buffer[0].version <= version:
+                out.append(self.buffer.pop(0))
+            if self.buffer or self.done:
+                break
+            await self._fill()
+        if out:
+            self.seq = out[-1].seq
+        return out
+
+    async def rest(self) -> list[game_pb2.Event]:
+        return await self.through(2**64 - 1)
+
+
+def _export_cursor(game_id: str, token: str) -> tuple[int, int, bytes]:
+    """(next log index, last seq exported, the chain link after it) from a page token.
+
+    The token carries the chain link so a page is built without rehashing what came before;
+    a client that alters it only spoils its own export's chain, which `verify` recomputes."""
+    if not token:
+        return 0, 0, chain_root(game_id)
+    parts = token.split(":")
+    try:
+        index, seq, link = int(parts[0]), int(parts[1]), bytes.fromhex(parts[2])
+    except (ValueError, IndexError):
+        raise malformed("page_token is not one this service issued") from None
+    if len(parts) != 3 or index < 0 or seq < 0 or len(link) != 32:
+        raise malformed("page_token is not one this service issued")
+    return index, seq, link
+
+
+def _canonical_entry(variant: str, entry: game_pb2.LogEntry) -> game_pb2.LogEntry:
+    """The entry with its action re-encoded: a log stored before actions were canonicalised
+    may hold unknown fields a client sent, which an export does not repeat."""
+    if entry.WhichOneof("entry") == "action":
+        _variant, action = wire.action_from_proto(entry.action)
+        entry.action.CopyFrom(wire.action_to_proto(variant, action))
+    return entry
 
 
 def _stale(current: int, expected: int) -> ServiceError:

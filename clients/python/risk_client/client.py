@@ -338,9 +338,20 @@ class RiskClient:
         return await self._unary("Resign", request, service_pb2.ResignResponse)
 
     async def export_game(self, game_id: str) -> service_pb2.GameExport:
-        """A finished game's options, seed, action log and hash-chained events, for audit."""
+        """A finished game's options, seed, action log and hash-chained events, for audit.
+
+        A long game's export comes in pages (each inside the default receive limit); they are
+        fetched in turn and merged into the one export returned.
+        """
+        export = service_pb2.GameExport()
         request = service_pb2.ExportGameRequest(game_id=game_id)
-        return await self._unary("ExportGame", request, service_pb2.GameExport)
+        while True:
+            page = await self._unary("ExportGame", request, service_pb2.GameExport)
+            request.page_token = page.next_page_token
+            page.ClearField("next_page_token")
+            export.MergeFrom(page)
+            if not request.page_token:
+                return export
 
     async def ping(self) -> None:
         """One empty round trip through the service's interceptors."""

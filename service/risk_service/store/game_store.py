@@ -274,8 +274,11 @@ class GameStore:
             self.keys.campaigns(), f"({before}" if before else "+", "-", 0, limit))
         return [i.decode() for i in ids]
 
-    async def read_log(self, game_id: str) -> list[bytes]:
-        return cast(list[bytes], await self.redis.lrange(self.keys.log(game_id), 0, -1))
+    async def read_log(self, game_id: str, start: int = 0, count: int | None = None
+                       ) -> list[bytes]:
+        """Serialised log entries from list index `start` on (`count` of them, or all)."""
+        stop = -1 if count is None else start + count - 1
+        return cast(list[bytes], await self.redis.lrange(self.keys.log(game_id), start, stop))
 
     # ---- sweeper bookkeeping (secondary; the game hash is the truth) -------------------------
 
