@@ -130,6 +130,24 @@ async def test_bot_campaign_of_two_games_with_a_live_subscriber(stub: Stub) -> N
     assert campaign_id in [c.campaign_id for c in listed.campaigns]
 
 
+async def test_campaign_game_options_name_the_campaign(stub: Stub) -> None:
+    """A campaign game's options (in every view and in its export) carry the campaign's id."""
+    created = await _create(stub)
+    campaign_id, tokens = created.campaign.campaign_id, list(created.seat_tokens)
+    started = await stub.StartCampaignGame(service_pb2.StartCampaignGameRequest(
+        campaign_id=campaign_id, seed=3, max_turns=40), metadata=bearer(created.host_token))
+    game_id = started.game.game_id
+    for token in (None, tokens[0]):
+        got = await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id),
+                                 metadata=bearer(token) if token else None)
+        assert got.board.legacy.options.campaign_id == campaign_id
+    for seat in (0, 1):
+        await stub.Resign(service_pb2.ResignRequest(game_id=game_id), metadata=bearer(tokens[seat]))
+    export = await stub.ExportGame(service_pb2.ExportGameRequest(game_id=game_id),
+                                   metadata=bearer(tokens[2]))
+    assert export.options.legacy.campaign_id == campaign_id
+
+
 async def test_campaign_errors(stub: Stub) -> None:
     """Bad factions, unknown campaigns, seats starting games and wrong versions are refused."""
     bad = await rpc_error(stub.CreateCampaign(service_pb2.CreateCampaignRequest(
