@@ -324,11 +324,11 @@ class GameService:
         items = [(record.last_seq + i, version, e, now)
                  for i, e in enumerate(change.events, start=1)]
         reply_bytes = reply(items) if reply is not None else b""
-        entry = b""
-        if change.entry is not None:
-            change.entry.version = version
-            change.entry.at_ms = now
-            entry = change.entry.SerializeToString(deterministic=True)
+        if change.entry is None:  # every version has its log entry (ExportGame, verify)
+            raise _broken_commit(record, "a commit without a log entry")
+        change.entry.version = version
+        change.entry.at_ms = now
+        entry = change.entry.SerializeToString(deterministic=True)
         final = change.status in FINAL
         campaign_id, campaign_fields = "", []
         if change.status == FINISHED and "." in record.game_id:  # a campaign's game ends
@@ -422,14 +422,18 @@ class GameService:
         raise ServiceError(Code.UNAVAILABLE, "STORE_UNAVAILABLE",
                            "the game changes too fast to commit this; retry")
 
-    def _start_change(self, record: GameRecord, events: list[Event]) -> _Change:
-        """A change to WAITING/ACTIVE bookkeeping that starts the game when it may."""
+    def _start_change(self, record: GameRecord, events: list[Event], steps: list[str]
+                      ) -> _Change:
+        """A change to WAITING/ACTIVE bookkeeping that starts the game when it may. `steps`
+        name it in the log (a join that takes the last seat logs "join,start")."""
         meta = self._meta(record)
         status = record.status
         if status == WAITING and all(record.seat_digests) and not meta.manual_start:
             status = ACTIVE
             events.append(GameStarted())
-        return _Change(record, self._state(record), meta, status, events)
+            steps = [*steps, "start"]
+        return _Change(record, self._state(record), meta, status, events,
+                       _lifecycle_entry(",".join(steps)))
 
     # ---- creating and joining ----------------------------------------------------------
 
@@ -515,7 +519,7 @@ class GameService:
         )
         if all(digests) and not manual_start:
             record = await self._lifecycle_commit(
-                game_id, lambda r: self._start_change(r, []) if r.status == WAITING else None
+                game_id, lambda r: self._start_change(r, [], []) if r.status == WAITING else None
             ) or record
         return record, self._state(record)
 
@@ -535,7 +539,8 @@ class GameService:
                 Code.FAILED_PRECONDITION, "SEAT_TAKEN", f"seat {request.seat} is taken"
             )
         joined = SeatJoined(request.seat, request.display_name)
-        await self._lifecycle_commit(record.game_id, lambda r: self._start_change(r, [joined]))
+        await self._lifecycle_commit(
+            record.game_id, lambda r: self._start_change(r, [joined], ["join"]))
         return service_pb2.JoinGameResponse(seat=request.seat, seat_token=token)
 
     async def start(
@@ -552,7 +557,8 @@ class GameService:
         def build(r: GameRecord) -> _Change | None:
             if r.status != WAITING:
                 return None
-            return _Change(r, self._state(r), self._meta(r), ACTIVE, [GameStarted()])
+            return _Change(r, self._state(r), self._meta(r), ACTIVE, [GameStarted()],
+                           _lifecycle_entry("start"))
 
         record = await self._lifecycle_commit(record.game_id, build) or await self._load(
             record.game_id)
@@ -568,7 +574,7 @@ class GameService:
         def build(r: GameRecord) -> _Change | None:
             self._require_status(r, WAITING)
             return _Change(r, self._state(r), self._meta(r), CANCELLED, [GameCancelled()],
-                           game_pb2.LogEntry(seat=-1, lifecycle="cancel"))
+                           _lifecycle_entry("cancel"))
 
         record = await self._lifecycle_commit(record.game_id, build) or record
         return service_pb2.CancelGameResponse(game=self._summary(record, self._state(record)))
@@ -593,7 +599,8 @@ class GameService:
         done = await self._lifecycle_commit(
             record.game_id,
             lambda r: _Change(r, self._state(r), self._meta(r), r.status, [reissued],
-                              fields=replace) if r.status not in FINAL else None,
+                              _lifecycle_entry("reissue"), fields=replace)
+            if r.status not in FINAL else None,
         )
         if done is None:
             self._require_status(await self._load(record.game_id), WAITING, ACTIVE)
@@ -904,7 +911,7 @@ class GameService:
             if r.status not in (WAITING, ACTIVE) or r.updated_ms > cutoff:
                 return None
             return _Change(r, self._state(r), self._meta(r), ABANDONED, [GameAbandoned()],
-                           game_pb2.LogEntry(seat=-1, lifecycle="abandon"))
+                           _lifecycle_entry("abandon"))
 
         return await self._lifecycle_commit(game_id, build) is not None
 
@@ -931,6 +938,7 @@ class GameService:
             variant=wire.variant_enum(record.variant),
             rules_version=rules.rules_version,
             status=record.status,  # type: ignore[arg-type]
+            version=record.version,
         )
         if not request.page_token:
             state = self._state(record)
@@ -963,7 +971,9 @@ class GameService:
                 break
             for data in stored:
                 entry = _canonical_entry(record.variant, game_pb2.LogEntry.FromString(data))
-                add_events(await events.through(entry.version))
+                through = await events.through(entry.version)
+                add_events(through)
+                page.log.extend(_filled_entries(through, entry.version))
                 page.log.append(entry)
                 size += entry.ByteSize()
                 index += 1
@@ -975,7 +985,9 @@ class GameService:
         if more:
             page.next_page_token = f"{index}:{events.seq}:{link.hex()}"
         else:
-            add_events(await events.rest())
+            rest = await events.rest()
+            add_events(rest)
+            page.log.extend(_filled_entries(rest, record.version + 1))
         return page
 
     # ---- streaming ---------------------------------------------------------------------
@@ -1138,6 +1150,43 @@ def _canonical_entry(variant: str, entry: game_pb2.LogEntry) -> game_pb2.LogEntr
         _variant, action = wire.action_from_proto(entry.action)
         entry.action.CopyFrom(wire.action_to_proto(variant, action))
     return entry
+
+
+def _lifecycle_entry(steps: str) -> game_pb2.LogEntry:
+    """The log entry of a commit the service made without an engine action."""
+    return game_pb2.LogEntry(seat=-1, lifecycle=steps)
+
+
+# what a lifecycle event says a commit without a log entry did (games stored before every
+# commit had one): ExportGame fills those versions in from their events
+_STEPS = {"seat_joined": "join", "game_started": "start", "seat_token_reissued": "reissue",
+          "game_cancelled": "cancel", "game_abandoned": "abandon"}
+
+
+def _filled_entries(events: list[game_pb2.Event], before: int) -> list[game_pb2.LogEntry]:
+    """Entries for the versions (1 <= version < `before`) of `events`, which have none."""
+    entries: dict[int, game_pb2.LogEntry] = {}
+    for event in events:
+        if not 0 < event.version < before:
+            continue
+        entry = entries.get(event.version)
+        if entry is None:
+            entry = entries[event.version] = game_pb2.LogEntry(
+                version=event.version, at_ms=event.at_ms, seat=-1)
+        step = _STEPS.get(event.lifecycle.WhichOneof("kind") or "")
+        if step and step not in entry.lifecycle.split(","):
+            entry.lifecycle = f"{entry.lifecycle},{step}" if entry.lifecycle else step
+    return list(entries.values())
+
+
+class BrokenCommit(RuntimeError):
+    """A change the service built wrongly: a bug, never a client's mistake, so it is not a
+    ServiceError (the call ends INTERNAL, logged with its traceback)."""
+
+
+def _broken_commit(record: GameRecord, what: str) -> BrokenCommit:
+    log.error("commit_refused", game_id=record.game_id, version=record.version + 1, why=what)
+    return BrokenCommit(f"refused {what} (game {record.game_id}, version {record.version + 1})")
 
 
 def _stale(current: int, expected: int) -> ServiceError:

@@ -7,11 +7,13 @@ from collections.abc import AsyncIterator
 
 import grpc
 import pytest
+import redis.asyncio as aioredis
 
 from risk_client import RiskClient
 from risk_service import audit
 from risk_service.games import EXPORT_PAGE_ENTRIES
 from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_service.store.keys import Keys
 from tests.service import botplay
 from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess
@@ -105,3 +107,62 @@ async def test_long_game_export_comes_in_pages_that_merge_into_the_whole(stub: S
     assert audit.verify(whole).actions == game.moves
     concatenated = b"".join(p.SerializeToString() for p in pages)
     assert service_pb2.GameExport.FromString(concatenated) == whole
+
+
+async def _joined_game(stub: Stub) -> tuple[str, list[str]]:
+    """A 3-player game whose seats join one by one, a few moves, then two resignations."""
+    created = await stub.CreateGame(create_request(seed=8, players=3))
+    game_id = created.game.game_id
+    tokens = [(await stub.JoinGame(service_pb2.JoinGameRequest(
+        game_id=game_id, seat=seat, display_name=f"p{seat}"))).seat_token for seat in range(3)]
+    for _ in range(5):
+        await _move(stub, game_id, tokens)
+    for seat in (0, 1):
+        await stub.Resign(service_pb2.ResignRequest(game_id=game_id), metadata=bearer(tokens[seat]))
+    return game_id, tokens
+
+
+async def test_export_log_has_one_entry_per_version_joins_and_start_included(
+    stub: Stub
+) -> None:
+    """Seat joins and the start are logged: the export's log has one entry per committed
+    version, the joins as lifecycle entries and the last join naming the start too."""
+    game_id, tokens = await _joined_game(stub)
+    summary = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+    export = await stub.ExportGame(service_pb2.ExportGameRequest(game_id=game_id),
+                                   metadata=bearer(tokens[2]))
+    assert export.version == summary.version == len(export.log) == 3 + 5 + 2
+    assert [e.version for e in export.log] == list(range(1, summary.version + 1))
+    assert [(e.seat, e.lifecycle) for e in export.log[:3]] == [
+        (-1, "join"), (-1, "join"), (-1, "join,start")]
+    assert audit.verify(export).actions == 5
+
+
+async def test_game_stored_without_lifecycle_entries_exports_them_filled_in(
+    stub: Stub, redis_client: aioredis.Redis
+) -> None:
+    """A game stored before lifecycle commits were logged (its log lacks them) still exports
+    one entry per version, the missing ones filled in from their events, and verifies."""
+    game_id, tokens = await _joined_game(stub)
+    key = Keys().log(game_id)
+    for data in await redis_client.lrange(key, 0, -1):
+        if game_pb2.LogEntry.FromString(data).lifecycle:
+            await redis_client.lrem(key, 1, data)
+    assert await redis_client.llen(key) == 7
+    export = await stub.ExportGame(service_pb2.ExportGameRequest(game_id=game_id),
+                                   metadata=bearer(tokens[2]))
+    assert [e.version for e in export.log] == list(range(1, 11))
+    assert [(e.seat, e.lifecycle) for e in export.log[:3]] == [
+        (-1, "join"), (-1, "join"), (-1, "join,start")]
+    assert audit.verify(export).actions == 5
+
+
+async def test_verify_rejects_a_log_missing_a_version(stub: Stub) -> None:
+    """An export whose log lacks one committed version (here a join) fails verification,
+    naming the version."""
+    game_id, tokens = await _joined_game(stub)
+    export = await stub.ExportGame(service_pb2.ExportGameRequest(game_id=game_id),
+                                   metadata=bearer(tokens[2]))
+    del export.log[1]
+    with pytest.raises(audit.VerificationError, match="no entry for version 2"):
+        audit.verify(export)

@@ -281,7 +281,7 @@ class ExportGameRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class GameExport(_message.Message):
-    __slots__ = ("game_id", "variant", "rules_version", "options", "seed", "status", "outcome", "log", "events", "chain", "seat_names", "next_page_token")
+    __slots__ = ("game_id", "variant", "rules_version", "options", "seed", "status", "outcome", "log", "events", "chain", "seat_names", "next_page_token", "version")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -294,6 +294,7 @@ class GameExport(_message.Message):
     CHAIN_FIELD_NUMBER: _ClassVar[int]
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
     NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     variant: _common_pb2.Variant
     rules_version: int
@@ -306,7 +307,8 @@ class GameExport(_message.Message):
     chain: _containers.RepeatedScalarFieldContainer[bytes]
     seat_names: _containers.RepeatedScalarFieldContainer[str]
     next_page_token: str
-    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., rules_version: _Optional[int] = ..., options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., seed: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., log: _Optional[_Iterable[_Union[_game_pb2.LogEntry, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., chain: _Optional[_Iterable[bytes]] = ..., seat_names: _Optional[_Iterable[str]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+    version: int
+    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., rules_version: _Optional[int] = ..., options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., seed: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., log: _Optional[_Iterable[_Union[_game_pb2.LogEntry, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., chain: _Optional[_Iterable[bytes]] = ..., seat_names: _Optional[_Iterable[str]] = ..., next_page_token: _Optional[str] = ..., version: _Optional[int] = ...) -> None: ...
 
 class JoinGameRequest(_message.Message):
     __slots__ = ("game_id", "seat", "display_name")
