@@ -320,6 +320,8 @@ class GameService:
                 change.events.append(started)
         else:
             clocks.stop(change.meta)
+        if not change.events:  # a client following the stream would never see this version
+            raise _broken_commit(record, "a commit without an event")
         version = record.version + 1
         items = [(record.last_seq + i, version, e, now)
                  for i, e in enumerate(change.events, start=1)]

@@ -18,6 +18,7 @@ from tests.service import botplay
 from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer, create_request
+from tests.service.streamcheck import assert_every_version_streamed
 
 Stub = service_pb2_grpc.RiskServiceStub
 DEFAULT_RECEIVE = 4 * 1024 * 1024  # gRPC's default receive limit for a client
@@ -107,6 +108,10 @@ async def test_long_game_export_comes_in_pages_that_merge_into_the_whole(stub: S
     assert audit.verify(whole).actions == game.moves
     concatenated = b"".join(p.SerializeToString() for p in pages)
     assert service_pb2.GameExport.FromString(concatenated) == whole
+    call = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game.game_id), metadata=auth)
+    streamed = [(await call.read()).event for _ in range(game.last_seq)]
+    call.cancel()
+    assert_every_version_streamed(streamed, game.version)
 
 
 async def _joined_game(stub: Stub) -> tuple[str, list[str]]:
