@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import hmac
 import re
@@ -115,6 +116,7 @@ class _Change:
     events: list[Event] = field(default_factory=list)
     entry: game_pb2.LogEntry | None = None
     fields: tuple[tuple[str, bytes], ...] = ()  # extra game-hash fields, written atomically
+    claim: str = ""  # a game-hash field that must not exist yet (the seat a join takes)
 
 
 class GameService:
@@ -160,16 +162,14 @@ class GameService:
 
     async def _fresh(self, game_id: str) -> tuple[GameRecord, Any]:
         """The game as stored now, with its decoded state. The cached copy serves when Redis
-        still holds its version (one small read instead of the whole game and a decode); a
-        game still waiting for players is always read, as seats are claimed without a new
-        version."""
+        still holds its version (one small read instead of the whole game and a decode); every
+        write to a game, seats taken included, is a commit of a new version."""
         cached = self.cache.get(game_id)
         if cached is not None and await self.store.version(game_id) == cached[0].version:
             return cached
         record = await self._load(game_id)
         state = self._state(record)
-        if record.status != WAITING:
-            self._keep(record, state)
+        self._keep(record, state)
         return record, state
 
     def _identify(self, record: GameRecord, token: str | None) -> Caller:
@@ -356,6 +356,7 @@ class GameService:
             fields=change.fields,
             campaign_id=campaign_id,
             campaign_fields=campaign_fields,
+            claim=change.claim,
         )
         if result.outcome is CommitOutcome.OK:
             self._remember(change, snapshot, meta, now, len(items))
@@ -372,17 +373,16 @@ class GameService:
                   events: int) -> None:
         """Keep the committed game in the process cache, for the next SubmitAction on it."""
         record = change.record
-        digests = record.seat_digests
-        if change.fields:  # a reissued token: keep the cache's digests in step
+        digests, names = record.seat_digests, record.names
+        if change.fields:  # a joined or reissued seat: keep the cache's seats in step
             replaced = dict(change.fields)
             digests = tuple(replaced.get(f"tok:{seat}", d) for seat, d in enumerate(digests))
+            names = tuple(replaced[f"name:{seat}"].decode() if f"name:{seat}" in replaced
+                          else n for seat, n in enumerate(names))
         new = GameRecord(record.game_id, record.variant, change.status, record.version + 1,
                          record.last_seq + events, record.created_ms, now, record.players,
-                         snapshot, meta, record.names, digests, record.host_digest)
-        if new.status == WAITING:  # seats are claimed without a new version: not cached
-            self.cache.pop(record.game_id, None)
-        else:
-            self._keep(new, change.state)
+                         snapshot, meta, names, digests, record.host_digest)
+        self._keep(new, change.state)
 
     def _keep(self, record: GameRecord, state: Any) -> None:
         cached = self.cache.get(record.game_id)
@@ -526,24 +526,65 @@ class GameService:
         return record, self._state(record)
 
     async def join(self, request: service_pb2.JoinGameRequest) -> service_pb2.JoinGameResponse:
+        """Take a seat: its token digest and name are written by the commit of its
+        `seat_joined` event (which starts the game when it takes the last seat), so a seat is
+        never taken without its event. With a request id the reply is stored with the commit,
+        and a retry of a join whose reply was lost gets the same token."""
+        if request.request_id and not _REQUEST_ID.match(request.request_id):
+            raise malformed("request_id must be 1 to 128 printable ASCII characters, no spaces")
         record = await self._load(request.game_id)
-        if not 0 <= request.seat < record.players:
-            raise malformed(f"seat must be 0..{record.players - 1}, got {request.seat}")
-        if len(request.display_name) > MAX_NAME:
+        seat, name = request.seat, request.display_name
+        if not 0 <= seat < record.players:
+            raise malformed(f"seat must be 0..{record.players - 1}, got {seat}")
+        if len(name) > MAX_NAME:
             raise malformed(f"display_name is longer than {MAX_NAME} characters")
-        if record.status in FINAL:
-            self._require_status(record, WAITING)
-        token = self.new_token()
-        if not await self.store.claim_seat(
-            record.game_id, request.seat, digest(token), request.display_name
-        ):
-            raise ServiceError(
-                Code.FAILED_PRECONDITION, "SEAT_TAKEN", f"seat {request.seat} is taken"
+        fingerprint = hashlib.sha256(f"join\0{seat}\0{name}".encode()).digest()
+        # request ids of joins are scoped to the game (the caller has no seat yet)
+        request_field = f"join:{request.request_id}" if request.request_id else ""
+        prior = await self.store.request_record(record.game_id, request_field)
+        if prior is not None:
+            return self._joined(record, prior, fingerprint, request.request_id)
+        reply = service_pb2.JoinGameResponse(seat=seat, seat_token=self.new_token())
+        stored = fingerprint + reply.SerializeToString(deterministic=True)
+        token_digest = digest(reply.seat_token)
+        for _ in range(INTERNAL_RETRIES):
+            if record.status in FINAL:
+                self._require_status(record, WAITING)
+            if record.seat_digests[seat]:
+                raise ServiceError(Code.FAILED_PRECONDITION, "SEAT_TAKEN", f"seat {seat} is taken")
+            seated = dataclasses.replace(
+                record,
+                seat_digests=tuple(token_digest if s == seat else d
+                                   for s, d in enumerate(record.seat_digests)),
+                names=tuple(name if s == seat else n for s, n in enumerate(record.names)),
             )
-        joined = SeatJoined(request.seat, request.display_name)
-        await self._lifecycle_commit(
-            record.game_id, lambda r: self._start_change(r, [joined], ["join"]))
-        return service_pb2.JoinGameResponse(seat=request.seat, seat_token=token)
+            change = self._start_change(seated, [SeatJoined(seat, name)], ["join"])
+            change.fields = ((f"tok:{seat}", token_digest), (f"name:{seat}", name.encode()))
+            change.claim = f"tok:{seat}"
+            result, _items, _reply = await self._commit(
+                change, actor=None, request_field=request_field, reply=lambda _items: stored)
+            if result.outcome is CommitOutcome.OK:
+                return reply
+            if result.outcome is CommitOutcome.DUPLICATE:  # a retry racing its first attempt
+                return self._joined(record, result.prior, fingerprint, request.request_id)
+            if result.outcome is CommitOutcome.MISSING:
+                raise not_found(record.game_id)
+            record = await self._load(record.game_id)  # STALE or TAKEN: look again
+        raise ServiceError(Code.UNAVAILABLE, "STORE_UNAVAILABLE",
+                           "the game changes too fast to join now; retry")
+
+    def _joined(self, record: GameRecord, prior: bytes, fingerprint: bytes, request_id: str
+                ) -> service_pb2.JoinGameResponse:
+        """The stored reply of a join retried with its request id."""
+        reply = service_pb2.JoinGameResponse.FromString(
+            self._replay(prior, fingerprint, request_id, "a join of another seat or name"))
+        held = record.seat_digests[reply.seat]  # b"" when read before the first attempt landed
+        if held and not hmac.compare_digest(held, digest(reply.seat_token)):
+            raise ServiceError(
+                Code.FAILED_PRECONDITION, "SEAT_TOKEN_REISSUED",
+                f"the token this join got was replaced by the host (ReissueSeatToken); "
+                f"seat {reply.seat} has a newer one")
+        return reply
 
     async def start(
         self, request: service_pb2.StartGameRequest, token: str | None
@@ -816,13 +857,14 @@ class GameService:
         raise _stale(record.version, expected_version)
 
     @staticmethod
-    def _replay(prior: bytes, fingerprint: bytes, request_id: str) -> bytes:
-        """The reply stored with a request id (a serialised SubmitActionResponse), if it was
-        stored for this very action."""
+    def _replay(prior: bytes, fingerprint: bytes, request_id: str,
+                other: str = "a different action") -> bytes:
+        """The reply stored with a request id (a serialised SubmitActionResponse, or for a
+        join a JoinGameResponse), if it was stored for this very request."""
         if not hmac.compare_digest(prior[:FINGERPRINT], fingerprint):
             raise ServiceError(
                 Code.INVALID_ARGUMENT, "REQUEST_ID_REUSED",
-                f"request_id {request_id!r} was already used for a different action",
+                f"request_id {request_id!r} was already used for {other}",
             )
         return prior[FINGERPRINT:]
 

@@ -1,4 +1,4 @@
-"""The game store: one atomic commit per action, plus reads, seat claims and the game index.
+"""The game store: one atomic commit per change, plus reads and the game index.
 
 A commit writes the new snapshot, the action's events and the request record in one Lua script
 that first checks the stored version still equals the version the caller read (optimistic
@@ -23,9 +23,10 @@ local game, stream, requests, log = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local expected, snap, status, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local req_field, req_value, first_seq = ARGV[5], ARGV[6], tonumber(ARGV[7])
 local meta, entry, retention_ms = ARGV[8], ARGV[9], tonumber(ARGV[10])
-local extra = tonumber(ARGV[11])  -- how many game-hash field/value pairs follow
-local cfields = tonumber(ARGV[12 + 2 * extra])  -- then campaign-hash pairs, then the events
-local first_event = 13 + 2 * extra + 2 * cfields
+local claim = ARGV[11]  -- a game-hash field that must not exist yet (a seat being joined)
+local extra = tonumber(ARGV[12])  -- how many game-hash field/value pairs follow
+local cfields = tonumber(ARGV[13 + 2 * extra])  -- then campaign-hash pairs, then the events
+local first_event = 14 + 2 * extra + 2 * cfields
 if redis.call('EXISTS', game) == 0 then return {'missing'} end
 if req_field ~= '' then
   local prior = redis.call('HGET', requests, req_field)
@@ -34,6 +35,7 @@ end
 local fields = redis.call('HMGET', game, 'version', 'seq')
 if fields[1] ~= expected then return {'stale', fields[1]} end
 if tonumber(fields[2]) + 1 ~= first_seq then return {'stale', fields[1]} end
+if claim ~= '' and redis.call('HEXISTS', game, claim) == 1 then return {'taken'} end
 local seq = first_seq - 1
 for i = first_event, #ARGV do
   seq = seq + 1
@@ -42,8 +44,8 @@ end
 local version = tonumber(expected) + 1
 redis.call('HSET', game, 'snap', snap, 'version', version, 'seq', seq, 'status', status,
            'updated', now, 'meta', meta)
-for i = 12, 11 + 2 * extra, 2 do redis.call('HSET', game, ARGV[i], ARGV[i + 1]) end
-for i = 13 + 2 * extra, first_event - 1, 2 do redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 1]) end
+for i = 13, 12 + 2 * extra, 2 do redis.call('HSET', game, ARGV[i], ARGV[i + 1]) end
+for i = 14 + 2 * extra, first_event - 1, 2 do redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 1]) end
 if entry ~= '' then redis.call('RPUSH', log, entry) end
 if req_field ~= '' then redis.call('HSET', requests, req_field, req_value) end
 if retention_ms > 0 then
@@ -75,6 +77,7 @@ class CommitOutcome(Enum):
     STALE = "stale"
     DUPLICATE = "duplicate"
     MISSING = "missing"
+    TAKEN = "taken"  # the claimed field (a seat's token) exists already
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,16 +218,19 @@ class GameStore:
         fields: Sequence[tuple[str, bytes]] = (),
         campaign_id: str = "",
         campaign_fields: Sequence[tuple[str, bytes]] = (),
+        claim: str = "",
     ) -> CommitResult:
         """Apply one change's writes if the game is still at `expected_version`; with a
         retention, every key of the game expires that long after this commit. `fields` are
-        extra game-hash fields written in the same commit (a reissued seat's token digest)."""
+        extra game-hash fields written in the same commit (a joined or reissued seat's token
+        digest and name); with `claim`, the commit is TAKEN if that game-hash field exists
+        (a seat someone joined first)."""
         keys = list(self.keys.game_keys(game_id))
         if campaign_fields:  # the campaign shares the game's slot: one atomic commit
             keys.append(self.keys.campaign(campaign_id))
         args = [
             str(expected_version), snapshot, status, now_ms, request_field, request_value,
-            first_seq, meta, log_entry, retention_ms, len(fields),
+            first_seq, meta, log_entry, retention_ms, claim, len(fields),
             *(part for pair in fields for part in pair), len(campaign_fields),
             *(part for pair in campaign_fields for part in pair), *events,
         ]
@@ -240,14 +246,6 @@ class GameStore:
         if outcome is CommitOutcome.DUPLICATE:
             return CommitResult(outcome, prior=reply[1])
         return CommitResult(outcome)
-
-    async def claim_seat(self, game_id: str, seat: int, digest: bytes, name: str) -> bool:
-        """Give `seat` its token digest unless someone holds it already (HSETNX is atomic)."""
-        key = self.keys.game(game_id)
-        claimed = bool(await self.redis.hsetnx(key, f"tok:{seat}", digest))
-        if claimed and name:
-            await self.redis.hset(key, f"name:{seat}", name)
-        return claimed
 
     # ---- campaigns -----------------------------------------------------------------------
 

@@ -311,14 +311,16 @@ class GameExport(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., rules_version: _Optional[int] = ..., options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., seed: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., log: _Optional[_Iterable[_Union[_game_pb2.LogEntry, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., chain: _Optional[_Iterable[bytes]] = ..., seat_names: _Optional[_Iterable[str]] = ..., next_page_token: _Optional[str] = ..., version: _Optional[int] = ...) -> None: ...
 
 class JoinGameRequest(_message.Message):
-    __slots__ = ("game_id", "seat", "display_name")
+    __slots__ = ("game_id", "seat", "display_name", "request_id")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat: int
     display_name: str
-    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., display_name: _Optional[str] = ...) -> None: ...
+    request_id: str
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., display_name: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class JoinGameResponse(_message.Message):
     __slots__ = ("seat", "seat_token")
