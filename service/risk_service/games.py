@@ -1085,6 +1085,10 @@ class GameService:
                     if data:
                         yield data
                     sent = item.seq
+                    if (caller.seat is not None and isinstance(item.event, SeatTokenReissued)
+                            and item.event.seat == caller.seat):
+                        # nothing after the reissue reaches a holder of the replaced token
+                        await self._still_seated(record.game_id, caller.seat, token)
                 pending = pending[len(release):]
                 if not caught_up:
                     continue
@@ -1105,6 +1109,17 @@ class GameService:
                 pending.extend(item for item in batch if item.seq > floor)
         finally:
             await self.hub.unsubscribe(sub)
+
+
+    async def _still_seated(self, game_id: str, seat: int, token: str | None) -> None:
+        """Raise CREDENTIALS_REVOKED unless `token` is still `seat`'s token."""
+        record = await self.store.load(game_id)
+        held = record.seat_digests[seat] if record is not None else b""
+        if token is None or not hmac.compare_digest(held or b"\0" * 32, digest(token)):
+            raise ServiceError(
+                Code.UNAUTHENTICATED, "CREDENTIALS_REVOKED",
+                f"the host reissued seat {seat}'s token: this stream's token no longer works",
+            )
 
 
 class _Delay:
