@@ -254,9 +254,29 @@ class GameService:
 
     def _summary(
         self, record: GameRecord, state: Any, meta: lifecycle_pb2.GameMeta | None = None,
+        *, seat: int | None = None,
     ) -> service_pb2.GameSummary:
+        """The summary for a caller holding `seat` (None: no seat). While a game with a
+        spectator delay is played, a caller without a seat gets no more of its progress than
+        a delayed stream gives: version, last seq, the decision, its deadline, the banks, the
+        bot seats and the time of the last change are withheld (left unset)."""
         rules = get_ruleset(record.variant)
         meta = meta if meta is not None else self._meta(record)
+        if seat is None and record.status not in FINAL and (
+                meta.spectator_delay_events or meta.spectator_delay_seconds):
+            return service_pb2.GameSummary(
+                game_id=record.game_id,
+                variant=wire.variant_enum(record.variant),
+                status=record.status,  # type: ignore[arg-type]
+                rules_version=rules.rules_version,
+                seats=[service_pb2.Seat(seat=i, display_name=record.names[i],
+                                        taken=bool(record.seat_digests[i]))
+                       for i in range(record.players)],
+                created_at_ms=record.created_ms,
+                clock=meta.clock,
+                spectator_delay_events=meta.spectator_delay_events,
+                spectator_delay_seconds=meta.spectator_delay_seconds,
+            )
         summary = service_pb2.GameSummary(
             game_id=record.game_id,
             variant=wire.variant_enum(record.variant),
@@ -658,7 +678,7 @@ class GameService:
         caller = self._identify(record, token)
         meta = self._meta(record)
         reply = service_pb2.GetGameResponse(
-            game=self._summary(record, state, meta),
+            game=self._summary(record, state, meta, seat=caller.seat),
             viewer_seat=-1 if caller.seat is None else caller.seat,
         )
         delayed = meta.spectator_delay_events or meta.spectator_delay_seconds
@@ -813,7 +833,7 @@ class GameService:
         submitted = service_pb2.SubmitActionResponse.FromString(reply)
         return service_pb2.ResignResponse(
             version=submitted.version, events=submitted.events,
-            game=self._summary(record, self._state(record)),
+            game=self._summary(record, self._state(record), seat=seat),
         )
 
     async def _commit_reply(
