@@ -129,6 +129,7 @@ class GameService:
         limits: Limits | None = None,
         new_token: Callable[[], str] = lambda: secrets.token_urlsafe(32),
         new_seed: Callable[[], int] = lambda: secrets.randbits(64),
+        new_commit_id: Callable[[], str] = lambda: secrets.token_hex(8),
         on_conflict: Callable[[], None] = lambda: None,
     ) -> None:
         self.store = store
@@ -137,6 +138,7 @@ class GameService:
         self.limits = limits or Limits()
         self.new_token = new_token
         self.new_seed = new_seed
+        self.new_commit_id = new_commit_id
         self.on_conflict = on_conflict  # a commit lost the version race (metrics)
         self.bot_runs: dict[str, asyncio.Task[None]] = {}
         # The games this process committed last, with their decoded state: a SubmitAction at
@@ -162,11 +164,14 @@ class GameService:
 
     async def _fresh(self, game_id: str) -> tuple[GameRecord, Any]:
         """The game as stored now, with its decoded state. The cached copy serves when Redis
-        still holds its version (one small read instead of the whole game and a decode); every
-        write to a game, seats taken included, is a commit of a new version."""
+        still holds its state — its version and the id of the commit that wrote it (one small
+        read instead of the whole game and a decode); every write to a game, seats taken
+        included, is a commit of a new version."""
         cached = self.cache.get(game_id)
-        if cached is not None and await self.store.version(game_id) == cached[0].version:
-            return cached
+        if cached is not None:
+            if await self.store.state_id(game_id) == _state_id(cached[0]):
+                return cached
+            self._forget(game_id, cached)  # moved on, or Redis lost the cached state
         record = await self._load(game_id)
         state = self._state(record)
         self._keep(record, state)
@@ -360,6 +365,7 @@ class GameService:
                 campaign_fields = campaign_result(raw, change.state)
         snapshot = wire.encode_state(record.variant, change.state)
         meta = change.meta.SerializeToString(deterministic=True)
+        commit_id = self.new_commit_id()
         result = await self.store.commit(
             record.game_id,
             expected_version=record.version,
@@ -377,20 +383,23 @@ class GameService:
             campaign_id=campaign_id,
             campaign_fields=campaign_fields,
             claim=change.claim,
+            expected_commit_id=record.commit_id,
+            commit_id=commit_id,
         )
         if result.outcome is CommitOutcome.OK:
-            self._remember(change, snapshot, meta, now, len(items))
+            self._remember(change, snapshot, meta, now, len(items), commit_id=commit_id)
             await self._after_commit(record, change, now)
         else:
             cached = self.cache.get(record.game_id)
             if cached is not None and cached[0].version <= record.version:
-                del self.cache[record.game_id]  # another process moved the game on
+                # another process moved the game on, or Redis lost the cached state
+                self._forget(record.game_id, cached)
             if result.outcome is CommitOutcome.STALE:
                 self.on_conflict()
         return result, items, reply_bytes
 
     def _remember(self, change: _Change, snapshot: bytes, meta: bytes, now: int,
-                  events: int) -> None:
+                  events: int, *, commit_id: str) -> None:
         """Keep the committed game in the process cache, for the next SubmitAction on it."""
         record = change.record
         digests, names = record.seat_digests, record.names
@@ -401,8 +410,12 @@ class GameService:
                           else n for seat, n in enumerate(names))
         new = GameRecord(record.game_id, record.variant, change.status, record.version + 1,
                          record.last_seq + events, record.created_ms, now, record.players,
-                         snapshot, meta, names, digests, record.host_digest)
+                         snapshot, meta, names, digests, record.host_digest, commit_id)
         self._keep(new, change.state)
+
+    def _forget(self, game_id: str, cached: tuple[GameRecord, Any]) -> None:
+        if self.cache.get(game_id) is cached:
+            del self.cache[game_id]
 
     def _keep(self, record: GameRecord, state: Any) -> None:
         cached = self.cache.get(record.game_id)
@@ -533,6 +546,7 @@ class GameService:
             names=tuple(names + [""] * (players - len(names))),
             seat_digests=digests,
             host_digest=host_digest,
+            commit_id=self.new_commit_id(),
         )
         await self.store.create(
             record,
@@ -736,6 +750,25 @@ class GameService:
         canonical_action = wire.action_to_proto(variant, action)
         canonical = canonical_action.SerializeToString(deterministic=True)
         fingerprint = hashlib.sha256(canonical).digest()
+        try:
+            return await self._submit(request, token, variant=variant, action=action,
+                                      canonical_action=canonical_action,
+                                      fingerprint=fingerprint)
+        except _Diverged:
+            # the state this process had cached at the expected version was lost by Redis
+            # and the game reached that version again through other commits: the commit was
+            # refused and the cache dropped, so this try decides on the stored state
+            pass
+        try:
+            return await self._submit(request, token, variant=variant, action=action,
+                                      canonical_action=canonical_action,
+                                      fingerprint=fingerprint)
+        except _Diverged:
+            raise _stale(request.expected_version, request.expected_version) from None
+
+    async def _submit(self, request: service_pb2.SubmitActionRequest, token: str | None, *,
+                      variant: str, action: Any, canonical_action: game_pb2.Action,
+                      fingerprint: bytes) -> bytes:
         requested = request.seat if request.HasField("seat") else None
         game_id, expected = request.game_id, request.expected_version
         record, state = await self._submit_view(game_id, expected)
@@ -780,18 +813,25 @@ class GameService:
     async def _submit_view(self, game_id: str, expected: int) -> tuple[GameRecord, Any]:
         """The game as a SubmitAction at `expected` sees it: (record, decoded state or None).
 
-        The cached copy when it is at `expected` (the commit's version check catches a newer
-        one in Redis) or past it (then the submit is stale whatever Redis holds: answered
-        without a read, with the cached version as the current one); otherwise a read. While
+        The cached copy when it is at `expected` (the commit's check of version and commit id
+        catches a newer state in Redis, or another state at that version) or past it while
+        Redis still holds it (one small read: the submit is stale, answered with the cached
+        version as the current one); otherwise a read. While
         this process commits to the game, waits for that commit to land first; on return, no
         commit to the game is in flight here unless the submit is stale anyway."""
         while True:
             while (busy := self.committing.get(game_id)) is not None:
                 await asyncio.shield(busy)
             cached = self.cache.get(game_id)
-            if cached is not None and cached[0].version >= expected:
-                record, state = cached
-                return record, state if record.version == expected else None
+            if cached is not None and cached[0].version == expected:
+                return cached
+            if cached is not None and cached[0].version > expected:
+                # stale, if Redis still holds the cached state; after Redis lost writes (a
+                # restore, a failover) that version may exist no more: then read it
+                if await self.store.state_id(game_id) == _state_id(cached[0]):
+                    return cached[0], None
+                self._forget(game_id, cached)
+                continue
             record = await self._load(game_id)
             if record.version != expected or game_id not in self.committing:
                 return record, None
@@ -822,6 +862,8 @@ class GameService:
                         change, seat, request_field, fingerprint,
                         request_id=request.request_id, expected_version=record.version)
                     break
+                except _Diverged:
+                    record = await self._load(record.game_id)
                 except ServiceError as exc:
                     if exc.reason != "STALE_VERSION":
                         raise
@@ -859,6 +901,8 @@ class GameService:
         result, _items, stored = await self._commit(
             change, actor=seat, request_field=request_field, reply=build_reply)
         if result.outcome is CommitOutcome.STALE:
+            if result.version == expected_version:
+                raise _Diverged
             raise _stale(result.version, expected_version)
         if result.outcome is CommitOutcome.DUPLICATE:
             return self._replay(result.prior, fingerprint, request_id)
@@ -1266,6 +1310,15 @@ class BrokenCommit(RuntimeError):
 def _broken_commit(record: GameRecord, what: str) -> BrokenCommit:
     log.error("commit_refused", game_id=record.game_id, version=record.version + 1, why=what)
     return BrokenCommit(f"refused {what} (game {record.game_id}, version {record.version + 1})")
+
+
+def _state_id(record: GameRecord) -> tuple[int, str]:
+    return record.version, record.commit_id
+
+
+class _Diverged(Exception):
+    """The commit found the expected version with another commit id: the state it was
+    computed on (cached) was lost by Redis and the game reached that version again."""
 
 
 def _stale(current: int, expected: int) -> ServiceError:
