@@ -2,10 +2,11 @@
 through the engine and confirms every event, every action and the outcome.
 
 An export (`risk.v1.GameExport`) holds the options, the seed, the action log and every event.
-Verification rebuilds the game from the options and the seed alone, applies each logged action
-(or resignation) at its version, and compares the events the engine produces with the events
-the service recorded, version by version; lifecycle events (joins, clocks, timeouts) carry no
-rules and are covered by the hash chain. Any altered action, event or outcome fails it.
+Verification checks the log holds exactly one entry per committed version, rebuilds the game
+from the options and the seed alone, applies each logged action (or resignation) at its
+version, and compares the events the engine produces with the events the service recorded,
+version by version; lifecycle events (joins, clocks, timeouts) carry no rules and are covered
+by the hash chain. Any altered action, event or outcome fails it.
 """
 
 from __future__ import annotations
@@ -31,9 +32,16 @@ class Verified:
     head: bytes  # the last link of the hash chain: the export's fingerprint
 
 
-def hash_chain(game_id: str, events: Sequence[game_pb2.Event]) -> list[bytes]:
-    """chain[i] = SHA-256(chain[i-1] || event i serialised deterministically)."""
-    link = hashlib.sha256(f"risk.v1:{game_id}".encode()).digest()
+def chain_root(game_id: str) -> bytes:
+    """The link before the first event."""
+    return hashlib.sha256(f"risk.v1:{game_id}".encode()).digest()
+
+
+def hash_chain(game_id: str, events: Sequence[game_pb2.Event],
+               after: bytes | None = None) -> list[bytes]:
+    """chain[i] = SHA-256(chain[i-1] || event i serialised deterministically); `after` is the
+    link the events follow (a page of an export), the root when None."""
+    link = chain_root(game_id) if after is None else after
     chain = []
     for event in events:
         link = hashlib.sha256(link + event.SerializeToString(deterministic=True)).digest()
@@ -66,6 +74,7 @@ def verify(export: service_pb2.GameExport) -> Verified:
         case, event = wire.event_from_proto(message)
         if case != wire.LIFECYCLE:
             by_version[message.version].append(event)
+    _one_entry_per_version(export)
     state, created = rules.create(options, export.seed)
     _expect(by_version.pop(0, []), created, "the game's creation")
     actions = 0
@@ -94,6 +103,27 @@ def verify(export: service_pb2.GameExport) -> Verified:
     if outcome != claimed:
         raise VerificationError(f"the outcome is {outcome}, the export claims {claimed}")
     return Verified(actions, len(export.events), chain[-1] if chain else b"")
+
+
+def _one_entry_per_version(export: service_pb2.GameExport) -> None:
+    """The log holds versions 1, 2, ... in order, one entry each, and no event belongs to a
+    version past the last entry."""
+    for position, entry in enumerate(export.log, start=1):
+        if entry.version != position:
+            missing = entry.version > position
+            raise VerificationError(
+                f"the log has {'no' if missing else 'a second'} entry for version "
+                f"{position if missing else entry.version}: it must hold one entry per "
+                "committed version (an export made before lifecycle steps were logged lacks "
+                "them: export the game again)"
+            )
+    last = len(export.log)
+    if export.version and export.version != last:
+        raise VerificationError(
+            f"the game is at version {export.version} but the log ends at version {last}")
+    beyond = [e.version for e in export.events if e.version > last]
+    if beyond:
+        raise VerificationError(f"events of version {beyond[0]} have no log entry")
 
 
 def _expect(recorded: list[Event], produced: list[Event], where: str) -> None:

@@ -10,6 +10,7 @@ are the engine's `engine.legacy.campaign`; this module stores and authorises.
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 import secrets
 from typing import Any
@@ -179,6 +180,8 @@ class CampaignService:
                 state, request.max_turns if request.HasField("max_turns") else None)
         except IllegalAction as exc:
             raise ServiceError(Code.FAILED_PRECONDITION, exc.reason.value, exc.message) from None
+        # the game's options name its campaign (views and exports show them)
+        options = dataclasses.replace(options, campaign_id=campaign_id)
         players = int(raw[b"players"])
         game_id = f"{campaign_id}.{len(games) + 1}"
         version = int(raw.get(b"version", b"0"))

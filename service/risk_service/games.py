@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import hmac
 import re
@@ -26,7 +27,7 @@ from typing import Any
 import structlog
 
 from risk_service import clocks, wire
-from risk_service.audit import hash_chain
+from risk_service.audit import chain_root, hash_chain
 from risk_service.campaign_record import campaign_result
 from risk_service.engine import REGISTRY, Event, IllegalAction, Reason, get_ruleset
 from risk_service.errors import Code, ServiceError, malformed, not_found
@@ -60,6 +61,12 @@ STREAM_CACHE = 8192  # encoded stream messages kept (a few recent events x audie
 # a long game from seq 0 neither holds the whole game decoded nor decodes it in one go of the
 # event loop, and each page is one short XRANGE
 BACKLOG_PAGE = 128
+# an export page stops growing past this many bytes of log and events, well inside a client's
+# default 4 MiB receive limit (one entry more may follow the limit: entries are small)
+EXPORT_PAGE_BYTES = 1 << 20
+# ... and holds at most this many log entries, so a page is also quick to build and to replay
+EXPORT_PAGE_ENTRIES = 512
+EXPORT_READ = 512  # log entries or events read from Redis at a time while building a page
 
 WAITING = service_pb2.GAME_STATUS_WAITING
 ACTIVE = service_pb2.GAME_STATUS_ACTIVE
@@ -132,6 +139,7 @@ class _Change:
     events: list[Event] = field(default_factory=list)
     entry: game_pb2.LogEntry | None = None
     fields: tuple[tuple[str, bytes], ...] = ()  # extra game-hash fields, written atomically
+    claim: str = ""  # a game-hash field that must not exist yet (the seat a join takes)
 
 
 class GameService:
@@ -144,6 +152,7 @@ class GameService:
         limits: Limits | None = None,
         new_token: Callable[[], str] = lambda: secrets.token_urlsafe(32),
         new_seed: Callable[[], int] = lambda: secrets.randbits(64),
+        new_commit_id: Callable[[], str] = lambda: secrets.token_hex(8),
         on_conflict: Callable[[], None] = lambda: None,
     ) -> None:
         self.store = store
@@ -152,6 +161,7 @@ class GameService:
         self.limits = limits or Limits()
         self.new_token = new_token
         self.new_seed = new_seed
+        self.new_commit_id = new_commit_id
         self.on_conflict = on_conflict  # a commit lost the version race (metrics)
         self.bot_runs: dict[str, asyncio.Task[None]] = {}
         # The games this process committed last, with their decoded state: a SubmitAction at
@@ -177,16 +187,17 @@ class GameService:
 
     async def _fresh(self, game_id: str) -> tuple[GameRecord, Any]:
         """The game as stored now, with its decoded state. The cached copy serves when Redis
-        still holds its version (one small read instead of the whole game and a decode); a
-        game still waiting for players is always read, as seats are claimed without a new
-        version."""
+        still holds its state — its version and the id of the commit that wrote it (one small
+        read instead of the whole game and a decode); every write to a game, seats taken
+        included, is a commit of a new version."""
         cached = self.cache.get(game_id)
-        if cached is not None and await self.store.version(game_id) == cached[0].version:
-            return cached
+        if cached is not None:
+            if await self.store.state_id(game_id) == _state_id(cached[0]):
+                return cached
+            self._forget(game_id, cached)  # moved on, or Redis lost the cached state
         record = await self._load(game_id)
         state = self._state(record)
-        if record.status != WAITING:
-            self._keep(record, state)
+        self._keep(record, state)
         return record, state
 
     def _identify(self, record: GameRecord, token: str | None) -> Caller:
@@ -272,9 +283,29 @@ class GameService:
 
     def _summary(
         self, record: GameRecord, state: Any, meta: lifecycle_pb2.GameMeta | None = None,
+        *, seat: int | None = None,
     ) -> service_pb2.GameSummary:
+        """The summary for a caller holding `seat` (None: no seat). While a game with a
+        spectator delay is played, a caller without a seat gets no more of its progress than
+        a delayed stream gives: version, last seq, the decision, its deadline, the banks, the
+        bot seats and the time of the last change are withheld (left unset)."""
         rules = get_ruleset(record.variant)
         meta = meta if meta is not None else self._meta(record)
+        if seat is None and record.status not in FINAL and (
+                meta.spectator_delay_events or meta.spectator_delay_seconds):
+            return service_pb2.GameSummary(
+                game_id=record.game_id,
+                variant=wire.variant_enum(record.variant),
+                status=record.status,  # type: ignore[arg-type]
+                rules_version=rules.rules_version,
+                seats=[service_pb2.Seat(seat=i, display_name=record.names[i],
+                                        taken=bool(record.seat_digests[i]))
+                       for i in range(record.players)],
+                created_at_ms=record.created_ms,
+                clock=meta.clock,
+                spectator_delay_events=meta.spectator_delay_events,
+                spectator_delay_seconds=meta.spectator_delay_seconds,
+            )
         summary = service_pb2.GameSummary(
             game_id=record.game_id,
             variant=wire.variant_enum(record.variant),
@@ -338,15 +369,17 @@ class GameService:
                 change.events.append(started)
         else:
             clocks.stop(change.meta)
+        if not change.events:  # a client following the stream would never see this version
+            raise _broken_commit(record, "a commit without an event")
         version = record.version + 1
         items = [(record.last_seq + i, version, e, now)
                  for i, e in enumerate(change.events, start=1)]
         reply_bytes = reply(items) if reply is not None else b""
-        entry = b""
-        if change.entry is not None:
-            change.entry.version = version
-            change.entry.at_ms = now
-            entry = change.entry.SerializeToString(deterministic=True)
+        if change.entry is None:  # every version has its log entry (ExportGame, verify)
+            raise _broken_commit(record, "a commit without a log entry")
+        change.entry.version = version
+        change.entry.at_ms = now
+        entry = change.entry.SerializeToString(deterministic=True)
         final = change.status in FINAL
         campaign_id, campaign_fields = "", []
         if change.status == FINISHED and "." in record.game_id:  # a campaign's game ends
@@ -356,6 +389,7 @@ class GameService:
                 campaign_fields = campaign_result(raw, change.state)
         snapshot = wire.encode_state(record.variant, change.state)
         meta = change.meta.SerializeToString(deterministic=True)
+        commit_id = self.new_commit_id()
         result = await self.store.commit(
             record.game_id,
             expected_version=record.version,
@@ -372,33 +406,40 @@ class GameService:
             fields=change.fields,
             campaign_id=campaign_id,
             campaign_fields=campaign_fields,
+            claim=change.claim,
+            expected_commit_id=record.commit_id,
+            commit_id=commit_id,
         )
         if result.outcome is CommitOutcome.OK:
-            self._remember(change, snapshot, meta, now, len(items))
+            self._remember(change, snapshot, meta, now, len(items), commit_id=commit_id)
             await self._after_commit(record, change, now)
         else:
             cached = self.cache.get(record.game_id)
             if cached is not None and cached[0].version <= record.version:
-                del self.cache[record.game_id]  # another process moved the game on
+                # another process moved the game on, or Redis lost the cached state
+                self._forget(record.game_id, cached)
             if result.outcome is CommitOutcome.STALE:
                 self.on_conflict()
         return result, items, reply_bytes
 
     def _remember(self, change: _Change, snapshot: bytes, meta: bytes, now: int,
-                  events: int) -> None:
+                  events: int, *, commit_id: str) -> None:
         """Keep the committed game in the process cache, for the next SubmitAction on it."""
         record = change.record
-        digests = record.seat_digests
-        if change.fields:  # a reissued token: keep the cache's digests in step
+        digests, names = record.seat_digests, record.names
+        if change.fields:  # a joined or reissued seat: keep the cache's seats in step
             replaced = dict(change.fields)
             digests = tuple(replaced.get(f"tok:{seat}", d) for seat, d in enumerate(digests))
+            names = tuple(replaced[f"name:{seat}"].decode() if f"name:{seat}" in replaced
+                          else n for seat, n in enumerate(names))
         new = GameRecord(record.game_id, record.variant, change.status, record.version + 1,
                          record.last_seq + events, record.created_ms, now, record.players,
-                         snapshot, meta, record.names, digests, record.host_digest)
-        if new.status == WAITING:  # seats are claimed without a new version: not cached
-            self.cache.pop(record.game_id, None)
-        else:
-            self._keep(new, change.state)
+                         snapshot, meta, names, digests, record.host_digest, commit_id)
+        self._keep(new, change.state)
+
+    def _forget(self, game_id: str, cached: tuple[GameRecord, Any]) -> None:
+        if self.cache.get(game_id) is cached:
+            del self.cache[game_id]
 
     def _keep(self, record: GameRecord, state: Any) -> None:
         cached = self.cache.get(record.game_id)
@@ -440,14 +481,18 @@ class GameService:
         raise ServiceError(Code.UNAVAILABLE, "STORE_UNAVAILABLE",
                            "the game changes too fast to commit this; retry")
 
-    def _start_change(self, record: GameRecord, events: list[Event]) -> _Change:
-        """A change to WAITING/ACTIVE bookkeeping that starts the game when it may."""
+    def _start_change(self, record: GameRecord, events: list[Event], steps: list[str]
+                      ) -> _Change:
+        """A change to WAITING/ACTIVE bookkeeping that starts the game when it may. `steps`
+        name it in the log (a join that takes the last seat logs "join,start")."""
         meta = self._meta(record)
         status = record.status
         if status == WAITING and all(record.seat_digests) and not meta.manual_start:
             status = ACTIVE
             events.append(GameStarted())
-        return _Change(record, self._state(record), meta, status, events)
+            steps = [*steps, "start"]
+        return _Change(record, self._state(record), meta, status, events,
+                       _lifecycle_entry(",".join(steps)))
 
     # ---- creating and joining ----------------------------------------------------------
 
@@ -529,6 +574,7 @@ class GameService:
             names=tuple(names + [""] * (players - len(names))),
             seat_digests=digests,
             host_digest=host_digest,
+            commit_id=self.new_commit_id(),
         )
         await self.store.create(
             record,
@@ -537,28 +583,70 @@ class GameService:
         )
         if all(digests) and not manual_start:
             record = await self._lifecycle_commit(
-                game_id, lambda r: self._start_change(r, []) if r.status == WAITING else None
+                game_id, lambda r: self._start_change(r, [], []) if r.status == WAITING else None
             ) or record
         return record, self._state(record)
 
     async def join(self, request: service_pb2.JoinGameRequest) -> service_pb2.JoinGameResponse:
+        """Take a seat: its token digest and name are written by the commit of its
+        `seat_joined` event (which starts the game when it takes the last seat), so a seat is
+        never taken without its event. With a request id the reply is stored with the commit,
+        and a retry of a join whose reply was lost gets the same token."""
+        if request.request_id and not _REQUEST_ID.match(request.request_id):
+            raise malformed("request_id must be 1 to 128 printable ASCII characters, no spaces")
         record = await self._load(request.game_id)
-        if not 0 <= request.seat < record.players:
-            raise malformed(f"seat must be 0..{record.players - 1}, got {request.seat}")
-        if len(request.display_name) > MAX_NAME:
+        seat, name = request.seat, request.display_name
+        if not 0 <= seat < record.players:
+            raise malformed(f"seat must be 0..{record.players - 1}, got {seat}")
+        if len(name) > MAX_NAME:
             raise malformed(f"display_name is longer than {MAX_NAME} characters")
-        if record.status in FINAL:
-            self._require_status(record, WAITING)
-        token = self.new_token()
-        if not await self.store.claim_seat(
-            record.game_id, request.seat, digest(token), request.display_name
-        ):
-            raise ServiceError(
-                Code.FAILED_PRECONDITION, "SEAT_TAKEN", f"seat {request.seat} is taken"
+        fingerprint = hashlib.sha256(f"join\0{seat}\0{name}".encode()).digest()
+        # request ids of joins are scoped to the game (the caller has no seat yet)
+        request_field = f"join:{request.request_id}" if request.request_id else ""
+        prior = await self.store.request_record(record.game_id, request_field)
+        if prior is not None:
+            return self._joined(record, prior, fingerprint, request.request_id)
+        reply = service_pb2.JoinGameResponse(seat=seat, seat_token=self.new_token())
+        stored = fingerprint + reply.SerializeToString(deterministic=True)
+        token_digest = digest(reply.seat_token)
+        for _ in range(INTERNAL_RETRIES):
+            if record.status in FINAL:
+                self._require_status(record, WAITING)
+            if record.seat_digests[seat]:
+                raise ServiceError(Code.FAILED_PRECONDITION, "SEAT_TAKEN", f"seat {seat} is taken")
+            seated = dataclasses.replace(
+                record,
+                seat_digests=tuple(token_digest if s == seat else d
+                                   for s, d in enumerate(record.seat_digests)),
+                names=tuple(name if s == seat else n for s, n in enumerate(record.names)),
             )
-        joined = SeatJoined(request.seat, request.display_name)
-        await self._lifecycle_commit(record.game_id, lambda r: self._start_change(r, [joined]))
-        return service_pb2.JoinGameResponse(seat=request.seat, seat_token=token)
+            change = self._start_change(seated, [SeatJoined(seat, name)], ["join"])
+            change.fields = ((f"tok:{seat}", token_digest), (f"name:{seat}", name.encode()))
+            change.claim = f"tok:{seat}"
+            result, _items, _reply = await self._commit(
+                change, actor=None, request_field=request_field, reply=lambda _items: stored)
+            if result.outcome is CommitOutcome.OK:
+                return reply
+            if result.outcome is CommitOutcome.DUPLICATE:  # a retry racing its first attempt
+                return self._joined(record, result.prior, fingerprint, request.request_id)
+            if result.outcome is CommitOutcome.MISSING:
+                raise not_found(record.game_id)
+            record = await self._load(record.game_id)  # STALE or TAKEN: look again
+        raise ServiceError(Code.UNAVAILABLE, "STORE_UNAVAILABLE",
+                           "the game changes too fast to join now; retry")
+
+    def _joined(self, record: GameRecord, prior: bytes, fingerprint: bytes, request_id: str
+                ) -> service_pb2.JoinGameResponse:
+        """The stored reply of a join retried with its request id."""
+        reply = service_pb2.JoinGameResponse.FromString(
+            self._replay(prior, fingerprint, request_id, "a join of another seat or name"))
+        held = record.seat_digests[reply.seat]  # b"" when read before the first attempt landed
+        if held and not hmac.compare_digest(held, digest(reply.seat_token)):
+            raise ServiceError(
+                Code.FAILED_PRECONDITION, "SEAT_TOKEN_REISSUED",
+                f"the token this join got was replaced by the host (ReissueSeatToken); "
+                f"seat {reply.seat} has a newer one")
+        return reply
 
     async def start(
         self, request: service_pb2.StartGameRequest, token: str | None
@@ -574,7 +662,8 @@ class GameService:
         def build(r: GameRecord) -> _Change | None:
             if r.status != WAITING:
                 return None
-            return _Change(r, self._state(r), self._meta(r), ACTIVE, [GameStarted()])
+            return _Change(r, self._state(r), self._meta(r), ACTIVE, [GameStarted()],
+                           _lifecycle_entry("start"))
 
         record = await self._lifecycle_commit(record.game_id, build) or await self._load(
             record.game_id)
@@ -590,7 +679,7 @@ class GameService:
         def build(r: GameRecord) -> _Change | None:
             self._require_status(r, WAITING)
             return _Change(r, self._state(r), self._meta(r), CANCELLED, [GameCancelled()],
-                           game_pb2.LogEntry(seat=-1, lifecycle="cancel"))
+                           _lifecycle_entry("cancel"))
 
         record = await self._lifecycle_commit(record.game_id, build) or record
         return service_pb2.CancelGameResponse(game=self._summary(record, self._state(record)))
@@ -615,7 +704,8 @@ class GameService:
         done = await self._lifecycle_commit(
             record.game_id,
             lambda r: _Change(r, self._state(r), self._meta(r), r.status, [reissued],
-                              fields=replace) if r.status not in FINAL else None,
+                              _lifecycle_entry("reissue"), fields=replace)
+            if r.status not in FINAL else None,
         )
         if done is None:
             self._require_status(await self._load(record.game_id), WAITING, ACTIVE)
@@ -630,7 +720,7 @@ class GameService:
         caller = self._identify(record, token)
         meta = self._meta(record)
         reply = service_pb2.GetGameResponse(
-            game=self._summary(record, state, meta),
+            game=self._summary(record, state, meta, seat=caller.seat),
             viewer_seat=-1 if caller.seat is None else caller.seat,
         )
         delayed = meta.spectator_delay_events or meta.spectator_delay_seconds
@@ -695,9 +785,30 @@ class GameService:
         if request.request_id and not _REQUEST_ID.match(request.request_id):
             raise malformed("request_id must be 1 to 128 printable ASCII characters, no spaces")
         variant, action = wire.action_from_proto(request.action)
-        # fingerprint the decoded action re-encoded, so two encodings of one action match
-        canonical = wire.action_to_proto(variant, action).SerializeToString(deterministic=True)
+        # the decoded action re-encoded: two encodings of one action share a fingerprint, and
+        # the log keeps this form, so unknown fields a client sends are never stored
+        canonical_action = wire.action_to_proto(variant, action)
+        canonical = canonical_action.SerializeToString(deterministic=True)
         fingerprint = hashlib.sha256(canonical).digest()
+        try:
+            return await self._submit(request, token, variant=variant, action=action,
+                                      canonical_action=canonical_action,
+                                      fingerprint=fingerprint)
+        except _Diverged:
+            # the state this process had cached at the expected version was lost by Redis
+            # and the game reached that version again through other commits: the commit was
+            # refused and the cache dropped, so this try decides on the stored state
+            pass
+        try:
+            return await self._submit(request, token, variant=variant, action=action,
+                                      canonical_action=canonical_action,
+                                      fingerprint=fingerprint)
+        except _Diverged:
+            raise _stale(request.expected_version, request.expected_version) from None
+
+    async def _submit(self, request: service_pb2.SubmitActionRequest, token: str | None, *,
+                      variant: str, action: Any, canonical_action: game_pb2.Action,
+                      fingerprint: bytes) -> bytes:
         requested = request.seat if request.HasField("seat") else None
         game_id, expected = request.game_id, request.expected_version
         record, state = await self._submit_view(game_id, expected)
@@ -728,7 +839,7 @@ class GameService:
                 return self._replay(prior, fingerprint, request.request_id)
             raise
         change = _Change(record, new_state, self._meta(record), record.status, list(events),
-                         game_pb2.LogEntry(seat=seat, action=request.action))
+                         game_pb2.LogEntry(seat=seat, action=canonical_action))
         # no await since the check above: this is the game's only commit in this process
         done = self.committing[game_id] = asyncio.get_running_loop().create_future()
         try:
@@ -742,18 +853,25 @@ class GameService:
     async def _submit_view(self, game_id: str, expected: int) -> tuple[GameRecord, Any]:
         """The game as a SubmitAction at `expected` sees it: (record, decoded state or None).
 
-        The cached copy when it is at `expected` (the commit's version check catches a newer
-        one in Redis) or past it (then the submit is stale whatever Redis holds: answered
-        without a read, with the cached version as the current one); otherwise a read. While
+        The cached copy when it is at `expected` (the commit's check of version and commit id
+        catches a newer state in Redis, or another state at that version) or past it while
+        Redis still holds it (one small read: the submit is stale, answered with the cached
+        version as the current one); otherwise a read. While
         this process commits to the game, waits for that commit to land first; on return, no
         commit to the game is in flight here unless the submit is stale anyway."""
         while True:
             while (busy := self.committing.get(game_id)) is not None:
                 await asyncio.shield(busy)
             cached = self.cache.get(game_id)
-            if cached is not None and cached[0].version >= expected:
-                record, state = cached
-                return record, state if record.version == expected else None
+            if cached is not None and cached[0].version == expected:
+                return cached
+            if cached is not None and cached[0].version > expected:
+                # stale, if Redis still holds the cached state; after Redis lost writes (a
+                # restore, a failover) that version may exist no more: then read it
+                if await self.store.state_id(game_id) == _state_id(cached[0]):
+                    return cached[0], None
+                self._forget(game_id, cached)
+                continue
             record = await self._load(game_id)
             if record.version != expected or game_id not in self.committing:
                 return record, None
@@ -784,6 +902,8 @@ class GameService:
                         change, seat, request_field, fingerprint,
                         request_id=request.request_id, expected_version=record.version)
                     break
+                except _Diverged:
+                    record = await self._load(record.game_id)
                 except ServiceError as exc:
                     if exc.reason != "STALE_VERSION":
                         raise
@@ -795,7 +915,7 @@ class GameService:
         submitted = service_pb2.SubmitActionResponse.FromString(reply)
         return service_pb2.ResignResponse(
             version=submitted.version, events=submitted.events,
-            game=self._summary(record, self._state(record)),
+            game=self._summary(record, self._state(record), seat=seat),
         )
 
     async def _commit_reply(
@@ -821,6 +941,8 @@ class GameService:
         result, _items, stored = await self._commit(
             change, actor=seat, request_field=request_field, reply=build_reply)
         if result.outcome is CommitOutcome.STALE:
+            if result.version == expected_version:
+                raise _Diverged
             raise _stale(result.version, expected_version)
         if result.outcome is CommitOutcome.DUPLICATE:
             return self._replay(result.prior, fingerprint, request_id)
@@ -839,13 +961,14 @@ class GameService:
         raise _stale(record.version, expected_version)
 
     @staticmethod
-    def _replay(prior: bytes, fingerprint: bytes, request_id: str) -> bytes:
-        """The reply stored with a request id (a serialised SubmitActionResponse), if it was
-        stored for this very action."""
+    def _replay(prior: bytes, fingerprint: bytes, request_id: str,
+                other: str = "a different action") -> bytes:
+        """The reply stored with a request id (a serialised SubmitActionResponse, or for a
+        join a JoinGameResponse), if it was stored for this very request."""
         if not hmac.compare_digest(prior[:FINGERPRINT], fingerprint):
             raise ServiceError(
                 Code.INVALID_ARGUMENT, "REQUEST_ID_REUSED",
-                f"request_id {request_id!r} was already used for a different action",
+                f"request_id {request_id!r} was already used for {other}",
             )
         return prior[FINGERPRINT:]
 
@@ -936,7 +1059,7 @@ class GameService:
             if r.status not in (WAITING, ACTIVE) or r.updated_ms > cutoff:
                 return None
             return _Change(r, self._state(r), self._meta(r), ABANDONED, [GameAbandoned()],
-                           game_pb2.LogEntry(seat=-1, lifecycle="abandon"))
+                           _lifecycle_entry("abandon"))
 
         return await self._lifecycle_commit(game_id, build) is not None
 
@@ -945,6 +1068,8 @@ class GameService:
     async def export(
         self, request: service_pb2.ExportGameRequest, token: str | None
     ) -> service_pb2.GameExport:
+        """One page of the game's export (see GameExport.next_page_token): the log entries of
+        a run of versions with their events and chain links, about EXPORT_PAGE_BYTES."""
         record = await self._load(request.game_id)
         # any credential of this game, or an organiser's, may export it; spectators may not
         self._identify(record, token)
@@ -954,27 +1079,64 @@ class GameService:
         if record.status not in FINAL:
             raise ServiceError(Code.FAILED_PRECONDITION, "GAME_NOT_OVER",
                                "a game is exported once it is over; its seed is secret until then")
-        state = self._state(record)
+        index, after_seq, link = _export_cursor(record.game_id, request.page_token)
         rules = get_ruleset(record.variant)
-        events = [game_pb2.Event.FromString(data)
-                  for _seq, data in await self.store.read_events(record.game_id, 0)]
-        export = service_pb2.GameExport(
+        page = service_pb2.GameExport(
             game_id=record.game_id,
             variant=wire.variant_enum(record.variant),
             rules_version=rules.rules_version,
-            options=wire.options_to_proto(record.variant, state.options),
-            seed=state.seed,
             status=record.status,  # type: ignore[arg-type]
-            log=[game_pb2.LogEntry.FromString(e) for e in await self.store.read_log(
-                record.game_id)],
-            events=events,
-            chain=hash_chain(record.game_id, events),
-            seat_names=record.names,
+            version=record.version,
         )
-        outcome = wire.outcome_to_proto(rules.outcome(state))
-        if outcome is not None:
-            export.outcome.CopyFrom(outcome)
-        return export
+        if not request.page_token:
+            state = self._state(record)
+            page.options.CopyFrom(wire.options_to_proto(record.variant, state.options))
+            page.seed = state.seed
+            page.seat_names.extend(record.names)
+            outcome = wire.outcome_to_proto(rules.outcome(state))
+            if outcome is not None:
+                page.outcome.CopyFrom(outcome)
+        events = _ExportEvents(self.store, record.game_id, after_seq)
+        size = 0
+
+        def add_events(items: list[game_pb2.Event]) -> None:
+            nonlocal size, link
+            chain = hash_chain(record.game_id, items, link)
+            page.events.extend(items)
+            page.chain.extend(chain)
+            if chain:
+                link = chain[-1]
+            size += sum(e.ByteSize() + 40 for e in items)  # an event and its chain link
+
+        if index == 0:
+            add_events(await events.through(0))
+        more = True
+        while size < EXPORT_PAGE_BYTES and len(page.log) < EXPORT_PAGE_ENTRIES:
+            stored = await self.store.read_log(
+                record.game_id, index, min(EXPORT_READ, EXPORT_PAGE_ENTRIES - len(page.log)))
+            if not stored:
+                more = False
+                break
+            for data in stored:
+                entry = _canonical_entry(record.variant, game_pb2.LogEntry.FromString(data))
+                through = await events.through(entry.version)
+                add_events(through)
+                page.log.extend(_filled_entries(through, entry.version))
+                page.log.append(entry)
+                size += entry.ByteSize()
+                index += 1
+                if size >= EXPORT_PAGE_BYTES:
+                    break
+        if more and len(page.log) == EXPORT_PAGE_ENTRIES and not await self.store.read_log(
+                record.game_id, index, 1):
+            more = False  # the log ended exactly at the page's end
+        if more:
+            page.next_page_token = f"{index}:{events.seq}:{link.hex()}"
+        else:
+            rest = await events.rest()
+            add_events(rest)
+            page.log.extend(_filled_entries(rest, record.version + 1))
+        return page
 
     # ---- streaming ---------------------------------------------------------------------
 
@@ -1027,6 +1189,10 @@ class GameService:
                     if data:
                         yield data
                     sent = item.seq
+                    if (caller.seat is not None and isinstance(item.event, SeatTokenReissued)
+                            and item.event.seat == caller.seat):
+                        # nothing after the reissue reaches a holder of the replaced token
+                        await self._still_seated(record.game_id, caller.seat, token)
                 pending = pending[len(release):]
                 if not caught_up:
                     continue
@@ -1047,6 +1213,17 @@ class GameService:
                 pending.extend(item for item in batch if item.seq > floor)
         finally:
             await self.hub.unsubscribe(sub)
+
+
+    async def _still_seated(self, game_id: str, seat: int, token: str | None) -> None:
+        """Raise CREDENTIALS_REVOKED unless `token` is still `seat`'s token."""
+        record = await self.store.load(game_id)
+        held = record.seat_digests[seat] if record is not None else b""
+        if token is None or not hmac.compare_digest(held or b"\0" * 32, digest(token)):
+            raise ServiceError(
+                Code.UNAUTHENTICATED, "CREDENTIALS_REVOKED",
+                f"the host reissued seat {seat}'s token: this stream's token no longer works",
+            )
 
 
 class _Delay:
@@ -1075,6 +1252,113 @@ class _Delay:
         if count < len(pending) and self.ms and pending[count].seq + self.events <= newest:
             return release, max(0.0, (pending[count].at_ms + self.ms - now_ms) / 1000)
         return release, None
+
+
+class _ExportEvents:
+    """A game's stored events read forwards in batches, handed out by version."""
+
+    def __init__(self, store: GameStore, game_id: str, after_seq: int) -> None:
+        self.store = store
+        self.game_id = game_id
+        self.seq = after_seq  # the last event handed out
+        self.read = after_seq  # the last event read from the store
+        self.buffer: list[game_pb2.Event] = []
+        self.done = False
+
+    async def _fill(self) -> None:
+        page = await self.store.read_events(self.game_id, self.read, EXPORT_READ)
+        self.done = len(page) < EXPORT_READ
+        if page:
+            self.read = page[-1][0]
+        self.buffer.extend(game_pb2.Event.FromString(data) for _seq, data in page)
+
+    async def through(self, version: int) -> list[game_pb2.Event]:
+        """The next events whose version is at most `version`."""
+        out: list[game_pb2.Event] = []
+        while True:
+            while self.buffer and self.buffer[0].version <= version:
+                out.append(self.buffer.pop(0))
+            if self.buffer or self.done:
+                break
+            await self._fill()
+        if out:
+            self.seq = out[-1].seq
+        return out
+
+    async def rest(self) -> list[game_pb2.Event]:
+        return await self.through(2**64 - 1)
+
+
+def _export_cursor(game_id: str, token: str) -> tuple[int, int, bytes]:
+    """(next log index, last seq exported, the chain link after it) from a page token.
+
+    The token carries the chain link so a page is built without rehashing what came before;
+    a client that alters it only spoils its own export's chain, which `verify` recomputes."""
+    if not token:
+        return 0, 0, chain_root(game_id)
+    parts = token.split(":")
+    try:
+        index, seq, link = int(parts[0]), int(parts[1]), bytes.fromhex(parts[2])
+    except (ValueError, IndexError):
+        raise malformed("page_token is not one this service issued") from None
+    if len(parts) != 3 or index < 0 or seq < 0 or len(link) != 32:
+        raise malformed("page_token is not one this service issued")
+    return index, seq, link
+
+
+def _canonical_entry(variant: str, entry: game_pb2.LogEntry) -> game_pb2.LogEntry:
+    """The entry with its action re-encoded: a log stored before actions were canonicalised
+    may hold unknown fields a client sent, which an export does not repeat."""
+    if entry.WhichOneof("entry") == "action":
+        _variant, action = wire.action_from_proto(entry.action)
+        entry.action.CopyFrom(wire.action_to_proto(variant, action))
+    return entry
+
+
+def _lifecycle_entry(steps: str) -> game_pb2.LogEntry:
+    """The log entry of a commit the service made without an engine action."""
+    return game_pb2.LogEntry(seat=-1, lifecycle=steps)
+
+
+# what a lifecycle event says a commit without a log entry did (games stored before every
+# commit had one): ExportGame fills those versions in from their events
+_STEPS = {"seat_joined": "join", "game_started": "start", "seat_token_reissued": "reissue",
+          "game_cancelled": "cancel", "game_abandoned": "abandon"}
+
+
+def _filled_entries(events: list[game_pb2.Event], before: int) -> list[game_pb2.LogEntry]:
+    """Entries for the versions (1 <= version < `before`) of `events`, which have none."""
+    entries: dict[int, game_pb2.LogEntry] = {}
+    for event in events:
+        if not 0 < event.version < before:
+            continue
+        entry = entries.get(event.version)
+        if entry is None:
+            entry = entries[event.version] = game_pb2.LogEntry(
+                version=event.version, at_ms=event.at_ms, seat=-1)
+        step = _STEPS.get(event.lifecycle.WhichOneof("kind") or "")
+        if step and step not in entry.lifecycle.split(","):
+            entry.lifecycle = f"{entry.lifecycle},{step}" if entry.lifecycle else step
+    return list(entries.values())
+
+
+class BrokenCommit(RuntimeError):
+    """A change the service built wrongly: a bug, never a client's mistake, so it is not a
+    ServiceError (the call ends INTERNAL, logged with its traceback)."""
+
+
+def _broken_commit(record: GameRecord, what: str) -> BrokenCommit:
+    log.error("commit_refused", game_id=record.game_id, version=record.version + 1, why=what)
+    return BrokenCommit(f"refused {what} (game {record.game_id}, version {record.version + 1})")
+
+
+def _state_id(record: GameRecord) -> tuple[int, str]:
+    return record.version, record.commit_id
+
+
+class _Diverged(Exception):
+    """The commit found the expected version with another commit id: the state it was
+    computed on (cached) was lost by Redis and the game reached that version again."""
 
 
 def _stale(current: int, expected: int) -> ServiceError:

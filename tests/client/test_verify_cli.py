@@ -24,7 +24,8 @@ def _risk(*args: str, target: str = "") -> subprocess.CompletedProcess[str]:
 async def test_export_then_verify_and_reject_tampering(
     make_service: ServiceFactory, redis_client: object, tmp_path: Path
 ) -> None:
-    """The exported file verifies; flipping an action's territory makes verify exit 1."""
+    """The exported file verifies; flipping an action's territory, or dropping a version's
+    log entry, makes verify exit 1."""
     service = make_service()
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = service_pb2_grpc.RiskServiceStub(channel)
@@ -51,10 +52,18 @@ async def test_export_then_verify_and_reject_tampering(
     assert accepted.returncode == 0 and "verify: OK" in accepted.stdout
     assert "6 actions" in accepted.stdout
 
-    export = service_pb2.GameExport.FromString(path.read_bytes())
+    original = path.read_bytes()
+    export = service_pb2.GameExport.FromString(original)
+    assert [e.lifecycle for e in export.log[:1]] == ["start"]  # seats issued at creation
     entry = next(e for e in export.log if e.WhichOneof("entry") == "action")
     claim = entry.action.classic.claim_territory
     claim.territory = (claim.territory + 1) % 42
     path.write_bytes(export.SerializeToString())
     rejected = _risk("verify", str(path))
     assert rejected.returncode == 1 and "REJECTED" in rejected.stderr
+
+    missing = service_pb2.GameExport.FromString(original)
+    del missing.log[0]  # the start's entry: the log no longer has one entry per version
+    path.write_bytes(missing.SerializeToString())
+    rejected = _risk("verify", str(path))
+    assert rejected.returncode == 1 and "no entry for version 1" in rejected.stderr

@@ -13,9 +13,10 @@ from risk_service import wire
 from risk_service.engine import LegalAction, get_ruleset
 from risk_service.engine.classic.board import CLASSIC_BOARD
 from risk_service.engine.legacy.model import LegacyView
-from risk_service.pb.risk.v1 import legacy_pb2, service_pb2, service_pb2_grpc
+from risk_service.pb.risk.v1 import game_pb2, legacy_pb2, service_pb2, service_pb2_grpc
 from tests.service.conftest import ServiceFactory
 from tests.service.rpc import bearer, error_info, rpc_error
+from tests.service.streamcheck import assert_every_version_streamed
 
 Stub = service_pb2_grpc.RiskServiceStub
 CHOICES = [(1, 1), (2, 3), (4, 7)]  # (faction, power): Mechaniker, Bear, Khan
@@ -107,11 +108,13 @@ async def test_bot_campaign_of_two_games_with_a_live_subscriber(stub: Stub) -> N
         assert state.world.SerializeToString(deterministic=True) != world_before
     spectator = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game_id))
     seen: list[int] = []
+    streamed: list[game_pb2.Event] = []
     ended = asyncio.Event()
 
     async def watch() -> None:
         async for message in spectator:
             seen.append(message.event.seq)
+            streamed.append(message.event)
             if message.event.legacy.WhichOneof("kind") == "game_ended":
                 ended.set()
 
@@ -119,8 +122,10 @@ async def test_bot_campaign_of_two_games_with_a_live_subscriber(stub: Stub) -> N
     await _play(stub, game_id, tokens, 2)
     await asyncio.wait_for(ended.wait(), 10)
     watcher.cancel()
-    last = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game.last_seq
-    assert seen == list(range(1, last + 1)), "the subscriber saw every event once, in order"
+    final_game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+    assert seen == list(range(1, final_game.last_seq + 1)), \
+        "the subscriber saw every event once, in order"
+    assert_every_version_streamed(streamed, final_game.version)
     await _take_rewards(stub, campaign_id, tokens)
     final = (await stub.GetCampaign(service_pb2.GetCampaignRequest(
         campaign_id=campaign_id))).campaign
@@ -128,6 +133,24 @@ async def test_bot_campaign_of_two_games_with_a_live_subscriber(stub: Stub) -> N
         f"{campaign_id}.1", f"{campaign_id}.2"]
     listed = await stub.ListCampaigns(service_pb2.ListCampaignsRequest())
     assert campaign_id in [c.campaign_id for c in listed.campaigns]
+
+
+async def test_campaign_game_options_name_the_campaign(stub: Stub) -> None:
+    """A campaign game's options (in every view and in its export) carry the campaign's id."""
+    created = await _create(stub)
+    campaign_id, tokens = created.campaign.campaign_id, list(created.seat_tokens)
+    started = await stub.StartCampaignGame(service_pb2.StartCampaignGameRequest(
+        campaign_id=campaign_id, seed=3, max_turns=40), metadata=bearer(created.host_token))
+    game_id = started.game.game_id
+    for token in (None, tokens[0]):
+        got = await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id),
+                                 metadata=bearer(token) if token else None)
+        assert got.board.legacy.options.campaign_id == campaign_id
+    for seat in (0, 1):
+        await stub.Resign(service_pb2.ResignRequest(game_id=game_id), metadata=bearer(tokens[seat]))
+    export = await stub.ExportGame(service_pb2.ExportGameRequest(game_id=game_id),
+                                   metadata=bearer(tokens[2]))
+    assert export.options.legacy.campaign_id == campaign_id
 
 
 async def test_campaign_errors(stub: Stub) -> None:
@@ -179,10 +202,12 @@ def _rank(reward: legacy_pb2.LegacyReward, order: list[str]) -> tuple[int, int]:
 
 
 async def _recruitments(stub: Stub, game_id: str) -> list[legacy_pb2.LegacyEvent]:
-    last = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game.last_seq
+    """The game's troops_recruited events, from its stream (which must show every version)."""
+    game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
     call = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game_id))
-    events = [(await asyncio.wait_for(call.read(), 10)).event for _ in range(last)]
+    events = [(await asyncio.wait_for(call.read(), 10)).event for _ in range(game.last_seq)]
     call.cancel()
+    assert_every_version_streamed(events, game.version)
     return [e.legacy for e in events if e.legacy.WhichOneof("kind") == "troops_recruited"]
 
 
@@ -204,6 +229,7 @@ async def test_world_made_in_game_one_changes_recruitment_in_game_three(stub: St
                 campaign_id=campaign_id, seed=seed, max_turns=60),
                 metadata=bearer(created.host_token))
             await _play(stub, started.game.game_id, tokens, 100 * number)
+            played = await _recruitments(stub, started.game.game_id)  # checks every version
             if number == 1:
                 await _rewards_by(stub, campaign_id, tokens, prefer)
                 worlds[label] = (await stub.GetCampaign(service_pb2.GetCampaignRequest(
@@ -211,7 +237,7 @@ async def test_world_made_in_game_one_changes_recruitment_in_game_three(stub: St
             elif number == 2:
                 await _rewards_by(stub, campaign_id, tokens, prefer)
             else:
-                recruited[label] = await _recruitments(stub, started.game.game_id)
+                recruited[label] = played
                 if label == "founding":
                     facts = await _game_three_facts(stub, started.game.game_id, tokens[0],
                                                     worlds["founding"])

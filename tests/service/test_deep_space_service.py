@@ -39,6 +39,7 @@ from risk_service.pb.risk.v1 import (
 )
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer, error_info, rpc_error
+from tests.service.streamcheck import assert_every_version_streamed
 
 Stub = service_pb2_grpc.RiskServiceStub
 VARIANT = "deep_space"
@@ -156,6 +157,7 @@ async def test_bot_game_end_to_end_matches_the_engine_replay(stub: Stub) -> None
     final = await stub.GetGame(request)
     assert final.game.status == service_pb2.GAME_STATUS_FINISHED
     assert final.game.outcome == outcome
+    assert_every_version_streamed(received, final.game.version)
     assert wire.from_message(final.board.deep_space, DeepSpaceView).phase is Phase.FINISHED
 
 

@@ -65,7 +65,7 @@ def _kinds(events: list[game_pb2.Event]) -> list[str]:
 
 async def _bot_step(stub: Stub, game_id: str, tokens: list[str], entropy: int) -> None:
     """One move by whoever must decide, chosen by the built-in bot from the seat's view."""
-    game = (await _game(stub, game_id)).game
+    game = (await _game(stub, game_id, tokens[0])).game  # a seat sees whose decision it is
     seat = game.decision.seats[0]
     auth = bearer(tokens[seat])
     board = (await _game(stub, game_id, tokens[seat])).board
@@ -250,8 +250,9 @@ async def test_killed_lease_holder_does_not_stop_the_timeout(
 
 
 async def test_spectator_delay_holds_events_back(stub: Stub) -> None:
-    """A spectator of a 5-event-delay game never gets an event before 5 later ones exist;
-    players are not delayed."""
+    """A spectator of a 5-event-delay game never gets an event before 5 later ones exist, and
+    neither GetGame nor ListGames tells it the live version, seq or decision; players are
+    not delayed."""
     created = await stub.CreateGame(_request(issue_seat_tokens=True, spectator_delay_events=5))
     game_id, tokens = created.game.game_id, list(created.seat_tokens)
     spectator = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game_id))
@@ -270,7 +271,7 @@ async def test_spectator_delay_holds_events_back(stub: Stub) -> None:
     watcher = asyncio.create_task(watch())
     for step in range(40):
         await _bot_step(stub, game_id, tokens, step)
-        newest = (await _game(stub, game_id)).game.last_seq
+        newest = (await _game(stub, game_id, tokens[0])).game.last_seq
         await asyncio.sleep(0.01)
     player_seen = [(await asyncio.wait_for(player.read(), 5)).event.seq for _ in range(newest)]
     await asyncio.sleep(0.3)
@@ -280,8 +281,18 @@ async def test_spectator_delay_holds_events_back(stub: Stub) -> None:
     assert received, "the spectator received events"
     assert received == list(range(1, len(received) + 1))
     assert received[-1] <= newest - 5, "the newest five events are still held back"
-    board = (await _game(stub, game_id)).board
-    assert not board.WhichOneof("variant"), "the live board is not shown to delayed spectators"
+    watched = await _game(stub, game_id)
+    assert not watched.board.WhichOneof("variant"), "no live board for delayed spectators"
+    listed = next(g for g in (await stub.ListGames(service_pb2.ListGamesRequest())).games
+                  if g.game_id == game_id)
+    for summary in (watched.game, listed):
+        # nothing of the live position: not its version, seq, decision or clock
+        assert (summary.version, summary.last_seq, summary.updated_at_ms) == (0, 0, 0)
+        assert not summary.HasField("decision") and not summary.deadline_ms
+        assert summary.status == service_pb2.GAME_STATUS_ACTIVE
+        assert summary.spectator_delay_events == 5
+    seated = (await _game(stub, game_id, tokens[1])).game
+    assert seated.last_seq == newest and seated.HasField("decision")
 
 
 async def test_delayed_spectator_joining_late_gets_the_backlog_less_the_newest(stub: Stub
@@ -291,7 +302,7 @@ async def test_delayed_spectator_joining_late_gets_the_backlog_less_the_newest(s
     created = await stub.CreateGame(_request(issue_seat_tokens=True, spectator_delay_events=5))
     game_id, tokens = created.game.game_id, list(created.seat_tokens)
     step = 0
-    while (newest := (await _game(stub, game_id)).game.last_seq) <= 2 * BACKLOG_PAGE + 5:
+    while (newest := (await _game(stub, game_id, tokens[0])).game.last_seq) <= 2 * BACKLOG_PAGE + 5:
         await _bot_step(stub, game_id, tokens, step)
         step += 1
     spectator = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game_id))

@@ -31,6 +31,7 @@ from risk_service.engine.strike.model import (
 from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, strike_pb2
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer
+from tests.service.streamcheck import assert_every_version_streamed
 
 Stub = service_pb2_grpc.RiskServiceStub
 RULES = get_ruleset("strike")
@@ -143,3 +144,4 @@ async def test_bots_play_strike_through_the_service(stub: Stub) -> None:
             else:
                 assert got.cards == (HIDDEN,) * len(reveal.cards)
         assert [e.seq for e in stream] == list(range(1, len(stream) + 1))
+        assert_every_version_streamed(stream, summary.version)

@@ -67,6 +67,11 @@ class Backoff:
 CONFLICT_BACKOFF = Backoff(initial=0.002, maximum=0.25)
 
 
+# How often a join is resent after its reply was lost (the request id makes that safe).
+JOIN_RETRY = Backoff(initial=0.05, maximum=1.0, attempts=8)
+_LOST_REPLY = ("UNAVAILABLE", "DEADLINE_EXCEEDED")
+
+
 def _resumable(error: RiskError) -> bool:
     """Failures after which a stream is worth reopening."""
     if error.code in ("UNAVAILABLE", "CANCELLED", "INTERNAL", "UNKNOWN"):
@@ -226,13 +231,29 @@ class RiskClient:
         response = await self._unary("CreateGame", request, service_pb2.CreateGameResponse)
         return response.game, response.host_token
 
-    async def join_game(self, game_id: str, seat: int, display_name: str = "") -> str:
-        """Take `seat` and return its token (the service shows it only this once)."""
+    async def join_game(
+        self, game_id: str, seat: int, display_name: str = "", *, request_id: str | None = None
+    ) -> str:
+        """Take `seat` and return its token.
+
+        The join carries a request id (a fresh uuid4 when None) and is resent with it after
+        UNAVAILABLE or DEADLINE_EXCEEDED (`JOIN_RETRY`): a join whose reply was lost gets the
+        same token again, never a second seat or a seat nobody holds the token of.
+        """
         request = service_pb2.JoinGameRequest(
-            game_id=game_id, seat=seat, display_name=display_name
+            game_id=game_id, seat=seat, display_name=display_name,
+            request_id=request_id or uuid.uuid4().hex,
         )
-        response = await self._unary("JoinGame", request, service_pb2.JoinGameResponse)
-        return response.seat_token
+        for attempt in range(1, JOIN_RETRY.attempts + 1):
+            try:
+                response = await self._unary("JoinGame", request, service_pb2.JoinGameResponse)
+            except RiskError as error:
+                if error.code not in _LOST_REPLY or attempt == JOIN_RETRY.attempts:
+                    raise
+                await asyncio.sleep(JOIN_RETRY.delay(attempt))
+                continue
+            return response.seat_token
+        raise AssertionError("unreachable")
 
     async def get_game(self, game_id: str) -> service_pb2.GetGameResponse:
         """The game as this client's token may see it (a seat sees its own hand)."""
@@ -338,9 +359,20 @@ class RiskClient:
         return await self._unary("Resign", request, service_pb2.ResignResponse)
 
     async def export_game(self, game_id: str) -> service_pb2.GameExport:
-        """A finished game's options, seed, action log and hash-chained events, for audit."""
+        """A finished game's options, seed, action log and hash-chained events, for audit.
+
+        A long game's export comes in pages (each inside the default receive limit); they are
+        fetched in turn and merged into the one export returned.
+        """
+        export = service_pb2.GameExport()
         request = service_pb2.ExportGameRequest(game_id=game_id)
-        return await self._unary("ExportGame", request, service_pb2.GameExport)
+        while True:
+            page = await self._unary("ExportGame", request, service_pb2.GameExport)
+            request.page_token = page.next_page_token
+            page.ClearField("next_page_token")
+            export.MergeFrom(page)
+            if not request.page_token:
+                return export
 
     async def ping(self) -> None:
         """One empty round trip through the service's interceptors."""

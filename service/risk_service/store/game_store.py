@@ -1,4 +1,4 @@
-"""The game store: one atomic commit per action, plus reads, seat claims and the game index.
+"""The game store: one atomic commit per change, plus reads and the game index.
 
 A commit writes the new snapshot, the action's events and the request record in one Lua script
 that first checks the stored version still equals the version the caller read (optimistic
@@ -23,27 +23,35 @@ local game, stream, requests, log = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local expected, snap, status, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local req_field, req_value, first_seq = ARGV[5], ARGV[6], tonumber(ARGV[7])
 local meta, entry, retention_ms = ARGV[8], ARGV[9], tonumber(ARGV[10])
-local extra = tonumber(ARGV[11])  -- how many game-hash field/value pairs follow
-local cfields = tonumber(ARGV[12 + 2 * extra])  -- then campaign-hash pairs, then the events
-local first_event = 13 + 2 * extra + 2 * cfields
+local claim = ARGV[11]  -- a game-hash field that must not exist yet (a seat being joined)
+local expected_cid, cid = ARGV[12], ARGV[13]  -- the read state's commit id; this commit's
+local extra = tonumber(ARGV[14])  -- how many game-hash field/value pairs follow
+local cfields = tonumber(ARGV[15 + 2 * extra])  -- then campaign-hash pairs, then the events
+local first_event = 16 + 2 * extra + 2 * cfields
 if redis.call('EXISTS', game) == 0 then return {'missing'} end
 if req_field ~= '' then
   local prior = redis.call('HGET', requests, req_field)
   if prior then return {'duplicate', prior} end
 end
-local fields = redis.call('HMGET', game, 'version', 'seq')
-if fields[1] ~= expected then return {'stale', fields[1]} end
-if tonumber(fields[2]) + 1 ~= first_seq then return {'stale', fields[1]} end
+local fields = redis.call('HMGET', game, 'version', 'seq', 'cid')
+local stored_cid = fields[3] or ''  -- '' for a game whose last commit predates commit ids
+-- a version number alone does not name a state: after Redis lost writes (a restore, a
+-- failover) the same version can be reached again by other commits
+if fields[1] ~= expected or stored_cid ~= expected_cid then
+  return {'stale', fields[1], stored_cid}
+end
+if tonumber(fields[2]) + 1 ~= first_seq then return {'stale', fields[1], stored_cid} end
+if claim ~= '' and redis.call('HEXISTS', game, claim) == 1 then return {'taken'} end
 local seq = first_seq - 1
 for i = first_event, #ARGV do
   seq = seq + 1
-  redis.call('XADD', stream, '0-' .. seq, 'e', ARGV[i])
+  redis.call('XADD', stream, '0-' .. seq, 'e', ARGV[i], 'c', cid)
 end
 local version = tonumber(expected) + 1
 redis.call('HSET', game, 'snap', snap, 'version', version, 'seq', seq, 'status', status,
-           'updated', now, 'meta', meta)
-for i = 12, 11 + 2 * extra, 2 do redis.call('HSET', game, ARGV[i], ARGV[i + 1]) end
-for i = 13 + 2 * extra, first_event - 1, 2 do redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 1]) end
+           'updated', now, 'meta', meta, 'cid', cid)
+for i = 15, 14 + 2 * extra, 2 do redis.call('HSET', game, ARGV[i], ARGV[i + 1]) end
+for i = 16 + 2 * extra, first_event - 1, 2 do redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 1]) end
 if entry ~= '' then redis.call('RPUSH', log, entry) end
 if req_field ~= '' then redis.call('HSET', requests, req_field, req_value) end
 if retention_ms > 0 then
@@ -75,6 +83,7 @@ class CommitOutcome(Enum):
     STALE = "stale"
     DUPLICATE = "duplicate"
     MISSING = "missing"
+    TAKEN = "taken"  # the claimed field (a seat's token) exists already
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +91,7 @@ class CommitResult:
     outcome: CommitOutcome
     version: int = 0  # the new version (OK) or the stored one (STALE)
     prior: bytes = b""  # the stored request record (DUPLICATE)
+    commit_id: str = ""  # the stored state's commit id (STALE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +109,9 @@ class GameRecord:
     names: tuple[str, ...]
     seat_digests: tuple[bytes, ...]  # b"" for a seat no one has joined
     host_digest: bytes
+    # the random id of the commit that wrote this state ("" for a game last written before
+    # commit ids): with the version it names the state, even after Redis lost writes
+    commit_id: str = ""
 
 
 def _int(value: bytes | None) -> int:
@@ -123,6 +136,7 @@ def _parse(game_id: str, raw: dict[bytes, bytes]) -> GameRecord | None:
         names=tuple(raw.get(f"name:{s}".encode(), b"").decode() for s in range(players)),
         seat_digests=tuple(raw.get(f"tok:{s}".encode(), b"") for s in range(players)),
         host_digest=raw.get(b"tok:host", b""),
+        commit_id=raw.get(b"cid", b"").decode(),
     )
 
 
@@ -157,6 +171,7 @@ class GameStore:
             "snap": record.snapshot,
             "meta": record.meta,
             "tok:host": record.host_digest,
+            "cid": record.commit_id,
         }
         for seat, seat_digest in enumerate(record.seat_digests):
             if seat_digest:
@@ -167,7 +182,8 @@ class GameStore:
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(k.game(record.game_id), mapping=fields)  # type: ignore[arg-type]
             for seq, data in enumerate(events, start=1):
-                pipe.xadd(k.events(record.game_id), {"e": data}, id=stream_id(seq))
+                pipe.xadd(k.events(record.game_id), {"e": data, "c": record.commit_id},
+                          id=stream_id(seq))
             await pipe.execute()
         await self.index(record.game_id, record.variant, None, record.status)
 
@@ -184,11 +200,11 @@ class GameStore:
             raw = dict(zip(raw[::2], raw[1::2], strict=True))
         return _parse(game_id, raw)
 
-    async def version(self, game_id: str) -> int | None:
-        """The game's stored version (None if there is no such game): a cheap freshness check
-        for a cached copy."""
-        value = await self._read("HGET", self.keys.game(game_id), "version")
-        return int(value) if value is not None else None
+    async def state_id(self, game_id: str) -> tuple[int, str] | None:
+        """The stored state's (version, commit id), None if there is no such game: a cheap
+        freshness check for a cached copy."""
+        version, cid = await self._read("HMGET", self.keys.game(game_id), "version", "cid")
+        return (int(version), (cid or b"").decode()) if version is not None else None
 
     async def request_record(self, game_id: str, request_field: str) -> bytes | None:
         """A stored request record (fingerprint + reply), if that request id was used."""
@@ -215,16 +231,24 @@ class GameStore:
         fields: Sequence[tuple[str, bytes]] = (),
         campaign_id: str = "",
         campaign_fields: Sequence[tuple[str, bytes]] = (),
+        claim: str = "",
+        expected_commit_id: str = "",
+        commit_id: str = "",
     ) -> CommitResult:
         """Apply one change's writes if the game is still at `expected_version`; with a
         retention, every key of the game expires that long after this commit. `fields` are
-        extra game-hash fields written in the same commit (a reissued seat's token digest)."""
+        extra game-hash fields written in the same commit (a joined or reissued seat's token
+        digest and name); with `claim`, the commit is TAKEN if that game-hash field exists
+        (a seat someone joined first). The stored state must also be the one
+        `expected_commit_id` wrote; `commit_id` names the new one (game hash field `cid`, and
+        field `c` of each of its stream entries)."""
         keys = list(self.keys.game_keys(game_id))
         if campaign_fields:  # the campaign shares the game's slot: one atomic commit
             keys.append(self.keys.campaign(campaign_id))
         args = [
             str(expected_version), snapshot, status, now_ms, request_field, request_value,
-            first_seq, meta, log_entry, retention_ms, len(fields),
+            first_seq, meta, log_entry, retention_ms, claim, expected_commit_id, commit_id,
+            len(fields),
             *(part for pair in fields for part in pair), len(campaign_fields),
             *(part for pair in campaign_fields for part in pair), *events,
         ]
@@ -236,18 +260,11 @@ class GameStore:
         if outcome is CommitOutcome.OK:
             return CommitResult(outcome, version=int(reply[1]))
         if outcome is CommitOutcome.STALE:
-            return CommitResult(outcome, version=_int(reply[1]))
+            return CommitResult(outcome, version=_int(reply[1]),
+                                commit_id=(reply[2] or b"").decode() if len(reply) > 2 else "")
         if outcome is CommitOutcome.DUPLICATE:
             return CommitResult(outcome, prior=reply[1])
         return CommitResult(outcome)
-
-    async def claim_seat(self, game_id: str, seat: int, digest: bytes, name: str) -> bool:
-        """Give `seat` its token digest unless someone holds it already (HSETNX is atomic)."""
-        key = self.keys.game(game_id)
-        claimed = bool(await self.redis.hsetnx(key, f"tok:{seat}", digest))
-        if claimed and name:
-            await self.redis.hset(key, f"name:{seat}", name)
-        return claimed
 
     # ---- campaigns -----------------------------------------------------------------------
 
@@ -274,8 +291,11 @@ class GameStore:
             self.keys.campaigns(), f"({before}" if before else "+", "-", 0, limit))
         return [i.decode() for i in ids]
 
-    async def read_log(self, game_id: str) -> list[bytes]:
-        return cast(list[bytes], await self.redis.lrange(self.keys.log(game_id), 0, -1))
+    async def read_log(self, game_id: str, start: int = 0, count: int | None = None
+                       ) -> list[bytes]:
+        """Serialised log entries from list index `start` on (`count` of them, or all)."""
+        stop = -1 if count is None else start + count - 1
+        return cast(list[bytes], await self.redis.lrange(self.keys.log(game_id), start, stop))
 
     # ---- sweeper bookkeeping (secondary; the game hash is the truth) -------------------------
 

@@ -37,11 +37,13 @@ class Keys:
         return f"{self.prefix}:g:{{{tag}}}{game_id[len(tag):]}"
 
     def game(self, game_id: str) -> str:
-        """Hash: snapshot, version, last seq, status, times, seat names and token digests."""
+        """Hash: snapshot, version, last seq, status, times, seat names and token digests, and
+        `cid`, the id of the commit that wrote the state."""
         return self._g(game_id)
 
     def events(self, game_id: str) -> str:
-        """Stream: one entry per event, id `0-<seq>`, field `e` = serialised risk.v1.Event."""
+        """Stream: one entry per event, id `0-<seq>`, field `e` = serialised risk.v1.Event,
+        field `c` = the id of the commit that wrote it (the game hash's `cid` then)."""
         return f"{self._g(game_id)}:ev"
 
     def requests(self, game_id: str) -> str:

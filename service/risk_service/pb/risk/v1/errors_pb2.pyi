@@ -33,6 +33,8 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_IN_PROGRESS: _ClassVar[ServiceReason]
     SEAT_NOT_TAKEN: _ClassVar[ServiceReason]
     NOT_CREATOR: _ClassVar[ServiceReason]
+    CREDENTIALS_REVOKED: _ClassVar[ServiceReason]
+    SEAT_TOKEN_REISSUED: _ClassVar[ServiceReason]
 
 class RuleReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -146,6 +148,8 @@ CAMPAIGN_NOT_FOUND: ServiceReason
 GAME_IN_PROGRESS: ServiceReason
 SEAT_NOT_TAKEN: ServiceReason
 NOT_CREATOR: ServiceReason
+CREDENTIALS_REVOKED: ServiceReason
+SEAT_TOKEN_REISSUED: ServiceReason
 RULE_REASON_UNSPECIFIED: RuleReason
 GAME_OVER: RuleReason
 NOT_YOUR_TURN: RuleReason

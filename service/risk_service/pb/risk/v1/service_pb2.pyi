@@ -273,13 +273,15 @@ class ResignResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ...) -> None: ...
 
 class ExportGameRequest(_message.Message):
-    __slots__ = ("game_id",)
+    __slots__ = ("game_id", "page_token")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     game_id: str
-    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+    page_token: str
+    def __init__(self, game_id: _Optional[str] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class GameExport(_message.Message):
-    __slots__ = ("game_id", "variant", "rules_version", "options", "seed", "status", "outcome", "log", "events", "chain", "seat_names")
+    __slots__ = ("game_id", "variant", "rules_version", "options", "seed", "status", "outcome", "log", "events", "chain", "seat_names", "next_page_token", "version")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -291,6 +293,8 @@ class GameExport(_message.Message):
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     CHAIN_FIELD_NUMBER: _ClassVar[int]
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     variant: _common_pb2.Variant
     rules_version: int
@@ -302,17 +306,21 @@ class GameExport(_message.Message):
     events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
     chain: _containers.RepeatedScalarFieldContainer[bytes]
     seat_names: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., rules_version: _Optional[int] = ..., options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., seed: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., log: _Optional[_Iterable[_Union[_game_pb2.LogEntry, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., chain: _Optional[_Iterable[bytes]] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
+    next_page_token: str
+    version: int
+    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., rules_version: _Optional[int] = ..., options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., seed: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., log: _Optional[_Iterable[_Union[_game_pb2.LogEntry, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., chain: _Optional[_Iterable[bytes]] = ..., seat_names: _Optional[_Iterable[str]] = ..., next_page_token: _Optional[str] = ..., version: _Optional[int] = ...) -> None: ...
 
 class JoinGameRequest(_message.Message):
-    __slots__ = ("game_id", "seat", "display_name")
+    __slots__ = ("game_id", "seat", "display_name", "request_id")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat: int
     display_name: str
-    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., display_name: _Optional[str] = ...) -> None: ...
+    request_id: str
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., display_name: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class JoinGameResponse(_message.Message):
     __slots__ = ("seat", "seat_token")
