@@ -119,6 +119,7 @@ class CampaignService:
         for seat, name in enumerate(names):
             fields[f"name:{seat}"] = name
         await self.store.create_campaign(campaign_id, fields)
+        await self.store.schedule_campaign(campaign_id, now + self.games.limits.campaign_idle_ms)
         raw = await self._load(campaign_id)
         return service_pb2.CreateCampaignResponse(
             campaign=self._summary(campaign_id, raw), host_token=host_token,
@@ -190,6 +191,8 @@ class CampaignService:
                 campaign_id, version, [("games", ",".join([*games, game_id]))]):
             raise ServiceError(Code.ABORTED, "STALE_VERSION",
                                "the campaign changed meanwhile; re-read it and retry")
+        await self.store.schedule_campaign(
+            campaign_id, self.games.clock_ms() + self.games.limits.campaign_idle_ms)
         digests = tuple(raw[f"tok:{s}".encode()] for s in range(players))
         record, game_state = await self.games.open_game(
             "legacy", options, request.seed if request.HasField("seed") else None,
@@ -225,6 +228,10 @@ class CampaignService:
                 request.campaign_id, version, [("state", encode_campaign(state))]):
             raise ServiceError(Code.ABORTED, "STALE_VERSION",
                                "the campaign changed meanwhile; re-read it and retry")
+        limits = self.games.limits
+        keep = (limits.retention_ms if state.phase is rules.CampaignPhase.COMPLETE
+                else limits.campaign_idle_ms)
+        await self.store.schedule_campaign(request.campaign_id, self.games.clock_ms() + keep)
         out = []
         for event in events:
             envelope = legacy_pb2.LegacyCampaignEvent()
@@ -234,3 +241,19 @@ class CampaignService:
             campaign=self._summary(request.campaign_id, await self._load(request.campaign_id)),
             events=out,
         )
+
+    async def expire_if_due(self, campaign_id: str) -> bool:
+        """Delete a campaign the expiry index says is due (idle too long, or complete and past
+        retention), unless its latest game is still being played (then it is due again an
+        idle period later) or it changed meanwhile. True if it is gone."""
+        raw = await self.store.load_campaign(campaign_id)
+        if not raw:
+            return await self.store.drop_campaign(campaign_id, None)
+        games = [g for g in raw.get(b"games", b"").decode().split(",") if g]
+        if games:
+            last = await self.store.load(games[-1])
+            if last is not None and last.status not in FINAL:
+                await self.store.schedule_campaign(
+                    campaign_id, self.games.clock_ms() + self.games.limits.campaign_idle_ms)
+                return False
+        return await self.store.drop_campaign(campaign_id, int(raw.get(b"version", b"0")))

@@ -116,6 +116,14 @@ class Limits:
     max_page_size: int = 200
     retention_ms: int = 30 * 24 * 3600 * 1000
     abandon_after_ms: int = 7 * 24 * 3600 * 1000
+    # a game that never started: abandoned after this long without a join (or start), and
+    # then kept this long only (there is no play to audit); bounds what a flood of CreateGame
+    # calls can leave in Redis
+    unstarted_expire_ms: int = 24 * 3600 * 1000
+    unstarted_retention_ms: int = 3600 * 1000
+    # a campaign with no game started, finished or decided for this long is deleted; a
+    # complete campaign is kept `retention_ms` after its last reward decision
+    campaign_idle_ms: int = 90 * 24 * 3600 * 1000
     # SHA-256 digests of the organiser tokens (tournament servers)
     organiser_digests: tuple[bytes, ...] = ()
     # organiser tokens count only on calls with a client certificate (mutual TLS is configured)
@@ -402,7 +410,7 @@ class GameService:
             log_entry=entry,
             request_field=request_field,
             request_value=reply_bytes,
-            retention_ms=self.limits.retention_ms if final else 0,
+            retention_ms=self._retention(record) if final else 0,
             fields=change.fields,
             campaign_id=campaign_id,
             campaign_fields=campaign_fields,
@@ -412,7 +420,7 @@ class GameService:
         )
         if result.outcome is CommitOutcome.OK:
             self._remember(change, snapshot, meta, now, len(items), commit_id=commit_id)
-            await self._after_commit(record, change, now)
+            await self._after_commit(record, change, now, campaign_id if campaign_fields else "")
         else:
             cached = self.cache.get(record.game_id)
             if cached is not None and cached[0].version <= record.version:
@@ -450,12 +458,17 @@ class GameService:
         while len(self.cache) > self.limits.cached_games:
             self.cache.popitem(last=False)
 
-    async def _after_commit(self, record: GameRecord, change: _Change, now: int) -> None:
+    async def _after_commit(self, record: GameRecord, change: _Change, now: int,
+                            campaign_id: str = "") -> None:
+        """Secondary bookkeeping (rebuildable, never part of the commit): indexes, expiry,
+        deadlines, bots. `campaign_id`: the campaign whose game this commit ended."""
         if change.status != record.status:
             await self.store.index(record.game_id, record.variant, record.status, change.status)
             if change.status in FINAL:
                 await self.store.retire(record.game_id, record.variant,
-                                        now + self.limits.retention_ms)
+                                        now + self._retention(record))
+        if campaign_id:
+            await self.store.schedule_campaign(campaign_id, now + self.limits.campaign_idle_ms)
         if clocks.timed(change.meta) or record.status != change.status:
             await self.store.schedule(record.game_id, change.meta.deadline_ms)
         if change.status == ACTIVE and any(change.meta.bot_seats):
@@ -1051,12 +1064,26 @@ class GameService:
         finally:
             await self.store.release(game_id, self.process_id)
 
+    def _retention(self, record: GameRecord) -> int:
+        """How long a game ending now is kept: a game that ends before it started (cancelled
+        or abandoned while waiting) has no play worth keeping for long."""
+        if record.status == WAITING:
+            return min(self.limits.unstarted_retention_ms, self.limits.retention_ms)
+        return self.limits.retention_ms
+
+    def idle_cutoff(self, status: int) -> int:
+        """The last update time (ms) at which a game of `status` counts as idle now."""
+        limit = self.limits.abandon_after_ms
+        if status == WAITING:
+            limit = min(limit, self.limits.unstarted_expire_ms)
+        return self.clock_ms() - limit
+
     async def abandon_if_idle(self, game_id: str) -> bool:
-        """Mark a waiting or active game abandoned when nobody acted for too long."""
-        cutoff = self.clock_ms() - self.limits.abandon_after_ms
+        """Mark a waiting or active game abandoned when nobody acted for too long (a game
+        still waiting for players sooner: `unstarted_expire_ms`)."""
 
         def build(r: GameRecord) -> _Change | None:
-            if r.status not in (WAITING, ACTIVE) or r.updated_ms > cutoff:
+            if r.status not in (WAITING, ACTIVE) or r.updated_ms > self.idle_cutoff(r.status):
                 return None
             return _Change(r, self._state(r), self._meta(r), ABANDONED, [GameAbandoned()],
                            _lifecycle_entry("abandon"))

@@ -58,6 +58,13 @@ class Settings:
     retention_s: int = 30 * 24 * 3600
     # a waiting or active game nobody acts in for this long is abandoned
     abandon_after_s: int = 7 * 24 * 3600
+    # a game still waiting for its players is abandoned after this long without a join or a
+    # start, and a game that ends before it started is then kept this long only
+    unstarted_expire_s: int = 24 * 3600
+    unstarted_retention_s: int = 3600
+    # a campaign with no game started, finished or decided for this long is deleted (a
+    # complete campaign: `retention_s` after its last decision)
+    campaign_idle_s: int = 90 * 24 * 3600
     # how often each process looks for due deadlines, idle games and expired index entries
     sweep_interval_ms: int = 250
     # comma-separated SHA-256 hex digests of organiser tokens (tournament servers)

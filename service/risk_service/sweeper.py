@@ -14,6 +14,7 @@ import time
 import structlog
 from redis.exceptions import RedisError
 
+from risk_service.campaigns import CampaignService
 from risk_service.games import ACTIVE, WAITING, GameService
 from risk_service.store.game_store import GameStore
 
@@ -24,8 +25,9 @@ BATCH = 64
 
 class Sweeper:
     def __init__(self, games: GameService, store: GameStore, *, interval_ms: int,
-                 idle_scan_ms: int = 60_000) -> None:
+                 idle_scan_ms: int = 60_000, campaigns: CampaignService | None = None) -> None:
         self.games = games
+        self.campaigns = campaigns
         self.store = store
         self.interval = interval_ms / 1000
         self.idle_scan_ms = idle_scan_ms
@@ -53,14 +55,19 @@ class Sweeper:
                 await self.store.release(game_id, owner)
         for member in await self.store.due(self.store.keys.expiring(), now, BATCH):
             await self.store.forget(member)
+        if self.campaigns is not None:
+            for campaign_id in await self.store.due(self.store.keys.campaign_expiring(), now,
+                                                    BATCH):
+                if await self.campaigns.expire_if_due(campaign_id):
+                    log.info("campaign_expired", campaign_id=campaign_id)
         if (time.monotonic() - self.last_idle_scan) * 1000 >= self.idle_scan_ms:
             self.last_idle_scan = time.monotonic()
             await self.abandon_idle()
 
     async def abandon_idle(self) -> None:
-        """Walk the waiting and active games; abandon those idle past the limit."""
-        cutoff = self.games.clock_ms() - self.games.limits.abandon_after_ms
+        """Walk the waiting and active games; abandon those idle past their status's limit."""
         for status in (WAITING, ACTIVE):
+            cutoff = self.games.idle_cutoff(status)
             cursor = ""
             while True:
                 ids = await self.store.page("*", status, cursor, 200)

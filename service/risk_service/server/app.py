@@ -221,6 +221,9 @@ async def start(settings: Settings, redis_url: str) -> App:
             max_page_size=settings.max_page_size,
             retention_ms=settings.retention_s * 1000,
             abandon_after_ms=settings.abandon_after_s * 1000,
+            unstarted_expire_ms=settings.unstarted_expire_s * 1000,
+            unstarted_retention_ms=settings.unstarted_retention_s * 1000,
+            campaign_idle_ms=settings.campaign_idle_s * 1000,
             organiser_digests=settings.organiser_digests(),
             organiser_needs_client_cert=bool(settings.tls_client_ca_file),
             creator_digests=settings.creator_digests(),
@@ -229,8 +232,10 @@ async def start(settings: Settings, redis_url: str) -> App:
         on_conflict=metrics.commit_conflict,
     )
     metrics.count_subscribers(lambda: hub.subscriber_count)
+    campaigns = CampaignService(games)
+    idle_limit_ms = min(settings.abandon_after_s, settings.unstarted_expire_s) * 1000
     sweeper = Sweeper(games, store, interval_ms=settings.sweep_interval_ms,
-                      idle_scan_ms=min(60_000, settings.abandon_after_s * 1000 // 4 or 1))
+                      idle_scan_ms=min(60_000, idle_limit_ms // 4 or 1), campaigns=campaigns)
     server = grpc.aio.server(
         interceptors=[RpcInterceptor(
             metrics,
@@ -245,7 +250,7 @@ async def start(settings: Settings, redis_url: str) -> App:
     )
     # generated grpc code ships without type stubs
     service_pb2_grpc.add_RiskServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        RiskServicer(games, CampaignService(games)), server
+        RiskServicer(games, campaigns), server
     )
     health_servicer = health.aio.HealthServicer()  # "" starts SERVING: the process is alive
     await health_servicer.set(SERVICE_NAME, NOT_SERVING)  # until Redis first answers

@@ -71,6 +71,12 @@ redis.call('HINCRBY', KEYS[1], 'version', 1)
 return 1
 """
 
+# Delete a campaign only if it is still at the version the sweeper judged idle.
+_DROP_CAMPAIGN = """
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1])
+"""
+
 # Delete a lease only if this process still holds it (it may have expired and passed on).
 _RELEASE_LEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -152,6 +158,7 @@ class GameStore:
         self._commit_sha = pipe.script(_COMMIT) if pipe is not None else ""
         self._release = client.register_script(_RELEASE_LEASE)
         self._campaign_cas = client.register_script(_CAMPAIGN_CAS)
+        self._drop_campaign = client.register_script(_DROP_CAMPAIGN)
 
     async def create(
         self,
@@ -285,6 +292,22 @@ class GameStore:
             args=[expected_version, *(part for pair in fields for part in pair)],
         )
         return bool(done)
+
+    async def schedule_campaign(self, campaign_id: str, expires_ms: int) -> None:
+        """Note when the campaign expires unless it is active again before (secondary)."""
+        await self.redis.zadd(self.keys.campaign_expiring(), {campaign_id: expires_ms})
+
+    async def drop_campaign(self, campaign_id: str, version: int | None) -> bool:
+        """Delete the campaign record if it is still at `version` (None: it is gone already),
+        then its index entries. False when it changed meanwhile (it stays, indexed)."""
+        if version is not None and not await self._drop_campaign(
+                keys=[self.keys.campaign(campaign_id)], args=[version]):
+            return False
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrem(self.keys.campaigns(), campaign_id)
+            pipe.zrem(self.keys.campaign_expiring(), campaign_id)
+            await pipe.execute()
+        return True
 
     async def campaign_page(self, before: str, limit: int) -> list[str]:
         ids = cast(list[bytes], await self.redis.zrevrangebylex(

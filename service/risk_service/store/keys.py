@@ -58,6 +58,10 @@ class Keys:
         """Sorted set of campaign ids (score 0, ordered by id) for ListCampaigns."""
         return f"{self.prefix}:cidx"
 
+    def campaign_expiring(self) -> str:
+        """Sorted set: campaign id -> when it expires (ms) unless it is active again first."""
+        return f"{self.prefix}:cexp"
+
     def log(self, game_id: str) -> str:
         """List: one serialised risk.v1.LogEntry per committed change, by version."""
         return f"{self._g(game_id)}:log"
