@@ -426,7 +426,11 @@ def out_of_range(draw: st.DrawFn, world: World) -> Shot:
     seat = t.decider if t.decider is not None else 0
     which = draw(st.sampled_from(("action", "action", "action", "numbers")))
     if which == "action":
-        action = mutated(draw, draw(st.sampled_from(world.pool[t.variant])))
+        # half of them from the moves the target's decider may make now (its phase's own
+        # checks run only on those), half from any phase
+        listed = t.legal(seat) if t.decider is not None else []
+        source = listed if listed and draw(st.booleans()) else world.pool[t.variant]
+        action = mutated(draw, draw(st.sampled_from(source)))
         request = _submit(t, action, t.version, request_id=f"fz-{draw(st.integers(0, 10**9))}")
         return Shot("out_of_range", "SubmitAction", request, f"Bearer {t.tokens[seat]}", t,
                     expect=frozenset({"FAILED_PRECONDITION", "INVALID_ARGUMENT", "ABORTED",
