@@ -17,6 +17,7 @@ from risk_service.engine import REGISTRY
 from risk_service.pb.risk.v1 import service_pb2_grpc
 from tests.reliability.canaries import (
     DRIVERS,
+    EVENT_SECRETS,
     Capture,
     check_capture,
     redacted_events,
@@ -33,6 +34,9 @@ def test_every_variant_has_a_leak_driver(variant: str) -> None:
     assert variant in DRIVERS, (
         f"variant {variant!r} is in the engine's REGISTRY but tests/reliability/canaries.py "
         f"has no LeakDriver for it: add one (fast options and a seed), so that its leak test runs")
+    assert variant in EVENT_SECRETS, (
+        f"canaries.EVENT_SECRETS does not say which {variant!r} event fields are secret "
+        "(an empty dict if none): write it from the rules digest's who-sees-what table")
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
