@@ -17,6 +17,21 @@ increment, the order of every deck (each state field named `*deck`), and the tok
 - every event a viewer got, by stream or in a SubmitAction reply, is exactly the stored event as
   the engine redacts it for that viewer (`Event.for_viewer`), with no gap or duplicate.
 
+The two checks above trust the engine's own view and redaction, so a view that shows a secret
+would agree with itself. Two more checks do not:
+
+- every 10 actions `probe_secrets` takes each secret of the stored state (`secrets_of`: the
+  seed, the generator, every deck's order, each hidden hand, each Legacy scar card), writes a
+  copy of the game whose snapshot differs in that secret alone, and reads the copy through the
+  service as every viewer not entitled to it: GetGame and ListLegalActions must be byte for
+  byte what the real game gives, or the secret reached that viewer;
+- every event received (streams, SubmitAction and Resign replies) is checked against the
+  stored full event and `EVENT_SECRETS`, a list written from the rules digest: a card or scar
+  of another seat arrives hidden.
+
+ListGames and ExportGame before the end (refused) are searched too, and a Resign reply in the
+variants whose driver names `resign_at`.
+
 What differs between variants is small and lives in a `LeakDriver`: fast options, a seed, and
 an optional check that the game exercised the variant's redaction rules. A variant added to
 the engine's REGISTRY without a driver fails `test_every_variant_has_a_leak_driver`.
@@ -51,6 +66,7 @@ Viewer = int | str | None  # a seat, "host", or None for a spectator
 KEYS = Keys()
 SECRET_EVERY = 10  # actions between two samples of the generator state and the decks
 MAX_ACTIONS = 5000
+HIDDEN_VALUE = -1  # what a viewer gets in place of a card or scar it may not see
 
 
 @dataclass(frozen=True)
@@ -62,17 +78,39 @@ class LeakDriver:
     redacts: bool = True
     # a variant's own check over every (viewer seat, event) received, for its redaction rules
     exercised: Callable[[list[tuple[int | None, game_pb2.Event]]], None] | None = None
+    # after this many actions the last seat resigns (None: nobody does), so that a Resign
+    # reply's events are checked too
+    resign_at: int | None = None
 
 
 DRIVERS: dict[str, LeakDriver] = {
     # 3 players, ~370 actions; seat 0 falls holding 4 cards while seat 1 still plays
     "classic": LeakDriver(lambda: classic_options(**FAST_OPTIONS), CLASSIC_SEED,
                           exercised=_check_redaction),
-    "strike": LeakDriver(lambda: options_for("strike", 3), 0x5771CE),
+    "strike": LeakDriver(lambda: options_for("strike", 3), 0x5771CE, resign_at=60),
     # hands are dealt face up in Deep Space: its secrets are the draw pile and the generator
-    "deep_space": LeakDriver(lambda: options_for("deep_space", 3), 0xDEE95ACE, redacts=False),
+    "deep_space": LeakDriver(lambda: options_for("deep_space", 3), 0xDEE95ACE, redacts=False,
+                             resign_at=40),
     # a standalone game (no campaign): the campaign's world is public, the decks are not
-    "legacy": LeakDriver(lambda: options_for("legacy", 3), 0x1E6AC7),
+    "legacy": LeakDriver(lambda: options_for("legacy", 3), 0x1E6AC7, resign_at=60),
+}
+
+# Who may see what, per variant, written from the rules digest's "who sees what" table and
+# NOT from the engine's own redaction (`Event.for_viewer`, `Ruleset.view`), so that a mistake
+# there cannot agree with itself. Secrets in stored state: every field named `*deck` (order,
+# nobody), the seed and the generator (nobody), the hidden hands (their seat; each swapped with
+# the draw pile named here) and Legacy's scar cards (their seat).
+HIDDEN_HANDS: dict[str, str] = {"classic": "deck", "legacy": "deck", "strike": "tactics_deck"}
+SCAR_CARDS = {"legacy": "scar_cards"}
+# secret fields of stored events: event class -> (fields naming the seats entitled, the field
+# every other viewer must get hidden)
+EVENT_SECRETS: dict[str, dict[str, tuple[tuple[str, ...], str]]] = {
+    "classic": {"CardDrawn": (("seat",), "card"),
+                "PlayerEliminated": (("seat", "by"), "cards_taken")},
+    "legacy": {"ScarCardDealt": (("seat",), "scar"),
+               "PlayerKnockedOut": (("seat", "by"), "cards_taken")},
+    "strike": {"TacticsDrawn": (("seat",), "cards"), "HandRevealed": (("seat",), "cards")},
+    "deep_space": {},  # hands are dealt face up; its draw pile is in no event
 }
 
 
@@ -88,6 +126,8 @@ class Capture:
     controls: list[bytes] = field(default_factory=list)  # needles seen in the snapshot
     views: int = 0
     actions: int = 0
+    probes: int = 0  # (secret, viewer) pairs checked by changing the stored secret
+    probe_failures: list[str] = field(default_factory=list)
 
     def add(self, label: str, viewer: Viewer, reply: Message) -> None:
         self.replies.append((label, viewer, reply.SerializeToString()))
@@ -150,6 +190,114 @@ def sample_secrets(variant: str, state: Any, snap: bytes, capture: Capture, move
     missing = [c.hex() for c in controls if c not in snap]
     assert not missing, f"canaries not in the snapshot they were taken from: {missing}"
     capture.controls += controls
+
+
+@dataclass(frozen=True)
+class Secret:
+    owner: int | None  # the one seat entitled to it; None: nobody while the game runs
+    what: str
+    changed: Any  # the stored state with this secret, and nothing public, changed
+
+
+def secrets_of(variant: str, state: Any) -> list[Secret]:
+    """Every secret of the stored `state` (see HIDDEN_HANDS), each with a state that differs
+    from `state` in that secret alone: what no viewer but its owner may tell apart."""
+    out = [Secret(None, "seed", dataclasses.replace(state, seed=state.seed ^ 0x5EED5EED))]
+    if hasattr(state, "rng_state"):
+        out.append(Secret(None, "generator state", dataclasses.replace(
+            state, rng_state=state.rng_state ^ 0x0123_4567_89AB_CDEF)))
+    for f in dataclasses.fields(state):
+        deck = getattr(state, f.name)
+        if f.name.endswith("deck") and isinstance(deck, tuple) and deck != deck[::-1]:
+            out.append(Secret(None, f"{f.name} order",
+                              dataclasses.replace(state, **{f.name: deck[::-1]})))
+    pile = HIDDEN_HANDS.get(variant)
+    if pile is not None:
+        for seat, hand in enumerate(state.hands):
+            deck = getattr(state, pile)
+            others = [card for card in deck if card not in hand]
+            if not hand or not others:
+                continue
+            # one card of the hand for one of the pile (counts stay, which cards change)
+            swapped = (*hand[1:], others[-1])
+            swapped = tuple(sorted(swapped)) if list(hand) == sorted(hand) else swapped
+            at = deck.index(others[-1])
+            hands = tuple(swapped if s == seat else h for s, h in enumerate(state.hands))
+            out.append(Secret(seat, f"seat {seat}'s hand", dataclasses.replace(
+                state, hands=hands, **{pile: (*deck[:at], hand[0], *deck[at + 1:])})))
+    scars = SCAR_CARDS.get(variant)
+    if scars is not None:
+        for seat, scar in enumerate(getattr(state, scars)):
+            if scar:  # Bunker <-> Ammo Shortage: that it holds one stays public
+                held = tuple(3 - c if s == seat else c
+                             for s, c in enumerate(getattr(state, scars)))
+                out.append(Secret(seat, f"seat {seat}'s scar card",
+                                  dataclasses.replace(state, **{scars: held})))
+    return out
+
+
+async def _as_seen(stub: Stub, game_id: str, viewer: Viewer, token: str | None) -> list[bytes]:
+    """GetGame (and for a seat ListLegalActions) as `viewer`, game id left out."""
+    metadata = bearer(token) if token else None
+    got = await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id), metadata=metadata)
+    got.game.game_id = ""
+    out = [got.SerializeToString(deterministic=True)]
+    if seat_of(viewer) is not None:
+        listed = await stub.ListLegalActions(
+            service_pb2.ListLegalActionsRequest(game_id=game_id), metadata=metadata)
+        out.append(listed.SerializeToString(deterministic=True))
+    return out
+
+
+async def probe_secrets(stub: Stub, client: redis.asyncio.Redis, game: Game, state: Any, *,
+                        move: int, capture: Capture) -> None:
+    """Change each secret in a copy of the stored game (a new game id, every other stored
+    field the same, credentials too) and read the copy as every viewer not entitled to it:
+    each must get exactly what it gets from the real game, or the secret reached it."""
+    stored = await client.hgetall(KEYS.game(game.game_id))
+    seen = {label_of(v): await _as_seen(stub, game.game_id, v, t) for v, t in game.viewers}
+    for n, secret in enumerate(secrets_of(game.variant, state)):
+        copy_id = f"{game.game_id}{move:04x}{n:02x}"
+        await client.hset(KEYS.game(copy_id), mapping={
+            **stored, b"snap": wire.encode_state(game.variant, secret.changed)})
+        try:
+            for viewer, token in game.viewers:
+                if secret.owner is not None and seat_of(viewer) == secret.owner:
+                    continue
+                capture.probes += 1
+                if await _as_seen(stub, copy_id, viewer, token) != seen[label_of(viewer)]:
+                    capture.probe_failures.append(
+                        f"{secret.what} (after move {move}) changes what "
+                        f"{label_of(viewer)} gets from GetGame/ListLegalActions")
+        finally:
+            await client.delete(KEYS.game(copy_id))
+
+
+def event_secret_leaks(variant: str, stored: dict[int, Any],
+                       received: list[tuple[int | None, game_pb2.Event]]
+                       ) -> tuple[list[str], int, int]:
+    """(what leaked, events hidden as due, events shown to their entitled seat): every event a
+    viewer received, checked against EVENT_SECRETS and the stored (full) event."""
+    found, hidden, shown = [], 0, 0
+    for viewer, message in received:
+        if message.WhichOneof("variant") == "lifecycle":
+            continue
+        spec = EVENT_SECRETS[variant].get(type(stored[message.seq]).__name__)
+        if spec is None:
+            continue
+        owners, secret = spec
+        full = stored[message.seq]
+        got = getattr(wire.event_from_proto(message)[1], secret)
+        if viewer in {getattr(full, o) for o in owners}:
+            shown += got == getattr(full, secret)
+            continue
+        due = (HIDDEN_VALUE,) * len(got) if isinstance(got, tuple) else HIDDEN_VALUE
+        if got != due:
+            found.append(f"{type(full).__name__}.{secret} of event {message.seq} reached "
+                         f"{label_of(viewer)}: {got!r}")
+        else:
+            hidden += 1
+    return found, hidden, shown
 
 
 async def read_as_everyone(stub: Stub, game: Game, state: Any, version: int,
@@ -242,13 +390,26 @@ async def _play(stub: Stub, client: redis.asyncio.Redis, game: Game, driver: Lea
     move = 0
     while True:
         state, version, snap = await true_state(client, game.game_id)
-        if move % SECRET_EVERY == 0 or rules.outcome(state) is not None:
+        running = rules.outcome(state) is None
+        if move % SECRET_EVERY == 0 or not running:
             sample_secrets(variant, state, snap, capture, move)
+        if move % SECRET_EVERY == 0 and running:
+            await probe_secrets(stub, client, game, state, move=move, capture=capture)
+            await _read_the_rest(stub, game, capture)
         await read_as_everyone(stub, game, state, version, capture)
         seats = rules.decision(state).seats
         if not seats:
             break
         assert move < MAX_ACTIONS, f"{variant}: no outcome after {MAX_ACTIONS} actions"
+        if move == driver.resign_at:
+            last = len(game.tokens) - 1
+            resigned = await stub.Resign(service_pb2.ResignRequest(
+                game_id=game.game_id, request_id="leak-resign"),
+                metadata=bearer(game.tokens[last]))
+            capture.add("Resign", last, resigned)
+            capture.submitted += [(last, e) for e in resigned.events]
+            move += 1
+            continue
         seat = seats[0]
         token = bearer(game.tokens[seat])
         got = await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id),
@@ -267,6 +428,21 @@ async def _play(stub: Stub, client: redis.asyncio.Redis, game: Game, driver: Lea
         capture.submitted += [(seat, e) for e in reply.events]
         move += 1
     capture.actions = move
+
+
+async def _read_the_rest(stub: Stub, game: Game, capture: Capture) -> None:
+    """ListGames as anyone, and ExportGame before the end (refused) as the host and a seat."""
+    listed = await stub.ListGames(service_pb2.ListGamesRequest(page_size=50))
+    capture.add("ListGames", None, listed)
+    for viewer, token in (("host", game.host), (0, game.tokens[0])):
+        try:
+            exported = await stub.ExportGame(service_pb2.ExportGameRequest(
+                game_id=game.game_id), metadata=bearer(token))
+        except grpc.aio.AioRpcError as error:
+            capture.replies.append(("ExportGame error", viewer, _error_bytes(error)))
+        else:
+            capture.add("ExportGame", viewer, exported)
+            raise AssertionError(f"{label_of(viewer)} exported a game still being played")
 
 
 async def expected_events(client: redis.asyncio.Redis, game: Game, viewer: Viewer
@@ -317,10 +493,20 @@ async def check_capture(client: redis.asyncio.Redis, game: Game, capture: Captur
         found += [f"{what} in {label} for {label_of(viewer)}"
                   for label, viewer, data in capture.replies if pattern.search(data)]
         found += [f"{what} in the log"] if pattern.search(log) else []
+    items = [wire.decode_event(fields[b"e"])
+             for _id, fields in await client.xrange(KEYS.events(game.game_id))]
+    stored = {item.seq: item.event for item in items}
+    received = [(seat_of(v), e) for (label, v, data) in capture.replies
+                if label == "StreamEvents"
+                for e in [service_pb2.StreamEventsResponse.FromString(data).event]]
+    leaks, hidden, shown = event_secret_leaks(game.variant, stored,
+                                              received + capture.submitted)
+    found += leaks + capture.probe_failures
+    if EVENT_SECRETS[game.variant] and not leaks:
+        assert hidden and shown, (
+            f"no secret event was both hidden from a viewer and shown to its seat "
+            f"(hidden {hidden}, shown {shown}): the game proves nothing about them")
     if driver.exercised is not None:
-        received = [(seat_of(v), e) for (label, v, data) in capture.replies
-                    if label == "StreamEvents"
-                    for e in [service_pb2.StreamEventsResponse.FromString(data).event]]
         driver.exercised(received + capture.submitted)
     return found
 

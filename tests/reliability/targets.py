@@ -6,7 +6,10 @@ change them, so afterwards their stored snapshot and stream must be exactly as b
 *sandbox* (the fuzzer may also play them legitimately). `build_targets` makes games of every
 registered variant in several situations (fresh, mid-game, finished, waiting for a manual start)
 plus classic ones in each interesting phase (claim, two-player neutral placement, defence,
-a hand to trade). `action_pool` collects, per variant, real actions of every kind from offline
+a hand to trade), and, through `PHASES`, one game of every variant in each of its main phases
+(the decision kinds a bot game meets: classic's claim to fortify, Legacy's HQ placement to the
+end-of-turn draw, Strike's draw to a battle's windows, Deep Space's turn start, mining and
+main actions). `action_pool` collects, per variant, real actions of every kind from offline
 bot playouts: legal somewhere, usually illegal where the fuzzer sends them.
 """
 
@@ -122,8 +125,37 @@ class Builder:
         assert target.status in FINAL
 
 
+# per variant, the decision kinds (`Ruleset.decision(...).kind`) a game is driven to before it
+# is fuzzed: every one must be reached by the bots from PHASE_SEED, or the build fails
+PHASES: dict[str, tuple[str, ...]] = {
+    "classic": ("claim", "setup_place", "reinforce", "attack", "defend", "move_in", "fortify"),
+    "legacy": ("setup_hq", "scar", "start", "recruit", "attack", "defend", "move_in",
+               "maneuver", "draw"),
+    "deep_space": ("start", "mining", "main"),
+    "strike": ("draw", "main", "deploy", "after_deploy", "after_roll", "cancel", "continue"),
+}
+PHASE_SEED = 102
+
+
+def build_phase_targets(b: Builder, variants: list[str] | None = None) -> list[Target]:
+    """One attacked 3-seat game of each variant in each of its PHASES, driven there by the
+    bots through the service. A registered variant missing from PHASES fails here."""
+    made = []
+    for variant in variants or sorted(REGISTRY):
+        assert variant in PHASES, f"tests/reliability/targets.py names no PHASES for {variant}"
+        for kind in PHASES[variant]:
+            t = b.create(f"{variant}/{kind}", variant, options_for(variant, 3), PHASE_SEED)
+            b.advance(t, _in_phase(kind))
+            made.append(t)
+    return made
+
+
 def _kind(target: Target) -> str:
     return target.rules.decision(target.state).kind if target.status == ACTIVE else ""
+
+
+def _in_phase(kind: str) -> Callable[[Target], bool]:
+    return lambda target: _kind(target) == kind
 
 
 def build_targets(stub: service_pb2_grpc.RiskServiceStub, client: redis.Redis) -> Builder:
@@ -143,6 +175,7 @@ def build_targets(stub: service_pb2_grpc.RiskServiceStub, client: redis.Redis) -
             # a variant the service cannot yet play a 3-seat game of: said, not hidden
             b.unplayable[variant] = f"{type(exc).__name__}: {exc}"[:200]
             b.targets = [t for t in b.targets if t.variant != variant]
+    build_phase_targets(b, [v for v in sorted(REGISTRY) if v not in b.unplayable])
     classic = "classic"
     if classic in REGISTRY:
         b.create("classic/claim", classic, options_for(classic, 3), seed=105)

@@ -283,6 +283,17 @@ def mutated(draw: st.DrawFn, action: Action) -> Action:
     return dataclasses.replace(action, **changes) if changes else action
 
 
+def one_mutated(draw: st.DrawFn, action: Action) -> Action:
+    """`action` with one of its integer fields set to an extreme or meaningless value."""
+    names = [f.name for f in dataclasses.fields(action)
+             if isinstance(getattr(action, f.name), int)
+             and not isinstance(getattr(action, f.name), bool)]
+    if not names:
+        return mutated(draw, action)
+    return dataclasses.replace(action, **{draw(st.sampled_from(names)): draw(
+        integers_for(INT32))})
+
+
 def _submit(target: Target, action: Action | game_pb2.Action, version: int, **fields: Any
             ) -> service_pb2.SubmitActionRequest:
     proto = action if isinstance(action, game_pb2.Action) else wire.action_to_proto(
@@ -426,7 +437,16 @@ def out_of_range(draw: st.DrawFn, world: World) -> Shot:
     seat = t.decider if t.decider is not None else 0
     which = draw(st.sampled_from(("action", "action", "action", "numbers")))
     if which == "action":
-        action = mutated(draw, draw(st.sampled_from(world.pool[t.variant])))
+        # half of them one of the moves a running target's decider may make now with one
+        # number made extreme (its phase's own checks run only on those), half any phase's
+        # move with any of its numbers changed
+        running = [r for r in world.attacked if r.decider is not None]
+        if running and draw(st.booleans()):
+            t = draw(st.sampled_from(running))
+            seat = t.decider if t.decider is not None else 0
+            action = one_mutated(draw, draw(st.sampled_from(t.legal(seat))))
+        else:
+            action = mutated(draw, draw(st.sampled_from(world.pool[t.variant])))
         request = _submit(t, action, t.version, request_id=f"fz-{draw(st.integers(0, 10**9))}")
         return Shot("out_of_range", "SubmitAction", request, f"Bearer {t.tokens[seat]}", t,
                     expect=frozenset({"FAILED_PRECONDITION", "INVALID_ARGUMENT", "ABORTED",

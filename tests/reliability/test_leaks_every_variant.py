@@ -17,6 +17,7 @@ from risk_service.engine import REGISTRY
 from risk_service.pb.risk.v1 import service_pb2_grpc
 from tests.reliability.canaries import (
     DRIVERS,
+    EVENT_SECRETS,
     Capture,
     check_capture,
     redacted_events,
@@ -33,6 +34,9 @@ def test_every_variant_has_a_leak_driver(variant: str) -> None:
     assert variant in DRIVERS, (
         f"variant {variant!r} is in the engine's REGISTRY but tests/reliability/canaries.py "
         f"has no LeakDriver for it: add one (fast options and a seed), so that its leak test runs")
+    assert variant in EVENT_SECRETS, (
+        f"canaries.EVENT_SECRETS does not say which {variant!r} event fields are secret "
+        "(an empty dict if none): write it from the rules digest's who-sees-what table")
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -58,9 +62,15 @@ async def test_no_canary_reaches_a_viewer_not_entitled_to_it(
           f"{len(capture.replies)} replies and stream messages ({streamed} events streamed, "
           f"{capture.views} views) searched for "
           f"{len(capture.needles) + len(capture.numbers)} canaries + "
-          f"{len(game.viewers) - 1} tokens, and the log ({len(log)} bytes); events redacted "
+          f"{len(game.viewers) - 1} tokens, and the log ({len(log)} bytes); {capture.probes} "
+          f"(secret, viewer) pairs probed by changing the stored secret; events redacted "
           f"for some viewers: {redacted}; found where not entitled: {len(found)} "
           f"({time.monotonic() - started:.1f} s)")
     assert not found, found[:20]
-    assert capture.actions > 20 and len(capture.needles) > 8
+    assert capture.actions > 20 and len(capture.needles) > 8 and capture.probes > 100
     assert redacted > 0 or not driver.redacts, "the game never redacted an event"
+    searched = {label for label, _viewer, _data in capture.replies}
+    due = {"CreateGame", "GetGame", "ListLegalActions", "ListLegalActions error", "SubmitAction",
+           "StreamEvents", "ListGames", "ExportGame error"}
+    due |= {"Resign"} if driver.resign_at is not None else set()
+    assert due <= searched, f"never searched: {sorted(due - searched)}"

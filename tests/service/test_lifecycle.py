@@ -4,7 +4,9 @@ bot takeover, spectator delay, retention and audit export, with real processes."
 from __future__ import annotations
 
 import asyncio
+import re
 import time
+import urllib.request
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -17,6 +19,7 @@ from risk_service.engine import LegalAction, get_ruleset
 from risk_service.engine.classic.model import ClassicView
 from risk_service.games import BACKLOG_PAGE
 from risk_service.pb.risk.v1 import game_pb2, lifecycle_pb2, service_pb2, service_pb2_grpc
+from risk_service.redis_server import free_port
 from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import (
@@ -208,23 +211,97 @@ async def test_bot_takes_over_a_seat_that_times_out(stub: Stub) -> None:
     assert "clock_started" in kinds
 
 
+TIMED_GAMES = 6  # games timed out side by side: each deadline is a race the two sweepers may run
+DECISION_S = 1
+
+
+def _decisions_timed_out(events: list[game_pb2.Event], allowed_ms: int) -> tuple[int, list[str]]:
+    """Walk one game's stream: every ClockStarted opens a decision, and a DecisionTimedOut
+    closes the open one. (timeouts seen, what is wrong): a decision timed out twice, before
+    its start plus `allowed_ms`, for another seat, or with no decision open."""
+    problems: list[str] = []
+    started: game_pb2.Event | None = None
+    timed_out: set[int] = set()  # seqs of the ClockStarted whose decision timed out
+    timeouts = 0
+    for event in events:
+        kind = event.lifecycle.WhichOneof("kind") if event.WhichOneof("variant") == \
+            "lifecycle" else None
+        if kind == "clock_started":
+            clock = event.lifecycle.clock_started
+            if clock.deadline_ms != event.at_ms + allowed_ms:
+                problems.append(f"seq {event.seq}: deadline {clock.deadline_ms} is not its "
+                                f"start {event.at_ms} + {allowed_ms} ms")
+            started = event
+        elif kind == "decision_timed_out":
+            timeouts += 1
+            seat = event.lifecycle.decision_timed_out.seat
+            if started is None:
+                problems.append(f"seq {event.seq}: a timeout with no decision on the clock")
+                continue
+            clock = started.lifecycle.clock_started
+            if started.seq in timed_out:
+                problems.append(f"seq {event.seq}: the decision started at seq {started.seq} "
+                                "timed out a second time")
+            early = started.at_ms + allowed_ms - event.at_ms
+            if early > 0:
+                problems.append(f"seq {event.seq}: timed out {early} ms before its clock "
+                                "allowed")
+            if seat != clock.seat:
+                problems.append(f"seq {event.seq}: seat {seat} timed out on seat "
+                                f"{clock.seat}'s clock")
+            timed_out.add(started.seq)
+    return timeouts, problems
+
+
+async def _metric(port: int, name: str) -> float:
+    """One unlabelled counter from a process's /metrics page."""
+    def scrape() -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+            return str(reply.read().decode())
+    page = await asyncio.to_thread(scrape)
+    found = re.search(rf"^{name} ([0-9.e+]+)$", page, re.MULTILINE)
+    assert found, f"{name} is not on the metrics page"
+    return float(found.group(1))
+
+
 async def test_timeout_applied_once_by_two_processes(
-    make_service: ServiceFactory, redis_client: object
+    make_service: ServiceFactory, redis_client: aioredis.Redis
 ) -> None:
-    """Two sweeping processes; each expired decision is timed out exactly once."""
-    first = make_service(**QUICK)
-    make_service(**QUICK)
-    async with grpc.aio.insecure_channel(first.target) as channel:
+    """Two sweeping processes, six timed games: each decision times out once, never before
+    its start plus the allowed seconds, and the per-game lease keeps the two sweepers from
+    both working on one deadline (no commit of theirs lost the version race)."""
+    ports = [free_port(), free_port()]
+    # sweeps 10 ms apart: the two processes find each deadline due within a commit's time of
+    # each other, so without the lease they would both work on nearly every one
+    services = [make_service(RISK_SWEEP_INTERVAL_MS="10", RISK_METRICS_PORT=str(port))
+                for port in ports]
+    async with grpc.aio.insecure_channel(services[0].target) as channel:
         stub = Stub(channel)
-        clock = lifecycle_pb2.ClockOptions(decision_seconds=1)
-        created = await stub.CreateGame(_request(issue_seat_tokens=True, clock=clock))
-        game_id = created.game.game_id
-        await asyncio.sleep(3.6)  # three deadlines pass, one after another
-        events = await _events(stub, game_id)
-    timeouts = [e for e in events if e.lifecycle.WhichOneof("kind") == "decision_timed_out"]
-    assert 2 <= len(timeouts) <= 4
-    versions = [e.version for e in timeouts]
-    assert len(set(versions)) == len(versions), "no version was timed out twice"
+        clock = lifecycle_pb2.ClockOptions(decision_seconds=DECISION_S)
+        created = await asyncio.gather(*(
+            stub.CreateGame(_request(issue_seat_tokens=True, clock=clock, seed=17 + n))
+            for n in range(TIMED_GAMES)))
+    await asyncio.sleep(3.6)  # three deadlines pass in each game, one after another
+    conflicts = [await _metric(port, "risk_commit_conflicts_total") for port in ports]
+    for service in services:
+        service.stop()  # no sweeper runs now: the streams and the logs are complete
+    problems, counts = [], []
+    for reply in created:
+        game_id = reply.game.game_id
+        events = [game_pb2.Event.FromString(fields[b"e"])
+                  for _id, fields in await redis_client.xrange(f"risk:g:{{{game_id}}}:ev")]
+        timeouts, wrong = _decisions_timed_out(events, DECISION_S * 1000)
+        counts.append(timeouts)
+        problems += [f"game {game_id}: {p}" for p in wrong]
+        versions = [e.version for e in events if e.lifecycle.WhichOneof("kind") ==
+                    "decision_timed_out"]
+        if len(set(versions)) != len(versions):
+            problems.append(f"game {game_id}: a version holds two timeouts")
+    assert not problems, problems
+    assert min(counts) >= 2, f"timeouts per game: {counts}"
+    applied = sum(s.logs().count('"timeout_applied"') for s in services)
+    assert applied == sum(counts), "a timeout was logged as applied that is not in the stream"
+    assert conflicts == [0, 0], f"the sweepers raced for one deadline: {conflicts} conflicts"
 
 
 async def test_killed_lease_holder_does_not_stop_the_timeout(

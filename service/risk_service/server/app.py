@@ -81,7 +81,11 @@ class App:
         await self.health.enter_graceful_shutdown()
         await self.server.stop(self.settings.shutdown_grace_s if grace is None else grace)
         for task in self.tasks:
-            task.cancel()
+            # cancelled again until it ends: a cancel that lands inside a redis-py call can be
+            # swallowed there (seen with the sweeper), and the loop would then run on forever
+            while not task.done():
+                task.cancel()
+                await asyncio.wait([task], timeout=0.1)
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         if self.ops_http is not None:
