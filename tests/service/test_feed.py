@@ -11,7 +11,8 @@ import asyncio
 import resource
 import shutil
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -49,14 +50,15 @@ async def _service_connections(client: redis.asyncio.Redis) -> int:
     return sum(1 for c in clients if int(c["id"]) != mine)
 
 
-async def _gather_bounded(coros: list[Any], at_once: int) -> list[Any]:
+async def _gather_bounded(calls: list[Callable[[], Any]], at_once: int) -> list[Any]:
+    """Make each call (a gRPC call starts when it is made) with at most `at_once` in flight."""
     gate = asyncio.Semaphore(at_once)
 
-    async def one(coro: Any) -> Any:
+    async def one(call: Callable[[], Any]) -> Any:
         async with gate:
-            return await coro
+            return await call()
 
-    return await asyncio.gather(*(one(c) for c in coros))
+    return await asyncio.gather(*(one(c) for c in calls))
 
 
 @pytest.fixture
@@ -79,7 +81,7 @@ async def test_thousands_of_streamed_games_share_a_few_redis_connections(
     try:
         async with asyncio.timeout(TIMEOUT_S):
             created = await _gather_bounded(
-                [stubs[i % len(stubs)].CreateGame(create_request(seed=i, players=3))
+                [partial(stubs[i % len(stubs)].CreateGame, create_request(seed=i, players=3))
                  for i in range(GAMES)], 64)
             games = [(c.game.game_id, c.game.last_seq) for c in created]
             calls += [stubs[i // STREAMS_PER_CHANNEL].StreamEvents(
@@ -90,7 +92,7 @@ async def test_thousands_of_streamed_games_share_a_few_redis_connections(
             # committed after that reaches it through the feed, not the backlog
             await asyncio.sleep(1.0)
             joined = await _gather_bounded(
-                [stubs[i % len(stubs)].JoinGame(service_pb2.JoinGameRequest(
+                [partial(stubs[i % len(stubs)].JoinGame, service_pb2.JoinGameRequest(
                     game_id=game_id, seat=0, display_name="a")) for i, (game_id, _) in
                  enumerate(games)], 64)
             assert len(joined) == GAMES
@@ -290,3 +292,35 @@ async def test_stream_ends_when_the_older_state_has_moved_on_to_the_same_seq(
     assert error.code() == grpc.StatusCode.ABORTED
     info = error_info(error)
     assert (info.reason, info.metadata["last_seq"]) == ("GAME_ROLLED_BACK", str(survived))
+
+
+BURST = 2_500  # streams opened at once: past gRPC's default backlog of calls not yet taken up
+
+
+async def test_a_burst_of_streams_opened_at_once_is_served_whole(
+    make_service: ServiceFactory, redis_client: redis.asyncio.Redis, many_descriptors: None,
+) -> None:
+    """2,500 StreamEvents opened at the same moment on one game each get the next event: none
+    is cancelled unseen by gRPC's backlog of calls the service has not picked up yet."""
+    service = make_service()
+    channels = _channels(service.target, -(-BURST // STREAMS_PER_CHANNEL))
+    calls: list[Any] = []
+    try:
+        stub = Stub(channels[0])
+        game = (await stub.CreateGame(create_request(seed=5, players=3))).game
+        calls += [Stub(channels[i // STREAMS_PER_CHANNEL]).StreamEvents(
+            service_pb2.StreamEventsRequest(game_id=game.game_id, after_seq=game.last_seq))
+            for i in range(BURST)]
+        firsts = [asyncio.ensure_future(call.read()) for call in calls]
+        await asyncio.sleep(1.0)
+        await stub.JoinGame(service_pb2.JoinGameRequest(game_id=game.game_id, seat=0))
+        async with asyncio.timeout(TIMEOUT_S):
+            got = await asyncio.gather(*firsts, return_exceptions=True)
+        failed = [r for r in got if isinstance(r, BaseException)]
+        assert not failed, f"{len(failed)} of {BURST} streams failed, e.g. {failed[0]!r}"
+        assert {m.event.seq for m in got} == {game.last_seq + 1}
+    finally:
+        for call in calls:
+            call.cancel()
+        for channel in channels:
+            await channel.close()
