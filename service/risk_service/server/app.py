@@ -32,7 +32,7 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from risk_service.campaigns import CampaignService
-from risk_service.feed import FeedHub
+from risk_service.feed import FeedHub, reader_client
 from risk_service.games import ACTIVE, GameService, Limits
 from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.redis_server import RedisServer, supervise
@@ -53,6 +53,11 @@ SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
 
+# how long a feed reader's XREAD blocks; a new game is added without waiting for it (CLIENT
+# UNBLOCK), so it only bounds how long a dead connection can go unnoticed
+FEED_BLOCK_MS = 5000
+
+
 def clock_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -63,7 +68,6 @@ class App:
     server: grpc.aio.Server
     port: int
     redis: aioredis.Redis
-    feed_redis: aioredis.Redis
     pipe: RedisPipe | None
     hub: FeedHub
     health: health.aio.HealthServicer
@@ -87,7 +91,6 @@ class App:
             await self.ops_http.stop()
         await self.hub.close()
         await self.redis.aclose()
-        await self.feed_redis.aclose()
         if self.pipe is not None:
             await self.pipe.close()
 
@@ -175,16 +178,14 @@ async def start(settings: Settings, redis_url: str) -> App:
         timeout=settings.redis_pool_timeout_s, health_check_interval=10, **retry,
     ))
     keys = Keys(settings.key_prefix)
-    block_ms = 5000
-    # feed readers block in XREAD for block_ms: their socket must wait longer than that
-    # ... and each game being streamed holds one connection in its blocking XREAD, so the
-    # feeds' pool grows with the number of streamed games (redis-py's default caps it at 100)
-    feed_client = aioredis.Redis.from_url(
-        redis_url, socket_timeout=block_ms / 1000 + 5, max_connections=settings.max_streamed_games,
-        **retry,
-    )
-    hub = FeedHub(feed_client, keys, block_ms=block_ms)
     metrics = Metrics()
+    # every streamed game is read over these few connections (feed.py), never one per game
+    hub = FeedHub(
+        client, keys, reader_client=lambda: reader_client(redis_url, FEED_BLOCK_MS),
+        readers=settings.feed_readers, block_ms=FEED_BLOCK_MS,
+        max_games=settings.max_streamed_games, max_subscribers=settings.max_subscribers,
+        on_refused=metrics.stream_refused, on_rolled_back=metrics.stream_rolled_back,
+    )
     # commits and game reads share one multiplexed connection (store/pipe.py); TLS URLs keep
     # to redis-py's pool
     pipe = RedisPipe(redis_url) if pipe_supported(redis_url) else None
@@ -214,6 +215,11 @@ async def start(settings: Settings, redis_url: str) -> App:
         options=[
             ("grpc.max_receive_message_length", settings.max_message_bytes),
             ("grpc.so_reuseport", 0),
+            # calls that arrived but that the server has not picked up yet: past gRPC's own
+            # default (1,000, then random early drops up to 3,000) a burst of streams opened
+            # at once was cancelled before the service ever saw it, with no status or log
+            ("grpc.server.max_pending_requests", settings.max_pending_calls),
+            ("grpc.server.max_pending_requests_hard_limit", settings.max_pending_calls),
         ],
     )
     # generated grpc code ships without type stubs
@@ -228,8 +234,7 @@ async def start(settings: Settings, redis_url: str) -> App:
     )
     port = _add_port(server, settings.listen, credentials)
     mtls_port = None if mutual is None else _add_port(server, settings.mtls_listen, mutual)
-    app = App(settings, server, port, client, feed_client, pipe, hub, health_servicer, metrics,
-              keys)
+    app = App(settings, server, port, client, pipe, hub, health_servicer, metrics, keys)
     if settings.metrics_port:
         app.ops_http = OpsHttp(metrics, lambda: app.ready)
         try:
