@@ -1,10 +1,26 @@
-"""Live fan-out: at most one Redis reader per game per process, feeding local subscribers.
+"""Live fan-out: every game streamed by this process is read over a few shared Redis
+connections and handed to its local subscribers.
 
-A `GameFeed` runs one blocking XREAD loop on its game's stream and hands each new event to
-every subscriber's bounded buffer. A subscriber that falls `limit` events behind is cut off
-(it resumes from its last seq with a new call), so one slow reader never delays the others.
-Subscribers register before they read their backlog, and the feed's cursor at that moment is
-never past the backlog's end, so backlog + live covers every event; seqs remove the overlap.
+A `GameFeed` is one game's cursor and subscribers. Feeds are spread over a fixed set of
+`StreamReader`s (the `feed_readers` setting) by the hash slot of their stream key; each reader
+owns one Redis connection and runs one XREAD BLOCK over all its games' streams at once, so
+ten thousand streamed games take a few dozen connections, not ten thousand. A game added to a
+reader that is blocked is picked up at once: the reader's XREAD is released with CLIENT
+UNBLOCK from the command connection, and the next XREAD names the new stream. (On Redis
+Cluster one XREAD may only name keys of one slot, which is why feeds are grouped by slot:
+readers per node, an XREAD per slot, is the step from here.)
+
+Each new event goes into every subscriber's bounded buffer without waiting. A subscriber that
+falls `limit` events behind is cut off (it resumes from its last seq with a new call), so one
+slow reader never delays the others. Subscribers register before they read their backlog, and
+a feed's cursor at that moment is never past the backlog's end, so backlog + live covers every
+event; seqs remove the overlap.
+
+A Redis that comes back at an older state (a restart from an older AOF, a failover to a
+lagging replica) can drop events the feed has already delivered. Every reconnect is therefore
+followed by a check that the entry at each feed's cursor is still the one it read (its commit
+id `c`, or the event bytes for entries written before commits had ids). Where it is not, the
+feed ends: its subscribers get `FeedRolledBack` with the last seq that survived.
 """
 
 from __future__ import annotations
@@ -12,16 +28,35 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from typing import cast
+from collections.abc import Callable, Coroutine
+from typing import Any, cast
 
 import redis.asyncio as aioredis
 import structlog
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.crc import key_slot
 from redis.exceptions import RedisError
 
+from risk_service.errors import Code, ServiceError
 from risk_service.store.keys import Keys, StreamEntries, XReadReply, stream_id, stream_seq
 from risk_service.wire import DecodedEvent, decode_event
 
 log = structlog.get_logger()
+
+# entries (commits, when entries carry their commit id) a feed remembers to find the last
+# seq that survived a rollback; past them a rolled-back subscriber is told to start over
+_REMEMBERED = 16
+_XREAD_COUNT = 512  # entries per stream per read
+
+
+class FeedRolledBack(Exception):
+    """The game's stream no longer holds events this feed delivered: Redis lost writes.
+    `last_seq` is the last seq known to have survived (0: none is known to)."""
+
+    def __init__(self, last_seq: int) -> None:
+        super().__init__(f"the stream was rolled back to seq {last_seq}")
+        self.last_seq = last_seq
 
 
 class Subscriber:
@@ -30,13 +65,14 @@ class Subscriber:
     The handler parks on a bare future that `push` resolves (an asyncio.Event would look the
     running loop up on every wait, and with a thousand streams per event that adds up)."""
 
-    __slots__ = ("feed", "items", "limit", "loop", "overflowed", "waiter")
+    __slots__ = ("feed", "items", "limit", "loop", "overflowed", "rolled_back", "waiter")
 
     def __init__(self, feed: GameFeed, limit: int) -> None:
         self.feed = feed
         self.limit = limit
         self.items: deque[DecodedEvent] = deque()
         self.overflowed = False
+        self.rolled_back: int | None = None
         self.loop = asyncio.get_running_loop()
         self.waiter: asyncio.Future[None] | None = None
 
@@ -46,14 +82,25 @@ class Subscriber:
             self.items.append(item)
         else:
             self.overflowed = True
+        self._wake()
+        return accepted
+
+    def roll_back(self, last_seq: int) -> None:
+        self.rolled_back = last_seq
+        self.items.clear()  # events of the lost branch are never handed out
+        self._wake()
+
+    def _wake(self) -> None:
         waiter = self.waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
-        return accepted
 
     async def next_batch(self) -> list[DecodedEvent]:
-        """Wait for events; raises OverflowError once the buffer has overflowed."""
+        """Wait for events; raises OverflowError once the buffer has overflowed and
+        FeedRolledBack once the stream lost events this subscriber may have seen."""
         while not self.items:
+            if self.rolled_back is not None:
+                raise FeedRolledBack(self.rolled_back)
             if self.overflowed:
                 raise OverflowError
             self.waiter = self.loop.create_future()
@@ -61,98 +108,288 @@ class Subscriber:
                 await self.waiter
             finally:
                 self.waiter = None
+        if self.rolled_back is not None:
+            raise FeedRolledBack(self.rolled_back)
         batch = list(self.items)
         self.items.clear()
         return batch
 
 
-class GameFeed:
-    def __init__(self, hub: FeedHub, game_id: str) -> None:
-        self.hub = hub
-        self.game_id = game_id
-        self.subscribers: set[Subscriber] = set()
-        self.cursor = 0
-        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.task: asyncio.Task[None] | None = None
+def _identity(fields: dict[bytes, bytes]) -> bytes | int:
+    """What tells two entries at one seq apart: the commit id, else the event's bytes."""
+    commit = fields.get(b"c")
+    return commit if commit is not None else hash(fields[b"e"])
 
-    async def start(self) -> None:
+
+class GameFeed:
+    """One streamed game: where its reader is in the stream, and who listens."""
+
+    __slots__ = ("cursor", "game_id", "key", "reader", "seen", "subscribers")
+
+    def __init__(self, reader: StreamReader, game_id: str, key: bytes, cursor: int) -> None:
+        self.reader = reader
+        self.game_id = game_id
+        self.key = key
+        self.cursor = cursor
+        self.subscribers: set[Subscriber] = set()
+        # (seq, identity) of the latest entries read, newest last
+        self.seen: deque[tuple[int, bytes | int]] = deque(maxlen=_REMEMBERED)
+
+    def deliver(self, entries: StreamEntries) -> None:
+        for entry_id, fields in entries:
+            seq = stream_seq(entry_id)
+            if seq <= self.cursor:  # a read issued before a re-subscription moved the cursor
+                continue
+            item = decode_event(fields[b"e"])
+            self.cursor = seq
+            identity = _identity(fields)
+            if not (self.seen and b"c" in fields and self.seen[-1][1] == identity):
+                self.seen.append((seq, identity))
+            else:
+                self.seen[-1] = (seq, identity)  # one commit, one remembered entry: its last
+            for sub in list(self.subscribers):
+                if not sub.push(item):
+                    self.subscribers.discard(sub)
+                    self.reader.hub.subscribers -= 1
+
+
+class StreamReader:
+    """One Redis connection reading the streams of many games with one XREAD BLOCK."""
+
+    def __init__(self, hub: FeedHub, index: int, client: aioredis.Redis) -> None:
+        self.hub = hub
+        self.index = index
+        self.redis = client  # single-connection client, no retries: a reconnect must be seen
+        self.feeds: dict[bytes, GameFeed] = {}
+        self.client_id: int | None = None
+        self.round = 0  # XREADs issued
+        self.blocked = False  # an XREAD is out, naming the keys of `round`
+        self.unblocking = False
+        self.wake: asyncio.Future[None] | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.helpers: set[asyncio.Task[None]] = set()
+
+    def add(self, feed: GameFeed) -> None:
+        self.feeds[feed.key] = feed
+        if self.task is None:
+            self.task = asyncio.create_task(self._run(), name=f"feed-reader:{self.index}")
+        if self.wake is not None and not self.wake.done():
+            self.wake.set_result(None)
+        elif self.blocked and not self.unblocking and self.client_id is not None:
+            self.unblocking = True
+            self._spawn(self._unblock(self.round, self.client_id))
+
+    def remove(self, feed: GameFeed) -> None:
+        # a blocked XREAD may still name the key; what it returns for it is dropped
+        if self.feeds.get(feed.key) is feed:
+            del self.feeds[feed.key]
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
+        self.helpers.add(task)
+        task.add_done_callback(self.helpers.discard)
+
+    async def _unblock(self, round_: int, client_id: int) -> None:
+        """Release the reader's XREAD of `round_` so that its next one names the new keys.
+        The XREAD may not have reached Redis yet (CLIENT UNBLOCK then finds nothing to
+        release): try again until it has, or until the reader has moved on by itself."""
         try:
-            last = cast(StreamEntries, await self.hub.redis.xrevrange(
-                self.hub.keys.events(self.game_id), count=1
-            ))
-            self.cursor = stream_seq(last[0][0]) if last else 0
-            self.task = asyncio.create_task(self._run(), name=f"feed:{self.game_id}")
-            self.ready.set_result(None)
-        except BaseException as exc:
-            self.ready.set_exception(exc)
-            raise
+            delay = 0.001
+            while self.blocked and self.round == round_:
+                if await self.hub.redis.client_unblock(client_id):
+                    return
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.05)
+        except RedisError:
+            pass  # the reader's own read fails too and it starts over
+        finally:
+            self.unblocking = False
 
     async def _run(self) -> None:
-        key = self.hub.keys.events(self.game_id)
         backoff = 0.05
+        reconnected = False
         while True:
+            if not self.feeds:
+                self.wake = asyncio.get_running_loop().create_future()
+                try:
+                    await self.wake
+                finally:
+                    self.wake = None
+                continue
             try:
-                reply = cast(XReadReply | None, await self.hub.redis.xread(
-                    {key: stream_id(self.cursor)}, block=self.hub.block_ms, count=512
-                ))
-                backoff = 0.05
+                if self.client_id is None:
+                    self.client_id = int(await self.redis.client_id())
+                    if reconnected:
+                        await self._verify()
+                streams = {key: stream_id(feed.cursor) for key, feed in self.feeds.items()}
+                self.round += 1
+                self.blocked = True
+                try:
+                    reply = cast(XReadReply | None, await self.redis.xread(
+                        streams, block=self.hub.block_ms, count=_XREAD_COUNT))  # type: ignore[arg-type]
+                finally:
+                    self.blocked = False
             except RedisError as exc:
-                log.warning("feed_read_failed", game_id=self.game_id, error=str(exc))
+                # the next connection is checked for a rollback before it reads on
+                self.client_id = None
+                reconnected = True
+                log.warning("feed_read_failed", reader=self.index, games=len(self.feeds),
+                            error=str(exc))
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
                 continue
-            for _stream, entries in reply or ():
-                for _entry_id, fields in entries:
-                    item = decode_event(fields[b"e"])
-                    self.cursor = item.seq
-                    for sub in list(self.subscribers):
-                        if not sub.push(item):
-                            self.subscribers.discard(sub)
+            backoff = 0.05
+            reconnected = False
+            for key, entries in reply or ():
+                feed = self.feeds.get(key)
+                if feed is not None:
+                    feed.deliver(entries)
+
+    async def _verify(self) -> None:
+        """After a reconnect: end every feed whose stream lost entries it had read."""
+        feeds = [feed for feed in self.feeds.values() if feed.cursor > 0]
+        if not feeds:
+            return
+        control = self.hub.redis
+        async with control.pipeline(transaction=False) as pipe:
+            for feed in feeds:
+                pipe.xrange(feed.key, min=stream_id(feed.cursor), max=stream_id(feed.cursor))
+            found = cast(list[StreamEntries], await pipe.execute())
+        for feed, entries in zip(feeds, found, strict=True):
+            seen = feed.seen[-1] if feed.seen else None
+            if entries and (seen is None or seen[0] != feed.cursor
+                            or _identity(entries[0][1]) == seen[1]):
+                continue
+            await self._rolled_back(feed)
+
+    async def _rolled_back(self, feed: GameFeed) -> None:
+        """The last seq that survived: the newest remembered entry still in the stream (with
+        every older remembered one), else the stream's end when nothing was read yet."""
+        control = self.hub.redis
+        survived = 0
+        if feed.seen:
+            async with control.pipeline(transaction=False) as pipe:
+                for seq, _ in feed.seen:
+                    pipe.xrange(feed.key, min=stream_id(seq), max=stream_id(seq))
+                found = cast(list[StreamEntries], await pipe.execute())
+            for (seq, identity), entries in zip(feed.seen, found, strict=True):
+                if not entries or _identity(entries[0][1]) != identity:
+                    break
+                survived = seq
+        else:
+            last = cast(StreamEntries, await control.xrevrange(feed.key, count=1))
+            survived = min(stream_seq(last[0][0]), feed.cursor) if last else 0
+        log.warning("feed_rolled_back", game_id=feed.game_id, cursor=feed.cursor,
+                    last_seq=survived, subscribers=len(feed.subscribers))
+        self.hub.drop(feed)
+        for sub in feed.subscribers:
+            sub.roll_back(survived)
+        if self.hub.on_rolled_back is not None:
+            self.hub.on_rolled_back()
 
     async def close(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+        tasks = [t for t in (self.task, *self.helpers) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+                await task
+        self.task = None
+        await self.redis.aclose()
 
 
 class FeedHub:
-    """The process's feeds, by game id; a feed lives while it has subscribers."""
+    """The process's feeds, by game id; a feed lives while it has subscribers.
 
-    def __init__(self, client: aioredis.Redis, keys: Keys, *, block_ms: int = 5000) -> None:
+    `redis` is the command client (CLIENT UNBLOCK, rollback checks); `reader_client()` makes
+    the reader connections, at most `readers` of them. Past `max_games` streamed games or
+    `max_subscribers` subscribers (0: no limit) a new subscription is refused with
+    RESOURCE_EXHAUSTED."""
+
+    def __init__(
+        self, client: aioredis.Redis, keys: Keys, *,
+        reader_client: Callable[[], aioredis.Redis], readers: int = 16,
+        block_ms: int = 5000, max_games: int = 10_000, max_subscribers: int = 0,
+        on_refused: Callable[[str], None] | None = None,
+        on_rolled_back: Callable[[], None] | None = None,
+    ) -> None:
         self.redis = client
         self.keys = keys
         self.block_ms = block_ms
+        self.max_games = max_games
+        self.max_subscribers = max_subscribers
+        self.on_refused = on_refused
+        self.on_rolled_back = on_rolled_back
         self.feeds: dict[str, GameFeed] = {}
+        self.subscribers = 0
+        self.readers = [StreamReader(self, i, reader_client()) for i in range(max(1, readers))]
 
     @property
     def subscriber_count(self) -> int:
-        return sum(len(feed.subscribers) for feed in self.feeds.values())
+        return self.subscribers
 
-    async def subscribe(self, game_id: str, limit: int) -> Subscriber:
+    def _refuse(self, reason: str, message: str, limit: int) -> ServiceError:
+        if self.on_refused is not None:
+            self.on_refused(reason)
+        log.warning("stream_refused", reason=reason, limit=limit, games=len(self.feeds),
+                    subscribers=self.subscribers)
+        return ServiceError(Code.RESOURCE_EXHAUSTED, reason, message, {"limit": str(limit)})
+
+    async def subscribe(self, game_id: str, limit: int, after_seq: int | None = None
+                        ) -> Subscriber:
+        """Register a subscriber. `after_seq`: a seq the game's stream is known to have
+        reached (its stored last seq read before this call), so a new feed need not ask
+        Redis where the stream ends; None: ask."""
+        if self.max_subscribers and self.subscribers >= self.max_subscribers:
+            raise self._refuse(
+                "TOO_MANY_SUBSCRIBERS",
+                f"this process serves at most {self.max_subscribers} streams; retry later or "
+                "on another replica", self.max_subscribers)
         feed = self.feeds.get(game_id)
         if feed is None:
-            feed = self.feeds[game_id] = GameFeed(self, game_id)
-            try:
-                await feed.start()
-            except BaseException:
-                self.feeds.pop(game_id, None)
-                raise
-        else:
-            await asyncio.shield(feed.ready)
+            if len(self.feeds) >= self.max_games:
+                raise self._refuse(
+                    "TOO_MANY_STREAMED_GAMES",
+                    f"this process streams at most {self.max_games} games at once; retry later "
+                    "or on another replica", self.max_games)
+            key = self.keys.events(game_id).encode()
+            if after_seq is None:
+                last = cast(StreamEntries, await self.redis.xrevrange(key, count=1))
+                after_seq = stream_seq(last[0][0]) if last else 0
+                feed = self.feeds.get(game_id)  # another subscriber may have made it meanwhile
+            if feed is None:
+                reader = self.readers[key_slot(key) % len(self.readers)]
+                feed = self.feeds[game_id] = GameFeed(reader, game_id, key, after_seq)
+                reader.add(feed)
         sub = Subscriber(feed, limit)
         feed.subscribers.add(sub)
+        self.subscribers += 1
         return sub
 
     async def unsubscribe(self, sub: Subscriber) -> None:
         feed = sub.feed
-        feed.subscribers.discard(sub)
-        if not feed.subscribers and self.feeds.get(feed.game_id) is feed:
+        if sub in feed.subscribers:
+            feed.subscribers.discard(sub)
+            self.subscribers -= 1
+        if not feed.subscribers:
+            self.drop(feed)
+
+    def drop(self, feed: GameFeed) -> None:
+        if self.feeds.get(feed.game_id) is feed:
             del self.feeds[feed.game_id]
-            await feed.close()
+            feed.reader.remove(feed)
 
     async def close(self) -> None:
-        feeds = list(self.feeds.values())
         self.feeds.clear()
-        for feed in feeds:
-            await feed.close()
+        for reader in self.readers:
+            await reader.close()
+
+
+def reader_client(redis_url: str, block_ms: int, **kwargs: Any) -> aioredis.Redis:
+    """One reader's connection: a single connection whose socket waits out a blocked XREAD,
+    and no retries, so that a reconnect is seen (and checked for a rollback) by the reader
+    instead of being hidden inside a retried command."""
+    return aioredis.Redis.from_url(
+        redis_url, single_connection_client=True, socket_timeout=block_ms / 1000 + 5,
+        retry=Retry(NoBackoff(), 0), retry_on_error=[], **kwargs,
+    )

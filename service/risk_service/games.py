@@ -31,7 +31,7 @@ from risk_service.audit import chain_root, hash_chain
 from risk_service.campaign_record import campaign_result
 from risk_service.engine import REGISTRY, Event, IllegalAction, Reason, get_ruleset
 from risk_service.errors import Code, ServiceError, malformed, not_found
-from risk_service.feed import FeedHub
+from risk_service.feed import FeedHub, FeedRolledBack
 from risk_service.lifecycle import (
     DecisionTimedOut,
     GameAbandoned,
@@ -1192,7 +1192,10 @@ class GameService:
         meta = self._meta(record)
         delay = _Delay(meta) if caller.seat is None and (
             meta.spectator_delay_events or meta.spectator_delay_seconds) else None
-        sub = await self.hub.subscribe(record.game_id, self.limits.subscriber_buffer)
+        if request.after_seq > record.last_seq:
+            raise _rolled_back(record.last_seq, request.after_seq)
+        sub = await self.hub.subscribe(record.game_id, self.limits.subscriber_buffer,
+                                       record.last_seq)
         sent = read = request.after_seq  # sent to the client; read from the store's backlog
         caught_up = False  # the backlog is read to its end: the subscription takes over
         pending: list[wire.DecodedEvent] = []
@@ -1236,11 +1239,12 @@ class GameService:
                         f"the stream fell {sub.limit} events behind; resume after seq {sent}",
                         {"last_seq": str(sent)},
                     ) from None
+                except FeedRolledBack as exc:
+                    raise _rolled_back(exc.last_seq, sent) from None
                 floor = pending[-1].seq if pending else sent
                 pending.extend(item for item in batch if item.seq > floor)
         finally:
             await self.hub.unsubscribe(sub)
-
 
     async def _still_seated(self, game_id: str, seat: int, token: str | None) -> None:
         """Raise CREDENTIALS_REVOKED unless `token` is still `seat`'s token."""
@@ -1386,6 +1390,17 @@ def _state_id(record: GameRecord) -> tuple[int, str]:
 class _Diverged(Exception):
     """The commit found the expected version with another commit id: the state it was
     computed on (cached) was lost by Redis and the game reached that version again."""
+
+
+def _rolled_back(last_seq: int, seen: int) -> ServiceError:
+    """The store lost events up to `seen` (a restore, a lagging replica taking over)."""
+    resume = min(last_seq, seen)
+    return ServiceError(
+        Code.ABORTED, "GAME_ROLLED_BACK",
+        f"the game's events after seq {last_seq} were lost by the store (or never existed); "
+        f"drop what you have after seq {resume} and resume after it",
+        {"last_seq": str(resume)},
+    )
 
 
 def _stale(current: int, expected: int) -> ServiceError:

@@ -21,8 +21,16 @@ class Settings:
     # connections for calls; a call waits up to redis_pool_timeout_s for one when all are busy
     redis_max_connections: int = 128
     redis_pool_timeout_s: float = 5.0
-    # games this process may stream live at once (each holds one Redis connection)
+    # games this process may stream live at once, and StreamEvents calls it serves at once
+    # (0: no limit); past either a new stream is refused RESOURCE_EXHAUSTED
     max_streamed_games: int = 10_000
+    max_subscribers: int = 50_000
+    # calls received but not yet taken up by the service (a burst of streams opened at once
+    # waits here); past it gRPC itself cancels new calls before the service sees them
+    max_pending_calls: int = 20_000
+    # Redis connections that read the streamed games' events, each with one XREAD over many
+    # games (1 to 64)
+    feed_readers: int = 16
     # allocations between young-generation garbage collections (Python's default: 700); a
     # process holding thousands of streams spends a tenth of its time in the collector at the
     # default. 0 keeps Python's default thresholds.
@@ -129,6 +137,8 @@ class Settings:
         if 0 < settings.max_calls_per_connection < settings.max_streams_per_connection:
             raise ValueError("RISK_MAX_CALLS_PER_CONNECTION must be at least "
                              "RISK_MAX_STREAMS_PER_CONNECTION")
+        if not 1 <= settings.feed_readers <= 64:
+            raise ValueError(f"RISK_FEED_READERS={settings.feed_readers} is not between 1 and 64")
         if settings.event_loop not in EVENT_LOOPS:
             raise ValueError(f"RISK_EVENT_LOOP={settings.event_loop!r} is not one of "
                              f"{', '.join(EVENT_LOOPS)}")

@@ -11,7 +11,7 @@ import pytest
 from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.server.status import classify
 from tests.service.harness import ServiceProcess
-from tests.service.rpc import create_request, error_info
+from tests.service.rpc import create_request, error_info, rpc_error
 
 DOCUMENTED = {"OK", "INVALID_ARGUMENT", "FAILED_PRECONDITION", "ABORTED", "NOT_FOUND",
               "PERMISSION_DENIED", "UNAUTHENTICATED", "RESOURCE_EXHAUSTED", "UNIMPLEMENTED"}
@@ -43,18 +43,22 @@ async def test_bytes_that_are_no_message_are_invalid_argument(
         {k: line.get(k) for k in ("method", "code")} for line in lines]
 
 
-async def test_resuming_after_the_largest_seq_waits_instead_of_failing(
+async def test_resuming_after_the_largest_seq_is_told_where_the_stream_ends(
     channel: grpc.aio.Channel,
 ) -> None:
-    """StreamEvents(after_seq=2**64-1) stays open (Redis cannot range past its largest id)."""
+    """StreamEvents(after_seq=2**64-1) (Redis cannot range past its largest id) ends ABORTED /
+    GAME_ROLLED_BACK with the game's last seq: a seq past the end no longer exists, or never
+    did, and the client resumes from the one named."""
     stub = service_pb2_grpc.RiskServiceStub(channel)
     created = await stub.CreateGame(create_request())
     for after_seq in (2**64 - 1, 2**64 - 2):
         call = stub.StreamEvents(service_pb2.StreamEventsRequest(
             game_id=created.game.game_id, after_seq=after_seq))
-        with pytest.raises(TimeoutError):
-            await asyncio.wait_for(call.read(), 0.5)
-        call.cancel()
+        error = await rpc_error(call.read())
+        assert error.code() == grpc.StatusCode.ABORTED
+        info = error_info(error)
+        assert (info.reason, info.metadata["last_seq"]) == (
+            "GAME_ROLLED_BACK", str(created.game.last_seq))
 
 
 async def test_every_method_of_the_contract_answers_a_documented_code(

@@ -31,7 +31,7 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from risk_service.campaigns import CampaignService
-from risk_service.feed import FeedHub
+from risk_service.feed import FeedHub, reader_client
 from risk_service.games import ACTIVE, GameService, Limits
 from risk_service.instance import InstanceLock, check_listen
 from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
@@ -54,6 +54,11 @@ SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
 
+# how long a feed reader's XREAD blocks; a new game is added without waiting for it (CLIENT
+# UNBLOCK), so it only bounds how long a dead connection can go unnoticed
+FEED_BLOCK_MS = 5000
+
+
 def clock_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -64,7 +69,6 @@ class App:
     server: grpc.aio.Server
     port: int
     redis: aioredis.Redis
-    feed_redis: aioredis.Redis
     pipe: RedisPipe | None
     hub: FeedHub
     health: health.aio.HealthServicer
@@ -92,7 +96,6 @@ class App:
             await self.ops_http.stop()
         await self.hub.close()
         await self.redis.aclose()
-        await self.feed_redis.aclose()
         if self.pipe is not None:
             await self.pipe.close()
 
@@ -181,6 +184,11 @@ def server_options(settings: Settings) -> list[tuple[str, int]]:
         # keep pinging a connection whose calls send nothing (a half-sent request), instead of
         # gRPC's default of stopping after two pings without data
         ("grpc.http2.max_pings_without_data", 0),
+        # calls that arrived but that the server has not picked up yet: past gRPC's own
+        # default (1,000, then random early drops up to 3,000) a burst of streams opened at
+        # once was cancelled before the service ever saw it, with no status or log
+        ("grpc.server.max_pending_requests", settings.max_pending_calls),
+        ("grpc.server.max_pending_requests_hard_limit", settings.max_pending_calls),
     ]
     if settings.max_calls_per_connection:
         options.append(("grpc.max_concurrent_streams", settings.max_calls_per_connection))
@@ -204,16 +212,14 @@ async def start(settings: Settings, redis_url: str) -> App:
         timeout=settings.redis_pool_timeout_s, health_check_interval=10, **retry,
     ))
     keys = Keys(settings.key_prefix)
-    block_ms = 5000
-    # feed readers block in XREAD for block_ms: their socket must wait longer than that
-    # ... and each game being streamed holds one connection in its blocking XREAD, so the
-    # feeds' pool grows with the number of streamed games (redis-py's default caps it at 100)
-    feed_client = aioredis.Redis.from_url(
-        redis_url, socket_timeout=block_ms / 1000 + 5, max_connections=settings.max_streamed_games,
-        **retry,
-    )
-    hub = FeedHub(feed_client, keys, block_ms=block_ms)
     metrics = Metrics()
+    # every streamed game is read over these few connections (feed.py), never one per game
+    hub = FeedHub(
+        client, keys, reader_client=lambda: reader_client(redis_url, FEED_BLOCK_MS),
+        readers=settings.feed_readers, block_ms=FEED_BLOCK_MS,
+        max_games=settings.max_streamed_games, max_subscribers=settings.max_subscribers,
+        on_refused=metrics.stream_refused, on_rolled_back=metrics.stream_rolled_back,
+    )
     # commits and game reads share one multiplexed connection (store/pipe.py); TLS URLs keep
     # to redis-py's pool
     pipe = RedisPipe(redis_url) if pipe_supported(redis_url) else None
@@ -262,8 +268,7 @@ async def start(settings: Settings, redis_url: str) -> App:
     reflection.enable(server, (SERVICE_NAME, health.SERVICE_NAME))
     port = _add_port(server, settings.listen, credentials)
     mtls_port = None if mutual is None else _add_port(server, settings.mtls_listen, mutual)
-    app = App(settings, server, port, client, feed_client, pipe, hub, health_servicer, metrics,
-              keys)
+    app = App(settings, server, port, client, pipe, hub, health_servicer, metrics, keys)
     if settings.metrics_port:
         app.ops_http = OpsHttp(metrics, lambda: app.ready)
         try:

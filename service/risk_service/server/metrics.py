@@ -1,7 +1,7 @@
 """Prometheus metrics of one service process (served over HTTP when a port is configured).
 
 Counters get the `_total` suffix on the wire: `risk_rpcs_total`, `risk_commit_conflicts_total`,
-`risk_redis_errors_total`.
+`risk_redis_errors_total`, `risk_streams_refused_total`, `risk_stream_rollbacks_total`.
 """
 
 from __future__ import annotations
@@ -40,6 +40,18 @@ class Metrics:
             "risk_redis_errors", "Redis errors by where they were seen (rpc, health)",
             ["source"], registry=self.registry,
         )
+        self.streams_refused = Counter(
+            "risk_streams_refused",
+            "StreamEvents calls refused before their first event, by reason "
+            "(TOO_MANY_STREAMED_GAMES, TOO_MANY_SUBSCRIBERS, ...)",
+            ["reason"], registry=self.registry,
+        )
+        self.stream_rollbacks = Counter(
+            "risk_stream_rollbacks",
+            "Streamed games whose Redis stream lost events already delivered (their "
+            "subscribers were ended ABORTED/GAME_ROLLED_BACK)",
+            registry=self.registry,
+        )
         for source in ("rpc", "health"):
             self.redis_errors.labels(source)  # exported as 0 before the first error
         # every RPC counts itself: its children are looked up once per label set, not through
@@ -57,6 +69,12 @@ class Metrics:
     def count_subscribers(self, count: Callable[[], float]) -> None:
         """Read the subscriber gauge from `count` at each scrape."""
         self.subscribers.set_function(count)
+
+    def stream_refused(self, reason: str) -> None:
+        self.streams_refused.labels(reason).inc()
+
+    def stream_rolled_back(self) -> None:
+        self.stream_rollbacks.inc()
 
     def commit_conflict(self) -> None:
         self.commit_conflicts.inc()

@@ -35,6 +35,9 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NOT_CREATOR: _ClassVar[ServiceReason]
     CREDENTIALS_REVOKED: _ClassVar[ServiceReason]
     SEAT_TOKEN_REISSUED: _ClassVar[ServiceReason]
+    GAME_ROLLED_BACK: _ClassVar[ServiceReason]
+    TOO_MANY_STREAMED_GAMES: _ClassVar[ServiceReason]
+    TOO_MANY_SUBSCRIBERS: _ClassVar[ServiceReason]
 
 class RuleReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -150,6 +153,9 @@ SEAT_NOT_TAKEN: ServiceReason
 NOT_CREATOR: ServiceReason
 CREDENTIALS_REVOKED: ServiceReason
 SEAT_TOKEN_REISSUED: ServiceReason
+GAME_ROLLED_BACK: ServiceReason
+TOO_MANY_STREAMED_GAMES: ServiceReason
+TOO_MANY_SUBSCRIBERS: ServiceReason
 RULE_REASON_UNSPECIFIED: RuleReason
 GAME_OVER: RuleReason
 NOT_YOUR_TURN: RuleReason
