@@ -8,21 +8,22 @@ import time
 import pytest
 import redis.asyncio as aioredis
 
-from risk_service.feed import FeedHub
 from risk_service.games import BrokenCommit, GameService, _Change
 from risk_service.pb.risk.v1 import game_pb2, service_pb2
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
+from tests.service.harness import in_process_hub
 from tests.service.rpc import create_request
 
 
 async def test_a_commit_without_an_event_is_refused_and_nothing_is_written(
-    redis_client: aioredis.Redis,
+    redis_client: aioredis.Redis, redis_url: str,
 ) -> None:
     """A change with no event is refused before Redis sees it: the game stays at its version
     with its events, and the refusal is an error of the service, not the client's."""
     keys = Keys()
-    games = GameService(GameStore(redis_client, keys), FeedHub(redis_client, keys),
+    games = GameService(GameStore(redis_client, keys),
+                        in_process_hub(redis_client, keys, redis_url),
                         clock_ms=lambda: int(time.time() * 1000))
     request = create_request(seed=3, players=3)
     request.issue_seat_tokens = True

@@ -16,12 +16,12 @@ from risk_service.campaign_record import decode_campaign, encode_campaign
 from risk_service.campaigns import CampaignService, reward_to_proto
 from risk_service.engine.legacy import campaign as rules
 from risk_service.engine.legacy.content import board_of
-from risk_service.feed import FeedHub
 from risk_service.games import GameService, Limits
 from risk_service.pb.risk.v1 import legacy_pb2, service_pb2, service_pb2_grpc
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
 from tests.service.conftest import ServiceFactory
+from tests.service.harness import in_process_hub
 from tests.service.rpc import bearer, create_request, error_info, rpc_error
 
 QUICK = {"RISK_SWEEP_INTERVAL_MS": "50"}
@@ -103,13 +103,14 @@ async def test_an_idle_campaign_is_deleted_with_its_index_entries(
 
 
 async def test_a_complete_campaign_is_kept_for_the_retention_then_expires(
-        redis_client: redis.asyncio.Redis) -> None:
+        redis_client: redis.asyncio.Redis, redis_url: str) -> None:
     """The decision that completes a campaign schedules its expiry a retention period later,
     not an idle period; once due, the sweeper's check deletes it and its index entries."""
     keys = Keys()
     now = [1_000_000]
     limits = Limits(retention_ms=5_000_000, campaign_idle_ms=60_000)
-    games = GameService(GameStore(redis_client, keys), FeedHub(redis_client, keys),
+    games = GameService(GameStore(redis_client, keys),
+                        in_process_hub(redis_client, keys, redis_url),
                         clock_ms=lambda: now[0], limits=limits)
     campaigns = CampaignService(games)
     created = await campaigns.create(_campaign_request())

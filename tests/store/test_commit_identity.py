@@ -8,23 +8,23 @@ import time
 
 import redis.asyncio as aioredis
 
-from risk_service.feed import FeedHub
 from risk_service.games import GameService
 from risk_service.pb.risk.v1 import game_pb2
 from risk_service.store.game_store import CommitOutcome, GameStore
 from risk_service.store.keys import Keys
+from tests.service.harness import in_process_hub
 from tests.service.rpc import create_request
 
 
 async def test_stream_entries_carry_their_commit_id_and_a_commit_checks_it(
-    redis_client: aioredis.Redis,
+    redis_client: aioredis.Redis, redis_url: str,
 ) -> None:
     """The creation and the start are two commits with two ids, each on its own stream
     entries, the last in the game hash; a commit at the right version but with another
     commit id is STALE and writes nothing."""
     keys = Keys()
     store = GameStore(redis_client, keys)
-    games = GameService(store, FeedHub(redis_client, keys),
+    games = GameService(store, in_process_hub(redis_client, keys, redis_url),
                         clock_ms=lambda: int(time.time() * 1000))
     request = create_request(seed=3, players=3)
     request.issue_seat_tokens = True  # created (version 0), then started (version 1)
