@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import IntEnum
-from itertools import repeat
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from risk_service.engine.core.rng import Pcg32
@@ -76,11 +75,6 @@ class WorkingState(Generic[StateT]):
     out_field: ClassVar[str] = "out"
     finished_phase: ClassVar[IntEnum]
 
-    _fields: ClassVar[tuple[str, ...]]  # the state's fields but the generator's, in order
-    _attributes: ClassVar[tuple[str, ...]]  # the attribute holding each of them
-    _conversions: ClassVar[tuple[tuple[str, str, Thawed], ...]]  # (field, attribute, how)
-    _slotted: ClassVar[bool]
-
     rng: Pcg32
     events: list[Event]
     seats: int
@@ -94,38 +88,16 @@ class WorkingState(Generic[StateT]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        fields = tuple(f.name for f in dataclasses.fields(cls.state_type)
-                       if f.name not in _RNG_FIELDS)
-        cls._fields = fields
-        cls._attributes = tuple("out" if name == cls.out_field else name for name in fields)
-        cls._conversions = tuple(
-            (name, "out" if name == cls.out_field else name, how)
-            for name, how in cls.thawed.items()
-        )
-        # a state without slots is built through core.values.build, skipping `__init__`
-        cls._slotted = hasattr(cls.state_type, "__slots__")
+        _install_copy_and_freeze(cls)
 
     def __init__(self, state: StateT) -> None:
-        fields = self.__dict__
-        fields.update(zip(self._attributes, map(getattr, repeat(state), self._fields),
-                          strict=True))
-        for _, attribute, how in self._conversions:
-            fields[attribute] = how.thaw(fields[attribute])
-        self.rng = Pcg32(getattr(state, "rng_state"), getattr(state, "rng_inc"))  # noqa: B009
-        self.events = []
-        self.seats = len(self.out)
+        self._copy(state)
+
+    def _copy(self, state: StateT) -> None:
+        raise NotImplementedError  # written for each subclass by `_install_copy_and_freeze`
 
     def freeze(self) -> StateT:
-        values = dict(zip(self._fields, map(getattr, repeat(self), self._attributes),
-                          strict=True))
-        for name, _, how in self._conversions:
-            values[name] = how.freeze(values[name])
-        values["rng_state"] = self.rng.state
-        values["rng_inc"] = self.rng.inc
-        if self._slotted:
-            state: StateT = self.state_type(**values)
-            return state
-        return build(self.state_type, values)  # type: ignore[no-any-return]  # state_type: Any
+        raise NotImplementedError  # likewise
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -170,3 +142,36 @@ class WorkingState(Generic[StateT]):
         self.end_reason = reason
         self.wind_up()
         self.emit(self.ended(winner, self.ranking, reason))
+
+
+def _install_copy_and_freeze(cls: type[WorkingState[Any]]) -> None:
+    """Give `cls` a `_copy` (the body of `__init__`) and a `freeze` written out field by field,
+    as `dataclasses` writes a class's `__init__`: a work area is made and frozen on nearly
+    every action, and plain attribute reads and writes are several times cheaper than a
+    generic loop of `getattr` and `setattr` calls over the fields."""
+    namespace: dict[str, Any] = {"Pcg32": Pcg32, "build": build, "cls": cls.state_type}
+    copy = ["def _copy(self, state):"]
+    fields = []
+    for field in dataclasses.fields(cls.state_type):
+        name = field.name
+        if name in _RNG_FIELDS:
+            continue
+        attribute = "out" if name == cls.out_field else name
+        how = cls.thawed.get(name)
+        if how is None:
+            copy.append(f"    self.{attribute} = state.{name}")
+            fields.append(f"{name!r}: self.{attribute}")
+        else:
+            namespace[f"thaw_{name}"], namespace[f"freeze_{name}"] = how
+            copy.append(f"    self.{attribute} = thaw_{name}(state.{name})")
+            fields.append(f"{name!r}: freeze_{name}(self.{attribute})")
+    copy.append("    self.rng = Pcg32(state.rng_state, state.rng_inc)")
+    copy.append("    self.events = []")
+    copy.append("    self.seats = len(self.out)")
+    fields += ["'rng_state': self.rng.state", "'rng_inc': self.rng.inc"]
+    # a state without slots is built through core.values.build, skipping its `__init__`
+    make = "cls(**{" if hasattr(cls.state_type, "__slots__") else "build(cls, {"
+    freeze = ["def freeze(self):", f"    return {make}" + ", ".join(fields) + "})"]
+    exec("\n".join(copy + freeze), namespace)  # the source is built above from field names
+    cls._copy = namespace["_copy"]  # type: ignore[method-assign]
+    cls.freeze = namespace["freeze"]  # type: ignore[method-assign]
