@@ -1,9 +1,9 @@
 """Classic `apply` takes a short path for attacks; it must give exactly what the full rule gives.
 
 Four actions in five are attacks, so `apply` settles an attack whose target holds without the
-work area (`_quick_attack`). Along bot games in several option sets, every listed attack and a
-spread of illegal ones go through `apply` and through the full rule (`_attack` on a `_Game`):
-same state, same events, or the same reason code.
+work area (`battle.quick_attack`). Along bot games in several option sets, every listed attack
+and a spread of illegal ones go through `apply` and through the full rule (`battle.attack` on a
+`ClassicGame`): same state, same events, or the same reason code.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from risk_service.engine import IllegalAction, get_ruleset
-from risk_service.engine.classic import rules as classic_rules
+from risk_service.engine.classic import battle
 from risk_service.engine.classic.board import TERRITORIES
 from risk_service.engine.classic.model import Attack, ClassicState, Phase
+from risk_service.engine.classic.play import ClassicGame
 from risk_service.engine.core.dice import battle_losses, sort_high
 from risk_service.engine.core.rng import Pcg32
 
@@ -25,9 +26,9 @@ RULES = get_ruleset("classic")
 
 def _full_rule(state: ClassicState, seat: int, action: Attack) -> tuple[Any, ...]:
     """The outcome of the attack through the general path: ("ok", state, events) or the reason."""
-    game = classic_rules._Game(state)
+    game = ClassicGame(state)
     try:
-        classic_rules._attack(game, seat, action)
+        battle.attack(game, seat, action)
     except IllegalAction as exc:
         return ("illegal", exc.reason)
     return ("ok", game.freeze(), game.events)
@@ -94,5 +95,5 @@ def test_roll_battle_matches_core_dice() -> None:
                 attack_roll = sort_high(theirs.dice(attack))
                 defence_roll = sort_high(theirs.dice(defence))
                 want = (attack_roll, defence_roll, *battle_losses(attack_roll, defence_roll))
-                assert classic_rules._roll_battle(ours, attack, defence) == want
+                assert battle.roll_battle(ours, attack, defence) == want
                 assert ours.state == theirs.state

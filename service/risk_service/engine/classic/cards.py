@@ -1,4 +1,4 @@
-"""Card sets and what they are worth under each trade schedule."""
+"""Card sets, what they are worth under each trade schedule, and where a trade's +2 may go."""
 
 from __future__ import annotations
 
@@ -6,7 +6,14 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from risk_service.engine.classic.board import ARTILLERY, CAVALRY, INFANTRY, WILD, card_symbol
+from risk_service.engine.classic.board import (
+    ARTILLERY,
+    CAVALRY,
+    INFANTRY,
+    WILD,
+    card_symbol,
+    card_territory,
+)
 from risk_service.engine.classic.model import TradeSchedule
 
 _FIXED_KIND_VALUE = {INFANTRY: 4, CAVALRY: 6, ARTILLERY: 8}
@@ -68,3 +75,13 @@ def sets_in(hand: Sequence[int]) -> list[tuple[int, int, int]]:
 def _sets_in_sorted(hand: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
     # A hand is listed on every placement of a turn and changes only by a trade or a draw.
     return tuple(combo for combo in combinations(hand, 3) if is_set(combo))
+
+
+def bonus_choices(
+    owner: Sequence[int], bonus_used: bool, seat: int, cards: Sequence[int]
+) -> list[int]:
+    """Where the +2 may go: a traded card's territory the seat holds, once per turn (-1: none)."""
+    if bonus_used:
+        return [-1]
+    shown = [card_territory(c) for c in cards]
+    return [t for t in shown if t is not None and owner[t] == seat] or [-1]

@@ -1,6 +1,9 @@
-"""The two long listings of classic Risk, attacks and fortifications, shared by the rules (which
-list them) and the bot (which recognises them and weighs them a block at a time instead of an
-entry at a time).
+"""Classic Risk's legal actions: whose decision it is and what that seat may do.
+
+The two long listings, attacks and fortifications, are shared by the rules (which list them)
+and the bot (which recognises them and weighs them a block at a time instead of an entry at a
+time). Listed actions are frozen values, so the ones a board can produce are built once and
+shared by every listing instead of being rebuilt on each call.
 
 Four decisions in five are attack steps, and each lists some forty attacks. The listing is made
 of blocks: for each own territory with at least 2 armies (in territory order), for each enemy
@@ -20,12 +23,30 @@ an equality check as a fallback for owners, since rebuilt states often carry an 
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 from itertools import repeat
 from typing import Generic, TypeVar
 
+from risk_service.engine.classic.battle import defence_decider
 from risk_service.engine.classic.board import CLASSIC_BOARD, TERRITORIES
-from risk_service.engine.classic.model import Attack, EndAttack, EndTurn, Fortify, FortifyMode
-from risk_service.engine.core.ruleset import Action, LegalAction
+from risk_service.engine.classic.cards import bonus_choices, sets_in
+from risk_service.engine.classic.model import (
+    Attack,
+    ClaimTerritory,
+    ClassicState,
+    Defend,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    FortifyMode,
+    MoveIn,
+    Phase,
+    PlaceArmies,
+    PlaceNeutral,
+    TradeCards,
+)
+from risk_service.engine.classic.play import MUST_TRADE_AT
+from risk_service.engine.core.ruleset import Action, Decision, LegalAction
 
 END_ATTACK = LegalAction(EndAttack())
 END_TURN = LegalAction(EndTurn())
@@ -216,3 +237,98 @@ def fortify_listing(
     listing.append(END_TURN)
     _FORTIFY.last = (owner, armies, seat, mode, listing, moves)
     return listing, moves
+
+
+# ---- whose decision, and every legal action ------------------------------------------------
+
+
+def deciding_seat(state: ClassicState) -> int:
+    """The one seat `decision(state)` names, or -1 once the game is over."""
+    phase = state.phase
+    if phase is Phase.DEFEND:
+        decider = defence_decider(
+            state.owner, state.attack_to, state.current, state.options.players
+        )
+        assert decider is not None, "a neutral without a decider never waits in DEFEND"
+        return decider
+    return -1 if phase is Phase.FINISHED else state.current
+
+
+# Every Decision a game can be in (seat up to 6), built once: the one for `seat` deciding in
+# `phase` is _DECISIONS[phase][seat].
+_FINISHED = Decision((), "finished")
+_DECISIONS = {
+    phase: tuple(Decision((seat,), phase.name.lower()) for seat in range(7)) for phase in Phase
+}
+_CLAIM_ENTRIES = tuple(LegalAction(ClaimTerritory(t)) for t in range(TERRITORIES))
+_NEUTRAL_ENTRIES = tuple(LegalAction(PlaceNeutral(t)) for t in range(TERRITORIES))
+_DEFEND_ENTRIES = (LegalAction(Defend(1)), LegalAction(Defend(2)))
+
+
+@lru_cache(maxsize=4096)
+def _trade_entry(cards: tuple[int, int, int], bonus_territory: int) -> LegalAction:
+    return LegalAction(TradeCards(cards, bonus_territory))
+
+
+@lru_cache(maxsize=1024)
+def _move_in_entry(dice: int, most: int) -> LegalAction:
+    return LegalAction(MoveIn(dice), most)
+
+
+@lru_cache(maxsize=4096)
+def _place_entry(territory: int, most: int) -> LegalAction:
+    return LegalAction(PlaceArmies(territory, 1), most)
+
+
+def decision(state: ClassicState) -> Decision:
+    if state.phase is Phase.ATTACK:  # `deciding_seat`, for most decisions of a game
+        return _DECISIONS[Phase.ATTACK][state.current]
+    seat = deciding_seat(state)
+    if seat < 0:
+        return _FINISHED
+    return _DECISIONS[state.phase][seat]
+
+
+def legal_actions(state: ClassicState, seat: int) -> list[LegalAction]:
+    phase = state.phase
+    owner = state.owner
+    armies = state.armies
+    if phase is Phase.ATTACK:  # most decisions of a game: keep it first and lean
+        if seat != state.current:  # `deciding_seat` in ATTACK
+            return []
+        return attack_listing(owner, armies, seat).copy()  # a copy: the memo keeps its own
+    if seat != deciding_seat(state):
+        return []
+    legal: list[LegalAction]
+    if phase is Phase.MOVE_IN:
+        return [_move_in_entry(state.attack_dice, armies[state.attack_from] - 1)]
+    if phase is Phase.FORTIFY:
+        listing, _ = fortify_listing(owner, armies, seat, state.options.fortify)
+        return listing.copy()  # a copy: the memo keeps its own
+    if phase is Phase.DEFEND:
+        top = min(2, armies[state.attack_to])
+        return list(_DEFEND_ENTRIES[:top])
+    own = [t for t in range(TERRITORIES) if owner[t] == seat]
+    if phase is Phase.CLAIM:
+        return [_CLAIM_ENTRIES[t] for t in range(TERRITORIES) if owner[t] < 0]
+    if phase is Phase.SETUP_PLACE:
+        most = 1 if state.options.players > 2 else min(state.pending, state.to_place[seat])
+        return [_place_entry(t, most) for t in own]
+    if phase is Phase.SETUP_NEUTRAL:
+        neutral = state.options.players
+        return [_NEUTRAL_ENTRIES[t] for t in range(TERRITORIES) if owner[t] == neutral]
+    if phase is Phase.REINFORCE:
+        hand = state.hands[seat]
+        legal = []
+        may_trade = state.options.cards and (
+            len(hand) >= MUST_TRADE_AT if state.resume_attack else len(hand) >= 3
+        )
+        if may_trade:
+            for combo in sets_in(hand):
+                for bonus in bonus_choices(owner, state.bonus_used, seat, combo):
+                    legal.append(_trade_entry(combo, bonus))
+        if len(hand) < MUST_TRADE_AT and state.pending > 0:
+            pending = state.pending
+            legal.extend([_place_entry(t, pending) for t in own])
+        return legal
+    return []

@@ -1,5 +1,6 @@
 """The checks every variant makes before a rule runs, in the same order and with the same
-reason codes, so clients meet one behaviour whatever the game."""
+reason codes, so clients meet one behaviour whatever the game; and the checks of the options
+every variant shares."""
 
 from __future__ import annotations
 
@@ -32,3 +33,15 @@ def _check_seat(seat: int, players: int, finished: bool) -> None:
         raise IllegalAction(Reason.NOT_A_SEAT, f"seat {seat} is not in this game")
     if finished:
         raise IllegalAction(Reason.GAME_OVER, "the game is over")
+
+
+def check_max_turns(max_turns: int) -> None:
+    """The turn cap every variant takes: at least one turn."""
+    if max_turns < 1:
+        raise IllegalAction(Reason.INVALID_OPTIONS, "max_turns must be at least 1")
+
+
+def check_seed(seed: int) -> None:
+    """A game's seed: an unsigned 64-bit integer, as the wire carries it."""
+    if not 0 <= seed < 1 << 64:
+        raise IllegalAction(Reason.INVALID_OPTIONS, "seed must be an unsigned 64-bit integer")

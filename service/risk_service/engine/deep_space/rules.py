@@ -10,15 +10,23 @@ listed in docs/rules-deep-space.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import combinations
 from typing import ClassVar
 
 from risk_service.engine.core.deck import draw_card
 from risk_service.engine.core.errors import IllegalAction, Reason
-from risk_service.engine.core.guards import check_action, check_resign
+from risk_service.engine.core.guards import check_action, check_max_turns, check_seed
 from risk_service.engine.core.rng import Pcg32
-from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction, Outcome
+from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction
+from risk_service.engine.core.variant import VariantRules
+from risk_service.engine.core.working import (
+    AS_LIST,
+    AS_LISTS,
+    AS_SORTED_LISTS,
+    Thawed,
+    WorkingState,
+)
 from risk_service.engine.deep_space import bot
 from risk_service.engine.deep_space.board import DEEP_SPACE_BOARD as BOARD
 from risk_service.engine.deep_space.board import NODES
@@ -115,97 +123,47 @@ def _name(node: int) -> str:
     return BOARD.names[node] if 0 <= node < NODES else f"node {node}"
 
 
-class _Game:
+class _Game(WorkingState[DeepSpaceState]):
     """A mutable copy of one DeepSpaceState for the duration of one rule application (or one
     listing of legal actions, which asks the same questions)."""
 
-    def __init__(self, s: DeepSpaceState) -> None:
-        self.options = s.options
-        self.seed = s.seed
-        self.rng = Pcg32(s.rng_state, s.rng_inc)
-        self.phase = s.phase
-        self.current = s.current
-        self.turn = s.turn
-        self.first_seat = s.first_seat
-        self.stations = s.stations
-        self.recruits = [list(r) for r in s.recruits]
-        self.supply = list(s.supply)
-        self.bases = [list(b) for b in s.bases]
-        self.gems = list(s.gems)
-        self.ore = list(s.ore)
-        self.bank_gems = s.bank_gems
-        self.bank_ore = s.bank_ore
-        self.dogs = [list(d) for d in s.dogs]
-        self.force_fields = list(s.force_fields)
-        self.hands = [list(h) for h in s.hands]
-        self.deck = s.deck
-        self.discard = s.discard
-        self.moves_left = s.moves_left
-        self.mined = list(s.mined)
-        self.battle_cry = s.battle_cry
-        self.dog_planet = s.dog_planet
-        self.dog_seat = s.dog_seat
-        self.out = list(s.out)
-        self.out_order = s.out_order
-        self.winner = s.winner
-        self.ranking = s.ranking
-        self.end_reason = s.end_reason
-        self.in_play = BOARD.layouts[s.options.players].in_play
-        self.events: list[Event] = []
+    state_type = DeepSpaceState
+    thawed: ClassVar[Mapping[str, Thawed]] = {
+        "recruits": AS_LISTS, "supply": AS_LIST, "bases": AS_SORTED_LISTS, "gems": AS_LIST,
+        "ore": AS_LIST, "dogs": AS_LISTS, "force_fields": AS_LIST, "hands": AS_SORTED_LISTS,
+        "mined": AS_LIST, "out": AS_LIST,
+    }
+    finished_phase = Phase.FINISHED
 
-    def freeze(self) -> DeepSpaceState:
-        return DeepSpaceState(
-            options=self.options,
-            seed=self.seed,
-            rng_state=self.rng.state,
-            rng_inc=self.rng.inc,
-            phase=self.phase,
-            current=self.current,
-            turn=self.turn,
-            first_seat=self.first_seat,
-            stations=self.stations,
-            recruits=tuple(tuple(r) for r in self.recruits),
-            supply=tuple(self.supply),
-            bases=tuple(tuple(sorted(b)) for b in self.bases),
-            gems=tuple(self.gems),
-            ore=tuple(self.ore),
-            bank_gems=self.bank_gems,
-            bank_ore=self.bank_ore,
-            dogs=tuple(tuple(d) for d in self.dogs),
-            force_fields=tuple(self.force_fields),
-            hands=tuple(tuple(sorted(h)) for h in self.hands),
-            deck=self.deck,
-            discard=self.discard,
-            moves_left=self.moves_left,
-            mined=tuple(self.mined),
-            battle_cry=self.battle_cry,
-            dog_planet=self.dog_planet,
-            dog_seat=self.dog_seat,
-            out=tuple(self.out),
-            out_order=self.out_order,
-            winner=self.winner,
-            ranking=self.ranking,
-            end_reason=self.end_reason,
-        )
+    options: DeepSpaceOptions
+    seed: int
+    phase: Phase
+    turn: int
+    first_seat: int
+    stations: tuple[int, ...]
+    recruits: list[list[int]]
+    supply: list[int]
+    bases: list[list[int]]
+    gems: list[int]
+    ore: list[int]
+    bank_gems: int
+    bank_ore: int
+    dogs: list[list[int]]
+    force_fields: list[int]
+    hands: list[list[int]]
+    deck: tuple[int, ...]
+    discard: tuple[int, ...]
+    moves_left: int
+    mined: list[int]
+    battle_cry: bool
+    dog_planet: int
+    dog_seat: int
+
+    def __init__(self, s: DeepSpaceState) -> None:
+        super().__init__(s)
+        self.in_play = BOARD.layouts[s.options.players].in_play
 
     # ---- small queries -------------------------------------------------------------------
-
-    @property
-    def seats(self) -> int:
-        return self.options.players
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-
-    def live_seats(self) -> list[int]:
-        return [s for s in range(self.seats) if not self.out[s]]
-
-    def next_live_seat(self, after: int) -> int:
-        for step in range(1, self.seats + 1):
-            seat = (after + step) % self.seats
-            if not self.out[seat]:
-                return seat
-        raise AssertionError("no live seat")
 
     def is_planet(self, node: int) -> bool:
         """A planet that exists for this game (covered planets do not)."""
@@ -312,17 +270,6 @@ class _Game:
 
     # ---- setup and turns -------------------------------------------------------------------
 
-    def roll_off(self, contenders: list[int]) -> int:
-        while True:
-            rolls = self.rng.dice(len(contenders))
-            high = max(rolls)
-            best = [seat for seat, roll in zip(contenders, rolls, strict=True) if roll == high]
-            winner = best[0] if len(best) == 1 else NONE
-            self.emit(OrderRolled(tuple(contenders), rolls, winner))
-            if winner >= 0:
-                return winner
-            contenders = best
-
     def set_up(self) -> None:
         for seat in range(self.seats):
             self.add_home(seat, START_RECRUITS)
@@ -333,7 +280,7 @@ class _Game:
         for _ in range(HAND_SIZE):
             for seat in range(self.seats):
                 self.draw(seat)
-        self.first_seat = self.roll_off(list(range(self.seats)))
+        self.first_seat = self.roll_off(range(self.seats), lambda done: OrderRolled(*done))
         self.start_turn(self.first_seat)
 
     def start_turn(self, seat: int) -> None:
@@ -367,28 +314,20 @@ class _Game:
         self.emit(TurnEnded(seat))
         self.start_turn(self.next_live_seat(seat))
 
-    def ranked_seats(self, winner: int) -> tuple[int, ...]:
-        """Winner first; the others still in by bases, then recruits on the board (home
-        stations included), then gems and ore together, then seat; then those who resigned,
-        the last one out first (the documented tiebreak)."""
-        def key(seat: int) -> tuple[int, int, int, int, int]:
-            return (
-                seat != winner, -len(self.bases[seat]), -sum(self.recruits[seat]),
-                -(self.gems[seat] + self.ore[seat]), seat,
-            )
+    def standing(self, seat: int) -> tuple[int, ...]:
+        """Bases, then recruits on the board (home stations included), then gems and ore
+        together."""
+        return (
+            -len(self.bases[seat]), -sum(self.recruits[seat]), -(self.gems[seat] + self.ore[seat])
+        )
 
-        live = sorted(self.live_seats(), key=key)
-        return (*live, *reversed(self.out_order))
+    def ended(self, winner: int, ranking: tuple[int, ...], reason: str) -> Event:
+        return GameEnded(winner, ranking, reason)
 
-    def finish(self, winner: int, reason: str) -> None:
-        self.phase = Phase.FINISHED
-        self.winner = winner
-        self.ranking = self.ranked_seats(winner)
-        self.end_reason = reason
+    def wind_up(self) -> None:
         self.moves_left = 0
         self.battle_cry = False
         self.dog_planet = self.dog_seat = NONE
-        self.emit(GameEnded(winner, self.ranking, reason))
 
     def leave_mining(self) -> None:
         """Any action but mining (and the opening trade) closes mining for the turn."""
@@ -905,7 +844,7 @@ def _move_entries(game: _Game, seat: int) -> list[LegalAction]:
     return legal
 
 
-class DeepSpaceRules:
+class DeepSpaceRules(VariantRules[DeepSpaceState, DeepSpaceOptions, DeepSpaceView]):
     """Risk Deep Space behind the engine interface."""
 
     name: ClassVar[str] = "deep_space"
@@ -915,12 +854,7 @@ class DeepSpaceRules:
     view_type: ClassVar[type[DeepSpaceView]] = DeepSpaceView
     action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
-
-    def default_options(self, players: int) -> DeepSpaceOptions:
-        return DeepSpaceOptions(players=players)
-
-    def settle_options(self, options: DeepSpaceOptions, *, timed: bool) -> DeepSpaceOptions:
-        return options  # no option is left to the game's clock
+    work_type = _Game
 
     # ---- creation --------------------------------------------------------------------------
 
@@ -928,10 +862,8 @@ class DeepSpaceRules:
         if options.players not in BOARD.layouts:
             raise _fail(Reason.INVALID_OPTIONS,
                         f"Deep Space takes {min(BOARD.layouts)} to {max(BOARD.layouts)} players")
-        if options.max_turns < 1:
-            raise _fail(Reason.INVALID_OPTIONS, "max_turns must be at least 1")
-        if not 0 <= seed < 1 << 64:
-            raise _fail(Reason.INVALID_OPTIONS, "seed must be an unsigned 64-bit integer")
+        check_max_turns(options.max_turns)
+        check_seed(seed)
         n = options.players
         rng = Pcg32.from_seed(seed)
         blank = DeepSpaceState(
@@ -973,20 +905,12 @@ class DeepSpaceRules:
 
     # ---- queries ---------------------------------------------------------------------------
 
-    def seat_count(self, state: DeepSpaceState) -> int:
-        return state.options.players
-
     def decision(self, state: DeepSpaceState) -> Decision:
         if state.phase is Phase.FINISHED:
             return Decision((), "finished")
         if state.phase is Phase.DOG:
             return Decision((state.dog_seat,), "relocate_dog")
         return Decision((state.current,), state.phase.name.lower())
-
-    def outcome(self, state: DeepSpaceState) -> Outcome | None:
-        if state.phase is not Phase.FINISHED:
-            return None
-        return Outcome(state.winner, state.ranking, state.end_reason)
 
     def legal_actions(self, state: DeepSpaceState, seat: int) -> list[LegalAction]:
         if seat not in self.decision(state).seats:
@@ -1055,12 +979,8 @@ class DeepSpaceRules:
             end_reason=state.end_reason,
         )
 
-    def resign(self, state: DeepSpaceState, seat: int) -> tuple[DeepSpaceState, list[Event]]:
-        check_resign(seat, players=state.options.players,
-                     finished=state.phase is Phase.FINISHED, out=state.out)
-        game = _Game(state)
+    def leave(self, game: _Game, seat: int) -> None:
         game.resign(seat)
-        return game.freeze(), game.events
 
     def default_action(self, state: DeepSpaceState, seat: int) -> Action:
         """The passive choice a timed-out seat makes: end the turn keeping the hand; a dog's
@@ -1071,9 +991,6 @@ class DeepSpaceRules:
         if state.phase is Phase.DOG:
             return legal[0].action
         return EndTurn()
-
-    def bot_action(self, state: DeepSpaceState, seat: int, entropy: int) -> Action:
-        return self.bot_choose(self.view(state, seat), self.legal_actions(state, seat), entropy)
 
     def bot_choose(self, view: DeepSpaceView, legal: Sequence[LegalAction], entropy: int
                    ) -> Action:

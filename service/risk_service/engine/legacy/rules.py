@@ -13,7 +13,7 @@ seat still holds a scar card are public, so the windows ask only seats that coul
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import ClassVar
 
@@ -21,9 +21,10 @@ from risk_service.engine.classic.board import CLASSIC_BOARD, TERRITORIES
 from risk_service.engine.core.deck import draw_card
 from risk_service.engine.core.dice import battle_losses, sort_high
 from risk_service.engine.core.errors import IllegalAction, Reason
-from risk_service.engine.core.guards import check_action, check_resign
+from risk_service.engine.core.guards import check_action, check_max_turns, check_seed
 from risk_service.engine.core.rng import Pcg32
-from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction, Outcome
+from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction
+from risk_service.engine.core.variant import VariantRules
 from risk_service.engine.core.windows import (
     ResponseWindow,
     asked,
@@ -33,6 +34,13 @@ from risk_service.engine.core.windows import (
     pass_turn,
     priority_order,
     respond,
+)
+from risk_service.engine.core.working import (
+    AS_LIST,
+    AS_SORTED_LIST,
+    AS_SORTED_LISTS,
+    Thawed,
+    WorkingState,
 )
 from risk_service.engine.legacy import bot
 from risk_service.engine.legacy.cards import (
@@ -198,128 +206,67 @@ def start_territories(
     return apart or found or free
 
 
-class _Game:
+class _Game(WorkingState[LegacyState]):
     """A mutable copy of one LegacyState for the duration of one rule application."""
 
+    state_type = LegacyState
+    thawed: ClassVar[Mapping[str, Thawed]] = {
+        "owner": AS_LIST, "troops": AS_LIST, "hqs": AS_LIST, "stars": AS_LIST,
+        "missiles": AS_LIST, "scar_cards": AS_LIST, "hands": AS_SORTED_LISTS,
+        "coin_pile": AS_SORTED_LIST, "sideboard": AS_LIST, "scars": AS_LIST,
+        "fortifications": AS_LIST, "attack_missiles": AS_LIST, "defence_missiles": AS_LIST,
+        "windows": AS_LIST, "eliminated": AS_LIST, "out": AS_LIST,
+    }
+    finished_phase = Phase.FINISHED
+
+    options: LegacyOptions
+    seed: int
+    phase: Phase
+    turn: int
+    first_seat: int
+    owner: list[int]
+    troops: list[int]
+    hqs: list[int]
+    stars: list[int]
+    missiles: list[int]
+    scar_cards: list[int]
+    hands: list[list[int]]
+    deck: tuple[int, ...]
+    discard: tuple[int, ...]
+    coin_pile: list[int]
+    sideboard: list[int]
+    scars: list[int]
+    fortifications: list[int]
+    pending: int
+    traded: bool
+    conquered: bool
+    expansions: int
+    maneuvered: bool
+    ferocity_target: int
+    protected: tuple[int, ...]
+    draws_left: int
+    attack_from: int
+    attack_to: int
+    attack_count: int
+    defence_count: int
+    attack_dice: tuple[int, ...]
+    defence_dice: tuple[int, ...]
+    attack_missiles: list[int]
+    defence_missiles: list[int]
+    windows: list[ResponseWindow]
+    eliminated: list[bool]
+
     def __init__(self, s: LegacyState) -> None:
-        self.options = s.options
+        super().__init__(s)
         self.board = board_of(s.options.world)
         self.content = self.board.content
         self.powers = tuple(choice.power for choice in s.options.world.factions)
-        self.seed = s.seed
-        self.rng = Pcg32(s.rng_state, s.rng_inc)
-        self.phase = s.phase
-        self.current = s.current
-        self.turn = s.turn
-        self.first_seat = s.first_seat
-        self.owner = list(s.owner)
-        self.troops = list(s.troops)
-        self.hqs = list(s.hqs)
-        self.stars = list(s.stars)
-        self.missiles = list(s.missiles)
-        self.scar_cards = list(s.scar_cards)
-        self.hands = [list(h) for h in s.hands]
-        self.deck = s.deck
-        self.discard = s.discard
-        self.coin_pile = list(s.coin_pile)
-        self.sideboard = list(s.sideboard)
-        self.scars = list(s.scars)
-        self.fortifications = list(s.fortifications)
-        self.pending = s.pending
-        self.traded = s.traded
-        self.conquered = s.conquered
-        self.expansions = s.expansions
-        self.maneuvered = s.maneuvered
-        self.ferocity_target = s.ferocity_target
-        self.protected = s.protected
-        self.draws_left = s.draws_left
-        self.attack_from = s.attack_from
-        self.attack_to = s.attack_to
-        self.attack_count = s.attack_count
-        self.defence_count = s.defence_count
-        self.attack_dice = s.attack_dice
-        self.defence_dice = s.defence_dice
-        self.attack_missiles = list(s.attack_missiles)
-        self.defence_missiles = list(s.defence_missiles)
-        self.windows = list(s.windows)
-        self.eliminated = list(s.eliminated)
-        self.out = list(s.out)
-        self.out_order = s.out_order
-        self.winner = s.winner
-        self.ranking = s.ranking
-        self.end_reason = s.end_reason
-        self.events: list[Event] = []
-
-    def freeze(self) -> LegacyState:
-        return LegacyState(
-            options=self.options,
-            seed=self.seed,
-            rng_state=self.rng.state,
-            rng_inc=self.rng.inc,
-            phase=self.phase,
-            current=self.current,
-            turn=self.turn,
-            first_seat=self.first_seat,
-            owner=tuple(self.owner),
-            troops=tuple(self.troops),
-            hqs=tuple(self.hqs),
-            stars=tuple(self.stars),
-            missiles=tuple(self.missiles),
-            scar_cards=tuple(self.scar_cards),
-            hands=tuple(tuple(sorted(h)) for h in self.hands),
-            deck=self.deck,
-            discard=self.discard,
-            coin_pile=tuple(sorted(self.coin_pile)),
-            sideboard=tuple(self.sideboard),
-            scars=tuple(self.scars),
-            fortifications=tuple(self.fortifications),
-            pending=self.pending,
-            traded=self.traded,
-            conquered=self.conquered,
-            expansions=self.expansions,
-            maneuvered=self.maneuvered,
-            ferocity_target=self.ferocity_target,
-            protected=self.protected,
-            draws_left=self.draws_left,
-            attack_from=self.attack_from,
-            attack_to=self.attack_to,
-            attack_count=self.attack_count,
-            defence_count=self.defence_count,
-            attack_dice=self.attack_dice,
-            defence_dice=self.defence_dice,
-            attack_missiles=tuple(self.attack_missiles),
-            defence_missiles=tuple(self.defence_missiles),
-            windows=tuple(self.windows),
-            eliminated=tuple(self.eliminated),
-            out=tuple(self.out),
-            out_order=self.out_order,
-            winner=self.winner,
-            ranking=self.ranking,
-            end_reason=self.end_reason,
-        )
 
     # ---- shared pieces -----------------------------------------------------------------
 
     @property
-    def seats(self) -> int:
-        return self.options.players
-
-    @property
     def finished(self) -> bool:
         return self.phase is Phase.FINISHED
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-
-    def live_seats(self) -> list[int]:
-        return [s for s in range(self.seats) if not self.out[s]]
-
-    def next_live_seat(self, after: int) -> int:
-        for step in range(1, self.seats + 1):
-            seat = (after + step) % self.seats
-            if not self.out[seat]:
-                return seat
-        raise AssertionError("no live seat")
 
     def territories_of(self, seat: int) -> list[int]:
         return [t for t in range(TERRITORIES) if self.owner[t] == seat]
@@ -382,15 +329,7 @@ class _Game:
             self.stars[seat] = 0 if signatures[seat] else 1
             self.missiles[seat] = signatures[seat]
             self.emit(StartingTokens(seat, self.stars[seat], self.missiles[seat]))
-        contenders = list(range(n))
-        while True:
-            rolls = self.rng.dice(len(contenders))
-            best = [s for s, r in zip(contenders, rolls, strict=True) if r == max(rolls)]
-            first = best[0] if len(best) == 1 else NOBODY
-            self.emit(OrderRolled(tuple(contenders), rolls, first))
-            if first != NOBODY:
-                break
-            contenders = best
+        first = self.roll_off(range(n), lambda done: OrderRolled(*done))
         self.first_seat = first
         self.current = first
         self.phase = Phase.SETUP_HQ
@@ -586,28 +525,18 @@ class _Game:
         self.attack_missiles = []
         self.defence_missiles = []
 
-    def ranked_seats(self, winner: int) -> tuple[int, ...]:
-        """Winner first; the others still in by Red Stars, territories, troops, seat; then those
-        who went out, the last one out first (the documented tiebreak)."""
-        def key(seat: int) -> tuple[bool, int, int, int, int]:
-            held = self.territories_of(seat)
-            return (
-                seat != winner, -self.red_stars(seat), -len(held),
-                -sum(self.troops[t] for t in held), seat,
-            )
+    def standing(self, seat: int) -> tuple[int, ...]:
+        """Red Stars, then territories, then troops on them."""
+        held = self.territories_of(seat)
+        return -self.red_stars(seat), -len(held), -sum(self.troops[t] for t in held)
 
-        live = sorted(self.live_seats(), key=key)
-        return (*live, *reversed(self.out_order))
+    def ended(self, winner: int, ranking: tuple[int, ...], reason: str) -> Event:
+        return GameEnded(winner, ranking, reason)
 
-    def finish(self, winner: int, reason: str) -> None:
-        self.phase = Phase.FINISHED
-        self.winner = winner
-        self.ranking = self.ranked_seats(winner)
-        self.end_reason = reason
+    def wind_up(self) -> None:
         self.windows = []
         self.pending = 0
         self.draws_left = 0
-        self.emit(GameEnded(winner, self.ranking, reason))
 
     # ---- windows -----------------------------------------------------------------------
 
@@ -815,7 +744,7 @@ def expansion_cost(board: WorldBoard, fortifications: Sequence[int], territory: 
     return cost
 
 
-class LegacyRules:
+class LegacyRules(VariantRules[LegacyState, LegacyOptions, LegacyView]):
     """Risk Legacy behind the engine interface."""
 
     name: ClassVar[str] = "legacy"
@@ -827,19 +756,13 @@ class LegacyRules:
     view_type: ClassVar[type[LegacyView]] = LegacyView
     action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
-
-    def default_options(self, players: int) -> LegacyOptions:
-        return LegacyOptions(players=players)
-
-    def settle_options(self, options: LegacyOptions, *, timed: bool) -> LegacyOptions:
-        return options  # no option is left to the game's clock
+    work_type = _Game
 
     # ---- creation ----------------------------------------------------------------------
 
     def create(self, options: LegacyOptions, seed: int) -> tuple[LegacyState, list[Event]]:
         options = self.checked_options(options)
-        if not 0 <= seed < 1 << 64:
-            raise _fail(Reason.INVALID_OPTIONS, "seed must be an unsigned 64-bit integer")
+        check_seed(seed)
         n = options.players
         board = board_of(options.world)
         rng = Pcg32.from_seed(seed)
@@ -866,8 +789,7 @@ class LegacyRules:
         n = options.players
         if not 3 <= n <= 5:
             raise _fail(Reason.INVALID_OPTIONS, "Risk Legacy takes 3 to 5 players")
-        if options.max_turns < 1:
-            raise _fail(Reason.INVALID_OPTIONS, "max_turns must be at least 1")
+        check_max_turns(options.max_turns)
         world = options.world
         problems = world_problems(world, n)
         if problems:
@@ -893,9 +815,6 @@ class LegacyRules:
 
     # ---- queries -----------------------------------------------------------------------
 
-    def seat_count(self, state: LegacyState) -> int:
-        return state.options.players
-
     def decision(self, state: LegacyState) -> Decision:
         if state.phase is Phase.FINISHED:
             return Decision((), "finished")
@@ -907,11 +826,6 @@ class LegacyRules:
         if state.phase is Phase.DEFEND:
             return Decision((state.owner[state.attack_to],), step)
         return Decision((state.current,), step)
-
-    def outcome(self, state: LegacyState) -> Outcome | None:
-        if state.phase is not Phase.FINISHED:
-            return None
-        return Outcome(state.winner, state.ranking, state.end_reason)
 
     def legal_actions(self, state: LegacyState, seat: int) -> list[LegalAction]:
         if seat not in self.decision(state).seats:
@@ -1072,12 +986,8 @@ class LegacyRules:
             end_reason=state.end_reason,
         )
 
-    def resign(self, state: LegacyState, seat: int) -> tuple[LegacyState, list[Event]]:
-        check_resign(seat, players=state.options.players,
-                     finished=state.phase is Phase.FINISHED, out=state.out)
-        game = _Game(state)
+    def leave(self, game: _Game, seat: int) -> None:
         game.resign(seat)
-        return game.freeze(), game.events
 
     def default_action(self, state: LegacyState, seat: int) -> Action:
         """The passive choice of a seat whose clock ran out: pass in a window, end the attack
@@ -1108,9 +1018,6 @@ class LegacyRules:
             entry = next((e for e in placements if exposed(e)), placements[0])
             return entry.instances()[-1]
         return legal[-1].instances()[0]
-
-    def bot_action(self, state: LegacyState, seat: int, entropy: int) -> Action:
-        return self.bot_choose(self.view(state, seat), self.legal_actions(state, seat), entropy)
 
     def bot_choose(self, view: LegacyView, legal: Sequence[LegalAction], entropy: int) -> Action:
         return bot.choose(view, legal, Pcg32.from_seed(entropy, stream=view.viewer + 1))

@@ -1,6 +1,7 @@
 """Risk Strike rules: draws, one attack a turn, deployment, dice, tactics cards, domination.
 
-`apply` copies the frozen state into a `_Game` work area, runs the rule, and freezes the result.
+`apply` copies the frozen state into a `_Game` work area (core.working), runs the rule, and
+freezes the result.
 Everything a player may answer out of turn goes through the engine core's response windows
 (`core/windows.py`): the deployment round, the window after deployment, the window after each
 roll, and the Cancel Order window that every played tactics card opens. The decision always
@@ -9,15 +10,16 @@ names exactly one seat: the one the top window asks, or else the active player.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from risk_service.engine.core.deck import draw_card
 from risk_service.engine.core.dice import sort_high
 from risk_service.engine.core.errors import IllegalAction, Reason
-from risk_service.engine.core.guards import check_action, check_resign
+from risk_service.engine.core.guards import check_action, check_max_turns, check_seed
 from risk_service.engine.core.rng import Pcg32
-from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction, Outcome
+from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction
+from risk_service.engine.core.variant import VariantRules
 from risk_service.engine.core.windows import (
     ResponseWindow,
     asked,
@@ -29,6 +31,13 @@ from risk_service.engine.core.windows import (
     priority_order,
     resolve_chain,
     respond,
+)
+from risk_service.engine.core.working import (
+    AS_LIST,
+    AS_LISTS,
+    AS_SORTED_LISTS,
+    Thawed,
+    WorkingState,
 )
 from risk_service.engine.strike import bot
 from risk_service.engine.strike.cards import (
@@ -193,100 +202,48 @@ def deploy_sides(seat: int, current: int, defender: int) -> tuple[Side, ...]:
     return (Side.ATTACKER, Side.DEFENDER)
 
 
-class _Game:
+class _Game(WorkingState[StrikeState]):
     """A mutable copy of one StrikeState for the duration of one rule application."""
 
-    def __init__(self, s: StrikeState) -> None:
-        self.options = s.options
-        self.seed = s.seed
-        self.rng = Pcg32(s.rng_state, s.rng_inc)
-        self.phase = s.phase
-        self.current = s.current
-        self.turn = s.turn
-        self.first_seat = s.first_seat
-        self.continents = [list(c) for c in s.continents]
-        self.hands = [list(h) for h in s.hands]
-        self.continent_deck = s.continent_deck
-        self.tactics_deck = s.tactics_deck
-        self.surrender = s.surrender
-        self.tactics_discard = s.tactics_discard
-        self.coins = list(s.coins)
-        self.out = list(s.out)
-        self.out_order = s.out_order
-        self.defender = s.defender
-        self.from_continent = s.from_continent
-        self.to_continent = s.to_continent
-        self.troops = [list(t) for t in s.troops]
-        self.sides = list(s.sides)
-        self.attack_dice = s.attack_dice
-        self.defence_dice = s.defence_dice
-        self.rolls = s.rolls
-        self.windows = list(s.windows)
-        self.plays = list(s.plays)
-        self.winner = s.winner
-        self.ranking = s.ranking
-        self.end_reason = s.end_reason
-        self.events: list[Event] = []
+    state_type = StrikeState
+    thawed: ClassVar[Mapping[str, Thawed]] = {
+        "continents": AS_SORTED_LISTS, "hands": AS_SORTED_LISTS, "coins": AS_LIST,
+        "out": AS_LIST, "troops": AS_LISTS, "sides": AS_LIST, "windows": AS_LIST,
+        "plays": AS_LIST,
+    }
+    finished_phase = Phase.FINISHED
 
-    def freeze(self) -> StrikeState:
-        return StrikeState(
-            options=self.options,
-            seed=self.seed,
-            rng_state=self.rng.state,
-            rng_inc=self.rng.inc,
-            phase=self.phase,
-            current=self.current,
-            turn=self.turn,
-            first_seat=self.first_seat,
-            continents=tuple(tuple(sorted(c)) for c in self.continents),
-            hands=tuple(tuple(sorted(h)) for h in self.hands),
-            continent_deck=self.continent_deck,
-            tactics_deck=self.tactics_deck,
-            surrender=self.surrender,
-            tactics_discard=self.tactics_discard,
-            coins=tuple(self.coins),
-            out=tuple(self.out),
-            out_order=self.out_order,
-            defender=self.defender,
-            from_continent=self.from_continent,
-            to_continent=self.to_continent,
-            troops=tuple(tuple(t) for t in self.troops),
-            sides=tuple(self.sides),
-            attack_dice=self.attack_dice,
-            defence_dice=self.defence_dice,
-            rolls=self.rolls,
-            windows=tuple(self.windows),
-            plays=tuple(self.plays),
-            winner=self.winner,
-            ranking=self.ranking,
-            end_reason=self.end_reason,
-        )
+    options: StrikeOptions
+    seed: int
+    phase: Phase
+    turn: int
+    first_seat: int
+    continents: list[list[int]]
+    hands: list[list[int]]
+    continent_deck: tuple[int, ...]
+    tactics_deck: tuple[int, ...]
+    surrender: tuple[int, ...]
+    tactics_discard: tuple[int, ...]
+    coins: list[int]
+    defender: int
+    from_continent: int
+    to_continent: int
+    troops: list[list[int]]
+    sides: list[int]
+    attack_dice: tuple[int, ...]
+    defence_dice: tuple[int, ...]
+    rolls: int
+    windows: list[ResponseWindow]
+    plays: list[TacticPlay]
 
     # ---- shared pieces -----------------------------------------------------------------
-
-    @property
-    def seats(self) -> int:
-        return self.options.players
 
     @property
     def finished(self) -> bool:
         return self.phase is Phase.FINISHED
 
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-
-    def live_seats(self) -> list[int]:
-        return [s for s in range(self.seats) if not self.out[s]]
-
     def out_seats(self) -> set[int]:
         return {s for s in range(self.seats) if self.out[s]}
-
-    def next_live_seat(self, after: int) -> int:
-        for step in range(1, self.seats + 1):
-            seat = (after + step) % self.seats
-            if not self.out[seat]:
-                return seat
-        raise AssertionError("no live seat")
 
     def priority(self, exclude: set[int] | None = None) -> tuple[int, ...]:
         """Active player, defender, then clockwise from the active player; live seats only."""
@@ -377,28 +334,18 @@ class _Game:
             self.discard((play.card_id,))
         self.plays = []
 
-    def ranked_seats(self, winner: int) -> tuple[int, ...]:
-        """Winner first; the others still in by coins, continent cards, tactics cards, seat;
-        then those who resigned, the last one out first (the documented tiebreak)."""
-        def key(seat: int) -> tuple[bool, int, int, int, int]:
-            return (
-                seat != winner, -self.coins.count(seat), -len(self.continents[seat]),
-                -len(self.hands[seat]), seat,
-            )
+    def standing(self, seat: int) -> tuple[int, ...]:
+        """Coins, then continent cards, then tactics cards."""
+        return -self.coins.count(seat), -len(self.continents[seat]), -len(self.hands[seat])
 
-        live = sorted(self.live_seats(), key=key)
-        return (*live, *reversed(self.out_order))
+    def ended(self, winner: int, ranking: tuple[int, ...], reason: str) -> Event:
+        return GameEnded(winner, ranking, reason)
 
-    def finish(self, winner: int, reason: str) -> None:
+    def wind_up(self) -> None:
         for play in self.plays:  # a chain cut short by the end: its cards are discarded
             self.discard((play.card_id,))
         self.plays = []
-        self.phase = Phase.FINISHED
-        self.winner = winner
-        self.ranking = self.ranked_seats(winner)
-        self.end_reason = reason
         self.windows = []
-        self.emit(GameEnded(winner, self.ranking, reason))
 
     # ---- windows -------------------------------------------------------------------------
 
@@ -641,7 +588,7 @@ class _Game:
         self.advance()
 
 
-class StrikeRules:
+class StrikeRules(VariantRules[StrikeState, StrikeOptions, StrikeView]):
     """Risk Strike behind the engine interface."""
 
     name: ClassVar[str] = "strike"
@@ -651,22 +598,15 @@ class StrikeRules:
     view_type: ClassVar[type[StrikeView]] = StrikeView
     action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
-
-    def default_options(self, players: int) -> StrikeOptions:
-        return StrikeOptions(players=players)
-
-    def settle_options(self, options: StrikeOptions, *, timed: bool) -> StrikeOptions:
-        return options  # no option is left to the game's clock
+    work_type = _Game
 
     # ---- creation ----------------------------------------------------------------------
 
     def create(self, options: StrikeOptions, seed: int) -> tuple[StrikeState, list[Event]]:
         if not 2 <= options.players <= 5:
             raise _fail(Reason.INVALID_OPTIONS, "Risk Strike takes 2 to 5 players")
-        if options.max_turns < 1:
-            raise _fail(Reason.INVALID_OPTIONS, "max_turns must be at least 1")
-        if not 0 <= seed < 1 << 64:
-            raise _fail(Reason.INVALID_OPTIONS, "seed must be an unsigned 64-bit integer")
+        check_max_turns(options.max_turns)
+        check_seed(seed)
         n = options.players
         rng = Pcg32.from_seed(seed)
         blank = StrikeState(
@@ -688,15 +628,7 @@ class StrikeRules:
             game.draw_continent(seat, START_CONTINENT)
         for seat in range(n):
             game.draw_tactics(seat, START_TACTICS)
-        contenders = list(range(n))
-        while True:
-            rolls = game.rng.dice(len(contenders))
-            best = [s for s, r in zip(contenders, rolls, strict=True) if r == max(rolls)]
-            first = best[0] if len(best) == 1 else NOBODY
-            game.emit(OrderRolled(tuple(contenders), rolls, first))
-            if first != NOBODY:
-                break
-            contenders = best
+        first = game.roll_off(range(n), lambda done: OrderRolled(*done))
         game.first_seat = first
         for step in range(1, n):
             game.draw_tactics((first + step) % n, 1)
@@ -708,9 +640,6 @@ class StrikeRules:
 
     # ---- queries -----------------------------------------------------------------------
 
-    def seat_count(self, state: StrikeState) -> int:
-        return state.options.players
-
     def decision(self, state: StrikeState) -> Decision:
         if state.phase is Phase.FINISHED:
             return Decision((), "finished")
@@ -720,11 +649,6 @@ class StrikeRules:
             assert seat is not None, "a closed window is never left open"
             return Decision((seat,), step)
         return Decision((state.current,), step)
-
-    def outcome(self, state: StrikeState) -> Outcome | None:
-        if state.phase is not Phase.FINISHED:
-            return None
-        return Outcome(state.winner, state.ranking, state.end_reason)
 
     def legal_actions(self, state: StrikeState, seat: int) -> list[LegalAction]:
         if seat not in self.decision(state).seats:
@@ -802,12 +726,8 @@ class StrikeRules:
             end_reason=state.end_reason,
         )
 
-    def resign(self, state: StrikeState, seat: int) -> tuple[StrikeState, list[Event]]:
-        check_resign(seat, players=state.options.players,
-                     finished=state.phase is Phase.FINISHED, out=state.out)
-        game = _Game(state)
+    def leave(self, game: _Game, seat: int) -> None:
         game.resign(seat)
-        return game.freeze(), game.events
 
     def default_action(self, state: StrikeState, seat: int) -> Action:
         """The passive choice of a seat whose clock ran out: pass in every window and
@@ -820,9 +740,6 @@ class StrikeRules:
             if passive in actions:
                 return passive
         return actions[0]
-
-    def bot_action(self, state: StrikeState, seat: int, entropy: int) -> Action:
-        return self.bot_choose(self.view(state, seat), self.legal_actions(state, seat), entropy)
 
     def bot_choose(self, view: StrikeView, legal: Sequence[LegalAction], entropy: int) -> Action:
         return bot.choose(view, legal, Pcg32.from_seed(entropy, stream=view.viewer + 1))
