@@ -28,6 +28,10 @@ class Settings:
     # calls received but not yet taken up by the service (a burst of streams opened at once
     # waits here); past it gRPC itself cancels new calls before the service sees them
     max_pending_calls: int = 20_000
+    # ... and how long one may wait there before gRPC cancels it, unseen (gRPC's default is
+    # 30 s, which a burst of streams on a starved machine outlasted); clients' own deadlines
+    # still end their calls sooner
+    max_pending_call_s: int = 300
     # Redis connections that read the streamed games' events, each with one XREAD over many
     # games (1 to 64)
     feed_readers: int = 16

@@ -126,7 +126,8 @@ def test_sigterm_while_sweeping_exits_promptly(redis_url: str, tmp_path: Path) -
         services = [ServiceProcess(redis_url, tmp_path, RISK_SWEEP_INTERVAL_MS="10")
                     for _ in range(6)]
         with concurrent.futures.ThreadPoolExecutor(len(services)) as pool:
-            list(pool.map(ServiceProcess.start, services))
+            # six processes importing at once on a busy machine: allow them a slow start
+            list(pool.map(lambda service: service.start(timeout=60), services))
         time.sleep(0.5)
         for service in services:
             assert service.proc is not None

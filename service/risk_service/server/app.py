@@ -189,6 +189,7 @@ def server_options(settings: Settings) -> list[tuple[str, int]]:
         # once was cancelled before the service ever saw it, with no status or log
         ("grpc.server.max_pending_requests", settings.max_pending_calls),
         ("grpc.server.max_pending_requests_hard_limit", settings.max_pending_calls),
+        ("grpc.server_max_unrequested_time_in_server", settings.max_pending_call_s),
     ]
     if settings.max_calls_per_connection:
         options.append(("grpc.max_concurrent_streams", settings.max_calls_per_connection))
