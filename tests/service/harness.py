@@ -13,14 +13,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from risk_service.feed import FeedHub, reader_client
 from risk_service.redis_server import free_port
-from risk_service.store.keys import Keys
 
 SERVICE_NAME = "risk.v1.RiskService"
 
@@ -107,7 +104,3 @@ class ServiceProcess:
             await asyncio.sleep(0.05)
         raise TimeoutError("service is not serving")
 
-
-def in_process_hub(client: Any, keys: Keys, redis_url: str) -> FeedHub:
-    """A FeedHub for a GameService run inside the test process (one reader connection)."""
-    return FeedHub(client, keys, reader_client=lambda: reader_client(redis_url, 5000), readers=1)

@@ -12,7 +12,7 @@ from risk_service.games import BrokenCommit, GameService, _Change
 from risk_service.pb.risk.v1 import game_pb2, service_pb2
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
-from tests.service.harness import in_process_hub
+from tests.service.inprocess import in_process_hub
 from tests.service.rpc import create_request
 
 

@@ -21,7 +21,7 @@ from risk_service.pb.risk.v1 import legacy_pb2, service_pb2, service_pb2_grpc
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
 from tests.service.conftest import ServiceFactory
-from tests.service.harness import in_process_hub
+from tests.service.inprocess import in_process_hub
 from tests.service.rpc import bearer, create_request, error_info, rpc_error
 
 QUICK = {"RISK_SWEEP_INTERVAL_MS": "50"}
