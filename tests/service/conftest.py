@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import grpc
 import pytest
 
+from risk_service.pb.risk.v1 import service_pb2_grpc
 from tests.service.harness import ServiceProcess
 
 ServiceFactory = Callable[..., ServiceProcess]
@@ -34,3 +35,10 @@ def make_service(redis_url: str, tmp_path: Path) -> Iterator[ServiceFactory]:
 def service(make_service: ServiceFactory, redis_client: object) -> ServiceProcess:
     """One service process on a freshly flushed Redis."""
     return make_service()
+
+
+@pytest.fixture
+async def stub(service: ServiceProcess) -> AsyncIterator[service_pb2_grpc.RiskServiceStub]:
+    """A client stub on a channel to `service`, closed after the test."""
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        yield service_pb2_grpc.RiskServiceStub(channel)

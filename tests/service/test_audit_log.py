@@ -3,9 +3,6 @@ fits a client with default limits (in pages), and one log entry per committed ve
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import grpc
 import pytest
 import redis.asyncio as aioredis
 
@@ -15,7 +12,6 @@ from risk_service.games import EXPORT_PAGE_ENTRIES
 from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_service.store.keys import Keys
 from tests.service import botplay
-from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer, create_request
 from tests.service.streamcheck import assert_every_version_streamed
@@ -23,17 +19,6 @@ from tests.service.streamcheck import assert_every_version_streamed
 Stub = service_pb2_grpc.RiskServiceStub
 DEFAULT_RECEIVE = 4 * 1024 * 1024  # gRPC's default receive limit for a client
 PADDING = 56 * 1024
-
-
-@pytest.fixture
-async def service(make_service: ServiceFactory, redis_client: object) -> ServiceProcess:
-    return make_service()
-
-
-@pytest.fixture
-async def stub(service: ServiceProcess) -> AsyncIterator[Stub]:
-    async with grpc.aio.insecure_channel(service.target) as channel:
-        yield Stub(channel)
 
 
 def _varint(value: int) -> bytes:

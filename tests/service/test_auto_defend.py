@@ -3,27 +3,14 @@ timed games), through the public RPCs on a real service and Redis."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import grpc
-import pytest
-
 from risk_service import wire
 from risk_service.engine import LegalAction, get_ruleset
 from risk_service.engine.classic.model import ClassicView
 from risk_service.pb.risk.v1 import lifecycle_pb2, service_pb2, service_pb2_grpc
-from tests.service.conftest import ServiceFactory
 from tests.service.rpc import bearer, classic_options
 
 Stub = service_pb2_grpc.RiskServiceStub
 TIMED = lifecycle_pb2.ClockOptions(decision_seconds=600)  # long: nothing times out here
-
-
-@pytest.fixture
-async def stub(make_service: ServiceFactory, redis_client: object) -> AsyncIterator[Stub]:
-    service = make_service()
-    async with grpc.aio.insecure_channel(service.target) as channel:
-        yield Stub(channel)
 
 
 async def _play_until_a_battle(

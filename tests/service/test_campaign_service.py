@@ -4,29 +4,19 @@ live subscriber, the reward decisions between them, and the campaign's errors.""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import grpc
-import pytest
 
 from risk_service import wire
 from risk_service.engine import LegalAction, get_ruleset
 from risk_service.engine.classic.board import CLASSIC_BOARD
 from risk_service.engine.legacy.model import LegacyView
 from risk_service.pb.risk.v1 import game_pb2, legacy_pb2, service_pb2, service_pb2_grpc
-from tests.service.conftest import ServiceFactory
 from tests.service.rpc import bearer, error_info, rpc_error
 from tests.service.streamcheck import assert_every_version_streamed
 
 Stub = service_pb2_grpc.RiskServiceStub
 CHOICES = [(1, 1), (2, 3), (4, 7)]  # (faction, power): Mechaniker, Bear, Khan
-
-
-@pytest.fixture
-async def stub(make_service: ServiceFactory, redis_client: object) -> AsyncIterator[Stub]:
-    service = make_service()
-    async with grpc.aio.insecure_channel(service.target) as channel:
-        yield Stub(channel)
 
 
 async def _create(stub: Stub) -> service_pb2.CreateCampaignResponse:

@@ -11,10 +11,8 @@ answered FAILED_PRECONDITION with the Deep Space reason code in `ErrorInfo.reaso
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import grpc
-import pytest
 
 from risk_service import wire
 from risk_service.engine import Action, LegalAction, get_ruleset
@@ -37,7 +35,6 @@ from risk_service.pb.risk.v1 import (
     service_pb2,
     service_pb2_grpc,
 )
-from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer, error_info, rpc_error
 from tests.service.streamcheck import assert_every_version_streamed
 
@@ -48,13 +45,6 @@ SEED = 0xD5EED5  # 3 players: a base win in about 130 actions
 OPTIONS = DeepSpaceOptions(players=3)
 TIMEOUT_S = 60
 _MASK64 = (1 << 64) - 1
-
-
-@pytest.fixture
-async def stub(service: ServiceProcess) -> AsyncIterator[Stub]:
-    channel = grpc.aio.insecure_channel(service.target)
-    yield Stub(channel)
-    await channel.close()
 
 
 def _create(seed: int = SEED) -> service_pb2.CreateGameRequest:

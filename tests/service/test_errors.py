@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 import grpc
-import pytest
 
 from risk_service import wire
 from risk_service.engine import REGISTRY
 from risk_service.pb.risk.v1 import classic_pb2, game_pb2, service_pb2, service_pb2_grpc
-from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer, create_request, error_info, rpc_error
 
 Classic = classic_pb2.ClassicAction
-
-
-@pytest.fixture
-async def stub(service: ServiceProcess) -> service_pb2_grpc.RiskServiceStub:
-    channel = grpc.aio.insecure_channel(service.target)
-    yield service_pb2_grpc.RiskServiceStub(channel)
-    await channel.close()
 
 
 async def _game(stub: service_pb2_grpc.RiskServiceStub) -> tuple[str, str, str, str, int]:

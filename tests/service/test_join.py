@@ -4,29 +4,15 @@ seat_joined event, and a join resent with its request id gets the first reply ag
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import grpc
-import pytest
 
 from risk_client import RiskClient
 from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
-from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer, create_request, error_info, rpc_error
 
 Stub = service_pb2_grpc.RiskServiceStub
-
-
-@pytest.fixture
-async def service(make_service: ServiceFactory, redis_client: object) -> ServiceProcess:
-    return make_service()
-
-
-@pytest.fixture
-async def stub(service: ServiceProcess) -> AsyncIterator[Stub]:
-    async with grpc.aio.insecure_channel(service.target) as channel:
-        yield Stub(channel)
 
 
 async def _events(stub: Stub, game_id: str) -> list[game_pb2.Event]:

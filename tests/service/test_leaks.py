@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
-import pytest
 import redis.asyncio
 from google.protobuf.message import Message
 
@@ -35,13 +33,6 @@ SEED = 0xC0FFEE87ED000029
 SECRET_EVERY = 20  # actions between two samples of the generator state and the deck
 HIDDEN = -1
 TIMEOUT_S = 40
-
-
-@pytest.fixture
-async def stub(service: ServiceProcess) -> AsyncIterator[Stub]:
-    channel = grpc.aio.insecure_channel(service.target)
-    yield service_pb2_grpc.RiskServiceStub(channel)
-    await channel.close()
 
 
 def varint(value: int) -> bytes:
