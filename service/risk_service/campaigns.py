@@ -20,7 +20,7 @@ from risk_service.campaign_record import decode_campaign, encode_campaign
 from risk_service.engine import Event, IllegalAction
 from risk_service.engine.legacy import campaign as rules
 from risk_service.errors import Code, ServiceError, malformed
-from risk_service.games import ACTIVE, FINAL, GameService, digest, require_creator
+from risk_service.operations import ACTIVE, FINAL, GameService, digest, require_creator
 from risk_service.pb.risk.v1 import legacy_pb2, lifecycle_pb2, service_pb2
 from risk_service.verified import VERIFIED
 
@@ -204,7 +204,7 @@ class CampaignService:
         assert record.status == ACTIVE
         return service_pb2.StartCampaignGameResponse(
             campaign=self._summary(campaign_id, await self._load(campaign_id)),
-            game=self.games._summary(record, game_state),
+            game=self.games.summary(record, game_state),
         )
 
     async def decide(

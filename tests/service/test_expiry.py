@@ -17,7 +17,7 @@ from risk_service.campaigns import CampaignService, reward_to_proto
 from risk_service.engine.legacy import campaign as rules
 from risk_service.engine.legacy.content import board_of
 from risk_service.feed import FeedHub
-from risk_service.games import GameService, Limits
+from risk_service.operations import GameService, Limits
 from risk_service.pb.risk.v1 import legacy_pb2, service_pb2, service_pb2_grpc
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
@@ -109,7 +109,8 @@ async def test_a_complete_campaign_is_kept_for_the_retention_then_expires(
     keys = Keys()
     now = [1_000_000]
     limits = Limits(retention_ms=5_000_000, campaign_idle_ms=60_000)
-    games = GameService(GameStore(redis_client, keys), FeedHub(redis_client, keys),
+    hub = FeedHub(redis_client, keys, reader_client=lambda: redis_client)  # never streams
+    games = GameService(GameStore(redis_client, keys), hub,
                         clock_ms=lambda: now[0], limits=limits)
     campaigns = CampaignService(games)
     created = await campaigns.create(_campaign_request())

@@ -9,7 +9,7 @@ import time
 import redis.asyncio as aioredis
 
 from risk_service.feed import FeedHub
-from risk_service.games import GameService
+from risk_service.operations import GameService
 from risk_service.pb.risk.v1 import game_pb2
 from risk_service.store.game_store import CommitOutcome, GameStore
 from risk_service.store.keys import Keys
@@ -24,7 +24,7 @@ async def test_stream_entries_carry_their_commit_id_and_a_commit_checks_it(
     commit id is STALE and writes nothing."""
     keys = Keys()
     store = GameStore(redis_client, keys)
-    games = GameService(store, FeedHub(redis_client, keys),
+    games = GameService(store, FeedHub(redis_client, keys, reader_client=lambda: redis_client),
                         clock_ms=lambda: int(time.time() * 1000))
     request = create_request(seed=3, players=3)
     request.issue_seat_tokens = True  # created (version 0), then started (version 1)

@@ -9,7 +9,7 @@ import grpc
 
 from risk_service.campaigns import CampaignService
 from risk_service.errors import Code, ServiceError
-from risk_service.games import CLIENT_CERT, GameService
+from risk_service.operations import CLIENT_CERT, GameService
 from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
 
 _BEARER = "bearer "
