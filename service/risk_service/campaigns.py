@@ -19,8 +19,8 @@ from risk_service import wire
 from risk_service.campaign_record import decode_campaign, encode_campaign
 from risk_service.engine import Event, IllegalAction
 from risk_service.engine.legacy import campaign as rules
-from risk_service.errors import Code, ServiceError, malformed
-from risk_service.games import ACTIVE, FINAL, GameService, digest, require_creator
+from risk_service.errors import Code, ServiceError, ServiceReason, malformed
+from risk_service.operations import ACTIVE, FINAL, GameService, digest, require_creator
 from risk_service.pb.risk.v1 import legacy_pb2, lifecycle_pb2, service_pb2
 from risk_service.verified import VERIFIED
 
@@ -54,7 +54,7 @@ class CampaignService:
             raise malformed(f"campaign_id {campaign_id[:80]!r} is not a campaign id")
         raw = await self.store.load_campaign(campaign_id)
         if not raw:
-            raise ServiceError(Code.NOT_FOUND, "CAMPAIGN_NOT_FOUND",
+            raise ServiceError(Code.NOT_FOUND, ServiceReason.CAMPAIGN_NOT_FOUND,
                                f"no campaign {campaign_id!r}")
         return raw
 
@@ -71,7 +71,7 @@ class CampaignService:
                 seat = index
         host = hmac.compare_digest(raw.get(b"tok:host", b"\0" * 32), presented)
         if seat is None and not host:
-            raise ServiceError(Code.UNAUTHENTICATED, "BAD_CREDENTIALS",
+            raise ServiceError(Code.UNAUTHENTICATED, ServiceReason.BAD_CREDENTIALS,
                                "the token is not valid for this campaign")
         VERIFIED.get()(presented)  # a credential: its caller is rate-limited as itself
         return seat, host
@@ -165,22 +165,23 @@ class CampaignService:
         raw = await self._load(campaign_id)
         _seat, host = self._seat(raw, token)
         if token is None:
-            raise ServiceError(Code.UNAUTHENTICATED, "MISSING_CREDENTIALS",
+            raise ServiceError(Code.UNAUTHENTICATED, ServiceReason.MISSING_CREDENTIALS,
                                "starting a campaign game needs the host's token")
         if not host:
-            raise ServiceError(Code.PERMISSION_DENIED, "NOT_HOST", "only the host may do this")
+            raise ServiceError(Code.PERMISSION_DENIED, ServiceReason.NOT_HOST,
+                               "only the host may do this")
         games = [g for g in raw.get(b"games", b"").decode().split(",") if g]
         if games:
             last = await self.store.load(games[-1])
             if last is not None and last.status not in FINAL:
-                raise ServiceError(Code.FAILED_PRECONDITION, "GAME_IN_PROGRESS",
+                raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.GAME_IN_PROGRESS,
                                    f"the campaign's game {games[-1]} is still being played")
         state = decode_campaign(raw[b"state"])
         try:
             options = rules.options_for_next_game(
                 state, request.max_turns if request.HasField("max_turns") else None)
         except IllegalAction as exc:
-            raise ServiceError(Code.FAILED_PRECONDITION, exc.reason.value, exc.message) from None
+            raise ServiceError(Code.FAILED_PRECONDITION, exc.reason, exc.message) from None
         # the game's options name its campaign (views and exports show them)
         options = dataclasses.replace(options, campaign_id=campaign_id)
         players = int(raw[b"players"])
@@ -189,7 +190,7 @@ class CampaignService:
         # claim the game number first, so two starts cannot both create a game
         if not await self.store.update_campaign(
                 campaign_id, version, [("games", ",".join([*games, game_id]))]):
-            raise ServiceError(Code.ABORTED, "STALE_VERSION",
+            raise ServiceError(Code.ABORTED, ServiceReason.STALE_VERSION,
                                "the campaign changed meanwhile; re-read it and retry")
         await self.store.schedule_campaign(
             campaign_id, self.games.clock_ms() + self.games.limits.campaign_idle_ms)
@@ -204,7 +205,7 @@ class CampaignService:
         assert record.status == ACTIVE
         return service_pb2.StartCampaignGameResponse(
             campaign=self._summary(campaign_id, await self._load(campaign_id)),
-            game=self.games._summary(record, game_state),
+            game=self.games.summary(record, game_state),
         )
 
     async def decide(
@@ -214,19 +215,20 @@ class CampaignService:
         seat, _host = self._seat(raw, token)
         if seat is None:
             raise ServiceError(Code.UNAUTHENTICATED if token is None else Code.PERMISSION_DENIED,
-                               "MISSING_CREDENTIALS" if token is None else "WRONG_SEAT",
+                               ServiceReason.MISSING_CREDENTIALS if token is None
+                               else ServiceReason.WRONG_SEAT,
                                "reward decisions are taken with the seat's token")
         reward = reward_from_proto(request.reward)
         version = int(raw.get(b"version", b"0"))
         if request.expected_version != version:
-            raise ServiceError(Code.ABORTED, "STALE_VERSION",
+            raise ServiceError(Code.ABORTED, ServiceReason.STALE_VERSION,
                                f"the campaign is at version {version}, not "
                                f"{request.expected_version}",
                                {"current_version": str(version)})
         state, events = rules.apply_reward(decode_campaign(raw[b"state"]), seat, reward)
         if not await self.store.update_campaign(
                 request.campaign_id, version, [("state", encode_campaign(state))]):
-            raise ServiceError(Code.ABORTED, "STALE_VERSION",
+            raise ServiceError(Code.ABORTED, ServiceReason.STALE_VERSION,
                                "the campaign changed meanwhile; re-read it and retry")
         limits = self.games.limits
         keep = (limits.retention_ms if state.phase is rules.CampaignPhase.COMPLETE

@@ -8,6 +8,10 @@ status, so a client's mistake can never surface as UNKNOWN or INTERNAL.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only named in annotations: errors.py stays importable on its own
+    from risk_service.engine import Reason
 
 
 class Code(StrEnum):
@@ -62,11 +66,11 @@ class ServiceReason(StrEnum):
 
 
 class ServiceError(Exception):
-    """A refusal: `reason` is a `ServiceReason`, an engine `Reason` or (until every call site
-    names its enum member) the same name as a plain string."""
+    """A refusal: `reason` is a `ServiceReason`, or an engine `Reason` the service passes on
+    (a rule the request broke). Never a plain string, so a misspelt reason fails mypy."""
 
     def __init__(
-        self, code: Code, reason: ServiceReason | str, message: str,
+        self, code: Code, reason: ServiceReason | Reason, message: str,
         metadata: dict[str, str] | None = None,
     ) -> None:
         super().__init__(f"{code.value}/{reason}: {message}")

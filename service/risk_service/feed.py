@@ -38,7 +38,7 @@ from redis.backoff import NoBackoff
 from redis.crc import key_slot
 from redis.exceptions import RedisError
 
-from risk_service.errors import Code, ServiceError
+from risk_service.errors import Code, ServiceError, ServiceReason
 from risk_service.store.keys import Keys, StreamEntries, XReadReply, stream_id, stream_seq
 from risk_service.wire import DecodedEvent, decode_event
 
@@ -328,7 +328,7 @@ class FeedHub:
     def subscriber_count(self) -> int:
         return self.subscribers
 
-    def _refuse(self, reason: str, message: str, limit: int) -> ServiceError:
+    def _refuse(self, reason: ServiceReason, message: str, limit: int) -> ServiceError:
         if self.on_refused is not None:
             self.on_refused(reason)
         log.warning("stream_refused", reason=reason, limit=limit, games=len(self.feeds),
@@ -342,14 +342,14 @@ class FeedHub:
         Redis where the stream ends; None: ask."""
         if self.max_subscribers and self.subscribers >= self.max_subscribers:
             raise self._refuse(
-                "TOO_MANY_SUBSCRIBERS",
+                ServiceReason.TOO_MANY_SUBSCRIBERS,
                 f"this process serves at most {self.max_subscribers} streams; retry later or "
                 "on another replica", self.max_subscribers)
         feed = self.feeds.get(game_id)
         if feed is None:
             if len(self.feeds) >= self.max_games:
                 raise self._refuse(
-                    "TOO_MANY_STREAMED_GAMES",
+                    ServiceReason.TOO_MANY_STREAMED_GAMES,
                     f"this process streams at most {self.max_games} games at once; retry later "
                     "or on another replica", self.max_games)
             key = self.keys.events(game_id).encode()

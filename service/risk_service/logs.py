@@ -1,10 +1,11 @@
 """The service's log output: one JSON object per line on stdout, through structlog.
 
 Every RPC writes a line (server.interceptor), so the line's cost is part of every call's cost:
-measured in the running service (bench/RESULTS.md, session 4), structlog's stock ISO
-`TimeStamper` and the standard library's `json` made the line some 40 us of the event loop's
-time. Here the timestamp reuses its formatted second and the line is encoded by orjson; the
-fields, their values and the timestamp's form (`2026-11-30T03:50:22.926537Z`) are unchanged.
+measured in the running service, structlog's stock ISO `TimeStamper` (a `datetime` per line)
+and the standard library's `json` made the line a large share of a call's time on the event
+loop (figures in bench/RESULTS.md, session 4). Here the timestamp reuses its formatted second
+and the line is encoded by orjson; the fields, their values and the timestamp's form
+(`2026-11-30T03:50:22.926537Z`) are unchanged.
 Lines are written and flushed one by one, so a crash loses none that were logged.
 """
 

@@ -92,8 +92,8 @@ class Settings:
     # how long one ListGames call may take before its page ends early (with a page token)
     list_budget_ms: int = 20
     log_level: str = "info"
-    # "uvloop" (default where it is installed: 2 to 9% more calls and messages per CPU second,
-    # bench/RESULTS.md session 4) or "asyncio"
+    # "uvloop" (default where it is installed: it served more calls and messages per CPU
+    # second than asyncio; figures in bench/RESULTS.md, session 4, change 6) or "asyncio"
     event_loop: str = "uvloop"
     # Prometheus metrics (and /livez, /readyz) over HTTP on this port; 0: off
     metrics_port: int = 0

@@ -15,7 +15,7 @@ import structlog
 from redis.exceptions import RedisError
 
 from risk_service.campaigns import CampaignService
-from risk_service.games import ACTIVE, WAITING, GameService
+from risk_service.operations import ACTIVE, WAITING, GameService
 from risk_service.store.game_store import GameStore
 
 log = structlog.get_logger("sweeper")

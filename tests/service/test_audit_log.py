@@ -8,7 +8,7 @@ import redis.asyncio as aioredis
 
 from risk_client import RiskClient
 from risk_service import audit
-from risk_service.games import EXPORT_PAGE_ENTRIES
+from risk_service.operations.export import EXPORT_PAGE_ENTRIES
 from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_service.store.keys import Keys
 from tests.service import botplay

@@ -8,7 +8,8 @@ import time
 import pytest
 import redis.asyncio as aioredis
 
-from risk_service.games import BrokenCommit, GameService, _Change
+from risk_service.operations import GameService, records
+from risk_service.operations.commit import BrokenCommit, Change
 from risk_service.pb.risk.v1 import game_pb2, service_pb2
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
@@ -32,10 +33,10 @@ async def test_a_commit_without_an_event_is_refused_and_nothing_is_written(
     record = await games.store.load(game_id)
     assert record is not None
     before = (record.version, record.last_seq, await redis_client.llen(keys.log(game_id)))
-    change = _Change(record, games._state(record), games._meta(record), record.status, [],
-                     game_pb2.LogEntry(seat=-1, lifecycle="start"))
+    change = Change(record, records.decode_state(record), records.decode_meta(record),
+                    record.status, [], game_pb2.LogEntry(seat=-1, lifecycle="start"))
     with pytest.raises(BrokenCommit, match="without an event"):
-        await games._commit(change, actor=None)
+        await games.commits.commit(change, actor=None)
     after = await games.store.load(game_id)
     assert after is not None
     assert (after.version, after.last_seq, await redis_client.llen(keys.log(game_id))) == before

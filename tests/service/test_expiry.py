@@ -16,7 +16,7 @@ from risk_service.campaign_record import decode_campaign, encode_campaign
 from risk_service.campaigns import CampaignService, reward_to_proto
 from risk_service.engine.legacy import campaign as rules
 from risk_service.engine.legacy.content import board_of
-from risk_service.games import GameService, Limits
+from risk_service.operations import GameService, Limits
 from risk_service.pb.risk.v1 import legacy_pb2, service_pb2, service_pb2_grpc
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys

@@ -3,8 +3,10 @@
 The source is read, not run: every `ServiceError(code, reason, ...)` in the service, with the
 reason and the status it is sent with, followed through the helpers that pass a reason along
 (a parameter is resolved at every call of its function), plus every member of the engine's
-`Reason` enum, which the rules raise and the service passes on. A reason missing from the
-contract fails with the line to add and where, so a new reason cannot ship undocumented.
+`Reason` enum, which the rules raise and the service passes on. A reason is a member of one of
+the two enums (`ServiceReason.X`, `Reason.X`), never a string literal, so a typo fails mypy and
+the import. A reason missing from the contract fails with the line to add and where, so a new
+reason cannot ship undocumented.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ DOC = ROOT / "docs" / "errors.md"
 ENGINE_ENUM = "service/risk_service/engine/core/errors.py"
 REGENERATE = "then run scripts/gen_protos.py (it rewrites the pb code and docs/errors.md)"
 MAX_DEPTH = 4  # helpers calling helpers: deeper chains are unlikely and reported unresolved
+REASON_ENUMS = {"ServiceReason", "Reason"}  # risk_service.errors, the engine's
+ENUMS = {*REASON_ENUMS, "Code"}  # what the scan reads a name from: `Enum.X`, `module.Enum.X`
 
 
 def _contract(enum: str) -> dict[str, list[str]]:
@@ -74,6 +78,13 @@ class Passthrough:
 
 @dataclass(frozen=True)
 class Unresolved:
+    text: str
+
+
+@dataclass(frozen=True)
+class Bare:
+    """A name written as a string literal rather than as its enum's member."""
+
     text: str
 
 
@@ -183,18 +194,28 @@ def _cases(code: Expr, reason: Expr, source: Source) -> Iterator[tuple[Expr, Exp
     yield code, reason
 
 
-def _values(expr: Expr) -> list[str | Passthrough | Unresolved]:
-    """What one expression can evaluate to: a reason or status name."""
+def _enum_of(node: ast.Attribute) -> str | None:
+    """`ServiceReason` for `ServiceReason.X` and `errors.ServiceReason.X`."""
+    if isinstance(node.value, ast.Name):
+        return node.value.id
+    if isinstance(node.value, ast.Attribute):
+        return node.value.attr
+    return None
+
+
+def _values(expr: Expr) -> list[str | Passthrough | Unresolved | Bare]:
+    """What one expression can evaluate to: a reason or status name (an enum member's), or a
+    string literal (`Bare`)."""
     node = expr.node
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return [node.value]
+        return [Bare(node.value)]
     if isinstance(node, ast.IfExp):
         return [*_values(Expr(node.body, expr.scope)), *_values(Expr(node.orelse, expr.scope))]
     if isinstance(node, ast.Attribute):
         if node.attr == "reason" or (node.attr == "value" and isinstance(node.value, ast.Attribute)
                                      and node.value.attr == "reason"):
             return [Passthrough()]
-        if node.attr.isupper():  # Code.X, Reason.X, ServiceReason.X, errors.ServiceReason.X
+        if _enum_of(node) in ENUMS:  # Code.X, Reason.X, ServiceReason.X, errors.ServiceReason.X
             return [node.attr]
     if isinstance(node, ast.Name) and expr.scope.function is not None:
         assigned = [a.value for a in ast.walk(expr.scope.function) if isinstance(a, ast.Assign)
@@ -207,13 +228,13 @@ def _values(expr: Expr) -> list[str | Passthrough | Unresolved]:
 @dataclass(frozen=True)
 class Sent:
     where: str
-    reason: str | Passthrough | Unresolved
+    reason: str | Passthrough | Unresolved | Bare
     status: str | None  # None: not readable from the source
 
 
-def _sent() -> list[Sent]:
+def _sent(source: Source | None = None) -> list[Sent]:
     """Every (reason, status) a ServiceError in the service's source can carry."""
-    source = _read_source()
+    source = source or _read_source()
     out = []
     for call, scope in source.calls:
         code = _argument(call, 0, "code")
@@ -238,10 +259,31 @@ def test_the_scan_reads_the_reasons_the_service_sends() -> None:
     sent = {(s.reason, s.status) for s in _sent()}
     assert ("GAME_NOT_FOUND", "NOT_FOUND") in sent  # errors.not_found()
     assert ("TOO_MANY_STREAMS", "RESOURCE_EXHAUSTED") in sent  # server/limits.py
-    assert ("WRONG_VARIANT", "INVALID_ARGUMENT") in sent  # games.py, an engine Reason member
+    assert ("STALE_VERSION", "ABORTED") in sent  # operations/moves.py, through stale()
+    assert ("WRONG_VARIANT", "INVALID_ARGUMENT") in sent  # operations/moves.py, an engine Reason
     assert {("MISSING_CREDENTIALS", "UNAUTHENTICATED"),
             ("WRONG_SEAT", "PERMISSION_DENIED")} <= sent  # campaigns.py, `a if c else b`
     assert (Passthrough(), "FAILED_PRECONDITION") in sent  # server/status.py, IllegalAction
+    assert len(sent) > 30
+
+
+def test_the_scan_tells_enum_members_from_strings_and_strangers() -> None:
+    """On a made-up module: an enum member (plain or through its module) is read as its name,
+    a string literal as `Bare`, and a member of some other class as unresolved."""
+    text = (
+        "def f(token):\n"
+        "    ServiceError(Code.ABORTED, ServiceReason.STALE_VERSION, 'm')\n"
+        "    ServiceError(Code.ABORTED, errors.ServiceReason.GAME_ROLLED_BACK, 'm')\n"
+        "    ServiceError(Code.FAILED_PRECONDITION, Reason.GAME_OVER, 'm')\n"
+        "    ServiceError(Code.ABORTED, 'STALE_VERSION', 'm')\n"
+        "    ServiceError(Code.ABORTED, Other.STALE_VERSION, 'm')\n"
+    )
+    source = Source()
+    _visit(ast.parse(text), Scope(SERVICE / "made_up.py", None), source)
+    assert [(s.reason, s.status) for s in _sent(source)] == [
+        ("STALE_VERSION", "ABORTED"), ("GAME_ROLLED_BACK", "ABORTED"),
+        ("GAME_OVER", "FAILED_PRECONDITION"), (Bare("STALE_VERSION"), "ABORTED"),
+        (Unresolved("Other.STALE_VERSION"), "ABORTED")]
 
 
 def test_every_reason_the_service_sends_is_in_the_contract() -> None:
@@ -254,8 +296,14 @@ def test_every_reason_the_service_sends_is_in_the_contract() -> None:
         if isinstance(sent.reason, Unresolved):
             problems.append(
                 f"{sent.where}: the scan cannot tell which reason `{sent.reason.text}` is; pass "
-                "a ServiceReason member, an engine Reason member or a string literal (or a "
-                "parameter whose callers do)")
+                "a ServiceReason member or an engine Reason member (or a parameter whose "
+                "callers do)")
+            continue
+        if isinstance(sent.reason, Bare):
+            enum = "Reason" if sent.reason.text in {r.name for r in Reason} else "ServiceReason"
+            problems.append(
+                f"{sent.where} sends the string {sent.reason.text!r}: pass "
+                f"{enum}.{sent.reason.text} instead, so a misspelt reason fails mypy")
             continue
         if isinstance(sent.reason, Passthrough):
             wrong = sorted(r for r, statuses in rules.items() if sent.status not in statuses)

@@ -8,7 +8,7 @@ import time
 
 import redis.asyncio as aioredis
 
-from risk_service.games import GameService
+from risk_service.operations import GameService
 from risk_service.pb.risk.v1 import game_pb2
 from risk_service.store.game_store import CommitOutcome, GameStore
 from risk_service.store.keys import Keys

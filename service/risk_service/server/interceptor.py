@@ -158,7 +158,8 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
         exception that the call's state keeps, and its traceback holds this frame, the context
         and so the call state itself: a reference cycle per refused call, which keeps the
         request (and gRPC's buffers for it) alive until the cycle collector runs. Under a flood
-        of refused requests that is hundreds of MB (bench/abuse.py flood)."""
+        of refused requests the memory held grows with every refusal (bench/abuse.py flood;
+        figures in bench/RESULTS.md, "Abuse")."""
         duration = time.perf_counter() - started
         fields = _fields(request)
         ms = round(duration * 1e3, 3)

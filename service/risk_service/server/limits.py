@@ -13,7 +13,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-from risk_service.errors import Code, ServiceError
+from risk_service.errors import Code, ServiceError, ServiceReason
 
 _MAX_CALLERS = 100_000  # buckets kept; the least recently seen are dropped first
 
@@ -38,7 +38,7 @@ class RateLimiter:
         if tokens < 1:
             self.buckets[caller] = (tokens, now)
             raise ServiceError(
-                Code.RESOURCE_EXHAUSTED, "RATE_LIMITED",
+                Code.RESOURCE_EXHAUSTED, ServiceReason.RATE_LIMITED,
                 f"more than {self.rate:g} {self.what} a second from this caller; slow down",
                 {"retry_after_ms": str(int((1 - tokens) / self.rate * 1000) + 1)},
             )
@@ -75,7 +75,7 @@ class StreamCounter:
         count = self.open.get(peer, 0)
         if self.limit and count >= self.limit:
             raise ServiceError(
-                Code.RESOURCE_EXHAUSTED, "TOO_MANY_STREAMS",
+                Code.RESOURCE_EXHAUSTED, ServiceReason.TOO_MANY_STREAMS,
                 f"at most {self.limit} open streams per connection",
             )
         self.open[peer] = count + 1

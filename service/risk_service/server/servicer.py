@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 import grpc
 
 from risk_service.campaigns import CampaignService
-from risk_service.errors import Code, ServiceError
-from risk_service.games import CLIENT_CERT, GameService
+from risk_service.errors import Code, ServiceError, ServiceReason
+from risk_service.operations import CLIENT_CERT, GameService
 from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
 
 _BEARER = "bearer "
@@ -22,7 +22,7 @@ def bearer_token(context: grpc.aio.ServicerContext) -> str | None:
             text = value.decode() if isinstance(value, bytes) else value
             if not text.lower().startswith(_BEARER) or not text[len(_BEARER):].strip():
                 raise ServiceError(
-                    Code.UNAUTHENTICATED, "BAD_CREDENTIALS",
+                    Code.UNAUTHENTICATED, ServiceReason.BAD_CREDENTIALS,
                     "authorization metadata must be 'Bearer <token>'",
                 )
             return text[len(_BEARER):].strip()

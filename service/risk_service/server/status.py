@@ -8,7 +8,7 @@ from google.rpc import error_details_pb2, status_pb2
 from redis.exceptions import RedisError
 
 from risk_service.engine import IllegalAction
-from risk_service.errors import Code, ServiceError
+from risk_service.errors import Code, ServiceError, ServiceReason
 from risk_service.wire import VariantNotServed, WireError
 
 DOMAIN = "risk.v1"
@@ -20,17 +20,17 @@ def classify(exc: BaseException) -> ServiceError | None:
     if isinstance(exc, ServiceError):
         return exc
     if isinstance(exc, IllegalAction):
-        return ServiceError(Code.FAILED_PRECONDITION, exc.reason.value, exc.message)
+        return ServiceError(Code.FAILED_PRECONDITION, exc.reason, exc.message)
     if isinstance(exc, VariantNotServed):
-        return ServiceError(Code.UNIMPLEMENTED, "VARIANT_NOT_AVAILABLE", str(exc))
+        return ServiceError(Code.UNIMPLEMENTED, ServiceReason.VARIANT_NOT_AVAILABLE, str(exc))
     if isinstance(exc, WireError):
-        return ServiceError(Code.INVALID_ARGUMENT, "MALFORMED_REQUEST", str(exc))
+        return ServiceError(Code.INVALID_ARGUMENT, ServiceReason.MALFORMED_REQUEST, str(exc))
     if isinstance(exc, RedisError):
-        return ServiceError(Code.UNAVAILABLE, "STORE_UNAVAILABLE",
+        return ServiceError(Code.UNAVAILABLE, ServiceReason.STORE_UNAVAILABLE,
                             "the game store is unreachable or busy; retry")
     if isinstance(exc, NotImplementedError):
         # a method of the contract whose servicer is still the generated default
-        return ServiceError(Code.UNIMPLEMENTED, "METHOD_NOT_AVAILABLE",
+        return ServiceError(Code.UNIMPLEMENTED, ServiceReason.METHOD_NOT_AVAILABLE,
                             "this build does not serve this method yet")
     return None
 

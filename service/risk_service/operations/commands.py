@@ -1,0 +1,271 @@
+"""The commands that make and seat a game: create (and open, which campaigns share), join,
+start, cancel and reissue a seat's token.
+
+Each is one commit (a creation that fills every seat is two: the creation, then the start);
+a seat is taken by the commit of its `seat_joined` event and a token is replaced by the
+commit of its `seat_token_reissued` event, so neither happens without its event.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import secrets
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from risk_service import clocks, wire
+from risk_service.engine import REGISTRY, IllegalAction
+from risk_service.errors import Code, ServiceError, ServiceReason, malformed, not_found
+from risk_service.lifecycle import (
+    GameCancelled,
+    GameStarted,
+    SeatJoined,
+    SeatTokenReissued,
+    TimeoutPolicy,
+)
+from risk_service.operations import identity, records
+from risk_service.operations.commit import (
+    INTERNAL_RETRIES,
+    Change,
+    Committer,
+    lifecycle_change,
+    start_change,
+)
+from risk_service.operations.identity import digest
+from risk_service.operations.records import ACTIVE, CANCELLED, FINAL, WAITING
+from risk_service.operations.request_ids import check_request_id, replay
+from risk_service.operations.views import summary
+from risk_service.pb.risk.v1 import lifecycle_pb2, service_pb2
+from risk_service.store.game_store import CommitOutcome, GameRecord
+
+MAX_NAME = 64
+
+
+class Commands:
+    def __init__(self, commits: Committer, *, new_token: Callable[[], str],
+                 new_seed: Callable[[], int]) -> None:
+        self.commits = commits
+        self.store = commits.store
+        self.limits = commits.limits
+        self.new_token = new_token
+        self.new_seed = new_seed
+
+    async def create(
+        self, request: service_pb2.CreateGameRequest, token: str | None = None
+    ) -> service_pb2.CreateGameResponse:
+        identity.require_creator(self.limits.creator_digests, token)
+        try:
+            variant, options = wire.options_from_proto(request.options)
+        except wire.VariantNotServed as exc:
+            raise ServiceError(Code.UNIMPLEMENTED, ServiceReason.VARIANT_NOT_AVAILABLE,
+                               str(exc)) from None
+        host_token = self.new_token()
+        seat_tokens: list[str] = []
+
+        def seats(players: int) -> tuple[bytes, ...]:
+            if request.issue_seat_tokens:
+                seat_tokens.extend(self.new_token() for _ in range(players))
+            return tuple(digest(t) for t in seat_tokens) or (b"",) * players
+
+        now = self.commits.clock_ms()
+        record, state = await self.open_game(
+            variant, options, request.seed if request.HasField("seed") else None,
+            game_id=f"{now:012x}{secrets.token_hex(5)}", names=request.seat_names,
+            seat_digests=seats, host_digest=digest(host_token), clock=request.clock,
+            delay_events=request.spectator_delay_events,
+            delay_seconds=request.spectator_delay_seconds, manual_start=request.manual_start,
+        )
+        return service_pb2.CreateGameResponse(
+            game=summary(record, state), host_token=host_token, seat_tokens=seat_tokens,
+        )
+
+    async def open_game(
+        self, variant: str, options: Any, seed: int | None, *, game_id: str,
+        names: Sequence[str], seat_digests: Callable[[int], tuple[bytes, ...]],
+        host_digest: bytes, clock: lifecycle_pb2.ClockOptions, delay_events: int = 0,
+        delay_seconds: int = 0, manual_start: bool = False,
+    ) -> tuple[GameRecord, Any]:
+        """Create and store a game; it starts at once when every seat already has a token
+        (and manual_start is off). Returns the stored record and the engine state."""
+        rules = REGISTRY[variant]
+        seed = self.new_seed() if seed is None else seed
+        # options the creator left to the game's clock (classic's auto-defend) are decided here
+        options = rules.settle_options(
+            options, timed=bool(clock.decision_seconds or clock.bank_seconds))
+        try:
+            state, events = rules.create(options, seed)
+        except IllegalAction as exc:
+            raise malformed(f"options: {exc.message}") from None
+        players = rules.seat_count(state)
+        names = list(names)
+        if len(names) > players or any(len(n) > MAX_NAME for n in names):
+            raise malformed(f"at most {players} seat names of at most {MAX_NAME} characters")
+        if min(clock.decision_seconds, clock.bank_seconds, clock.increment_seconds) < 0:
+            raise malformed("clock seconds must not be negative")
+        try:
+            policy = TimeoutPolicy(clock.on_timeout or TimeoutPolicy.DEFAULT_ACTION)
+        except ValueError:
+            raise malformed(f"unknown timeout policy {clock.on_timeout}") from None
+        clock = lifecycle_pb2.ClockOptions(
+            decision_seconds=clock.decision_seconds, bank_seconds=clock.bank_seconds,
+            increment_seconds=clock.increment_seconds,
+            on_timeout=policy.value,  # type: ignore[arg-type]
+        )
+        meta = clocks.new_meta(clock, players, delay_events=delay_events,
+                               delay_seconds=delay_seconds, manual_start=manual_start)
+        now = self.commits.clock_ms()
+        digests = seat_digests(players)
+        record = GameRecord(
+            game_id=game_id,
+            variant=variant,
+            status=WAITING,
+            version=0,
+            last_seq=len(events),
+            created_ms=now,
+            updated_ms=now,
+            players=players,
+            snapshot=wire.encode_state(variant, state),
+            meta=meta.SerializeToString(deterministic=True),
+            names=tuple(names + [""] * (players - len(names))),
+            seat_digests=digests,
+            host_digest=host_digest,
+            commit_id=self.commits.new_commit_id(),
+        )
+        await self.store.create(
+            record,
+            [wire.encode_event(variant, e, seq, 0, now)
+             for seq, e in enumerate(events, start=1)],
+        )
+        if all(digests) and not manual_start:
+            record = await self.commits.lifecycle_commit(
+                game_id, lambda r: start_change(r, [], []) if r.status == WAITING else None
+            ) or record
+        return record, records.decode_state(record)
+
+    async def join(self, request: service_pb2.JoinGameRequest) -> service_pb2.JoinGameResponse:
+        """Take a seat: its token digest and name are written by the commit of its
+        `seat_joined` event (which starts the game when it takes the last seat), so a seat is
+        never taken without its event. With a request id the reply is stored with the commit,
+        and a retry of a join whose reply was lost gets the same token."""
+        check_request_id(request.request_id)
+        record = await self.commits.load(request.game_id)
+        seat, name = request.seat, request.display_name
+        if not 0 <= seat < record.players:
+            raise malformed(f"seat must be 0..{record.players - 1}, got {seat}")
+        if len(name) > MAX_NAME:
+            raise malformed(f"display_name is longer than {MAX_NAME} characters")
+        fingerprint = hashlib.sha256(f"join\0{seat}\0{name}".encode()).digest()
+        # request ids of joins are scoped to the game (the caller has no seat yet)
+        request_field = f"join:{request.request_id}" if request.request_id else ""
+        prior = await self.store.request_record(record.game_id, request_field)
+        if prior is not None:
+            return _joined(record, prior, fingerprint, request.request_id)
+        reply = service_pb2.JoinGameResponse(seat=seat, seat_token=self.new_token())
+        stored = fingerprint + reply.SerializeToString(deterministic=True)
+        token_digest = digest(reply.seat_token)
+        for _ in range(INTERNAL_RETRIES):
+            if record.status in FINAL:
+                records.require_status(record, WAITING)
+            if record.seat_digests[seat]:
+                raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.SEAT_TAKEN,
+                                   f"seat {seat} is taken")
+            seated = dataclasses.replace(
+                record,
+                seat_digests=tuple(token_digest if s == seat else d
+                                   for s, d in enumerate(record.seat_digests)),
+                names=tuple(name if s == seat else n for s, n in enumerate(record.names)),
+            )
+            change = start_change(seated, [SeatJoined(seat, name)], ["join"])
+            change.fields = ((f"tok:{seat}", token_digest), (f"name:{seat}", name.encode()))
+            change.claim = f"tok:{seat}"
+            result, _items, _reply = await self.commits.commit(
+                change, actor=None, request_field=request_field, reply=lambda _items: stored)
+            if result.outcome is CommitOutcome.OK:
+                return reply
+            if result.outcome is CommitOutcome.DUPLICATE:  # a retry racing its first attempt
+                return _joined(record, result.prior, fingerprint, request.request_id)
+            if result.outcome is CommitOutcome.MISSING:
+                raise not_found(record.game_id)
+            record = await self.commits.load(record.game_id)  # STALE or TAKEN: look again
+        raise ServiceError(Code.UNAVAILABLE, ServiceReason.STORE_UNAVAILABLE,
+                           "the game changes too fast to join now; retry")
+
+    async def _as_host(self, game_id: str, token: str | None) -> GameRecord:
+        """The game, if `token` is its host's."""
+        record = await self.commits.load(game_id)
+        identity.require_host(identity.identify(record, token, self.limits), token)
+        return record
+
+    async def start(
+        self, request: service_pb2.StartGameRequest, token: str | None
+    ) -> service_pb2.StartGameResponse:
+        record = await self._as_host(request.game_id, token)
+        records.require_status(record, WAITING)
+        if not all(record.seat_digests):
+            free = [s for s, d in enumerate(record.seat_digests) if not d]
+            raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.SEATS_NOT_FILLED,
+                               f"seats {free} are not taken yet")
+
+        def build(r: GameRecord) -> Change | None:
+            if r.status != WAITING:
+                return None
+            return lifecycle_change(r, ACTIVE, GameStarted(), "start")
+
+        record = await self.commits.lifecycle_commit(record.game_id, build) or (
+            await self.commits.load(record.game_id))
+        return service_pb2.StartGameResponse(
+            game=summary(record, records.decode_state(record)))
+
+    async def cancel(
+        self, request: service_pb2.CancelGameRequest, token: str | None
+    ) -> service_pb2.CancelGameResponse:
+        record = await self._as_host(request.game_id, token)
+        records.require_status(record, WAITING)
+
+        def build(r: GameRecord) -> Change | None:
+            records.require_status(r, WAITING)
+            return lifecycle_change(r, CANCELLED, GameCancelled(), "cancel")
+
+        record = await self.commits.lifecycle_commit(record.game_id, build) or record
+        return service_pb2.CancelGameResponse(
+            game=summary(record, records.decode_state(record)))
+
+    async def reissue(
+        self, request: service_pb2.ReissueSeatTokenRequest, token: str | None
+    ) -> service_pb2.ReissueSeatTokenResponse:
+        record = await self._as_host(request.game_id, token)
+        if not 0 <= request.seat < record.players:
+            raise malformed(f"seat must be 0..{record.players - 1}, got {request.seat}")
+        if record.status in FINAL:
+            records.require_status(record, WAITING, ACTIVE)
+        if not record.seat_digests[request.seat]:
+            raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.SEAT_NOT_TAKEN,
+                               f"seat {request.seat} has no token yet; use JoinGame")
+        new_token = self.new_token()
+        replace = ((f"tok:{request.seat}", digest(new_token)),)
+        reissued = SeatTokenReissued(request.seat)
+        # the new digest lands in the same commit as its event, so no action can slip in
+        # between under the old token at the version the reissue is based on
+        done = await self.commits.lifecycle_commit(
+            record.game_id,
+            lambda r: lifecycle_change(r, r.status, reissued, "reissue", replace)
+            if r.status not in FINAL else None,
+        )
+        if done is None:
+            records.require_status(await self.commits.load(record.game_id), WAITING, ACTIVE)
+        return service_pb2.ReissueSeatTokenResponse(seat=request.seat, seat_token=new_token)
+
+
+def _joined(record: GameRecord, prior: bytes, fingerprint: bytes, request_id: str
+            ) -> service_pb2.JoinGameResponse:
+    """The stored reply of a join retried with its request id."""
+    reply = service_pb2.JoinGameResponse.FromString(
+        replay(prior, fingerprint, request_id, "a join of another seat or name"))
+    held = record.seat_digests[reply.seat]  # b"" when read before the first attempt landed
+    if held and not identity.holds(held, reply.seat_token):
+        raise ServiceError(
+            Code.FAILED_PRECONDITION, ServiceReason.SEAT_TOKEN_REISSUED,
+            f"the token this join got was replaced by the host (ReissueSeatToken); "
+            f"seat {reply.seat} has a newer one")
+    return reply

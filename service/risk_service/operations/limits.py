@@ -1,0 +1,48 @@
+"""The operations' limits: buffers, page sizes, retention and idle periods, the cache's size
+and the tokens that organise or create. One frozen value, built from the settings by
+`server.app`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from risk_service.operations.records import WAITING
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    subscriber_buffer: int = 1024
+    max_page_size: int = 200
+    retention_ms: int = 30 * 24 * 3600 * 1000
+    abandon_after_ms: int = 7 * 24 * 3600 * 1000
+    # a game that never started: abandoned after this long without a join (or start), and
+    # then kept this long only (there is no play to audit); bounds what a flood of CreateGame
+    # calls can leave in Redis
+    unstarted_expire_ms: int = 24 * 3600 * 1000
+    unstarted_retention_ms: int = 3600 * 1000
+    # a campaign with no game started, finished or decided for this long is deleted; a
+    # complete campaign is kept `retention_ms` after its last reward decision
+    campaign_idle_ms: int = 90 * 24 * 3600 * 1000
+    # SHA-256 digests of the organiser tokens (tournament servers)
+    organiser_digests: tuple[bytes, ...] = ()
+    # organiser tokens count only on calls with a client certificate (mutual TLS is configured)
+    organiser_needs_client_cert: bool = False
+    # games kept decoded in the process cache (0: no cache)
+    cached_games: int = 4096
+    # CreateGame and CreateCampaign need a token whose digest is one of these (empty: anyone
+    # may create); ListGames ends a page early, with a page token, past this much time
+    creator_digests: tuple[bytes, ...] = ()
+    list_budget_s: float = 0.02
+
+    def retention(self, status_before: int) -> int:
+        """How long a game ending now is kept (ms): a game that ends before it started
+        (cancelled or abandoned while waiting) has no play worth keeping for long."""
+        if status_before == WAITING:
+            return min(self.unstarted_retention_ms, self.retention_ms)
+        return self.retention_ms
+
+    def idle_after(self, status: int) -> int:
+        """How long (ms) a game of `status` may go without a change before it is abandoned."""
+        if status == WAITING:
+            return min(self.abandon_after_ms, self.unstarted_expire_ms)
+        return self.abandon_after_ms

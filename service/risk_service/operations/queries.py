@@ -1,0 +1,90 @@
+"""The reads: one game as its caller may see it, a page of the game list, and a seat's legal
+actions. None of them writes."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from risk_service import wire
+from risk_service.engine import get_ruleset
+from risk_service.errors import malformed
+from risk_service.operations import identity, records
+from risk_service.operations.commit import Committer
+from risk_service.operations.records import ACTIVE, FINAL, GAME_ID
+from risk_service.operations.views import summary
+from risk_service.pb.risk.v1 import service_pb2
+
+DEFAULT_PAGE = 50
+LIST_SLICE = 25  # games of a ListGames page read and summarised between two turns of the loop
+
+
+class Queries:
+    def __init__(self, commits: Committer) -> None:
+        self.commits = commits
+        self.store = commits.store
+        self.limits = commits.limits
+
+    async def get(
+        self, request: service_pb2.GetGameRequest, token: str | None
+    ) -> service_pb2.GetGameResponse:
+        record, state = await self.commits.fresh(request.game_id)
+        caller = identity.identify(record, token, self.limits)
+        meta = records.decode_meta(record)
+        reply = service_pb2.GetGameResponse(
+            game=summary(record, state, meta, seat=caller.seat),
+            viewer_seat=-1 if caller.seat is None else caller.seat,
+        )
+        delayed = meta.spectator_delay_events or meta.spectator_delay_seconds
+        if caller.seat is not None or not delayed or record.status in FINAL:
+            view = get_ruleset(record.variant).view(state, caller.seat)
+            reply.board.CopyFrom(wire.view_to_proto(record.variant, view))
+        return reply
+
+    async def list(self, request: service_pb2.ListGamesRequest) -> service_pb2.ListGamesResponse:
+        if request.page_size < 0:
+            raise malformed("page_size must not be negative")
+        size = min(request.page_size or DEFAULT_PAGE, self.limits.max_page_size)
+        variant = "*" if request.variant == 0 else wire.variant_name(request.variant)
+        if request.status not in service_pb2.GameStatus.values():
+            raise malformed(f"unknown status {request.status}")
+        cursor = request.page_token
+        if cursor and not GAME_ID.match(cursor):
+            raise malformed("page_token is not one this service issued")
+        ids = await self.store.page(variant, request.status, cursor, size + 1)
+        games: list[service_pb2.GameSummary] = []
+        # A page is read and summarised a slice at a time, letting other calls run between
+        # slices, and ends early (with a page token) once it has taken limits.list_budget_s:
+        # one call neither holds the event loop for a whole page nor costs more than that.
+        budget = time.perf_counter() + self.limits.list_budget_s
+        shown = min(size, len(ids))
+        for start in range(0, shown, LIST_SLICE):
+            if start:
+                if time.perf_counter() > budget:
+                    shown = start
+                    break
+                await asyncio.sleep(0)
+            stored = await self.store.load_many(ids[start:min(shown, start + LIST_SLICE)])
+            games.extend(summary(r, records.decode_state(r)) for r in stored)
+        return service_pb2.ListGamesResponse(
+            games=games, next_page_token=ids[shown - 1] if shown < len(ids) else ""
+        )
+
+    async def legal_actions(
+        self, request: service_pb2.ListLegalActionsRequest, token: str | None
+    ) -> service_pb2.ListLegalActionsResponse:
+        record = await self.commits.load(request.game_id)
+        caller = identity.identify(record, token, self.limits)
+        seat = identity.acting_seat(
+            caller, token, request.seat if request.HasField("seat") else None
+        )
+        state = records.decode_state(record)
+        rules = get_ruleset(record.variant)
+        active = record.status == ACTIVE
+        return service_pb2.ListLegalActionsResponse(
+            version=record.version,
+            seat=seat,
+            decision=wire.decision_to_proto(rules.decision(state)) if active else None,
+            actions=[wire.legal_to_proto(record.variant, a)
+                     for a in rules.legal_actions(state, seat)] if active else [],
+        )

@@ -1,0 +1,123 @@
+"""`GameService`: the one object a transport holds. It wires the operations' parts together
+(the cache and the commit path they share, the commands, moves, reads, streams, timers and
+export) and answers each call by handing it to the part that owns it; it holds no rule itself.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from risk_service.feed import FeedHub
+from risk_service.operations import views
+from risk_service.operations.cache import GameCache
+from risk_service.operations.commands import Commands
+from risk_service.operations.commit import Committer
+from risk_service.operations.export import export_page
+from risk_service.operations.limits import Limits
+from risk_service.operations.moves import Moves
+from risk_service.operations.queries import Queries
+from risk_service.operations.streams import Streams
+from risk_service.operations.timers import Timers
+from risk_service.pb.risk.v1 import service_pb2
+from risk_service.store.game_store import GameRecord, GameStore
+
+
+class GameService:
+    def __init__(
+        self,
+        store: GameStore,
+        hub: FeedHub,
+        *,
+        clock_ms: Callable[[], int],
+        limits: Limits | None = None,
+        new_token: Callable[[], str] = lambda: secrets.token_urlsafe(32),
+        new_seed: Callable[[], int] = lambda: secrets.randbits(64),
+        new_commit_id: Callable[[], str] = lambda: secrets.token_hex(8),
+        on_conflict: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.store = store
+        self.hub = hub
+        self.clock_ms = clock_ms
+        self.limits = limits or Limits()
+        self.new_token = new_token
+        self.process_id = secrets.token_hex(8)
+        self.commits = Committer(
+            store, GameCache(self.limits.cached_games), clock_ms=clock_ms, limits=self.limits,
+            new_commit_id=new_commit_id, on_conflict=on_conflict,
+            # self.timers is built below, on this committer: looked up when a bot is due
+            on_bot_turn=lambda game_id: self.timers.start_bots(game_id),  # noqa: PLW0108
+        )
+        self.commands = Commands(self.commits, new_token=new_token, new_seed=new_seed)
+        self.moves = Moves(self.commits)
+        self.queries = Queries(self.commits)
+        self.streams = Streams(store, hub, clock_ms=clock_ms, limits=self.limits)
+        self.timers = Timers(self.commits, process_id=self.process_id)
+        # campaigns create their games through this (see Commands.open_game)
+        self.open_game = self.commands.open_game
+
+    # ---- the calls of the API ----------------------------------------------------------
+
+    async def create(self, request: service_pb2.CreateGameRequest, token: str | None = None
+                     ) -> service_pb2.CreateGameResponse:
+        return await self.commands.create(request, token)
+
+    async def join(self, request: service_pb2.JoinGameRequest) -> service_pb2.JoinGameResponse:
+        return await self.commands.join(request)
+
+    async def start(self, request: service_pb2.StartGameRequest, token: str | None
+                    ) -> service_pb2.StartGameResponse:
+        return await self.commands.start(request, token)
+
+    async def cancel(self, request: service_pb2.CancelGameRequest, token: str | None
+                     ) -> service_pb2.CancelGameResponse:
+        return await self.commands.cancel(request, token)
+
+    async def reissue(self, request: service_pb2.ReissueSeatTokenRequest, token: str | None
+                      ) -> service_pb2.ReissueSeatTokenResponse:
+        return await self.commands.reissue(request, token)
+
+    async def submit(self, request: service_pb2.SubmitActionRequest, token: str | None) -> bytes:
+        """The serialised SubmitActionResponse (see Moves.submit)."""
+        return await self.moves.submit(request, token)
+
+    async def resign(self, request: service_pb2.ResignRequest, token: str | None
+                     ) -> service_pb2.ResignResponse:
+        return await self.moves.resign(request, token)
+
+    async def get(self, request: service_pb2.GetGameRequest, token: str | None
+                  ) -> service_pb2.GetGameResponse:
+        return await self.queries.get(request, token)
+
+    async def list(self, request: service_pb2.ListGamesRequest) -> service_pb2.ListGamesResponse:
+        return await self.queries.list(request)
+
+    async def legal_actions(self, request: service_pb2.ListLegalActionsRequest,
+                            token: str | None) -> service_pb2.ListLegalActionsResponse:
+        return await self.queries.legal_actions(request, token)
+
+    def stream(self, request: service_pb2.StreamEventsRequest, token: str | None
+               ) -> AsyncIterator[bytes]:
+        """Serialised StreamEventsResponse messages, shared by subscribers alike."""
+        return self.streams.stream(request, token)
+
+    async def export(self, request: service_pb2.ExportGameRequest, token: str | None
+                     ) -> service_pb2.GameExport:
+        return await export_page(self.store, self.limits, request, token)
+
+    # ---- for campaigns and the sweeper -------------------------------------------------
+
+    @staticmethod
+    def summary(record: GameRecord, state: Any) -> service_pb2.GameSummary:
+        """The summary of a game for a caller with a seat or a host: nothing withheld."""
+        return views.summary(record, state)
+
+    async def enforce_deadline(self, game_id: str) -> bool:
+        return await self.timers.enforce_deadline(game_id)
+
+    def idle_cutoff(self, status: int) -> int:
+        return self.timers.idle_cutoff(status)
+
+    async def abandon_if_idle(self, game_id: str) -> bool:
+        return await self.timers.abandon_if_idle(game_id)

@@ -1,0 +1,166 @@
+"""StreamEvents: a game's events from any sequence number on, the stored backlog first and
+then the live feed, each as its subscriber may see it, held back for spectators of a game with
+a spectator delay.
+
+Every subscriber with the same view of an event shares one serialised message (the stream
+message cache): with a thousand spectators an event is redacted and serialised once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
+
+from risk_service import wire
+from risk_service.errors import Code, ServiceError, ServiceReason
+from risk_service.feed import FeedHub, FeedRolledBack
+from risk_service.lifecycle import SeatTokenReissued
+from risk_service.operations import identity, records
+from risk_service.operations.limits import Limits
+from risk_service.operations.views import events_for
+from risk_service.pb.risk.v1 import lifecycle_pb2, service_pb2
+from risk_service.store.game_store import GameStore
+
+STREAM_CACHE = 8192  # encoded stream messages kept (a few recent events x audiences x games)
+# a stream that starts behind reads its backlog this many events at a time: a spectator joining
+# a long game from seq 0 neither holds the whole game decoded nor decodes it in one go of the
+# event loop, and each page is one short XRANGE
+BACKLOG_PAGE = 128
+
+
+class Streams:
+    def __init__(self, store: GameStore, hub: FeedHub, *, clock_ms: Callable[[], int],
+                 limits: Limits) -> None:
+        self.store = store
+        self.hub = hub
+        self.clock_ms = clock_ms
+        self.limits = limits
+        # serialised stream messages by (game, seq, viewer): shared by subscribers alike
+        self.messages: OrderedDict[tuple[str, int, int | None], bytes] = OrderedDict()
+
+    def message(self, game_id: str, item: wire.DecodedEvent, viewer: int | None) -> bytes:
+        """One event as a serialised StreamEventsResponse for `viewer` (b"" when hidden)."""
+        key = (game_id, item.seq, viewer)
+        data = self.messages.get(key)
+        if data is None:
+            triple = (item.seq, item.version, item.event, item.at_ms)
+            shown = events_for(item.variant, [triple], viewer)
+            data = service_pb2.StreamEventsResponse(event=shown[0]).SerializeToString(
+                deterministic=True) if shown else b""
+            self.messages[key] = data
+            while len(self.messages) > STREAM_CACHE:
+                self.messages.popitem(last=False)
+        return data
+
+    async def stream(
+        self, request: service_pb2.StreamEventsRequest, token: str | None
+    ) -> AsyncIterator[bytes]:
+        record = await records.load(self.store, request.game_id)
+        caller = identity.identify(record, token, self.limits)
+        meta = records.decode_meta(record)
+        delay = SpectatorDelay(meta) if caller.seat is None and (
+            meta.spectator_delay_events or meta.spectator_delay_seconds) else None
+        if request.after_seq > record.last_seq:
+            raise rolled_back(record.last_seq, request.after_seq)
+        sub = await self.hub.subscribe(record.game_id, self.limits.subscriber_buffer,
+                                       record.last_seq)
+        sent = read = request.after_seq  # sent to the client; read from the store's backlog
+        caught_up = False  # the backlog is read to its end: the subscription takes over
+        pending: list[wire.DecodedEvent] = []
+        try:
+            while True:
+                if not caught_up:
+                    # registered before this read, so backlog + live covers every event
+                    page = await self.store.read_events(record.game_id, read, BACKLOG_PAGE)
+                    caught_up = len(page) < BACKLOG_PAGE
+                    if page:
+                        read = page[-1][0]
+                    pending.extend(wire.decode_event(data) for _seq, data in page)
+                if delay is not None:
+                    release, wait = delay.split(pending, self.clock_ms())
+                else:
+                    release, wait = pending, None
+                for item in release:
+                    if item.seq <= sent:
+                        continue
+                    data = self.message(record.game_id, item, caller.seat)
+                    if data:
+                        yield data
+                    sent = item.seq
+                    if (caller.seat is not None and isinstance(item.event, SeatTokenReissued)
+                            and item.event.seat == caller.seat):
+                        # nothing after the reissue reaches a holder of the replaced token
+                        await self._still_seated(record.game_id, caller.seat, token)
+                pending = pending[len(release):]
+                if not caught_up:
+                    continue
+                try:
+                    if wait is None:
+                        batch = await sub.next_batch()
+                    else:
+                        batch = []
+                        with contextlib.suppress(TimeoutError):
+                            batch = await asyncio.wait_for(sub.next_batch(), wait)
+                except OverflowError:
+                    raise ServiceError(
+                        Code.RESOURCE_EXHAUSTED, ServiceReason.SUBSCRIBER_TOO_SLOW,
+                        f"the stream fell {sub.limit} events behind; resume after seq {sent}",
+                        {"last_seq": str(sent)},
+                    ) from None
+                except FeedRolledBack as exc:
+                    raise rolled_back(exc.last_seq, sent) from None
+                floor = pending[-1].seq if pending else sent
+                pending.extend(item for item in batch if item.seq > floor)
+        finally:
+            await self.hub.unsubscribe(sub)
+
+    async def _still_seated(self, game_id: str, seat: int, token: str | None) -> None:
+        """Raise CREDENTIALS_REVOKED unless `token` is still `seat`'s token."""
+        record = await self.store.load(game_id)
+        held = record.seat_digests[seat] if record is not None else b""
+        if not identity.holds(held, token):
+            raise ServiceError(
+                Code.UNAUTHENTICATED, ServiceReason.CREDENTIALS_REVOKED,
+                f"the host reissued seat {seat}'s token: this stream's token no longer works",
+            )
+
+
+class SpectatorDelay:
+    """Holds a spectator's events back: each is released once `events` later ones exist and
+    `seconds` have passed since it was committed. The end of the game releases everything."""
+
+    def __init__(self, meta: lifecycle_pb2.GameMeta) -> None:
+        self.events = meta.spectator_delay_events
+        self.ms = meta.spectator_delay_seconds * 1000
+        self.over = False
+
+    def split(self, pending: list[wire.DecodedEvent], now_ms: int
+              ) -> tuple[list[wire.DecodedEvent], float | None]:
+        """(events to send now, seconds until the next one is due or None to wait for more)."""
+        if any(item.event.terminal for item in pending):
+            self.over = True
+        if self.over:
+            return pending, None
+        newest = pending[-1].seq if pending else 0
+        count = 0
+        for item in pending:
+            if item.seq + self.events > newest or item.at_ms + self.ms > now_ms:
+                break
+            count += 1
+        release = pending[:count]
+        if count < len(pending) and self.ms and pending[count].seq + self.events <= newest:
+            return release, max(0.0, (pending[count].at_ms + self.ms - now_ms) / 1000)
+        return release, None
+
+
+def rolled_back(last_seq: int, seen: int) -> ServiceError:
+    """The store lost events up to `seen` (a restore, a lagging replica taking over)."""
+    resume = min(last_seq, seen)
+    return ServiceError(
+        Code.ABORTED, ServiceReason.GAME_ROLLED_BACK,
+        f"the game's events after seq {last_seq} were lost by the store (or never existed); "
+        f"drop what you have after seq {resume} and resume after it",
+        {"last_seq": str(resume)},
+    )

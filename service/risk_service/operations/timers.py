@@ -1,0 +1,132 @@
+"""What happens to games without a caller, driven by the sweeper and by commits: decision
+deadlines (the timeout policy), bot seats taking their turns, and abandoning idle games.
+
+A timeout lands exactly once: its commit is based on the version whose deadline passed, so a
+move (or another process's timeout) that got there first makes it STALE.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+import structlog
+
+from risk_service import wire
+from risk_service.engine import Event, get_ruleset
+from risk_service.lifecycle import (
+    DecisionTimedOut,
+    GameAbandoned,
+    SeatHandedToBot,
+    TimeoutPolicy,
+)
+from risk_service.operations import records
+from risk_service.operations.commit import Change, Committer, lifecycle_change
+from risk_service.operations.records import ABANDONED, ACTIVE, WAITING
+from risk_service.pb.risk.v1 import game_pb2
+from risk_service.store.game_store import CommitOutcome, GameRecord
+
+log = structlog.get_logger("games")
+
+BOT_LEASE_MS = 10_000  # one process plays a game's bots; another takes over after this
+
+
+class Timers:
+    def __init__(self, commits: Committer, *, process_id: str) -> None:
+        self.commits = commits
+        self.store = commits.store
+        self.process_id = process_id
+        self.bot_runs: dict[str, asyncio.Task[None]] = {}
+
+    async def enforce_deadline(self, game_id: str) -> bool:
+        """Apply the timeout policy if the game's pending deadline has passed. Exactly once:
+        the commit only lands on the version whose deadline it was. True if applied."""
+        record = await self.store.load(game_id)
+        if record is None or record.status != ACTIVE:
+            await self.store.schedule(game_id, 0)
+            return False
+        meta = records.decode_meta(record)
+        now = self.commits.clock_ms()
+        if not meta.deadline_ms or meta.deadline_ms > now:
+            await self.store.schedule(game_id, meta.deadline_ms)  # resync the index
+            return False
+        seat = meta.clock_seat
+        if meta.bot_seats[seat]:  # the bot took over; make sure one is playing
+            self.start_bots(game_id)
+            return False
+        rules = get_ruleset(record.variant)
+        state = records.decode_state(record)
+        policy = TimeoutPolicy(meta.clock.on_timeout or TimeoutPolicy.DEFAULT_ACTION)
+        events: list[Event] = [DecisionTimedOut(seat, policy)]
+        entry = game_pb2.LogEntry(seat=seat, timed_out=True)
+        if policy is TimeoutPolicy.FORFEIT:
+            state, engine_events = rules.resign(state, seat)
+            entry.resign = True
+        else:
+            if policy is TimeoutPolicy.BOT:
+                meta.bot_seats[seat] = True
+                events.append(SeatHandedToBot(seat))
+                action = rules.bot_action(state, seat, secrets.randbits(64))
+                entry.by_bot = True
+            else:
+                action = rules.default_action(state, seat)
+            state, engine_events = rules.apply(state, seat, action)
+            entry.action.CopyFrom(wire.action_to_proto(record.variant, action))
+        events.extend(engine_events)
+        change = Change(record, state, meta, record.status, events, entry)
+        result, _items, _ = await self.commits.commit(change, actor=seat)
+        if result.outcome is CommitOutcome.OK:
+            log.info("timeout_applied", game_id=game_id, seat=seat, policy=policy.name,
+                     version=record.version + 1)
+            return True
+        return False
+
+    def start_bots(self, game_id: str) -> None:
+        """Make sure a task plays the game's bot seats (a commit left one to decide)."""
+        running = self.bot_runs.get(game_id)
+        if running is None or running.done():
+            self.bot_runs[game_id] = asyncio.create_task(self._play_bots(game_id),
+                                                         name=f"bots:{game_id}")
+
+    async def _play_bots(self, game_id: str) -> None:
+        """Take every decision that belongs to a bot seat, until a human must act."""
+        if not await self.store.lease(game_id, self.process_id, BOT_LEASE_MS):
+            return
+        try:
+            while True:
+                record = await self.store.load(game_id)
+                if record is None or record.status != ACTIVE:
+                    return
+                meta = records.decode_meta(record)
+                rules = get_ruleset(record.variant)
+                state = records.decode_state(record)
+                seats = rules.decision(state).seats
+                if not seats or not meta.bot_seats[seats[0]]:
+                    return
+                seat = seats[0]
+                action = rules.bot_action(state, seat, secrets.randbits(64))
+                new_state, events = rules.apply(state, seat, action)
+                entry = game_pb2.LogEntry(
+                    seat=seat, by_bot=True, action=wire.action_to_proto(record.variant, action))
+                await self.commits.commit(Change(record, new_state, meta, record.status,
+                                                 list(events), entry), actor=seat)
+                await asyncio.sleep(0)
+        except Exception:  # a bot run must never take the process down
+            log.exception("bot_run_failed", game_id=game_id)
+        finally:
+            await self.store.release(game_id, self.process_id)
+
+    def idle_cutoff(self, status: int) -> int:
+        """The last update time (ms) at which a game of `status` counts as idle now."""
+        return self.commits.clock_ms() - self.commits.limits.idle_after(status)
+
+    async def abandon_if_idle(self, game_id: str) -> bool:
+        """Mark a waiting or active game abandoned when nobody acted for too long (a game
+        still waiting for players sooner: `unstarted_expire_ms`)."""
+
+        def build(r: GameRecord) -> Change | None:
+            if r.status not in (WAITING, ACTIVE) or r.updated_ms > self.idle_cutoff(r.status):
+                return None
+            return lifecycle_change(r, ABANDONED, GameAbandoned(), "abandon")
+
+        return await self.commits.lifecycle_commit(game_id, build) is not None

@@ -1,0 +1,71 @@
+"""What a caller is shown of a game: its summary, and its events as that caller may see them.
+
+Redaction happens here and in the engine's views only: a spectator of a game with a spectator
+delay learns nothing of its progress from a summary that a delayed stream would not tell it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from risk_service import wire
+from risk_service.engine import Event, get_ruleset
+from risk_service.operations.records import ACTIVE, FINAL, decode_meta
+from risk_service.pb.risk.v1 import game_pb2, lifecycle_pb2, service_pb2
+from risk_service.store.game_store import GameRecord
+
+# an event numbered by its commit: (seq, version, event, committed at ms)
+Numbered = tuple[int, int, Event, int]
+
+
+def summary(
+    record: GameRecord, state: Any, meta: lifecycle_pb2.GameMeta | None = None,
+    *, seat: int | None = None,
+) -> service_pb2.GameSummary:
+    """The summary for a caller holding `seat` (None: no seat). While a game with a spectator
+    delay is played, a caller without a seat gets no more of its progress than a delayed
+    stream gives: version, last seq, the decision, its deadline, the banks, the bot seats and
+    the time of the last change are withheld (left unset)."""
+    rules = get_ruleset(record.variant)
+    meta = meta if meta is not None else decode_meta(record)
+    shown = service_pb2.GameSummary(
+        game_id=record.game_id,
+        variant=wire.variant_enum(record.variant),
+        status=record.status,  # type: ignore[arg-type]
+        rules_version=rules.rules_version,
+        seats=[service_pb2.Seat(seat=i, display_name=record.names[i],
+                                taken=bool(record.seat_digests[i]))
+               for i in range(record.players)],
+        created_at_ms=record.created_ms,
+        clock=meta.clock,
+        spectator_delay_events=meta.spectator_delay_events,
+        spectator_delay_seconds=meta.spectator_delay_seconds,
+    )
+    if seat is None and record.status not in FINAL and (
+            meta.spectator_delay_events or meta.spectator_delay_seconds):
+        return shown
+    # fields are serialised by number, so setting them here gives the same bytes
+    shown.version = record.version
+    shown.last_seq = record.last_seq
+    shown.updated_at_ms = record.updated_ms
+    shown.deadline_ms = meta.deadline_ms
+    shown.bank_ms.extend(meta.bank_ms)
+    shown.bot_seats.extend(meta.bot_seats)
+    if record.status == ACTIVE:
+        shown.decision.CopyFrom(wire.decision_to_proto(rules.decision(state)))
+    outcome = wire.outcome_to_proto(rules.outcome(state))
+    if outcome is not None:
+        shown.outcome.CopyFrom(outcome)
+    return shown
+
+
+def events_for(variant: str, items: Sequence[Numbered], viewer: int | None
+               ) -> list[game_pb2.Event]:
+    """The events `viewer` (a seat, None: no seat) may see, each as that viewer sees it."""
+    out = []
+    for seq, version, event, at_ms in items:
+        seen = event.for_viewer(viewer)
+        if seen is not None:
+            out.append(wire.event_to_proto(variant, seen, seq, version, at_ms))
+    return out
