@@ -13,7 +13,9 @@ every field and nothing else, and the field values must be of their declared typ
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+import dataclasses
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 
@@ -33,3 +35,33 @@ def evolve(value: T, changes: dict[str, Any]) -> T:
     fields: dict[str, Any] = value.__dict__.copy()
     fields.update(changes)
     return build(type(value), fields)
+
+
+def copier(source: type[Any], target: type[T], computed: Iterable[str]) -> Callable[..., T]:
+    """A function `(value, **computed) -> target`: every field of the dataclass `target` that
+    `source` has under the same name is copied from `value`, and each field named in
+    `computed` is passed by keyword (a view: the public fields of a state as they are, and
+    what the viewer's seat decides).
+
+    The function is written out field by field, as `dataclasses` writes `__init__`, so that
+    the field list is said once (by the two classes) and a view costs what the hand-written
+    call did; a `target` without `__slots__` is built through `build`."""
+    computed = tuple(computed)
+    own = {field.name for field in dataclasses.fields(source)}
+    fields = [field.name for field in dataclasses.fields(cast(Any, target))]
+    missing = [name for name in fields if name not in own and name not in computed]
+    unknown = [name for name in computed if name not in fields]
+    if missing or unknown:
+        raise TypeError(f"{target.__name__} from {source.__name__}: fields neither copied nor "
+                        f"computed {missing}, computed but not fields {unknown}")
+    values = [f"{name!r}: {name}" if name in computed else f"{name!r}: value.{name}"
+              for name in fields]
+    make = "cls(**{" if hasattr(target, "__slots__") else "build(cls, {"
+    arguments = "".join(f", {name}" for name in computed)
+    source_code = f"def copy(value, *{arguments}):\n    return {make}{', '.join(values)}}})"
+    if not computed:
+        source_code = source_code.replace("value, *", "value")
+    namespace: dict[str, Any] = {"cls": target, "build": build}
+    exec(source_code, namespace)  # the source is built above from field names
+    made: Callable[..., T] = namespace["copy"]
+    return made

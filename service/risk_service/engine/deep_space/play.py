@@ -53,7 +53,6 @@ class DeepSpaceGame(WorkingState[DeepSpaceState]):
     """A mutable copy of one DeepSpaceState for the duration of one rule application (or one
     listing of legal actions, which asks the same questions)."""
 
-    state_type = DeepSpaceState
     thawed: ClassVar[Mapping[str, Thawed]] = {
         "recruits": AS_LISTS, "supply": AS_LIST, "bases": AS_SORTED_LISTS, "gems": AS_LIST,
         "ore": AS_LIST, "dogs": AS_LISTS, "force_fields": AS_LIST, "hands": AS_SORTED_LISTS,
@@ -62,10 +61,7 @@ class DeepSpaceGame(WorkingState[DeepSpaceState]):
     finished_phase = Phase.FINISHED
 
     options: DeepSpaceOptions
-    seed: int
     phase: Phase
-    turn: int
-    first_seat: int
     stations: tuple[int, ...]
     recruits: list[list[int]]
     supply: list[int]
@@ -197,11 +193,8 @@ class DeepSpaceGame(WorkingState[DeepSpaceState]):
     # ---- setup and turns -------------------------------------------------------------------
 
     def start_turn(self, seat: int) -> None:
-        if self.turn >= self.options.max_turns:
-            self.finish(NONE, "turn_cap")
+        if not self.take_turn(seat):
             return
-        self.turn += 1
-        self.current = seat
         self.phase = Phase.START
         self.moves_left = MOVES_PER_TURN
         self.mined = []

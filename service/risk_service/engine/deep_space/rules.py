@@ -14,11 +14,11 @@ docs/rules-deep-space.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
 from risk_service.engine.core.errors import IllegalAction, Reason
 from risk_service.engine.core.rng import Pcg32
-from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction
+from risk_service.engine.core.ruleset import Action, LegalAction
+from risk_service.engine.core.values import copier
 from risk_service.engine.core.variant import VariantRules
 from risk_service.engine.deep_space import actions, bot, listings, setup
 from risk_service.engine.deep_space.model import (
@@ -32,65 +32,29 @@ from risk_service.engine.deep_space.model import (
 )
 from risk_service.engine.deep_space.play import DeepSpaceGame
 
+# Every hand is face up: the view is the state but for the deck's order and the generator.
+_VIEW = copier(DeepSpaceState, DeepSpaceView, ("viewer", "deck_count"))
+
 
 class DeepSpaceRules(VariantRules[DeepSpaceState, DeepSpaceOptions, DeepSpaceView]):
     """Risk Deep Space behind the engine interface."""
 
-    name: ClassVar[str] = "deep_space"
-    rules_version: ClassVar[int] = 1
-    options_type: ClassVar[type[DeepSpaceOptions]] = DeepSpaceOptions
-    state_type: ClassVar[type[DeepSpaceState]] = DeepSpaceState
-    view_type: ClassVar[type[DeepSpaceView]] = DeepSpaceView
-    action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
-    event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
+    name = "deep_space"
+    rules_version = 1
+    action_types = ACTION_TYPES
+    event_types = EVENT_TYPES
     work_type = DeepSpaceGame
 
-    def create(self, options: DeepSpaceOptions, seed: int) -> tuple[DeepSpaceState, list[Event]]:
-        return setup.create(options, seed)
-
-    def decision(self, state: DeepSpaceState) -> Decision:
-        return listings.decision(state)
-
-    def legal_actions(self, state: DeepSpaceState, seat: int) -> list[LegalAction]:
-        return listings.legal_actions(state, seat)
-
-    def apply(self, state: DeepSpaceState, seat: int, action: Action
-              ) -> tuple[DeepSpaceState, list[Event]]:
-        return actions.apply(state, seat, action)
-
-    def leave(self, game: DeepSpaceGame, seat: int) -> None:
-        actions.resign(game, seat)
+    # the rules themselves live in the variant's modules
+    create = staticmethod(setup.create)
+    decision = staticmethod(listings.decision)
+    legal_actions = staticmethod(listings.legal_actions)
+    apply = staticmethod(actions.apply)
+    leave = staticmethod(actions.resign)
 
     def view(self, state: DeepSpaceState, viewer: int | None) -> DeepSpaceView:
-        return DeepSpaceView(
-            viewer=-1 if viewer is None else viewer,
-            options=state.options,
-            phase=state.phase,
-            current=state.current,
-            turn=state.turn,
-            stations=state.stations,
-            recruits=state.recruits,
-            supply=state.supply,
-            bases=state.bases,
-            gems=state.gems,
-            ore=state.ore,
-            bank_gems=state.bank_gems,
-            bank_ore=state.bank_ore,
-            dogs=state.dogs,
-            force_fields=state.force_fields,
-            hands=state.hands,
-            deck_count=len(state.deck),
-            discard=state.discard,
-            moves_left=state.moves_left,
-            mined=state.mined,
-            battle_cry=state.battle_cry,
-            dog_planet=state.dog_planet,
-            dog_seat=state.dog_seat,
-            out=state.out,
-            out_order=state.out_order,
-            winner=state.winner,
-            ranking=state.ranking,
-            end_reason=state.end_reason,
+        return _VIEW(
+            state, viewer=-1 if viewer is None else viewer, deck_count=len(state.deck)
         )
 
     def default_action(self, state: DeepSpaceState, seat: int) -> Action:

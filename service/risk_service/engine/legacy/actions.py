@@ -12,18 +12,11 @@ from risk_service.engine.classic.board import CLASSIC_BOARD
 from risk_service.engine.core.errors import IllegalAction, Reason
 from risk_service.engine.core.guards import check_action
 from risk_service.engine.core.ruleset import Action, Event
-from risk_service.engine.core.windows import (
-    drop_seat,
-)
+from risk_service.engine.core.windows import drop_seat
 from risk_service.engine.legacy import battle, checks, listings, windows
 from risk_service.engine.legacy.battle import MAX_ATTACK_DICE, MAX_DEFENCE_DICE
-from risk_service.engine.legacy.cards import (
-    well_formed,
-)
-from risk_service.engine.legacy.content import (
-    MIN_TRADE,
-    troops_for,
-)
+from risk_service.engine.legacy.cards import well_formed
+from risk_service.engine.legacy.content import MIN_TRADE, troops_for
 from risk_service.engine.legacy.model import (
     ACTION_TYPES,
     NO_TERRITORY,
@@ -58,9 +51,7 @@ from risk_service.engine.legacy.model import (
 )
 from risk_service.engine.legacy.play import LegacyGame
 from risk_service.engine.legacy.reckoning import expansion_cost
-from risk_service.engine.legacy.world import (
-    Power,
-)
+from risk_service.engine.legacy.world import Power
 
 FEROCITY_OVER = -2  # Enclave attacked a second territory: its power is over for the turn
 

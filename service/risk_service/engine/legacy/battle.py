@@ -6,10 +6,7 @@ and a Red Star win) and the move-in after it.
 from __future__ import annotations
 
 from risk_service.engine.core.dice import battle_losses, sort_high
-from risk_service.engine.core.windows import (
-    open_window,
-    priority_order,
-)
+from risk_service.engine.core.windows import open_window, priority_order
 from risk_service.engine.legacy.model import (
     AttacksStopped,
     BattleResolved,
@@ -22,10 +19,7 @@ from risk_service.engine.legacy.model import (
     WindowKind,
 )
 from risk_service.engine.legacy.play import LegacyGame
-from risk_service.engine.legacy.world import (
-    Power,
-    Scar,
-)
+from risk_service.engine.legacy.world import Power, Scar
 
 MAX_ATTACK_DICE = 3
 MAX_DEFENCE_DICE = 2

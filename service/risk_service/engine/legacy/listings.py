@@ -9,20 +9,10 @@ from collections.abc import Sequence
 
 from risk_service.engine.classic.board import CLASSIC_BOARD, TERRITORIES
 from risk_service.engine.core.ruleset import Decision, LegalAction
-from risk_service.engine.core.windows import (
-    ResponseWindow,
-    asked,
-)
+from risk_service.engine.core.windows import ResponseWindow, asked
 from risk_service.engine.legacy.battle import MAX_ATTACK_DICE, MAX_DEFENCE_DICE
-from risk_service.engine.legacy.cards import (
-    star_payments,
-    trade_payments,
-    value_counts,
-)
-from risk_service.engine.legacy.content import (
-    WorldBoard,
-    board_of,
-)
+from risk_service.engine.legacy.cards import star_payments, trade_payments, value_counts
+from risk_service.engine.legacy.content import WorldBoard, board_of
 from risk_service.engine.legacy.model import (
     NOBODY,
     Attack,
@@ -52,9 +42,7 @@ from risk_service.engine.legacy.reckoning import (
     recruitment,
     start_territories,
 )
-from risk_service.engine.legacy.world import (
-    Power,
-)
+from risk_service.engine.legacy.world import Power
 
 WINDOW_KINDS = {WindowKind.SCAR: "scar", WindowKind.MISSILE: "missile"}
 

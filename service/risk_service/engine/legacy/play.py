@@ -15,11 +15,7 @@ from typing import ClassVar
 from risk_service.engine.classic.board import TERRITORIES
 from risk_service.engine.core.deck import draw_card
 from risk_service.engine.core.ruleset import Event
-from risk_service.engine.core.windows import (
-    ResponseWindow,
-    open_window,
-    priority_order,
-)
+from risk_service.engine.core.windows import ResponseWindow, open_window, priority_order
 from risk_service.engine.core.working import (
     AS_LIST,
     AS_SORTED_LIST,
@@ -27,12 +23,8 @@ from risk_service.engine.core.working import (
     Thawed,
     WorkingState,
 )
-from risk_service.engine.legacy.cards import (
-    is_coin,
-)
-from risk_service.engine.legacy.content import (
-    board_of,
-)
+from risk_service.engine.legacy.cards import is_coin
+from risk_service.engine.legacy.content import board_of
 from risk_service.engine.legacy.model import (
     NO_TERRITORY,
     NOBODY,
@@ -56,15 +48,12 @@ from risk_service.engine.legacy.reckoning import (
     red_stars,
     start_territories,
 )
-from risk_service.engine.legacy.world import (
-    Power,
-)
+from risk_service.engine.legacy.world import Power
 
 
 class LegacyGame(WorkingState[LegacyState]):
     """A mutable copy of one LegacyState for the duration of one rule application."""
 
-    state_type = LegacyState
     thawed: ClassVar[Mapping[str, Thawed]] = {
         "owner": AS_LIST, "troops": AS_LIST, "hqs": AS_LIST, "stars": AS_LIST,
         "missiles": AS_LIST, "scar_cards": AS_LIST, "hands": AS_SORTED_LISTS,
@@ -75,10 +64,7 @@ class LegacyGame(WorkingState[LegacyState]):
     finished_phase = Phase.FINISHED
 
     options: LegacyOptions
-    seed: int
     phase: Phase
-    turn: int
-    first_seat: int
     owner: list[int]
     troops: list[int]
     hqs: list[int]
@@ -235,11 +221,8 @@ class LegacyGame(WorkingState[LegacyState]):
     # ---- turns -------------------------------------------------------------------------
 
     def start_turn(self, seat: int) -> None:
-        if self.turn >= self.options.max_turns:
-            self.finish(NOBODY, "turn_cap")
+        if not self.take_turn(seat):
             return
-        self.turn += 1
-        self.current = seat
         self.phase = Phase.START
         self.pending = 0
         self.traded = self.conquered = self.maneuvered = False

@@ -8,17 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from risk_service.engine.classic.board import CLASSIC_BOARD, TERRITORIES
-from risk_service.engine.legacy.content import (
-    WorldBoard,
-)
-from risk_service.engine.legacy.model import (
-    NOBODY,
-    TroopsRecruited,
-)
-from risk_service.engine.legacy.world import (
-    CitySize,
-    Power,
-)
+from risk_service.engine.legacy.content import WorldBoard
+from risk_service.engine.legacy.model import NOBODY, TroopsRecruited
+from risk_service.engine.legacy.world import CitySize, Power
 
 
 def recruitment(

@@ -19,12 +19,12 @@ card are public, so the windows ask only seats that could answer.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
 from risk_service.engine.classic.board import CLASSIC_BOARD
 from risk_service.engine.core.errors import IllegalAction, Reason
 from risk_service.engine.core.rng import Pcg32
-from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction
+from risk_service.engine.core.ruleset import Action, LegalAction
+from risk_service.engine.core.values import copier
 from risk_service.engine.core.variant import VariantRules
 from risk_service.engine.legacy import actions, bot, listings, setup
 from risk_service.engine.legacy.content import board_of
@@ -48,89 +48,47 @@ from risk_service.engine.legacy.model import (
 from risk_service.engine.legacy.play import LegacyGame
 from risk_service.engine.legacy.reckoning import red_stars
 
+# The view holds the state's public fields as they are, what the viewer's seat decides, and
+# the world's numbers a client needs.
+_VIEW = copier(LegacyState, LegacyView, (
+    "viewer", "red_stars", "scar_card", "has_scar_card", "hand", "hand_counts", "deck_count",
+    "coin_count", "population", "card_values",
+))
+
 
 class LegacyRules(VariantRules[LegacyState, LegacyOptions, LegacyView]):
     """Risk Legacy behind the engine interface."""
 
-    name: ClassVar[str] = "legacy"
+    name = "legacy"
     # 2: the rules digest's natural triple, overpaying trades and Red Stars bought before the
     # recruits are announced (issue 15); a build replays only games of its own version
-    rules_version: ClassVar[int] = 2
-    options_type: ClassVar[type[LegacyOptions]] = LegacyOptions
-    state_type: ClassVar[type[LegacyState]] = LegacyState
-    view_type: ClassVar[type[LegacyView]] = LegacyView
-    action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
-    event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
+    rules_version = 2
+    action_types = ACTION_TYPES
+    event_types = EVENT_TYPES
     work_type = LegacyGame
 
-    def create(self, options: LegacyOptions, seed: int) -> tuple[LegacyState, list[Event]]:
-        return setup.create(options, seed)
-
-    def decision(self, state: LegacyState) -> Decision:
-        return listings.decision(state)
-
-    def legal_actions(self, state: LegacyState, seat: int) -> list[LegalAction]:
-        return listings.legal_actions(state, seat)
-
-    def apply(
-        self, state: LegacyState, seat: int, action: Action
-    ) -> tuple[LegacyState, list[Event]]:
-        return actions.apply(state, seat, action)
-
-    def leave(self, game: LegacyGame, seat: int) -> None:
-        actions.resign(game, seat)
+    # the rules themselves live in the variant's modules
+    create = staticmethod(setup.create)
+    decision = staticmethod(listings.decision)
+    legal_actions = staticmethod(listings.legal_actions)
+    apply = staticmethod(actions.apply)
+    leave = staticmethod(actions.resign)
 
     def view(self, state: LegacyState, viewer: int | None) -> LegacyView:
         seat = -1 if viewer is None else viewer
         n = state.options.players
         board = board_of(state.options.world)
-        return LegacyView(
-            viewer=seat,
-            options=state.options,
-            phase=state.phase,
-            current=state.current,
-            turn=state.turn,
-            owner=state.owner,
-            troops=state.troops,
-            hqs=state.hqs,
-            stars=state.stars,
+        return _VIEW(
+            state, viewer=seat,
             red_stars=tuple(red_stars(state.owner, state.hqs, state.stars, s) for s in range(n)),
-            missiles=state.missiles,
             scar_card=state.scar_cards[seat] if 0 <= seat < n else 0,
             has_scar_card=tuple(bool(c) for c in state.scar_cards),
             hand=state.hands[seat] if 0 <= seat < n else (),
             hand_counts=tuple(len(h) for h in state.hands),
             deck_count=len(state.deck),
-            discard=state.discard,
             coin_count=len(state.coin_pile),
-            sideboard=state.sideboard,
-            scars=state.scars,
-            fortifications=state.fortifications,
             population=board.population,
             card_values=board.card_value,
-            pending=state.pending,
-            traded=state.traded,
-            conquered=state.conquered,
-            expansions=state.expansions,
-            maneuvered=state.maneuvered,
-            ferocity_target=state.ferocity_target,
-            protected=state.protected,
-            draws_left=state.draws_left,
-            attack_from=state.attack_from,
-            attack_to=state.attack_to,
-            attack_count=state.attack_count,
-            defence_count=state.defence_count,
-            attack_dice=state.attack_dice,
-            defence_dice=state.defence_dice,
-            attack_missiles=state.attack_missiles,
-            defence_missiles=state.defence_missiles,
-            windows=state.windows,
-            eliminated=state.eliminated,
-            out=state.out,
-            out_order=state.out_order,
-            winner=state.winner,
-            ranking=state.ranking,
-            end_reason=state.end_reason,
         )
 
     def default_action(self, state: LegacyState, seat: int) -> Action:

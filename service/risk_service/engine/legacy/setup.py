@@ -12,14 +12,8 @@ from risk_service.engine.core.errors import IllegalAction, Reason
 from risk_service.engine.core.guards import check_max_turns, check_seed
 from risk_service.engine.core.rng import Pcg32
 from risk_service.engine.core.ruleset import Event
-from risk_service.engine.legacy.cards import (
-    coin_ids,
-)
-from risk_service.engine.legacy.content import (
-    FACTION_POWERS,
-    board_of,
-    world_problems,
-)
+from risk_service.engine.legacy.cards import coin_ids
+from risk_service.engine.legacy.content import FACTION_POWERS, board_of, world_problems
 from risk_service.engine.legacy.model import (
     NO_TERRITORY,
     NOBODY,

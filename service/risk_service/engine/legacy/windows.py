@@ -7,11 +7,7 @@ from __future__ import annotations
 
 from risk_service.engine.core.errors import IllegalAction, Reason
 from risk_service.engine.core.ruleset import Action
-from risk_service.engine.core.windows import (
-    is_closed,
-    pass_turn,
-    respond,
-)
+from risk_service.engine.core.windows import is_closed, pass_turn, respond
 from risk_service.engine.legacy import battle, checks
 from risk_service.engine.legacy.model import (
     FireMissile,
@@ -23,9 +19,7 @@ from risk_service.engine.legacy.model import (
     WindowKind,
 )
 from risk_service.engine.legacy.play import LegacyGame
-from risk_service.engine.legacy.world import (
-    Scar,
-)
+from risk_service.engine.legacy.world import Scar
 
 
 def advance(game: LegacyGame) -> None:

@@ -11,11 +11,7 @@ from __future__ import annotations
 from risk_service.engine.core.errors import IllegalAction, Reason
 from risk_service.engine.core.guards import check_action
 from risk_service.engine.core.ruleset import Action, Event
-from risk_service.engine.core.windows import (
-    drop_seat,
-    open_window,
-    pass_turn,
-)
+from risk_service.engine.core.windows import drop_seat, open_window, pass_turn
 from risk_service.engine.strike import battle, listings, windows
 from risk_service.engine.strike.cards import (
     CONTINENTS,

@@ -8,12 +8,8 @@ cards, which pass to the attacker and may bring a coin) and the battle goes on o
 from __future__ import annotations
 
 from risk_service.engine.core.dice import sort_high
-from risk_service.engine.core.windows import (
-    open_window,
-)
-from risk_service.engine.strike.cards import (
-    of_continent,
-)
+from risk_service.engine.core.windows import open_window
+from risk_service.engine.strike.cards import of_continent
 from risk_service.engine.strike.model import (
     NOBODY,
     BattleEnded,
@@ -25,9 +21,7 @@ from risk_service.engine.strike.model import (
     TroopsDiscarded,
     WindowKind,
 )
-from risk_service.engine.strike.play import (
-    StrikeGame,
-)
+from risk_service.engine.strike.play import StrikeGame
 
 MAX_ATTACK_DICE = 3
 MAX_DEFENCE_DICE = 2

@@ -10,10 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from risk_service.engine.core.ruleset import Action, Decision, LegalAction
-from risk_service.engine.core.windows import (
-    ResponseWindow,
-    asked,
-)
+from risk_service.engine.core.windows import ResponseWindow, asked
 from risk_service.engine.strike.cards import (
     LINKS,
     continent_of,

@@ -13,10 +13,7 @@ from typing import ClassVar
 
 from risk_service.engine.core.deck import draw_card
 from risk_service.engine.core.ruleset import Event
-from risk_service.engine.core.windows import (
-    ResponseWindow,
-    priority_order,
-)
+from risk_service.engine.core.windows import ResponseWindow, priority_order
 from risk_service.engine.core.working import (
     AS_LIST,
     AS_LISTS,
@@ -24,11 +21,7 @@ from risk_service.engine.core.working import (
     Thawed,
     WorkingState,
 )
-from risk_service.engine.strike.cards import (
-    DOMINATION,
-    continent_of,
-    of_continent,
-)
+from risk_service.engine.strike.cards import DOMINATION, continent_of, of_continent
 from risk_service.engine.strike.model import (
     NO_CONTINENT,
     NOBODY,
@@ -55,7 +48,6 @@ NO_SIDE = 0
 class StrikeGame(WorkingState[StrikeState]):
     """A mutable copy of one StrikeState for the duration of one rule application."""
 
-    state_type = StrikeState
     thawed: ClassVar[Mapping[str, Thawed]] = {
         "continents": AS_SORTED_LISTS, "hands": AS_SORTED_LISTS, "coins": AS_LIST,
         "out": AS_LIST, "troops": AS_LISTS, "sides": AS_LIST, "windows": AS_LIST,
@@ -64,10 +56,7 @@ class StrikeGame(WorkingState[StrikeState]):
     finished_phase = Phase.FINISHED
 
     options: StrikeOptions
-    seed: int
     phase: Phase
-    turn: int
-    first_seat: int
     continents: list[list[int]]
     hands: list[list[int]]
     continent_deck: tuple[int, ...]
@@ -143,11 +132,8 @@ class StrikeGame(WorkingState[StrikeState]):
             self.finish(seat, "domination")
 
     def start_turn(self, seat: int) -> None:
-        if self.turn >= self.options.max_turns:
-            self.finish(NOBODY, "turn_cap")
+        if not self.take_turn(seat):
             return
-        self.turn += 1
-        self.current = seat
         self.phase = Phase.DRAW
         self.emit(TurnStarted(seat, self.turn))
 

@@ -13,11 +13,11 @@ decision always names exactly one seat: the one the top window asks, or else the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
 from risk_service.engine.core.errors import IllegalAction, Reason
 from risk_service.engine.core.rng import Pcg32
-from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction
+from risk_service.engine.core.ruleset import Action, LegalAction
+from risk_service.engine.core.values import copier
 from risk_service.engine.core.variant import VariantRules
 from risk_service.engine.strike import actions, bot, listings, setup
 from risk_service.engine.strike.model import (
@@ -33,67 +33,36 @@ from risk_service.engine.strike.model import (
 )
 from risk_service.engine.strike.play import StrikeGame
 
+# The view holds the state's public fields as they are, and what the viewer's seat decides.
+_VIEW = copier(StrikeState, StrikeView, (
+    "viewer", "hand", "hand_counts", "continent_deck_count", "tactics_deck_count",
+))
+
 
 class StrikeRules(VariantRules[StrikeState, StrikeOptions, StrikeView]):
     """Risk Strike behind the engine interface."""
 
-    name: ClassVar[str] = "strike"
-    rules_version: ClassVar[int] = 1
-    options_type: ClassVar[type[StrikeOptions]] = StrikeOptions
-    state_type: ClassVar[type[StrikeState]] = StrikeState
-    view_type: ClassVar[type[StrikeView]] = StrikeView
-    action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
-    event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
+    name = "strike"
+    rules_version = 1
+    action_types = ACTION_TYPES
+    event_types = EVENT_TYPES
     work_type = StrikeGame
 
-    def create(self, options: StrikeOptions, seed: int) -> tuple[StrikeState, list[Event]]:
-        return setup.create(options, seed)
-
-    def decision(self, state: StrikeState) -> Decision:
-        return listings.decision(state)
-
-    def legal_actions(self, state: StrikeState, seat: int) -> list[LegalAction]:
-        return listings.legal_actions(state, seat)
-
-    def apply(
-        self, state: StrikeState, seat: int, action: Action
-    ) -> tuple[StrikeState, list[Event]]:
-        return actions.apply(state, seat, action)
-
-    def leave(self, game: StrikeGame, seat: int) -> None:
-        actions.resign(game, seat)
+    # the rules themselves live in the variant's modules
+    create = staticmethod(setup.create)
+    decision = staticmethod(listings.decision)
+    legal_actions = staticmethod(listings.legal_actions)
+    apply = staticmethod(actions.apply)
+    leave = staticmethod(actions.resign)
 
     def view(self, state: StrikeState, viewer: int | None) -> StrikeView:
         seat = -1 if viewer is None else viewer
-        return StrikeView(
-            viewer=seat,
-            options=state.options,
-            phase=state.phase,
-            current=state.current,
-            turn=state.turn,
-            continents=state.continents,
+        return _VIEW(
+            state, viewer=seat,
             hand=state.hands[seat] if 0 <= seat < state.options.players else (),
             hand_counts=tuple(len(h) for h in state.hands),
             continent_deck_count=len(state.continent_deck),
             tactics_deck_count=len(state.tactics_deck),
-            surrender=state.surrender,
-            tactics_discard=state.tactics_discard,
-            coins=state.coins,
-            out=state.out,
-            out_order=state.out_order,
-            defender=state.defender,
-            from_continent=state.from_continent,
-            to_continent=state.to_continent,
-            troops=state.troops,
-            sides=state.sides,
-            attack_dice=state.attack_dice,
-            defence_dice=state.defence_dice,
-            rolls=state.rolls,
-            windows=state.windows,
-            plays=state.plays,
-            winner=state.winner,
-            ranking=state.ranking,
-            end_reason=state.end_reason,
         )
 
     def default_action(self, state: StrikeState, seat: int) -> Action:

@@ -8,11 +8,7 @@ from risk_service.engine.core.errors import IllegalAction, Reason
 from risk_service.engine.core.guards import check_max_turns, check_seed
 from risk_service.engine.core.rng import Pcg32
 from risk_service.engine.core.ruleset import Event
-from risk_service.engine.strike.cards import (
-    ALL_CARDS,
-    CONTINENT_CARDS,
-    CONTINENTS,
-)
+from risk_service.engine.strike.cards import ALL_CARDS, CONTINENT_CARDS, CONTINENTS
 from risk_service.engine.strike.model import (
     NO_CONTINENT,
     NOBODY,

@@ -17,10 +17,7 @@ from risk_service.engine.strike.model import (
     TroopsDiscarded,
     TroopsReturned,
 )
-from risk_service.engine.strike.play import (
-    BOMBARD_VALUE,
-    StrikeGame,
-)
+from risk_service.engine.strike.play import BOMBARD_VALUE, StrikeGame
 
 RALLY_BONUS = 2
 ARTILLERY_HITS = 2

@@ -19,9 +19,7 @@ from risk_service.engine.core.windows import (
     respond,
 )
 from risk_service.engine.strike import battle, tactics
-from risk_service.engine.strike.cards import (
-    of_tactic,
-)
+from risk_service.engine.strike.cards import of_tactic
 from risk_service.engine.strike.listings import WINDOW_STEP, card_actions
 from risk_service.engine.strike.model import (
     Passed,
@@ -32,9 +30,7 @@ from risk_service.engine.strike.model import (
     TacticResolved,
     WindowKind,
 )
-from risk_service.engine.strike.play import (
-    StrikeGame,
-)
+from risk_service.engine.strike.play import StrikeGame
 
 
 def cards_for(game: StrikeGame, step: str, seat: int) -> list[Action]:
