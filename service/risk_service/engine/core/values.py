@@ -43,25 +43,32 @@ def copier(source: type[Any], target: type[T], computed: Iterable[str]) -> Calla
     `computed` is passed by keyword (a view: the public fields of a state as they are, and
     what the viewer's seat decides).
 
-    The function is written out field by field, as `dataclasses` writes `__init__`, so that
-    the field list is said once (by the two classes) and a view costs what the hand-written
-    call did; a `target` without `__slots__` is built through `build`."""
+    The function is written out for the two classes, as `dataclasses` writes `__init__`, so
+    that the field lists are said once (by the classes) and a view costs what the hand-written
+    code did: where both classes keep their fields in `__dict__` (built through `build`), the
+    value's dict is copied in one step and the fields the target lacks are deleted; otherwise
+    the target is called with each field by keyword."""
     computed = tuple(computed)
-    own = {field.name for field in dataclasses.fields(source)}
+    own = [field.name for field in dataclasses.fields(cast(Any, source))]
     fields = [field.name for field in dataclasses.fields(cast(Any, target))]
     missing = [name for name in fields if name not in own and name not in computed]
     unknown = [name for name in computed if name not in fields]
     if missing or unknown:
         raise TypeError(f"{target.__name__} from {source.__name__}: fields neither copied nor "
                         f"computed {missing}, computed but not fields {unknown}")
-    values = [f"{name!r}: {name}" if name in computed else f"{name!r}: value.{name}"
-              for name in fields]
-    make = "cls(**{" if hasattr(target, "__slots__") else "build(cls, {"
-    arguments = "".join(f", {name}" for name in computed)
-    source_code = f"def copy(value, *{arguments}):\n    return {make}{', '.join(values)}}})"
-    if not computed:
-        source_code = source_code.replace("value, *", "value")
+    head = "def copy(value" + "".join(f", {name}" for name in computed).replace(", ", ", *, ", 1)
+    if not hasattr(source, "__slots__") and not hasattr(target, "__slots__"):
+        dropped = [name for name in own if name not in fields or name in computed]
+        body = ["    fields = value.__dict__.copy()"]
+        if dropped:
+            body.append("    del " + ", ".join(f"fields[{name!r}]" for name in dropped))
+        body += [f"    fields[{name!r}] = {name}" for name in computed]
+        body.append("    return build(cls, fields)")
+    else:
+        arguments = [f"{name}={name}" if name in computed else f"{name}=value.{name}"
+                     for name in fields]
+        body = ["    return cls(" + ", ".join(arguments) + ")"]
     namespace: dict[str, Any] = {"cls": target, "build": build}
-    exec(source_code, namespace)  # the source is built above from field names
+    exec("\n".join([head + "):", *body]), namespace)  # the source is built from field names
     made: Callable[..., T] = namespace["copy"]
     return made

@@ -147,7 +147,7 @@ def _build(game: DeepSpaceGame, seat: int, action: Action) -> None:
     checks.recruits_at(game, seat, planet, BASE_RECRUITS, "a base")
     if game.ore[seat] < BASE_ORE:
         raise IllegalAction(Reason.NOT_ENOUGH_ORE, f"a base costs {BASE_ORE} ore; you have "
-                    f"{game.ore[seat]}")
+                            f"{game.ore[seat]}")
     if planet in game.bases[seat]:
         raise IllegalAction(Reason.BASE_EXISTS, f"you already have a base on {name_of(planet)}")
     if len(game.bases[seat]) >= BASES_PER_COLOUR:

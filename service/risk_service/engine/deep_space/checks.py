@@ -72,7 +72,7 @@ def recruits_at(game: DeepSpaceGame, seat: int, node: int, least: int, what: str
 def gems_for(game: DeepSpaceGame, seat: int, least: int, what: str) -> None:
     if game.gems[seat] < least:
         raise IllegalAction(Reason.NOT_ENOUGH_GEMS, f"{what} costs {least} gem(s); you have "
-                    f"{game.gems[seat]}")
+                            f"{game.gems[seat]}")
 
 
 def bank_has(game: DeepSpaceGame, resource: Resource) -> None:
@@ -119,7 +119,7 @@ def check_card(game: DeepSpaceGame, seat: int, action: PlayCard) -> None:
         if not 0 <= action.pay_from < NODES or not game.in_play[action.pay_from] or \
                 game.recruits[seat][action.pay_from] < 1:
             raise IllegalAction(Reason.INVALID_PAYMENT,
-                        f"{spec.name} costs a recruit: pay_from must hold one of yours")
+                                f"{spec.name} costs a recruit: pay_from must hold one of yours")
         after[action.pay_from] -= 1
     elif action.pay_from != NONE:
         raise IllegalAction(
@@ -132,7 +132,7 @@ def check_card(game: DeepSpaceGame, seat: int, action: PlayCard) -> None:
         planet = planet_on_board(game, action.planet)
         if after[planet] < 1:
             raise IllegalAction(Reason.NOT_ENOUGH_RECRUITS,
-                        f"{spec.name} needs your recruits on {name_of(planet)}")
+                                f"{spec.name} needs your recruits on {name_of(planet)}")
         if kind is CardKind.SPACE_DOG and game.dogs_in_bank() < 1:
             raise IllegalAction(Reason.BANK_EMPTY, "every space-dog token is in play")
         if kind is CardKind.FORCE_FIELD:
@@ -150,8 +150,10 @@ def check_card(game: DeepSpaceGame, seat: int, action: PlayCard) -> None:
         if victim == NONE:
             raise IllegalAction(Reason.INVALID_TARGET, f"no opponent recruits on {name_of(planet)}")
         if not any(game.is_planet(n) and after[n] > 0 for n in BOARD.links[planet]):
-            raise IllegalAction(Reason.NOT_ADJACENT,
-                        f"{name_of(planet)} is not linked to a planet where you have recruits")
+            raise IllegalAction(
+                Reason.NOT_ADJACENT,
+                f"{name_of(planet)} is not linked to a planet where you have recruits",
+            )
         recruit_count(action.count, min(spec.amount, game.recruits[victim][planet]), spec.name)
     elif kind is CardKind.BATTLE_CRY:
         if game.battle_cry:

@@ -31,8 +31,10 @@ from risk_service.engine.deep_space.play import DeepSpaceGame
 
 def create(options: DeepSpaceOptions, seed: int) -> tuple[DeepSpaceState, list[Event]]:
     if options.players not in BOARD.layouts:
-        raise IllegalAction(Reason.INVALID_OPTIONS,
-                    f"Deep Space takes {min(BOARD.layouts)} to {max(BOARD.layouts)} players")
+        raise IllegalAction(
+            Reason.INVALID_OPTIONS,
+            f"Deep Space takes {min(BOARD.layouts)} to {max(BOARD.layouts)} players",
+        )
     check_max_turns(options.max_turns)
     check_seed(seed)
     n = options.players

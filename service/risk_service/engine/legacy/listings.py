@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from risk_service.engine.classic.board import CLASSIC_BOARD, TERRITORIES
 from risk_service.engine.core.ruleset import Decision, LegalAction
-from risk_service.engine.core.windows import ResponseWindow, asked
+from risk_service.engine.core.windows import ResponseWindow, deciding
 from risk_service.engine.legacy.battle import MAX_ATTACK_DICE, MAX_DEFENCE_DICE
 from risk_service.engine.legacy.cards import star_payments, trade_payments, value_counts
 from risk_service.engine.legacy.content import WorldBoard, board_of
@@ -57,14 +57,13 @@ def step_of(phase: Phase, windows: Sequence[ResponseWindow]) -> str:
 def decision(state: LegacyState) -> Decision:
     if state.phase is Phase.FINISHED:
         return Decision((), "finished")
-    step = step_of(state.phase, state.windows)
     if state.windows:
-        seat = asked(state.windows[-1])
-        assert seat is not None, "a closed window is never left open"
-        return Decision((seat,), step)
-    if state.phase is Phase.DEFEND:
-        return Decision((state.owner[state.attack_to],), step)
-    return Decision((state.current,), step)
+        seat = deciding(state.windows)
+    elif state.phase is Phase.DEFEND:
+        seat = state.owner[state.attack_to]
+    else:
+        seat = state.current
+    return Decision((seat,), step_of(state.phase, state.windows))
 
 
 def legal_actions(state: LegacyState, seat: int) -> list[LegalAction]:

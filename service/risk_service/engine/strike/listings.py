@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from risk_service.engine.core.ruleset import Action, Decision, LegalAction
-from risk_service.engine.core.windows import ResponseWindow, asked
+from risk_service.engine.core.windows import ResponseWindow, deciding
 from risk_service.engine.strike.cards import (
     LINKS,
     continent_of,
@@ -103,12 +103,8 @@ def deploy_sides(seat: int, current: int, defender: int) -> tuple[Side, ...]:
 def decision(state: StrikeState) -> Decision:
     if state.phase is Phase.FINISHED:
         return Decision((), "finished")
-    step = step_of(state.phase, state.windows)
-    if state.windows:
-        seat = asked(state.windows[-1])
-        assert seat is not None, "a closed window is never left open"
-        return Decision((seat,), step)
-    return Decision((state.current,), step)
+    seat = deciding(state.windows) if state.windows else state.current
+    return Decision((seat,), step_of(state.phase, state.windows))
 
 
 def legal_actions(state: StrikeState, seat: int) -> list[LegalAction]:
