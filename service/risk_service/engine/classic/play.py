@@ -42,7 +42,6 @@ class ClassicGame(WorkingState[ClassicState]):
     tuple, so a copy costs one list per board-sized field and nothing per hand. The state's
     `eliminated` flags are `out` here, as in every variant."""
 
-    state_type = ClassicState
     thawed: ClassVar[Mapping[str, Thawed]] = {
         "owner": AS_LIST, "armies": AS_LIST, "to_place": AS_LIST, "hands": AS_LIST,
         "eliminated": AS_LIST,
@@ -51,10 +50,7 @@ class ClassicGame(WorkingState[ClassicState]):
     finished_phase = Phase.FINISHED
 
     options: ClassicOptions
-    seed: int
     phase: Phase
-    turn: int
-    first_seat: int
     owner: list[int]
     armies: list[int]
     to_place: list[int]
@@ -108,11 +104,8 @@ class ClassicGame(WorkingState[ClassicState]):
         return max(3, owned // 3), bonus
 
     def start_turn(self, seat: int) -> None:
-        if self.turn >= self.options.max_turns:
-            self.finish(-1, "turn_cap")
+        if not self.take_turn(seat):
             return
-        self.turn += 1
-        self.current = seat
         self.conquered = False
         self.bonus_used = False
         self.resume_attack = False

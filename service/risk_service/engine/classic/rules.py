@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import ClassVar
 
 from risk_service.engine.classic import actions, bot, listings, setup
 from risk_service.engine.classic.board import CLASSIC_BOARD
@@ -34,8 +33,8 @@ from risk_service.engine.classic.model import (
 from risk_service.engine.classic.play import MUST_TRADE_AT, ClassicGame
 from risk_service.engine.core.errors import IllegalAction, Reason
 from risk_service.engine.core.rng import Pcg32
-from risk_service.engine.core.ruleset import Action, Decision, Event, LegalAction
-from risk_service.engine.core.values import build
+from risk_service.engine.core.ruleset import Action, LegalAction
+from risk_service.engine.core.values import copier
 from risk_service.engine.core.variant import VariantRules
 
 
@@ -47,55 +46,41 @@ def _next_trade_value(schedule: TradeSchedule, trades_done: int) -> int:
     return escalating_value(schedule, trades_done + 1)
 
 
+# The view holds the state's public fields as they are, and what the viewer's seat decides
+# (tests/engine/test_values.py checks that the view ends up with its own fields exactly).
+_VIEW = copier(ClassicState, ClassicView, (
+    "viewer", "hand", "hand_counts", "deck_count", "next_trade_value",
+))
+
+
 class ClassicRules(VariantRules[ClassicState, ClassicOptions, ClassicView]):
     """Classic Risk behind the engine interface."""
 
-    name: ClassVar[str] = "classic"
-    rules_version: ClassVar[int] = 1
-    options_type: ClassVar[type[ClassicOptions]] = ClassicOptions
-    state_type: ClassVar[type[ClassicState]] = ClassicState
-    view_type: ClassVar[type[ClassicView]] = ClassicView
-    action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
-    event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
+    name = "classic"
+    rules_version = 1
+    action_types = ACTION_TYPES
+    event_types = EVENT_TYPES
     work_type = ClassicGame
 
-    def settle_options(self, options: ClassicOptions, *, timed: bool) -> ClassicOptions:
-        return setup.settle_options(options, timed=timed)
-
-    def create(self, options: ClassicOptions, seed: int) -> tuple[ClassicState, list[Event]]:
-        return setup.create(options, seed)
-
-    def decision(self, state: ClassicState) -> Decision:
-        return listings.decision(state)
-
-    def legal_actions(self, state: ClassicState, seat: int) -> list[LegalAction]:
-        return listings.legal_actions(state, seat)
-
-    def apply(
-        self, state: ClassicState, seat: int, action: Action
-    ) -> tuple[ClassicState, list[Event]]:
-        return actions.apply(state, seat, action)
-
-    def leave(self, game: ClassicGame, seat: int) -> None:
-        actions.resign(game, seat)
+    # the rules themselves live in the variant's modules
+    settle_options = staticmethod(setup.settle_options)
+    create = staticmethod(setup.create)
+    decision = staticmethod(listings.decision)
+    legal_actions = staticmethod(listings.legal_actions)
+    apply = staticmethod(actions.apply)
+    leave = staticmethod(actions.resign)
 
     def view(self, state: ClassicState, viewer: int | None) -> ClassicView:
         seat = -1 if viewer is None else viewer
         opts = state.options
         hands = state.hands
-        # The view shares most fields with the state: copy the state's field dict (one C call),
-        # drop what the viewer may not see, and add the viewer's own fields. (The fields end up
-        # in another order in `__dict__` than `__init__` would put them, which nothing sees.)
-        # tests/engine/test_values.py checks that the view ends up with its own fields exactly.
-        fields = state.__dict__.copy()
-        del fields["seed"], fields["rng_state"], fields["rng_inc"], fields["first_seat"]
-        del fields["hands"], fields["deck"], fields["resume_attack"]
-        fields["viewer"] = seat
-        fields["hand"] = hands[seat] if 0 <= seat < opts.players else ()
-        fields["hand_counts"] = tuple(map(len, hands))
-        fields["deck_count"] = len(state.deck)
-        fields["next_trade_value"] = _next_trade_value(opts.trade_schedule, state.trades_done)
-        return build(ClassicView, fields)
+        return _VIEW(
+            state, viewer=seat,
+            hand=hands[seat] if 0 <= seat < opts.players else (),
+            hand_counts=tuple(map(len, hands)),
+            deck_count=len(state.deck),
+            next_trade_value=_next_trade_value(opts.trade_schedule, state.trades_done),
+        )
 
     def default_action(self, state: ClassicState, seat: int) -> Action:
         """The passive choice a timed-out seat makes: end the phase where the rules allow,

@@ -13,7 +13,9 @@ every field and nothing else, and the field values must be of their declared typ
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+import dataclasses
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 
@@ -33,3 +35,40 @@ def evolve(value: T, changes: dict[str, Any]) -> T:
     fields: dict[str, Any] = value.__dict__.copy()
     fields.update(changes)
     return build(type(value), fields)
+
+
+def copier(source: type[Any], target: type[T], computed: Iterable[str]) -> Callable[..., T]:
+    """A function `(value, **computed) -> target`: every field of the dataclass `target` that
+    `source` has under the same name is copied from `value`, and each field named in
+    `computed` is passed by keyword (a view: the public fields of a state as they are, and
+    what the viewer's seat decides).
+
+    The function is written out for the two classes, as `dataclasses` writes `__init__`, so
+    that the field lists are said once (by the classes) and a view costs what the hand-written
+    code did: where both classes keep their fields in `__dict__` (built through `build`), the
+    value's dict is copied in one step and the fields the target lacks are deleted; otherwise
+    the target is called with each field by keyword."""
+    computed = tuple(computed)
+    own = [field.name for field in dataclasses.fields(cast(Any, source))]
+    fields = [field.name for field in dataclasses.fields(cast(Any, target))]
+    missing = [name for name in fields if name not in own and name not in computed]
+    unknown = [name for name in computed if name not in fields]
+    if missing or unknown:
+        raise TypeError(f"{target.__name__} from {source.__name__}: fields neither copied nor "
+                        f"computed {missing}, computed but not fields {unknown}")
+    head = "def copy(value" + "".join(f", {name}" for name in computed).replace(", ", ", *, ", 1)
+    if not hasattr(source, "__slots__") and not hasattr(target, "__slots__"):
+        dropped = [name for name in own if name not in fields or name in computed]
+        body = ["    fields = value.__dict__.copy()"]
+        if dropped:
+            body.append("    del " + ", ".join(f"fields[{name!r}]" for name in dropped))
+        body += [f"    fields[{name!r}] = {name}" for name in computed]
+        body.append("    return build(cls, fields)")
+    else:
+        arguments = [f"{name}={name}" if name in computed else f"{name}=value.{name}"
+                     for name in fields]
+        body = ["    return cls(" + ", ".join(arguments) + ")"]
+    namespace: dict[str, Any] = {"cls": target, "build": build}
+    exec("\n".join([head + "):", *body]), namespace)  # the source is built from field names
+    made: Callable[..., T] = namespace["copy"]
+    return made

@@ -1,9 +1,11 @@
 """What every variant's rules do alike, written once: a base for the classes behind `Ruleset`.
 
 The interface the service sees stays `core.ruleset.Ruleset`; this base only fills in the parts
-of it that do not depend on the variant's rules: the default options, the outcome of a
-finished game, the seat count, resignation's checks and work area, and a bot's move drawn from
-the seat's own view. A variant names its options and work-area classes and supplies the rest.
+of it that do not depend on the variant's rules: the class attributes the generic parameters
+already name (`VariantRules[State, Options, View]` sets `state_type`, `options_type` and
+`view_type`), the default options, the outcome of a finished game, the seat count,
+resignation's checks and work area, and a bot's move drawn from the seat's own view. A
+variant names itself, its action and event types and its work area, and supplies the rest.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, get_args, get_origin
 
 from risk_service.engine.core.guards import check_resign
 from risk_service.engine.core.ruleset import Action, Event, LegalAction, Outcome
@@ -46,8 +48,23 @@ ViewT = TypeVar("ViewT")
 class VariantRules(ABC, Generic[StateT, OptionsT, ViewT]):
     """The variant-independent half of a `Ruleset`."""
 
+    name: ClassVar[str]
+    rules_version: ClassVar[int]
+    state_type: ClassVar[type[Any]]
     options_type: ClassVar[type[Any]]
+    view_type: ClassVar[type[Any]]
+    action_types: ClassVar[tuple[type[Action], ...]]
+    event_types: ClassVar[tuple[type[Event], ...]]
     work_type: ClassVar[type[WorkingState[Any]]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            if get_origin(base) is VariantRules:
+                cls.state_type, cls.options_type, cls.view_type = get_args(base)
+        if cls.work_type.state_type is not cls.state_type:
+            raise TypeError(f"{cls.__name__}: the work area holds "
+                            f"{cls.work_type.state_type.__name__}, not {cls.state_type.__name__}")
 
     def default_options(self, players: int) -> OptionsT:
         options: OptionsT = self.options_type(players=players)

@@ -70,6 +70,13 @@ def asked(window: ResponseWindow) -> int | None:
     return None
 
 
+def deciding(windows: Sequence[ResponseWindow]) -> int:
+    """The seat the top window of an open pile asks (a closed window is never left open)."""
+    seat = asked(windows[-1])
+    assert seat is not None, "a closed window is never left open"
+    return seat
+
+
 def is_closed(window: ResponseWindow) -> bool:
     """Every seat in the order has passed since the last response."""
     return asked(window) is None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import IntEnum
-from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar, get_args, get_origin
 
 from risk_service.engine.core.rng import Pcg32
 from risk_service.engine.core.ruleset import Event
@@ -28,6 +28,15 @@ from risk_service.engine.core.turns import (
 from risk_service.engine.core.values import build
 
 StateT = TypeVar("StateT")
+
+
+class Options(Protocol):
+    """What the work area reads of every variant's options."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def max_turns(self) -> int: ...
 
 
 class Thawed(NamedTuple):
@@ -65,10 +74,11 @@ _RNG_FIELDS = ("rng_state", "rng_inc")
 class WorkingState(Generic[StateT]):
     """A mutable copy of one game state for the duration of one rule application.
 
-    Every field of `state_type` is an attribute of the same name, but for the generator
-    (`rng`, from the `rng_state` and `rng_inc` fields) and the per-seat out flags, which are
-    `out` here whatever the state calls them (`out_field`). The state must have `options`
-    (with `players`), `phase`, `out_order`, `winner`, `ranking` and `end_reason` fields."""
+    Every field of `state_type` (the generic parameter) is an attribute of the same name, but
+    for the generator (`rng`, from the `rng_state` and `rng_inc` fields) and the per-seat out
+    flags, which are `out` here whatever the state calls them (`out_field`). The state must
+    have `options` (with `players`), `phase`, `out_order`, `winner`, `ranking` and
+    `end_reason` fields."""
 
     state_type: ClassVar[type[Any]]
     thawed: ClassVar[Mapping[str, Thawed]] = {}
@@ -78,7 +88,11 @@ class WorkingState(Generic[StateT]):
     rng: Pcg32
     events: list[Event]
     seats: int
+    options: Options
+    seed: int
     phase: IntEnum
+    turn: int
+    first_seat: int
     current: int
     out: list[bool]
     out_order: tuple[int, ...]
@@ -88,6 +102,9 @@ class WorkingState(Generic[StateT]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            if get_origin(base) is WorkingState:
+                (cls.state_type,) = get_args(base)  # `WorkingState[State]` names it
         _install_copy_and_freeze(cls)
 
     def __init__(self, state: StateT) -> None:
@@ -117,6 +134,16 @@ class WorkingState(Generic[StateT]):
         for done in rounds:
             self.emit(announce(done))
         return rounds[-1].winner
+
+    def take_turn(self, seat: int) -> bool:
+        """`seat`'s turn begins (the turn counted, the seat current); False instead when the
+        turn cap is reached, which ends the game in a draw."""
+        if self.turn >= self.options.max_turns:
+            self.finish(-1, "turn_cap")
+            return False
+        self.turn += 1
+        self.current = seat
+        return True
 
     # ---- the end -------------------------------------------------------------------------
 
