@@ -171,6 +171,7 @@ export class RiskClient {
   readonly #token: string | undefined;
   readonly #timeoutMs: number;
 
+  /** `connection` is for `withToken` only: its views share one connection. */
   constructor(options: RiskClientOptions = {}, connection?: Connection) {
     this.#connection = connection ?? new Connection(options);
     this.#token = options.token;
