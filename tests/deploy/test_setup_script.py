@@ -87,3 +87,19 @@ def test_non_root_never_meets_an_interactive_sudo(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "needs root" in done.stderr and "sudo apt-get install -y redis-server" in done.stderr
     assert "apt-get ran" not in done.stderr
+
+
+def test_tests_need_node_and_say_how_to_get_it(tmp_path: Path) -> None:
+    """`setup test` with redis-server but no Node.js and no apt-get names what to install."""
+    top, bin_dir = _checkout(tmp_path)
+    (top / "clients" / "node").mkdir(parents=True)
+    shutil.copy(ROOT / "clients" / "node" / "package-lock.json",
+                top / "clients" / "node" / "package-lock.json")
+    (bin_dir / "redis-server").write_text("#!/bin/sh\nexit 0\n")
+    (bin_dir / "redis-server").chmod(0o755)
+    done = _run(top, bin_dir, "test")
+    assert done.returncode == 1
+    assert "node is not on PATH" in done.stderr and "no apt-get" in done.stderr
+    assert "install Node.js 20" in done.stderr and "command not found" not in done.stderr
+    served = _run(top, bin_dir, "serve")  # serving needs no Node.js
+    assert served.returncode == 0, served.stderr

@@ -1,0 +1,371 @@
+/**
+ * `RiskClient`: a typed client over the risk.v1 service, on Connect's gRPC transport.
+ *
+ * One client owns one transport (one HTTP/2 connection); `withToken` gives a view of the same
+ * transport acting with another credential, so a program that plays several seats opens one
+ * connection. Every failed call throws a `RiskError` (errors.ts) carrying the status code and
+ * the service's ErrorInfo reason. 64-bit fields (versions, seqs, the seed) are `bigint`s as
+ * protoc-gen-es generates them, so they cross into JavaScript exactly. Three calls retry on
+ * their own, as docs/api.md says a client should: `joinGame` and `submitAction` resend the same
+ * request id after a lost reply, `act` re-reads and decides again after ABORTED /
+ * STALE_VERSION, and `streamEvents` reconnects after transient failures and resumes after the
+ * last event it yielded, so its consumer sees every event once and in order.
+ */
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { type Client, Code, createClient, type Transport } from "@connectrpc/connect";
+import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+
+import { RiskError } from "./errors.js";
+import type { Action, Event } from "./gen/risk/v1/game_pb.js";
+import { ActionSchema, type GameOptionsSchema } from "./gen/risk/v1/game_pb.js";
+import {
+  type CreateGameRequestSchema,
+  type CreateGameResponse,
+  type GameExport,
+  GameExportSchema,
+  GameStatus,
+  type GetGameResponse,
+  type ListGamesRequestSchema,
+  type ListGamesResponse,
+  type ListLegalActionsResponse,
+  RiskService,
+  type SubmitActionResponse,
+} from "./gen/risk/v1/service_pb.js";
+
+export const DEFAULT_BASE_URL = "http://127.0.0.1:50051";
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Exponential delays, capped, jittered in their upper half (as the Python SDK's Backoff). */
+export class Backoff {
+  constructor(
+    readonly initialMs: number,
+    readonly maximumMs: number,
+    /** Consecutive failures after which the last error is thrown. */
+    readonly attempts: number,
+    readonly multiplier = 2,
+  ) {}
+
+  /** The pause before retry number `attempt` (1-based). */
+  delayMs(attempt: number): number {
+    const ceiling = Math.min(this.maximumMs, this.initialMs * this.multiplier ** (attempt - 1));
+    return ceiling / 2 + Math.random() * (ceiling / 2);
+  }
+}
+
+/**
+ * How a client that lost a version race waits before it decides again: 2 ms, doubling while
+ * it keeps losing, up to 250 ms (docs/api.md). Clients that all retry at once turn one game's
+ * contention into a retry storm; the winner learns the next version from its own reply.
+ */
+export const CONFLICT_BACKOFF = new Backoff(2, 250, 20);
+/** How often a request whose reply was lost is resent with the same request id. */
+export const RESEND_BACKOFF = new Backoff(50, 1_000, 8);
+/** How a stream reconnects; any delivered event resets the count. */
+export const STREAM_BACKOFF = new Backoff(50, 2_000, 30);
+
+export interface RiskClientOptions {
+  /** The service's gRPC address as a URL, e.g. "http://127.0.0.1:50051" (the default). */
+  baseUrl?: string;
+  /** Sent as `authorization: Bearer <token>`; without one the client is a spectator. */
+  token?: string;
+  /** The bound on each unary call; streams are unbounded. */
+  timeoutMs?: number;
+  /**
+   * Another Connect transport, e.g. `createConnectTransport` for an HTTP port; the client then
+   * neither creates nor closes a connection of its own.
+   */
+  transport?: Transport;
+}
+
+export interface CreateGameOptions {
+  /** A fixed seed makes the game reproducible; any uint64 (a bigint, so none is rounded). */
+  seed?: bigint;
+  seatNames?: string[];
+  manualStart?: boolean;
+  spectatorDelayEvents?: number;
+  spectatorDelaySeconds?: number;
+  issueSeatTokens?: boolean;
+}
+
+export interface SubmitOptions {
+  /** The idempotency key; a new one (UUID) when omitted. A resend after a lost reply uses it. */
+  requestId?: string;
+  /** The seat acting; omitted: the token's seat. */
+  seat?: number;
+}
+
+export interface StreamOptions {
+  /** Resume after this seq (0: from the first event). */
+  afterSeq?: bigint;
+  signal?: AbortSignal;
+  backoff?: Backoff;
+}
+
+/**
+ * A bot's or a player's choice, given the game as the seat sees it and its legal actions at
+ * `legal.version`; `undefined` when it chooses nothing (the decision is not the seat's).
+ */
+export type Decide = (game: GetGameResponse, legal: ListLegalActionsResponse
+) => Action | undefined | Promise<Action | undefined>;
+
+type ActionInit = MessageInitShape<typeof ActionSchema>;
+
+const OVER = new Set([GameStatus.FINISHED, GameStatus.ABANDONED, GameStatus.CANCELLED]);
+
+/** The game ended (or was cancelled or abandoned): no decision will follow. */
+export function isOver(game: GetGameResponse): boolean {
+  const summary = game.game;
+  return summary !== undefined && (OVER.has(summary.status) || summary.outcome !== undefined);
+}
+
+/** The last event a game will have: it ended by its rules, was cancelled or abandoned. */
+export function isGameEnd(event: Event): boolean {
+  const { variant } = event;
+  switch (variant.case) {
+    case "lifecycle":
+      return variant.value.kind.case === "gameCancelled" || variant.value.kind.case === "gameAbandoned";
+    case undefined:
+      return false;
+    default:
+      return variant.value.kind.case === "gameEnded";
+  }
+}
+
+/** Failures after which a stream is worth reopening. */
+function resumable(error: RiskError): boolean {
+  switch (error.code) {
+    case Code.Unavailable: // the service or its store is down or restarting
+    case Code.Internal: // how HTTP/2 reports a reset connection or a server shutting down
+    case Code.Unknown:
+      return true;
+    case Code.ResourceExhausted:
+      return error.reason === "SUBSCRIBER_TOO_SLOW";
+    default:
+      return false;
+  }
+}
+
+class Connection {
+  readonly sessions: Http2SessionManager | undefined;
+  readonly transport: Transport;
+  readonly rpc: Client<typeof RiskService>;
+
+  constructor(options: RiskClientOptions) {
+    if (options.transport !== undefined) {
+      this.transport = options.transport;
+    } else {
+      const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
+      // our own session manager, so that close() can end the connection at once
+      this.sessions = new Http2SessionManager(baseUrl, { pingIntervalMs: 30_000 });
+      this.transport = createGrpcTransport({ baseUrl, sessionManager: this.sessions });
+    }
+    this.rpc = createClient(RiskService, this.transport);
+  }
+}
+
+export class RiskClient {
+  readonly #connection: Connection;
+  readonly #token: string | undefined;
+  readonly #timeoutMs: number;
+
+  /** `connection` is for `withToken` only: its views share one connection. */
+  constructor(options: RiskClientOptions = {}, connection?: Connection) {
+    this.#connection = connection ?? new Connection(options);
+    this.#token = options.token;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /** The same connection acting with `token` (undefined: as a spectator). */
+  withToken(token: string | undefined): RiskClient {
+    return new RiskClient({ token, timeoutMs: this.#timeoutMs }, this.#connection);
+  }
+
+  /** Close the connection this client (and every `withToken` view of it) uses. */
+  close(): void {
+    this.#connection.sessions?.abort();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /** Create a game; returns its summary, the host token and (issueSeatTokens) seat tokens. */
+  async createGame(options: MessageInitShape<typeof GameOptionsSchema>,
+    extra: CreateGameOptions = {}): Promise<CreateGameResponse> {
+    const request: MessageInitShape<typeof CreateGameRequestSchema> = {
+      options,
+      seatNames: extra.seatNames ?? [],
+      manualStart: extra.manualStart ?? false,
+      spectatorDelayEvents: extra.spectatorDelayEvents ?? 0,
+      spectatorDelaySeconds: extra.spectatorDelaySeconds ?? 0,
+      issueSeatTokens: extra.issueSeatTokens ?? false,
+    };
+    if (extra.seed !== undefined) {
+      request.seed = extra.seed;
+    }
+    return this.#unary(() => this.#connection.rpc.createGame(request, this.#call()));
+  }
+
+  /**
+   * Take a seat; returns its token. The join carries a request id and is resent with it after
+   * a lost reply, which returns the same token rather than finding the seat taken.
+   */
+  async joinGame(gameId: string, seat: number, displayName = "",
+    requestId: string = randomUUID()): Promise<string> {
+    const reply = await this.#resending(() =>
+      this.#connection.rpc.joinGame({ gameId, seat, displayName, requestId }, this.#call()));
+    return reply.seatToken;
+  }
+
+  async getGame(gameId: string): Promise<GetGameResponse> {
+    return this.#unary(() => this.#connection.rpc.getGame({ gameId }, this.#call()));
+  }
+
+  async listGames(request: MessageInitShape<typeof ListGamesRequestSchema> = {}): Promise<ListGamesResponse> {
+    return this.#unary(() => this.#connection.rpc.listGames(request, this.#call()));
+  }
+
+  /** The legal actions of the token's seat (or `seat`), at the version the reply names. */
+  async legalActions(gameId: string, seat?: number): Promise<ListLegalActionsResponse> {
+    const request = seat === undefined ? { gameId } : { gameId, seat };
+    return this.#unary(() => this.#connection.rpc.listLegalActions(request, this.#call()));
+  }
+
+  /**
+   * Apply `action` if the game is still at `expectedVersion`. A lost reply (UNAVAILABLE,
+   * DEADLINE_EXCEEDED) is resent with the same request id, so the action is applied once; a
+   * stale version throws a RiskError whose `isStaleVersion` is set (see `act` for the loop).
+   */
+  async submitAction(gameId: string, action: Action | ActionInit, expectedVersion: bigint,
+    options: SubmitOptions = {}): Promise<SubmitActionResponse> {
+    const request = {
+      gameId,
+      action: create(ActionSchema, action),
+      expectedVersion,
+      requestId: options.requestId ?? randomUUID(),
+      ...(options.seat === undefined ? {} : { seat: options.seat }),
+    };
+    return this.#resending(() => this.#connection.rpc.submitAction(request, this.#call()));
+  }
+
+  /**
+   * The safe way to act (docs/api.md): read the game and its legal actions, let `decide`
+   * choose, submit at that version with a new request id; on ABORTED / STALE_VERSION pause
+   * (CONFLICT_BACKOFF), re-read and decide again. Returns the accepted reply, or undefined
+   * when the game is over or `decide` chose nothing.
+   */
+  async act(gameId: string, decide: Decide, backoff: Backoff = CONFLICT_BACKOFF
+  ): Promise<SubmitActionResponse | undefined> {
+    for (let lost = 0; ; lost++) {
+      const game = await this.getGame(gameId);
+      if (isOver(game)) {
+        return undefined;
+      }
+      const legal = await this.legalActions(gameId);
+      if (legal.version !== game.game?.version) {
+        continue; // the game moved between the two reads
+      }
+      const action = await decide(game, legal);
+      if (action === undefined) {
+        return undefined;
+      }
+      try {
+        return await this.submitAction(gameId, action, legal.version);
+      } catch (error) {
+        const failure = RiskError.from(error);
+        if (!failure.isStaleVersion || lost + 1 >= backoff.attempts) {
+          throw failure;
+        }
+        await sleep(backoff.delayMs(lost + 1));
+      }
+    }
+  }
+
+  /**
+   * Every event after `afterSeq`, then live ones, for as long as the caller iterates. After a
+   * transient failure (the service restarting, a dropped connection, falling too far behind)
+   * it reopens the stream after the last event it yielded: nothing is missed or repeated. A
+   * stream of a finished game stays open; break out of the loop (or abort `signal`) to end it.
+   */
+  async *streamEvents(gameId: string, options: StreamOptions = {}): AsyncGenerator<Event> {
+    const backoff = options.backoff ?? STREAM_BACKOFF;
+    let afterSeq = options.afterSeq ?? 0n;
+    let failures = 0;
+    for (;;) {
+      try {
+        const call = this.#connection.rpc.streamEvents(
+          { gameId, afterSeq }, this.#call({ timeoutMs: 0, signal: options.signal }));
+        for await (const reply of call) {
+          if (reply.event === undefined) {
+            continue;
+          }
+          afterSeq = reply.event.seq;
+          failures = 0;
+          yield reply.event;
+        }
+        return; // the service ended the stream cleanly
+      } catch (error) {
+        const failure = RiskError.from(error);
+        failures++;
+        if (options.signal?.aborted || !resumable(failure) || failures > backoff.attempts) {
+          throw failure;
+        }
+        await sleep(backoff.delayMs(failures), undefined, { signal: options.signal });
+      }
+    }
+  }
+
+  /** The whole export of a finished game: every page, merged. */
+  async exportGame(gameId: string): Promise<GameExport> {
+    const whole = create(GameExportSchema);
+    let pageToken = "";
+    do {
+      const page = await this.#unary(() =>
+        this.#connection.rpc.exportGame({ gameId, pageToken }, this.#call()));
+      if (pageToken === "") {
+        Object.assign(whole, page, { log: [], events: [], chain: [] });
+      }
+      whole.log.push(...page.log);
+      whole.events.push(...page.events);
+      whole.chain.push(...page.chain);
+      whole.version = page.version;
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+    whole.nextPageToken = "";
+    return whole;
+  }
+
+  #call(extra: { timeoutMs?: number; signal?: AbortSignal | undefined } = {}) {
+    const headers: Record<string, string> = {};
+    if (this.#token !== undefined) {
+      headers["authorization"] = `Bearer ${this.#token}`;
+    }
+    return { headers, timeoutMs: extra.timeoutMs ?? this.#timeoutMs, signal: extra.signal };
+  }
+
+  async #unary<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw RiskError.from(error);
+    }
+  }
+
+  /** `call` (whose request carries a request id), resent while its reply is lost. */
+  async #resending<T>(call: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#unary(call);
+      } catch (error) {
+        const failure = RiskError.from(error);
+        if (!failure.isTransient || attempt >= RESEND_BACKOFF.attempts) {
+          throw failure;
+        }
+        await sleep(RESEND_BACKOFF.delayMs(attempt));
+      }
+    }
+  }
+}

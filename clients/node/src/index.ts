@@ -1,0 +1,24 @@
+/** The risk.v1 TypeScript client: `RiskClient`, its errors, a Classic bot, and the messages. */
+export {
+  Backoff,
+  CONFLICT_BACKOFF,
+  type CreateGameOptions,
+  type Decide,
+  DEFAULT_BASE_URL,
+  isGameEnd,
+  isOver,
+  RESEND_BACKOFF,
+  RiskClient,
+  type RiskClientOptions,
+  STREAM_BACKOFF,
+  type StreamOptions,
+  type SubmitOptions,
+} from "./client.js";
+export { classicBot, playSeat, seededRandom } from "./bots.js";
+export { Code, ERROR_DOMAIN, RiskError, statusName } from "./errors.js";
+export * from "./gen/risk/v1/classic_pb.js";
+export * from "./gen/risk/v1/common_pb.js";
+export * from "./gen/risk/v1/errors_pb.js";
+export * from "./gen/risk/v1/game_pb.js";
+export * from "./gen/risk/v1/lifecycle_pb.js";
+export * from "./gen/risk/v1/service_pb.js";

@@ -1,0 +1,154 @@
+/**
+ * The client against a real service (RISK_TARGET, e.g. http://127.0.0.1:50051): a whole
+ * 2-player Classic game played by two bots while a spectator streams it, the 64-bit seed's
+ * trip into JavaScript, stream resumption, and errors' reasons. tests/client/test_node_client.py
+ * starts the service and runs this file with `node --test`.
+ */
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+
+import {
+  ClassicSetupMode,
+  classicBot,
+  Code,
+  type Event,
+  GameStatus,
+  isGameEnd,
+  playSeat,
+  RiskClient,
+  RiskError,
+  seededRandom,
+} from "../src/index.js";
+
+const target = process.env["RISK_TARGET"];
+assert.ok(target, "set RISK_TARGET to the service's URL, e.g. http://127.0.0.1:50051");
+const client = new RiskClient({ baseUrl: target });
+after(() => client.close());
+
+// above 2^53, where a JavaScript number can no longer hold every integer
+const SEED = 2n ** 64n - 59n;
+const QUICK_CLASSIC = {
+  variant: {
+    case: "classic" as const,
+    value: { players: 2, setup: ClassicSetupMode.RANDOM_DEAL, autoPlace: true },
+  },
+};
+
+async function expectRiskError(call: Promise<unknown>): Promise<RiskError> {
+  try {
+    await call;
+  } catch (error) {
+    assert.ok(error instanceof RiskError, `not a RiskError: ${String(error)}`);
+    return error;
+  }
+  assert.fail("the call succeeded");
+}
+
+test("two bots play a Classic game to its end while a spectator sees every version", async () => {
+  const created = await client.createGame(QUICK_CLASSIC, { seed: SEED, seatNames: ["ada", "grace"] });
+  const gameId = created.game!.gameId;
+  const seen: Event[] = [];
+  const spectating = (async () => {
+    for await (const event of client.withToken(undefined).streamEvents(gameId)) {
+      seen.push(event);
+      if (isGameEnd(event)) {
+        return;
+      }
+    }
+  })();
+  const tokens = [await client.joinGame(gameId, 0, "ada"), await client.joinGame(gameId, 1, "grace")];
+  const finals = await Promise.all(tokens.map((token, seat) =>
+    playSeat(client.withToken(token), gameId, classicBot(seededRandom(seat + 7)))));
+  await spectating;
+
+  const final = (await client.getGame(gameId)).game!;
+  assert.equal(final.status, GameStatus.FINISHED);
+  assert.ok(["conquest", "turn_cap"].includes(final.outcome!.reason), final.outcome!.reason);
+  assert.deepEqual([...final.outcome!.ranking].sort(), [0, 1]);
+  for (const seatFinal of finals) {
+    assert.equal(seatFinal.game!.version, final.version);
+  }
+  // every event once and in order, and at least one for every version the game went through
+  assert.deepEqual(seen.map((e) => e.seq), Array.from({ length: Number(final.lastSeq) }, (_, i) => BigInt(i + 1)));
+  const versions = new Set(seen.map((e) => e.version));
+  for (let version = 0n; version <= final.version; version++) {
+    assert.ok(versions.has(version), `the spectator saw no event of version ${version}`);
+  }
+  assert.ok(final.version > 50n, `a whole game has more than ${final.version} versions`);
+  console.log(`# ${final.outcome!.reason} at version ${final.version}, ${seen.length} events`);
+
+  // the seed survives exactly: CreateGame took it as a bigint, ExportGame returns it so
+  const record = await client.withToken(created.hostToken).exportGame(gameId);
+  assert.equal(record.seed, SEED);
+  assert.notEqual(BigInt(Number(SEED)), SEED, "a number would have rounded this seed");
+  assert.equal(BigInt(record.log.length), final.version);
+  assert.equal(record.events.length, seen.length);
+
+  // a stream resumed after any seq goes on from the next one, without a gap or a repeat
+  const resumed: bigint[] = [];
+  const stop = new AbortController();
+  for await (const event of client.streamEvents(gameId, { afterSeq: 100n, signal: stop.signal })) {
+    resumed.push(event.seq);
+    if (resumed.length === 3) {
+      stop.abort();
+      break;
+    }
+  }
+  assert.deepEqual(resumed, [101n, 102n, 103n]);
+});
+
+test("failed calls carry the service's reason from google.rpc.ErrorInfo", async () => {
+  const created = await client.createGame(QUICK_CLASSIC, { seed: 5n });
+  const gameId = created.game!.gameId;
+  const tokens = [await client.joinGame(gameId, 0), await client.joinGame(gameId, 1)];
+  const game = await client.getGame(gameId);
+  const mover = game.game!.decision!.seats[0]!;
+  const me = client.withToken(tokens[mover]);
+  const other = client.withToken(tokens[1 - mover]);
+  const legal = await me.legalActions(gameId);
+  const action = legal.actions[0]!.action!;
+
+  const notYours = await expectRiskError(other.submitAction(gameId, action, legal.version));
+  assert.equal(notYours.code, Code.FailedPrecondition);
+  assert.equal(notYours.reason, "NOT_YOUR_TURN");
+  assert.equal(notYours.status, "FAILED_PRECONDITION");
+
+  const first = await me.submitAction(gameId, action, legal.version, { requestId: "move-1" });
+  const again = await me.submitAction(gameId, action, legal.version, { requestId: "move-1" });
+  assert.equal(again.version, first.version, "the same request id is applied once");
+
+  const stale = await expectRiskError(me.submitAction(gameId, action, legal.version));
+  assert.equal(stale.code, Code.Aborted);
+  assert.ok(stale.isStaleVersion);
+  assert.equal(stale.currentVersion, first.version);
+
+  const missing = await expectRiskError(client.getGame("00000000000000000000ff"));
+  assert.equal(missing.code, Code.NotFound);
+  assert.equal(missing.reason, "GAME_NOT_FOUND");
+  const malformed = await expectRiskError(client.getGame("no-such-game"));
+  assert.equal(malformed.code, Code.InvalidArgument);
+  assert.equal(malformed.reason, "MALFORMED_REQUEST");
+
+  const anonymous = await expectRiskError(client.legalActions(gameId));
+  assert.equal(anonymous.code, Code.Unauthenticated);
+  assert.equal(anonymous.reason, "MISSING_CREDENTIALS");
+});
+
+test("act re-reads and decides again after losing a version race", async () => {
+  const created = await client.createGame(QUICK_CLASSIC, { seed: 11n, issueSeatTokens: true });
+  const gameId = created.game!.gameId;
+  const game = await client.getGame(gameId);
+  const seat = client.withToken(created.seatTokens[game.game!.decision!.seats[0]!]);
+  const start = game.game!.version;
+  let decisions = 0;
+  const reply = await seat.act(gameId, async (_game, legal) => {
+    decisions++;
+    if (decisions === 1) {
+      // another client of the seat moves first: the choice below is now at a stale version
+      await seat.submitAction(gameId, legal.actions[0]!.action!, legal.version);
+    }
+    return legal.actions[0]?.action;
+  });
+  assert.equal(decisions, 2, "act decided again after ABORTED / STALE_VERSION");
+  assert.equal(reply?.version, start + 2n);
+});
