@@ -213,13 +213,11 @@ async def _read_until(call: Any, seq: int) -> list[int]:
     return seqs
 
 
-async def test_stream_that_saw_lost_events_ends_rolled_back(stub_on: Any, tmp_path: Path
-                                                             ) -> None:
-    """Redis restarted from an older AOF: a stream that had delivered the lost events ends
-    ABORTED / GAME_ROLLED_BACK naming the last seq that survived, and a client resuming after
-    a lost seq is told the same."""
-    server, _service, stub = stub_on
-    game = (await stub.CreateGame(create_request(seed=3, players=3))).game
+async def _stream_a_lost_join(stub: Stub, server: Any, tmp_path: Path, seed: int
+                              ) -> tuple[Any, Any, int, int, Path]:
+    """A spectator stream that has read a join the AOF copy taken before it does not hold:
+    (game, the stream, the last seq the copy holds, the last seq the stream read, the copy)."""
+    game = (await stub.CreateGame(create_request(seed=seed, players=3))).game
     call = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game.game_id))
     await _read_until(call, game.last_seq)
     await _join(stub, game.game_id, 0, "kept")
@@ -232,6 +230,16 @@ async def test_stream_that_saw_lost_events_ends_rolled_back(stub_on: Any, tmp_pa
     lost = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))).game.last_seq
     assert lost > survived
     await _read_until(call, lost)
+    return game, call, survived, lost, older
+
+
+async def test_stream_that_saw_lost_events_ends_rolled_back(stub_on: Any, tmp_path: Path
+                                                             ) -> None:
+    """Redis restarted from an older AOF: a stream that had delivered the lost events ends
+    ABORTED / GAME_ROLLED_BACK naming the last seq that survived, and a client resuming after
+    a lost seq is told the same."""
+    server, _service, stub = stub_on
+    game, call, survived, lost, older = await _stream_a_lost_join(stub, server, tmp_path, 3)
 
     server.kill()
     shutil.rmtree(_aof(server.data_dir))
@@ -259,18 +267,7 @@ async def test_stream_ends_when_the_older_state_has_moved_on_to_the_same_seq(
     that took over and served another process): the stream's last seq exists again but holds
     another event. The stream that delivered the lost one still ends GAME_ROLLED_BACK."""
     server, _service, stub = stub_on
-    game = (await stub.CreateGame(create_request(seed=4, players=3))).game
-    call = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game.game_id))
-    await _read_until(call, game.last_seq)
-    await _join(stub, game.game_id, 0, "kept")
-    survived = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))
-                ).game.last_seq
-    await _read_until(call, survived)
-    older = tmp_path / "older-aof"
-    shutil.copytree(_aof(server.data_dir), older)
-    await _join(stub, game.game_id, 1, "lost")
-    lost = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))).game.last_seq
-    await _read_until(call, lost)
+    game, call, survived, lost, older = await _stream_a_lost_join(stub, server, tmp_path, 4)
 
     server.kill()
     # the other branch: another Redis and process, from the older state, commit the same seq
