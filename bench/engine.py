@@ -38,22 +38,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from risk_service import variants
 from risk_service.engine import REGISTRY, get_ruleset
 
-# Per-variant option overrides for the benchmark game (applied to `default_options(players)`).
-# Classic: cards on and the defender's dice rolled automatically, as in bot and timed games.
-# Strike: every seat is asked in every response window (auto_pass off, the default), so most
-# actions are passes; the figure measures the windows as a client meets them.
-# Deep Space: the defaults (200-turn cap) spelled out, so a change of default cannot silently
-# change the games measured.
-# Legacy: the first game of a campaign (the unplayed world: no missiles yet, one scar card
-# each), the defender choosing its dice as a client would, the 200-turn cap spelled out.
+# Per-variant option overrides for the benchmark game (applied to `default_options(players)`):
+# each descriptor's `defaults.bench_options`, which says why.
 BENCH_OPTIONS: dict[str, dict[str, Any]] = {
-    "classic": {"cards": True, "auto_defend_max_dice": True},
-    "strike": {"auto_pass": False},
-    "deep_space": {"max_turns": 200},
-    "legacy": {"max_turns": 200, "auto_defend_max_dice": False},
-}
+    name: dict(described.defaults.bench_options)
+    for name, described in variants.DESCRIPTORS.items()}
 
 
 BENCH_DIR = Path(__file__).resolve().parent

@@ -57,9 +57,7 @@ CALL_TIMEOUT_S = 30.0
 
 
 def default_options(variant: str) -> game_pb2.GameOptions:
-    options = game_pb2.GameOptions()
-    getattr(options, wire.VARIANTS[variant][0]).SetInParent()
-    return options
+    return wire.unset_options(variant)
 
 
 async def play(stub: Any, variant: str, seed: int, moves: int) -> tuple[str, int, str]:

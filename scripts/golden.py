@@ -23,86 +23,12 @@ import typing
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from risk_service import wire
+from risk_service import variants, wire
 from risk_service.engine import Event, get_ruleset
-from risk_service.engine.classic.model import (
-    ClassicOptions,
-    FortifyMode,
-    SetupMode,
-    TradeSchedule,
-)
-from risk_service.engine.deep_space.model import DeepSpaceOptions
-from risk_service.engine.legacy.model import LegacyOptions
-from risk_service.engine.legacy.world import (
-    City,
-    CitySize,
-    ContinentName,
-    Faction,
-    FactionChoice,
-    Fortification,
-    Power,
-    Scar,
-    ScarMark,
-    World,
-)
-from risk_service.engine.strike.model import StrikeOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_DIR = ROOT / "tests" / "golden"
-VARIANT = "classic"
-SEED = 34  # ends by conquest after 1165 actions, with forced trades after an elimination
-# Every option spelled out, so a change of defaults cannot silently change the recorded game.
-# Claim setup and explicit defence dice make the file exercise every classic decision kind.
-OPTIONS = ClassicOptions(
-    players=4,
-    setup=SetupMode.CLAIM,
-    auto_place=False,
-    trade_schedule=TradeSchedule.SEED,
-    fortify=FortifyMode.CONNECTED,
-    auto_defend_max_dice=False,
-    cards=True,
-    max_turns=400,
-)
 BOT_ENTROPY = "action_index"  # the bot's entropy for action i is i (recorded in the header)
-# Strike: plays every tactics card type, a supporter, a Cancel Order and a Spy's reveal, and a
-# domination coin taken from another player, in 390 actions.
-STRIKE_SEED = 21
-STRIKE_OPTIONS = StrikeOptions(players=4, max_turns=200, auto_pass=False)
-# Deep Space, 3 players: every action card kind, a gem warp, a two-card trade, two battles (one
-# roll taken by a space dog) and a base win, in 131 actions.
-DEEP_SPACE_SEED = 105
-DEEP_SPACE_OPTIONS = DeepSpaceOptions(players=3, max_turns=200)
-# Legacy, 4 players in a world shaped by earlier games (cities, scars, fortifications, a named
-# continent, bonus marks, upgraded cards, signatures and so missiles): scar cards played, a
-# missile fired, a fortification worn, a Red Star bought, a seat knocked off the board that
-# joins the war again, a card choice and a maneuver; won by Red Stars in 298 actions.
-LEGACY_SEED = 24
-LEGACY_OPTIONS = LegacyOptions(
-    players=4,
-    max_turns=200,
-    campaign_id="",
-    auto_defend_max_dice=False,
-    world=World(
-        factions=(
-            FactionChoice(Faction.DIE_MECHANIKER, Power.STEADFAST_SIXES),
-            FactionChoice(Faction.ENCLAVE_OF_THE_BEAR, Power.NATURAL_TRIPLE),
-            FactionChoice(Faction.IMPERIAL_BALKANIA, Power.EXPANSION_CARD),
-            FactionChoice(Faction.KHAN_INDUSTRIES, Power.HQ_TROOPS),
-        ),
-        scars=(ScarMark(10, Scar.BUNKER), ScarMark(33, Scar.AMMO_SHORTAGE)),
-        cities=(
-            City(2, CitySize.MINOR, "Nuuk", 1), City(15, CitySize.MAJOR, "Londinium", 0),
-            City(22, CitySize.MINOR, "Kilima", 3), City(34, CitySize.MAJOR, "Jade Gate", 2),
-            City(40, CitySize.MINOR, "Perth", 1),
-        ),
-        fortifications=(Fortification(15, 10), Fortification(34, 6)),
-        continent_names=(ContinentName(5, "Oceania Prime", 1),),
-        bonus_marks=(0, 0, 1, 0, -1, 0),
-        card_values=tuple((1, 2, 1, 3, 1, 1, 2)[t % 7] for t in range(42)),
-        signatures=(1, 0, 2, 0),
-        scar_cards_used=(1, 1),
-    ),
-)
 
 
 class GoldenGame(NamedTuple):
@@ -114,12 +40,14 @@ class GoldenGame(NamedTuple):
     win_reason: str  # the outcome reason of a game won outright in this variant
 
 
+# one game per variant whose descriptor names one (`defaults.golden`: options, seed, ending)
 GAMES: dict[str, GoldenGame] = {
-    VARIANT: GoldenGame(VARIANT, OPTIONS, SEED, "conquest"),
-    "strike": GoldenGame("strike", STRIKE_OPTIONS, STRIKE_SEED, "domination"),
-    "deep_space": GoldenGame("deep_space", DEEP_SPACE_OPTIONS, DEEP_SPACE_SEED, "bases"),
-    "legacy": GoldenGame("legacy", LEGACY_OPTIONS, LEGACY_SEED, "red_stars"),
+    name: GoldenGame(name, golden.options, golden.seed, golden.win_reason)
+    for name, described in sorted(variants.DESCRIPTORS.items())
+    if (golden := described.defaults.golden) is not None
 }
+VARIANT = "classic"
+SEED = GAMES[VARIANT].seed
 
 
 def golden_path(directory: Path, seed: int = SEED, variant: str = VARIANT) -> Path:

@@ -109,6 +109,9 @@ class Settings:
     # a second gRPC address on which clients must present such a certificate; empty: every
     # client on `listen` must (grpc's Python API cannot ask for an optional client certificate)
     mtls_listen: str = ""
+    # descriptor modules of variants to serve beside the contract's four, comma-separated
+    # module paths each with a `DESCRIPTOR` (docs/architecture.md, "Adding a variant")
+    extra_variants: str = ""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -147,6 +150,9 @@ class Settings:
             raise ValueError(f"RISK_EVENT_LOOP={settings.event_loop!r} is not one of "
                              f"{', '.join(EVENT_LOOPS)}")
         return settings
+
+    def extra_variant_modules(self) -> tuple[str, ...]:
+        return tuple(m.strip() for m in self.extra_variants.split(",") if m.strip())
 
     def organiser_digests(self) -> tuple[bytes, ...]:
         return _digests("RISK_ORGANISER_TOKEN_SHA256", self.organiser_token_sha256)

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -50,15 +51,14 @@ import grpc
 import redis.asyncio
 from google.protobuf.message import Message
 
-from risk_service import wire
+from risk_service import variants, wire
 from risk_service.engine import get_ruleset
 from risk_service.engine.core.ruleset import LegalAction
 from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_service.store.keys import Keys
+from risk_service.variants import LeakProbe
 from tests.reliability.targets import options_for
-from tests.service.botplay import FAST_OPTIONS
-from tests.service.rpc import bearer, classic_options
-from tests.service.test_leaks import SEED as CLASSIC_SEED
+from tests.service.rpc import bearer
 from tests.service.test_leaks import _check_redaction, _error_bytes, number_forms, varint
 
 Stub = service_pb2_grpc.RiskServiceStub
@@ -83,35 +83,29 @@ class LeakDriver:
     resign_at: int | None = None
 
 
-DRIVERS: dict[str, LeakDriver] = {
-    # 3 players, ~370 actions; seat 0 falls holding 4 cards while seat 1 still plays
-    "classic": LeakDriver(lambda: classic_options(**FAST_OPTIONS), CLASSIC_SEED,
-                          exercised=_check_redaction),
-    "strike": LeakDriver(lambda: options_for("strike", 3), 0x5771CE, resign_at=60),
-    # hands are dealt face up in Deep Space: its secrets are the draw pile and the generator
-    "deep_space": LeakDriver(lambda: options_for("deep_space", 3), 0xDEE95ACE, redacts=False,
-                             resign_at=40),
-    # a standalone game (no campaign): the campaign's world is public, the decks are not
-    "legacy": LeakDriver(lambda: options_for("legacy", 3), 0x1E6AC7, resign_at=60),
-}
+def _driver(variant: str, probe: LeakProbe) -> LeakDriver:
+    return LeakDriver(functools.partial(options_for, variant, probe.players, **probe.options),
+                      probe.seed, redacts=probe.redacts, exercised=_EXERCISED.get(variant),
+                      resign_at=probe.resign_at)
 
-# Who may see what, per variant, written from the rules digest's "who sees what" table and
-# NOT from the engine's own redaction (`Event.for_viewer`, `Ruleset.view`), so that a mistake
-# there cannot agree with itself. Secrets in stored state: every field named `*deck` (order,
-# nobody), the seed and the generator (nobody), the hidden hands (their seat; each swapped with
-# the draw pile named here) and Legacy's scar cards (their seat).
-HIDDEN_HANDS: dict[str, str] = {"classic": "deck", "legacy": "deck", "strike": "tactics_deck"}
-SCAR_CARDS = {"legacy": "scar_cards"}
+
+# a variant's own check over every (viewer seat, event) received, beyond the generic ones
+_EXERCISED = {"classic": _check_redaction}
+# Who may see what, per variant: each descriptor's `LeakProbe`, written from the rules digest's
+# "who sees what" table and NOT from the engine's own redaction (`Event.for_viewer`,
+# `Ruleset.view`), so that a mistake there cannot agree with itself. Secrets in stored state:
+# every field named `*deck` (order, nobody), the seed and the generator (nobody), the hidden
+# hands (their seat; each swapped with the draw pile named) and per-seat secret cards (their
+# seat).
+_PROBES = {name: described.defaults.leaks for name, described in variants.DESCRIPTORS.items()
+           if described.defaults.leaks is not None}
+DRIVERS: dict[str, LeakDriver] = {name: _driver(name, probe) for name, probe in _PROBES.items()}
+HIDDEN_HANDS = {name: probe.hidden_hands for name, probe in _PROBES.items() if probe.hidden_hands}
+SEAT_SECRETS = {name: probe.seat_secrets for name, probe in _PROBES.items()}
 # secret fields of stored events: event class -> (fields naming the seats entitled, the field
 # every other viewer must get hidden)
 EVENT_SECRETS: dict[str, dict[str, tuple[tuple[str, ...], str]]] = {
-    "classic": {"CardDrawn": (("seat",), "card"),
-                "PlayerEliminated": (("seat", "by"), "cards_taken")},
-    "legacy": {"ScarCardDealt": (("seat",), "scar"),
-               "PlayerKnockedOut": (("seat", "by"), "cards_taken")},
-    "strike": {"TacticsDrawn": (("seat",), "cards"), "HandRevealed": (("seat",), "cards")},
-    "deep_space": {},  # hands are dealt face up; its draw pile is in no event
-}
+    name: dict(probe.event_secrets) for name, probe in _PROBES.items()}
 
 
 @dataclass
@@ -164,8 +158,7 @@ async def true_state(client: redis.asyncio.Redis, game_id: str) -> tuple[Any, in
 def sample_secrets(variant: str, state: Any, snap: bytes, capture: Capture, move: int) -> None:
     """Add the generator state and every deck's top to the canaries; each must be in `snap`
     (a positive control: the needle is what the secret looks like in bytes)."""
-    state_message = game_pb2.GameState.DESCRIPTOR.fields_by_name[
-        wire.VARIANTS[variant][0]].message_type
+    state_message = variants.descriptor(variant).messages.state.DESCRIPTOR
     controls = []
     if hasattr(state, "rng_state"):
         for form in number_forms(state.rng_state):
@@ -225,8 +218,7 @@ def secrets_of(variant: str, state: Any) -> list[Secret]:
             hands = tuple(swapped if s == seat else h for s, h in enumerate(state.hands))
             out.append(Secret(seat, f"seat {seat}'s hand", dataclasses.replace(
                 state, hands=hands, **{pile: (*deck[:at], hand[0], *deck[at + 1:])})))
-    scars = SCAR_CARDS.get(variant)
-    if scars is not None:
+    for scars in SEAT_SECRETS.get(variant, ()):
         for seat, scar in enumerate(getattr(state, scars)):
             if scar:  # Bunker <-> Ammo Shortage: that it holds one stays public
                 held = tuple(3 - c if s == seat else c
@@ -318,7 +310,7 @@ async def read_as_everyone(stub: Stub, game: Game, state: Any, version: int,
         expected = wire.view_to_proto(game.variant, rules.view(state, seat))
         assert reply.board.SerializeToString(deterministic=True) == expected.SerializeToString(
             deterministic=True), f"{label_of(viewer)} got a view that is not its own"
-        view = getattr(reply.board, wire.VARIANTS[game.variant][0])
+        view = wire.view_from_proto(reply.board)[1]
         if hasattr(state, "hands") and "hand" in view.DESCRIPTOR.fields_by_name:
             own = tuple(state.hands[seat]) if seat is not None else ()
             assert tuple(view.hand) == own, f"{label_of(viewer)} sees a hand not its own"
@@ -386,7 +378,6 @@ async def _play(stub: Stub, client: redis.asyncio.Redis, game: Game, driver: Lea
                 capture: Capture) -> None:
     variant = game.variant
     rules = get_ruleset(variant)
-    case = wire.VARIANTS[variant][0]
     move = 0
     while True:
         state, version, snap = await true_state(client, game.game_id)
@@ -418,7 +409,7 @@ async def _play(stub: Stub, client: redis.asyncio.Redis, game: Game, driver: Lea
             service_pb2.ListLegalActionsRequest(game_id=game.game_id), metadata=token)
         legal = [LegalAction(wire.action_from_proto(e.action)[1], e.max_count)
                  for e in listed.actions]
-        view = wire.from_message(getattr(got.board, case), rules.view_type)
+        view = wire.from_message(wire.view_from_proto(got.board)[1], rules.view_type)
         action = rules.bot_choose(view, legal, (driver.seed * 0x9E3779B97F4A7C15 + move)
                                   & (2**64 - 1))
         reply = await stub.SubmitAction(service_pb2.SubmitActionRequest(

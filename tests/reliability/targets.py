@@ -24,7 +24,7 @@ from typing import Any
 import grpc
 import redis
 
-from risk_service import wire
+from risk_service import variants, wire
 from risk_service.engine import REGISTRY, Action, get_ruleset
 from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_service.store.keys import Keys
@@ -127,13 +127,9 @@ class Builder:
 
 # per variant, the decision kinds (`Ruleset.decision(...).kind`) a game is driven to before it
 # is fuzzed: every one must be reached by the bots from PHASE_SEED, or the build fails
+# (each descriptor's `defaults.phases`)
 PHASES: dict[str, tuple[str, ...]] = {
-    "classic": ("claim", "setup_place", "reinforce", "attack", "defend", "move_in", "fortify"),
-    "legacy": ("setup_hq", "scar", "start", "recruit", "attack", "defend", "move_in",
-               "maneuver", "draw"),
-    "deep_space": ("start", "mining", "main"),
-    "strike": ("draw", "main", "deploy", "after_deploy", "after_roll", "cancel", "continue"),
-}
+    name: described.defaults.phases for name, described in variants.DESCRIPTORS.items()}
 PHASE_SEED = 102
 
 

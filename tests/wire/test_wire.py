@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 
-from risk_service import wire
+from risk_service import variants, wire
 from risk_service.engine import REGISTRY, Action, Event, Ruleset, get_ruleset
 from risk_service.engine.classic.model import (
     Attack,
@@ -97,7 +97,9 @@ PLAYOUTS: dict[str, list[tuple[Any, int]]] = {
 
 
 def _case(variant: str) -> str:
-    return wire.VARIANTS[variant][0]
+    case = variants.descriptor(variant).case
+    assert case is not None, f"{variant} is not on the contract's oneofs"
+    return case
 
 
 def _envelope_case(envelope: type[Any], variant: str) -> Descriptor:
@@ -227,7 +229,8 @@ def test_oneof_cases_are_exactly_the_engine_types(variant: str) -> None:
 def test_every_registered_variant_is_on_the_wire() -> None:
     """Each variant in the engine registry has a wire case and a Variant enum value."""
     for variant in VARIANTS:
-        case, number = wire.VARIANTS[variant]
+        described = variants.descriptor(variant)
+        case, number = _case(variant), described.number
         assert common_pb2.Variant.Name(number) == f"VARIANT_{case.upper()}"
         assert wire.variant_name(number) == variant
 

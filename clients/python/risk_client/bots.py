@@ -75,8 +75,7 @@ def choose(
     """The engine bot's pick from this seat's view and legal actions, as a wire action."""
     variant = wire.variant_name(game.game.variant)
     rules = get_ruleset(variant)
-    case = wire.VARIANTS[variant][0]
-    view: Any = wire.from_message(getattr(game.board, case), rules.view_type)
+    view: Any = wire.from_message(wire.view_from_proto(game.board)[1], rules.view_type)
     entries = [
         LegalAction(action=wire.action_from_proto(pb.action)[1], max_count=pb.max_count)
         for pb in legal.actions

@@ -9,9 +9,10 @@ the text is stable enough for logs and tests.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import pairwise
@@ -19,8 +20,7 @@ from itertools import pairwise
 from google.protobuf import text_format
 
 from risk_client.actions import territory_name, trade_bonus
-from risk_client.boards.deep_space import board_text as deep_space_board
-from risk_service import wire
+from risk_service import variants, wire
 from risk_service.engine import Event
 from risk_service.engine.classic.board import (
     CLASSIC_BOARD,
@@ -451,6 +451,22 @@ def seat_lines(view: ClassicView, seats: Seats, *, colour: bool = False) -> list
     return lines
 
 
+def board_text(board: game_pb2.BoardView, seats: Seats, *, colour: bool = False) -> str:
+    """A variant's board as its descriptor's renderer draws it; field by field for a variant
+    without one (or one this build does not know)."""
+    try:
+        variant, view = wire.view_from_proto(board)
+    except wire.WireError:
+        which = board.WhichOneof("variant")
+        return text_format.MessageToString(getattr(board, which)) if which else ""
+    renderer = variants.descriptor(variant).renderer
+    if not renderer:
+        return text_format.MessageToString(view)
+    module, _, name = renderer.partition(":")
+    draw: Callable[..., str] = getattr(importlib.import_module(module), name)
+    return draw(view, names=seats.names, colour=colour)
+
+
 def game_header(summary: service_pb2.GameSummary) -> str:
     status = STATUS_NAMES.get(summary.status, str(summary.status))
     variant = VARIANT_NAMES.get(summary.variant, str(summary.variant))
@@ -483,11 +499,8 @@ def game_text(game: service_pb2.GetGameResponse, *, colour: bool = False, width:
         which = game.board.WhichOneof("variant")
         if which is None:
             lines.append("(the board is hidden from spectators while the game is delayed)")
-        elif which == "deep_space":
-            lines.append(deep_space_board(game.board.deep_space, names=seats.names,
-                                          colour=colour))
-        else:  # a variant without its own drawing yet: its view, field by field
-            lines.append(text_format.MessageToString(getattr(game.board, which)))
+        else:
+            lines.append(board_text(game.board, seats, colour=colour))
         return "\n".join(lines)
     turn = f"turn {view.turn}  " if view.turn else ""
     lines.append(f"{turn}phase {phase_words(view.phase)}  {decision_words(summary, seats)}")

@@ -17,8 +17,7 @@ from typing import Any
 
 import structlog
 
-from risk_service import clocks, wire
-from risk_service.campaign_record import campaign_result
+from risk_service import clocks, variants, wire
 from risk_service.engine import Event, get_ruleset
 from risk_service.errors import Code, ServiceError, ServiceReason, not_found
 from risk_service.lifecycle import GameStarted
@@ -154,11 +153,17 @@ class Committer:
         entry = change.entry.SerializeToString(deterministic=True)
         final = change.status in FINAL
         campaign_id, campaign_fields = "", []
-        if change.status == FINISHED and "." in record.game_id:  # a campaign's game ends
-            campaign_id = self.store.keys.tag(record.game_id)
-            raw = await self.store.load_campaign(campaign_id)
+        hooks = variants.descriptor(record.variant).campaign
+        if change.status == FINISHED and hooks is not None:  # a game that may have a campaign
+            campaign_id = hooks.campaign_of(change.state)
+            # Only a game the campaign opened counts (its id carries the campaign's hash tag, so
+            # the two share a slot and one commit): options naming a campaign in a CreateGame
+            # cannot write into someone's campaign.
+            if campaign_id != self.store.keys.tag(record.game_id):
+                campaign_id = ""
+            raw = await self.store.load_campaign(campaign_id) if campaign_id else {}
             if raw:
-                campaign_fields = campaign_result(raw, change.state)
+                campaign_fields = hooks.record_game(raw, change.state)
         snapshot = wire.encode_state(record.variant, change.state)
         meta = change.meta.SerializeToString(deterministic=True)
         commit_id = self.new_commit_id()

@@ -30,6 +30,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from risk_service import variants
 from risk_service.campaigns import CampaignService
 from risk_service.feed import FeedHub, reader_client
 from risk_service.instance import InstanceLock, check_listen
@@ -201,6 +202,7 @@ def server_options(settings: Settings) -> list[tuple[str, int]]:
 
 async def start(settings: Settings, redis_url: str) -> App:
     """Start serving on settings.listen against `redis_url`; returns the running app."""
+    variants.load(settings.extra_variant_modules())  # before a call can name one
     credentials, mutual = _server_credentials(settings)  # bad TLS settings fail before anything
     # Calls wait (up to redis_pool_timeout_s) for a free connection instead of failing when
     # more than redis_max_connections are busy at once.

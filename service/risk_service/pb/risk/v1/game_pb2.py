@@ -22,6 +22,7 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import any_pb2 as google_dot_protobuf_dot_any__pb2
 from risk_service.pb.risk.v1 import classic_pb2 as risk_dot_v1_dot_classic__pb2
 from risk_service.pb.risk.v1 import common_pb2 as risk_dot_v1_dot_common__pb2
 from risk_service.pb.risk.v1 import deep_space_pb2 as risk_dot_v1_dot_deep__space__pb2
@@ -30,27 +31,27 @@ from risk_service.pb.risk.v1 import lifecycle_pb2 as risk_dot_v1_dot_lifecycle__
 from risk_service.pb.risk.v1 import strike_pb2 as risk_dot_v1_dot_strike__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12risk/v1/game.proto\x12\x07risk.v1\x1a\x15risk/v1/classic.proto\x1a\x14risk/v1/common.proto\x1a\x18risk/v1/deep_space.proto\x1a\x14risk/v1/legacy.proto\x1a\x17risk/v1/lifecycle.proto\x1a\x14risk/v1/strike.proto\"\xc9\x01\n\x0bGameOptions\x12*\n\x07\x63lassic\x18\x01 \x01(\x0b\x32\x17.risk.v1.ClassicOptionsH\x00\x12/\n\ndeep_space\x18\x02 \x01(\x0b\x32\x19.risk.v1.DeepSpaceOptionsH\x00\x12(\n\x06strike\x18\x03 \x01(\x0b\x32\x16.risk.v1.StrikeOptionsH\x00\x12(\n\x06legacy\x18\x04 \x01(\x0b\x32\x16.risk.v1.LegacyOptionsH\x00\x42\t\n\x07variant\"\xc0\x01\n\x06\x41\x63tion\x12)\n\x07\x63lassic\x18\x01 \x01(\x0b\x32\x16.risk.v1.ClassicActionH\x00\x12.\n\ndeep_space\x18\x02 \x01(\x0b\x32\x18.risk.v1.DeepSpaceActionH\x00\x12\'\n\x06strike\x18\x03 \x01(\x0b\x32\x15.risk.v1.StrikeActionH\x00\x12\'\n\x06legacy\x18\x04 \x01(\x0b\x32\x15.risk.v1.LegacyActionH\x00\x42\t\n\x07variant\"\x96\x02\n\x05\x45vent\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x0f\n\x07version\x18\x02 \x01(\x04\x12\r\n\x05\x61t_ms\x18\x03 \x01(\x03\x12(\n\x07\x63lassic\x18\n \x01(\x0b\x32\x15.risk.v1.ClassicEventH\x00\x12-\n\ndeep_space\x18\x0b \x01(\x0b\x32\x17.risk.v1.DeepSpaceEventH\x00\x12&\n\x06strike\x18\x0c \x01(\x0b\x32\x14.risk.v1.StrikeEventH\x00\x12&\n\x06legacy\x18\r \x01(\x0b\x32\x14.risk.v1.LegacyEventH\x00\x12,\n\tlifecycle\x18\x14 \x01(\x0b\x32\x17.risk.v1.LifecycleEventH\x00\x42\t\n\x07variant\"\xae\x01\n\x08LogEntry\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\r\n\x05\x61t_ms\x18\x02 \x01(\x03\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12!\n\x06\x61\x63tion\x18\x04 \x01(\x0b\x32\x0f.risk.v1.ActionH\x00\x12\x10\n\x06resign\x18\x05 \x01(\x08H\x00\x12\x13\n\tlifecycle\x18\x06 \x01(\tH\x00\x12\x11\n\ttimed_out\x18\x07 \x01(\x08\x12\x0e\n\x06\x62y_bot\x18\x08 \x01(\x08\x42\x07\n\x05\x65ntry\"A\n\x0bLegalAction\x12\x1f\n\x06\x61\x63tion\x18\x01 \x01(\x0b\x32\x0f.risk.v1.Action\x12\x11\n\tmax_count\x18\x02 \x01(\x05\"\xbf\x01\n\tGameState\x12(\n\x07\x63lassic\x18\x01 \x01(\x0b\x32\x15.risk.v1.ClassicStateH\x00\x12-\n\ndeep_space\x18\x02 \x01(\x0b\x32\x17.risk.v1.DeepSpaceStateH\x00\x12&\n\x06strike\x18\x03 \x01(\x0b\x32\x14.risk.v1.StrikeStateH\x00\x12&\n\x06legacy\x18\x04 \x01(\x0b\x32\x14.risk.v1.LegacyStateH\x00\x42\t\n\x07variant\"\xbb\x01\n\tBoardView\x12\'\n\x07\x63lassic\x18\x01 \x01(\x0b\x32\x14.risk.v1.ClassicViewH\x00\x12,\n\ndeep_space\x18\x02 \x01(\x0b\x32\x16.risk.v1.DeepSpaceViewH\x00\x12%\n\x06strike\x18\x03 \x01(\x0b\x32\x13.risk.v1.StrikeViewH\x00\x12%\n\x06legacy\x18\x04 \x01(\x0b\x32\x13.risk.v1.LegacyViewH\x00\x42\t\n\x07variant\"\x81\x01\n\nStoredGame\x12\x16\n\x0eschema_version\x18\x01 \x01(\r\x12!\n\x07variant\x18\x02 \x01(\x0e\x32\x10.risk.v1.Variant\x12\x15\n\rrules_version\x18\x03 \x01(\r\x12!\n\x05state\x18\x04 \x01(\x0b\x32\x12.risk.v1.GameStateb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12risk/v1/game.proto\x12\x07risk.v1\x1a\x19google/protobuf/any.proto\x1a\x15risk/v1/classic.proto\x1a\x14risk/v1/common.proto\x1a\x18risk/v1/deep_space.proto\x1a\x14risk/v1/legacy.proto\x1a\x17risk/v1/lifecycle.proto\x1a\x14risk/v1/strike.proto\"\xf4\x01\n\x0bGameOptions\x12*\n\x07\x63lassic\x18\x01 \x01(\x0b\x32\x17.risk.v1.ClassicOptionsH\x00\x12/\n\ndeep_space\x18\x02 \x01(\x0b\x32\x19.risk.v1.DeepSpaceOptionsH\x00\x12(\n\x06strike\x18\x03 \x01(\x0b\x32\x16.risk.v1.StrikeOptionsH\x00\x12(\n\x06legacy\x18\x04 \x01(\x0b\x32\x16.risk.v1.LegacyOptionsH\x00\x12)\n\textension\x18\x0f \x01(\x0b\x32\x14.google.protobuf.AnyH\x00\x42\t\n\x07variant\"\xeb\x01\n\x06\x41\x63tion\x12)\n\x07\x63lassic\x18\x01 \x01(\x0b\x32\x16.risk.v1.ClassicActionH\x00\x12.\n\ndeep_space\x18\x02 \x01(\x0b\x32\x18.risk.v1.DeepSpaceActionH\x00\x12\'\n\x06strike\x18\x03 \x01(\x0b\x32\x15.risk.v1.StrikeActionH\x00\x12\'\n\x06legacy\x18\x04 \x01(\x0b\x32\x15.risk.v1.LegacyActionH\x00\x12)\n\textension\x18\x0f \x01(\x0b\x32\x14.google.protobuf.AnyH\x00\x42\t\n\x07variant\"\xc1\x02\n\x05\x45vent\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x0f\n\x07version\x18\x02 \x01(\x04\x12\r\n\x05\x61t_ms\x18\x03 \x01(\x03\x12(\n\x07\x63lassic\x18\n \x01(\x0b\x32\x15.risk.v1.ClassicEventH\x00\x12-\n\ndeep_space\x18\x0b \x01(\x0b\x32\x17.risk.v1.DeepSpaceEventH\x00\x12&\n\x06strike\x18\x0c \x01(\x0b\x32\x14.risk.v1.StrikeEventH\x00\x12&\n\x06legacy\x18\r \x01(\x0b\x32\x14.risk.v1.LegacyEventH\x00\x12)\n\textension\x18\x0f \x01(\x0b\x32\x14.google.protobuf.AnyH\x00\x12,\n\tlifecycle\x18\x14 \x01(\x0b\x32\x17.risk.v1.LifecycleEventH\x00\x42\t\n\x07variant\"\xae\x01\n\x08LogEntry\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\r\n\x05\x61t_ms\x18\x02 \x01(\x03\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12!\n\x06\x61\x63tion\x18\x04 \x01(\x0b\x32\x0f.risk.v1.ActionH\x00\x12\x10\n\x06resign\x18\x05 \x01(\x08H\x00\x12\x13\n\tlifecycle\x18\x06 \x01(\tH\x00\x12\x11\n\ttimed_out\x18\x07 \x01(\x08\x12\x0e\n\x06\x62y_bot\x18\x08 \x01(\x08\x42\x07\n\x05\x65ntry\"A\n\x0bLegalAction\x12\x1f\n\x06\x61\x63tion\x18\x01 \x01(\x0b\x32\x0f.risk.v1.Action\x12\x11\n\tmax_count\x18\x02 \x01(\x05\"\xea\x01\n\tGameState\x12(\n\x07\x63lassic\x18\x01 \x01(\x0b\x32\x15.risk.v1.ClassicStateH\x00\x12-\n\ndeep_space\x18\x02 \x01(\x0b\x32\x17.risk.v1.DeepSpaceStateH\x00\x12&\n\x06strike\x18\x03 \x01(\x0b\x32\x14.risk.v1.StrikeStateH\x00\x12&\n\x06legacy\x18\x04 \x01(\x0b\x32\x14.risk.v1.LegacyStateH\x00\x12)\n\textension\x18\x0f \x01(\x0b\x32\x14.google.protobuf.AnyH\x00\x42\t\n\x07variant\"\xe6\x01\n\tBoardView\x12\'\n\x07\x63lassic\x18\x01 \x01(\x0b\x32\x14.risk.v1.ClassicViewH\x00\x12,\n\ndeep_space\x18\x02 \x01(\x0b\x32\x16.risk.v1.DeepSpaceViewH\x00\x12%\n\x06strike\x18\x03 \x01(\x0b\x32\x13.risk.v1.StrikeViewH\x00\x12%\n\x06legacy\x18\x04 \x01(\x0b\x32\x13.risk.v1.LegacyViewH\x00\x12)\n\textension\x18\x0f \x01(\x0b\x32\x14.google.protobuf.AnyH\x00\x42\t\n\x07variant\"\x81\x01\n\nStoredGame\x12\x16\n\x0eschema_version\x18\x01 \x01(\r\x12!\n\x07variant\x18\x02 \x01(\x0e\x32\x10.risk.v1.Variant\x12\x15\n\rrules_version\x18\x03 \x01(\r\x12!\n\x05state\x18\x04 \x01(\x0b\x32\x12.risk.v1.GameStateb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'risk.v1.game_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GAMEOPTIONS']._serialized_start=172
-  _globals['_GAMEOPTIONS']._serialized_end=373
-  _globals['_ACTION']._serialized_start=376
-  _globals['_ACTION']._serialized_end=568
-  _globals['_EVENT']._serialized_start=571
-  _globals['_EVENT']._serialized_end=849
-  _globals['_LOGENTRY']._serialized_start=852
-  _globals['_LOGENTRY']._serialized_end=1026
-  _globals['_LEGALACTION']._serialized_start=1028
-  _globals['_LEGALACTION']._serialized_end=1093
-  _globals['_GAMESTATE']._serialized_start=1096
-  _globals['_GAMESTATE']._serialized_end=1287
-  _globals['_BOARDVIEW']._serialized_start=1290
-  _globals['_BOARDVIEW']._serialized_end=1477
-  _globals['_STOREDGAME']._serialized_start=1480
-  _globals['_STOREDGAME']._serialized_end=1609
+  _globals['_GAMEOPTIONS']._serialized_start=199
+  _globals['_GAMEOPTIONS']._serialized_end=443
+  _globals['_ACTION']._serialized_start=446
+  _globals['_ACTION']._serialized_end=681
+  _globals['_EVENT']._serialized_start=684
+  _globals['_EVENT']._serialized_end=1005
+  _globals['_LOGENTRY']._serialized_start=1008
+  _globals['_LOGENTRY']._serialized_end=1182
+  _globals['_LEGALACTION']._serialized_start=1184
+  _globals['_LEGALACTION']._serialized_end=1249
+  _globals['_GAMESTATE']._serialized_start=1252
+  _globals['_GAMESTATE']._serialized_end=1486
+  _globals['_BOARDVIEW']._serialized_start=1489
+  _globals['_BOARDVIEW']._serialized_end=1719
+  _globals['_STOREDGAME']._serialized_start=1722
+  _globals['_STOREDGAME']._serialized_end=1851
 # @@protoc_insertion_point(module_scope)
