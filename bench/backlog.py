@@ -47,7 +47,7 @@ from bench.service import (  # noqa: E402
     say,
 )
 from bench.stalls import MB, STALLED_CHANNEL_OPTIONS  # noqa: E402
-from risk_service.pb.risk.v1 import service_pb2  # noqa: E402
+from risk_proto.risk.v1 import service_pb2  # noqa: E402
 from tests.service.rpc import create_request  # noqa: E402
 
 CALL_TIMEOUT_S = 30.0

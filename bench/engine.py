@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from risk_service import variants
-from risk_service.engine import REGISTRY, get_ruleset
+from risk_rules import variants
+from risk_rules.engine import REGISTRY, get_ruleset
 
 # Per-variant option overrides for the benchmark game (applied to `default_options(players)`):
 # each descriptor's `defaults.bench_options`, which says why.

@@ -2,7 +2,7 @@
 
     python bench/memory.py [--games 20] [--moves 50] [--subscribers 1000]
 
-Target 6 asks for these figures. For each variant in risk_service.engine.REGISTRY, `--games`
+Target 6 asks for these figures. For each variant in risk_rules.engine.REGISTRY, `--games`
 games are created through the service (CreateGame with the variant's default options and
 issue_seat_tokens=True) and played for `--moves` actions: each step reads the game (GetGame:
 version and deciding seat), asks ListLegalActions with that seat's token and submits its first
@@ -47,9 +47,9 @@ from bench.service import (  # noqa: E402
     split,
     subscriber_main,
 )
-from risk_service import wire  # noqa: E402
-from risk_service.engine import REGISTRY  # noqa: E402
-from risk_service.pb.risk.v1 import game_pb2, service_pb2  # noqa: E402
+from risk_proto.risk.v1 import game_pb2, service_pb2  # noqa: E402
+from risk_rules import wire  # noqa: E402
+from risk_rules.engine import REGISTRY  # noqa: E402
 from risk_service.store.keys import Keys  # noqa: E402
 from tests.service.rpc import bearer  # noqa: E402
 

@@ -60,9 +60,9 @@ from typing import Any
 
 import grpc
 
-from risk_service import wire
-from risk_service.engine import get_ruleset
-from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_rules import wire
+from risk_rules.engine import get_ruleset
 from risk_service.redis_server import RedisServer
 from risk_service.settings import Settings as ServiceSettings
 

@@ -58,7 +58,7 @@ from bench.service import (  # noqa: E402
     split,
     subscriber_main,
 )
-from risk_service.pb.risk.v1 import service_pb2  # noqa: E402
+from risk_proto.risk.v1 import service_pb2  # noqa: E402
 from tests.service.rpc import create_request  # noqa: E402
 
 CALL_TIMEOUT_S = 30.0

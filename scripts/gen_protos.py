@@ -1,11 +1,11 @@
-"""Generate the Python code for proto/risk/v1 into service/risk_service/pb, and docs/errors.md
+"""Generate the Python code for proto/risk/v1 into proto/python/risk_proto, and docs/errors.md
 from errors.proto (never edit either by hand).
 
     python scripts/gen_protos.py          # regenerate
     python scripts/gen_protos.py --check  # exit 1 if the checked-in code or docs are stale
 
 protoc emits absolute imports (`from risk.v1 import x_pb2`); they are rewritten to live under
-`risk_service.pb`, so the contract does not claim a top-level `risk` package. docs/errors.md is
+`risk_proto`, so the contract does not claim a top-level `risk` package. docs/errors.md is
 built from a descriptor set with source info: the generated Python keeps no comments.
 """
 
@@ -23,8 +23,8 @@ from google.protobuf.unknown_fields import UnknownFieldSet
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "proto"
-OUT = ROOT / "service" / "risk_service" / "pb"
-PACKAGE = "risk_service.pb"
+OUT = ROOT / "proto" / "python" / "risk_proto"
+PACKAGE = "risk_proto"
 _IMPORT = re.compile(r"^from risk\.v1 import ", re.MULTILINE)
 _INIT = '"""Generated protobuf code for the risk.v1 contract. Do not edit."""\n'
 ERRORS_PROTO = "risk/v1/errors.proto"

@@ -23,8 +23,8 @@ import typing
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from risk_service import variants, wire
-from risk_service.engine import Event, get_ruleset
+from risk_rules import variants, wire
+from risk_rules.engine import Event, get_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_DIR = ROOT / "tests" / "golden"

@@ -15,13 +15,13 @@ import hmac
 import secrets
 from typing import Any
 
-from risk_service import wire
-from risk_service.engine import Event, IllegalAction
-from risk_service.engine.legacy import campaign as rules
+from risk_proto.risk.v1 import legacy_pb2, lifecycle_pb2, service_pb2
+from risk_rules import wire
+from risk_rules.engine import Event, IllegalAction
+from risk_rules.engine.legacy import campaign as rules
+from risk_rules.variants.legacy import decode_campaign, encode_campaign
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import ACTIVE, FINAL, GameService, digest, require_creator
-from risk_service.pb.risk.v1 import legacy_pb2, lifecycle_pb2, service_pb2
-from risk_service.variants.legacy import decode_campaign, encode_campaign
 from risk_service.verified import VERIFIED
 
 _REWARDS = {wire.snake(cls.__name__): cls for cls in rules.REWARD_TYPES}

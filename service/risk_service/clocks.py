@@ -7,8 +7,8 @@ sweeper applies the timeout policy when a deadline passes.
 
 from __future__ import annotations
 
-from risk_service.lifecycle import ClockStarted
-from risk_service.pb.risk.v1 import lifecycle_pb2
+from risk_proto.risk.v1 import lifecycle_pb2
+from risk_rules.lifecycle import ClockStarted
 
 
 def new_meta(

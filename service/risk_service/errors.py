@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # only named in annotations: errors.py stays importable on its own
-    from risk_service.engine import Reason
+    from risk_rules.engine import Reason
 
 
 class Code(StrEnum):

@@ -38,9 +38,9 @@ from redis.backoff import NoBackoff
 from redis.crc import key_slot
 from redis.exceptions import RedisError
 
+from risk_rules.wire import DecodedEvent, decode_event
 from risk_service.errors import Code, ServiceError, ServiceReason
 from risk_service.store.keys import Keys, StreamEntries, XReadReply, stream_id, stream_seq
-from risk_service.wire import DecodedEvent, decode_event
 
 log = structlog.get_logger()
 

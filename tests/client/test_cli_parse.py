@@ -24,10 +24,11 @@ from risk_client.errors import (
     from_rpc_error,
 )
 from risk_client.options import classic_options
-from risk_service import wire
-from risk_service.engine import get_ruleset
-from risk_service.engine.classic.board import CLASSIC_BOARD
-from risk_service.engine.classic.model import (
+from risk_proto.risk.v1 import classic_pb2, game_pb2
+from risk_rules import wire
+from risk_rules.engine import get_ruleset
+from risk_rules.engine.classic.board import CLASSIC_BOARD
+from risk_rules.engine.classic.model import (
     Attack,
     ClaimTerritory,
     ClassicOptions,
@@ -43,8 +44,7 @@ from risk_service.engine.classic.model import (
     TradeCards,
     TradeSchedule,
 )
-from risk_service.engine.core.ruleset import Action
-from risk_service.pb.risk.v1 import classic_pb2, game_pb2
+from risk_rules.engine.core.ruleset import Action
 
 T = CLASSIC_BOARD.index
 

@@ -8,16 +8,16 @@ rather than the terminal output.
 from __future__ import annotations
 
 from risk_client.boards.deep_space import board_lines, board_text, deep_space_view
-from risk_service import wire
-from risk_service.engine.deep_space.board import DEEP_SPACE_BOARD
-from risk_service.engine.deep_space.model import (
+from risk_proto.risk.v1 import classic_pb2, deep_space_pb2, game_pb2
+from risk_rules import wire
+from risk_rules.engine.deep_space.board import DEEP_SPACE_BOARD
+from risk_rules.engine.deep_space.model import (
     CardKind,
     DeepSpaceOptions,
     DeepSpaceState,
     Phase,
     PlayCard,
 )
-from risk_service.pb.risk.v1 import classic_pb2, deep_space_pb2, game_pb2
 from tests.engine.deep_space_states import RULES, card_of, hand_made, p
 
 

@@ -23,10 +23,17 @@ from risk_client.render import (
     is_game_end,
     outcome_text,
 )
-from risk_service import wire
-from risk_service.engine import REGISTRY, Event, get_ruleset
-from risk_service.engine.classic.board import CLASSIC_BOARD
-from risk_service.engine.classic.model import (
+from risk_proto.risk.v1 import (
+    classic_pb2,
+    common_pb2,
+    game_pb2,
+    lifecycle_pb2,
+    service_pb2,
+)
+from risk_rules import wire
+from risk_rules.engine import REGISTRY, Event, get_ruleset
+from risk_rules.engine.classic.board import CLASSIC_BOARD
+from risk_rules.engine.classic.model import (
     EVENT_TYPES,
     HIDDEN,
     ArmiesMoved,
@@ -50,13 +57,6 @@ from risk_service.engine.classic.model import (
     TerritoryConquered,
     TurnEnded,
     TurnStarted,
-)
-from risk_service.pb.risk.v1 import (
-    classic_pb2,
-    common_pb2,
-    game_pb2,
-    lifecycle_pb2,
-    service_pb2,
 )
 
 ALASKA, KAMCHATKA, PERU = (CLASSIC_BOARD.index(n) for n in ("Alaska", "Kamchatka", "Peru"))

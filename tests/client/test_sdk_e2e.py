@@ -30,7 +30,7 @@ from risk_client import (
 )
 from risk_client.cli import CLEAR_SCREEN
 from risk_client.render import is_game_end
-from risk_service.pb.risk.v1 import service_pb2
+from risk_proto.risk.v1 import service_pb2
 from tests.service.harness import ServiceProcess
 
 SEED = 3

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import grpc
 
-from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from tests.service.conftest import ServiceFactory
 from tests.service.rpc import bearer, create_request
 

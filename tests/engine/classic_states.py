@@ -14,12 +14,12 @@ from typing import Any, TypeVar
 
 import pytest
 
-from risk_service.engine.classic.board import CLASSIC_BOARD, TERRITORIES
-from risk_service.engine.classic.model import ClassicOptions, ClassicState, Phase, SetupMode
-from risk_service.engine.classic.rules import ClassicRules
-from risk_service.engine.core.errors import IllegalAction, Reason
-from risk_service.engine.core.rng import Pcg32
-from risk_service.engine.core.ruleset import Action, Event, is_legal
+from risk_rules.engine.classic.board import CLASSIC_BOARD, TERRITORIES
+from risk_rules.engine.classic.model import ClassicOptions, ClassicState, Phase, SetupMode
+from risk_rules.engine.classic.rules import ClassicRules
+from risk_rules.engine.core.errors import IllegalAction, Reason
+from risk_rules.engine.core.rng import Pcg32
+from risk_rules.engine.core.ruleset import Action, Event, is_legal
 
 RULES = ClassicRules()
 

@@ -15,12 +15,12 @@ from typing import Any, TypeVar
 
 import pytest
 
-from risk_service.engine.core.errors import IllegalAction, Reason
-from risk_service.engine.core.rng import Pcg32
-from risk_service.engine.core.ruleset import Action, Event, is_legal
-from risk_service.engine.deep_space.board import DEEP_SPACE_BOARD, NODES
-from risk_service.engine.deep_space.cards import CARD_KINDS, DECK_SIZE
-from risk_service.engine.deep_space.model import (
+from risk_rules.engine.core.errors import IllegalAction, Reason
+from risk_rules.engine.core.rng import Pcg32
+from risk_rules.engine.core.ruleset import Action, Event, is_legal
+from risk_rules.engine.deep_space.board import DEEP_SPACE_BOARD, NODES
+from risk_rules.engine.deep_space.cards import CARD_KINDS, DECK_SIZE
+from risk_rules.engine.deep_space.model import (
     FORCE_FIELD_TOKENS,
     GEM_TOKENS,
     ORE_TOKENS,
@@ -31,7 +31,7 @@ from risk_service.engine.deep_space.model import (
     DeepSpaceState,
     Phase,
 )
-from risk_service.engine.deep_space.rules import DeepSpaceRules
+from risk_rules.engine.deep_space.rules import DeepSpaceRules
 
 RULES = DeepSpaceRules()
 E = TypeVar("E", bound=Event)

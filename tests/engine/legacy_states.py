@@ -16,15 +16,15 @@ from typing import Any, TypeVar
 
 import pytest
 
-from risk_service.engine.classic.board import CLASSIC_BOARD, TERRITORIES
-from risk_service.engine.core.errors import IllegalAction, Reason
-from risk_service.engine.core.rng import Pcg32
-from risk_service.engine.core.ruleset import Action, Event, is_legal
-from risk_service.engine.legacy import campaign as camp
-from risk_service.engine.legacy.cards import FIRST_COIN
-from risk_service.engine.legacy.model import LegacyOptions, LegacyState, Pass, Phase
-from risk_service.engine.legacy.rules import LegacyRules
-from risk_service.engine.legacy.world import City, CitySize, World
+from risk_rules.engine.classic.board import CLASSIC_BOARD, TERRITORIES
+from risk_rules.engine.core.errors import IllegalAction, Reason
+from risk_rules.engine.core.rng import Pcg32
+from risk_rules.engine.core.ruleset import Action, Event, is_legal
+from risk_rules.engine.legacy import campaign as camp
+from risk_rules.engine.legacy.cards import FIRST_COIN
+from risk_rules.engine.legacy.model import LegacyOptions, LegacyState, Pass, Phase
+from risk_rules.engine.legacy.rules import LegacyRules
+from risk_rules.engine.legacy.world import City, CitySize, World
 
 RULES = LegacyRules()
 E = TypeVar("E", bound=Event)

@@ -15,18 +15,18 @@ from typing import Any, TypeVar
 
 import pytest
 
-from risk_service.engine.core.errors import IllegalAction, Reason
-from risk_service.engine.core.rng import Pcg32
-from risk_service.engine.core.ruleset import Action, Event, is_legal
-from risk_service.engine.strike.cards import CONTINENT_CARDS, TACTIC_COUNTS
-from risk_service.engine.strike.model import (
+from risk_rules.engine.core.errors import IllegalAction, Reason
+from risk_rules.engine.core.rng import Pcg32
+from risk_rules.engine.core.ruleset import Action, Event, is_legal
+from risk_rules.engine.strike.cards import CONTINENT_CARDS, TACTIC_COUNTS
+from risk_rules.engine.strike.model import (
     Pass,
     Phase,
     StrikeOptions,
     StrikeState,
     Tactic,
 )
-from risk_service.engine.strike.rules import StrikeRules
+from risk_rules.engine.strike.rules import StrikeRules
 
 RULES = StrikeRules()
 E = TypeVar("E", bound=Event)

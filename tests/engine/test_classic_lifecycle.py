@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from risk_service.engine.classic.model import (
+from risk_rules.engine.classic.model import (
     Attack,
     ClassicOptions,
     Defend,
@@ -18,7 +18,7 @@ from risk_service.engine.classic.model import (
     TradeCards,
     TurnStarted,
 )
-from risk_service.engine.core.errors import IllegalAction, Reason
+from risk_rules.engine.core.errors import IllegalAction, Reason
 from tests.engine.classic_states import RULES, act, hand_made, of_type, rigged, t
 
 

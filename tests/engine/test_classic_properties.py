@@ -21,9 +21,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from risk_service.engine import IllegalAction, Reason, get_ruleset
-from risk_service.engine.classic.board import CLASSIC_BOARD, DECK_SIZE, TERRITORIES
-from risk_service.engine.classic.model import (
+from risk_rules.engine import IllegalAction, Reason, get_ruleset
+from risk_rules.engine.classic.board import CLASSIC_BOARD, DECK_SIZE, TERRITORIES
+from risk_rules.engine.classic.model import (
     HIDDEN,
     Attack,
     CardDrawn,
@@ -42,7 +42,7 @@ from risk_service.engine.classic.model import (
     TradeCards,
     TradeSchedule,
 )
-from risk_service.engine.core.ruleset import Action, Event, LegalAction
+from risk_rules.engine.core.ruleset import Action, Event, LegalAction
 
 RULES = get_ruleset("classic")
 SETUP_PHASES = (Phase.CLAIM, Phase.SETUP_PLACE, Phase.SETUP_NEUTRAL)

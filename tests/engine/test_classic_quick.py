@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from risk_service.engine import IllegalAction, get_ruleset
-from risk_service.engine.classic import battle
-from risk_service.engine.classic.board import TERRITORIES
-from risk_service.engine.classic.model import Attack, ClassicState, Phase
-from risk_service.engine.classic.play import ClassicGame
-from risk_service.engine.core.dice import battle_losses, sort_high
-from risk_service.engine.core.rng import Pcg32
+from risk_rules.engine import IllegalAction, get_ruleset
+from risk_rules.engine.classic import battle
+from risk_rules.engine.classic.board import TERRITORIES
+from risk_rules.engine.classic.model import Attack, ClassicState, Phase
+from risk_rules.engine.classic.play import ClassicGame
+from risk_rules.engine.core.dice import battle_losses, sort_high
+from risk_rules.engine.core.rng import Pcg32
 
 RULES = get_ruleset("classic")
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from classic_states import RULES, act, hand_made, of_type, refused, rigged, spread, t, ts
 
-from risk_service.engine.classic.board import CLASSIC_BOARD, TERRITORIES
-from risk_service.engine.classic.cards import is_set
-from risk_service.engine.classic.model import (
+from risk_rules.engine.classic.board import CLASSIC_BOARD, TERRITORIES
+from risk_rules.engine.classic.cards import is_set
+from risk_rules.engine.classic.model import (
     Attack,
     BattleResolved,
     CardDrawn,
@@ -42,8 +42,8 @@ from risk_service.engine.classic.model import (
     TurnEnded,
     TurnStarted,
 )
-from risk_service.engine.core.errors import IllegalAction, Reason
-from risk_service.engine.core.ruleset import Event
+from risk_rules.engine.core.errors import IllegalAction, Reason
+from risk_rules.engine.core.ruleset import Event
 
 NEUTRAL = 2  # the neutral's owner id in a 2-player game
 

@@ -22,9 +22,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from risk_service.engine import Action, Reason, get_ruleset
-from risk_service.engine.classic.board import CLASSIC_BOARD, DECK_SIZE, TERRITORIES
-from risk_service.engine.classic.model import (
+from risk_rules.engine import Action, Reason, get_ruleset
+from risk_rules.engine.classic.board import CLASSIC_BOARD, DECK_SIZE, TERRITORIES
+from risk_rules.engine.classic.model import (
     Attack,
     ClaimTerritory,
     ClassicOptions,
@@ -42,7 +42,7 @@ from risk_service.engine.classic.model import (
     TradeCards,
     TradeSchedule,
 )
-from risk_service.engine.core.ruleset import LegalAction
+from risk_rules.engine.core.ruleset import LegalAction
 from tests.engine.validation_kit import ValidationKit
 from tests.engine.validation_kit import with_changes as _with
 

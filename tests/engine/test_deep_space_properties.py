@@ -23,11 +23,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from risk_service.engine import IllegalAction, Reason, get_ruleset
-from risk_service.engine.core.ruleset import Action, Event, LegalAction
-from risk_service.engine.deep_space.board import DEEP_SPACE_BOARD, NODES
-from risk_service.engine.deep_space.cards import CARD_KINDS, DECK_SIZE
-from risk_service.engine.deep_space.model import (
+from risk_rules.engine import IllegalAction, Reason, get_ruleset
+from risk_rules.engine.core.ruleset import Action, Event, LegalAction
+from risk_rules.engine.deep_space.board import DEEP_SPACE_BOARD, NODES
+from risk_rules.engine.deep_space.cards import CARD_KINDS, DECK_SIZE
+from risk_rules.engine.deep_space.model import (
     BASES_PER_COLOUR,
     FORCE_FIELD_TOKENS,
     GEM_TOKENS,

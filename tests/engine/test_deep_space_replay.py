@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from risk_service import wire
-from risk_service.engine import Action, Event, IllegalAction, get_ruleset
-from risk_service.engine.deep_space.model import DeepSpaceOptions
-from risk_service.pb.risk.v1 import game_pb2
+from risk_proto.risk.v1 import game_pb2
+from risk_rules import wire
+from risk_rules.engine import Action, Event, IllegalAction, get_ruleset
+from risk_rules.engine.deep_space.model import DeepSpaceOptions
 
 VARIANT = "deep_space"
 RULES = get_ruleset(VARIANT)

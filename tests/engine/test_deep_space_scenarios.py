@@ -7,11 +7,11 @@ import dataclasses
 
 import pytest
 
-from risk_service.engine.core.errors import IllegalAction, Reason
-from risk_service.engine.core.ruleset import is_legal
-from risk_service.engine.deep_space.board import DEEP_SPACE_BOARD, NODES
-from risk_service.engine.deep_space.cards import CARD_TYPES, DECK_SIZE
-from risk_service.engine.deep_space.model import (
+from risk_rules.engine.core.errors import IllegalAction, Reason
+from risk_rules.engine.core.ruleset import is_legal
+from risk_rules.engine.deep_space.board import DEEP_SPACE_BOARD, NODES
+from risk_rules.engine.deep_space.cards import CARD_TYPES, DECK_SIZE
+from risk_rules.engine.deep_space.model import (
     BaseBuilt,
     BattleEnded,
     BattleRolled,

@@ -24,10 +24,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from risk_service.engine import Action, Reason, get_ruleset
-from risk_service.engine.core.ruleset import LegalAction
-from risk_service.engine.deep_space.board import DEEP_SPACE_BOARD
-from risk_service.engine.deep_space.model import (
+from risk_rules.engine import Action, Reason, get_ruleset
+from risk_rules.engine.core.ruleset import LegalAction
+from risk_rules.engine.deep_space.board import DEEP_SPACE_BOARD
+from risk_rules.engine.deep_space.model import (
     BuildBase,
     CardKind,
     DeepSpaceOptions,

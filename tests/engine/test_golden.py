@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from risk_service.engine import REGISTRY, Action, Ruleset, get_ruleset
+from risk_rules.engine import REGISTRY, Action, Ruleset, get_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN_DIR = ROOT / "tests" / "golden"

@@ -16,11 +16,11 @@ from collections.abc import Callable
 import pytest
 from legacy_states import COINS, RULES, act, made, of_type, rigged
 
-from risk_service.engine.classic.board import CLASSIC_BOARD
-from risk_service.engine.core.errors import IllegalAction, Reason
-from risk_service.engine.core.ruleset import Action, Event, is_legal
-from risk_service.engine.legacy import campaign as camp
-from risk_service.engine.legacy.campaign import (
+from risk_rules.engine.classic.board import CLASSIC_BOARD
+from risk_rules.engine.core.errors import IllegalAction, Reason
+from risk_rules.engine.core.ruleset import Action, Event, is_legal
+from risk_rules.engine.legacy import campaign as camp
+from risk_rules.engine.legacy.campaign import (
     AddResource,
     CampaignPhase,
     CampaignState,
@@ -41,7 +41,7 @@ from risk_service.engine.legacy.campaign import (
     RewardsDone,
     ScarCancelled,
 )
-from risk_service.engine.legacy.model import (
+from risk_rules.engine.legacy.model import (
     Attack,
     BattleResolved,
     BuyRedStar,
@@ -54,7 +54,7 @@ from risk_service.engine.legacy.model import (
     ScarPlayed,
     TroopsRecruited,
 )
-from risk_service.engine.legacy.world import (
+from risk_rules.engine.legacy.world import (
     City,
     CitySize,
     Faction,

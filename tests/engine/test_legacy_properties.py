@@ -27,10 +27,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from legacy_states import all_cards, world_for
 
-from risk_service.engine import IllegalAction, Reason, get_ruleset
-from risk_service.engine.core.ruleset import Action, Event, LegalAction
-from risk_service.engine.legacy.content import board_of
-from risk_service.engine.legacy.model import (
+from risk_rules.engine import IllegalAction, Reason, get_ruleset
+from risk_rules.engine.core.ruleset import Action, Event, LegalAction
+from risk_rules.engine.legacy.content import board_of
+from risk_rules.engine.legacy.model import (
     HIDDEN,
     EndAttack,
     JoinedWar,

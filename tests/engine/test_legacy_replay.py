@@ -15,15 +15,15 @@ from dataclasses import dataclass
 import pytest
 from legacy_states import world_for
 
-from risk_service import wire
-from risk_service.engine import Action, Event, IllegalAction, get_ruleset
-from risk_service.engine.legacy.model import (
+from risk_proto.risk.v1 import game_pb2
+from risk_rules import wire
+from risk_rules.engine import Action, Event, IllegalAction, get_ruleset
+from risk_rules.engine.legacy.model import (
     HIDDEN,
     LegacyOptions,
     PlayerKnockedOut,
     ScarCardDealt,
 )
-from risk_service.pb.risk.v1 import game_pb2
 
 VARIANT = "legacy"
 RULES = get_ruleset(VARIANT)

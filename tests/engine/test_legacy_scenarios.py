@@ -19,11 +19,11 @@ from legacy_states import (
     t,
 )
 
-from risk_service.engine.classic.board import CLASSIC_BOARD
-from risk_service.engine.core.errors import Reason
-from risk_service.engine.core.ruleset import Event
-from risk_service.engine.legacy.content import TRADE_TABLE, troops_for
-from risk_service.engine.legacy.model import (
+from risk_rules.engine.classic.board import CLASSIC_BOARD
+from risk_rules.engine.core.errors import Reason
+from risk_rules.engine.core.ruleset import Event
+from risk_rules.engine.legacy.content import TRADE_TABLE, troops_for
+from risk_rules.engine.legacy.model import (
     HIDDEN,
     Attack,
     AttacksStopped,
@@ -71,7 +71,7 @@ from risk_service.engine.legacy.model import (
     TurnEnded,
     TurnStarted,
 )
-from risk_service.engine.legacy.world import (
+from risk_rules.engine.legacy.world import (
     City,
     CitySize,
     ContinentName,

@@ -24,10 +24,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from legacy_states import world_for
 
-from risk_service.engine import Action, Reason, get_ruleset, is_legal
-from risk_service.engine.classic.board import CLASSIC_BOARD
-from risk_service.engine.legacy.content import board_of
-from risk_service.engine.legacy.model import (
+from risk_rules.engine import Action, Reason, get_ruleset, is_legal
+from risk_rules.engine.classic.board import CLASSIC_BOARD
+from risk_rules.engine.legacy.content import board_of
+from risk_rules.engine.legacy.model import (
     Attack,
     BuyRedStar,
     Defend,
@@ -49,7 +49,7 @@ from risk_service.engine.legacy.model import (
     TakeCard,
     TradeResources,
 )
-from risk_service.engine.legacy.world import CitySize, Power
+from risk_rules.engine.legacy.world import CitySize, Power
 from tests.engine.validation_kit import ValidationKit
 from tests.engine.validation_kit import with_changes as _with
 

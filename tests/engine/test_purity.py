@@ -2,7 +2,7 @@
 
 A stored game must replay bit for bit and the rules must run anywhere, so the engine may not
 reach for I/O, clocks, global randomness, logging, the network, Redis, or the protobuf layer.
-Every module under risk_service/engine is imported, and its source is parsed so that imports in
+Every module under risk_rules/engine is imported, and its source is parsed so that imports in
 functions and `TYPE_CHECKING` blocks count too; a fresh interpreter then checks that importing
 the whole engine loads nothing beyond the allowlist and what those standard modules need.
 """
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-import risk_service.engine
+import risk_rules.engine
 
-ENGINE_PACKAGE = "risk_service.engine"
-ENGINE_DIR = Path(risk_service.engine.__file__).resolve().parent
+ENGINE_PACKAGE = "risk_rules.engine"
+ENGINE_DIR = Path(risk_rules.engine.__file__).resolve().parent
 
 # Standard-library modules the engine may import. Each is pure computation; add one only with a
 # reason, and never anything that touches the clock, the OS, threads, the network or `random`.
@@ -46,7 +46,8 @@ STDLIB_ALLOWLIST = frozenset({
 # Named so that a reviewer sees them refused even if someone widens the allowlist by mistake.
 FORBIDDEN = frozenset({
     "grpc", "redis", "structlog", "asyncio", "time", "datetime", "os", "secrets", "random",
-    "logging", "google.protobuf", "risk_service.pb", "risk_service.wire",
+    "logging", "google.protobuf", "risk_proto", "risk_rules.wire", "risk_rules.codec",
+    "risk_rules.variants", "risk_service",
 })
 
 
@@ -64,8 +65,8 @@ ENGINE_MODULES = [_module_name(p) for p in ENGINE_FILES]
 def _imports(path: Path, *, qualify: bool = False) -> list[tuple[int, str]]:
     """(line, absolute module name) for every import statement anywhere in the file.
 
-    With `qualify`, `from a import b` also yields `a.b`, which catches `from risk_service import
-    wire` as `risk_service.wire` even though `b` may be a name rather than a module.
+    With `qualify`, `from a import b` also yields `a.b`, which catches `from risk_rules import
+    wire` as `risk_rules.wire` even though `b` may be a name rather than a module.
     """
     tree = ast.parse(path.read_text(), filename=str(path))
     module = _module_name(path)
@@ -145,9 +146,9 @@ import importlib, json, sys
 for name in {allowlist!r}:
     importlib.import_module(name)
 # importlib.resources loads its readers (zipfile, struct, ...) on first use, whichever package
-# uses it; use it once on the service's own top-level package so they count as part of it
-importlib.import_module("risk_service")
-importlib.resources.files("risk_service").joinpath("py.typed").read_bytes()
+# uses it; use it once on the rules' own top-level package so they count as part of it
+importlib.import_module("risk_rules")
+importlib.resources.files("risk_rules").joinpath("py.typed").read_bytes()
 before = set(sys.modules)
 for name in {modules!r}:
     importlib.import_module(name)
@@ -162,6 +163,6 @@ def test_importing_engine_loads_nothing_beyond_the_allowlist() -> None:
         [sys.executable, "-c", probe], check=True, capture_output=True, text=True
     )
     loaded = json.loads(result.stdout)
-    extra = [name for name in loaded if not _is_engine(name) and name != "risk_service"]
+    extra = [name for name in loaded if not _is_engine(name) and name != "risk_rules"]
     assert not extra, f"importing the engine also loaded: {extra}"
     assert not [name for name in loaded if _matches(name, FORBIDDEN)]

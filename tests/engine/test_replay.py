@@ -15,15 +15,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from risk_service import wire
-from risk_service.engine import Action, Event, IllegalAction, get_ruleset
-from risk_service.engine.classic.model import (
+from risk_proto.risk.v1 import game_pb2
+from risk_rules import wire
+from risk_rules.engine import Action, Event, IllegalAction, get_ruleset
+from risk_rules.engine.classic.model import (
     ClassicOptions,
     FortifyMode,
     SetupMode,
     TradeSchedule,
 )
-from risk_service.pb.risk.v1 import game_pb2
 
 VARIANT = "classic"
 RULES = get_ruleset(VARIANT)

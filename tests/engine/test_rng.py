@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from risk_service.engine.core.rng import Pcg32
+from risk_rules.engine.core.rng import Pcg32
 
 
 def test_outputs_match_the_pcg32_reference() -> None:

@@ -23,10 +23,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strike_states import all_cards
 
-from risk_service.engine import IllegalAction, Reason, get_ruleset
-from risk_service.engine.core.ruleset import Action, Event, LegalAction
-from risk_service.engine.strike.cards import ALL_CARDS, COINS, CONTINENT_CARDS
-from risk_service.engine.strike.model import (
+from risk_rules.engine import IllegalAction, Reason, get_ruleset
+from risk_rules.engine.core.ruleset import Action, Event, LegalAction
+from risk_rules.engine.strike.cards import ALL_CARDS, COINS, CONTINENT_CARDS
+from risk_rules.engine.strike.model import (
     HIDDEN,
     CoinTaken,
     DrawCards,

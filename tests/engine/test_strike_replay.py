@@ -13,15 +13,15 @@ from dataclasses import dataclass
 
 import pytest
 
-from risk_service import wire
-from risk_service.engine import Action, Event, IllegalAction, get_ruleset
-from risk_service.engine.strike.model import (
+from risk_proto.risk.v1 import game_pb2
+from risk_rules import wire
+from risk_rules.engine import Action, Event, IllegalAction, get_ruleset
+from risk_rules.engine.strike.model import (
     HIDDEN,
     HandRevealed,
     StrikeOptions,
     TacticsDrawn,
 )
-from risk_service.pb.risk.v1 import game_pb2
 
 VARIANT = "strike"
 RULES = get_ruleset(VARIANT)

@@ -26,10 +26,10 @@ from strike_states import (
     tac,
 )
 
-from risk_service.engine.core.errors import Reason
-from risk_service.engine.core.ruleset import Event
-from risk_service.engine.strike.cards import ALL_CARDS, tactic_of
-from risk_service.engine.strike.model import (
+from risk_rules.engine.core.errors import Reason
+from risk_rules.engine.core.ruleset import Event
+from risk_rules.engine.strike.cards import ALL_CARDS, tactic_of
+from risk_rules.engine.strike.model import (
     HIDDEN,
     Attack,
     BattleEnded,

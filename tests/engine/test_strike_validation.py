@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from risk_service.engine import Action, Reason, get_ruleset
-from risk_service.engine.strike.model import (
+from risk_rules.engine import Action, Reason, get_ruleset
+from risk_rules.engine.strike.model import (
     Attack,
     Deploy,
     DrawCards,

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from risk_service.engine import get_ruleset
-from risk_service.engine.core.values import build, evolve
+from risk_rules.engine import get_ruleset
+from risk_rules.engine.core.values import build, evolve
 
 # (variant, player counts) whose states and views are built with `build`.
 BUILT = [("classic", (2, 4))]

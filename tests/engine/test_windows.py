@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from risk_service.engine.core.windows import (
+from risk_rules.engine.core.windows import (
     ResponseWindow,
     asked,
     auto_pass,

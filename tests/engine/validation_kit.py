@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from risk_service.engine import Action, IllegalAction, Reason, is_legal
-from risk_service.engine.core.ruleset import LegalAction, Ruleset
+from risk_rules.engine import Action, IllegalAction, Reason, is_legal
+from risk_rules.engine.core.ruleset import LegalAction, Ruleset
 
 S = TypeVar("S")
 

@@ -51,12 +51,12 @@ import grpc
 import redis.asyncio
 from google.protobuf.message import Message
 
-from risk_service import variants, wire
-from risk_service.engine import get_ruleset
-from risk_service.engine.core.ruleset import LegalAction
-from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_rules import variants, wire
+from risk_rules.engine import get_ruleset
+from risk_rules.engine.core.ruleset import LegalAction
+from risk_rules.variants import LeakProbe
 from risk_service.store.keys import Keys
-from risk_service.variants import LeakProbe
 from tests.reliability.targets import options_for
 from tests.service.rpc import bearer
 from tests.service.test_leaks import _check_redaction, _error_bytes, number_forms, varint

@@ -37,9 +37,9 @@ import grpc
 import redis.asyncio
 from redis.exceptions import RedisError
 
-from risk_service import wire
-from risk_service.engine import LegalAction, get_ruleset
-from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_rules import wire
+from risk_rules.engine import LegalAction, get_ruleset
 from risk_service.store.keys import Keys
 from tests.reliability.replay import applied_actions, check_export, stored_snapshot
 from tests.service.rpc import bearer, classic_options, error_info

@@ -2,7 +2,7 @@
 
 `replayed_state(export)` applies every logged action and resignation to the game created from
 the export's options and seed; `assert_store_equals_replay` checks the export with
-`risk_service.audit.verify` (every event, the hash chain and the outcome) and that the snapshot
+`risk_rules.audit.verify` (every event, the hash chain and the outcome) and that the snapshot
 stored in Redis is byte for byte the replayed state's.
 """
 
@@ -12,10 +12,10 @@ from typing import Any
 
 import redis.asyncio
 
-from risk_service import wire
-from risk_service.audit import verify
-from risk_service.engine import REGISTRY
-from risk_service.pb.risk.v1 import service_pb2
+from risk_proto.risk.v1 import service_pb2
+from risk_rules import wire
+from risk_rules.audit import verify
+from risk_rules.engine import REGISTRY
 from risk_service.store.keys import Keys
 
 

@@ -24,9 +24,9 @@ from typing import Any
 import grpc
 import redis
 
-from risk_service import variants, wire
-from risk_service.engine import REGISTRY, Action, get_ruleset
-from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_rules import variants, wire
+from risk_rules.engine import REGISTRY, Action, get_ruleset
 from risk_service.store.keys import Keys
 from tests.service.rpc import bearer
 

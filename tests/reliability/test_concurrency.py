@@ -17,7 +17,7 @@ import time
 
 import redis.asyncio
 
-from risk_service.pb.risk.v1 import service_pb2
+from risk_proto.risk.v1 import service_pb2
 from tests.reliability.contenders import (
     Behaviour,
     Contender,

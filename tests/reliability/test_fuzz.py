@@ -48,9 +48,9 @@ from google.rpc import error_details_pb2, status_pb2
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from risk_service import wire
-from risk_service.engine import REGISTRY, Action, Reason, is_legal
-from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_rules import wire
+from risk_rules.engine import REGISTRY, Action, Reason, is_legal
 from risk_service.store.keys import Keys
 from tests.reliability.hostile import integers_for, message_of, raw_bytes
 from tests.reliability.replay import check_export

@@ -8,7 +8,7 @@ import json
 import grpc
 import pytest
 
-from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.server.status import classify
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import create_request, error_info, rpc_error

@@ -20,9 +20,9 @@ import grpc
 import redis
 from google.rpc import error_details_pb2, status_pb2
 
-from risk_service import wire
-from risk_service.engine import Action, is_legal
-from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
+from risk_rules import wire
+from risk_rules.engine import Action, is_legal
 from tests.reliability.targets import (
     PHASES,
     Builder,

@@ -13,8 +13,8 @@ import grpc
 import pytest
 import redis.asyncio
 
-from risk_service.engine import REGISTRY
-from risk_service.pb.risk.v1 import service_pb2_grpc
+from risk_proto.risk.v1 import service_pb2_grpc
+from risk_rules.engine import REGISTRY
 from tests.reliability.canaries import (
     DRIVERS,
     EVENT_SECRETS,

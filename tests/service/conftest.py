@@ -8,7 +8,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from risk_service.pb.risk.v1 import service_pb2_grpc
+from risk_proto.risk.v1 import service_pb2_grpc
 from tests.service.harness import ServiceProcess
 
 ServiceFactory = Callable[..., ServiceProcess]

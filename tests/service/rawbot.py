@@ -20,10 +20,10 @@ from typing import Any, cast
 import grpc
 import redis.asyncio
 
-from risk_service import wire
-from risk_service.engine import Action, LegalAction, get_ruleset
-from risk_service.engine.classic.model import ClassicView
-from risk_service.pb.risk.v1 import classic_pb2, game_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import classic_pb2, game_pb2, service_pb2, service_pb2_grpc
+from risk_rules import wire
+from risk_rules.engine import Action, LegalAction, get_ruleset
+from risk_rules.engine.classic.model import ClassicView
 from risk_service.redis_server import free_port
 from risk_service.store.keys import Keys
 from tests.service.rpc import bearer, classic_options

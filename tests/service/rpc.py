@@ -9,7 +9,7 @@ from typing import Any
 import grpc
 from google.rpc import error_details_pb2, status_pb2
 
-from risk_service.pb.risk.v1 import classic_pb2, game_pb2, service_pb2
+from risk_proto.risk.v1 import classic_pb2, game_pb2, service_pb2
 
 DETAILS_KEY = "grpc-status-details-bin"
 

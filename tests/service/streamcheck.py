@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from risk_service.pb.risk.v1 import game_pb2
+from risk_proto.risk.v1 import game_pb2
 
 
 def assert_every_version_streamed(events: Iterable[game_pb2.Event], version: int) -> None:

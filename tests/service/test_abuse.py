@@ -8,7 +8,7 @@ import time
 
 import grpc
 
-from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess
 from tests.service.rawh2 import half_sent_calls

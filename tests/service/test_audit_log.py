@@ -7,9 +7,9 @@ import pytest
 import redis.asyncio as aioredis
 
 from risk_client import RiskClient
-from risk_service import audit
+from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_rules import audit
 from risk_service.operations.export import EXPORT_PAGE_ENTRIES
-from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_service.store.keys import Keys
 from tests.service import botplay
 from tests.service.harness import ServiceProcess

@@ -3,10 +3,10 @@ timed games), through the public RPCs on a real service and Redis."""
 
 from __future__ import annotations
 
-from risk_service import wire
-from risk_service.engine import LegalAction, get_ruleset
-from risk_service.engine.classic.model import ClassicView
-from risk_service.pb.risk.v1 import lifecycle_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import lifecycle_pb2, service_pb2, service_pb2_grpc
+from risk_rules import wire
+from risk_rules.engine import LegalAction, get_ruleset
+from risk_rules.engine.classic.model import ClassicView
 from tests.service.rpc import bearer, classic_options
 
 Stub = service_pb2_grpc.RiskServiceStub

@@ -7,11 +7,11 @@ import asyncio
 
 import grpc
 
-from risk_service import wire
-from risk_service.engine import LegalAction, get_ruleset
-from risk_service.engine.classic.board import CLASSIC_BOARD
-from risk_service.engine.legacy.model import LegacyView
-from risk_service.pb.risk.v1 import game_pb2, legacy_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import game_pb2, legacy_pb2, service_pb2, service_pb2_grpc
+from risk_rules import wire
+from risk_rules.engine import LegalAction, get_ruleset
+from risk_rules.engine.classic.board import CLASSIC_BOARD
+from risk_rules.engine.legacy.model import LegacyView
 from tests.service.rpc import bearer, error_info, rpc_error
 from tests.service.streamcheck import assert_every_version_streamed
 

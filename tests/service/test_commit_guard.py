@@ -8,9 +8,9 @@ import time
 import pytest
 import redis.asyncio as aioredis
 
+from risk_proto.risk.v1 import game_pb2, service_pb2
 from risk_service.operations import GameService, records
 from risk_service.operations.commit import BrokenCommit, Change
-from risk_service.pb.risk.v1 import game_pb2, service_pb2
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
 from tests.service.inprocess import in_process_hub

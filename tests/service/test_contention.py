@@ -10,8 +10,8 @@ import grpc
 import pytest
 import redis.asyncio
 
-from risk_service import wire
-from risk_service.pb.risk.v1 import service_pb2
+from risk_proto.risk.v1 import service_pb2
+from risk_rules import wire
 from tests.service.conftest import ServiceFactory
 from tests.service.rawbot import Stub, bot_move, channel, open_table, quick_game, summary
 from tests.service.rpc import bearer, error_info

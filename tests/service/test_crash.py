@@ -10,7 +10,7 @@ import grpc
 import pytest
 import redis.asyncio
 
-from risk_service.pb.risk.v1 import game_pb2, service_pb2
+from risk_proto.risk.v1 import game_pb2, service_pb2
 from risk_service.redis_server import RedisServer
 from tests.conftest import RedisServerFactory
 from tests.service.conftest import ServiceFactory

@@ -9,7 +9,7 @@ import time
 
 import grpc
 
-from risk_service.pb.risk.v1 import legacy_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import legacy_pb2, service_pb2, service_pb2_grpc
 from tests.service.conftest import ServiceFactory
 from tests.service.rpc import bearer, create_request, error_info, rpc_error
 

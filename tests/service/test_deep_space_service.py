@@ -14,10 +14,17 @@ import asyncio
 
 import grpc
 
-from risk_service import wire
-from risk_service.engine import Action, LegalAction, get_ruleset
-from risk_service.engine.deep_space.board import DEEP_SPACE_BOARD
-from risk_service.engine.deep_space.model import (
+from risk_proto.risk.v1 import (
+    common_pb2,
+    deep_space_pb2,
+    game_pb2,
+    service_pb2,
+    service_pb2_grpc,
+)
+from risk_rules import wire
+from risk_rules.engine import Action, LegalAction, get_ruleset
+from risk_rules.engine.deep_space.board import DEEP_SPACE_BOARD
+from risk_rules.engine.deep_space.model import (
     BuildBase,
     DeepSpaceOptions,
     DeepSpaceView,
@@ -27,13 +34,6 @@ from risk_service.engine.deep_space.model import (
     PlayCard,
     Resource,
     Warp,
-)
-from risk_service.pb.risk.v1 import (
-    common_pb2,
-    deep_space_pb2,
-    game_pb2,
-    service_pb2,
-    service_pb2_grpc,
 )
 from tests.service.rpc import bearer, error_info, rpc_error
 from tests.service.streamcheck import assert_every_version_streamed

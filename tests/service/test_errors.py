@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import grpc
 
-from risk_service import variants, wire
-from risk_service.pb.risk.v1 import classic_pb2, game_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import classic_pb2, game_pb2, service_pb2, service_pb2_grpc
+from risk_rules import variants, wire
 from tests.service.rpc import bearer, create_request, error_info, rpc_error
 
 Classic = classic_pb2.ClassicAction

@@ -12,14 +12,14 @@ from dataclasses import replace
 import grpc
 import redis.asyncio
 
+from risk_proto.risk.v1 import legacy_pb2, service_pb2, service_pb2_grpc
+from risk_rules.engine.legacy import campaign as rules
+from risk_rules.engine.legacy.content import board_of
+from risk_rules.variants.legacy import decode_campaign, encode_campaign
 from risk_service.campaigns import CampaignService, reward_to_proto
-from risk_service.engine.legacy import campaign as rules
-from risk_service.engine.legacy.content import board_of
 from risk_service.operations import GameService, Limits
-from risk_service.pb.risk.v1 import legacy_pb2, service_pb2, service_pb2_grpc
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
-from risk_service.variants.legacy import decode_campaign, encode_campaign
 from tests.service.conftest import ServiceFactory
 from tests.service.inprocess import in_process_hub
 from tests.service.rpc import bearer, create_request, error_info, rpc_error

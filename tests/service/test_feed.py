@@ -20,7 +20,7 @@ import grpc
 import pytest
 import redis.asyncio
 
-from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from tests.conftest import RedisServerFactory
 from tests.service.conftest import ServiceFactory
 from tests.service.rpc import create_request, error_info, rpc_error

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import grpc
 
-from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.redis_server import free_port
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import create_request

@@ -8,7 +8,7 @@ import asyncio
 import grpc
 
 from risk_client import RiskClient
-from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer, create_request, error_info, rpc_error
 

@@ -19,9 +19,9 @@ import grpc
 import redis.asyncio
 from google.protobuf.message import Message
 
-from risk_service import wire
-from risk_service.engine.classic.model import ClassicState, ClassicView
-from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_rules import wire
+from risk_rules.engine.classic.model import ClassicState, ClassicView
 from tests.service.botplay import FAST_OPTIONS, BotGame, create_game, play, replay
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer, rpc_error

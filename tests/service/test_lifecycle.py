@@ -14,11 +14,11 @@ import grpc
 import pytest
 import redis.asyncio as aioredis
 
-from risk_service import audit, wire
-from risk_service.engine import LegalAction, get_ruleset
-from risk_service.engine.classic.model import ClassicView
+from risk_proto.risk.v1 import game_pb2, lifecycle_pb2, service_pb2, service_pb2_grpc
+from risk_rules import audit, wire
+from risk_rules.engine import LegalAction, get_ruleset
+from risk_rules.engine.classic.model import ClassicView
 from risk_service.operations.streams import BACKLOG_PAGE
-from risk_service.pb.risk.v1 import game_pb2, lifecycle_pb2, service_pb2, service_pb2_grpc
 from risk_service.redis_server import free_port
 from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess

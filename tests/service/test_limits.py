@@ -9,8 +9,8 @@ import time
 import grpc
 import pytest
 
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.errors import ServiceError
-from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.server.limits import RateLimiter
 from tests.service.conftest import ServiceFactory
 from tests.service.rpc import bearer, create_request, error_info, rpc_error

@@ -21,7 +21,7 @@ import redis.asyncio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client.parser import text_string_to_metric_families
 
-from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.redis_server import free_port
 from tests.conftest import RedisServerFactory
 from tests.service.conftest import ServiceFactory

@@ -18,7 +18,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer, create_request, rpc_error

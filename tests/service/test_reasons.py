@@ -20,15 +20,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from risk_service.engine.core.errors import Reason
+from risk_proto.risk.v1 import errors_pb2
+from risk_rules.engine.core.errors import Reason
 from risk_service.errors import ServiceReason
-from risk_service.pb.risk.v1 import errors_pb2
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = ROOT / "service" / "risk_service"
+RULES = ROOT / "service" / "rules" / "risk_rules"  # wire and the engine raise reasons too
 PROTO = "proto/risk/v1/errors.proto"
 DOC = ROOT / "docs" / "errors.md"
-ENGINE_ENUM = "service/risk_service/engine/core/errors.py"
+ENGINE_ENUM = "service/rules/risk_rules/engine/core/errors.py"
 REGENERATE = "then run scripts/gen_protos.py (it rewrites the pb code and docs/errors.md)"
 MAX_DEPTH = 4  # helpers calling helpers: deeper chains are unlikely and reported unresolved
 REASON_ENUMS = {"ServiceReason", "Reason"}  # risk_service.errors, the engine's
@@ -96,9 +97,7 @@ class Source:
 
 def _read_source() -> Source:
     source = Source()
-    for path in sorted(SERVICE.rglob("*.py")):
-        if "pb" in path.relative_to(SERVICE).parts:
-            continue
+    for path in sorted([*SERVICE.rglob("*.py"), *RULES.rglob("*.py")]):
         _visit(ast.parse(path.read_text(), str(path)), Scope(path, None), source)
     return source
 

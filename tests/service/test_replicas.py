@@ -11,9 +11,9 @@ import grpc
 import pytest
 import redis.asyncio
 
-from risk_service import wire
-from risk_service.engine.classic.model import ClaimTerritory
-from risk_service.pb.risk.v1 import classic_pb2, game_pb2, service_pb2
+from risk_proto.risk.v1 import classic_pb2, game_pb2, service_pb2
+from risk_rules import wire
+from risk_rules.engine.classic.model import ClaimTerritory
 from risk_service.store.keys import Keys
 from tests.service.conftest import ServiceFactory
 from tests.service.rawbot import (

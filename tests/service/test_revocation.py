@@ -7,7 +7,7 @@ import asyncio
 
 import grpc
 
-from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from tests.service.conftest import ServiceFactory
 from tests.service.rpc import bearer, create_request, error_info
 

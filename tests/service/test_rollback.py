@@ -10,7 +10,7 @@ from pathlib import Path
 import grpc
 import redis.asyncio as aioredis
 
-from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from tests.conftest import RedisServerFactory
 from tests.reliability.replay import check_export
 from tests.service.conftest import ServiceFactory

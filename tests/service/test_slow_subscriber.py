@@ -6,10 +6,10 @@ import asyncio
 
 import grpc
 
-from risk_service import wire
-from risk_service.engine import LegalAction, get_ruleset
-from risk_service.engine.classic.model import ClassicView
-from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
+from risk_rules import wire
+from risk_rules.engine import LegalAction, get_ruleset
+from risk_rules.engine.classic.model import ClassicView
 from tests.service.conftest import ServiceFactory
 from tests.service.rpc import bearer, create_request, error_info
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 import grpc
 import pytest
 
+from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_service.operations.streams import BACKLOG_PAGE
-from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from tests.service.botplay import (
     FAST_OPTIONS,
     BotGame,

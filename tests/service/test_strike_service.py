@@ -18,9 +18,10 @@ from collections.abc import AsyncIterator
 import grpc
 import pytest
 
-from risk_service import wire
-from risk_service.engine import Action, LegalAction, get_ruleset
-from risk_service.engine.strike.model import (
+from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, strike_pb2
+from risk_rules import wire
+from risk_rules.engine import Action, LegalAction, get_ruleset
+from risk_rules.engine.strike.model import (
     HIDDEN,
     Deploy,
     HandRevealed,
@@ -28,7 +29,6 @@ from risk_service.engine.strike.model import (
     StrikeOptions,
     StrikeView,
 )
-from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, strike_pb2
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer
 from tests.service.streamcheck import assert_every_version_streamed

@@ -8,8 +8,8 @@ import time
 
 import redis.asyncio as aioredis
 
+from risk_proto.risk.v1 import game_pb2
 from risk_service.operations import GameService
-from risk_service.pb.risk.v1 import game_pb2
 from risk_service.store.game_store import CommitOutcome, GameStore
 from risk_service.store.keys import Keys
 from tests.service.inprocess import in_process_hub

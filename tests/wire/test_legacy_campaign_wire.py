@@ -16,11 +16,11 @@ import pytest
 from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
 
-from risk_service import wire
-from risk_service.engine import Event, get_ruleset
-from risk_service.engine.legacy import campaign as camp
-from risk_service.engine.legacy.world import World
-from risk_service.pb.risk.v1 import legacy_pb2
+from risk_proto.risk.v1 import legacy_pb2
+from risk_rules import wire
+from risk_rules.engine import Event, get_ruleset
+from risk_rules.engine.legacy import campaign as camp
+from risk_rules.engine.legacy.world import World
 
 RULES = get_ruleset("legacy")
 

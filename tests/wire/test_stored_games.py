@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from risk_service import wire
-from risk_service.engine import get_ruleset
-from risk_service.engine.classic.model import ClassicState, Phase
+from risk_rules import wire
+from risk_rules.engine import get_ruleset
+from risk_rules.engine.classic.model import ClassicState, Phase
 
 SNAPSHOT = Path(__file__).parent.parent / "fixtures" / "classic_snapshot_v0.1.0.bin"
 

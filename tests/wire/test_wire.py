@@ -22,9 +22,16 @@ from typing import Any
 import pytest
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 
-from risk_service import variants, wire
-from risk_service.engine import REGISTRY, Action, Event, Ruleset, get_ruleset
-from risk_service.engine.classic.model import (
+from risk_proto.risk.v1 import (
+    classic_pb2,
+    common_pb2,
+    deep_space_pb2,
+    game_pb2,
+    legacy_pb2,
+)
+from risk_rules import variants, wire
+from risk_rules.engine import REGISTRY, Action, Event, Ruleset, get_ruleset
+from risk_rules.engine.classic.model import (
     Attack,
     ClassicOptions,
     FortifyMode,
@@ -33,17 +40,10 @@ from risk_service.engine.classic.model import (
     TradeCards,
     TradeSchedule,
 )
-from risk_service.engine.deep_space.model import DeepSpaceOptions, PlayCard, Resource
-from risk_service.engine.legacy.model import LegacyOptions
-from risk_service.engine.legacy.world import City, CitySize, FactionChoice, Fortification, World
-from risk_service.engine.strike.model import StrikeOptions
-from risk_service.pb.risk.v1 import (
-    classic_pb2,
-    common_pb2,
-    deep_space_pb2,
-    game_pb2,
-    legacy_pb2,
-)
+from risk_rules.engine.deep_space.model import DeepSpaceOptions, PlayCard, Resource
+from risk_rules.engine.legacy.model import LegacyOptions
+from risk_rules.engine.legacy.world import City, CitySize, FactionChoice, Fortification, World
+from risk_rules.engine.strike.model import StrikeOptions
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = sorted(REGISTRY)

@@ -14,8 +14,8 @@ import re
 import shlex
 from collections.abc import Sequence
 
-from risk_service.engine.classic.board import CLASSIC_BOARD, DECK_SIZE, TERRITORIES
-from risk_service.pb.risk.v1 import classic_pb2, game_pb2
+from risk_proto.risk.v1 import classic_pb2, game_pb2
+from risk_rules.engine.classic.board import CLASSIC_BOARD, DECK_SIZE, TERRITORIES
 
 NO_BONUS = -1
 _A = classic_pb2.ClassicAction

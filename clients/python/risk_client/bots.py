@@ -20,9 +20,9 @@ from typing import Any, ParamSpec, TypeVar
 from risk_client.client import CONFLICT_BACKOFF, RiskClient
 from risk_client.errors import IllegalMove, StaleVersion, Unavailable
 from risk_client.options import classic_options
-from risk_service import wire
-from risk_service.engine import LegalAction, get_ruleset
-from risk_service.pb.risk.v1 import game_pb2, service_pb2
+from risk_proto.risk.v1 import game_pb2, service_pb2
+from risk_rules import wire
+from risk_rules.engine import LegalAction, get_ruleset
 
 MAX_STALE_RETRIES = 20
 MAX_ILLEGAL_RETRIES = 3

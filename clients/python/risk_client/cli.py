@@ -36,8 +36,8 @@ from risk_client.render import (
     outcome_text,
     plural,
 )
-from risk_service import audit
-from risk_service.pb.risk.v1 import game_pb2, service_pb2
+from risk_proto.risk.v1 import game_pb2, service_pb2
+from risk_rules import audit
 
 CLEAR_SCREEN = "\x1b[H\x1b[2J"
 LOG_LINES_MIN = 5

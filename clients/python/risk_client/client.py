@@ -23,7 +23,7 @@ import grpc
 from google.protobuf.message import Message
 
 from risk_client.errors import RiskError, from_rpc_error
-from risk_service.pb.risk.v1 import (
+from risk_proto.risk.v1 import (
     classic_pb2,
     common_pb2,
     game_pb2,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from risk_service.pb.risk.v1 import classic_pb2, game_pb2
+from risk_proto.risk.v1 import classic_pb2, game_pb2
 
 T = TypeVar("T")
 

@@ -20,15 +20,16 @@ from itertools import pairwise
 from google.protobuf import text_format
 
 from risk_client.actions import territory_name, trade_bonus
-from risk_service import variants, wire
-from risk_service.engine import Event
-from risk_service.engine.classic.board import (
+from risk_proto.risk.v1 import common_pb2, game_pb2, lifecycle_pb2, service_pb2
+from risk_rules import variants, wire
+from risk_rules.engine import Event
+from risk_rules.engine.classic.board import (
     CLASSIC_BOARD,
     SYMBOL_NAMES,
     card_symbol,
     card_territory,
 )
-from risk_service.engine.classic.model import (
+from risk_rules.engine.classic.model import (
     HIDDEN,
     ArmiesMoved,
     ArmiesPlaced,
@@ -50,7 +51,6 @@ from risk_service.engine.classic.model import (
     TurnEnded,
     TurnStarted,
 )
-from risk_service.pb.risk.v1 import common_pb2, game_pb2, lifecycle_pb2, service_pb2
 
 RESET = "\x1b[0m"
 BOLD = "\x1b[1m"

@@ -14,16 +14,18 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from risk_service import clocks, wire
-from risk_service.engine import REGISTRY, IllegalAction
-from risk_service.errors import Code, ServiceError, ServiceReason, malformed, not_found
-from risk_service.lifecycle import (
+from risk_proto.risk.v1 import lifecycle_pb2, service_pb2
+from risk_rules import wire
+from risk_rules.engine import REGISTRY, IllegalAction
+from risk_rules.lifecycle import (
     GameCancelled,
     GameStarted,
     SeatJoined,
     SeatTokenReissued,
     TimeoutPolicy,
 )
+from risk_service import clocks
+from risk_service.errors import Code, ServiceError, ServiceReason, malformed, not_found
 from risk_service.operations import identity, records
 from risk_service.operations.commit import (
     INTERNAL_RETRIES,
@@ -36,7 +38,6 @@ from risk_service.operations.identity import digest
 from risk_service.operations.records import ACTIVE, CANCELLED, FINAL, WAITING
 from risk_service.operations.request_ids import check_request_id, replay
 from risk_service.operations.views import summary
-from risk_service.pb.risk.v1 import lifecycle_pb2, service_pb2
 from risk_service.store.game_store import CommitOutcome, GameRecord
 
 MAX_NAME = 64

@@ -17,16 +17,17 @@ from typing import Any
 
 import structlog
 
-from risk_service import clocks, variants, wire
-from risk_service.engine import Event, get_ruleset
+from risk_proto.risk.v1 import game_pb2, lifecycle_pb2
+from risk_rules import variants, wire
+from risk_rules.engine import Event, get_ruleset
+from risk_rules.lifecycle import GameStarted
+from risk_service import clocks
 from risk_service.errors import Code, ServiceError, ServiceReason, not_found
-from risk_service.lifecycle import GameStarted
 from risk_service.operations import records
 from risk_service.operations.cache import Cached, GameCache
 from risk_service.operations.limits import Limits
 from risk_service.operations.records import ACTIVE, FINAL, FINISHED, WAITING
 from risk_service.operations.views import Numbered
-from risk_service.pb.risk.v1 import game_pb2, lifecycle_pb2
 from risk_service.store.game_store import CommitOutcome, CommitResult, GameRecord, GameStore
 
 log = structlog.get_logger("games")

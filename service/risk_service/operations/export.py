@@ -7,14 +7,14 @@ so a page is built without rereading or rehashing what came before.
 
 from __future__ import annotations
 
-from risk_service import wire
-from risk_service.audit import chain_root, hash_chain
-from risk_service.engine import get_ruleset
+from risk_proto.risk.v1 import game_pb2, service_pb2
+from risk_rules import wire
+from risk_rules.audit import chain_root, hash_chain
+from risk_rules.engine import get_ruleset
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import identity, records
 from risk_service.operations.limits import Limits
 from risk_service.operations.records import FINAL
-from risk_service.pb.risk.v1 import game_pb2, service_pb2
 from risk_service.store.game_store import GameStore
 
 # an export page stops growing past this many bytes of log and events, well inside a client's

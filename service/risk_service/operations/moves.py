@@ -13,8 +13,9 @@ import asyncio
 import hashlib
 from typing import Any
 
-from risk_service import wire
-from risk_service.engine import IllegalAction, Reason, get_ruleset
+from risk_proto.risk.v1 import game_pb2, service_pb2
+from risk_rules import wire
+from risk_rules.engine import IllegalAction, Reason, get_ruleset
 from risk_service.errors import Code, ServiceError, ServiceReason, not_found
 from risk_service.operations import identity, records
 from risk_service.operations.cache import Cached
@@ -22,7 +23,6 @@ from risk_service.operations.commit import INTERNAL_RETRIES, Change, Committer
 from risk_service.operations.records import ACTIVE
 from risk_service.operations.request_ids import FINGERPRINT, check_request_id, replay
 from risk_service.operations.views import Numbered, events_for, summary
-from risk_service.pb.risk.v1 import game_pb2, service_pb2
 from risk_service.store.game_store import CommitOutcome, GameRecord
 
 

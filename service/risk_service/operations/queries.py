@@ -6,14 +6,14 @@ from __future__ import annotations
 import asyncio
 import time
 
-from risk_service import wire
-from risk_service.engine import get_ruleset
+from risk_proto.risk.v1 import service_pb2
+from risk_rules import wire
+from risk_rules.engine import get_ruleset
 from risk_service.errors import malformed
 from risk_service.operations import identity, records
 from risk_service.operations.commit import Committer
 from risk_service.operations.records import ACTIVE, FINAL, GAME_ID
 from risk_service.operations.views import summary
-from risk_service.pb.risk.v1 import service_pb2
 
 DEFAULT_PAGE = 50
 LIST_SLICE = 25  # games of a ListGames page read and summarised between two turns of the loop

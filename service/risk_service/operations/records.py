@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from risk_service import wire
-from risk_service.engine import Reason
+from risk_proto.risk.v1 import lifecycle_pb2, service_pb2
+from risk_rules import wire
+from risk_rules.engine import Reason
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed, not_found
-from risk_service.pb.risk.v1 import lifecycle_pb2, service_pb2
 from risk_service.store.game_store import GameRecord, GameStore
 
 # a game id; a campaign's games are "<campaign id>.<n>"

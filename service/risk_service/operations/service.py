@@ -9,6 +9,7 @@ import secrets
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from risk_proto.risk.v1 import service_pb2
 from risk_service.feed import FeedHub
 from risk_service.operations import views
 from risk_service.operations.cache import GameCache
@@ -20,7 +21,6 @@ from risk_service.operations.moves import Moves
 from risk_service.operations.queries import Queries
 from risk_service.operations.streams import Streams
 from risk_service.operations.timers import Timers
-from risk_service.pb.risk.v1 import service_pb2
 from risk_service.store.game_store import GameRecord, GameStore
 
 

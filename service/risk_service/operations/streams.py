@@ -13,14 +13,14 @@ import contextlib
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 
-from risk_service import wire
+from risk_proto.risk.v1 import lifecycle_pb2, service_pb2
+from risk_rules import wire
+from risk_rules.lifecycle import SeatTokenReissued
 from risk_service.errors import Code, ServiceError, ServiceReason
 from risk_service.feed import FeedHub, FeedRolledBack
-from risk_service.lifecycle import SeatTokenReissued
 from risk_service.operations import identity, records
 from risk_service.operations.limits import Limits
 from risk_service.operations.views import events_for
-from risk_service.pb.risk.v1 import lifecycle_pb2, service_pb2
 from risk_service.store.game_store import GameStore
 
 STREAM_CACHE = 8192  # encoded stream messages kept (a few recent events x audiences x games)

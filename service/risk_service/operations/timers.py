@@ -12,9 +12,10 @@ import secrets
 
 import structlog
 
-from risk_service import wire
-from risk_service.engine import Event, get_ruleset
-from risk_service.lifecycle import (
+from risk_proto.risk.v1 import game_pb2
+from risk_rules import wire
+from risk_rules.engine import Event, get_ruleset
+from risk_rules.lifecycle import (
     DecisionTimedOut,
     GameAbandoned,
     SeatHandedToBot,
@@ -23,7 +24,6 @@ from risk_service.lifecycle import (
 from risk_service.operations import records
 from risk_service.operations.commit import Change, Committer, lifecycle_change
 from risk_service.operations.records import ABANDONED, ACTIVE, WAITING
-from risk_service.pb.risk.v1 import game_pb2
 from risk_service.store.game_store import CommitOutcome, GameRecord
 
 log = structlog.get_logger("games")

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from risk_service import wire
-from risk_service.engine import Event, get_ruleset
+from risk_proto.risk.v1 import game_pb2, lifecycle_pb2, service_pb2
+from risk_rules import wire
+from risk_rules.engine import Event, get_ruleset
 from risk_service.operations.records import ACTIVE, FINAL, decode_meta
-from risk_service.pb.risk.v1 import game_pb2, lifecycle_pb2, service_pb2
 from risk_service.store.game_store import GameRecord
 
 # an event numbered by its commit: (seq, version, event, committed at ms)

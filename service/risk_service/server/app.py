@@ -30,12 +30,12 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from risk_service import variants
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
+from risk_rules import variants
 from risk_service.campaigns import CampaignService
 from risk_service.feed import FeedHub, reader_client
 from risk_service.instance import InstanceLock, check_listen
 from risk_service.operations import ACTIVE, GameService, Limits
-from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.redis_server import RedisServer, supervise
 from risk_service.server import reflection
 from risk_service.server.interceptor import RpcInterceptor

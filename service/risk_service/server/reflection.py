@@ -18,7 +18,7 @@ import grpc
 from google.protobuf import descriptor_pb2, descriptor_pool
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 
-from risk_service.pb.risk.v1 import errors_pb2  # noqa: F401  # served: see the module doc
+from risk_proto.risk.v1 import errors_pb2  # noqa: F401  # served: see the module doc
 
 V1ALPHA = reflection_pb2.DESCRIPTOR.package
 V1 = "grpc.reflection.v1"

@@ -7,10 +7,10 @@ from collections.abc import AsyncIterator
 
 import grpc
 
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.campaigns import CampaignService
 from risk_service.errors import Code, ServiceError, ServiceReason
 from risk_service.operations import CLIENT_CERT, GameService
-from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
 
 _BEARER = "bearer "
 

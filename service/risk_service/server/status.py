@@ -7,9 +7,9 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from redis.exceptions import RedisError
 
-from risk_service.engine import IllegalAction
+from risk_rules.engine import IllegalAction
+from risk_rules.wire import VariantNotServed, WireError
 from risk_service.errors import Code, ServiceError, ServiceReason
-from risk_service.wire import VariantNotServed, WireError
 
 DOMAIN = "risk.v1"
 DETAILS_KEY = "grpc-status-details-bin"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
-from risk_service.variants import FIRST_EXTENSION_NUMBER, Defaults, Messages, VariantDescriptor
+from risk_rules.variants import FIRST_EXTENSION_NUMBER, Defaults, Messages, VariantDescriptor
 from tests.variants.tiny.rules import TinyRules
 
 HERE = Path(__file__).resolve().parent

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from risk_service.engine import Action, Decision, Event, IllegalAction, LegalAction, Outcome, Reason
-from risk_service.engine.core.guards import check_resign
+from risk_rules.engine import Action, Decision, Event, IllegalAction, LegalAction, Outcome, Reason
+from risk_rules.engine.core.guards import check_resign
 
 
 @dataclass(frozen=True, slots=True)

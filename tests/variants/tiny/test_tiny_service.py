@@ -19,7 +19,7 @@ import grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
 
-from risk_service.pb.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer
 from tests.variants.tiny.descriptor import DESCRIPTOR, MESSAGES
@@ -28,8 +28,8 @@ MODULE = "tests.variants.tiny.descriptor"
 ROOT = Path(__file__).resolve().parents[3]
 _VERIFY = """
 import sys
-from risk_service import audit, variants
-from risk_service.pb.risk.v1 import service_pb2
+from risk_rules import audit, variants
+from risk_proto.risk.v1 import service_pb2
 variants.load([sys.argv[1]])
 verified = audit.verify(service_pb2.GameExport.FromString(sys.stdin.buffer.read()))
 print(f"verified {verified.actions} actions")

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from risk_service import wire
-from risk_service.engine.deep_space.board import DEEP_SPACE_BOARD as BOARD
-from risk_service.engine.deep_space.cards import card_type
-from risk_service.engine.deep_space.model import (
+from risk_proto.risk.v1 import deep_space_pb2, game_pb2
+from risk_rules import wire
+from risk_rules.engine.deep_space.board import DEEP_SPACE_BOARD as BOARD
+from risk_rules.engine.deep_space.cards import card_type
+from risk_rules.engine.deep_space.model import (
     BASE_ORE,
     WINNING_BASES,
     DeepSpaceView,
     Phase,
 )
-from risk_service.pb.risk.v1 import deep_space_pb2, game_pb2
 
 RESET = "\x1b[0m"
 BOLD = "\x1b[1m"
