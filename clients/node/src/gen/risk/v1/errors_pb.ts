@@ -266,7 +266,7 @@ export const ServiceReasonSchema: GenEnum<ServiceReason> = /*@__PURE__*/
  * Reasons of the rules engine: a move (or a campaign decision) the rules do not allow. The rules
  * answer each with FAILED_PRECONDITION (one is also INVALID_ARGUMENT: WRONG_VARIANT) and leave the
  * game unchanged; ListLegalActions lists what is allowed. Names mirror the engine's Reason enum
- * (service/risk_service/engine/core/errors.py).
+ * (service/rules/risk_rules/engine/core/errors.py).
  *
  * @generated from enum risk.v1.RuleReason
  */
