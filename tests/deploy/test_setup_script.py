@@ -16,14 +16,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("bash", "sha256sum", "cut", "dirname", "cat", "true", "env")
+DISTRIBUTIONS = ("proto/python", "service/rules", "clients/python", ".")
 
 
 def _checkout(tmp_path: Path, *, uid: str | None = None, sudo: bool = False) -> tuple[Path, Path]:
     top = tmp_path / "checkout"
     (top / "scripts").mkdir(parents=True)
     shutil.copy(ROOT / "scripts" / "setup", top / "scripts" / "setup")
-    shutil.copy(ROOT / "pyproject.toml", top / "pyproject.toml")
-    stamp = hashlib.sha256((top / "pyproject.toml").read_bytes()).hexdigest()[:16]
+    metadata = b""
+    for folder in DISTRIBUTIONS:  # the stamp hashes the four pyproject files, in setup's order
+        (top / folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / folder / "pyproject.toml", top / folder / "pyproject.toml")
+        metadata += (top / folder / "pyproject.toml").read_bytes()
+    stamp = hashlib.sha256(metadata).hexdigest()[:16]
     (top / ".venv").mkdir()
     (top / ".venv" / f".installed-{stamp}").touch()
     bin_dir = tmp_path / "bin"
