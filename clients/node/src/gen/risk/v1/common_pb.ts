@@ -133,7 +133,9 @@ export const ResponseWindowSchema: GenMessage<ResponseWindow> = /*@__PURE__*/
   messageDesc(file_risk_v1_common, 3);
 
 /**
- * The games this service plays.
+ * The games this service plays. Numbers from 1000 up name variants served from outside the
+ * contract (carried in the envelopes' `extension` case); each such variant's descriptor picks
+ * its number, and proto3 enums being open, it travels and is stored like a named one.
  *
  * @generated from enum risk.v1.Variant
  */
