@@ -37,6 +37,7 @@ from risk_service.operations import ACTIVE, GameService, Limits
 from risk_service.pb.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.redis_server import RedisServer, supervise
 from risk_service.server import reflection
+from risk_service.server.calls import Admission
 from risk_service.server.interceptor import RpcInterceptor
 from risk_service.server.limits import RateLimiter, StreamCounter
 from risk_service.server.metrics import Metrics
@@ -247,16 +248,17 @@ async def start(settings: Settings, redis_url: str) -> App:
     idle_limit_ms = min(settings.abandon_after_s, settings.unstarted_expire_s) * 1000
     sweeper = Sweeper(games, store, interval_ms=settings.sweep_interval_ms,
                       idle_scan_ms=min(60_000, idle_limit_ms // 4 or 1), campaigns=campaigns)
+    # one set of limits for both transports: a caller's bucket is the same over gRPC and HTTP
+    admission = Admission(
+        rate=RateLimiter(settings.rate_limit_per_s,
+                         settings.rate_limit_burst or 2 * settings.rate_limit_per_s),
+        streams=StreamCounter(settings.max_streams_per_connection),
+        creation=RateLimiter(settings.create_rate_per_s,
+                             settings.create_burst or 10 * settings.create_rate_per_s,
+                             what="games and campaigns created"),
+    )
     server = grpc.aio.server(
-        interceptors=[RpcInterceptor(
-            metrics,
-            rate=RateLimiter(settings.rate_limit_per_s,
-                             settings.rate_limit_burst or 2 * settings.rate_limit_per_s),
-            streams=StreamCounter(settings.max_streams_per_connection),
-            creation=RateLimiter(settings.create_rate_per_s,
-                                 settings.create_burst or 10 * settings.create_rate_per_s,
-                                 what="games and campaigns created"),
-        )],
+        interceptors=[RpcInterceptor(metrics, admission)],
         options=server_options(settings),
     )
     # generated grpc code ships without type stubs
