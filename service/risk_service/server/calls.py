@@ -131,13 +131,15 @@ INTERNAL = Outcome("INTERNAL")
 
 def conclude(method: str, fields: Mapping[str, str], started: float,
              exc: BaseException | None, metrics: Metrics | None, *,
-             cancelled: bool = False, **extra: str) -> Outcome:
-    """Write the call's one log line, count it, and say how it ended. `extra` names what
-    only one transport knows (the HTTP port's protocol)."""
+             ended: str | None = None, **extra: str) -> Outcome:
+    """Write the call's one log line, count it, and say how it ended. `ended`: the code the
+    transport itself ended the call with, before it was the service's (CANCELLED when the
+    client went away, DEADLINE_EXCEEDED); `extra` names what only one transport knows (the
+    HTTP port's protocol)."""
     duration = time.perf_counter() - started
     ms = round(duration * 1e3, 3)
-    if cancelled:
-        outcome = CANCELLED
+    if ended is not None:
+        outcome = CANCELLED if ended == CANCELLED.code else Outcome(ended)
         log.info("rpc", method=method, code=outcome.code, duration_ms=ms, **fields, **extra)
     elif exc is None:
         outcome = OK

@@ -141,7 +141,8 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
         context.set_trailing_metadata(trailing)
 
     def _cancelled(self, method: str, request: Any, started: float) -> None:
-        conclude(method, request_fields(request), started, None, self.metrics, cancelled=True)
+        conclude(method, request_fields(request), started, None, self.metrics,
+                 ended="CANCELLED")
 
     def _unary(self, method: str, behaviour: Behaviour) -> Behaviour:
         async def wrapped(request: Any, context: grpc.aio.ServicerContext) -> Any:
