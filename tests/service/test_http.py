@@ -11,6 +11,7 @@ import base64
 import http.client
 import json
 import struct
+import time
 import urllib.parse
 from typing import Any
 
@@ -97,6 +98,18 @@ def _log_lines(service: ServiceProcess) -> list[dict[str, Any]]:
     return [json.loads(line) for line in service.logs().splitlines() if line.startswith("{")]
 
 
+def _rpc_lines(service: ServiceProcess, method: str, count: int) -> list[dict[str, Any]]:
+    """The `rpc` lines of `method`, once there are `count` of them (a line may be written just
+    after its reply was sent)."""
+    deadline = time.monotonic() + 5
+    while True:
+        lines = [line for line in _log_lines(service)
+                 if line.get("event") == "rpc" and line.get("method") == SERVICE + method]
+        if len(lines) >= count or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.05)
+
+
 @pytest.fixture
 def web(make_service: ServiceFactory, redis_client: object) -> ServiceProcess:
     """A service serving the HTTP port too, with one origin allowed to call it."""
@@ -131,8 +144,7 @@ def test_json_posts_create_join_submit_get_and_a_refusal(web: ServiceProcess) ->
     assert status == 200
     assert parse(service_pb2.GetGameResponse, got).game.version == reply.version
 
-    lines = [line for line in _log_lines(web) if line.get("event") == "rpc"
-             and line.get("method") == SERVICE + "SubmitAction"]
+    lines = _rpc_lines(web, "SubmitAction", 2)
     assert [(line["code"], line.get("reason")) for line in lines] == [
         ("FAILED_PRECONDITION", "NOT_YOUR_TURN"), ("OK", None)]
     assert all(line["game_id"] == game_id and line["request_id"] == "http-move-1"
@@ -271,8 +283,7 @@ def test_malformed_and_oversized_bodies_get_their_codes(web: ServiceProcess) -> 
     status, _headers, _reply = post(web, "GetGame", b"gameId=x",
                                     "application/x-www-form-urlencoded")
     assert status == 415
-    lines = [line for line in _log_lines(web) if line.get("event") == "rpc"
-             and line.get("method") == SERVICE + "GetGame"]
+    lines = _rpc_lines(web, "GetGame", 4)
     assert [(line["code"], line.get("reason")) for line in lines] == [
         ("INVALID_ARGUMENT", "MALFORMED_REQUEST"), ("INVALID_ARGUMENT", "MALFORMED_REQUEST"),
         ("RESOURCE_EXHAUSTED", "TOO_LARGE"), ("INVALID_ARGUMENT", None)]
