@@ -1,5 +1,7 @@
 """Generate the Python code for proto/risk/v1 into proto/python/risk_proto, and docs/errors.md
-from errors.proto (never edit either by hand).
+from errors.proto (never edit either by hand). Beside the protobuf and gRPC code it writes the
+HTTP port's Connect code (`*_connect.py`, protoc-gen-connectrpc for google.protobuf messages,
+async only: the service's HTTP port, server/http_port.py, mounts its ASGI application).
 
     python scripts/gen_protos.py          # regenerate
     python scripts/gen_protos.py --check  # exit 1 if the checked-in code or docs are stale
@@ -29,6 +31,8 @@ _IMPORT = re.compile(r"^from risk\.v1 import ", re.MULTILINE)
 _INIT = '"""Generated protobuf code for the risk.v1 contract. Do not edit."""\n'
 ERRORS_PROTO = "risk/v1/errors.proto"
 ERRORS_DOC = ROOT / "docs" / "errors.md"
+# installed beside this interpreter by the dev extra (pyproject.toml)
+CONNECT_PLUGIN = Path(sys.executable).parent / "protoc-gen-connectrpc"
 _ENUM, _VALUE = 5, 2  # FileDescriptorProto.enum_type, EnumDescriptorProto.value
 
 
@@ -38,7 +42,9 @@ def generate() -> dict[Path, str]:
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [
             sys.executable, "-m", "grpc_tools.protoc", f"-I{PROTO_ROOT}",
-            f"--python_out={tmp}", f"--pyi_out={tmp}", f"--grpc_python_out={tmp}", *protos,
+            f"--python_out={tmp}", f"--pyi_out={tmp}", f"--grpc_python_out={tmp}",
+            f"--plugin=protoc-gen-connectrpc={CONNECT_PLUGIN}",
+            f"--connectrpc_out=protobuf=google,io=async:{tmp}", *protos,
         ]
         subprocess.run(cmd, check=True)
         files: dict[Path, str] = {}

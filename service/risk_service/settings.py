@@ -106,6 +106,13 @@ class Settings:
     # PEM CA bundle for client certificates (mutual TLS). When set, organiser tokens are
     # accepted only on calls whose client presented a certificate signed by it.
     tls_client_ca_file: str = ""
+    # the HTTP port: the same API over Connect, gRPC-Web and JSON (docs/api.md, "HTTP:
+    # Connect, gRPC-Web, JSON"), served by this process beside `listen`; empty: off.
+    # scripts/serve turns it on at 127.0.0.1:8080. TLS with the same certificate when set.
+    http_listen: str = ""
+    # origins whose browser pages may call the HTTP port (CORS), comma-separated
+    # (`https://play.example,http://localhost:5173`), or `*`; empty: none (same-origin only)
+    http_cors_origins: str = ""
     # a second gRPC address on which clients must present such a certificate; empty: every
     # client on `listen` must (grpc's Python API cannot ask for an optional client certificate)
     mtls_listen: str = ""

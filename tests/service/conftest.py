@@ -20,8 +20,8 @@ def make_service(redis_url: str, tmp_path: Path) -> Iterator[ServiceFactory]:
     started: list[ServiceProcess] = []
 
     def make(url: str | None = None, credentials: grpc.ChannelCredentials | None = None,
-             **env: str) -> ServiceProcess:
-        service = ServiceProcess(url or redis_url, tmp_path, credentials, **env)
+             *, http: bool = False, **env: str) -> ServiceProcess:
+        service = ServiceProcess(url or redis_url, tmp_path, credentials, http=http, **env)
         service.start()
         started.append(service)
         return service

@@ -24,13 +24,18 @@ SERVICE_NAME = "risk.v1.RiskService"
 
 class ServiceProcess:
     def __init__(self, redis_url: str, log_dir: Path,
-                 credentials: grpc.ChannelCredentials | None = None, **env: str) -> None:
+                 credentials: grpc.ChannelCredentials | None = None, *, http: bool = False,
+                 **env: str) -> None:
         """`credentials`: how the readiness check connects (a TLS-only service); plaintext
-        when None."""
+        when None. `http`: also serve the HTTP port (Connect, gRPC-Web, JSON) at `http_url`."""
         self.redis_url = redis_url
         self.credentials = credentials
         self.port = free_port()
         self.target = f"127.0.0.1:{self.port}"
+        self.http_port = free_port() if http else 0
+        self.http_url = f"http://127.0.0.1:{self.http_port}" if http else ""
+        if http:
+            env = {"RISK_HTTP_LISTEN": f"127.0.0.1:{self.http_port}", **env}
         self.log_path = log_dir / f"service-{self.port}.log"
         self.env = env
         self.proc: subprocess.Popen[bytes] | None = None

@@ -128,7 +128,7 @@ export function isGameEnd(event: Event): boolean {
     case "lifecycle":
       return variant.value.kind.case === "gameCancelled" || variant.value.kind.case === "gameAbandoned";
     case undefined:
-    case "extension": // a variant outside the contract: its end is in a message this client lacks
+    case "extension": // a variant outside the contract: its events are opaque to this client
       return false;
     default:
       return variant.value.kind.case === "gameEnded";

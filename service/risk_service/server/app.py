@@ -1,5 +1,5 @@
-"""Assemble and run one service process: Redis, the game service, gRPC server, health,
-metrics, TLS.
+"""Assemble and run one service process: Redis, the game service, gRPC server, the HTTP port
+(Connect, gRPC-Web, JSON; server.http_port), health, metrics, TLS.
 
 `serve()` owns the process lifecycle: start the embedded redis-server when no REDIS_URL is
 set, serve until SIGTERM/SIGINT, then drain: health goes NOT_SERVING, in-flight calls get the
@@ -38,6 +38,8 @@ from risk_service.instance import InstanceLock, check_listen
 from risk_service.operations import ACTIVE, GameService, Limits
 from risk_service.redis_server import RedisServer, supervise
 from risk_service.server import reflection
+from risk_service.server.calls import Admission
+from risk_service.server.http_port import HttpPort, cors_origins
 from risk_service.server.interceptor import RpcInterceptor
 from risk_service.server.limits import RateLimiter, StreamCounter
 from risk_service.server.metrics import Metrics
@@ -76,6 +78,7 @@ class App:
     metrics: Metrics
     keys: Keys
     ops_http: OpsHttp | None = None
+    http: HttpPort | None = None
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     ready: bool = False  # readiness, as "risk.v1.RiskService" reports it
     stopping: bool = False
@@ -84,7 +87,10 @@ class App:
         self.stopping = True
         self.ready = False
         await self.health.enter_graceful_shutdown()
-        await self.server.stop(self.settings.shutdown_grace_s if grace is None else grace)
+        grace = self.settings.shutdown_grace_s if grace is None else grace
+        # both ports stop accepting at once and share one grace for the calls in flight
+        await asyncio.gather(self.server.stop(grace),
+                             self.http.stop() if self.http is not None else asyncio.sleep(0))
         for task in self.tasks:
             # cancelled again until it ends: a cancel that lands inside a redis-py call can be
             # swallowed there (seen with the sweeper), and the loop would then run on forever
@@ -249,16 +255,17 @@ async def start(settings: Settings, redis_url: str) -> App:
     idle_limit_ms = min(settings.abandon_after_s, settings.unstarted_expire_s) * 1000
     sweeper = Sweeper(games, store, interval_ms=settings.sweep_interval_ms,
                       idle_scan_ms=min(60_000, idle_limit_ms // 4 or 1), campaigns=campaigns)
+    # one set of limits for both transports: a caller's bucket is the same over gRPC and HTTP
+    admission = Admission(
+        rate=RateLimiter(settings.rate_limit_per_s,
+                         settings.rate_limit_burst or 2 * settings.rate_limit_per_s),
+        streams=StreamCounter(settings.max_streams_per_connection),
+        creation=RateLimiter(settings.create_rate_per_s,
+                             settings.create_burst or 10 * settings.create_rate_per_s,
+                             what="games and campaigns created"),
+    )
     server = grpc.aio.server(
-        interceptors=[RpcInterceptor(
-            metrics,
-            rate=RateLimiter(settings.rate_limit_per_s,
-                             settings.rate_limit_burst or 2 * settings.rate_limit_per_s),
-            streams=StreamCounter(settings.max_streams_per_connection),
-            creation=RateLimiter(settings.create_rate_per_s,
-                                 settings.create_burst or 10 * settings.create_rate_per_s,
-                                 what="games and campaigns created"),
-        )],
+        interceptors=[RpcInterceptor(metrics, admission)],
         options=server_options(settings),
     )
     # generated grpc code ships without type stubs
@@ -272,6 +279,14 @@ async def start(settings: Settings, redis_url: str) -> App:
     port = _add_port(server, settings.listen, credentials)
     mtls_port = None if mutual is None else _add_port(server, settings.mtls_listen, mutual)
     app = App(settings, server, port, client, pipe, hub, health_servicer, metrics, keys)
+    http_port = None
+    if settings.http_listen:
+        app.http = HttpPort(games, campaigns, admission, metrics,
+                            max_message_bytes=settings.max_message_bytes,
+                            origins=cors_origins(settings.http_cors_origins))
+        http_port = await app.http.start(
+            settings.http_listen, grace_s=settings.shutdown_grace_s,
+            cert_file=settings.tls_cert_file, key_file=settings.tls_key_file)
     if settings.metrics_port:
         app.ops_http = OpsHttp(metrics, lambda: app.ready)
         try:
@@ -288,7 +303,9 @@ async def start(settings: Settings, redis_url: str) -> App:
            else "mutual" if settings.tls_client_ca_file and not settings.mtls_listen
            else "server")
     loop = type(asyncio.get_running_loop()).__module__.split(".")[0]  # "uvloop" or "asyncio"
-    log.info("listening", address=settings.listen, port=port, tls=tls, event_loop=loop)
+    http = ({} if http_port is None
+            else {"http_address": settings.http_listen, "http_port": http_port})
+    log.info("listening", address=settings.listen, port=port, tls=tls, event_loop=loop, **http)
     if mtls_port is not None:
         log.info("listening", address=settings.mtls_listen, port=mtls_port, tls="mutual")
     return app
@@ -301,6 +318,8 @@ async def serve(settings: Settings) -> None:
     supervisor: asyncio.Task[None] | None = None
     redis_url = settings.redis_url
     check_listen(settings.listen)  # a taken port stops the start before Redis is touched
+    if settings.http_listen:
+        check_listen(settings.http_listen)
     lock = InstanceLock(settings.data_dir)
     if not redis_url:
         lock.acquire()  # never start (or stop) a Redis that a live instance owns

@@ -1,9 +1,12 @@
-"""Every RPC passes here: one structlog line with its outcome, and errors mapped to statuses.
+"""Every gRPC call passes here: admission, one structlog line with its outcome, and errors
+mapped to statuses.
 
 The line carries the method, the game id and the client's request id (when the request has
-them), the status code and the duration; never a token. Exceptions that are the client's
-doing become their documented status through `status.classify`; anything else is logged with
-its traceback and answered INTERNAL without details. Bytes that do not parse as the method's
+them), the status code and the duration; never a token. Admission, the line and which error
+the client is told are server.calls', shared with the HTTP port; this module reads them off
+gRPC's call and sets gRPC's status. Exceptions that are the client's doing become their
+documented status; anything else is logged with its traceback and answered INTERNAL without
+details. Bytes that do not parse as the method's
 request message are the client's doing too: they reach the call as `Undecodable` and are
 answered INVALID_ARGUMENT (gRPC itself would answer UNKNOWN, and log nothing).
 """
@@ -16,27 +19,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import grpc
-import structlog
 from google.protobuf.message import DecodeError
-from redis.exceptions import RedisError
 
 from risk_service.errors import malformed
-from risk_service.server.limits import (
-    RateLimiter,
-    StreamCounter,
-    VerifiedTokens,
-    caller_key,
-    peer_host,
-    token_digest,
-)
+from risk_service.server.calls import Admission, conclude, request_fields
 from risk_service.server.metrics import Metrics
-from risk_service.server.status import classify, status_of
-from risk_service.verified import VERIFIED
-
-log = structlog.get_logger("rpc")
+from risk_service.server.status import status_of
 
 Behaviour = Callable[[Any, grpc.aio.ServicerContext], Any]
-_CREATIONS = frozenset({"/risk.v1.RiskService/CreateGame", "/risk.v1.RiskService/CreateCampaign"})
 
 
 class Undecodable:
@@ -80,42 +70,20 @@ def _check_decoded(request: Any) -> None:
         raise malformed(f"the request is not a valid message of its type: {request.error[:200]}")
 
 
-def _fields(request: Any) -> dict[str, str]:
-    out = {}
-    for name in ("game_id", "request_id"):
-        value = getattr(request, name, "")
-        if value:
-            out[name] = str(value)[:128]
-    return out
-
-
 class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc ships no stubs
-    def __init__(self, metrics: Metrics | None = None, *, rate: RateLimiter | None = None,
-                 streams: StreamCounter | None = None,
-                 creation: RateLimiter | None = None) -> None:
+    def __init__(self, metrics: Metrics | None = None,
+                 admission: Admission | None = None) -> None:
         self.metrics = metrics
-        self.rate = rate or RateLimiter(0, 1)
-        # creations per address, whatever token they carry: each game or campaign is stored
-        # for days, so their rate is bounded apart from (and below) other calls'
-        self.creation = creation or RateLimiter(0, 1)
-        self.streams = streams or StreamCounter(0)
-        self.verified = VerifiedTokens()
+        self.admission = admission or Admission()
         # wrapped handlers by method: a method's handler never changes, so it is wrapped once
         self._wrapped: dict[str, grpc.RpcMethodHandler] = {}
 
     def _admit(self, method: str, context: grpc.aio.ServicerContext) -> None:
-        """Rate-limit the caller (by verified token, else by address); raises
-        RESOURCE_EXHAUSTED. Health checks and reflection are never limited."""
-        if method in _CREATIONS and self.creation.rate > 0:
-            self.creation.admit("a:" + peer_host(context.peer()))
-        if self.rate.rate <= 0 or not method.startswith("/risk."):
-            return
         authorization = None
         for key, value in context.invocation_metadata() or ():
             if key == "authorization":
                 authorization = value.decode() if isinstance(value, bytes) else value
-        self.rate.admit(caller_key(token_digest(authorization), context.peer(), self.verified))
-        VERIFIED.set(self.verified.add)  # this call's accepted token gets its own bucket
+        self.admission.admit(method, authorization, context.peer())
 
     async def intercept_service(
         self,
@@ -160,43 +128,21 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
         request (and gRPC's buffers for it) alive until the cycle collector runs. Under a flood
         of refused requests the memory held grows with every refusal (bench/abuse.py flood;
         figures in bench/RESULTS.md, "Abuse")."""
-        duration = time.perf_counter() - started
-        fields = _fields(request)
-        ms = round(duration * 1e3, 3)
+        outcome = conclude(method, request_fields(request), started, exc, self.metrics)
         if exc is None:
-            # probes call health every few seconds; their successes are not worth a line
-            quiet = method.startswith("/grpc.health.")
-            (log.debug if quiet else log.info)("rpc", method=method, code="OK", duration_ms=ms,
-                                               **fields)
-            self._observe(method, "OK", duration)
             return
-        if isinstance(exc, RedisError) and self.metrics is not None:
-            self.metrics.redis_error("rpc")
-        error = classify(exc)
-        if error is None:
-            log.error("rpc", method=method, code="INTERNAL", duration_ms=ms, exc_info=exc,
-                      **fields)
-            self._observe(method, "INTERNAL", duration)
+        if outcome.error is None:
             context.set_code(grpc.StatusCode.INTERNAL)
             context.set_details("internal error")
             return
-        log.info("rpc", method=method, code=error.code.value, reason=error.reason,
-                 duration_ms=ms, **fields)
-        self._observe(method, error.code.value, duration)
-        status, message, trailing = status_of(error)
+        status, message, trailing = status_of(outcome.error)
         context.set_code(status)
         context.set_details(message)
         context.set_trailing_metadata(trailing)
 
     def _cancelled(self, method: str, request: Any, started: float) -> None:
-        duration = time.perf_counter() - started
-        log.info("rpc", method=method, code="CANCELLED", duration_ms=round(duration * 1e3, 3),
-                 **_fields(request))
-        self._observe(method, "CANCELLED", duration)
-
-    def _observe(self, method: str, code: str, duration: float) -> None:
-        if self.metrics is not None:
-            self.metrics.observe_rpc(method, code, duration)
+        conclude(method, request_fields(request), started, None, self.metrics,
+                 ended="CANCELLED")
 
     def _unary(self, method: str, behaviour: Behaviour) -> Behaviour:
         async def wrapped(request: Any, context: grpc.aio.ServicerContext) -> Any:
@@ -226,7 +172,7 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
             try:
                 self._admit(method, context)
                 _check_decoded(request)
-                self.streams.enter(peer)
+                self.admission.streams.enter(peer)
                 entered = True
                 async for reply in behaviour(request, context):
                     yield reply
@@ -240,7 +186,7 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
                 return  # the status is set: the stream ends with it
             finally:
                 if entered:
-                    self.streams.leave(peer)
+                    self.admission.streams.leave(peer)
             self._finish(method, request, started, None, context)
 
         return wrapped

@@ -9,23 +9,15 @@ import grpc
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.campaigns import CampaignService
-from risk_service.errors import Code, ServiceError, ServiceReason
 from risk_service.operations import CLIENT_CERT, GameService
-
-_BEARER = "bearer "
+from risk_service.server import calls
 
 
 def bearer_token(context: grpc.aio.ServicerContext) -> str | None:
     """The token from `authorization: Bearer <token>`, None when the call carries none."""
     for key, value in context.invocation_metadata() or ():
         if key == "authorization":
-            text = value.decode() if isinstance(value, bytes) else value
-            if not text.lower().startswith(_BEARER) or not text[len(_BEARER):].strip():
-                raise ServiceError(
-                    Code.UNAUTHENTICATED, ServiceReason.BAD_CREDENTIALS,
-                    "authorization metadata must be 'Bearer <token>'",
-                )
-            return text[len(_BEARER):].strip()
+            return calls.bearer_token(value.decode() if isinstance(value, bytes) else value)
     return None
 
 

@@ -1,0 +1,164 @@
+"""What every call goes through whichever transport carries it: the caller's bearer token,
+admission (rate limits by verified token else address, creations per address, open streams
+per connection), the client-facing error for an exception, and the call's one log line.
+
+The gRPC interceptor (server.interceptor) and the HTTP port (server.http) each read these
+from their own wire (metadata or headers, a gRPC peer or an ASGI client address) and hand
+them here, so a request refused, limited or logged on one is refused, limited and logged the
+same way on the other. Nothing here imports grpc.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import structlog
+from google.rpc import error_details_pb2
+from redis.exceptions import RedisError
+
+from risk_rules.engine import IllegalAction
+from risk_rules.wire import VariantNotServed, WireError
+from risk_service.errors import Code, ServiceError, ServiceReason
+from risk_service.server.limits import (
+    RateLimiter,
+    StreamCounter,
+    VerifiedTokens,
+    caller_key,
+    peer_host,
+    token_digest,
+)
+from risk_service.server.metrics import Metrics
+from risk_service.verified import VERIFIED
+
+log = structlog.get_logger("rpc")
+
+DOMAIN = "risk.v1"
+CREATIONS = frozenset({"/risk.v1.RiskService/CreateGame", "/risk.v1.RiskService/CreateCampaign"})
+_BEARER = "bearer "
+
+
+def classify(exc: BaseException) -> ServiceError | None:
+    """The client-facing error for `exc`, or None when it is the service's own fault."""
+    if isinstance(exc, ServiceError):
+        return exc
+    if isinstance(exc, IllegalAction):
+        return ServiceError(Code.FAILED_PRECONDITION, exc.reason, exc.message)
+    if isinstance(exc, VariantNotServed):
+        return ServiceError(Code.UNIMPLEMENTED, ServiceReason.VARIANT_NOT_AVAILABLE, str(exc))
+    if isinstance(exc, WireError):
+        return ServiceError(Code.INVALID_ARGUMENT, ServiceReason.MALFORMED_REQUEST, str(exc))
+    if isinstance(exc, RedisError):
+        return ServiceError(Code.UNAVAILABLE, ServiceReason.STORE_UNAVAILABLE,
+                            "the game store is unreachable or busy; retry")
+    if isinstance(exc, NotImplementedError):
+        # a method of the contract whose servicer is still the generated default
+        return ServiceError(Code.UNIMPLEMENTED, ServiceReason.METHOD_NOT_AVAILABLE,
+                            "this build does not serve this method yet")
+    return None
+
+
+def error_info(error: ServiceError) -> error_details_pb2.ErrorInfo:
+    """The `google.rpc.ErrorInfo` detail every refusal carries, on every transport."""
+    return error_details_pb2.ErrorInfo(
+        reason=error.reason, domain=DOMAIN, metadata={"message": error.message, **error.metadata}
+    )
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an `authorization: Bearer <token>` value; None when there is none."""
+    if authorization is None:
+        return None
+    if not authorization.lower().startswith(_BEARER) or not authorization[len(_BEARER):].strip():
+        raise ServiceError(
+            Code.UNAUTHENTICATED, ServiceReason.BAD_CREDENTIALS,
+            "authorization must be 'Bearer <token>'",
+        )
+    return authorization[len(_BEARER):].strip()
+
+
+def request_fields(request: Any) -> dict[str, str]:
+    """The fields of a request that its log line names (never a token)."""
+    out = {}
+    for name in ("game_id", "request_id"):
+        value = getattr(request, name, "")
+        if value:
+            out[name] = str(value)[:128]
+    return out
+
+
+class Admission:
+    """The process's limits, one set shared by every transport: a caller spends the same
+    bucket over gRPC and HTTP. `peer` is in gRPC's form ("ipv4:1.2.3.4:5678"): its address
+    is the caller until a token is verified, the whole of it is the connection."""
+
+    def __init__(self, *, rate: RateLimiter | None = None, creation: RateLimiter | None = None,
+                 streams: StreamCounter | None = None) -> None:
+        self.rate = rate or RateLimiter(0, 1)
+        # creations per address, whatever token they carry: each game or campaign is stored
+        # for days, so their rate is bounded apart from (and below) other calls'
+        self.creation = creation or RateLimiter(0, 1)
+        self.streams = streams or StreamCounter(0)
+        self.verified = VerifiedTokens()
+
+    def admit(self, method: str, authorization: str | None, peer: str) -> None:
+        """Rate-limit the caller (by verified token, else by address); raises
+        RESOURCE_EXHAUSTED. Health checks and reflection are never limited."""
+        if method in CREATIONS and self.creation.rate > 0:
+            self.creation.admit("a:" + peer_host(peer))
+        if self.rate.rate <= 0 or not method.startswith("/risk."):
+            return
+        self.rate.admit(caller_key(token_digest(authorization), peer, self.verified))
+        VERIFIED.set(self.verified.add)  # this call's accepted token gets its own bucket
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a call ended: its code as logged, and what the client is told when the failure
+    is the client's doing (None: a success, a cancellation, or the service's own fault,
+    which is answered INTERNAL without details)."""
+
+    code: str
+    error: ServiceError | None = None
+
+
+OK = Outcome("OK")
+CANCELLED = Outcome("CANCELLED")
+INTERNAL = Outcome("INTERNAL")
+
+
+def conclude(method: str, fields: Mapping[str, str], started: float,
+             exc: BaseException | None, metrics: Metrics | None, *,
+             ended: str | None = None, **extra: str) -> Outcome:
+    """Write the call's one log line, count it, and say how it ended. `ended`: the code the
+    transport itself ended the call with, before it was the service's (CANCELLED when the
+    client went away, DEADLINE_EXCEEDED); `extra` names what only one transport knows (the
+    HTTP port's protocol)."""
+    duration = time.perf_counter() - started
+    ms = round(duration * 1e3, 3)
+    if ended is not None:
+        outcome = CANCELLED if ended == CANCELLED.code else Outcome(ended)
+        log.info("rpc", method=method, code=outcome.code, duration_ms=ms, **fields, **extra)
+    elif exc is None:
+        outcome = OK
+        # probes call health every few seconds; their successes are not worth a line
+        quiet = method.startswith("/grpc.health.")
+        (log.debug if quiet else log.info)("rpc", method=method, code="OK", duration_ms=ms,
+                                           **fields, **extra)
+    else:
+        if isinstance(exc, RedisError) and metrics is not None:
+            metrics.redis_error("rpc")
+        error = classify(exc)
+        if error is None:
+            outcome = INTERNAL
+            log.error("rpc", method=method, code=outcome.code, duration_ms=ms, exc_info=exc,
+                      **fields, **extra)
+        else:
+            outcome = Outcome(error.code.value, error)
+            log.info("rpc", method=method, code=outcome.code, reason=error.reason,
+                     duration_ms=ms, **fields, **extra)
+    if metrics is not None:
+        metrics.observe_rpc(method, outcome.code, duration)
+    return outcome

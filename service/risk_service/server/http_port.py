@@ -1,0 +1,497 @@
+"""The HTTP port: the same RiskService over Connect (binary and JSON), gRPC-Web and plain
+JSON POSTs, served by this process on its own event loop beside gRPC.
+
+connectrpc's ASGI application (generated into pb/risk/v1/service_connect.py) speaks the
+protocols; uvicorn serves it on a socket of this loop (started and stopped with the gRPC
+server, never a thread or process of its own). Like the gRPC servicer, `RiskConnect` only
+reads the caller's token and delegates to the operations; `CallGate` is the HTTP side of
+server.calls: the same admission, the same one log line per call, the same refusals with the
+same `google.rpc.ErrorInfo`, in Connect's codes and its error JSON (or gRPC-Web's trailers).
+`Cors` answers browsers' preflights for the configured origins.
+
+Over HTTP/1.1 a connection carries one call at a time, so the streams-per-connection limit
+holds by itself; it is applied all the same, keyed by the connection as gRPC's is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
+
+import structlog
+import uvicorn
+from connectrpc.code import Code as ConnectCode
+from connectrpc.compat import google_protobuf_json_codec
+from connectrpc.errors import ConnectError, ErrorDetail
+from connectrpc.method import StreamType
+from connectrpc.request import RequestContext
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from protobuf.wkt import Any as AnyMessage
+
+from risk_proto.risk.v1 import service_pb2
+from risk_proto.risk.v1.service_connect import RiskServiceASGIApplication
+from risk_service.campaigns import CampaignService
+from risk_service.errors import Code, ServiceError, ServiceReason, malformed
+from risk_service.operations import GameService
+from risk_service.server import calls
+from risk_service.server.metrics import Metrics
+
+log = structlog.get_logger("rpc")
+
+REQ = TypeVar("REQ")
+RES = TypeVar("RES")
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+_ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo"
+
+
+# ---- replies that are already serialised ----------------------------------------------------
+
+
+class Encoded:
+    """A reply the operations serialised already (SubmitAction's stored reply, a stream's
+    encoding shared by its subscribers): the binary codec sends its bytes as they are, the
+    JSON codec decodes them once to write JSON."""
+
+    __slots__ = ("data", "message_type")
+
+    def __init__(self, data: bytes, message_type: type[Message]) -> None:
+        self.data = data
+        self.message_type = message_type
+
+
+class BinaryCodec:
+    """Protobuf binary (`application/proto`, `application/grpc-web`), passing `Encoded`
+    replies through untouched."""
+
+    def name(self) -> str:
+        return "proto"
+
+    def encode(self, message: Message | Encoded) -> bytes:
+        return message.data if isinstance(message, Encoded) else message.SerializeToString()
+
+    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message:
+        return message_class.FromString(bytes(data))
+
+
+class JsonCodec:
+    """The canonical protobuf JSON mapping (`application/json`): lowerCamelCase names, 64-bit
+    integers as strings (so a seed survives JavaScript), compact. Unknown fields are ignored,
+    as they are in binary."""
+
+    def __init__(self) -> None:
+        self._decoder = google_protobuf_json_codec()
+
+    def name(self) -> str:
+        return "json"
+
+    def encode(self, message: Message | Encoded) -> bytes:
+        if isinstance(message, Encoded):
+            message = message.message_type.FromString(message.data)
+        return json_format.MessageToJson(message, indent=None).encode()
+
+    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message:
+        decoded: Message = self._decoder.decode(data, message_class)
+        return decoded
+
+
+def _encoded(data: bytes, message_type: type[RES]) -> RES:
+    # The generated interface names the reply's message type; `Encoded` stands in for it and
+    # only this module's codecs ever see it (the gRPC servicer returns bytes the same way).
+    return cast(RES, Encoded(data, cast(type[Message], message_type)))
+
+
+# ---- the servicer ----------------------------------------------------------------------------
+
+
+def credentials(ctx: RequestContext[Any, Any]) -> str | None:
+    """The caller's bearer token from `Authorization`. No client certificate is asked for on
+    this port, so organiser tokens that need one are refused here as on a plain listener."""
+    return calls.bearer_token(ctx.request_headers.get("authorization"))
+
+
+class RiskConnect:
+    """RiskService for connectrpc: read the caller's token, delegate to the operations."""
+
+    def __init__(self, games: GameService, campaigns: CampaignService) -> None:
+        self.games = games
+        self.campaigns = campaigns
+
+    async def create_game(self, request: service_pb2.CreateGameRequest,
+                          ctx: RequestContext[Any, Any], /) -> service_pb2.CreateGameResponse:
+        return await self.games.create(request, credentials(ctx))
+
+    async def join_game(self, request: service_pb2.JoinGameRequest,
+                        ctx: RequestContext[Any, Any], /) -> service_pb2.JoinGameResponse:
+        return await self.games.join(request)
+
+    async def get_game(self, request: service_pb2.GetGameRequest,
+                       ctx: RequestContext[Any, Any], /) -> service_pb2.GetGameResponse:
+        return await self.games.get(request, credentials(ctx))
+
+    async def list_games(self, request: service_pb2.ListGamesRequest,
+                         ctx: RequestContext[Any, Any], /) -> service_pb2.ListGamesResponse:
+        return await self.games.list(request)
+
+    async def list_legal_actions(
+        self, request: service_pb2.ListLegalActionsRequest, ctx: RequestContext[Any, Any], /,
+    ) -> service_pb2.ListLegalActionsResponse:
+        return await self.games.legal_actions(request, credentials(ctx))
+
+    async def submit_action(self, request: service_pb2.SubmitActionRequest,
+                            ctx: RequestContext[Any, Any], /,
+                            ) -> service_pb2.SubmitActionResponse:
+        reply = await self.games.submit(request, credentials(ctx))
+        return _encoded(reply, service_pb2.SubmitActionResponse)
+
+    async def stream_events(self, request: service_pb2.StreamEventsRequest,
+                            ctx: RequestContext[Any, Any], /,
+                            ) -> AsyncIterator[service_pb2.StreamEventsResponse]:
+        async for reply in self.games.stream(request, credentials(ctx)):
+            yield _encoded(reply, service_pb2.StreamEventsResponse)
+
+    async def ping(self, request: service_pb2.PingRequest,
+                   ctx: RequestContext[Any, Any], /) -> service_pb2.PingResponse:
+        return service_pb2.PingResponse()
+
+    async def start_game(self, request: service_pb2.StartGameRequest,
+                         ctx: RequestContext[Any, Any], /) -> service_pb2.StartGameResponse:
+        return await self.games.start(request, credentials(ctx))
+
+    async def cancel_game(self, request: service_pb2.CancelGameRequest,
+                          ctx: RequestContext[Any, Any], /) -> service_pb2.CancelGameResponse:
+        return await self.games.cancel(request, credentials(ctx))
+
+    async def reissue_seat_token(
+        self, request: service_pb2.ReissueSeatTokenRequest, ctx: RequestContext[Any, Any], /,
+    ) -> service_pb2.ReissueSeatTokenResponse:
+        return await self.games.reissue(request, credentials(ctx))
+
+    async def resign(self, request: service_pb2.ResignRequest,
+                     ctx: RequestContext[Any, Any], /) -> service_pb2.ResignResponse:
+        return await self.games.resign(request, credentials(ctx))
+
+    async def export_game(self, request: service_pb2.ExportGameRequest,
+                          ctx: RequestContext[Any, Any], /) -> service_pb2.GameExport:
+        return await self.games.export(request, credentials(ctx))
+
+    async def create_campaign(
+        self, request: service_pb2.CreateCampaignRequest, ctx: RequestContext[Any, Any], /,
+    ) -> service_pb2.CreateCampaignResponse:
+        return await self.campaigns.create(request, credentials(ctx))
+
+    async def get_campaign(self, request: service_pb2.GetCampaignRequest,
+                           ctx: RequestContext[Any, Any], /,
+                           ) -> service_pb2.GetCampaignResponse:
+        return await self.campaigns.get(request, credentials(ctx))
+
+    async def list_campaigns(
+        self, request: service_pb2.ListCampaignsRequest, ctx: RequestContext[Any, Any], /,
+    ) -> service_pb2.ListCampaignsResponse:
+        return await self.campaigns.list(request)
+
+    async def start_campaign_game(
+        self, request: service_pb2.StartCampaignGameRequest, ctx: RequestContext[Any, Any], /,
+    ) -> service_pb2.StartCampaignGameResponse:
+        return await self.campaigns.start_game(request, credentials(ctx))
+
+    async def submit_campaign_decision(
+        self, request: service_pb2.SubmitCampaignDecisionRequest,
+        ctx: RequestContext[Any, Any], /,
+    ) -> service_pb2.SubmitCampaignDecisionResponse:
+        return await self.campaigns.decide(request, credentials(ctx))
+
+
+# ---- admission, the log line, errors ---------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Call:
+    """One HTTP request as its log line sees it; `Cors` opens it, `CallGate` fills it."""
+
+    path: str
+    peer: str
+    started: float = field(default_factory=time.perf_counter)
+    fields: dict[str, str] = field(default_factory=dict)
+    protocol: str = "connect"
+    stream: bool = False
+    logged: bool = False
+
+
+_CALL: ContextVar[Call | None] = ContextVar("http_call", default=None)
+
+
+def grpc_peer(client: tuple[str, int] | list[Any] | None) -> str:
+    """An ASGI client address in gRPC's peer form, so one caller is one caller on both ports
+    (server.limits keys on it)."""
+    if not client:
+        return "unknown"
+    host, port = client[0], client[1]
+    return f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{host}:{port}"
+
+
+def protocol_of(content_type: str) -> str:
+    """What the log line calls the request's protocol."""
+    if content_type.startswith("application/grpc-web"):
+        return "grpc-web"
+    if content_type.startswith("application/connect+"):
+        return "connect"
+    return "json" if content_type.startswith("application/json") else "connect"
+
+
+def connect_error(error: ServiceError) -> ConnectError:
+    """A refusal in Connect's form: its code, its message, the same ErrorInfo as over gRPC."""
+    info = calls.error_info(error).SerializeToString()
+    return ConnectError(ConnectCode(error.code.value.lower()), error.message,
+                        [ErrorDetail(AnyMessage(type_url=_ERROR_INFO_TYPE, value=info))])
+
+
+def _library_error(exc: BaseException) -> BaseException | str:
+    """An error connectrpc raised itself, before the call reached the service, in the
+    service's vocabulary: bytes that are not a message (or not valid JSON, base64, gzip) are
+    MALFORMED_REQUEST, a body over the size limit TOO_LARGE, like every other refusal. Other
+    codes it ends a call with (CANCELLED when the client left, DEADLINE_EXCEEDED) come back
+    as the code to log."""
+    if not isinstance(exc, ConnectError) or exc.details:
+        return exc
+    if exc.code is ConnectCode.INVALID_ARGUMENT:
+        return malformed(f"the request is not a valid message of its type: {exc.message[:200]}")
+    if exc.code is ConnectCode.RESOURCE_EXHAUSTED:  # connectrpc's only one: read_max_bytes
+        return ServiceError(Code.RESOURCE_EXHAUSTED, ServiceReason.TOO_LARGE, exc.message)
+    return "CANCELLED" if exc.code is ConnectCode.CANCELED else exc.code.name
+
+
+class CallGate:
+    """connectrpc's metadata interceptor: admission before the request body is read, then
+    the call's one line and its error in the service's vocabulary at its end."""
+
+    def __init__(self, admission: calls.Admission, metrics: Metrics | None) -> None:
+        self.admission = admission
+        self.metrics = metrics
+
+    async def on_start(self, ctx: RequestContext[Any, Any]) -> Call:
+        call = _CALL.get() or Call(f"/{ctx.method.service_name}/{ctx.method.name}", "unknown")
+        call.protocol = protocol_of(ctx.request_headers.get("content-type", ""))
+        try:
+            self.admission.admit(call.path, ctx.request_headers.get("authorization"), call.peer)
+            if ctx.method.stream_type is StreamType.SERVER_STREAM:
+                self.admission.streams.enter(call.peer)
+                call.stream = True
+        except Exception as exc:
+            # an on_start that raises gets no on_end: the refusal is logged and answered here
+            raise self._answer(call, exc) from None
+        return call
+
+    async def on_end(self, call: Call, ctx: RequestContext[Any, Any],
+                     error: Exception | None, /) -> None:
+        if call.stream:
+            self.admission.streams.leave(call.peer)
+        if error is None:
+            self._conclude(call, None)
+            return
+        raise self._answer(call, error) from None
+
+    def _answer(self, call: Call, exc: BaseException) -> BaseException:
+        mapped = _library_error(exc)
+        if isinstance(mapped, str):
+            self._conclude(call, None, ended=mapped)
+            return exc
+        outcome = self._conclude(call, mapped)
+        if outcome.error is not None:
+            return connect_error(outcome.error)
+        return ConnectError(ConnectCode.INTERNAL, "internal error")
+
+    def _conclude(self, call: Call, exc: BaseException | None,
+                  ended: str | None = None) -> calls.Outcome:
+        call.logged = True
+        return calls.conclude(call.path, call.fields, call.started, exc, self.metrics,
+                              ended=ended, protocol=call.protocol)
+
+
+class RequestFields:
+    """Puts the request's game and request ids on the call's line (a message interceptor:
+    connectrpc hands it the decoded request)."""
+
+    async def intercept_unary(self, call_next: Callable[[REQ, RequestContext[Any, Any]],
+                                                        Awaitable[RES]],
+                              request: REQ, ctx: RequestContext[Any, Any], /) -> RES:
+        if (call := _CALL.get()) is not None:
+            call.fields = calls.request_fields(request)
+        return await call_next(request, ctx)
+
+    def intercept_server_stream(
+        self, call_next: Callable[[REQ, RequestContext[Any, Any]], AsyncIterator[RES]],
+        request: REQ, ctx: RequestContext[Any, Any], /,
+    ) -> AsyncIterator[RES]:
+        if (call := _CALL.get()) is not None:
+            call.fields = calls.request_fields(request)
+        return call_next(request, ctx)
+
+
+# ---- CORS, and requests that never became calls ----------------------------------------------
+
+# what Connect and gRPC-Web clients in a browser send and must read
+_ALLOW_HEADERS = ("Content-Type, Connect-Protocol-Version, Connect-Timeout-Ms, "
+                  "Connect-Accept-Encoding, Connect-Content-Encoding, Grpc-Timeout, "
+                  "X-Grpc-Web, X-User-Agent, Authorization")
+_EXPOSE_HEADERS = ("Grpc-Status, Grpc-Message, Grpc-Status-Details-Bin, Content-Encoding, "
+                   "Connect-Content-Encoding")
+_PREFLIGHT_MAX_AGE_S = "7200"
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+class Cors:
+    """The port's outer ASGI layer: CORS for `origins` (a set of exact origins, or "*"), and
+    a log line for a request connectrpc refused before it was a call (no such method, a
+    content type it does not speak)."""
+
+    def __init__(self, app: ASGIApp, origins: frozenset[str]) -> None:
+        self.app = app
+        self.origins = origins
+
+    def allowed(self, origin: str | None) -> bool:
+        return origin is not None and ("*" in self.origins or origin in self.origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        origin = _header(scope, b"origin")
+        if scope["method"] == "OPTIONS" and _header(scope, b"access-control-request-method"):
+            await self._preflight(origin, send)
+            return
+        call = Call(scope["path"], grpc_peer(scope.get("client")))
+        _CALL.set(call)
+        status = 0
+        cors = self.allowed(origin)
+
+        async def respond(message: MutableMapping[str, Any]) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                if cors:
+                    message["headers"] = [
+                        *message.get("headers", ()),
+                        (b"access-control-allow-origin", str(origin).encode("latin-1")),
+                        (b"access-control-expose-headers", _EXPOSE_HEADERS.encode()),
+                        (b"vary", b"Origin"),
+                    ]
+            await send(message)
+
+        await self.app(scope, receive, respond)
+        if not call.logged:
+            log.info("rpc", method=call.path, code="UNIMPLEMENTED" if status == 404
+                     else "INVALID_ARGUMENT", http_status=status,
+                     duration_ms=round((time.perf_counter() - call.started) * 1e3, 3),
+                     protocol="http")
+
+    async def _preflight(self, origin: str | None, send: Send) -> None:
+        if not self.allowed(origin):
+            await send({"type": "http.response.start", "status": 403,
+                        "headers": [(b"content-length", b"0"), (b"vary", b"Origin")]})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        headers = [
+            (b"access-control-allow-origin", str(origin).encode("latin-1")),
+            (b"access-control-allow-methods", b"POST, GET"),
+            (b"access-control-allow-headers", _ALLOW_HEADERS.encode()),
+            (b"access-control-max-age", _PREFLIGHT_MAX_AGE_S.encode()),
+            (b"vary", b"Origin"),
+            (b"content-length", b"0"),
+        ]
+        await send({"type": "http.response.start", "status": 204, "headers": headers})
+        await send({"type": "http.response.body", "body": b""})
+
+
+def cors_origins(setting: str) -> frozenset[str]:
+    """RISK_HTTP_CORS_ORIGINS: comma-separated origins (`https://play.example`), or `*`."""
+    return frozenset(part.strip().rstrip("/") for part in setting.split(",") if part.strip())
+
+
+# ---- the listener ----------------------------------------------------------------------------
+
+
+def split_address(address: str) -> tuple[str, int]:
+    """("host", port) of "host:port", "[v6]:port" or ":port" (every address)."""
+    host, _, port = address.rpartition(":")
+    try:
+        return host.strip("[]") or "0.0.0.0", int(port)
+    except ValueError:
+        raise RuntimeError(f"RISK_HTTP_LISTEN={address!r} is not host:port") from None
+
+
+class HttpPort:
+    """uvicorn serving the Connect application on this event loop."""
+
+    def __init__(self, games: GameService, campaigns: CampaignService,
+                 admission: calls.Admission, metrics: Metrics | None, *,
+                 max_message_bytes: int, origins: frozenset[str]) -> None:
+        connect = RiskServiceASGIApplication(
+            RiskConnect(games, campaigns),
+            interceptors=[CallGate(admission, metrics), RequestFields()],
+            read_max_bytes=max_message_bytes,
+            codecs=[BinaryCodec(), JsonCodec()],
+        )
+        self.app = Cors(connect, origins)
+        self.server: uvicorn.Server | None = None
+        self.sockets: list[socket.socket] = []
+        self._ticks: asyncio.Task[None] | None = None
+
+    async def start(self, address: str, *, grace_s: float, cert_file: str = "",
+                    key_file: str = "") -> int:
+        """Listen on `address`; returns the bound port (useful with port 0)."""
+        host, port = split_address(address)
+        config = uvicorn.Config(
+            self.app, host=host, port=port, lifespan="off", log_config=None,
+            log_level="warning", access_log=False, server_header=False,
+            # the peer is the peer, as on the gRPC port: a forwarded-for header is a claim
+            proxy_headers=False,
+            timeout_graceful_shutdown=max(1, round(grace_s)),
+            ssl_certfile=cert_file or None, ssl_keyfile=key_file or None,
+        )
+        # our own socket: uvicorn answers a port it cannot bind with sys.exit
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+        except OSError as exc:
+            sock.close()
+            raise RuntimeError(f"cannot serve HTTP on {address}: {exc.strerror or exc}") from None
+        sock.setblocking(False)
+        server = uvicorn.Server(config)
+        # serve()'s steps without its signal handling: serve() installs its own SIGTERM and
+        # SIGINT handlers, and the process's own (server.app) must stay in charge
+        config.load()
+        server.lifespan = config.lifespan_class(config)
+        await server.startup(sockets=[sock])
+        self.server, self.sockets = server, [sock]
+        self._ticks = asyncio.create_task(server.main_loop(), name="http")
+        return int(sock.getsockname()[1])
+
+    async def stop(self) -> None:
+        """Stop accepting, let calls in flight finish within the grace, then end them."""
+        if self.server is None:
+            return
+        self.server.should_exit = True
+        if self._ticks is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticks
+        await self.server.shutdown(sockets=self.sockets)
+        self.server, self.sockets = None, []

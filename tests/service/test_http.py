@@ -1,0 +1,322 @@
+"""The HTTP port of a real service process: plain JSON POSTs, Connect streaming over HTTP/1.1,
+gRPC-Web, CORS, and the same answers as the gRPC port (issue 17 item 1).
+
+Requests are made with the standard library's HTTP/1.1 client, as curl or a browser would
+make them; replies are read back into the contract's messages to compare with gRPC's.
+"""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import json
+import struct
+import time
+import urllib.parse
+from typing import Any
+
+import grpc
+import pytest
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from google.rpc import error_details_pb2, status_pb2
+
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
+from tests.service.conftest import ServiceFactory
+from tests.service.harness import ServiceProcess
+from tests.service.rpc import bearer, error_info
+
+SERVICE = "/risk.v1.RiskService/"
+Reply = tuple[int, dict[str, str], bytes]
+
+
+def _connection(service: ServiceProcess) -> http.client.HTTPConnection:
+    url = urllib.parse.urlsplit(service.http_url)
+    return http.client.HTTPConnection(url.hostname or "", url.port, timeout=10)
+
+
+def post(service: ServiceProcess, method: str, body: bytes, content_type: str,
+         **headers: str) -> Reply:
+    """POST one request on a fresh HTTP/1.1 connection: (status, headers, body)."""
+    conn = _connection(service)
+    try:
+        conn.request("POST", SERVICE + method, body,
+                     {"Content-Type": content_type, **{k.replace("_", "-"): v
+                                                      for k, v in headers.items()}})
+        reply = conn.getresponse()
+        return reply.status, {k.lower(): v for k, v in reply.getheaders()}, reply.read()
+    finally:
+        conn.close()
+
+
+def post_json(service: ServiceProcess, method: str, payload: dict[str, Any],
+              token: str | None = None) -> tuple[int, dict[str, Any]]:
+    """What `curl -H 'Content-Type: application/json' -d '{...}'` sends and reads."""
+    extra = {"Authorization": f"Bearer {token}"} if token else {}
+    status, _headers, body = post(service, method, json.dumps(payload).encode(),
+                                  "application/json", **extra)
+    return status, json.loads(body)
+
+
+def info_of(error: dict[str, Any]) -> error_details_pb2.ErrorInfo:
+    """The google.rpc.ErrorInfo in a Connect error's `details` (unpadded base64)."""
+    (detail,) = [d for d in error["details"] if d["type"] == "google.rpc.ErrorInfo"]
+    return error_details_pb2.ErrorInfo.FromString(
+        base64.b64decode(detail["value"] + "=" * (-len(detail["value"]) % 4)))
+
+
+def envelope(data: bytes, flags: int = 0) -> bytes:
+    return struct.pack(">BI", flags, len(data)) + data
+
+
+def read_envelope(reply: http.client.HTTPResponse) -> tuple[int, bytes]:
+    flags, size = struct.unpack(">BI", reply.read(5))
+    return flags, reply.read(size)
+
+
+def parse(message_type: type[Message], payload: dict[str, Any]) -> Any:
+    return json_format.ParseDict(payload, message_type())
+
+
+def _game(service: ServiceProcess, seed: int = 11) -> tuple[str, list[str], int]:
+    """A started 2-player classic game made over JSON: (id, seat tokens, seat to act)."""
+    status, created = post_json(service, "CreateGame",
+                                {"options": {"classic": {"players": 2}}, "seed": str(seed)})
+    assert status == 200, created
+    game_id = created["game"]["gameId"]
+    tokens = []
+    for seat in range(2):
+        status, joined = post_json(service, "JoinGame", {"gameId": game_id, "seat": seat})
+        assert status == 200, joined
+        tokens.append(joined["seatToken"])
+    status, got = post_json(service, "GetGame", {"gameId": game_id})
+    game = parse(service_pb2.GetGameResponse, got).game
+    return game_id, tokens, game.decision.seats[0]
+
+
+def _log_lines(service: ServiceProcess) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in service.logs().splitlines() if line.startswith("{")]
+
+
+def _rpc_lines(service: ServiceProcess, method: str, count: int) -> list[dict[str, Any]]:
+    """The `rpc` lines of `method`, once there are `count` of them (a line may be written just
+    after its reply was sent)."""
+    deadline = time.monotonic() + 5
+    while True:
+        lines = [line for line in _log_lines(service)
+                 if line.get("event") == "rpc" and line.get("method") == SERVICE + method]
+        if len(lines) >= count or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def web(make_service: ServiceFactory, redis_client: object) -> ServiceProcess:
+    """A service serving the HTTP port too, with one origin allowed to call it."""
+    return make_service(http=True, RISK_HTTP_CORS_ORIGINS="https://play.example",
+                        RISK_MAX_MESSAGE_BYTES="4096")
+
+
+def test_json_posts_create_join_submit_get_and_a_refusal(web: ServiceProcess) -> None:
+    """Plain JSON POSTs play a move: create, join both seats, list the legal actions, submit
+    one, read the game at its new version; a move by the seat not to act is refused with
+    HTTP 400, Connect's failed_precondition and the engine's reason in ErrorInfo; each call
+    is one log line naming its method, game, request id and protocol."""
+    game_id, tokens, first = _game(web)
+    status, legal = post_json(web, "ListLegalActions", {"gameId": game_id}, tokens[first])
+    assert status == 200 and legal["actions"], legal
+    version = int(legal["version"])
+    move = {"gameId": game_id, "action": legal["actions"][0]["action"],
+            "expectedVersion": str(version), "requestId": "http-move-1"}
+
+    status, refused = post_json(web, "SubmitAction", move, tokens[1 - first])
+    assert status == 400
+    assert refused["code"] == "failed_precondition"
+    info = info_of(refused)
+    assert (info.reason, info.domain) == ("NOT_YOUR_TURN", "risk.v1")
+    assert info.metadata["message"] == refused["message"]
+
+    status, submitted = post_json(web, "SubmitAction", move, tokens[first])
+    assert status == 200, submitted
+    reply = parse(service_pb2.SubmitActionResponse, submitted)
+    assert reply.version > version and reply.events
+    status, got = post_json(web, "GetGame", {"gameId": game_id})
+    assert status == 200
+    assert parse(service_pb2.GetGameResponse, got).game.version == reply.version
+
+    lines = _rpc_lines(web, "SubmitAction", 2)
+    assert [(line["code"], line.get("reason")) for line in lines] == [
+        ("FAILED_PRECONDITION", "NOT_YOUR_TURN"), ("OK", None)]
+    assert all(line["game_id"] == game_id and line["request_id"] == "http-move-1"
+               and line["protocol"] == "json" for line in lines)
+
+
+def test_connect_stream_over_http1_resumes_after_a_seq(web: ServiceProcess) -> None:
+    """StreamEvents over Connect's streaming JSON on HTTP/1.1 starts right after the asked-for
+    seq and yields the same events, in the same order, as gRPC's StreamEvents does."""
+    game_id, _tokens, _first = _game(web)
+    with grpc.insecure_channel(web.target) as channel:
+        stub = service_pb2_grpc.RiskServiceStub(channel)
+        last = stub.GetGame(service_pb2.GetGameRequest(game_id=game_id)).game.last_seq
+        assert last >= 3
+        after = last - 2
+        over_grpc = stub.StreamEvents(service_pb2.StreamEventsRequest(
+            game_id=game_id, after_seq=after))
+        expected = [next(over_grpc).event for _ in range(2)]
+        over_grpc.cancel()
+
+    conn = _connection(web)
+    body = json.dumps({"gameId": game_id, "afterSeq": str(after)}).encode()
+    conn.request("POST", SERVICE + "StreamEvents", envelope(body),
+                 {"Content-Type": "application/connect+json"})
+    reply = conn.getresponse()
+    assert reply.status == 200 and reply.version == 11
+    assert reply.getheader("Content-Type") == "application/connect+json"
+    events = []
+    for _ in range(2):
+        flags, data = read_envelope(reply)
+        assert flags == 0
+        events.append(parse(service_pb2.StreamEventsResponse, json.loads(data)).event)
+    conn.close()
+    assert [e.seq for e in events] == [after + 1, after + 2]
+    assert events == expected
+
+
+def test_grpc_web_unary_answers_and_refuses_in_its_trailers(web: ServiceProcess) -> None:
+    """gRPC-Web (binary): GetGame's reply comes as a message frame then a trailer frame with
+    grpc-status 0; an unknown game's status is NOT_FOUND (5) with the same ErrorInfo in
+    grpc-status-details-bin as the gRPC port sends."""
+    game_id, _tokens, _first = _game(web)
+    request = service_pb2.GetGameRequest(game_id=game_id).SerializeToString()
+    status, headers, body = post(web, "GetGame", envelope(request), "application/grpc-web+proto",
+                                 X_Grpc_Web="1")
+    assert status == 200 and headers["content-type"] == "application/grpc-web+proto"
+    (flags, size), rest = struct.unpack(">BI", body[:5]), body[5:]
+    assert flags == 0
+    assert service_pb2.GetGameResponse.FromString(rest[:size]).game.game_id == game_id
+    assert rest[size] & 0x80 and b"grpc-status: 0" in rest[size + 5:]
+
+    missing = service_pb2.GetGameRequest(game_id="0" * 22).SerializeToString()
+    status, _headers, body = post(web, "GetGame", envelope(missing), "application/grpc-web+proto")
+    assert status == 200 and body[0] & 0x80
+    trailers = dict(line.split(": ", 1) for line in body[5:].decode().split("\r\n") if line)
+    assert trailers["grpc-status"] == "5"
+    packed = trailers["grpc-status-details-bin"]
+    details = status_pb2.Status.FromString(base64.b64decode(packed + "=" * (-len(packed) % 4)))
+    info = error_details_pb2.ErrorInfo()
+    assert details.details[0].Unpack(info)
+
+    with grpc.insecure_channel(web.target) as channel, pytest.raises(grpc.RpcError) as over_grpc:
+        service_pb2_grpc.RiskServiceStub(channel).GetGame(
+            service_pb2.GetGameRequest(game_id="0" * 22))
+    assert info == error_info(over_grpc.value)  # type: ignore[arg-type]
+
+
+def test_cors_preflight_and_headers_for_allowed_origins_only(web: ServiceProcess) -> None:
+    """A browser's preflight from the configured origin is answered 204 with the methods and
+    headers Connect and gRPC-Web send (Authorization among them); another origin's is 403;
+    the allowed origin's real request carries Access-Control-Allow-Origin."""
+    conn = _connection(web)
+    preflight = {"Origin": "https://play.example", "Access-Control-Request-Method": "POST",
+                 "Access-Control-Request-Headers": "content-type,authorization"}
+    conn.request("OPTIONS", SERVICE + "CreateGame", headers=preflight)
+    reply = conn.getresponse()
+    reply.read()
+    assert reply.status == 204
+    assert reply.getheader("Access-Control-Allow-Origin") == "https://play.example"
+    assert "POST" in (reply.getheader("Access-Control-Allow-Methods") or "")
+    allowed = (reply.getheader("Access-Control-Allow-Headers") or "").lower()
+    assert {"content-type", "authorization", "connect-protocol-version", "x-grpc-web"} <= {
+        h.strip() for h in allowed.split(",")}
+    conn.request("OPTIONS", SERVICE + "CreateGame",
+                 headers={**preflight, "Origin": "https://elsewhere.example"})
+    reply = conn.getresponse()
+    reply.read()
+    assert reply.status == 403 and reply.getheader("Access-Control-Allow-Origin") is None
+    conn.close()
+
+    status, headers, _body = post(web, "Ping", b"{}", "application/json",
+                                  Origin="https://play.example")
+    assert status == 200
+    assert headers["access-control-allow-origin"] == "https://play.example"
+    assert "grpc-status-details-bin" in headers["access-control-expose-headers"].lower()
+
+
+def test_the_same_illegal_move_gets_the_same_answer_on_both_ports(web: ServiceProcess) -> None:
+    """One illegal move (claiming territory 99, out of phase and off the map) sent over gRPC
+    and over JSON is refused the same: FAILED_PRECONDITION / failed_precondition, the same
+    reason, message and ErrorInfo; neither changes the game."""
+    game_id, tokens, first = _game(web)
+    with grpc.insecure_channel(web.target) as channel:
+        stub = service_pb2_grpc.RiskServiceStub(channel)
+        version = stub.GetGame(service_pb2.GetGameRequest(game_id=game_id)).game.version
+        move = {"gameId": game_id, "expectedVersion": str(version),
+                "action": {"classic": {"claimTerritory": {"territory": 99}}}}
+        with pytest.raises(grpc.RpcError) as over_grpc:
+            stub.SubmitAction(parse(service_pb2.SubmitActionRequest, move),
+                              metadata=bearer(tokens[first]))
+        status, over_http = post_json(web, "SubmitAction", move, tokens[first])
+        after = stub.GetGame(service_pb2.GetGameRequest(game_id=game_id)).game.version
+    assert over_grpc.value.code() == grpc.StatusCode.FAILED_PRECONDITION  # type: ignore[attr-defined]
+    assert (status, over_http["code"]) == (400, "failed_precondition")
+    assert info_of(over_http) == error_info(over_grpc.value)  # type: ignore[arg-type]
+    assert info_of(over_http).reason in ("WRONG_PHASE", "NO_SUCH_TERRITORY")
+    assert over_http["message"] == over_grpc.value.details()  # type: ignore[attr-defined]
+    assert after == version
+
+
+def test_malformed_and_oversized_bodies_get_their_codes(web: ServiceProcess) -> None:
+    """Broken JSON and bytes that are not a protobuf message are invalid_argument (HTTP 400)
+    with MALFORMED_REQUEST; a body over RISK_MAX_MESSAGE_BYTES is resource_exhausted (HTTP
+    429) with TOO_LARGE; a body in a type the port does not speak is HTTP 415. Each is one
+    log line."""
+    cases = [
+        (b'{"gameId": ', "application/json", 400, "invalid_argument", "MALFORMED_REQUEST"),
+        (b"\xff\xff\xff", "application/proto", 400, "invalid_argument", "MALFORMED_REQUEST"),
+        (json.dumps({"gameId": "x" * 8000}).encode(), "application/json", 429,
+         "resource_exhausted", "TOO_LARGE"),
+    ]
+    for body, content_type, http_status, code, reason in cases:
+        status, _headers, reply = post(web, "GetGame", body, content_type)
+        error = json.loads(reply)
+        assert (status, error["code"], info_of(error).reason) == (http_status, code, reason)
+    status, _headers, _reply = post(web, "GetGame", b"gameId=x",
+                                    "application/x-www-form-urlencoded")
+    assert status == 415
+    lines = _rpc_lines(web, "GetGame", 4)
+    assert [(line["code"], line.get("reason")) for line in lines] == [
+        ("INVALID_ARGUMENT", "MALFORMED_REQUEST"), ("INVALID_ARGUMENT", "MALFORMED_REQUEST"),
+        ("RESOURCE_EXHAUSTED", "TOO_LARGE"), ("INVALID_ARGUMENT", None)]
+
+
+def test_one_rate_limit_for_both_ports(make_service: ServiceFactory,
+                                       redis_client: object) -> None:
+    """A caller's requests spend one bucket whichever port carries them: after a burst over
+    gRPC, the next call over HTTP is refused RATE_LIMITED (HTTP 429, resource_exhausted)."""
+    service = make_service(http=True, RISK_RATE_LIMIT_PER_S="0.5", RISK_RATE_LIMIT_BURST="3")
+    with grpc.insecure_channel(service.target) as channel:
+        stub = service_pb2_grpc.RiskServiceStub(channel)
+        for _ in range(3):
+            stub.Ping(service_pb2.PingRequest())
+    status, refused = post_json(service, "Ping", {})
+    assert (status, refused["code"]) == (429, "resource_exhausted")
+    assert info_of(refused).reason == "RATE_LIMITED"
+
+
+def test_both_ports_in_the_listening_line_and_shutdown_ends_an_open_stream(
+    web: ServiceProcess,
+) -> None:
+    """The listening line names the gRPC and the HTTP port; SIGTERM with a Connect stream
+    open over HTTP stops the process cleanly (exit 0) within the grace."""
+    (listening,) = [line for line in _log_lines(web) if line.get("event") == "listening"]
+    assert (listening["port"], listening["http_port"]) == (web.port, web.http_port)
+    game_id, _tokens, _first = _game(web)
+    conn = _connection(web)
+    conn.request("POST", SERVICE + "StreamEvents",
+                 envelope(json.dumps({"gameId": game_id}).encode()),
+                 {"Content-Type": "application/connect+json"})
+    reply = conn.getresponse()
+    assert read_envelope(reply)[0] == 0
+    assert web.stop() == 0
+    conn.close()
+    assert any(line.get("event") == "stopped" for line in _log_lines(web))
