@@ -20,6 +20,7 @@ from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
+from risk_proto.risk.v1.variant_pb2 import DescribeVariantRequest, DescribeVariantResponse, ListVariantsRequest, ListVariantsResponse
 
 from .service_pb2 import CancelGameRequest, CancelGameResponse, CreateCampaignRequest, CreateCampaignResponse, CreateGameRequest, CreateGameResponse, ExportGameRequest, GameExport, GetCampaignRequest, GetCampaignResponse, GetGameRequest, GetGameResponse, JoinGameRequest, JoinGameResponse, ListCampaignsRequest, ListCampaignsResponse, ListGamesRequest, ListGamesResponse, ListLegalActionsRequest, ListLegalActionsResponse, PingRequest, PingResponse, ReissueSeatTokenRequest, ReissueSeatTokenResponse, ResignRequest, ResignResponse, StartCampaignGameRequest, StartCampaignGameResponse, StartGameRequest, StartGameResponse, StreamEventsRequest, StreamEventsResponse, SubmitActionRequest, SubmitActionResponse, SubmitCampaignDecisionRequest, SubmitCampaignDecisionResponse
 
@@ -115,6 +116,22 @@ class RiskService(Protocol):
         """
         After the game is over: options, seed, the full action log and the events with a hash
         chain, for audit and `risk verify`. For the host, the seats and organisers.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def describe_variant(self, request: DescribeVariantRequest, ctx: RequestContext[DescribeVariantRequest, DescribeVariantResponse], /) -> DescribeVariantResponse:
+        """
+        The board as data (variant.proto): a variant's map with coordinates to draw it, its decks,
+        its options with defaults and ranges, its seat counts and rules version. Public (no token)
+        and the same for every caller until the rules version changes, so clients may cache it;
+        over the HTTP port it may also be fetched with GET (Connect's GET for side-effect-free
+        calls). An unknown variant is NOT_FOUND / VARIANT_NOT_FOUND.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def list_variants(self, request: ListVariantsRequest, ctx: RequestContext[ListVariantsRequest, ListVariantsResponse], /) -> ListVariantsResponse:
+        """
+        Every variant this process serves, each described as DescribeVariant describes it.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -299,6 +316,28 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.export_game,
+                ),
+                "/risk.v1.RiskService/DescribeVariant": Endpoint.unary(
+                    method=MethodInfo(
+                        name="DescribeVariant",
+                        service_name="risk.v1.RiskService",
+                        input=DescribeVariantRequest,
+                        output=DescribeVariantResponse,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.describe_variant,
+                ),
+                "/risk.v1.RiskService/ListVariants": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ListVariants",
+                        service_name="risk.v1.RiskService",
+                        input=ListVariantsRequest,
+                        output=ListVariantsResponse,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.list_variants,
                 ),
                 "/risk.v1.RiskService/CreateCampaign": Endpoint.unary(
                     method=MethodInfo(
@@ -693,6 +732,60 @@ class RiskServiceClient(ConnectClient):
             ),
             headers=headers,
             timeout_ms=timeout_ms,
+        )
+    async def describe_variant(
+        self,
+        request: DescribeVariantRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+        use_get: bool = False,
+    ) -> DescribeVariantResponse:
+        """
+        The board as data (variant.proto): a variant's map with coordinates to draw it, its decks,
+        its options with defaults and ranges, its seat counts and rules version. Public (no token)
+        and the same for every caller until the rules version changes, so clients may cache it;
+        over the HTTP port it may also be fetched with GET (Connect's GET for side-effect-free
+        calls). An unknown variant is NOT_FOUND / VARIANT_NOT_FOUND.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="DescribeVariant",
+                service_name="risk.v1.RiskService",
+                input=DescribeVariantRequest,
+                output=DescribeVariantResponse,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+            use_get=use_get,
+        )
+    async def list_variants(
+        self,
+        request: ListVariantsRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+        use_get: bool = False,
+    ) -> ListVariantsResponse:
+        """
+        Every variant this process serves, each described as DescribeVariant describes it.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ListVariants",
+                service_name="risk.v1.RiskService",
+                input=ListVariantsRequest,
+                output=ListVariantsResponse,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+            use_get=use_get,
         )
     async def create_campaign(
         self,
