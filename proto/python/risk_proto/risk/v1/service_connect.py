@@ -202,7 +202,7 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         service_name="risk.v1.RiskService",
                         input=GetGameRequest,
                         output=GetGameResponse,
-                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.get_game,
@@ -213,7 +213,7 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         service_name="risk.v1.RiskService",
                         input=ListGamesRequest,
                         output=ListGamesResponse,
-                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.list_games,
@@ -224,7 +224,7 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         service_name="risk.v1.RiskService",
                         input=ListLegalActionsRequest,
                         output=ListLegalActionsResponse,
-                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.list_legal_actions,
@@ -356,7 +356,7 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         service_name="risk.v1.RiskService",
                         input=GetCampaignRequest,
                         output=GetCampaignResponse,
-                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.get_campaign,
@@ -367,7 +367,7 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         service_name="risk.v1.RiskService",
                         input=ListCampaignsRequest,
                         output=ListCampaignsResponse,
-                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.list_campaigns,
@@ -484,6 +484,7 @@ class RiskServiceClient(ConnectClient):
         *,
         headers: Headers | Mapping[str, str] | None = None, 
         timeout_ms: int | None = None,
+        use_get: bool = False,
     ) -> GetGameResponse:
         """
         The game as the caller may see it: a seat sees its own hand, anyone else the public view.
@@ -495,11 +496,12 @@ class RiskServiceClient(ConnectClient):
                 service_name="risk.v1.RiskService",
                 input=GetGameRequest,
                 output=GetGameResponse,
-                idempotency_level=IdempotencyLevel.UNKNOWN,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                 stream_type=StreamType.UNARY,
             ),
             headers=headers,
             timeout_ms=timeout_ms,
+            use_get=use_get,
         )
     async def list_games(
         self,
@@ -507,6 +509,7 @@ class RiskServiceClient(ConnectClient):
         *,
         headers: Headers | Mapping[str, str] | None = None, 
         timeout_ms: int | None = None,
+        use_get: bool = False,
     ) -> ListGamesResponse:
         """
         Games by variant and status, newest first, paged.
@@ -518,11 +521,12 @@ class RiskServiceClient(ConnectClient):
                 service_name="risk.v1.RiskService",
                 input=ListGamesRequest,
                 output=ListGamesResponse,
-                idempotency_level=IdempotencyLevel.UNKNOWN,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                 stream_type=StreamType.UNARY,
             ),
             headers=headers,
             timeout_ms=timeout_ms,
+            use_get=use_get,
         )
     async def list_legal_actions(
         self,
@@ -530,6 +534,7 @@ class RiskServiceClient(ConnectClient):
         *,
         headers: Headers | Mapping[str, str] | None = None, 
         timeout_ms: int | None = None,
+        use_get: bool = False,
     ) -> ListLegalActionsResponse:
         """
         The legal actions of the caller's seat (empty when it is not the seat's decision).
@@ -541,11 +546,12 @@ class RiskServiceClient(ConnectClient):
                 service_name="risk.v1.RiskService",
                 input=ListLegalActionsRequest,
                 output=ListLegalActionsResponse,
-                idempotency_level=IdempotencyLevel.UNKNOWN,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                 stream_type=StreamType.UNARY,
             ),
             headers=headers,
             timeout_ms=timeout_ms,
+            use_get=use_get,
         )
     async def submit_action(
         self,
@@ -817,6 +823,7 @@ class RiskServiceClient(ConnectClient):
         *,
         headers: Headers | Mapping[str, str] | None = None, 
         timeout_ms: int | None = None,
+        use_get: bool = False,
     ) -> GetCampaignResponse:
         return await self.execute_unary(
             request=request,
@@ -825,11 +832,12 @@ class RiskServiceClient(ConnectClient):
                 service_name="risk.v1.RiskService",
                 input=GetCampaignRequest,
                 output=GetCampaignResponse,
-                idempotency_level=IdempotencyLevel.UNKNOWN,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                 stream_type=StreamType.UNARY,
             ),
             headers=headers,
             timeout_ms=timeout_ms,
+            use_get=use_get,
         )
     async def list_campaigns(
         self,
@@ -837,6 +845,7 @@ class RiskServiceClient(ConnectClient):
         *,
         headers: Headers | Mapping[str, str] | None = None, 
         timeout_ms: int | None = None,
+        use_get: bool = False,
     ) -> ListCampaignsResponse:
         return await self.execute_unary(
             request=request,
@@ -845,11 +854,12 @@ class RiskServiceClient(ConnectClient):
                 service_name="risk.v1.RiskService",
                 input=ListCampaignsRequest,
                 output=ListCampaignsResponse,
-                idempotency_level=IdempotencyLevel.UNKNOWN,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                 stream_type=StreamType.UNARY,
             ),
             headers=headers,
             timeout_ms=timeout_ms,
+            use_get=use_get,
         )
     async def start_campaign_game(
         self,
