@@ -1,0 +1,2 @@
+"""temporary"""
+from risk_rules.engine.strike.bot import choose as choose
