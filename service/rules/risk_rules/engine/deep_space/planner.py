@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from functools import lru_cache
 
 from risk_rules.engine.core.bots import uniform_choice
 from risk_rules.engine.core.rng import Pcg32
@@ -43,11 +44,12 @@ MINE_KEPT = 2  # recruits a planet needs to be mined
 FREE_CARDS = {CardKind.ORE_HAUL: 2500, CardKind.GEM_RUSH: 2400, CardKind.REINFORCEMENTS: 2450}
 
 
-def _distances(view: DeepSpaceView, seat: int, goal: int) -> dict[int, int]:
-    """Links from each node to `goal`, over the planets in play (a crew never enters a home
-    station), with the seat's own station as a start."""
-    in_play = BOARD.layouts[view.options.players].in_play
-    home = view.stations[seat]
+@lru_cache(maxsize=64)
+def _distances(players: int, home: int, goal: int) -> dict[int, int]:
+    """Links from each node to `goal`, over the planets in play for `players` (a crew never
+    enters a home station), with the seat's own station `home` as a start. The board is fixed,
+    so each answer is worked out once."""
+    in_play = BOARD.layouts[players].in_play
     far = {goal: 0}
     queue = deque([goal])
     while queue:
@@ -76,7 +78,7 @@ def _site(seen: bot.Seen) -> int | None:
             continue
         if view.force_fields[planet] not in (-1, seat):
             continue
-        far = _distances(view, seat, planet)
+        far = _distances(view.options.players, seen.home, planet)
         reach = min((far[n] for n in places if n in far), default=None)
         if reach is None:
             continue
@@ -149,7 +151,7 @@ def choose(view: DeepSpaceView, legal: Sequence[LegalAction], rng: Pcg32) -> Act
         return bot.choose(view, legal, rng)
     seen = bot.Seen(view)
     site = _site(seen)
-    far = _distances(view, seen.seat, site) if site is not None else {}
+    far = _distances(view.options.players, seen.home, site) if site is not None else {}
     best_score = 0
     best: Action | None = None
     for entry in legal:
