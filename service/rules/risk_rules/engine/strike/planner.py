@@ -30,15 +30,23 @@ from risk_rules.engine.strike.model import (
     Pass,
     PassTurn,
     Phase,
+    PlayBombard,
+    PlayCancelOrder,
     PlayExpand,
+    PlayRally,
     RollAgain,
     Side,
     StopAttack,
     StrikeView,
     Tactic,
+    WindowKind,
 )
+from risk_rules.engine.strike.play import BOMBARD_VALUE
 
 ATTACK_DICE, DEFENCE_DICE = 3, 2
+RALLY_BONUS = 2  # Rally: +2 on each die of the player's side
+DENY = 1.0  # a card taken from a seat one card away from a coin
+CANCEL_AT = 6  # greedy's weight for cancelling a card that hurts this seat
 TROOPS_SHARE = 18 / 40  # Troops among the tactics cards: the guess for a hidden hand
 COINS_TO_WIN = 2
 
@@ -81,6 +89,9 @@ def _attack_score(view: StrikeView, action: Attack) -> float:
     gain = _worth(view, me, action.to_continent)
     if view.coins[action.to_continent] == action.defender:
         gain += 0.5  # their coin is at stake too
+    elif DOMINATION[action.to_continent] - _held(view, action.defender, action.to_continent) <= 1:
+        # one card from a coin: take it away, the more so from a seat one coin from winning
+        gain += DENY * (1 + view.coins.count(action.defender))
     risk = 0.5 * _worth(view, me, action.from_continent) if _troops(view) < 2 else 0.0
     return edge * gain - risk
 
@@ -99,6 +110,8 @@ def _deploy(view: StrikeView, legal: Sequence[LegalAction]) -> Action:
         elif me == view.defender and action.side == Side.DEFENDER:
             have = _held(view, me, view.to_continent)
             want = max(0, DEFENCE_DICE - have) + 1
+            if view.to_continent in _targets(view, me):
+                want += 1  # a second loss absorbed where the cards matter most
         else:
             continue
         most = entry.max_count or action.count
@@ -121,13 +134,62 @@ def _continue(view: StrikeView) -> Action:
     return StopAttack()
 
 
+def _pairs(attack: Sequence[int], defence: Sequence[int]) -> int:
+    """Pairs the attacker wins minus pairs it loses, the dice paired high to low."""
+    score = 0
+    for a, d in zip(sorted(attack, reverse=True), sorted(defence, reverse=True), strict=False):
+        score += 1 if a > d else -1
+    return score
+
+
+def _after_roll(view: StrikeView, actions: Sequence[Action]) -> Action | None:
+    """The card that turns the most pairs this seat's way (Bombard: a die to 6; Rally: +2 on
+    each die of its side), if any turns one."""
+    side = view.sides[view.viewer]
+    sign = 1 if side == Side.ATTACKER else -1
+    attack, defence = list(view.attack_dice), list(view.defence_dice)
+    now = sign * _pairs(attack, defence)
+    best, pick = now, None
+    for action in actions:
+        if isinstance(action, PlayBombard):
+            a, d = attack.copy(), defence.copy()
+            (a if action.side == Side.ATTACKER else d)[action.die] = BOMBARD_VALUE
+            after = sign * _pairs(a, d)
+        elif isinstance(action, PlayRally):
+            a = [v + RALLY_BONUS for v in attack] if side == Side.ATTACKER else attack
+            d = [v + RALLY_BONUS for v in defence] if side == Side.DEFENDER else defence
+            after = sign * _pairs(a, d)
+        else:
+            continue
+        if after > best:
+            best, pick = after, action
+    return pick
+
+
+def _window(view: StrikeView, legal: Sequence[LegalAction], rng: Pcg32) -> Action:
+    """Cancel what hurts, turn lost pairs of its own battle, otherwise pass; the rest (Artillery,
+    Sabotage) as greedy plays them."""
+    actions = [entry.action for entry in legal]
+    kind = view.windows[-1].kind
+    side = view.sides[view.viewer]
+    if kind == WindowKind.CANCEL:
+        if PlayCancelOrder() in actions and bot.cancel_weight(view) >= CANCEL_AT:
+            return PlayCancelOrder()
+        return Pass()
+    if kind == WindowKind.AFTER_ROLL and side in (Side.ATTACKER, Side.DEFENDER):
+        card = _after_roll(view, actions)
+        if card is not None:
+            return card
+    return bot.choose(view, legal, rng)
+
+
 def choose(view: StrikeView, legal: Sequence[LegalAction], rng: Pcg32) -> Action:
     """One action from `legal` for the seat whose view `view` is."""
     if not legal:
         raise ValueError(f"seat {view.viewer} has no decision to make")
     actions = [entry.action for entry in legal]
     if view.windows and view.phase is not Phase.DEPLOY:
-        return bot.choose(view, legal, rng)
+        return _window(view, legal, rng)
     if PlayExpand(True) in actions:
         return PlayExpand(True)  # a tactics card for two continent cards
     if view.phase is Phase.DRAW:
