@@ -19,8 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from risk_rules.engine import get_ruleset
+from risk_rules.engine.classic.model import Attack, EndAttack, MoveIn, Phase, PlaceArmies
 from risk_rules.engine.core.bots import LEVELS, check_level, conquest_odds
 from risk_rules.engine.core.ruleset import is_legal
+from tests.engine.classic_states import hand_made, t
 
 VARIANTS = ("classic", "deep_space", "legacy", "strike")
 PLAYERS = 4
@@ -187,3 +189,46 @@ def test_planner_games_end_well_before_the_classic_turn_cap() -> None:
     a quarter of the greedy bots' games do."""
     _, capped = _match("classic", "planner", "planner", 8)
     assert capped == 0
+
+
+# ---- the classic planner's turn, on hand-made boards ------------------------------------------
+
+
+def _planner(state: Any, seat: int = 0) -> Any:
+    return get_ruleset("classic").bot_action(state, seat, 7, "planner")
+
+
+def test_the_classic_planner_attacks_with_the_odds_and_stops_without_them() -> None:
+    """With 10 armies next to a lone defender the planner attacks it with 3 dice; with 3
+    armies against 8 it ends the attack instead of throwing its armies away."""
+    strong = hand_made(3, owners={"Kamchatka": 1, "Greenland": 2},
+                       armies={"Alaska": 10, "Kamchatka": 1, "Greenland": 8})
+    assert _planner(strong) == Attack(t("Alaska"), t("Kamchatka"), 3)
+    weak = hand_made(3, owners={"Kamchatka": 1, "Greenland": 2},
+                     armies={"Alaska": 3, "Kamchatka": 8, "Northwest Territory": 1,
+                             "Greenland": 8})
+    assert _planner(weak) == EndAttack()
+
+
+def test_the_classic_planner_masses_its_reinforcements_on_one_front() -> None:
+    """All pending armies go on one border territory in a single placement, next to what the
+    plan takes (Siam's weak neighbour), not spread one at a time."""
+    state = hand_made(3, owners={"Indonesia": 1, "China": 2, "India": 2, "Ural": 2},
+                      armies={"Indonesia": 1, "China": 9, "India": 9, "Ural": 9},
+                      phase=Phase.REINFORCE, pending=7, rest=0)
+    placed = _planner(state)
+    assert isinstance(placed, PlaceArmies) and placed.count == 7
+    assert placed.territory in (t("Siam"), t("New Guinea"), t("Western Australia"))
+
+
+def test_the_classic_planner_moves_everything_forward_from_an_inland_territory() -> None:
+    """After a conquest that leaves the territory behind without enemy neighbours, every army
+    that may move goes forward."""
+    state = hand_made(3, owners={"Kamchatka": 1, "Japan": 1},
+                      armies={"Alaska": 1, "Kamchatka": 9, "Japan": 1},
+                      phase=Phase.MOVE_IN, attack_from=t("Kamchatka"), attack_to=t("Japan"),
+                      attack_dice=3, rest=0)
+    state = dataclasses.replace(state, owner=tuple(
+        0 if territory == t("Japan") else held for territory, held in enumerate(state.owner)))
+    legal = get_ruleset("classic").legal_actions(state, 0)
+    assert _planner(state) == MoveIn(legal[0].max_count)

@@ -32,7 +32,14 @@ from risk_rules.engine.classic.model import (
     PlaceNeutral,
     TradeCards,
 )
-from risk_rules.engine.core.bots import chain_odds, conquest_odds, uniform_choice
+from risk_rules.engine.core.bots import (
+    Plan,
+    chain_odds,
+    conquest_odds,
+    most_dice,
+    move_in_count,
+    uniform_choice,
+)
 from risk_rules.engine.core.rng import Pcg32
 from risk_rules.engine.core.ruleset import Action, LegalAction
 
@@ -44,19 +51,6 @@ CONTINENT_WEIGHT = 3  # a held continent's bonus, paid every turn, against one t
 CARD_VALUE = 2  # the first conquest of a turn earns a card
 GOOD_ODDS = 0.6  # an attack is made only when the chance of taking the target is at least this
 PLAN_ODDS = 0.35  # ... or when it continues a plan at least this likely to come off
-
-
-class Plan:
-    """A staging territory, the chain of enemy territories to take from it, its chance and
-    its score (chance times what the chain is worth)."""
-
-    __slots__ = ("chain", "chance", "score", "source")
-
-    def __init__(self, source: int, chain: list[int], chance: float, score: float) -> None:
-        self.source = source
-        self.chain = chain
-        self.chance = chance
-        self.score = score
 
 
 def _chain(view: ClassicView, seat: int, source: int, region: int) -> list[int]:
@@ -182,14 +176,7 @@ def _trade(view: ClassicView, seat: int, legal: Sequence[LegalAction]) -> Action
 
 
 def _attack(view: ClassicView, seat: int, legal: Sequence[LegalAction]) -> Action:
-    attacks: dict[tuple[int, int], Attack] = {}
-    for entry in legal:
-        action = entry.action
-        if isinstance(action, Attack):
-            key = (action.from_territory, action.to_territory)
-            known = attacks.get(key)
-            if known is None or action.dice > known.dice:
-                attacks[key] = action
+    attacks = most_dice(legal, Attack)
     sources = sorted({src for src, _ in attacks})
     plan = best_plan(view, seat, 0, sources)
     if plan is not None:
@@ -205,17 +192,9 @@ def _attack(view: ClassicView, seat: int, legal: Sequence[LegalAction]) -> Actio
 def _move_in(view: ClassicView, seat: int, entry: LegalAction) -> Action:
     """Everything forward unless the territory left behind still faces enemies; then what
     the front beyond needs, keeping some behind against the threat there."""
-    action = entry.action
-    assert isinstance(action, MoveIn)
-    low, high = action.count, entry.max_count or action.count
-    src, dst = view.attack_from, view.attack_to
-    behind, ahead = _threat(view, seat, src), _threat(view, seat, dst)
-    if not behind:
-        return entry.instance(-1)
-    if not ahead:
-        return action
-    keep = min(high - low, behind // 2)
-    return entry.instance(high - keep - low)
+    assert isinstance(entry.action, MoveIn)
+    behind = _threat(view, seat, view.attack_from)
+    return move_in_count(entry, behind, _threat(view, seat, view.attack_to))
 
 
 def _fortify(view: ClassicView, seat: int, legal: Sequence[LegalAction]) -> Action:

@@ -96,6 +96,7 @@ def chain_odds(attackers: int, defenders: Sequence[int]) -> float:
 # ---- one variant's levels ----------------------------------------------------------------
 
 ViewT = TypeVar("ViewT")
+ActionT = TypeVar("ActionT", bound=Action)
 Policy = Callable[[ViewT, Sequence[LegalAction], Pcg32], Action]
 
 
@@ -120,3 +121,47 @@ class BotLevels(Generic[ViewT]):
             check_level(level)  # raises, naming the levels
             raise AssertionError(f"level {level!r} has no policy")
         return policy(view, legal, Pcg32.from_seed(entropy, stream=viewer + 1))
+
+
+# ---- what the planners of the classic-map variants share --------------------------------
+
+
+class Plan:
+    """A turn's plan on a map: the staging territory, the chain of territories to take from it
+    (nearest first), its chance and its score (chance times what the chain is worth)."""
+
+    __slots__ = ("chain", "chance", "score", "source")
+
+    def __init__(self, source: int, chain: list[int], chance: float, score: float) -> None:
+        self.source = source
+        self.chain = chain
+        self.chance = chance
+        self.score = score
+
+
+def most_dice(legal: Sequence[LegalAction], kind: type[ActionT]) -> dict[tuple[int, int], ActionT]:
+    """The listed attacks of type `kind` (with from_territory, to_territory and dice fields)
+    by (from, to), each with the most dice listed for that pair."""
+    found: dict[tuple[int, int], ActionT] = {}
+    for entry in legal:
+        action = entry.action
+        if isinstance(action, kind):
+            key = (getattr(action, "from_territory"), getattr(action, "to_territory"))  # noqa: B009
+            known = found.get(key)
+            if known is None or getattr(action, "dice") > getattr(known, "dice"):  # noqa: B009
+                found[key] = action
+    return found
+
+
+def move_in_count(entry: LegalAction, behind: int, ahead: int) -> Action:
+    """The move-in after a conquest, from its entry (a count range): everything forward when
+    the territory left behind faces no enemy (`behind`: enemy armies next to it), the least
+    when the territory taken faces none (`ahead`), else all but half the threat behind."""
+    low = getattr(entry.action, "count")  # noqa: B009 - every move-in action has a count
+    high = entry.max_count or low
+    if not behind:
+        return entry.instance(-1)
+    if not ahead:
+        return entry.action
+    keep = min(high - low, behind // 2)
+    return entry.instance(high - keep - low)

@@ -19,7 +19,14 @@ from collections import deque
 from collections.abc import Sequence
 
 from risk_rules.engine.classic.board import CLASSIC_BOARD, TERRITORIES
-from risk_rules.engine.core.bots import chain_odds, conquest_odds, uniform_choice
+from risk_rules.engine.core.bots import (
+    Plan,
+    chain_odds,
+    conquest_odds,
+    most_dice,
+    move_in_count,
+    uniform_choice,
+)
 from risk_rules.engine.core.rng import Pcg32
 from risk_rules.engine.core.ruleset import Action, LegalAction
 from risk_rules.engine.legacy import bot
@@ -49,16 +56,6 @@ HAND_KEPT = 4  # cards a Red Star costs: kept rather than traded for troops
 GOOD_ODDS = 0.6
 PLAN_ODDS = 0.35
 HQ_REACH = 4  # territories on the way to an enemy HQ worth planning for
-
-
-class Plan:
-    __slots__ = ("chain", "chance", "score", "source")
-
-    def __init__(self, source: int, chain: list[int], chance: float, score: float) -> None:
-        self.source = source
-        self.chain = chain
-        self.chance = chance
-        self.score = score
 
 
 def _path(view: LegacyView, seat: int, source: int, goal: int) -> list[int] | None:
@@ -163,16 +160,11 @@ def _recruit(view: LegacyView, seat: int, legal: Sequence[LegalAction], rng: Pcg
 
 
 def _attack(view: LegacyView, seat: int, legal: Sequence[LegalAction]) -> Action:
-    attacks: dict[tuple[int, int], Attack] = {}
+    attacks = most_dice(legal, Attack)
     expands: dict[tuple[int, int], LegalAction] = {}
     for entry in legal:
         action = entry.action
-        if isinstance(action, Attack):
-            key = (action.from_territory, action.to_territory)
-            known = attacks.get(key)
-            if known is None or action.dice > known.dice:
-                attacks[key] = action
-        elif isinstance(action, Expand):
+        if isinstance(action, Expand):
             expands[(action.from_territory, action.to_territory)] = entry
     troops = view.troops
     sources = sorted({src for src, _ in attacks} | {src for src, _ in expands})
@@ -196,18 +188,14 @@ def _attack(view: LegacyView, seat: int, legal: Sequence[LegalAction]) -> Action
 
 
 def _move_in(view: LegacyView, seat: int, entry: LegalAction) -> Action:
-    action = entry.action
-    assert isinstance(action, MoveIn)
-    low, high = action.count, entry.max_count or action.count
+    """As classic's planner moves in, with an HQ left behind guarded twice as hard (an HQ
+    left weak is a star handed over), and an HQ taken held as if it faced enemies."""
+    assert isinstance(entry.action, MoveIn)
     behind = _threat(view, seat, view.attack_from)
     if view.attack_from in view.hqs:
-        behind *= 2  # an HQ left weak is a star handed over
-    if not behind:
-        return entry.instance(-1)
-    if not _threat(view, seat, view.attack_to) and view.attack_to not in view.hqs:
-        return action
-    keep = min(high - low, behind // 2)
-    return entry.instance(high - keep - low)
+        behind *= 2
+    ahead = _threat(view, seat, view.attack_to) or (view.attack_to in view.hqs)
+    return move_in_count(entry, behind, int(ahead))
 
 
 def _maneuver(view: LegacyView, seat: int, legal: Sequence[LegalAction]) -> Action:
