@@ -9,7 +9,8 @@ options bench/engine.py plays (`BENCH_OPTIONS`) and 4 seats:
   Wilson interval. The same for the planner against greedy (`--games` // 2 games), the
   level the service has always used;
 - each level against itself (`--level-games` games with every seat at that level): the share
-  of games that end before the turn cap, and the median actions per game;
+  of games that end before the turn cap, the median actions per game, and the median time a
+  game's bots took to decide (all its decisions, in one process);
 - bot decisions per second per level over every decision of the run (the time in
   `bot_choose` alone, not `apply`), and each level's ratio to the random level's figure
   measured in the same run (the project's rule: a ratio against a baseline of the same run).
@@ -140,10 +141,11 @@ def run_level(pool: ProcessPoolExecutor, variant: str, level: str, games: int,
     results = list(pool.map(_play_task, tasks, chunksize=2))
     ended = sum(game.reason != "turn_cap" for game in results)
     lengths = [game.actions for game in results]
+    bot_ms = 1000 * statistics.median(game.seconds[level] for game in results)
     print(f"{variant}: {level} self-play: games={games}, ended before the turn cap="
           f"{ended}/{games} ({ended / games:.0%}), actions/game median="
-          f"{statistics.median(lengths):.0f}, min={min(lengths)}, max={max(lengths)}",
-          flush=True)
+          f"{statistics.median(lengths):.0f}, min={min(lengths)}, max={max(lengths)}, "
+          f"bot time/game median={bot_ms:.0f} ms", flush=True)
     for game in results:
         totals.add(game)
 
