@@ -22,6 +22,8 @@ from risk_rules.engine import get_ruleset
 from risk_rules.engine.classic.model import Attack, EndAttack, MoveIn, Phase, PlaceArmies
 from risk_rules.engine.core.bots import LEVELS, check_level, conquest_odds
 from risk_rules.engine.core.ruleset import is_legal
+from risk_rules.engine.deep_space import model as deep_space_model
+from risk_rules.engine.legacy.model import BuyRedStar
 from tests.engine.classic_states import hand_made, t
 
 VARIANTS = ("classic", "deep_space", "legacy", "strike")
@@ -232,3 +234,42 @@ def test_the_classic_planner_moves_everything_forward_from_an_inland_territory()
         0 if territory == t("Japan") else held for territory, held in enumerate(state.owner)))
     legal = get_ruleset("classic").legal_actions(state, 0)
     assert _planner(state) == MoveIn(legal[0].max_count)
+
+
+# ---- the other planners' priorities, at states found in played games --------------------------
+
+
+def _found(variant: str, wanted: type, unwanted: tuple[type, ...] = ()) -> list[tuple[Any, int]]:
+    """States of greedy games whose deciding seat may take a `wanted` action and none of the
+    `unwanted` kinds."""
+    rules = get_ruleset(variant)
+    found = []
+    for seed in (1, 2):
+        for state, seat in _states(variant, seed, ("greedy",) * PLAYERS, every=1, limit=1000):
+            kinds = {type(entry.action) for entry in rules.legal_actions(state, seat)}
+            if wanted in kinds and not kinds & set(unwanted):
+                found.append((state, seat))
+    assert found, f"no {variant} state offers {wanted.__name__}"
+    return found
+
+
+def test_the_deep_space_planner_builds_every_base_it_can() -> None:
+    """Once mining is over (nothing left to mine or trade), a base the seat can build is built
+    before anything else."""
+    rules = get_ruleset("deep_space")
+    build = deep_space_model.BuildBase
+    for state, seat in _found("deep_space", build,
+                              (deep_space_model.Mine, deep_space_model.TradeCards)):
+        assert isinstance(rules.bot_action(state, seat, 3, "planner"), build)
+
+
+def test_the_legacy_planner_buys_a_red_star_whenever_it_can() -> None:
+    """A Red Star is the way to win Legacy: offered one, the planner buys it, with its
+    cheapest cards."""
+    rules = get_ruleset("legacy")
+    for state, seat in _found("legacy", BuyRedStar):
+        offers = [e.action for e in rules.legal_actions(state, seat)
+                  if isinstance(e.action, BuyRedStar)]
+        bought = rules.bot_action(state, seat, 3, "planner")
+        assert isinstance(bought, BuyRedStar)
+        assert sum(bought.values) == min(sum(offer.values) for offer in offers)
