@@ -34,11 +34,12 @@ DECKS = ("deck", "continent_deck", "tactics_deck", "coin_pile")
 # Where the cards of the other seats' hands could have come from instead, per variant
 # (Deep Space's hands are public: dealt face up).
 HAND_SOURCES = {"classic": "deck", "legacy": "deck", "strike": "tactics_deck"}
+SEATS = {"classic": (2, 6), "deep_space": (2, 4), "legacy": (3, 5), "strike": (2, 5)}
 
 
-def _options(variant: str) -> Any:
+def _options(variant: str, players: int = PLAYERS) -> Any:
     rules = get_ruleset(variant)
-    options = rules.default_options(PLAYERS)
+    options = rules.default_options(players)
     if variant == "classic":  # bot seats defend with the most dice (as the service sets up)
         options = dataclasses.replace(options, auto_defend_max_dice=True)
     return options
@@ -46,9 +47,10 @@ def _options(variant: str) -> Any:
 
 def _states(variant: str, seed: int, levels: tuple[str, ...], every: int,
             limit: int) -> Iterator[tuple[Any, int]]:
-    """(state, deciding seat) at every `every`-th decision of a game played by `levels`."""
+    """(state, deciding seat) at every `every`-th decision of a game played by `levels` (one
+    seat per level)."""
     rules = get_ruleset(variant)
-    state, _ = rules.create(_options(variant), seed)
+    state, _ = rules.create(_options(variant, len(levels)), seed)
     for step in range(limit * every):
         if rules.outcome(state) is not None:
             return
@@ -85,15 +87,18 @@ def _scrambled(variant: str, state: Any, viewer: int) -> Any:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(1, 2**31), mix=st.lists(st.sampled_from(LEVELS), min_size=PLAYERS,
-                                               max_size=PLAYERS))
+@given(seed=st.integers(1, 2**31), mix=st.lists(st.sampled_from(LEVELS), min_size=6, max_size=6),
+       seats=st.integers(0, 4))
 def test_every_level_picks_only_legal_actions_deterministically_and_blind(
-        variant: str, seed: int, mix: list[str]) -> None:
-    """At states of games played by a random mix of levels, every level's pick is legal, the
-    same for the same entropy, and unchanged when the seat's hidden information changes."""
+        variant: str, seed: int, mix: list[str], seats: int) -> None:
+    """At states of games of every seat count played by a random mix of levels, every level's
+    pick is legal, the same for the same entropy, and unchanged when the seat's hidden
+    information changes."""
     rules = get_ruleset(variant)
+    fewest, most = SEATS[variant]
+    players = fewest + seats % (most - fewest + 1)
     checked = 0
-    for state, seat in _states(variant, seed, tuple(mix), every=7, limit=60):
+    for state, seat in _states(variant, seed, tuple(mix[:players]), every=7, limit=60):
         legal = rules.legal_actions(state, seat)
         other = _scrambled(variant, state, seat)
         assert rules.legal_actions(other, seat) == legal
