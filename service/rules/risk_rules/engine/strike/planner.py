@@ -3,15 +3,16 @@ taking their cards from whoever holds them, with its Troops spent where they dec
 
 Two coins win; a coin goes to whoever holds a continent's domination number of its cards. Each
 decision re-plans from the seat's view: a continent's worth is how close the seat is to its
-number (and whether taking it also takes a coin from its holder), the continents it attacks
-from are those it needs least (a lost pair costs a card of the attacking continent when no
-Troops absorb it), and an attack is declared only when its dice, with the Troops in hand
-deployed, beat the defender's as far as the seat can tell (the defender's hand is hidden: its
-Troops are estimated from its hand size and the share of Troops in the deck). It draws
-continent cards (measured: better than mixing in tactics), plays Expand for continent cards, deploys
-enough Troops to roll the most dice and absorb a loss, rolls again while its dice are the
-stronger, and stays out of other players' battles. Response windows (Cancel Order, Rally,
-Bombard, Artillery, Sabotage) are answered as the greedy bot answers them.
+number (and whether taking it also takes a coin from its holder, or keeps another seat from one),
+the continents it attacks from are those it needs least (a lost pair costs a card of the
+attacking continent when no Troops absorb it), and an attack is declared only when its dice,
+with the Troops in hand deployed, beat the defender's as far as the seat can tell (the
+defender's hand is hidden: its Troops are estimated from its hand size and the share of Troops
+in the deck). It draws continent cards (measured: better than mixing in tactics), plays Expand
+for continent cards, deploys enough Troops to roll the most dice and absorb a loss, rolls again
+while its dice are at least as many, and stays out of other players' battles. In its own
+battle it plays the Bombard or Rally that turns the most pairs its way, it cancels the cards
+that hurt it, and it plays Artillery and Sabotage as the greedy bot does.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def _attack_score(view: StrikeView, action: Attack) -> float:
     guess = TROOPS_SHARE * view.hand_counts[action.defender]
     theirs = min(DEFENCE_DICE, _held(view, action.defender, action.to_continent) + guess)
     edge = mine - theirs
-    if edge < 0.5:  # half a die: measured better than waiting for a whole one
+    if edge <= 0:  # any edge: measured better than waiting for half a die or a whole one
         return 0.0
     gain = _worth(view, me, action.to_continent)
     if view.coins[action.to_continent] == action.defender:
@@ -120,7 +121,8 @@ def _deploy(view: StrikeView, legal: Sequence[LegalAction]) -> Action:
 
 
 def _continue(view: StrikeView) -> Action:
-    """Again while the attacking side rolls more dice than the defending side."""
+    """Again while the attacking side rolls at least as many dice as the defending side
+    (measured: better than stopping at a tie of dice)."""
     attackers = _held(view, view.current, view.from_continent)
     defenders = _held(view, view.defender, view.to_continent)
     for seat, active in enumerate(view.troops):
@@ -129,7 +131,7 @@ def _continue(view: StrikeView) -> Action:
             attackers += len(active)
         elif side == Side.DEFENDER:
             defenders += len(active)
-    if min(ATTACK_DICE, attackers) > min(DEFENCE_DICE, defenders) and attackers >= 2:
+    if min(ATTACK_DICE, attackers) >= min(DEFENCE_DICE, defenders) and attackers >= 2:
         return RollAgain()
     return StopAttack()
 
