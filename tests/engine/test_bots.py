@@ -127,7 +127,9 @@ def test_the_default_level_is_greedy(variant: str) -> None:
 
 
 def test_an_unknown_level_is_refused_by_name() -> None:
-    """A level outside LEVELS is a ValueError that names the levels there are."""
+    """The levels are the three the tournament rounds name; any other is a ValueError that
+    names them."""
+    assert LEVELS == ("random", "greedy", "planner")
     rules = get_ruleset("classic")
     state, _ = rules.create(_options("classic"), 3)
     seat = rules.decision(state).seats[0]
