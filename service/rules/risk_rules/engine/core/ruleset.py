@@ -158,8 +158,8 @@ class Ruleset(Protocol, Generic[StateT, OptionsT, ViewT]):
 
     def bot_action(self, state: StateT, seat: int, entropy: int,
                    level: str = "greedy") -> Action:
-        """A legal action for `seat` chosen by the bot at `level` (`core.bots.LEVELS`: random,
-        greedy, planner), drawn from `entropy` (the bot's own seed)."""
+        """A legal action for `seat` by the bot of `level` (core.bots.LEVELS), drawn from
+        `entropy` (the bot's own seed)."""
         ...
 
     def bot_choose(self, view: ViewT, legal: Sequence[LegalAction], entropy: int,
