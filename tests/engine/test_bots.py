@@ -63,8 +63,9 @@ def _states(variant: str, seed: int, levels: tuple[str, ...], every: int,
 
 def _scrambled(variant: str, state: Any, viewer: int) -> Any:
     """`state` with everything `viewer` may not see changed: the other seats' hands swapped
-    for cards of the deck they are drawn from (same sizes), every deck's order reversed, and
-    another seed and generator state."""
+    for cards of the deck they are drawn from (same sizes), every deck's order reversed, the
+    other seats' Legacy scar cards swapped for the other kind, and another seed and generator
+    state."""
     changes: dict[str, Any] = {
         "seed": state.seed + 1,
         "rng_state": state.rng_state ^ 0x9E3779B97F4A7C15,
@@ -82,6 +83,10 @@ def _scrambled(variant: str, state: Any, viewer: int) -> Any:
         changes["hands"] = tuple(hands)
     for name, cards in decks.items():
         changes[name] = tuple(reversed(cards))
+    if hasattr(state, "scar_cards"):  # Legacy: which scar another seat holds (1 or 2) is hidden
+        changes["scar_cards"] = tuple(
+            held if seat == viewer or not held else 3 - held
+            for seat, held in enumerate(state.scar_cards))
     return dataclasses.replace(state, **changes)
 
 
