@@ -98,6 +98,31 @@ async def test_bots_play_a_game_to_its_outcome(client: RiskClient) -> None:
     assert (again.game.version, again.game.outcome) == (game.version, game.outcome)
 
 
+async def test_a_planner_bot_beats_random_bots_through_the_api(client: RiskClient) -> None:
+    """Bots at the levels asked for play through the API: a planner seat against two random
+    seats wins its classic game by conquest, from its view and legal actions alone."""
+    final = await asyncio.wait_for(
+        play_game(client, None, SEED, 3, levels=("random", "planner", "random")),
+        GAME_TIMEOUT_S)
+    assert final.game.status == service_pb2.GAME_STATUS_FINISHED
+    assert (final.game.outcome.winner, final.game.outcome.reason) == (1, "conquest")
+
+
+async def test_an_unknown_bot_level_is_refused_before_the_game(client: RiskClient) -> None:
+    """A level that does not exist fails at once, naming the levels, before any game is made."""
+    with pytest.raises(ValueError, match="random, greedy, planner"):
+        await play_game(client, None, SEED, 2, levels=("expert",))
+
+
+def test_cli_demo_bots_at_a_level(service: ServiceProcess) -> None:
+    """`risk demo --level planner` plays the demo with planner bots to an outcome."""
+    done = risk(service, "demo", "--players", "2", "--seed", str(SEED), "--level", "planner")
+    assert done.returncode == 0, done.stderr
+    found(r"^outcome: (seat \d .* wins by \w+|draw)", done.stdout)
+    refused = risk(service, "demo", "--level", "expert")
+    assert refused.returncode != 0 and "invalid choice: 'expert'" in refused.stderr
+
+
 async def test_failed_calls_raise_typed_errors(client: RiskClient) -> None:
     """Turn, version, idempotency and credential mistakes arrive as typed errors with reasons."""
     summary, _host = await client.create_game(classic_options(players=2), seed=SEED)

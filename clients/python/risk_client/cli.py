@@ -38,6 +38,7 @@ from risk_client.render import (
 )
 from risk_proto.risk.v1 import game_pb2, service_pb2
 from risk_rules import audit
+from risk_rules.engine.core.bots import LEVELS
 
 CLEAR_SCREEN = "\x1b[H\x1b[2J"
 LOG_LINES_MIN = 5
@@ -139,6 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--watch", action="store_true", help="show the live board meanwhile")
     demo.add_argument("--plain", action="store_true", help="with --watch: one line per event")
     demo.add_argument("--max-turns", type=int)
+    demo.add_argument("--level", action="append", choices=LEVELS, dest="levels",
+                      help="the bots' level (random, greedy or planner; default greedy); "
+                           "repeat it to give each seat its own, in seat order")
     return parser
 
 
@@ -447,7 +451,7 @@ async def cmd_demo(client: RiskClient, args: argparse.Namespace) -> int:
 
     seed = args.seed
     final = await play_game(client, options, seed, args.players, entropy=seed or 0,
-                            on_created=started)
+                            levels=args.levels or (), on_created=started)
     for task in watcher:
         await task
     _print_outcome(final)
