@@ -9,7 +9,7 @@ dataclass, and names come from the board and deck data files. Colour is plain AN
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from risk_proto.risk.v1 import deep_space_pb2, game_pb2
 from risk_rules import wire
@@ -147,7 +147,11 @@ def board_lines(view: DeepSpaceView, *, names: Sequence[str] = (), colour: bool 
 
 
 def board_text(message: deep_space_pb2.DeepSpaceView | DeepSpaceView, *,
-               names: Sequence[str] = (), colour: bool = False) -> str:
-    """A DeepSpaceView (the protobuf message, or the decoded view) as a block of text."""
+               names: Sequence[str] = (), colour: bool = False, width: int = 100,
+               viewer: int = -1, deciding: Collection[int] = ()) -> str:
+    """A DeepSpaceView (the protobuf message, or the decoded view) as a block of text: the
+    renderer hook (`VariantDescriptor.renderer`); every line fits any width, hands are public
+    and the header names who decides, so `width`, `viewer` and `deciding` change nothing."""
+    del width, viewer, deciding
     view = message if isinstance(message, DeepSpaceView) else decode(message)
     return "\n".join(board_lines(view, names=names, colour=colour))

@@ -53,4 +53,5 @@ DESCRIPTOR = VariantDescriptor(
                            "PlayerEliminated": (("seat", "by"), "cards_taken")},
         ),
     ),
+    renderer="risk_client.boards.classic:board_text",
 )
