@@ -62,7 +62,7 @@ def pick(legal_output: str) -> list[str]:
     ("legacy", 3, ["--auto-defend"]),
 ])
 def test_a_whole_game_through_the_command_line(
-    variant: str, players: int, options: list[str], make_service: ServiceFactory,
+    variant: str, players: int, options: list[str], *, make_service: ServiceFactory,
     redis_client: object, tmp_path: Path,
 ) -> None:
     target = make_service().target

@@ -32,6 +32,7 @@ from risk_proto.risk.v1 import game_pb2
 
 Builder = Callable[..., game_pb2.Action]
 USAGE_COLUMN = 36  # where a verb's summary starts in the usage text
+NOT_SET = -1  # an optional id set to -1 means "none", as leaving it unset does
 
 
 @dataclass(frozen=True, eq=False)  # hashed by identity: it marks annotations
@@ -233,7 +234,8 @@ def _values(verb: Verb, message: Message, max_count: int) -> list[tuple[Paramete
         value = getattr(message, p.name)
         field = message.DESCRIPTOR.fields_by_name[p.name]
         if p.optional and (
-            (field.has_presence and not message.HasField(p.name)) or value in (False, None)
+            (field.has_presence and not message.HasField(p.name)) or value is False
+            or (p.kind != "numbers" and value == NOT_SET)
         ):
             continue
         if p.name == "count" and max_count:

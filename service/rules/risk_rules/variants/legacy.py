@@ -108,5 +108,6 @@ DESCRIPTOR = VariantDescriptor(
             resign_at=60,
         ),
     ),
+    renderer="risk_client.boards.legacy:board_text",
     campaign=CampaignHooks(campaign_of=_campaign_of, record_game=_record_game),
 )

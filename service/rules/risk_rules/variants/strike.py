@@ -35,4 +35,5 @@ DESCRIPTOR = VariantDescriptor(
             resign_at=60,
         ),
     ),
+    renderer="risk_client.boards.strike:board_text",
 )
