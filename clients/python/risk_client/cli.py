@@ -13,14 +13,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import importlib
 import os
 import shutil
 import sys
-from collections import deque
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
@@ -28,9 +25,9 @@ from google.protobuf.message import DecodeError
 
 from risk_client.action_words import command_any, words_for
 from risk_client.actions import trade_bonus
-from risk_client.bots import is_over, play_seat
+from risk_client.bots import play_seat
 from risk_client.client import DEFAULT_TARGET, RiskClient
-from risk_client.errors import RiskError, Unavailable
+from risk_client.errors import RiskError
 from risk_client.options import (
     FORTIFY_MODES,
     SETUP_MODES,
@@ -46,17 +43,14 @@ from risk_client.render import (
     describe_legal,
     event_line,
     game_text,
-    is_game_end,
     outcome_text,
     plural,
 )
+from risk_client.watching import CLEAR_SCREEN, watch
 from risk_proto.risk.v1 import game_pb2, service_pb2
 from risk_rules import audit
 
-CLEAR_SCREEN = "\x1b[H\x1b[2J"
-LOG_LINES_MIN = 5
-FRAME_SECONDS = 0.05
-IDLE_REDRAW_SECONDS = 5.0
+__all__ = ["CLEAR_SCREEN", "build_parser", "main", "options_from_args", "resolve_common"]
 _VARIANTS = {name: value for value, name in VARIANT_NAMES.items() if value}
 # commands that act for a seat: without a token they cannot do anything
 _SEAT_COMMANDS = frozenset({"legal", "submit", "resign"})
@@ -378,123 +372,10 @@ async def cmd_submit(client: RiskClient, args: argparse.Namespace) -> int:
     return 0
 
 
-async def watch(
-    client: RiskClient, game_id: str, *, after: int = 0, plain: bool = False,
-    colour: bool = False,
-) -> service_pb2.GetGameResponse:
-    """Follow a game until it ends: the live board, or one line per event; returns the end."""
-    game = await _read(client, game_id)
-    seats = Seats.of(game.game)
-    if is_over(game) and after >= game.game.last_seq:
-        return game
-    if plain:
-        async for event in client.stream_events(
-            game_id, after_seq=after, on_reconnect=_report_reconnect
-        ):
-            _out(event_line(event, seats))
-            if is_game_end(event):
-                break
-        return await _read(client, game_id)
-    return await _watch_live(client, game, after, seats, colour)
-
-
-async def _read(client: RiskClient, game_id: str) -> service_pb2.GetGameResponse:
-    """GetGame, waiting out an outage as long as the event stream would."""
-    for attempt in range(1, client.backoff.attempts + 1):
-        try:
-            return await client.get_game(game_id)
-        except Unavailable:
-            if attempt == client.backoff.attempts:
-                raise
-            await asyncio.sleep(client.backoff.delay(attempt))
-    raise AssertionError("unreachable")
-
-
-def _reconnect_words(error: RiskError, attempt: int) -> str:
-    return f"(stream lost: {error}; reconnecting, attempt {attempt})"
-
-
-def _report_reconnect(error: RiskError, attempt: int) -> None:
-    print(_reconnect_words(error, attempt), file=sys.stderr, flush=True)
-
-
-@dataclass(frozen=True, slots=True)
-class _Notice:
-    """A line for the live view's log that is not an event."""
-
-    text: str
-
-
-async def _watch_live(
-    client: RiskClient, game: service_pb2.GetGameResponse, after: int, seats: Seats,
-    colour: bool,
-) -> service_pb2.GetGameResponse:
-    game_id = game.game.game_id
-    queue: asyncio.Queue[game_pb2.Event | _Notice | Exception | None] = asyncio.Queue()
-
-    def reconnecting(error: RiskError, attempt: int) -> None:
-        queue.put_nowait(_Notice(_reconnect_words(error, attempt)))
-
-    async def pump() -> None:
-        try:
-            async for event in client.stream_events(
-                game_id, after_seq=after, on_reconnect=reconnecting
-            ):
-                queue.put_nowait(event)
-                if is_game_end(event):
-                    break
-        except Exception as exc:  # handed to the drawing loop, which re-raises it
-            queue.put_nowait(exc)
-        finally:
-            queue.put_nowait(None)
-
-    log: deque[str] = deque(maxlen=200)
-    pump_task = asyncio.create_task(pump())
-    try:
-        _draw(game, log, colour)
-        done = False
-        while not done:
-            try:
-                batch = [await asyncio.wait_for(queue.get(), IDLE_REDRAW_SECONDS)]
-            except TimeoutError:
-                batch = []  # a quiet game: refresh the board anyway
-            while not queue.empty():
-                batch.append(queue.get_nowait())
-            for item in batch:
-                if item is None:
-                    done = True
-                elif isinstance(item, Exception):
-                    raise item
-                elif isinstance(item, _Notice):
-                    log.append(item.text)
-                else:
-                    log.append(event_line(item, seats))
-            # the view is re-read once per batch, so a burst of events costs one read; frames
-            # are spaced so a fast game batches more instead of redrawing for every event
-            game = await _read(client, game_id)
-            _draw(game, log, colour)
-            if not done:
-                await asyncio.sleep(FRAME_SECONDS)
-    finally:
-        pump_task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await pump_task
-    return game
-
-
-def _draw(game: service_pb2.GetGameResponse, log: deque[str], colour: bool) -> None:
-    size = shutil.get_terminal_size((100, 40))
-    board = game_text(game, colour=colour, width=size.columns).splitlines()
-    room = max(LOG_LINES_MIN, size.lines - len(board) - 3)
-    lines = [*board, "", "latest events:", *list(log)[-room:]]
-    sys.stdout.write(CLEAR_SCREEN + "\n".join(lines) + "\n")
-    sys.stdout.flush()
-
-
 async def cmd_watch(client: RiskClient, args: argparse.Namespace) -> int:
     game = await watch(
         client, args.game, after=args.after, plain=args.plain,
-        colour=use_colour(args.color, sys.stdout),
+        colour=use_colour(args.color, sys.stdout), target=args.target,
     )
     _print_outcome(game)
     return 0
@@ -549,7 +430,7 @@ async def cmd_demo(client: RiskClient, args: argparse.Namespace) -> int:
         async with asyncio.TaskGroup() as group:
             if args.watch:
                 group.create_task(watch(client.with_token(None), summary.game_id,
-                                        plain=args.plain,
+                                        plain=args.plain, target=args.target,
                                         colour=use_colour(args.color, sys.stdout)))
             for seat, token in zip(seats, tokens, strict=True):
                 group.create_task(play_seat(bots, summary.game_id, token, entropy + seat))
