@@ -27,14 +27,13 @@ QUICK = ("end-turn", "pass-turn", "pass", "stop-attack", "end-attack", "return-d
 MAX_STEPS = 60
 
 
-def risk(*args: str, target: str, token: str = "", cwd: Path | None = None
-         ) -> subprocess.CompletedProcess[str]:
+def risk(*args: str, target: str, token: str = "") -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("RISK_TOKEN", "RISK_TARGET")}
     env["RISK_TARGET"] = target
     if token:
         env["RISK_TOKEN"] = token
     done = subprocess.run([RISK, *args], env=env, capture_output=True, text=True, timeout=60,
-                          check=False, cwd=cwd)
+                          check=False)
     assert done.returncode == 0, f"risk {' '.join(args)}: {done.stdout}{done.stderr}"
     return done
 
@@ -91,6 +90,7 @@ def test_a_whole_game_through_the_command_line(
     final = risk("show", game_id, target=target, token=tokens[0]).stdout
     assert f"{variant}  finished" in final and "outcome:" in final, final
     assert "<- to play" not in final
-    risk("export", game_id, target=target, token=host.group(2 - 1), cwd=tmp_path)
-    verified = risk("verify", f"{game_id}.export", target=target, cwd=tmp_path).stdout
+    path = str(tmp_path / "game.export")
+    risk("export", game_id, path, target=target, token=host.group(1))
+    verified = risk("verify", path, target=target).stdout
     assert f"verify: OK game {game_id}" in verified, verified

@@ -1,11 +1,11 @@
 """The README's "Try it" walkthrough, run as written against a real service.
 
 The commands are parsed out of README.md's "Try it" code block; only what the README says to
-replace is replaced (GAME, HOST, TOKEN0, TOKEN1, taken from the output of the commands before
-them, as a reader would), `.venv/bin/risk` is this environment's `risk`, and the target is the
-test's service. Every command must succeed, and text the README quotes in a comment ("decision:
-seat 1 (claim)") must be in that command's output, so the walkthrough cannot drift from the
-program.
+replace is replaced (GAME, HOST, TOKEN0..TOKEN2 and FILE, taken from the output of the
+commands before them, as a reader would), `.venv/bin/risk` is this environment's `risk`, and
+the target is the test's service. Every command must succeed, and text the README quotes in a
+comment ("decision: seat 1 (claim)") must be in that command's output, so the walkthrough
+cannot drift from the program.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ def test_the_readme_walkthrough_works_as_written(
     target = make_service().target
     env = {k: v for k, v in os.environ.items() if k not in ("RISK_TOKEN", "RISK_TARGET")}
     env["RISK_TARGET"] = target
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")  # where a default export goes
     values: dict[str, str] = {}
     steps = walkthrough()
     assert len(steps) >= 8 and steps[0][0].startswith(".venv/bin/risk create")
@@ -58,5 +59,8 @@ def test_the_readme_walkthrough_works_as_written(
             values["HOST"] = re.findall(r"^host-token (\S+)$", done.stdout, re.MULTILINE)[0]
         elif words[1] == "join":
             values[f"TOKEN{words[3]}"] = done.stdout.strip()
-        values["GAME.export"] = f"{values.get('GAME')}.export"
-    assert (tmp_path / f"{values['GAME']}.export").exists()
+        elif "export" in words:
+            values["FILE"] = re.findall(r"^wrote (.+?): ", done.stdout, re.MULTILINE)[0]
+    exported = tmp_path / "data" / "risk" / "exports" / f"{values['GAME']}.export"
+    assert values["FILE"] == str(exported) and exported.exists()
+    assert not list(tmp_path.glob("*.export"))  # nothing lands where the command ran

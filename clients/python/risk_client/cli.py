@@ -17,7 +17,7 @@ import importlib
 import os
 import shutil
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
@@ -143,8 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
                             help="write a finished game's audit export to a file")
     export.add_argument("game", help=_GAME_HELP)
     export.add_argument("file", nargs="?",
-                        help="where to write the risk.v1.GameExport bytes "
-                             "(default: GAME.export in the current directory)")
+                        help="where to write the risk.v1.GameExport bytes (default: "
+                             "GAME.export in $RISK_EXPORT_DIR, else "
+                             "$XDG_DATA_HOME/risk/exports, else ~/.local/share/risk/exports)")
     verify = sub.add_parser("verify", parents=[common],
                             help="replay an audit export through the rules and check it")
     verify.add_argument("file", help="an export written by `risk export`")
@@ -302,7 +303,10 @@ async def cmd_list(client: RiskClient, args: argparse.Namespace) -> int:
         count += 1
     _out(f"({plural(count, 'game')})")
     if more:
-        _out(f"(more: risk list --page-size {args.page_size or 50} --page-token {more})")
+        filters = "".join(f" --{name} {getattr(args, name)}" for name in ("variant", "status")
+                          if getattr(args, name))
+        _out(f"next page: risk list{filters} --page-size {args.page_size or 50} "
+             f"--page-token {more}")
     return 0
 
 
@@ -471,8 +475,21 @@ def _file_words(error: OSError) -> str:
     return (error.strerror or str(error)).lower()
 
 
+def export_folder(environ: Mapping[str, str] | None = None) -> str:
+    """Where `export` writes without a file named: a data folder of the user's, never the
+    directory the command happens to run in (a checkout, usually)."""
+    env = os.environ if environ is None else environ
+    if env.get("RISK_EXPORT_DIR"):
+        return env["RISK_EXPORT_DIR"]
+    data = env.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(data, "risk", "exports")
+
+
 async def cmd_export(client: RiskClient, args: argparse.Namespace) -> int:
-    path = args.file or f"{args.game}.export"
+    path = args.file
+    if not path:
+        os.makedirs(export_folder(), exist_ok=True)
+        path = os.path.join(export_folder(), f"{args.game}.export")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):  # say so before asking the service for the whole game
         raise FileMistake(f"cannot write {path}: no directory {folder}")

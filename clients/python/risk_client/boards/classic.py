@@ -100,6 +100,12 @@ def board_lines(view: ClassicView, seats: Seats, *, colour: bool = False, width:
     return rows
 
 
+def _count(count: int, word: str, many: str) -> str:
+    """"  1 territory  " / " 12 territories": numbers right-aligned, words left-aligned, so
+    a column lines up whether its word is singular or plural."""
+    return f"{count:>3} {word if count == 1 else many:<{len(many)}}"
+
+
 def seat_lines(view: ClassicView, seats: Seats, *, colour: bool = False,
                deciding: Collection[int] = ()) -> list[str]:
     """One line per seat (and the neutral): territories, armies, cards, eliminated; the seats
@@ -113,10 +119,10 @@ def seat_lines(view: ClassicView, seats: Seats, *, colour: bool = False,
         held = [t for t, o in enumerate(view.owner) if o == seat]
         armies = sum(view.armies[t] for t in held)
         label = seats.label(seat)
-        text = f"{label:<12} {plural(len(held), 'territory', 'territories'):>15}  " \
-            f"{plural(armies, 'army', 'armies'):>11}"
+        text = f"{label:<12} {_count(len(held), 'territory', 'territories')}  " \
+            f"{_count(armies, 'army', 'armies')}"
         if seat < len(view.hand_counts):
-            text += f"  {plural(view.hand_counts[seat], 'card'):>8}"
+            text += f"  {_count(view.hand_counts[seat], 'card', 'cards')}"
         if seat < len(view.eliminated) and view.eliminated[seat]:
             text += "  eliminated"
         if seat in deciding:
