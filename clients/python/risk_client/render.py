@@ -183,15 +183,19 @@ def generic_words(value: object, seats: Seats | None = None,
     name = re.sub(r"(?<!^)(?=[A-Z])", " ", type(value).__name__).lower()
     if not dataclasses.is_dataclass(value):
         return name
-    parts = [f"{f.name.replace('_', ' ')} "
-             f"{_field_words(f.name, getattr(value, f.name), seats or Seats(), places or {})}"
-             for f in dataclasses.fields(value)]
+    parts = []
+    for f in dataclasses.fields(value):
+        words = _field_words(f.name, getattr(value, f.name), seats or Seats(), places or {})
+        # "seat 2", not "seat seat 2": a seat's label already says what it is
+        parts.append(words if f.name == "seat" else f"{f.name.replace('_', ' ')} {words}")
     return f"{name}: {', '.join(parts)}" if parts else name
 
 
 def _field_words(field: str, value: object, seats: Seats, places: Mapping[str, Places]
                  ) -> str:
     if isinstance(value, tuple):
+        if value and all(v == HIDDEN for v in value):
+            return plural(len(value), "hidden card")  # what a viewer may not see
         return "[" + ", ".join(_field_words(field, v, seats, places) for v in value) + "]"
     if isinstance(value, bool):
         return "yes" if value else "no"

@@ -213,9 +213,11 @@ async def _first_read(client: RiskClient, game_id: str, outage: Outage, *, log: 
                       status: list[str], colour: bool) -> service_pb2.GetGameResponse:
     """The first GetGame; while the service is away, a screen saying so instead of a board."""
     reading = asyncio.create_task(read(client, game_id, outage))
+    drawn = ""
     while not reading.done():
         await asyncio.wait([reading], timeout=0.2)
-        if status and not reading.done():
+        if status and status[0] != drawn and not reading.done():
+            drawn = status[0]  # a new frame only when the status line changes
             size = shutil.get_terminal_size((100, 40))
             sys.stdout.write(CLEAR_SCREEN + f"game {game_id}\n\nstatus: {status[0]}\n"[
                 :size.columns * 4])
