@@ -61,6 +61,8 @@ def test_commands_read_back_and_boards_draw(variant: str) -> None:
         for entry in rules.legal_actions(state, seat):
             message = wire.action_to_proto(variant, entry.action)
             command = command_any(message, entry.max_count)
+            # an optional field at the value the rules take when it is unset is left out
+            assert "=-1" not in command and "count=0" not in command, command
             parsed = wire.action_from_proto(grammar.parse(shlex.split(command)))[1]
             expected = entry.action if not entry.max_count else dataclasses.replace(
                 entry.action, count=entry.max_count)

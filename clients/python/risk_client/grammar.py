@@ -29,10 +29,10 @@ from google.protobuf.message import Message
 
 from risk_client.places import Places, did_you_mean, name_key
 from risk_proto.risk.v1 import game_pb2
+from risk_rules import wire
 
 Builder = Callable[..., game_pb2.Action]
 USAGE_COLUMN = 36  # where a verb's summary starts in the usage text
-NOT_SET = -1  # an optional id set to -1 means "none", as leaving it unset does
 
 
 @dataclass(frozen=True, eq=False)  # hashed by identity: it marks annotations
@@ -199,7 +199,7 @@ class Verbs:
             return f"<not a {self.case} action>"
         verb, message = found
         words = [verb.word]
-        for p, value in _values(verb, message, max_count):
+        for p, value in _values(verb, message, max_count, self.case):
             if p.kind == "flag":
                 words.append(p.word)
             elif p.optional:
@@ -215,7 +215,7 @@ class Verbs:
             return "(an action this client cannot read)"
         verb, message = found
         parts = []
-        for p, value in _values(verb, message, 0):
+        for p, value in _values(verb, message, 0, self.case):
             if p.kind == "flag":
                 parts.append(p.name.replace("_", " "))
                 continue
@@ -227,15 +227,33 @@ class Verbs:
         return f"{head}: {', '.join(parts)}" if parts else head
 
 
-def _values(verb: Verb, message: Message, max_count: int) -> list[tuple[Parameter, Any]]:
-    """The parameters `message` sets, with their values (defaults left out)."""
+def _engine_action(case: str, kind: str, message: Message) -> object:
+    """What the service makes of `message`: the engine action the wire decodes it to."""
+    envelope = game_pb2.Action()
+    getattr(getattr(envelope, case), kind).CopyFrom(message)
+    return wire.action_from_proto(envelope)[1]
+
+
+def _redundant(case: str, kind: str, message: Message, name: str) -> bool:
+    """Whether leaving the optional field `name` out means the same action (it holds the
+    value the rules take when it is unset: -1 for "none", a card's unused count, ...)."""
+    trimmed = type(message)()
+    trimmed.CopyFrom(message)
+    trimmed.ClearField(name)
+    return _engine_action(case, kind, trimmed) == _engine_action(case, kind, message)
+
+
+def _values(verb: Verb, message: Message, max_count: int, case: str
+            ) -> list[tuple[Parameter, Any]]:
+    """The parameters `message` sets, with their values (optional ones at their default left
+    out, so a command carries only what the action needs)."""
     out = []
     for p in verb.parameters:
         value = getattr(message, p.name)
         field = message.DESCRIPTOR.fields_by_name[p.name]
         if p.optional and (
             (field.has_presence and not message.HasField(p.name)) or value is False
-            or (p.kind != "numbers" and value == NOT_SET)
+            or _redundant(case, verb.case, message, p.name)
         ):
             continue
         if p.name == "count" and max_count:
