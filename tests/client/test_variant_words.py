@@ -10,6 +10,7 @@ deciding, for the views a player meets along the game (windows, battles, hands).
 from __future__ import annotations
 
 import dataclasses
+import re
 import shlex
 from typing import Any
 
@@ -75,6 +76,7 @@ def test_commands_read_back_and_boards_draw(variant: str) -> None:
         for event in events:
             words = describe_event(wire.event_to_proto(variant, event, step + 1, step + 1))
             assert "cannot read" not in words and "Sequence" not in words
+            assert not re.search(r"\(-?\d+, -?\d+", words), words  # no Python tuples
     for expected_text in SHOWN[variant]:
         assert expected_text in drawn, expected_text
     assert len(verbs_seen) >= 4
