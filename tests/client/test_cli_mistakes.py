@@ -122,3 +122,16 @@ def test_a_waiting_game_marks_nobody_to_play_and_columns_line_up() -> None:
         lines = [line for line in board_text(rules.view(state, 0)).splitlines()
                  if line.startswith("seat ")]
         assert len({line.index("arm") for line in lines}) == 1, lines
+
+
+async def test_legal_on_a_game_still_waiting_says_why(
+    make_service: ServiceFactory, redis_client: object
+) -> None:
+    target = make_service().target
+    async with RiskClient(target) as client:
+        summary, _host = await client.create_game(classic_options(players=3))
+        token = await client.join_game(summary.game_id, 0)
+    done = risk("--token", token, "legal", summary.game_id, target=target)
+    assert done.returncode == 0, done.stderr
+    assert "has not started: 1 of 3 seats taken" in done.stdout
+    assert f"risk join {summary.game_id} SEAT" in done.stdout

@@ -322,6 +322,11 @@ async def cmd_legal(client: RiskClient, args: argparse.Namespace) -> int:
     if not legal.actions:
         game = await client.get_game(args.game)
         seats = Seats.of(game.game)
+        if game.game.status == service_pb2.GAME_STATUS_WAITING:
+            taken = sum(1 for seat in game.game.seats if seat.taken)
+            _out(f"the game has not started: {taken} of {len(game.game.seats)} seats taken; it "
+                 f"starts when every seat is (`risk join {args.game} SEAT`)")
+            return 0
         _out(f"nothing to do for {seats.label(legal.seat)} now; {decision_words(game.game, seats)}")
         return 0
     _out(f"version {legal.version}, {legal.decision.kind.replace('_', ' ')}; "
