@@ -1,9 +1,12 @@
 """Games, events and actions in words, for the command line's `show`, `legal` and `watch`.
 
-Everything here is pure: protobuf messages in, strings out. Events and views are decoded with
-the service's wire codec into the engine's classic dataclasses, so a new field in the contract
-needs no change here until it is worth showing. Colour is plain ANSI and optional; without it
-the text is stable enough for logs and tests.
+Everything here is pure: protobuf messages in, strings out. The board itself is drawn by the
+variant's descriptor's renderer hook (`risk_client/boards/<variant>.py`); this module adds the
+header, the decision and the outcome around it. Events are decoded with the wire codec into the
+engine's dataclasses: classic's have their own phrasing here, the other variants' are told
+field by field with seats and places named (`generic_words`). Actions of every variant are put
+in words by `action_words`. Colour is plain ANSI and optional; without it the text is stable
+enough for logs and tests.
 """
 
 from __future__ import annotations
