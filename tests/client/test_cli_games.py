@@ -25,6 +25,9 @@ RISK = str(Path(sys.executable).with_name("risk"))
 # the verbs that move a game on fastest, in order of preference
 QUICK = ("end-turn", "pass-turn", "pass", "stop-attack", "end-attack", "return-dog")
 MAX_STEPS = 60
+# what `risk show` draws of each variant's board (its descriptor's renderer)
+BOARD = {"classic": "North America (+5)", "deep_space": "home stations",
+         "strike": "continent cards", "legacy": "red stars"}
 
 
 def risk(*args: str, target: str, token: str = "") -> subprocess.CompletedProcess[str]:
@@ -89,7 +92,7 @@ def test_a_whole_game_through_the_command_line(
         seat = deciding_seat(submitted.stdout)
     final = risk("show", game_id, target=target, token=tokens[0]).stdout
     assert f"{variant}  finished" in final and "outcome:" in final, final
-    assert "<- to play" not in final
+    assert "<- to play" not in final and BOARD[variant] in final, final
     path = str(tmp_path / "game.export")
     risk("export", game_id, path, target=target, token=host.group(1))
     verified = risk("verify", path, target=target).stdout
