@@ -16,9 +16,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from risk_client import RiskClient
 from risk_client.boards.classic import board_text
-from risk_client.cli import build_parser, export_folder
+from risk_client.cli import build_parser, export_folder, options_from_args
 from risk_client.options import classic_options
 from risk_client.render import VARIANT_NAMES, game_text
 from risk_proto.risk.v1 import service_pb2
@@ -135,3 +137,21 @@ async def test_legal_on_a_game_still_waiting_says_why(
     assert done.returncode == 0, done.stderr
     assert "has not started: 1 of 3 seats taken" in done.stdout
     assert f"risk join {summary.game_id} SEAT" in done.stdout
+
+
+def test_create_flags_map_onto_each_variants_options() -> None:
+    """Flags a variant has become its options; a flag it lacks is refused, naming it."""
+    parser = build_parser()
+
+    def options(*argv: str) -> object:
+        return options_from_args(parser.parse_args(["create", *argv]))
+
+    strike = options("--variant", "strike", "--auto-pass", "--players", "3", "--max-turns", "9")
+    assert str(strike).split() == ["strike", "{", "players:", "3", "max_turns:", "9",
+                                   "auto_pass:", "true", "}"]
+    assert "auto_defend_max_dice: true" in str(options("--variant", "legacy", "--auto-defend"))
+    for argv, words in ((["--variant", "deep_space", "--auto-defend"], "auto_defend_max_dice"),
+                        (["--auto-pass"], "strike only"),
+                        (["--variant", "strike", "--no-cards"], "classic only")):
+        with pytest.raises(ValueError, match=words):
+            options(*argv)

@@ -196,6 +196,9 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
                         help="classic: fortify along connected territories or adjacent only")
     parser.add_argument("--no-cards", action="store_true",
                         help="classic: play without territory cards")
+    parser.add_argument("--auto-pass", action="store_true",
+                        help="strike: pass for a seat with nothing it could play (this tells "
+                             "the others so)")
     parser.add_argument("--max-turns", type=int, help="turn cap before a ranked draw")
 
 
@@ -220,7 +223,10 @@ def options_from_args(args: argparse.Namespace) -> game_pb2.GameOptions:
         if given:
             raise ValueError(f"{', '.join(given)}: classic only, not {variant}")
         return variant_options(variant, players=args.players, max_turns=args.max_turns,
-                               auto_defend_max_dice=True if args.auto_defend else None)
+                               auto_defend_max_dice=True if args.auto_defend else None,
+                               auto_pass=True if args.auto_pass else None)
+    if args.auto_pass:
+        raise ValueError("--auto-pass: strike only, not classic")
     return classic_options(
         players=args.players,
         setup=args.setup,

@@ -74,6 +74,7 @@ def variant_options(
     players: int | None = None,
     max_turns: int | None = None,
     auto_defend_max_dice: bool | None = None,
+    auto_pass: bool | None = None,
 ) -> game_pb2.GameOptions:
     """Options for any variant of the contract by its name (`deep_space`), setting only the
     fields named that the variant has; the rest take the service's defaults."""
@@ -85,10 +86,11 @@ def variant_options(
     chosen.SetInParent()
     fields = chosen.DESCRIPTOR.fields_by_name
     for name, value in (("players", players), ("max_turns", max_turns),
-                        ("auto_defend_max_dice", auto_defend_max_dice)):
+                        ("auto_defend_max_dice", auto_defend_max_dice),
+                        ("auto_pass", auto_pass)):
         if value is None:
             continue
         if name not in fields:
-            raise ValueError(f"{variant} has no {name.replace('_', ' ')} option")
+            raise ValueError(f"{variant} has no option {name}")
         setattr(chosen, name, value)
     return options
