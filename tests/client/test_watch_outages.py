@@ -76,6 +76,7 @@ async def test_watch_rides_out_a_shutdown_and_a_crash(redis_url: str, tmp_path: 
     service = ServiceProcess(redis_url, tmp_path, RISK_KEY_PREFIX="watch-outage")
     service.start()
     watcher: Watcher | None = None
+    live: Watcher | None = None
     try:
         async with RiskClient(service.target) as client:
             summary, _host = await client.create_game(
@@ -83,22 +84,32 @@ async def test_watch_rides_out_a_shutdown_and_a_crash(redis_url: str, tmp_path: 
             game_id = summary.game_id
             tokens = [await client.join_game(game_id, seat) for seat in range(3)]
             watcher = Watcher(tmp_path, "plain", game_id, "--plain", target=service.target)
+            live = Watcher(tmp_path, "live", game_id, target=service.target)
             watcher.wait_for("the game starts")
+            live.wait_for("the game starts")
             service.stop()  # clean shutdown: the service ends the stream
             watcher.wait_for("retrying in")
             service.start()
             watcher.wait_for("answers again")
+            live.wait_for("status: ")
             service.kill()  # a crash mid-stream
             time.sleep(1)
             service.start()
             await client.with_token(tokens[0]).resign(game_id)
             await client.with_token(tokens[1]).resign(game_id)
         watcher.process.wait(90)
+        live.process.wait(90)
         out, err = watcher.stop()
+        live_out, _ = live.stop()
     finally:
-        if watcher is not None and watcher.process.poll() is None:
-            watcher.process.kill()
+        for running in (watcher, live):
+            if running is not None and running.process.poll() is None:
+                running.process.kill()
         service.stop()
+    frames = [f for f in live_out.split("\x1b[H\x1b[2J") if f.strip()]
+    assert any("\nstatus: " in f for f in frames)  # the outage shown under the board
+    assert "status: " not in frames[-1] and "finished" in frames[-1]  # and cleared after
+    assert live.process.returncode == 0
     assert watcher.process.returncode == 0, err
     status = err.strip().splitlines()
     assert len(status) == 4, err  # two outages: each said once, and its end once

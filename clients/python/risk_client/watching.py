@@ -198,7 +198,7 @@ async def _watch_live(client: RiskClient, game_id: str, after: int, colour: bool
             if not status:
                 # the view is re-read once per batch, so a burst of events costs one read;
                 # frames are spaced so a fast game batches more instead of redrawing each event
-                game = await read(client, game_id, outage)
+                game = await _reread(client, game_id, game)
             draw(game, log, colour, status)
             if not done:
                 await asyncio.sleep(FRAME_SECONDS)
@@ -207,6 +207,18 @@ async def _watch_live(client: RiskClient, game_id: str, after: int, colour: bool
         with contextlib.suppress(asyncio.CancelledError):
             await pump_task
     return game
+
+
+async def _reread(client: RiskClient, game_id: str, game: service_pb2.GetGameResponse
+                  ) -> service_pb2.GetGameResponse:
+    """The game now, or `game` while the service is away: the event pump notices the outage
+    and sets the status line, and the drawing loop must not block on it meanwhile."""
+    try:
+        return await client.get_game(game_id)
+    except RiskError as exc:
+        if not is_passing(exc):
+            raise
+        return game
 
 
 async def _first_read(client: RiskClient, game_id: str, outage: Outage, *, log: deque[str],
