@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,21 @@ def test_create_flags_map_onto_each_variants_options() -> None:
                         (["--variant", "strike", "--no-cards"], "classic only")):
         with pytest.raises(ValueError, match=words):
             options(*argv)
+
+
+def test_demo_delay_paces_the_bots_and_prints_tokens(
+    make_service: ServiceFactory, redis_client: object
+) -> None:
+    """`demo --delay S` makes each bot wait S seconds before every action it submits (so a
+    person watching can follow): the game takes at least actions x S. It prints the tokens."""
+    target = make_service().target
+    started = time.monotonic()
+    done = risk("demo", "--variant", "deep_space", "--players", "2", "--max-turns", "2",
+                "--seed", "4", "--delay", "0.5", target=target)
+    elapsed = time.monotonic() - started
+    assert done.returncode == 0, done.stderr
+    actions = re.search(r", (\d+) actions\)", done.stdout)
+    assert actions, done.stdout
+    assert int(actions.group(1)) >= 2 and elapsed >= 0.5 * int(actions.group(1))
+    assert re.search(r"^seat 1 token \S+$", done.stdout, re.MULTILINE)
+    assert re.search(r"^host-token \S+$", done.stdout, re.MULTILINE)
