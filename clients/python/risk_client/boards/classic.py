@@ -13,10 +13,10 @@ from collections.abc import Collection, Sequence
 from itertools import pairwise
 
 from risk_client.actions import cards_label, territory_name
+from risk_client.boards import as_view
 from risk_client.seats import BOLD, RESET, Seats, paint
 from risk_client.wording import dice_words, plural
 from risk_proto.risk.v1 import classic_pb2, game_pb2
-from risk_rules import wire
 from risk_rules.engine.classic.board import CLASSIC_BOARD
 from risk_rules.engine.classic.model import ClassicView, Phase
 
@@ -28,12 +28,7 @@ def classic_view(board: game_pb2.BoardView) -> ClassicView | None:
     """The classic view inside a board, or None for another variant."""
     if board.WhichOneof("variant") != "classic":
         return None
-    return decode(board.classic)
-
-
-def decode(message: classic_pb2.ClassicView) -> ClassicView:
-    view: ClassicView = wire.from_message(message, ClassicView)
-    return view
+    return as_view(board.classic, ClassicView)
 
 
 def phase_words(phase: Phase) -> str:
@@ -168,7 +163,7 @@ def board_text(message: classic_pb2.ClassicView | ClassicView, *, names: Sequenc
                colour: bool = False, width: int = 100, viewer: int = -1,
                deciding: Collection[int] = ()) -> str:
     """The renderer hook (`VariantDescriptor.renderer`): the whole classic board as text."""
-    view = message if isinstance(message, ClassicView) else decode(message)
+    view = as_view(message, ClassicView)
     seats = Seats(len(view.hand_counts), tuple(names))
     lines = [*situation_lines(view), ""]
     lines.extend(seat_lines(view, seats, colour=colour, deciding=deciding))

@@ -11,20 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from risk_client.boards import as_view
 from risk_client.seats import BOLD, Seats, paint
 from risk_client.wording import plural
 from risk_proto.risk.v1 import legacy_pb2
-from risk_rules import wire
 from risk_rules.engine.classic.board import CLASSIC_BOARD
 from risk_rules.engine.legacy.model import LegacyView, Phase, WindowKind
 from risk_rules.engine.legacy.world import Faction, Power, Scar
 
 _NAME_WIDTH = max(len(n) for n in CLASSIC_BOARD.names)
-
-
-def decode(message: legacy_pb2.LegacyView) -> LegacyView:
-    view: LegacyView = wire.from_message(message, LegacyView)
-    return view
 
 
 def _words(member: Faction | Power | Scar | Phase) -> str:
@@ -104,7 +99,7 @@ def board_text(message: legacy_pb2.LegacyView | LegacyView, *, names: Sequence[s
                deciding: Collection[int] = ()) -> str:
     """The renderer hook (`VariantDescriptor.renderer`): the whole Legacy game as text."""
     del width  # one column: the marks make territory lines too wide to set side by side
-    view = message if isinstance(message, LegacyView) else decode(message)
+    view = as_view(message, LegacyView)
     seats = Seats(len(view.hqs), tuple(names))
     head = f"Legacy, turn {view.turn}/{view.options.max_turns}: {_words(view.phase)}"
     slots = ", ".join(CLASSIC_BOARD.names[c] if 0 <= c < 42 else ("coin" if c >= 0 else "-")

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 
+from risk_client.boards import as_view
 from risk_client.seats import BOLD, Seats, paint
 from risk_client.wording import plural
 from risk_proto.risk.v1 import strike_pb2
-from risk_rules import wire
 from risk_rules.engine.strike.cards import (
     CONTINENT_NAMES,
     DOMINATION,
@@ -36,11 +36,6 @@ _PHASES = {
 }
 _WINDOWS = {WindowKind.DEPLOY: "deploy", WindowKind.AFTER_DEPLOY: "after the deploy",
             WindowKind.AFTER_ROLL: "after the roll", WindowKind.CANCEL: "Cancel Order"}
-
-
-def decode(message: strike_pb2.StrikeView) -> StrikeView:
-    view: StrikeView = wire.from_message(message, StrikeView)
-    return view
 
 
 def tactic_name(card: int) -> str:
@@ -107,7 +102,7 @@ def board_text(message: strike_pb2.StrikeView | StrikeView, *, names: Sequence[s
                deciding: Collection[int] = ()) -> str:
     """The renderer hook (`VariantDescriptor.renderer`): the whole Strike game as text."""
     del width  # every line is one fact; none is laid out in columns
-    view = message if isinstance(message, StrikeView) else decode(message)
+    view = as_view(message, StrikeView)
     seats = Seats(len(view.continents), tuple(names))
     head = (f"Strike, turn {view.turn}/{view.options.max_turns}: "
             f"{_PHASES.get(view.phase, view.phase.name.lower())}")
