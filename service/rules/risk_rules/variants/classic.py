@@ -55,4 +55,5 @@ DESCRIPTOR = VariantDescriptor(
         ),
     ),
     describe=description.describe,
+    renderer="risk_client.boards.classic:board_text",
 )

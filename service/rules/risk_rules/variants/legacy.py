@@ -109,6 +109,7 @@ DESCRIPTOR = VariantDescriptor(
             resign_at=60,
         ),
     ),
+    renderer="risk_client.boards.legacy:board_text",
     campaign=CampaignHooks(campaign_of=_campaign_of, record_game=_record_game),
     describe=description.describe,
 )

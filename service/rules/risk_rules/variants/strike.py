@@ -37,4 +37,5 @@ DESCRIPTOR = VariantDescriptor(
         ),
     ),
     describe=description.describe,
+    renderer="risk_client.boards.strike:board_text",
 )
