@@ -14,8 +14,10 @@ import pytest
 import redis.asyncio
 from redis.asyncio.cluster import RedisCluster
 
-from risk_proto.risk.v1 import game_pb2, lifecycle_pb2, service_pb2
+from risk_proto.risk.v1 import game_pb2, legacy_pb2, lifecycle_pb2, service_pb2
 from risk_rules import audit, wire
+from risk_rules.engine import LegalAction, get_ruleset
+from risk_rules.engine.legacy.model import LegacyView
 from risk_service.store.keys import Keys
 from tests.cluster.conftest import ClusterServiceFactory
 from tests.service.rawbot import (
@@ -174,3 +176,55 @@ async def test_timed_game_times_out_once_per_deadline_with_two_sweepers(
     assert len(timeouts) <= len(started), "more timeouts than decisions"
     for late, early in zip(timeouts, started, strict=False):
         assert late.at_ms >= early.at_ms + 1000, "a timeout before its deadline"
+
+
+async def test_legacy_campaign_game_shares_its_campaigns_slot_and_completes(
+    stubs: tuple[Stub, Stub], cluster_client: RedisCluster
+) -> None:
+    """A Legacy campaign on the cluster: its game's keys and the campaign record share one
+    slot (the game's end writes both in one commit), the game is played through the other
+    process to its end, the campaign records it, and ListCampaigns finds it in its bucket."""
+    a, b = stubs
+    created = await a.CreateCampaign(service_pb2.CreateCampaignRequest(
+        players=3, seat_names=["ann", "bob", "cy"],
+        factions=[legacy_pb2.FactionChoice(faction=f, power=p)  # type: ignore[arg-type]
+                  for f, p in ((1, 1), (2, 3), (4, 7))]))
+    campaign_id, tokens = created.campaign.campaign_id, list(created.seat_tokens)
+    started = await a.StartCampaignGame(service_pb2.StartCampaignGameRequest(
+        campaign_id=campaign_id, seed=11, max_turns=3), metadata=bearer(created.host_token))
+    game_id = started.game.game_id
+    keys = Keys()
+    slots = {await cluster_client.cluster_keyslot(key)
+             for key in (keys.campaign(campaign_id), *keys.game_keys(game_id))}
+    assert len(slots) == 1, "the campaign and its game are in one slot"
+    steps = await _play_legacy(b, game_id, tokens)
+    assert steps > 0
+    campaign = (await a.GetCampaign(service_pb2.GetCampaignRequest(
+        campaign_id=campaign_id))).campaign
+    assert campaign.state.games_played == 1 and list(campaign.game_ids) == [game_id]
+    listed = await b.ListCampaigns(service_pb2.ListCampaignsRequest())
+    assert campaign_id in [c.campaign_id for c in listed.campaigns]
+
+
+async def _play_legacy(stub: Stub, game_id: str, tokens: list[str]) -> int:
+    """Bots play a Legacy game to its end; returns the actions taken."""
+    rules = get_ruleset("legacy")
+    steps = 0
+    while True:
+        game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+        if game.HasField("outcome"):
+            return steps
+        seat = game.decision.seats[0]
+        auth = bearer(tokens[seat])
+        board = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id),
+                                    metadata=auth)).board
+        legal = await stub.ListLegalActions(service_pb2.ListLegalActionsRequest(
+            game_id=game_id), metadata=auth)
+        choices = [LegalAction(wire.action_from_proto(e.action)[1], e.max_count)
+                   for e in legal.actions]
+        action = rules.bot_choose(wire.from_message(board.legacy, LegacyView), choices, steps)
+        await stub.SubmitAction(service_pb2.SubmitActionRequest(
+            game_id=game_id, action=wire.action_to_proto("legacy", action),
+            expected_version=legal.version), metadata=auth)
+        steps += 1
+        assert steps < 5000, "the bots did not finish the game"
