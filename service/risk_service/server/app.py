@@ -183,7 +183,9 @@ def server_options(settings: Settings) -> list[tuple[str, int]]:
     """gRPC core's limits on requests and connections (docs/reliability.md, "Connections")."""
     options = [
         ("grpc.max_receive_message_length", settings.max_message_bytes),
-        ("grpc.so_reuseport", 0),
+        # only the workers of one parent share an address (workers.py); a lone process must
+        # fail on a taken port, not quietly share it
+        ("grpc.so_reuseport", 1 if settings.reuse_port else 0),
         ("grpc.server_handshake_timeout_ms", settings.handshake_timeout_ms),
         # ... and must acknowledge the server's SETTINGS within as long
         ("grpc.http2.settings_timeout", settings.handshake_timeout_ms),
@@ -309,7 +311,8 @@ async def start(settings: Settings, redis_url: str) -> App:
                             origins=cors_origins(settings.http_cors_origins))
         http_port = await app.http.start(
             settings.http_listen, grace_s=settings.shutdown_grace_s,
-            cert_file=settings.tls_cert_file, key_file=settings.tls_key_file)
+            cert_file=settings.tls_cert_file, key_file=settings.tls_key_file,
+            reuse_port=settings.reuse_port)
     if settings.metrics_port:
         app.ops_http = OpsHttp(metrics, lambda: app.ready)
         try:
@@ -340,8 +343,11 @@ async def serve(settings: Settings) -> None:
     stop_supervisor = asyncio.Event()
     supervisor: asyncio.Task[None] | None = None
     redis_url = settings.redis_url
-    check_listen(settings.listen)  # a taken port stops the start before Redis is touched
-    if settings.http_listen:
+    # a taken port stops the start before Redis is touched (a worker's siblings hold it: its
+    # parent checked it)
+    if not settings.reuse_port:
+        check_listen(settings.listen)
+    if settings.http_listen and not settings.reuse_port:
         check_listen(settings.http_listen)
     lock = InstanceLock(settings.data_dir)
     if not redis_url:
