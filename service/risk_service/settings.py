@@ -132,8 +132,9 @@ class Settings:
     # how long "replica" waits for that confirmation; past it the call is answered
     # UNAVAILABLE (STORE_UNAVAILABLE, metadata replicated=false) and the client retries
     durability_timeout_ms: int = 1000
-    # a cluster's feed readers poll for new events this often when nothing came
-    cluster_feed_poll_ms: int = 20
+    # a cluster's feed readers are woken by each commit (cluster_feed.py) and, in case a
+    # wake-up was lost, read every streamed game this often all the same
+    cluster_feed_sweep_ms: int = 5000
     # service processes sharing `listen` (SO_REUSEPORT) under one supervising parent
     workers: int = 1
     # set by the parent of `workers` for its children: bind `listen` with SO_REUSEPORT

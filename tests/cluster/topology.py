@@ -93,8 +93,11 @@ class LocalCluster:
         return [n for n in self.nodes if n.is_running() and self.role(n) == "master"]
 
     def replica_count(self, node: RedisServer) -> int:
+        """Replicas in sync with `node` (state online: they acknowledge WAIT)."""
         with self.client(node) as c:
-            return int(c.info("replication")["connected_slaves"])
+            info = c.info("replication")
+        return sum(1 for k, v in info.items() if k.startswith("slave") and isinstance(v, dict)
+                   and v.get("state") == "online")
 
     def master_of(self, key: str) -> RedisServer:
         with self.client(self.live_masters()[0]) as c:

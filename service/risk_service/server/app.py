@@ -18,7 +18,7 @@ import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import grpc
 import redis.asyncio as aioredis
@@ -34,7 +34,11 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_rules import variants
 from risk_service.campaigns import CampaignService
-from risk_service.cluster_feed import ClusterStreamReader, cluster_reader_client
+from risk_service.cluster_feed import (
+    ClusterStreamReader,
+    attach_doorbell,
+    cluster_reader_client,
+)
 from risk_service.feed import FeedHub, reader_client
 from risk_service.instance import InstanceLock, check_listen
 from risk_service.operations import ACTIVE, GameService, Limits
@@ -228,8 +232,7 @@ def _connect(settings: Settings, redis_url: str, retry: dict[str, Any], metrics:
         keys = Keys(settings.key_prefix, buckets=settings.index_buckets)
         hub = FeedHub(cluster, keys, reader_client=lambda: cluster_reader_client(redis_url),
                       reader_class=ClusterStreamReader, **hub_options)
-        for reader in hub.readers:
-            cast(ClusterStreamReader, reader).poll_s = settings.cluster_feed_poll_ms / 1000
+        attach_doorbell(hub.readers, cluster, settings.cluster_feed_sweep_ms / 1000)
         return (cluster, keys, hub,
                 ClusterPipe(redis_url) if pipe_supported(redis_url) else None)
     client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
@@ -255,7 +258,7 @@ async def start(settings: Settings, redis_url: str) -> App:
                              "retry_on_error": [RedisConnectionError, RedisTimeoutError]}
     metrics = Metrics()
     client, keys, hub, pipe = _connect(settings, redis_url, retry, metrics)
-    store = GameStore(client, keys, pipe,
+    store = GameStore(client, keys, pipe, notify=settings.redis_cluster,
                       wait_replicas=1 if settings.durability == "replica" else 0,
                       wait_timeout_ms=settings.durability_timeout_ms)
     games = GameService(
