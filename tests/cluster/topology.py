@@ -110,6 +110,50 @@ class LocalCluster:
                     return next(n for n in self.nodes if n.port == port)
         raise LookupError(f"no master serves slot {slot}")
 
+    def node_id(self, node: RedisServer) -> str:
+        with self.client(node) as c:
+            raw = c.execute_command("CLUSTER", "MYID")
+        return raw.decode() if isinstance(raw, bytes) else str(raw)
+
+    def begin_migration(self, slot: int, source: RedisServer, target: RedisServer) -> None:
+        """Mark `slot` as moving from `source` to `target` (keys then move one by one)."""
+        with self.client(target) as c:
+            c.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", self.node_id(source))
+        with self.client(source) as c:
+            c.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", self.node_id(target))
+
+    def migrate_keys(self, slot: int, source: RedisServer, target: RedisServer,
+                     keys: list[str] | None = None) -> None:
+        """Move `keys` (default: every key of the slot) from `source` to `target`."""
+        with self.client(source) as c:
+            if keys is None:
+                keys = [k.decode() for k in
+                        c.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 10_000)]
+            if keys:
+                c.execute_command("MIGRATE", HOST, target.port, "", 0, 5000, "KEYS", *keys)
+
+    def finish_migration(self, slot: int, target: RedisServer) -> None:
+        """Give `slot` to `target` on every master (the move is then complete)."""
+        owner = self.node_id(target)
+        for node in [target, *[m for m in self.live_masters() if m is not target]]:
+            with self.client(node) as c:
+                c.execute_command("CLUSTER", "SETSLOT", slot, "NODE", owner)
+
+    def move_slot(self, slot: int, target: RedisServer) -> None:
+        """The whole resharding of one slot, as `redis-cli --cluster reshard` does it."""
+        source = next(m for m in self.live_masters() if self.serves(m, slot))
+        self.begin_migration(slot, source, target)
+        self.migrate_keys(slot, source, target)
+        self.migrate_keys(slot, source, target)  # what was written during the first pass
+        self.finish_migration(slot, target)
+
+    def serves(self, node: RedisServer, slot: int) -> bool:
+        with self.client(node) as c:
+            for start, end, master, *_ in c.execute_command("CLUSTER", "SLOTS"):
+                if int(start) <= slot <= int(end):
+                    return int(master[1]) == node.port
+        return False
+
     def stop(self) -> None:
         for node in self.nodes:
             node.stop()
