@@ -16,8 +16,6 @@ from redis.asyncio.cluster import RedisCluster
 
 from risk_proto.risk.v1 import game_pb2, legacy_pb2, lifecycle_pb2, service_pb2
 from risk_rules import audit, wire
-from risk_rules.engine import LegalAction, get_ruleset
-from risk_rules.engine.legacy.model import LegacyView
 from risk_service.store.keys import Keys
 from tests.cluster.conftest import ClusterServiceFactory
 from tests.service.rawbot import (
@@ -36,6 +34,7 @@ from tests.service.rawbot import (
 )
 from tests.service.rpc import bearer, classic_options, create_request, error_info
 from tests.service.streamcheck import assert_every_version_streamed
+from tests.service.test_campaign_service import _play as play_legacy
 
 RACERS = 12
 
@@ -197,7 +196,7 @@ async def test_legacy_campaign_game_shares_its_campaigns_slot_and_completes(
     slots = {await cluster_client.cluster_keyslot(key)
              for key in (keys.campaign(campaign_id), *keys.game_keys(game_id))}
     assert len(slots) == 1, "the campaign and its game are in one slot"
-    steps = await _play_legacy(b, game_id, tokens)
+    steps = await play_legacy(b, game_id, tokens, 1)
     assert steps > 0
     campaign = (await a.GetCampaign(service_pb2.GetCampaignRequest(
         campaign_id=campaign_id))).campaign
@@ -205,26 +204,3 @@ async def test_legacy_campaign_game_shares_its_campaigns_slot_and_completes(
     listed = await b.ListCampaigns(service_pb2.ListCampaignsRequest())
     assert campaign_id in [c.campaign_id for c in listed.campaigns]
 
-
-async def _play_legacy(stub: Stub, game_id: str, tokens: list[str]) -> int:
-    """Bots play a Legacy game to its end; returns the actions taken."""
-    rules = get_ruleset("legacy")
-    steps = 0
-    while True:
-        game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
-        if game.HasField("outcome"):
-            return steps
-        seat = game.decision.seats[0]
-        auth = bearer(tokens[seat])
-        board = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id),
-                                    metadata=auth)).board
-        legal = await stub.ListLegalActions(service_pb2.ListLegalActionsRequest(
-            game_id=game_id), metadata=auth)
-        choices = [LegalAction(wire.action_from_proto(e.action)[1], e.max_count)
-                   for e in legal.actions]
-        action = rules.bot_choose(wire.from_message(board.legacy, LegacyView), choices, steps)
-        await stub.SubmitAction(service_pb2.SubmitActionRequest(
-            game_id=game_id, action=wire.action_to_proto("legacy", action),
-            expected_version=legal.version), metadata=auth)
-        steps += 1
-        assert steps < 5000, "the bots did not finish the game"
