@@ -184,6 +184,12 @@ class Settings:
                              "embedded Redis has none)")
         if settings.redis_cluster and not settings.redis_url:
             raise ValueError("RISK_REDIS_CLUSTER=true needs REDIS_URL naming a cluster node")
+        if (settings.redis_cluster and settings.durability == "replica"
+                and not settings.redis_url.startswith("redis://")):
+            # WAIT must follow the commit on the connection that wrote it: on a cluster only
+            # the shared per-master connections (store/cluster_pipe.py, plain TCP) promise that
+            raise ValueError("RISK_DURABILITY=replica on a Redis Cluster needs a redis:// "
+                             "REDIS_URL (the shared connections do not speak TLS yet)")
         if not 1 <= settings.index_buckets <= 1024:
             raise ValueError(f"RISK_INDEX_BUCKETS={settings.index_buckets} is not between 1 "
                              "and 1024")
