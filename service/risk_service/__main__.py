@@ -50,6 +50,11 @@ def _workers_argument(argv: list[str]) -> dict[str, str]:
 
 def main() -> None:
     settings = Settings.from_env({**os.environ, **_workers_argument(sys.argv[1:])})
+    try:
+        settings.check_redis()
+    except ValueError as exc:
+        print(f"risk-service: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     configure_logging(settings.log_level)
     if settings.workers > 1:
         try:

@@ -55,6 +55,7 @@ class Doorbell:
         self.pubsubs: dict[str, PubSub] = {}  # master name -> its pub/sub
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.node_of: dict[bytes, str] = {}  # channel -> the master it is subscribed on
+        self.count: dict[str, int] = {}  # master -> channels subscribed there
 
     def _pubsub(self, name: str, host: str, port: int) -> PubSub:
         pubsub = self.pubsubs.get(name)
@@ -74,6 +75,7 @@ class Doorbell:
         await pubsub.ssubscribe(*keys)
         for key in keys:
             self.node_of[key] = node.name
+        self.count[node.name] = self.count.get(node.name, 0) + len(keys)
         if node.name not in self.tasks:
             self.tasks[node.name] = asyncio.create_task(self._listen(node.name, pubsub),
                                                         name=f"doorbell:{node.name}")
@@ -85,9 +87,26 @@ class Doorbell:
             if name is not None:
                 by_node.setdefault(name, []).append(key)
         for name, channels in by_node.items():
+            self.count[name] -= len(channels)
+            if not self.count[name]:
+                # nothing left there (the slots moved away, the node may be dead or a
+                # replica now): drop the connection rather than keep reconnecting to it
+                del self.count[name]
+                await self._drop(name)
+                continue
             with contextlib.suppress(RedisError, OSError):
                 for channel in channels:  # one slot per SUNSUBSCRIBE
                     await self.pubsubs[name].sunsubscribe(channel)
+
+    async def _drop(self, name: str) -> None:
+        task, pubsub = self.tasks.pop(name, None), self.pubsubs.pop(name, None)
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if pubsub is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py: no annotation
 
     async def _listen(self, name: str, pubsub: PubSub) -> None:
         while True:
@@ -103,15 +122,8 @@ class Doorbell:
                 self.ring(cast(bytes, message["channel"]))
 
     async def close(self) -> None:
-        for task in self.tasks.values():
-            task.cancel()
-        for task in self.tasks.values():
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        for pubsub in self.pubsubs.values():
-            with contextlib.suppress(RedisError, OSError):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py: no annotation
-        self.tasks, self.pubsubs = {}, {}
+        for name in list(self.pubsubs):
+            await self._drop(name)
 
 
 class ClusterStreamReader(StreamReader):

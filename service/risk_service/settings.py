@@ -179,23 +179,27 @@ class Settings:
         if settings.durability not in DURABILITIES:
             raise ValueError(f"RISK_DURABILITY={settings.durability!r} is not one of "
                              f"{', '.join(DURABILITIES)}")
-        if settings.durability == "replica" and not settings.redis_url:
-            raise ValueError("RISK_DURABILITY=replica needs a REDIS_URL with replicas (the "
-                             "embedded Redis has none)")
-        if settings.redis_cluster and not settings.redis_url:
-            raise ValueError("RISK_REDIS_CLUSTER=true needs REDIS_URL naming a cluster node")
-        if (settings.redis_cluster and settings.durability == "replica"
-                and not settings.redis_url.startswith("redis://")):
-            # WAIT must follow the commit on the connection that wrote it: on a cluster only
-            # the shared per-master connections (store/cluster_pipe.py, plain TCP) promise that
-            raise ValueError("RISK_DURABILITY=replica on a Redis Cluster needs a redis:// "
-                             "REDIS_URL (the shared connections do not speak TLS yet)")
         if not 1 <= settings.index_buckets <= 1024:
             raise ValueError(f"RISK_INDEX_BUCKETS={settings.index_buckets} is not between 1 "
                              "and 1024")
         if settings.workers < 1:
             raise ValueError(f"RISK_WORKERS={settings.workers} must be at least 1")
         return settings
+
+    def check_redis(self) -> None:
+        """The Redis settings that only make sense together; raises ValueError naming them.
+        (Checked when serving starts, not by `from_env`, which reads each setting alone.)"""
+        if self.durability == "replica" and not self.redis_url:
+            raise ValueError("RISK_DURABILITY=replica needs a REDIS_URL with replicas (the "
+                             "embedded Redis has none)")
+        if self.redis_cluster and not self.redis_url:
+            raise ValueError("RISK_REDIS_CLUSTER=true needs REDIS_URL naming a cluster node")
+        if (self.redis_cluster and self.durability == "replica"
+                and not self.redis_url.startswith("redis://")):
+            # WAIT must follow the commit on the connection that wrote it: on a cluster only
+            # the shared per-master connections (store/cluster_pipe.py, plain TCP) promise that
+            raise ValueError("RISK_DURABILITY=replica on a Redis Cluster needs a redis:// "
+                             "REDIS_URL (the shared connections do not speak TLS yet)")
 
     def extra_variant_modules(self) -> tuple[str, ...]:
         return tuple(m.strip() for m in self.extra_variants.split(",") if m.strip())

@@ -11,6 +11,8 @@ under leases, every subscriber reads the stream in Redis). The parent:
 - gives worker i the metrics port `RISK_METRICS_PORT + i` (each worker has its own counters);
 - restarts a worker that exits on its own (after a short, growing pause), forwards SIGTERM and
   SIGINT to all of them, waits for them to drain, and then stops the embedded Redis.
+A worker that dies takes with it the connections the kernel had queued on its socket and not
+yet handed over (they are reset); clients reconnect, and the other workers take new ones.
 """
 
 from __future__ import annotations

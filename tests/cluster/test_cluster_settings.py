@@ -3,6 +3,10 @@ a setting that cannot work stops the start with a message naming it."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from risk_service.settings import Settings
@@ -31,6 +35,18 @@ def test_cluster_durability_and_workers_are_read_from_the_environment() -> None:
       "RISK_DURABILITY": "replica"}, "needs a redis:// REDIS_URL"),
 ])
 def test_a_setting_that_cannot_work_stops_the_start(env: dict[str, str], named: str) -> None:
-    """Each refusal names the setting to fix."""
+    """Each refusal names the setting to fix (a value on reading, a combination when the
+    service starts)."""
     with pytest.raises(ValueError, match=named):
-        Settings.from_env(env)
+        Settings.from_env(env).check_redis()
+
+
+def test_the_service_refuses_cluster_without_a_url_at_start() -> None:
+    """`python -m risk_service` with RISK_REDIS_CLUSTER=true and no REDIS_URL exits 2 at once,
+    saying what is missing, before it starts a Redis or listens."""
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    done = subprocess.run([sys.executable, "-m", "risk_service"], capture_output=True,
+                          text=True, timeout=60, check=False,
+                          env={**env, "RISK_REDIS_CLUSTER": "true"})
+    assert done.returncode == 2
+    assert "RISK_REDIS_CLUSTER=true needs REDIS_URL" in done.stderr

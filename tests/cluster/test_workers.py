@@ -82,6 +82,8 @@ async def test_workers_share_one_port_restart_and_stop_together(
         assert all(n > 0 for n in served), f"calls per worker: {served}"
 
         os.kill(workers[0], signal.SIGKILL)
+        while workers[0] in _children(service.proc.pid):  # its sockets are closed once dead
+            await asyncio.sleep(0.02)
         async with channel(service.target) as ch:
             for _ in range(10):  # the survivor answers meanwhile
                 await Stub(ch).CreateGame(create_request(seed=2, players=3))
