@@ -110,6 +110,14 @@ class LocalCluster:
                     return next(n for n in self.nodes if n.port == port)
         raise LookupError(f"no master serves slot {slot}")
 
+    def replica_of(self, master: RedisServer) -> RedisServer:
+        """One replica of `master` (by the port its INFO names)."""
+        with self.client(master) as c:
+            info = c.info("replication")
+        ports = [int(v["port"]) for k, v in info.items()
+                 if k.startswith("slave") and isinstance(v, dict)]
+        return next(n for n in self.nodes if n.port in ports)
+
     def node_id(self, node: RedisServer) -> str:
         with self.client(node) as c:
             raw = c.execute_command("CLUSTER", "MYID")
