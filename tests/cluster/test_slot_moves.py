@@ -1,12 +1,14 @@
-"""Slots that move between masters (a resharding): the hot path follows ASK during the move
-and MOVED after it, and a game played through one process while its slot moves goes on, its
-spectator on the other process missing nothing."""
+"""Slots that move between masters (a resharding, a failover): the hot path follows ASK during
+the move and MOVED after it; a game played through one process while its slot moves goes on,
+its spectator on the other process missing nothing; and a new master that lacks events a
+stream delivered ends that stream GAME_ROLLED_BACK."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import cast
+from typing import Any, cast
 
+import grpc
 import redis.asyncio
 from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
@@ -27,6 +29,7 @@ from tests.service.rawbot import (
     seqs,
     stored,
 )
+from tests.service.rpc import create_request, error_info, rpc_error
 from tests.service.streamcheck import assert_every_version_streamed
 
 
@@ -101,3 +104,51 @@ async def test_game_goes_on_while_its_slot_moves(
     assert_every_version_streamed(watched, final.version)
     assert_replays(await stored(cast(redis.asyncio.Redis, cluster_client), table.game_id),
                    table, log)
+
+
+async def test_new_master_without_delivered_events_ends_the_stream_rolled_back(
+    cluster: LocalCluster, cluster_client: RedisCluster,
+    make_cluster_service: ClusterServiceFactory
+) -> None:
+    """`local` durability's loss, staged: the game's keys go back to an earlier copy (as on a
+    replica promoted before it had the last writes) and its slot changes master. A spectator
+    whose stream delivered the lost events is ended ABORTED / GAME_ROLLED_BACK naming the last
+    seq that survived, so it can resume on the state Redis now holds."""
+    service = make_cluster_service(RISK_CLUSTER_FEED_SWEEP_MS="300")
+    async with channel(service.target) as ch:
+        stub = Stub(ch)
+        game = (await stub.CreateGame(create_request(seed=6, players=3))).game
+        call = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game.game_id))
+        await _read_until(call, game.last_seq)
+        await stub.JoinGame(service_pb2.JoinGameRequest(game_id=game.game_id, seat=0))
+        survived = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))
+                    ).game.last_seq
+        await _read_until(call, survived)
+        keys = Keys().game_keys(game.game_id)
+        copies = [await cluster_client.dump(key) for key in keys]
+        await stub.JoinGame(service_pb2.JoinGameRequest(game_id=game.game_id, seat=1))
+        lost = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))
+                ).game.last_seq
+        assert lost > survived
+        await _read_until(call, lost)
+
+        for key, copy in zip(keys, copies, strict=True):  # the promoted replica's state
+            if copy is None:
+                await cluster_client.delete(key)
+            else:
+                await cluster_client.restore(key, 0, copy, replace=True)
+        source = cluster.master_of(keys[0])
+        target = next(m for m in cluster.live_masters() if m is not source)
+        await asyncio.to_thread(cluster.move_slot, key_slot(keys[0].encode()), target)
+
+        error = await asyncio.wait_for(rpc_error(call.read()), 20)
+        assert error.code() == grpc.StatusCode.ABORTED
+        info = error_info(error)
+        assert (info.reason, info.metadata["last_seq"]) == ("GAME_ROLLED_BACK", str(survived))
+
+
+async def _read_until(call: Any, seq: int) -> list[int]:
+    seqs: list[int] = []
+    while not seqs or seqs[-1] < seq:
+        seqs.append((await asyncio.wait_for(call.read(), 10)).event.seq)
+    return seqs
