@@ -207,10 +207,7 @@ class ClusterStreamReader(StreamReader):
             except RedisError as exc:
                 failed = True
                 self.everything = True
-                log.warning("feed_read_failed", reader=self.index, games=len(self.feeds),
-                            error=str(exc))
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, 2.0)
+                backoff = await self._wait_after(exc, backoff)
                 continue
             backoff = 0.05
             for slot, reply in zip(todo, replies, strict=True):

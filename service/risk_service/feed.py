@@ -236,10 +236,7 @@ class StreamReader:
                 # the next connection is checked for a rollback before it reads on
                 self.client_id = None
                 reconnected = True
-                log.warning("feed_read_failed", reader=self.index, games=len(self.feeds),
-                            error=str(exc))
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, 2.0)
+                backoff = await self._wait_after(exc, backoff)
                 continue
             backoff = 0.05
             reconnected = False
@@ -247,6 +244,14 @@ class StreamReader:
                 feed = self.feeds.get(key)
                 if feed is not None:
                     feed.deliver(entries)
+
+    async def _wait_after(self, exc: RedisError, backoff: float) -> float:
+        """Log a failed read and wait `backoff` seconds; returns the next wait (doubled, at
+        most 2 s)."""
+        log.warning("feed_read_failed", reader=self.index, games=len(self.feeds),
+                    error=str(exc))
+        await asyncio.sleep(backoff)
+        return min(backoff * 2, 2.0)
 
     async def _verify(self, among: list[GameFeed] | None = None) -> None:
         """After a reconnect (or, on a cluster, a new master for their slot): end every feed
