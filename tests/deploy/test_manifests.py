@@ -118,6 +118,7 @@ def user_of(stage: Stage) -> str:
 # settings whose values are checked when they are read
 SAMPLES = {"organiser_token_sha256": "ab" * 32, "creator_token_sha256": "cd" * 32,
            "event_loop": "asyncio"}
+SAMPLES["durability"] = "replica"  # a value the service accepts, unlike "sample-local"
 
 
 def sample_value(default: object) -> str:

@@ -480,7 +480,7 @@ class HttpPort:
         self._ticks: asyncio.Task[None] | None = None
 
     async def start(self, address: str, *, grace_s: float, cert_file: str = "",
-                    key_file: str = "") -> int:
+                    key_file: str = "", reuse_port: bool = False) -> int:
         """Listen on `address`; returns the bound port (useful with port 0)."""
         host, port = split_address(address)
         config = uvicorn.Config(
@@ -496,6 +496,8 @@ class HttpPort:
         sock = socket.socket(family, socket.SOCK_STREAM)
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if reuse_port:  # one of several workers sharing the address (workers.py)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
             sock.bind((host, port))
         except OSError as exc:
             sock.close()
