@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TextIO
 
+from risk_client import campaign_cli
 from risk_client.actions import USAGE, action_command, parse_action, trade_bonus
 from risk_client.bots import is_over, play_game
 from risk_client.client import DEFAULT_TARGET, RiskClient
@@ -139,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--watch", action="store_true", help="show the live board meanwhile")
     demo.add_argument("--plain", action="store_true", help="with --watch: one line per event")
     demo.add_argument("--max-turns", type=int)
+    campaign_cli.register(sub, common, _COMMANDS)  # `risk campaign ...`: campaign_cli.py
     return parser
 
 
