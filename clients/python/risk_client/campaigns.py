@@ -96,8 +96,9 @@ def reward_words(reward: legacy_pb2.LegacyReward) -> str:
         return f" named {name!r}" if name else ""
 
     if kind == "name_continent":
-        return f"name {continent(reward.name_continent.continent)}" + named(
-            reward.name_continent.name)
+        name = reward.name_continent.name
+        return f"name {continent(reward.name_continent.continent)}" + (
+            f" {name!r}" if name else "")
     if kind == "found_major_city":
         return f"found a major city on {place(reward.found_major_city.territory)}" + named(
             reward.found_major_city.name)
