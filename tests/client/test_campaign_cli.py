@@ -11,27 +11,21 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from risk_client import RiskClient
 from risk_client.results import Campaign
+from tests.client.serving import found, module_service
 from tests.service.harness import ServiceProcess
 
 RISK = Path(sys.executable).with_name("risk")  # the console script pip installed
 TIMEOUT_S = 300
 
 
-@pytest.fixture(scope="module")
-def service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceProcess]:
-    process = ServiceProcess(
-        redis_url, tmp_path_factory.mktemp("campaign-cli"), RISK_KEY_PREFIX="campaign-cli"
-    )
-    process.start()
-    yield process
-    process.stop()
+service = module_service("campaign-cli")
 
 
 @pytest.fixture
@@ -47,12 +41,6 @@ def risk(service: ServiceProcess, *argv: str, token: str | None = None
         command.append(f"--token={token}")  # one word: a token may begin with "-"
     return subprocess.run([*command, *argv], capture_output=True, text=True,
                           timeout=TIMEOUT_S, check=False)
-
-
-def found(pattern: str, text: str) -> re.Match[str]:
-    match = re.search(pattern, text, re.M)
-    assert match, f"{pattern!r} not in:\n{text}"
-    return match
 
 
 async def test_demo_plays_a_three_game_campaign_and_show_reports_it(
@@ -97,6 +85,12 @@ async def test_demo_plays_a_three_game_campaign_and_show_reports_it(
               rf"+{re.escape(seat.power)} +{seat.wins} wins?,", shown.stdout)
     for city in world.cities:
         assert city.name in shown.stdout
+
+    unknown = risk(service, "campaign", "show", "0" * 22)
+    assert unknown.returncode == 1 and unknown.stdout == ""
+    assert unknown.stderr.startswith("error: NOT_FOUND/CAMPAIGN_NOT_FOUND: ")
+    too_long = risk(service, "campaign", "demo", "--games", "16")
+    assert too_long.returncode == 2 and "a campaign has 1 to 15 games" in too_long.stderr
 
     listed = risk(service, "campaign", "list")
     assert listed.returncode == 0, listed.stderr

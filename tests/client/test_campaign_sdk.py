@@ -4,7 +4,7 @@ as the SDK's typed errors with their reasons."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -22,17 +22,10 @@ from risk_client.results import CampaignDecisionTaken, CreatedCampaign, game_eve
 from risk_proto.risk.v1 import legacy_pb2, service_pb2
 from risk_rules.engine.classic.model import ClassicView
 from risk_rules.engine.legacy.model import LegacyView
+from tests.client.serving import module_service
 from tests.service.harness import ServiceProcess
 
-
-@pytest.fixture(scope="module")
-def service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceProcess]:
-    process = ServiceProcess(
-        redis_url, tmp_path_factory.mktemp("campaign-sdk"), RISK_KEY_PREFIX="campaign-sdk"
-    )
-    process.start()
-    yield process
-    process.stop()
+service = module_service("campaign-sdk")
 
 
 @pytest.fixture

@@ -12,13 +12,13 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from risk_client import RiskClient
 from risk_client.results import snapshot
+from tests.client.serving import module_service
 from tests.service.harness import ServiceProcess
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,14 +38,7 @@ def examples() -> list[tuple[str, str]]:
 EXAMPLES = examples()
 
 
-@pytest.fixture(scope="module")
-def service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceProcess]:
-    process = ServiceProcess(
-        redis_url, tmp_path_factory.mktemp("sdk-readme"), RISK_KEY_PREFIX="sdk-readme"
-    )
-    process.start()
-    yield process
-    process.stop()
+service = module_service("sdk-readme")
 
 
 def test_every_variant_and_a_campaign_have_an_example() -> None:

@@ -185,6 +185,8 @@ def _campaign_event_words(event: legacy_pb2.LegacyCampaignEvent) -> str:
 
 
 async def cmd_demo(client: RiskClient, args: argparse.Namespace) -> int:
+    if not 1 <= args.games <= MAX_GAMES:
+        raise ValueError(f"--games {args.games}: a campaign has 1 to {MAX_GAMES} games")
     created = await client.create_campaign(
         default_factions(args.players), [f"bot {seat}" for seat in range(args.players)])
     campaign = created.campaign
