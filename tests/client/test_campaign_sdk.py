@@ -147,3 +147,16 @@ async def test_bot_campaign_typed_results(client: RiskClient) -> None:
 
     seen = [c.campaign_id async for c in client.iter_campaigns(page_size=1)]
     assert created.campaign.campaign_id in seen and len(seen) == len(set(seen))
+
+
+async def test_play_campaign_takes_up_a_half_played_game(client: RiskClient) -> None:
+    """A campaign whose game the host started by hand is played on from there: the bots
+    finish that game and its rewards rather than failing on GAME_IN_PROGRESS."""
+    created = await client.create_campaign(default_factions(3))
+    campaign_id = created.campaign.campaign_id
+    started = await client.with_token(created.host_token).start_campaign_game(
+        campaign_id, seed=4, max_turns=30)
+    assert (await client.get_campaign(campaign_id)).campaign.running_game == started.game.game_id
+    final = await play_campaign(client, created, 1)
+    assert final.game_ids == (started.game.game_id,) and final.running_game is None
+    assert final.games_played == 1 and final.phase == "ready"

@@ -198,7 +198,8 @@ async def play_campaign(
     progress: CampaignProgress | None = None,
 ) -> Campaign:
     """Bots play `games` more games of the campaign (fewer if it completes), each followed by
-    its reward decisions; returns the campaign at the end.
+    its reward decisions; returns the campaign at the end. A campaign stopped part-way (a
+    game being played, or rewards pending) is taken up where it stopped.
 
     `created` holds the tokens (`create_campaign`'s reply). Game n gets seed `seed + n` when a
     seed is given, so a seeded campaign replays; `max_turns` caps each game.
@@ -214,11 +215,13 @@ async def play_campaign(
         if campaign.phase == "complete":
             break
         number = campaign.games_played + 1
-        started = await host.start_campaign_game(
-            campaign_id, seed=None if seed is None else seed + number, max_turns=max_turns)
-        game_id = started.game.game_id
-        if report.on_game_started is not None:
-            await report.on_game_started(started.game)
+        game_id = campaign.running_game  # a game left half-played is finished first
+        if game_id is None:
+            started = await host.start_campaign_game(
+                campaign_id, seed=None if seed is None else seed + number, max_turns=max_turns)
+            game_id = started.game.game_id
+            if report.on_game_started is not None:
+                await report.on_game_started(started.game)
         try:
             async with asyncio.TaskGroup() as group:
                 for seat, token in enumerate(created.seat_tokens):

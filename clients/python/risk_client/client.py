@@ -2,10 +2,14 @@
 
 One client owns one channel; `with_token` gives a view of the same channel acting with another
 credential, so a program that plays several seats opens one connection. Every failed call
-raises a `RiskError` subclass (see errors.py), never a raw `grpc.aio.AioRpcError`. The event
-stream is the one call that retries on its own: it reconnects after the transient failures a
-long-lived stream meets (the service restarting, a dropped connection, falling behind) and
-resumes after the last event it yielded, so its consumer sees every event once and in order.
+raises a `RiskError` subclass (see errors.py), never a raw `grpc.aio.AioRpcError`. A call is
+resent on its own only where a resend cannot act twice (docs/sdk.md, "Retry policy"): a join
+(its request id), the campaign reads and decisions (their expected version), a campaign game
+start (the service refuses a second running game); and the event stream reconnects after the
+transient failures a long-lived stream meets (the service restarting, a dropped connection,
+falling behind) and resumes after the last event it yielded, so its consumer sees every event
+once and in order. Moves are resent by the caller, with the request id they were sent with.
+The campaign calls answer the typed results of results.py.
 """
 
 from __future__ import annotations
