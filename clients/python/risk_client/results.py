@@ -11,15 +11,19 @@ contract says is out of reach.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from risk_proto.risk.v1 import common_pb2, game_pb2, legacy_pb2, service_pb2
 from risk_rules import wire
 from risk_rules.engine import Event, get_ruleset
+from risk_rules.engine.classic.model import ClassicView
+from risk_rules.engine.deep_space.model import DeepSpaceView
 from risk_rules.engine.legacy.content import FACTION_NAMES
+from risk_rules.engine.legacy.model import LegacyView
 from risk_rules.engine.legacy.world import Faction, Power
+from risk_rules.engine.strike.model import StrikeView
 
 V = TypeVar("V")
 
@@ -93,6 +97,64 @@ class GameSnapshot:
             raise TypeError(f"game {self.game_id} is {self.variant}, its board is "
                             f"{type(self.view).__name__}, not {view_type.__name__}")
         return self.view
+
+
+    def seat_figures(self) -> tuple[SeatFigures, ...]:
+        """Each seat's standing in its variant's terms (empty without a board, or for a
+        variant outside the contract)."""
+        figures = _SEAT_FIGURES.get(type(self.view))
+        if figures is None:
+            return ()
+        return tuple(SeatFigures(seat, name, figures(self.view, seat))
+                     for seat, name in enumerate(self.seat_names))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFigures:
+    """A seat's standing: what its variant counts ("territories", "coins", ...), by name."""
+
+    seat: int
+    name: str
+    figures: dict[str, int]
+
+    def __str__(self) -> str:
+        label = f"seat {self.seat} ({self.name})" if self.name else f"seat {self.seat}"
+        return label + ": " + ", ".join(f"{value} {key}" for key, value in self.figures.items())
+
+
+def _held(owner: tuple[int, ...], seat: int) -> list[int]:
+    return [territory for territory, holder in enumerate(owner) if holder == seat]
+
+
+def _classic_figures(view: ClassicView, seat: int) -> dict[str, int]:
+    held = _held(view.owner, seat)
+    return {"territories": len(held), "armies": sum(view.armies[t] for t in held),
+            "cards": view.hand_counts[seat]}
+
+
+def _deep_space_figures(view: DeepSpaceView, seat: int) -> dict[str, int]:
+    return {"recruits on the board": sum(view.recruits[seat]), "bases": len(view.bases[seat]),
+            "gems": view.gems[seat], "ore": view.ore[seat], "cards": len(view.hands[seat])}
+
+
+def _strike_figures(view: StrikeView, seat: int) -> dict[str, int]:
+    return {"continent cards": len(view.continents[seat]), "coins": view.coins.count(seat),
+            "tactics cards": view.hand_counts[seat]}
+
+
+def _legacy_figures(view: LegacyView, seat: int) -> dict[str, int]:
+    held = _held(view.owner, seat)
+    return {"territories": len(held), "troops": sum(view.troops[t] for t in held),
+            "red stars": view.red_stars[seat], "missiles": view.missiles[seat]}
+
+
+# what a seat's standing is in each variant's view
+_SEAT_FIGURES: dict[type[Any], Callable[[Any, int], dict[str, int]]] = {
+    ClassicView: _classic_figures,
+    DeepSpaceView: _deep_space_figures,
+    StrikeView: _strike_figures,
+    LegacyView: _legacy_figures,
+}
 
 
 def board_view(board: game_pb2.BoardView) -> Any:
