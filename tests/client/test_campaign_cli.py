@@ -144,6 +144,9 @@ async def test_a_campaign_played_by_hand(service: ServiceProcess, client: RiskCl
     not_yours = risk(service, "campaign", "decide", campaign_id, "1", token=tokens[0])
     assert not_yours.returncode == 2
     assert "nothing to decide: it is seat 2's decision; you are seat 0 (ada)" in not_yours.stderr
+    tokenless = risk(service, "campaign", "decide", campaign_id, "1")
+    assert tokenless.returncode == 2
+    assert "with that seat's token (--token or RISK_TOKEN)" in tokenless.stderr
     unlisted = risk(service, "campaign", "decide", campaign_id, str(len(choices) + 1),
                     token=tokens[2])
     assert unlisted.returncode == 2 and "is not listed" in unlisted.stderr

@@ -159,8 +159,12 @@ async def cmd_decide(client: RiskClient, args: argparse.Namespace) -> int:
         turn = view.campaign.next_decision
         whose = (f"it is {_seat_label(view.campaign, turn.seat)}'s decision" if turn
                  else "no reward decision is pending")
-        seat = ("this token holds no seat" if view.viewer_seat < 0
-                else f"you are {_seat_label(view.campaign, view.viewer_seat)}")
+        if client.token is None:
+            seat = "decide with that seat's token (--token or RISK_TOKEN)"
+        elif view.viewer_seat < 0:
+            seat = "this token holds no seat"
+        else:
+            seat = f"you are {_seat_label(view.campaign, view.viewer_seat)}"
         raise ValueError(f"nothing to decide: {whose}; {seat}")
     if not 1 <= args.choice <= len(view.legal_rewards):
         raise ValueError(f"choice {args.choice} is not listed: 1 to {len(view.legal_rewards)} "
