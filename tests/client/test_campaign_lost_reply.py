@@ -2,16 +2,17 @@
 reports what landed, once, instead of an error or a second change.
 
 Between the client and a real service process sits a TCP relay that, when told to, passes
-the next call to the service but drops the service's answer and cuts the connection, as a
-network failure right after the commit does. The client sees UNAVAILABLE, reconnects through
-the relay (passing everything again) and resends.
+the next call to the service but drops the service's answer; once the test has seen the change
+committed (through a direct client), the relay cuts the connection, as a network failure right
+after the commit does. The client sees UNAVAILABLE, reconnects through the relay (passing
+everything again) and resends.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
@@ -22,11 +23,12 @@ from tests.client.serving import module_service
 from tests.service.harness import ServiceProcess
 
 service = module_service("campaign-lost-reply")
-SERVICE_ANSWER_S = 1.0  # how long the relay lets the service work before it cuts
+COMMIT_WAIT_S = 30.0
 
 
 class CuttingRelay:
-    """Relays loopback TCP to `target`; `cut_next()` loses the answer to the next request."""
+    """Relays loopback TCP to `target`. After `drop_answers()` the service's answers to the
+    next request on are dropped, until `cut()` closes that connection."""
 
     def __init__(self, target: str) -> None:
         self.host, port = target.rsplit(":", 1)
@@ -34,14 +36,19 @@ class CuttingRelay:
         self.port = free_port()
         self.armed = False
         self.cuts = 0
+        self._cut = asyncio.Event()
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         self._server = await asyncio.start_server(self._accept, self.host, self.port)
 
-    def cut_next(self) -> None:
+    def drop_answers(self) -> None:
+        self._cut.clear()
         self.armed = True
+
+    def cut(self) -> None:
+        self._cut.set()
 
     async def close(self) -> None:
         if self._server is not None:
@@ -55,7 +62,6 @@ class CuttingRelay:
         upstream_reader, upstream_writer = await asyncio.open_connection(
             self.host, self.target_port)
         answer_lost = asyncio.Event()
-        done = asyncio.Event()
 
         async def to_service() -> None:
             while data := await reader.read(65536):
@@ -63,7 +69,6 @@ class CuttingRelay:
                     # the request's frames go on; from now on the answer goes nowhere
                     self.armed = False
                     answer_lost.set()
-                    asyncio.get_running_loop().call_later(SERVICE_ANSWER_S, done.set)
                 upstream_writer.write(data)
                 await upstream_writer.drain()
 
@@ -74,12 +79,12 @@ class CuttingRelay:
                     await writer.drain()
 
         pumps = [asyncio.create_task(to_service()), asyncio.create_task(to_client())]
-        waiter = asyncio.create_task(done.wait())
+        waiter = asyncio.create_task(self._cut_after(answer_lost))
         self._tasks.update([*pumps, waiter])
         try:
             await asyncio.wait([*pumps, waiter], return_when=asyncio.FIRST_COMPLETED)
         finally:
-            if done.is_set():
+            if waiter.done() and not waiter.cancelled():
                 self.cuts += 1
             for task in (*pumps, waiter):
                 task.cancel()
@@ -88,6 +93,18 @@ class CuttingRelay:
                 closing.close()
                 with contextlib.suppress(Exception):
                     await closing.wait_closed()
+
+
+    async def _cut_after(self, answer_lost: asyncio.Event) -> None:
+        await answer_lost.wait()
+        await self._cut.wait()
+
+
+async def until(condition: Callable[[], Awaitable[bool]]) -> None:
+    """Wait for the service to show a change (the commit the lost answer was about)."""
+    async with asyncio.timeout(COMMIT_WAIT_S):
+        while not await condition():
+            await asyncio.sleep(0.05)
 
 
 @pytest.fixture
@@ -109,8 +126,15 @@ async def test_lost_start_and_decision_replies_are_recovered(
         campaign_id = created.campaign.campaign_id
         host = relayed.with_token(created.host_token)
         await host.get_campaign(campaign_id)  # the relayed channel is connected
-        relay.cut_next()
-        started = await host.start_campaign_game(campaign_id, seed=3)
+
+        async def game_started() -> bool:
+            return bool((await direct.get_campaign(campaign_id)).campaign.game_ids)
+
+        relay.drop_answers()
+        starting = asyncio.create_task(host.start_campaign_game(campaign_id, seed=3))
+        await until(game_started)
+        relay.cut()
+        started = await starting
         assert relay.cuts == 1, "the start's answer was lost on the way"
         assert started.game.game_id == f"{campaign_id}.1"
         after_start = (await direct.get_campaign(campaign_id)).campaign
@@ -121,8 +145,16 @@ async def test_lost_start_and_decision_replies_are_recovered(
         winner = relayed.with_token(created.seat_tokens[2])
         mine = await winner.get_campaign(campaign_id)
         version = mine.campaign.version
-        relay.cut_next()
-        taken = await winner.submit_campaign_decision(campaign_id, mine.legal_rewards[0], version)
+
+        async def decided() -> bool:
+            return (await direct.get_campaign(campaign_id)).campaign.version > version
+
+        relay.drop_answers()
+        deciding = asyncio.create_task(
+            winner.submit_campaign_decision(campaign_id, mine.legal_rewards[0], version))
+        await until(decided)
+        relay.cut()
+        taken = await deciding
         assert relay.cuts == 2, "the decision's answer was lost on the way"
         assert taken.recovered and taken.events == ()
         assert taken.campaign.version == version + 1
