@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from risk_client import RiskClient
+from risk_client.results import GameEvent, GameSnapshot, game_events
 from tests.service.harness import ServiceProcess
 
 
@@ -33,3 +35,13 @@ def found(pattern: str, text: str) -> re.Match[str]:
     match = re.search(pattern, text, re.M)
     assert match, f"{pattern!r} not in:\n{text}"
     return match
+
+
+async def finished_events(client: RiskClient, game: GameSnapshot) -> list[GameEvent]:
+    """A finished game's events, decoded, through its last (the stream stays open after it)."""
+    messages = []
+    async for message in client.stream_events(game.game_id):
+        messages.append(message)
+        if message.seq == game.last_seq:
+            break
+    return game_events(messages)

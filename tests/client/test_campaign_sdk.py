@@ -18,11 +18,11 @@ from risk_client import (
     Unauthenticated,
 )
 from risk_client.campaigns import CampaignProgress, default_factions, play_campaign
-from risk_client.results import CampaignDecisionTaken, CreatedCampaign, game_events, snapshot
+from risk_client.results import CampaignDecisionTaken, CreatedCampaign, snapshot
 from risk_proto.risk.v1 import legacy_pb2, service_pb2
 from risk_rules.engine.classic.model import ClassicView
 from risk_rules.engine.legacy.model import LegacyView
-from tests.client.serving import module_service
+from tests.client.serving import finished_events, module_service
 from tests.service.harness import ServiceProcess
 
 service = module_service("campaign-sdk")
@@ -132,12 +132,7 @@ async def test_bot_campaign_typed_results(client: RiskClient) -> None:
             game.view_as(ClassicView)
         if record.winner >= 0:
             wins[record.winner] += 1
-        events = []
-        async for message in client.stream_events(record.game_id):
-            events.append(message)
-            if message.seq == game.last_seq:  # a finished game's stream stays open
-                break
-        decoded = game_events(events)
+        decoded = await finished_events(client, game)
         assert [e.seq for e in decoded] == list(range(1, game.last_seq + 1))
         assert decoded[-1].kind == "game_ended"
         assert {e.variant for e in decoded} <= {"legacy", "lifecycle"}

@@ -8,13 +8,13 @@ from collections.abc import AsyncIterator
 import pytest
 
 from risk_client import RiskClient, play_game
-from risk_client.results import game_events, snapshot
+from risk_client.results import snapshot
 from risk_proto.risk.v1 import deep_space_pb2, game_pb2, legacy_pb2, strike_pb2
 from risk_rules.engine.classic.model import ClassicView
 from risk_rules.engine.deep_space.model import DeepSpaceView
 from risk_rules.engine.legacy.model import LegacyView
 from risk_rules.engine.strike.model import StrikeView
-from tests.client.serving import module_service
+from tests.client.serving import finished_events, module_service
 from tests.service.harness import ServiceProcess
 
 service = module_service("sdk-results")
@@ -72,12 +72,7 @@ async def test_snapshot_figures_and_events_of_every_variant(
     if variant == "deep_space":
         assert [f.figures["gems"] for f in figures] == list(view.gems)
 
-    messages = []
-    async for message in client.stream_events(final.game_id):
-        messages.append(message)
-        if message.seq == final.last_seq:  # a finished game's stream stays open
-            break
-    events = game_events(messages)
+    events = await finished_events(client, final)
     assert [e.seq for e in events] == list(range(1, final.last_seq + 1))
     assert events[-1].kind == "game_ended" and events[-1].variant == variant
     assert {e.variant for e in events} == {variant, "lifecycle"}
