@@ -5,15 +5,14 @@ after its name. Service errors print as `error: CODE/REASON: message` and exit 1
 line the parser or the action grammar rejects, and a file that cannot be read or written,
 exit 2 with one line saying what is wrong. Variants are named as the contract spells them
 (`deep_space`), taken from the variant descriptors this build has: none is listed here.
-Sub-commands register through `SUBCOMMANDS` (a module with `register(sub, common)` that sets
-`func` on its parsers), so another command family is one line there.
+A command family in a module of its own (`risk campaign ...`: campaign_cli.py) registers its
+parsers and adds its handler to `_COMMANDS` from `build_parser`, one line here.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import os
 import shutil
 import sys
@@ -23,6 +22,7 @@ from typing import Any, TextIO
 
 from google.protobuf.message import DecodeError
 
+from risk_client import campaign_cli
 from risk_client.action_words import command_any, words_for
 from risk_client.actions import trade_bonus
 from risk_client.bots import play_seat
@@ -167,8 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--level", action="append", choices=LEVELS, dest="levels",
                       help="the bots' level (random, greedy or planner; default greedy); "
                            "repeat it to give each seat its own, in seat order")
-    for module in SUBCOMMANDS:
-        importlib.import_module(module).register(sub, common)
+    campaign_cli.register(sub, common, _COMMANDS)  # `risk campaign ...`: campaign_cli.py
     return parser
 
 
@@ -571,7 +570,6 @@ _COMMANDS = {
 }
 
 
-SUBCOMMANDS: list[str] = []  # modules adding command families: `register(sub, common)`
 
 _TOKEN_HINT = "set RISK_TOKEN or pass --token (`risk join GAME SEAT` prints a seat's token)"
 
