@@ -159,18 +159,26 @@ def test_create_flags_map_onto_each_variants_options() -> None:
 
 
 def test_demo_delay_paces_the_bots_and_prints_tokens(
-    make_service: ServiceFactory, redis_client: object
+    make_service: ServiceFactory, redis_client: object, tmp_path: Path
 ) -> None:
     """`demo --delay S` makes each bot wait S seconds before every action it submits (so a
-    person watching can follow): the game takes at least actions x S. It prints the tokens."""
+    person watching can follow): the game takes at least actions x S, the actions counted by
+    verifying the game's export. It prints the tokens."""
     target = make_service().target
     started = time.monotonic()
     done = risk("demo", "--variant", "deep_space", "--players", "2", "--max-turns", "2",
                 "--seed", "4", "--delay", "0.5", target=target)
     elapsed = time.monotonic() - started
     assert done.returncode == 0, done.stderr
-    actions = re.search(r", (\d+) actions\)", done.stdout)
-    assert actions, done.stdout
+    game = re.search(r"^game (\S+):", done.stdout, re.MULTILINE)
+    host = re.search(r"^host-token (\S+)$", done.stdout, re.MULTILINE)
+    assert game and host, done.stdout
+    export = tmp_path / "demo.export"
+    assert risk("--token", host.group(1), "export", game.group(1), str(export),
+                target=target).returncode == 0
+    verified = risk("verify", str(export), target=target)
+    actions = re.search(r": (\d+) actions", verified.stdout)
+    assert actions, verified.stdout + verified.stderr
     assert int(actions.group(1)) >= 2 and elapsed >= 0.5 * int(actions.group(1))
     assert re.search(r"^seat 1 token \S+$", done.stdout, re.MULTILINE)
     assert re.search(r"^host-token \S+$", done.stdout, re.MULTILINE)

@@ -403,7 +403,7 @@ def _print_outcome(game: service_pb2.GetGameResponse) -> None:
     seats = Seats.of(game.game)
     if game.game.HasField("outcome"):
         _out(f"outcome: {outcome_text(game.game.outcome, seats)} "
-             f"(game {game.game.game_id}, {game.game.version} actions)")
+             f"(game {game.game.game_id} at version {game.game.version})")
     else:
         status = STATUS_NAMES.get(game.game.status, "?")
         _out(f"game {game.game.game_id} is {status} with no outcome")
