@@ -12,6 +12,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import grpc
+
 from risk_service.redis_server import free_port
 from tests.cluster.topology import LocalCluster
 from tests.service.harness import ServiceProcess
@@ -57,6 +59,22 @@ async def _until_up(port: int, timeout: float = 20.0) -> None:
             await asyncio.sleep(0.1)
 
 
+async def _create_retrying(stub: Stub) -> None:
+    """CreateGame as a client does it while a worker is down: a connection the dead worker's
+    socket had queued is reset (docs/storage.md, "--workers N"), so UNAVAILABLE is retried
+    for a few seconds; any other error, or no answer by then, fails."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            await stub.CreateGame(create_request(seed=2, players=3), wait_for_ready=True,
+                                  timeout=5)
+            return
+        except grpc.aio.AioRpcError as error:
+            if error.code() != grpc.StatusCode.UNAVAILABLE or time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+
+
 async def test_workers_share_one_port_restart_and_stop_together(
     cluster: LocalCluster, tmp_path: Path
 ) -> None:
@@ -86,7 +104,7 @@ async def test_workers_share_one_port_restart_and_stop_together(
             await asyncio.sleep(0.02)
         async with channel(service.target) as ch:
             for _ in range(10):  # the survivor answers meanwhile
-                await Stub(ch).CreateGame(create_request(seed=2, players=3))
+                await _create_retrying(Stub(ch))
         while time.monotonic() < deadline + 10:
             now = _children(service.proc.pid)
             if len(now) == WORKERS and workers[0] not in now:
