@@ -14,6 +14,7 @@ from enum import Enum
 from typing import Any, cast
 
 import redis.asyncio as aioredis
+from redis.exceptions import WatchError
 
 from risk_service.store.keys import Keys, StreamEntries, stream_id, stream_seq
 from risk_service.store.pipe import RedisPipe
@@ -164,8 +165,13 @@ class GameStore:
         self,
         record: GameRecord,
         events: Sequence[bytes],
-    ) -> None:
-        """Write a new game and its creation events atomically, then index it."""
+        extra_fields: Sequence[tuple[str, bytes]] = (),
+        *,
+        if_absent: bool = False,
+    ) -> bool:
+        """Write a new game and its creation events atomically, then index it. `extra_fields`
+        are more game-hash fields (a tournament game's first fact). With `if_absent`, a game
+        already stored under the id is left as it is and False returned (a retried round)."""
         k = self.keys
         fields: dict[str, bytes | str | int] = {
             "variant": record.variant,
@@ -186,13 +192,23 @@ class GameStore:
         for seat, name in enumerate(record.names):
             if name:
                 fields[f"name:{seat}"] = name
+        fields.update(extra_fields)
         async with self.redis.pipeline(transaction=True) as pipe:
+            if if_absent:  # WATCH: a concurrent creation of the same id fails this one
+                await pipe.watch(k.game(record.game_id))
+                if await pipe.exists(k.game(record.game_id)):
+                    return False
+                pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
             pipe.hset(k.game(record.game_id), mapping=fields)  # type: ignore[arg-type]
             for seq, data in enumerate(events, start=1):
                 pipe.xadd(k.events(record.game_id), {"e": data, "c": record.commit_id},
                           id=stream_id(seq))
-            await pipe.execute()
+            try:
+                await pipe.execute()
+            except WatchError:
+                return False
         await self.index(record.game_id, record.variant, None, record.status)
+        return True
 
     async def _read(self, *command: str) -> Any:
         """A read on the hot path: through the shared connection when there is one."""

@@ -103,5 +103,7 @@ class VariantRules(ABC, Generic[StateT, OptionsT, ViewT]):
     @abstractmethod
     def bot_choose(self, view: ViewT, legal: Sequence[LegalAction], entropy: int) -> Action: ...
 
-    def bot_action(self, state: StateT, seat: int, entropy: int) -> Action:
+    def bot_action(self, state: StateT, seat: int, entropy: int,
+                   level: str = "greedy") -> Action:
+        # `level` (core.bots.LEVELS) picks the bot's strength; this base has one bot so far
         return self.bot_choose(self.view(state, seat), self.legal_actions(state, seat), entropy)
