@@ -16,7 +16,7 @@ they were committed in.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import structlog
 from redis.exceptions import RedisError
@@ -47,8 +47,9 @@ def unknown_tournament(label: str) -> ServiceError:
 
 class Results:
     def __init__(self, store: TournamentStore, *, clock_ms: Callable[[], int],
-                 limits: Limits) -> None:
+                 limits: Limits, resume: Callable[[str], Awaitable[None]]) -> None:
         self.store = store
+        self.resume = resume  # restart an open game's bots if nobody plays them (a crash)
         self.clock_ms = clock_ms
         self.limits = limits
 
@@ -79,11 +80,13 @@ class Results:
                         error=str(exc))
 
     async def sweep(self) -> int:
-        """Copy what any crash left behind, for every label with games still open."""
+        """Copy what any crash left behind, for every label with games still open, and make
+        sure their bots play on."""
         copied = 0
         for label in await self.store.labels():
             for game_id in await self.store.open_games(label):
                 copied += await self.sync(game_id, label)
+                await self.resume(game_id)
             await self.store.drop_label_if_idle(label, self.clock_ms() - LABEL_IDLE_MS)
         if copied:
             log.info("results_copied_by_sweeper", facts=copied)

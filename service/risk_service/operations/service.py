@@ -62,7 +62,8 @@ class GameService:
         self.queries = Queries(self.commits, self.tournaments)
         self.streams = Streams(store, hub, clock_ms=clock_ms, limits=self.limits)
         self.timers = Timers(self.commits, process_id=self.process_id)
-        self.results = Results(self.tournaments, clock_ms=clock_ms, limits=self.limits)
+        self.results = Results(self.tournaments, clock_ms=clock_ms, limits=self.limits,
+                               resume=self.timers.resume_bots)
         self.rounds = Rounds(self.commands, self.tournaments, self.results, new_token=new_token)
         # campaigns create their games through this (see Commands.open_game)
         self.open_game = self.commands.open_game

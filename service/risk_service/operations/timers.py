@@ -82,6 +82,19 @@ class Timers:
             return True
         return False
 
+    async def resume_bots(self, game_id: str) -> None:
+        """Start the game's bots if one is to decide and none plays here: after a crash of the
+        process that played them, nothing else would (an untimed game has no deadline)."""
+        running = self.bot_runs.get(game_id)
+        if running is not None and not running.done():
+            return
+        record = await self.store.load(game_id)
+        if record is None or record.status != ACTIVE:
+            return
+        seats = get_ruleset(record.variant).decision(records.decode_state(record)).seats
+        if seats and records.decode_meta(record).bot_seats[seats[0]]:
+            self.start_bots(game_id)
+
     def start_bots(self, game_id: str) -> None:
         """Make sure a task plays the game's bot seats (a commit left one to decide)."""
         running = self.bot_runs.get(game_id)
