@@ -56,10 +56,9 @@ from risk_rules import variants, wire
 from risk_rules.engine import get_ruleset
 from risk_rules.engine.core.ruleset import LegalAction
 from risk_rules.variants import LeakProbe
-from risk_service.operations.records import FINAL
 from risk_service.store.keys import Keys
 from tests.reliability.targets import options_for
-from tests.service.rpc import bearer
+from tests.service.rpc import bearer, without_seed_reveal
 from tests.service.test_leaks import _check_redaction, _error_bytes, number_forms, varint
 
 Stub = service_pb2_grpc.RiskServiceStub
@@ -512,16 +511,3 @@ async def redacted_events(client: redis.asyncio.Redis, game: Game) -> int:
         if event in seen and any(other != event for other in seen):
             count += 1
     return count
-
-
-def without_seed_reveal(reply: Message) -> Message:
-    """`reply` without the seed a GetGame shows once the game is over (docs/tournaments.md,
-    "Verifiable dice"): the one place the seed may appear, and only then."""
-    if not isinstance(reply, service_pb2.GetGameResponse) or \
-            not reply.game.HasField("seed_reveal"):
-        return reply
-    assert reply.game.status in FINAL, "GetGame revealed the seed of a game still played"
-    hidden = service_pb2.GetGameResponse()
-    hidden.CopyFrom(reply)
-    hidden.game.ClearField("seed_reveal")
-    return hidden

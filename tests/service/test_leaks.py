@@ -22,10 +22,9 @@ from google.protobuf.message import Message
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_rules import wire
 from risk_rules.engine.classic.model import ClassicState, ClassicView
-from risk_service.operations.records import FINAL
 from tests.service.botplay import FAST_OPTIONS, BotGame, create_game, play, replay
 from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, rpc_error
+from tests.service.rpc import bearer, rpc_error, without_seed_reveal
 
 Stub = service_pb2_grpc.RiskServiceStub
 
@@ -261,16 +260,3 @@ def _occurs(needle: bytes, text: bytes) -> bool:
     if needle.isdigit():
         return re.search(rb"(?<![0-9])" + re.escape(needle) + rb"(?![0-9])", text) is not None
     return needle in text
-
-
-def without_seed_reveal(reply: Message) -> Message:
-    """`reply` without the seed a GetGame shows once the game is over (docs/tournaments.md,
-    "Verifiable dice"): the one place the seed may appear, and only then."""
-    if not isinstance(reply, service_pb2.GetGameResponse) or \
-            not reply.game.HasField("seed_reveal"):
-        return reply
-    assert reply.game.status in FINAL, "GetGame revealed the seed of a game still played"
-    hidden = service_pb2.GetGameResponse()
-    hidden.CopyFrom(reply)
-    hidden.game.ClearField("seed_reveal")
-    return hidden

@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
-
 import pytest
 
-from tests.service.harness import ServiceProcess
+from tests.service.conftest import ServiceFactory, make_service
 
-ServiceFactory = Callable[..., ServiceProcess]
+__all__ = ["ServiceFactory", "make_service", "start_service"]
 
 
 @pytest.fixture
-def make_service(redis_url: str, tmp_path: Path, redis_client: object
-                 ) -> Iterator[ServiceFactory]:
-    """Start service processes on a freshly flushed session Redis; stop them all after."""
-    started: list[ServiceProcess] = []
-
-    def make(**env: str) -> ServiceProcess:
-        service = ServiceProcess(redis_url, tmp_path, **env)
-        service.start()
-        started.append(service)
-        return service
-
-    yield make
-    for service in started:
-        service.stop()
+def start_service(make_service: ServiceFactory, redis_client: object) -> ServiceFactory:
+    """`make_service` (tests/service: processes stopped after the test) on a freshly flushed
+    Redis: each test starts with no tournament, game or feed."""
+    return make_service

@@ -32,12 +32,12 @@ def good_round(**fields: object) -> tournament_pb2.CreateRoundRequest:
 
 
 async def test_bad_rounds_and_unknown_tournaments_are_refused_with_their_reasons(
-        make_service: ServiceFactory) -> None:
+        start_service: ServiceFactory) -> None:
     """Malformed batches are INVALID_ARGUMENT / MALFORMED_REQUEST, a round over the limit
     RESOURCE_EXHAUSTED / TOO_MANY_ROUND_GAMES with the limit, a request id reused for another
     round REQUEST_ID_REUSED, and an unknown tournament NOT_FOUND / TOURNAMENT_NOT_FOUND for
     the feed and the game list; none of them creates a game."""
-    service = make_service(RISK_MAX_ROUND_GAMES="4")
+    service = start_service(RISK_MAX_ROUND_GAMES="4")
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
 

@@ -8,6 +8,7 @@ import collections
 
 import grpc
 
+from risk_client import RiskClient
 from risk_proto.risk.v1 import service_pb2, tournament_pb2
 from risk_service.operations.records import FINISHED
 from tests.service.harness import ServiceProcess
@@ -50,13 +51,13 @@ def finished_games(facts: list[tournament_pb2.TournamentFact]) -> set[str]:
 
 
 async def test_round_of_sixteen_plays_out_and_the_feed_resumes_across_a_restart(
-        make_service: ServiceFactory) -> None:
+        start_service: ServiceFactory) -> None:
     """One CreateRound makes 16 games with player and bot seats; a retry returns the same
     games; every game is played to its end (bots by the service, players by their clients)
     while the service is killed and restarted; the results feed, read before the restart and
     resumed after it from the last seq, holds each game's created, started and finished facts
     once, in order, numbered 1, 2, 3 ... without a gap or a repeat."""
-    service: ServiceProcess = make_service(**FAST)
+    service: ServiceProcess = start_service(**FAST)
     channel = grpc.aio.insecure_channel(service.target)
     stub = Stub(channel)
     request = sixteen_games()
@@ -95,8 +96,16 @@ async def test_round_of_sixteen_plays_out_and_the_feed_resumes_across_a_restart(
         timeout=180)
     finals = await asyncio.wait_for(asyncio.gather(*players), timeout=60)
     await channel.close()
+    # a tournament server starting over with the SDK reads the same feed from the start
+    async with RiskClient(service.target) as client:
+        replayed = []
+        async for fact in client.stream_results("spring-cup"):
+            replayed.append(fact)
+            if len(replayed) == len(before) + len(after):
+                break
 
     facts = before + after
+    assert replayed == facts
     assert [f.seq for f in facts] == list(range(1, len(facts) + 1))
     kinds: dict[str, list[str]] = collections.defaultdict(list)
     for fact in facts:

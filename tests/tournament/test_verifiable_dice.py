@@ -55,12 +55,12 @@ def rules_events(game: service_pb2.GameExport) -> list[tuple[int, object]]:
 
 
 async def test_duplicate_round_shares_its_draws_and_reveals_the_seed_when_all_are_over(
-        make_service: ServiceFactory) -> None:
+        start_service: ServiceFactory) -> None:
     """Three games of a duplicate round, seats rotated: while one is still played no game
     shows its seed (GetGame) or exports; then every game reveals the same seed with its own
     nonce, each hashing to the commitment published at creation; they were dealt the same,
     drew the same cards in the same order and every battle k used battle k's dice."""
-    service = make_service(RISK_SWEEP_INTERVAL_MS="100")
+    service = start_service(RISK_SWEEP_INTERVAL_MS="100")
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         line_up = [player("ann"), bot(RANDOM), bot(PLANNER)]
@@ -125,11 +125,11 @@ async def test_duplicate_round_shares_its_draws_and_reveals_the_seed_when_all_ar
 
 
 async def test_verify_fails_when_the_seed_or_one_roll_is_altered(
-        make_service: ServiceFactory) -> None:
+        start_service: ServiceFactory) -> None:
     """A finished bot game's export verifies, its seed matching its commitment; with another
     seed, or one die of one battle changed (hash chain recomputed, so only the replay can
     tell), verify rejects it."""
-    service = make_service(RISK_SWEEP_INTERVAL_MS="100")
+    service = start_service(RISK_SWEEP_INTERVAL_MS="100")
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         created = await stub.CreateRound(tournament_pb2.CreateRoundRequest(
