@@ -9,7 +9,7 @@ import collections
 import grpc
 
 from risk_client import RiskClient
-from risk_proto.risk.v1 import service_pb2, tournament_pb2
+from risk_proto.risk.v1 import lifecycle_pb2, service_pb2, tournament_pb2
 from risk_service.operations.records import FINISHED
 from tests.service.harness import ServiceProcess
 from tests.tournament.conftest import ServiceFactory
@@ -120,3 +120,32 @@ async def test_round_of_sixteen_plays_out_and_the_feed_resumes_across_a_restart(
         assert outcomes[final.game_id] == final.outcome
     commitments = {f.game_id: f.created.seed_commitment for f in facts if f.HasField("created")}
     assert commitments == {g.game_id: g.seed_commitment for g in created.games}
+
+
+async def test_a_seat_that_times_out_is_reported_timed_out_and_resigned(
+        start_service: ServiceFactory) -> None:
+    """A round on a clock with the FORFEIT policy: a player who never moves times out, which
+    the feed reports as the seat's timeout (with its policy) and resignation, before the
+    bots finish the game."""
+    service = start_service(**FAST)
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        created = await stub.CreateRound(tournament_pb2.CreateRoundRequest(
+            request_id="late", tournament="clock-cup", round=4, options=quick_options(),
+            clock=lifecycle_pb2.ClockOptions(decision_seconds=1,
+                                             on_timeout=lifecycle_pb2.TIMEOUT_POLICY_FORFEIT),
+            games=[tournament_pb2.RoundTable(seats=[bot(LEVELS[0]), player("sleepy"),
+                                                    bot(LEVELS[2])])]))
+        game_id = created.games[0].game_id
+        facts = await asyncio.wait_for(read_facts(
+            stub, "clock-cup", 0, lambda f: bool(finished_games(f))), timeout=120)
+    assert [f.seq for f in facts] == list(range(1, len(facts) + 1))
+    assert [f.WhichOneof("kind") for f in facts] == [
+        "created", "started", "seat_timed_out", "seat_resigned", "finished"]
+    assert {f.game_id for f in facts} == {game_id}
+    timed_out, resigned, finished = facts[2], facts[3], facts[4]
+    assert (timed_out.seat_timed_out.seat, timed_out.seat_timed_out.policy) == (
+        1, lifecycle_pb2.TIMEOUT_POLICY_FORFEIT)
+    assert resigned.seat_resigned.seat == 1
+    assert timed_out.game_version == resigned.game_version < finished.game_version
+    assert list(finished.finished.outcome.ranking)[-1] == 1  # out first, ranked last

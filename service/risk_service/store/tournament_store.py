@@ -105,7 +105,8 @@ class TournamentStore:
         await self.redis.zadd(k.labels(), {label: now_ms})
 
     async def exists(self, label: str) -> bool:
-        return bool(await self.redis.exists(self.tkeys.games(label)))
+        """A round was created under `label` (its game list or its feed is still kept)."""
+        return bool(await self.redis.exists(self.tkeys.games(label), self.tkeys.feed(label)))
 
     async def page(self, label: str, round_number: int | None, before: str, limit: int
                    ) -> list[str]:
