@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import grpc
 
-from risk_proto.risk.v1 import game_pb2, service_pb2, strike_pb2, tournament_pb2
+from risk_proto.risk.v1 import game_pb2, legacy_pb2, service_pb2, tournament_pb2
 from tests.service.rpc import error_info, rpc_error
 from tests.tournament.conftest import ServiceFactory
 from tests.tournament.players import Stub, bot, player, quick_options
@@ -62,7 +62,7 @@ async def test_bad_rounds_and_unknown_tournaments_are_refused_with_their_reasons
             (good_round(tournament="no spaces"), "tournament must be"),
             (good_round(tournament=""), "tournament must be"),
             (good_round(duplicate=True, options=game_pb2.GameOptions(
-                strike=strike_pb2.StrikeOptions(players=3))), "duplicate play"),
+                legacy=legacy_pb2.LegacyOptions(players=3))), "duplicate play"),
         ]:
             await refused(stub.CreateRound(request), bad, malformed, says)
         over = await refused(
