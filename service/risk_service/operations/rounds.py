@@ -41,7 +41,6 @@ def _derived(secret: bytes, what: bytes, index: int) -> bytes:
 class _Table:
     """One game of the plan: what CreateRound asked for it and what was drawn for it."""
 
-    index: int
     seats: list[tournament_pb2.RoundSeat]
     seed: int
     nonce: bytes
@@ -64,7 +63,7 @@ class Rounds:
         label = request.tournament
         fingerprint = hashlib.sha256(self._without_id(request)).digest()
         secret = secrets.token_bytes(32)
-        planned = self._plan(request, secret, variant, options)
+        planned = self._plan(request, secret)
         stored = await self.store.claim_request(
             label, request.request_id, fingerprint + secret + planned.SerializeToString(
                 deterministic=True))
@@ -79,7 +78,7 @@ class Rounds:
         await self.store.add_games(label, request.round, game_ids, self.clock_ms(),
                                    self.limits.retention_ms)
         for index, game in enumerate(reply.games):
-            table = _Table(index, list(request.games[index].seats),
+            table = _Table(list(request.games[index].seats),
                            *self._draws(secret, index, request.duplicate))
             await self._open(request, table, variant=variant, options=options, game=game,
                              host_token=reply.host_token,
@@ -88,8 +87,8 @@ class Rounds:
         return reply
 
     def _check(self, request: tournament_pb2.CreateRoundRequest) -> tuple[str, object]:
-        """The variant, options (with duplicate play's discipline) and seat count, once the
-        request is known to be well formed."""
+        """The variant and its options (with duplicate play's discipline), once the request
+        is known to be well formed."""
         check_label(request.tournament)
         if not request.request_id:
             raise malformed("request_id is required: a retried CreateRound must not create "
@@ -145,8 +144,8 @@ class Rounds:
         seed = int.from_bytes(_derived(secret, b"seed", 0 if duplicate else index)[:8], "big")
         return seed, _derived(secret, b"nonce", index)
 
-    def _plan(self, request: tournament_pb2.CreateRoundRequest, secret: bytes, variant: str,
-              options: object) -> tournament_pb2.CreateRoundResponse:
+    def _plan(self, request: tournament_pb2.CreateRoundRequest, secret: bytes
+              ) -> tournament_pb2.CreateRoundResponse:
         """The reply this request gets if it is the first with its request id."""
         now = self.clock_ms()
         reply = tournament_pb2.CreateRoundResponse(
