@@ -139,9 +139,10 @@ def quick_attack(
     if not state.options.auto_defend_max_dice and \
             defence_decider(owner, dst, state.current, state.options.players) is not None:
         return None  # the defender chooses its dice: the DEFEND phase, through `attack`
-    if state.draw_streams:  # duplicate play's generator lives in the work area
-        return None
-    rng = Pcg32(state.rng_state, state.rng_inc)
+    # duplicate play's battle draws dice only: its other streams' states (`draw_streams`)
+    # stay as they are in the state made here
+    rng = DrawStreams(state.rng_state, state.rng_inc, state.draw_streams) \
+        if state.draw_streams else Pcg32(state.rng_state, state.rng_inc)
     held = armies[dst]
     rolls = roll_battle(rng, dice, held if held < 2 else 2)  # min(2, held)
     attack_roll, defence_roll, lost_a, lost_d = rolls

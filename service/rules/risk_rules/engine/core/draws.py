@@ -31,12 +31,15 @@ _OTHER_INC = ((OTHER_STREAM << 1) | 1)
 class DrawStreams(Pcg32):
     """A generator whose draws of each kind come from that kind's own stream."""
 
-    __slots__ = ("other", "shuffles")
+    # the shuffle and other streams are made on their first draw: most rules draw dice or
+    # nothing, and a work area (with its generator) is made for nearly every action
+    __slots__ = ("_other", "_shuffles", "_states")
 
     def __init__(self, state: int, inc: int, streams: Sequence[int]) -> None:
         super().__init__(state, inc)
-        self.shuffles = Pcg32(streams[0], _SHUFFLE_INC)
-        self.other = Pcg32(streams[1], _OTHER_INC)
+        self._states = (streams[0], streams[1])
+        self._shuffles: Pcg32 | None = None
+        self._other: Pcg32 | None = None
 
     @classmethod
     def seeded(cls, seed: int) -> DrawStreams:
@@ -47,7 +50,18 @@ class DrawStreams(Pcg32):
 
     def streams(self) -> tuple[int, int]:
         """The states kept in the game state's `draw_streams`."""
-        return self.shuffles.state, self.other.state
+        return (self._states[0] if self._shuffles is None else self._shuffles.state,
+                self._states[1] if self._other is None else self._other.state)
+
+    def shuffles(self) -> Pcg32:
+        if self._shuffles is None:
+            self._shuffles = Pcg32(self._states[0], _SHUFFLE_INC)
+        return self._shuffles
+
+    def other(self) -> Pcg32:
+        if self._other is None:
+            self._other = Pcg32(self._states[1], _OTHER_INC)
+        return self._other
 
     # dice: this object's own stream (`Pcg32.dice` as inherited); `die` must not go through
     # `below`, which is the other stream's here
@@ -62,13 +76,13 @@ class DrawStreams(Pcg32):
         return thrown[:attack] + thrown[attack_slots:attack_slots + defence]
 
     def shuffled(self, items: Sequence[T]) -> tuple[T, ...]:
-        return self.shuffles.shuffled(items)
+        return self.shuffles().shuffled(items)
 
     def below(self, bound: int) -> int:
-        return self.other.below(bound)
+        return self.other().below(bound)
 
     def choice(self, items: Sequence[T]) -> T:
-        return self.other.choice(items)
+        return self.other().choice(items)
 
     def weighted(self, weights: Sequence[int]) -> int:
-        return self.other.weighted(weights)
+        return self.other().weighted(weights)
