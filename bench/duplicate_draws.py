@@ -1,6 +1,7 @@
 """What duplicate play's draw discipline costs the engine: bot games of each variant that has
 it, played with and without `duplicate_draws` from the same seeds, interleaved game by game so
-both halves share the machine's load; prints actions per second of each and their ratio.
+both halves share the machine's load; prints actions per CPU second of this process (not wall
+time: the machine is shared) of each and their ratio.
 
     python bench/duplicate_draws.py [--games 10] [--seed 1]
 
@@ -22,18 +23,18 @@ VARIANTS = ("classic", "deep_space", "strike")
 
 
 def play(variant: str, options: object, seed: int) -> tuple[int, float]:
-    """One bot game: (actions, seconds spent choosing and applying them)."""
+    """One bot game: (actions, CPU seconds spent choosing and applying them)."""
     rules = get_ruleset(variant)
     state, _ = rules.create(options, seed)
     actions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while rules.outcome(state) is None:
         seat = rules.decision(state).seats[0]
         action = rules.bot_choose(rules.view(state, seat), rules.legal_actions(state, seat),
                                   (seed << 32) | actions)
         state, _ = rules.apply(state, seat, action)
         actions += 1
-    return actions, time.perf_counter() - start
+    return actions, time.process_time() - start
 
 
 def main() -> None:
@@ -51,8 +52,8 @@ def main() -> None:
                 totals[name][0] += actions
                 totals[name][1] += seconds
         rates = {name: actions / seconds for name, (actions, seconds) in totals.items()}
-        print(f"{variant}: ordinary actions/s={rates['ordinary']:.0f}, "
-              f"duplicate actions/s={rates['duplicate']:.0f}, "
+        print(f"{variant}: ordinary actions/cpu-s={rates['ordinary']:.0f}, "
+              f"duplicate actions/cpu-s={rates['duplicate']:.0f}, "
               f"duplicate / ordinary = {rates['duplicate'] / rates['ordinary']:.2f} "
               f"({args.games} games each)")
 
