@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import collections
 import time
+from collections.abc import AsyncIterator
 
 import pytest
 import redis.asyncio
@@ -27,15 +28,23 @@ async def feed(games: GameService, label: str) -> list[tournament_pb2.Tournament
     return out
 
 
-async def test_a_fact_left_uncopied_by_a_crash_reaches_the_feed_once(
-        redis_client: redis.asyncio.Redis, redis_url: str) -> None:
+@pytest.fixture
+async def games(redis_client: redis.asyncio.Redis, redis_url: str
+                ) -> AsyncIterator[GameService]:
+    """A GameService in this process on the freshly flushed session Redis."""
+    keys = Keys()
+    service = GameService(GameStore(redis_client, keys),
+                          in_process_hub(redis_client, keys, redis_url),
+                          clock_ms=lambda: int(time.time() * 1000))
+    yield service
+    await service.hub.close()
+
+
+async def test_a_fact_left_uncopied_by_a_crash_reaches_the_feed_once(games: GameService
+                                                                     ) -> None:
     """Resign commits with the copy step gone (as if the process died right after the
     commit): the game's fact is stored with the game but not in the feed; the sweeper copies
     it; repeated sweeps and copies add nothing; the feed stays numbered without gaps."""
-    keys = Keys()
-    games = GameService(GameStore(redis_client, keys),
-                        in_process_hub(redis_client, keys, redis_url),
-                        clock_ms=lambda: int(time.time() * 1000))
     request = tournament_pb2.CreateRoundRequest(
         request_id="r", tournament="crash-cup", round=3, options=quick_options(),
         games=[tournament_pb2.RoundTable(seats=[player("ann"), player("bob"),
@@ -59,18 +68,13 @@ async def test_a_fact_left_uncopied_by_a_crash_reaches_the_feed_once(
     resigned = facts[2]
     assert resigned.WhichOneof("kind") == "seat_resigned"
     assert (resigned.game_id, resigned.round, resigned.seat_resigned.seat) == (game_id, 3, 0)
-    await games.hub.close()
 
 
 async def test_a_round_cut_short_is_completed_by_its_retry_and_made_once(
-        redis_client: redis.asyncio.Redis, redis_url: str) -> None:
+        games: GameService) -> None:
     """CreateRound of 40 games stopped after its fifth game started (a crash halfway): the
     retry with the same request id answers the first call's plan, creates the games that are
     missing and no other; each game is made, started and reported once."""
-    keys = Keys()
-    games = GameService(GameStore(redis_client, keys),
-                        in_process_hub(redis_client, keys, redis_url),
-                        clock_ms=lambda: int(time.time() * 1000))
     request = tournament_pb2.CreateRoundRequest(
         request_id="big", tournament="crash-round", round=1, options=quick_options(),
         games=[tournament_pb2.RoundTable(seats=[player(f"p{g}"), player(f"q{g}"),
@@ -109,4 +113,3 @@ async def test_a_round_cut_short_is_completed_by_its_retry_and_made_once(
     assert [f.seq for f in facts] == list(range(1, 81))
     per_game = collections.Counter((f.game_id, f.WhichOneof("kind")) for f in facts)
     assert set(per_game.values()) == {1} and len(per_game) == 80  # created + started each
-    await games.hub.close()
