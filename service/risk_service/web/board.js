@@ -128,5 +128,12 @@ export class Board {
     }
   }
 
+  // regions out of play with this many players (Deep Space's covered planets) are dimmed
+  layout(players) {
+    const layout = (this.map.layouts || []).find((l) => (l.players ?? 0) === players);
+    const out = new Set(layout?.outOfPlay || []);
+    for (const [id, parts] of this.shapes) parts.group.classList.toggle("out", out.has(id));
+  }
+
   name(id) { return this.regions[id]?.name ?? `#${id}`; }
 }

@@ -120,7 +120,8 @@ class GameView {
     const s = this.summary, status = statusWord(s.status);
     const decision = s.decision || {};
     const outcome = s.outcome;
-    this.statusLine.replaceChildren(
+    const present = (...items) => items.filter((item) => item !== null && item !== undefined);
+    this.statusLine.replaceChildren(...present(
       el("span", {}, "status ", el("b", { id: "game-status" }, status)),
       el("span", {}, "version ", el("b", { id: "game-version" }, String(this.version))),
       el("span", {}, "last event ", el("b", { id: "game-seq" }, String(s.lastSeq || 0))),
@@ -131,15 +132,16 @@ class GameView {
           : "a draw")) : null,
       s.spectatorDelayEvents || s.spectatorDelaySeconds ? el("span", { class: "muted" },
         `spectators ${s.spectatorDelayEvents || 0} events / ${s.spectatorDelaySeconds || 0} s behind`)
-        : null);
-    this.seatLine.replaceChildren(...(s.seats || []).map((seat, i) => el("span", {
+        : null));
+    this.seatLine.replaceChildren(...present(...(s.seats || []).map((seat, i) => el("span", {
       class: "seat" + (this.seats.has(i) ? " mine" : "") },
     el("span", { class: "swatch", style: { background: SEAT_COLOURS[i % SEAT_COLOURS.length] } }),
     this.seatName(i) + (this.seats.has(i) ? " (you)" : ""))),
     this.players() === 2 && this.name === "classic" ? el("span", {}, el("span", {
-      class: "swatch", style: { background: NEUTRAL_COLOUR } }), "neutral") : null);
+      class: "swatch", style: { background: NEUTRAL_COLOUR } }), "neutral") : null));
+    this.board.layout(this.players());
     if (this.view) {
-      this.board.show(V.pieces(this.name, this.view, this.board.regions.length, this.players()),
+      this.board.show(V.pieces(this.name, this.view, this.board.regions.length, this.variant),
         this.players());
       this.boardBox.dataset.shown = "board";
     } else {
@@ -150,13 +152,19 @@ class GameView {
     this.showWindows();
   }
 
+  cardName(id) {
+    if (!this.cardNames) {
+      this.cardNames = new Map((V.deck(this.variant, V.handDeck(this.name))?.cards || [])
+        .map((c) => [c.id ?? 0, c.name || `card ${c.id ?? 0}`]));
+    }
+    return this.cardNames.get(id) || `card ${id}`;
+  }
+
   showHand() {
     if (this.mode !== "play") return;
-    const { deck, cards } = V.hand(this.name, this.view);
-    const names = new Map(((this.variant.decks || []).find((d) => d.name === deck)?.cards || [])
-      .map((c) => [c.id ?? 0, c.name || `card ${c.id ?? 0}`]));
+    const { cards } = V.hand(this.name, this.view);
     this.hand.replaceChildren(...(cards.length ? cards.map((id) => el("li", { "data-card": id },
-      names.get(id) || `card ${id}`)) : [el("li", { class: "muted" }, "none")]));
+      this.cardName(id))) : [el("li", { class: "muted" }, "none")]));
   }
 
   showWindows() {
@@ -229,7 +237,8 @@ class GameView {
 
   choiceRow(choice, index) {
     const names = (id) => this.board.name(id);
-    const label = V.describe(choice.kind, choice.fields, names, (s) => this.seatName(s));
+    const label = V.describe(choice.kind, choice.fields, names, (s) => this.seatName(s),
+      (id) => this.cardName(id));
     const least = choice.fields.count ?? 0;
     const count = choice.max > 0 ? el("input", { type: "number", min: least, max: choice.max,
       value: choice.max, "aria-label": "count", class: "count" }) : null;
@@ -311,7 +320,8 @@ class GameView {
   onEvent(event) {
     const seq = Number(event.seq || 0);
     const names = (id) => this.board.name(id);
-    const text = V.describeEvent(this.name, event, names, (s) => this.seatName(s));
+    const text = V.describeEvent(this.name, event, names, (s) => this.seatName(s),
+      (id) => this.cardName(id));
     this.log.prepend(el("li", { "data-seq": seq, value: seq }, text));
     while (this.log.children.length > LOG_LIMIT) this.log.lastChild.remove();
     this.main.dataset.lastSeq = String(seq);
@@ -326,6 +336,9 @@ class GameView {
     connectionState(state === "reconnecting" ? "reconnecting…" : state === "stopped"
       ? "not following" : "");
     this.main.dataset.feed = state;
+    if (state === "reconnecting") {
+      this.main.dataset.reconnects = String(Number(this.main.dataset.reconnects || 0) + 1);
+    }
     if (state === "live" && document.getElementById("notice").textContent.includes("lost")) {
       say("reconnected", "info");
       this.refresh();

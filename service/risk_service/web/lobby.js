@@ -28,6 +28,14 @@ export { el };
 export const statusWord = (status) => String(status || "").replace("GAME_STATUS_", "")
   .toLowerCase();
 
+// "CLASSIC_SETUP_MODE_" of CLASSIC_SETUP_MODE_CLAIM and CLASSIC_SETUP_MODE_RANDOM_DEAL
+function commonPrefix(names) {
+  if (names.length < 2) return "";
+  let prefix = names[0];
+  for (const name of names) while (!name.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix.slice(0, prefix.lastIndexOf("_") + 1);
+}
+
 function optionInput(option) {
   const name = option.name;
   const fallback = option.defaultValue || {};
@@ -40,12 +48,13 @@ function optionInput(option) {
       el("option", { value: "true" }, "yes"), el("option", { value: "false" }, "no")));
   }
   if (type === "OPTION_TYPE_ENUM") {
+    const choices = (option.choices || []).filter((c) => (c.number ?? 0) !== 0);
+    const prefix = commonPrefix(choices.map((c) => c.name));
     return el("label", { title: hint }, name.replace(/_/g, " "),
       el("select", { name, "data-type": "enum" }, el("option", { value: "" }, "default"),
-        ...(option.choices || []).filter((c) => (c.number ?? 0) !== 0).map((c) =>
-          el("option", { value: c.name, title: c.description || "",
-            selected: fallback.enumValue === c.number || undefined },
-          c.name.replace(/^[A-Z]+(_[A-Z]+)*?_MODE_|^[A-Z_]*?_SCHEDULE_/, "").toLowerCase()))));
+        ...choices.map((c) => el("option", { value: c.name, title: c.description || "",
+          selected: fallback.enumValue === c.number || undefined },
+        c.name.slice(prefix.length).replace(/_/g, " ").toLowerCase()))));
   }
   if (type === "OPTION_TYPE_INT") {
     return el("label", { title: hint }, name.replace(/_/g, " "),

@@ -60,8 +60,11 @@ export async function showReplay(main, gameId) {
   const board = new Board(boardBox, variant.map || {});
   const names = (id) => board.name(id);
   const seatName = (s) => (s >= players ? "neutral" : record.seatNames?.[s] || `seat ${s}`);
+  const cards = new Map((V.deck(variant, V.handDeck(name))?.cards || [])
+    .map((c) => [c.id ?? 0, c.name || `card ${c.id ?? 0}`]));
+  const cardName = (id) => cards.get(id) || `card ${id}`;
   log.append(...events.map((event, i) => el("li", { "data-seq": event.seq, value: i + 1 },
-    V.describeEvent(name, event, names, seatName))));
+    V.describeEvent(name, event, names, seatName, cardName))));
   let step = 0;
   const go = (to) => {
     step = Math.max(0, Math.min(events.length, to));
@@ -71,7 +74,7 @@ export async function showReplay(main, gameId) {
     if (V.foldable(name)) {
       board.show(V.fold(name, events.slice(0, step), board.regions.length, players), players);
     } else if (step === events.length && final.board) {
-      board.show(V.pieces(name, final.board, board.regions.length, players), players);
+      board.show(V.pieces(name, final.board, board.regions.length, variant), players);
     } else {
       board.show([], players);
     }

@@ -46,7 +46,12 @@ export function regionsOf(variant, action) {
 const values = (list) => (list || []).map((x) => x.values || []);
 
 // per region {owner, count, mark}: owner -1 for none, `players` for the neutral
-export function pieces(variant, view, size, players) {
+export function deck(description, name) {
+  return (description?.decks || []).find((d) => d.name === name);
+}
+
+// description: the variant's DescribeVariant (its decks say what a card shows)
+export function pieces(variant, view, size, description) {
   const v = view?.[caseOf(variant)];
   const out = Array.from({ length: size }, () => ({ owner: -1, count: 0, mark: "" }));
   if (!v) return out;
@@ -65,22 +70,38 @@ export function pieces(variant, view, size, players) {
       if (p < size) out[p].mark = "⌂";
     }));
   } else if (variant === "strike") {
-    (v.coins || []).forEach((seat, c) => { if (c < size) out[c].owner = seat; });
-    values(v.continents).forEach((perContinent) => perContinent.forEach((n, c) => {
-      if (c < size) out[c].count += n;
+    // each seat's continent cards, counted by the continent the deck says each shows; the
+    // coin's holder owns the continent, else the seat with the most of its cards
+    const continentOf = new Map((deck(description, "continent")?.cards || [])
+      .map((card) => [card.id ?? 0, card.group ?? -1]));
+    const held = Array.from({ length: size }, () => new Map());
+    values(v.continents).forEach((cards, seat) => cards.forEach((card) => {
+      const c = continentOf.get(card) ?? -1;
+      if (c >= 0 && c < size) held[c].set(seat, (held[c].get(seat) || 0) + 1);
     }));
+    held.forEach((bySeat, c) => {
+      const coin = v.coins?.[c] ?? -1;
+      const most = [...bySeat].sort((a, b) => b[1] - a[1])[0];
+      out[c] = { owner: coin >= 0 ? coin : most ? most[0] : -1,
+        count: [...bySeat.values()].reduce((a, b) => a + b, 0), mark: coin >= 0 ? "◉" : "" };
+    });
   }
   return out;
+}
+
+// the deck a hand (and a card field of an action or event) draws from
+export function handDeck(variant) {
+  return { classic: "territory", legacy: "resource", deep_space: "action",
+    strike: "tactics" }[variant] || "";
 }
 
 // the viewer's cards: ids into the deck named `deck`
 export function hand(variant, view) {
   const v = view?.[caseOf(variant)];
   if (!v) return { deck: "", cards: [] };
-  const deck = { classic: "territory", legacy: "territory", deep_space: "action",
-    strike: "tactics" }[variant] || "";
-  if (variant === "deep_space") return { deck, cards: values(v.hands)[v.viewer ?? 0] || [] };
-  return { deck, cards: v.hand || [] };
+  const name = handDeck(variant);
+  if (variant === "deep_space") return { deck: name, cards: values(v.hands)[v.viewer ?? 0] || [] };
+  return { deck: name, cards: v.hand || [] };
 }
 
 // the open response windows of a view (Strike, Legacy): [{order, passed, stack}]
@@ -125,6 +146,7 @@ export function fold(variant, events, size, players) {
 // ---- words for people -------------------------------------------------------------------------
 
 const REGION_KEY = /territory|continent|planet|origin|destination|payFrom/i;
+const CARD_KEY = /^(cards?|discard|cardsTaken)$/;
 const SEAT_KEY = /^(seat|attacker|defender|winner|by|target|previousOwner|neutral)$/;
 
 export function words(camel) {
@@ -132,12 +154,18 @@ export function words(camel) {
 }
 
 // "attack: from Alaska, to Kamchatka, dice 3" for any action or event body
-export function describe(kind, fields, names, seatName) {
+export function describe(kind, fields, names, seatName, cardName = null) {
   const parts = Object.entries(fields).map(([key, value]) => {
     if (REGION_KEY.test(key) && typeof value === "number" && value >= 0) {
       return `${words(key).replace(/ territory| continent/, "")} ${names(value)}`;
     }
-    if (SEAT_KEY.test(key) && typeof value === "number") return `${words(key)} ${seatName(value)}`;
+    if (SEAT_KEY.test(key) && typeof value === "number") {
+      return key === "seat" ? seatName(value) : `${words(key)} ${seatName(value)}`;
+    }
+    if (CARD_KEY.test(key) && cardName) {
+      const named = [value].flat().map((id) => (id < 0 ? "a hidden card" : cardName(id)));
+      return `${words(key)} ${named.join(", ")}`;
+    }
     if (Array.isArray(value)) return `${words(key)} [${value.join(", ")}]`;
     if (value && typeof value === "object") return `${words(key)} {…}`;
     return `${words(key)} ${value}`;
@@ -145,12 +173,12 @@ export function describe(kind, fields, names, seatName) {
   return words(kind) + (parts.length ? ": " + parts.join(", ") : "");
 }
 
-export function describeEvent(variant, event, names, seatName) {
+export function describeEvent(variant, event, names, seatName, cardName = null) {
   const body = event[caseOf(variant)] || event.lifecycle;
   if (!body) return "event";
   const [kind] = Object.keys(body);
   return (event.lifecycle ? "· " : "") + describe(kind || "event", body[kind] || {}, names,
-    seatName);
+    seatName, event.lifecycle ? null : cardName);
 }
 
 // the regions an event names (a replay marks them)
