@@ -43,6 +43,7 @@ class GameView {
     this.version = 0;
     this.refreshing = null;
     this.dirty = false;
+    this.lost = false; // the connection dropped and no call has been answered since
   }
 
   // the seat this page acts for now: one asked to decide, else the first held
@@ -67,7 +68,11 @@ class GameView {
       onState: (state) => this.onFeedState(state),
       onError: (error) => {
         if (error instanceof ApiError && error.reason === "CONNECTION_LOST") {
+          this.lost = true;
           say("the connection to the service was lost; reconnecting…", "error");
+          // a resumed stream answers only once there is an event to send: ask GetGame each
+          // second to learn that the service is back
+          this.probe ||= setInterval(() => this.refresh(), 1000);
         } else sayError(error);
       },
     });
@@ -76,7 +81,10 @@ class GameView {
 
   firstToken() { return this.seats.size ? [...this.seats.values()][0] : ""; }
 
-  stop() { this.feed?.stop(); }
+  stop() {
+    this.feed?.stop();
+    clearInterval(this.probe);
+  }
 
   layout() {
     const map = this.variant.map || {};
@@ -306,6 +314,15 @@ class GameView {
         try {
           const token = this.mode === "play" ? this.token : "";
           this.apply(await call("GetGame", { gameId: this.gameId }, token));
+          if (this.lost) {
+            // the service answers again; the stream, already asked again from its last seq,
+            // brings whatever was missed (it answers only once there is an event to send)
+            this.lost = false;
+            clearInterval(this.probe);
+            this.probe = 0;
+            say("reconnected", "info");
+            connectionState("");
+          }
           await this.loadActions();
         } catch (error) {
           sayError(error);
@@ -333,15 +350,14 @@ class GameView {
   }
 
   onFeedState(state) {
-    connectionState(state === "reconnecting" ? "reconnecting…" : state === "stopped"
-      ? "not following" : "");
     this.main.dataset.feed = state;
     if (state === "reconnecting") {
+      connectionState("reconnecting…");
       this.main.dataset.reconnects = String(Number(this.main.dataset.reconnects || 0) + 1);
-    }
-    if (state === "live" && document.getElementById("notice").textContent.includes("lost")) {
-      say("reconnected", "info");
-      this.refresh();
+    } else if (state === "stopped") {
+      connectionState("not following");
+    } else if (!this.lost) {
+      connectionState("");
     }
   }
 }
