@@ -1,0 +1,40 @@
+"""Every variant's play view draws its whole board from DescribeVariant: as many regions as
+the variant's map has, each where the map puts it, with the game's pieces on them; a
+screenshot of each (and of one on a phone's screen) is kept in tests/web/artifacts/."""
+
+from __future__ import annotations
+
+from risk_proto.risk.v1 import service_pb2_grpc, variant_pb2
+from tests.web.conftest import ARTIFACTS, Pages
+from tests.web.driver import create_game
+
+
+async def test_every_variant_draws_its_whole_board(
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """A game of each served variant, every seat held by the page (so it starts at once):
+    the number of drawn regions equals the map's, in the map's order and names, and the page
+    offers the seat whose decision it is a move."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    served = (await stub.ListVariants(variant_pb2.ListVariantsRequest())).variants
+    assert {v.name for v in served} >= {"classic", "deep_space", "strike", "legacy"}
+    page = await pages.open()
+    for variant in served:
+        described = (await stub.DescribeVariant(
+            variant_pb2.DescribeVariantRequest(name=variant.name))).variant
+        await create_game(page, variant.name, "all")
+        await page.wait_for_selector("#game-status")
+        regions = page.locator("svg.board [data-region]")
+        assert await regions.count() == len(described.map.regions), variant.name
+        names = await page.eval_on_selector_all("svg.board [data-region]",
+                                                "els => els.map(e => e.dataset.name)")
+        assert names == [r.name for r in described.map.regions], variant.name
+        await page.locator("#choices button.act, svg.board .region.clickable").first.wait_for()
+        await page.screenshot(path=str(ARTIFACTS / f"{variant.name}.png"), full_page=True)
+
+    phone = await pages.open(width=390, height=844)
+    await create_game(phone, "classic", "all")
+    await phone.wait_for_selector("svg.board [data-region]")
+    board = await phone.locator("svg.board").bounding_box()
+    assert board is not None and board["width"] <= 390  # the board fits the phone's width
+    await phone.screenshot(path=str(ARTIFACTS / "classic-phone.png"), full_page=True)
