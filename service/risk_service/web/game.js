@@ -245,7 +245,8 @@ class GameView {
 
   choiceRow(choice, index) {
     const names = (id) => this.board.name(id);
-    const label = V.describe(choice.kind, choice.fields, names, (s) => this.seatName(s),
+    const label = V.describe(choice.kind, V.labelled(this.name, choice.kind, choice.fields), names,
+      (s) => this.seatName(s),
       (id) => this.cardName(id));
     const least = choice.fields.count ?? 0;
     const count = choice.max > 0 ? el("input", { type: "number", min: least, max: choice.max,

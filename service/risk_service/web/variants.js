@@ -26,6 +26,20 @@ const REGION_FIELDS = {
 // fields that are `optional` in the contract: absent means unset, not zero
 const OPTIONAL_FIELDS = new Set(["playCard.planet"]);
 
+// seat fields that an action names even when they are seat 0 (proto3 JSON omits a zero)
+const SEAT_FIELDS = {
+  strike: { attack: ["defender"], playSpy: ["target"], playArtillery: ["target"] },
+};
+
+// the action's fields with the zeros JSON left out put back, for its label
+export function labelled(variant, kind, fields) {
+  const full = { ...fields };
+  for (const f of [...regionFields(variant, kind, fields), ...(SEAT_FIELDS[variant]?.[kind] || [])]) {
+    full[f] ??= 0;
+  }
+  return full;
+}
+
 export function regionFields(variant, kind, fields) {
   return (REGION_FIELDS[variant]?.[kind] || []).filter(
     (f) => !OPTIONAL_FIELDS.has(`${kind}.${f}`) || f in fields);
@@ -162,7 +176,7 @@ export function describe(kind, fields, names, seatName, cardName = null) {
     if (SEAT_KEY.test(key) && typeof value === "number") {
       return key === "seat" ? seatName(value) : `${words(key)} ${seatName(value)}`;
     }
-    if (CARD_KEY.test(key) && cardName) {
+    if (CARD_KEY.test(key) && cardName && (Array.isArray(value) || key !== "cards")) {
       const named = [value].flat().map((id) => (id < 0 ? "a hidden card" : cardName(id)));
       return `${words(key)} ${named.join(", ")}`;
     }
