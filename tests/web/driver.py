@@ -93,19 +93,20 @@ class Player:
 
     async def _click(self, target: Locator) -> bool:
         before = await self.page.locator("#game-version").inner_text()
+        region = await target.get_attribute("data-region") is not None
         try:
             await target.click(timeout=3000)
         except PlaywrightTimeout:  # redrawn under the pointer: look again
             return False
         self.clicks += 1
-        # a button submits: wait for the page to show the next version (or an answer)
-        await eventually(lambda: self._moved(before), 10, "the page to take the click")
+        # a region selects (no submit); a button submits: wait for the page to show the next
+        # version, or an answer in words
+        if not region:
+            await eventually(lambda: self._moved(before), 10, "the page to take the click")
         return True
 
     async def _moved(self, before: str) -> bool:
         if await self.page.locator("#game-version").inner_text() != before:
-            return True
-        if await self.page.locator("#clear").count():  # a region selected, no submit yet
             return True
         return bool(await notice(self.page))
 

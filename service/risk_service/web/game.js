@@ -161,10 +161,7 @@ class GameView {
   }
 
   cardName(id) {
-    if (!this.cardNames) {
-      this.cardNames = new Map((V.deck(this.variant, V.handDeck(this.name))?.cards || [])
-        .map((c) => [c.id ?? 0, c.name || `card ${c.id ?? 0}`]));
-    }
+    this.cardNames ||= V.cardNames(this.name, this.variant);
     return this.cardNames.get(id) || `card ${id}`;
   }
 
@@ -262,7 +259,7 @@ class GameView {
           }
           action[V.caseOf(this.name)][choice.kind].count = n;
         }
-        this.submit(action, button);
+        this.submit(action);
       } }, label.replace(/, count \d+|: count \d+$/, ""));
     return el("div", { class: "choice" }, button, count ? el("span", {}, "count") : null, count,
       count ? el("span", { class: "muted" }, `${least}–${choice.max}`) : null);
@@ -289,8 +286,9 @@ class GameView {
     this.showChoices();
   }
 
-  async submit(action, button) {
-    button.disabled = true;
+  async submit(action) {
+    // every choice waits for the answer: the next ones come with the refreshed game
+    for (const other of this.choices.querySelectorAll("button")) other.disabled = true;
     const seat = this.actingSeat;
     try {
       const reply = await call("SubmitAction", { gameId: this.gameId, action, seat,
@@ -300,10 +298,9 @@ class GameView {
       if (Number(reply.version || 0) > this.version) this.version = Number(reply.version);
     } catch (error) {
       sayError(error);
-    } finally {
-      button.disabled = false;
     }
     await this.refresh();
+    this.showChoices();
   }
 
   // GetGame and the legal actions again; calls that arrive meanwhile fold into one more run

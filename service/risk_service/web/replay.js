@@ -60,8 +60,7 @@ export async function showReplay(main, gameId) {
   const board = new Board(boardBox, variant.map || {});
   const names = (id) => board.name(id);
   const seatName = (s) => (s >= players ? "neutral" : record.seatNames?.[s] || `seat ${s}`);
-  const cards = new Map((V.deck(variant, V.handDeck(name))?.cards || [])
-    .map((c) => [c.id ?? 0, c.name || `card ${c.id ?? 0}`]));
+  const cards = V.cardNames(name, variant);
   const cardName = (id) => cards.get(id) || `card ${id}`;
   log.append(...events.map((event, i) => el("li", { "data-seq": event.seq, value: i + 1 },
     V.describeEvent(name, event, names, seatName, cardName))));

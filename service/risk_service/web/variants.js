@@ -87,7 +87,7 @@ export function pieces(variant, view, size, description) {
     // each seat's continent cards, counted by the continent the deck says each shows; the
     // coin's holder owns the continent, else the seat with the most of its cards
     const continentOf = new Map((deck(description, "continent")?.cards || [])
-      .map((card) => [card.id ?? 0, card.group ?? -1]));
+      .map((card) => [card.id ?? 0, card.region ?? 0]));
     const held = Array.from({ length: size }, () => new Map());
     values(v.continents).forEach((cards, seat) => cards.forEach((card) => {
       const c = continentOf.get(card) ?? -1;
@@ -103,7 +103,18 @@ export function pieces(variant, view, size, description) {
   return out;
 }
 
-// the deck a hand (and a card field of an action or event) draws from
+// every card's name by id: the hand's deck first where two decks share an id
+export function cardNames(variant, description) {
+  const names = new Map();
+  const decks = [...(description?.decks || [])].sort((a, b) =>
+    Number(a.name === handDeck(variant)) - Number(b.name === handDeck(variant)));
+  for (const d of decks) {
+    for (const c of d.cards || []) names.set(c.id ?? 0, c.name || `card ${c.id ?? 0}`);
+  }
+  return names;
+}
+
+// the deck a hand draws from
 export function handDeck(variant) {
   return { classic: "territory", legacy: "resource", deep_space: "action",
     strike: "tactics" }[variant] || "";
