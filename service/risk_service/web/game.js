@@ -242,8 +242,9 @@ class GameView {
 
   choiceRow(choice, index) {
     const names = (id) => this.board.name(id);
-    const label = V.describe(choice.kind, V.labelled(this.name, choice.kind, choice.fields), names,
-      (s) => this.seatName(s),
+    const fields = V.labelled(this.name, choice.kind, choice.fields);
+    if (choice.max > 0) delete fields.count; // the count field beside the button says it
+    const label = V.describe(choice.kind, fields, names, (s) => this.seatName(s),
       (id) => this.cardName(id));
     const least = choice.fields.count ?? 0;
     const count = choice.max > 0 ? el("input", { type: "number", min: least, max: choice.max,
@@ -260,7 +261,7 @@ class GameView {
           action[V.caseOf(this.name)][choice.kind].count = n;
         }
         this.submit(action);
-      } }, label.replace(/, count \d+|: count \d+$/, ""));
+      } }, label);
     return el("div", { class: "choice" }, button, count ? el("span", {}, "count") : null, count,
       count ? el("span", { class: "muted" }, `${least}–${choice.max}`) : null);
   }

@@ -162,7 +162,8 @@ function gameRow(game, known) {
   const held = tokens.of(id);
   const mine = Object.keys(held.seats || {});
   const status = statusWord(game.status);
-  const variant = known.byEnum.get(String(game.variant))?.name || String(game.variant);
+  const described = known.byEnum.get(String(game.variant));
+  const variant = described?.title || described?.name || String(game.variant);
   const buttons = [];
   if (mine.length && status !== "finished") {
     buttons.push(el("a", { href: `#/play/${id}`, class: "play" }, `play (seat ${mine.join(", ")})`));

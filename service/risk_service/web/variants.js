@@ -188,7 +188,9 @@ export function describe(kind, fields, names, seatName, cardName = null) {
       return key === "seat" ? seatName(value) : `${words(key)} ${seatName(value)}`;
     }
     if (CARD_KEY.test(key) && cardName && (Array.isArray(value) || key !== "cards")) {
-      const named = [value].flat().map((id) => (id < 0 ? "a hidden card" : cardName(id)));
+      // -1: a card the viewer may not see, or (a discard) no card at all
+      const named = [value].flat().map((id) => (id >= 0 ? cardName(id)
+        : key === "discard" ? "none" : "a hidden card"));
       return `${words(key)} ${named.join(", ")}`;
     }
     if (Array.isArray(value)) return `${words(key)} [${value.join(", ")}]`;
