@@ -4,9 +4,11 @@ screenshot of each (and of one on a phone's screen) is kept in tests/web/artifac
 
 from __future__ import annotations
 
-from risk_proto.risk.v1 import service_pb2_grpc, variant_pb2
+from playwright.async_api import Page
+
+from risk_proto.risk.v1 import common_pb2, service_pb2_grpc, variant_pb2
 from tests.web.conftest import ARTIFACTS, Pages
-from tests.web.driver import create_game
+from tests.web.driver import create_game, eventually
 
 
 async def test_every_variant_draws_its_whole_board(
@@ -32,6 +34,21 @@ async def test_every_variant_draws_its_whole_board(
         await page.locator("#choices button.act, svg.board .region.clickable").first.wait_for()
         await page.screenshot(path=str(ARTIFACTS / f"{variant.name}.png"), full_page=True)
 
+    # the lobby lists them all, and filters them by variant and by status
+    await page.goto(page.url.split("#")[0] + "#/")
+    rows = page.locator("tr[data-game]")
+    await rows.nth(len(served) - 1).wait_for()
+    assert await rows.count() == len(served)
+    for variant in served:
+        await page.select_option("[name=filter_variant]", common_pb2.Variant.Name(variant.variant))
+        await eventually(lambda title=variant.title: _listed(page, [title]), 10, variant.name)
+    await page.select_option("[name=filter_variant]", "")
+    await page.select_option("[name=filter_status]", "GAME_STATUS_FINISHED")
+    await eventually(lambda: _listed(page, []), 10, "no finished game")
+    await page.select_option("[name=filter_status]", "GAME_STATUS_ACTIVE")
+    titles = sorted(v.title for v in served)
+    await eventually(lambda: _listed(page, titles), 10, "every active game")
+
     phone = await pages.open(width=390, height=844)
     await create_game(phone, "classic", "all")
     await phone.wait_for_selector("svg.board [data-region]")
@@ -42,3 +59,10 @@ async def test_every_variant_draws_its_whole_board(
     board = await phone.locator("svg.board").bounding_box()
     assert box is not None and board is not None and box["width"] <= 390 < board["width"]
     await phone.screenshot(path=str(ARTIFACTS / "classic-phone.png"), full_page=True)
+
+
+async def _listed(page: Page, titles: list[str]) -> bool:
+    """The lobby lists exactly games of these variants (by title), in any order."""
+    shown = await page.eval_on_selector_all("tr[data-game] td:nth-child(2)",
+                                            "tds => tds.map(td => td.textContent)")
+    return sorted(shown) == sorted(titles)
