@@ -30,7 +30,8 @@ from risk_client import (
 )
 from risk_client.cli import CLEAR_SCREEN
 from risk_client.render import is_game_end
-from risk_proto.risk.v1 import service_pb2
+from risk_proto.risk.v1 import common_pb2, service_pb2
+from risk_rules.engine.deep_space.board import DEEP_SPACE_BOARD
 from tests.service.harness import ServiceProcess
 
 SEED = 3
@@ -165,6 +166,19 @@ async def test_lifecycle_calls(client: RiskClient, service: ServiceProcess) -> N
     watched = risk(service, "watch", other.game_id, "--plain")
     assert watched.returncode == 0 and "the game is cancelled" in watched.stdout
     assert "is cancelled with no outcome" in watched.stdout
+
+
+async def test_describe_variant_by_number_and_name(client: RiskClient) -> None:
+    """The SDK reads a variant's description (the board as data) by its number or its name;
+    a name the service does not serve is NotFound with VARIANT_NOT_FOUND."""
+    by_number = await client.describe_variant(common_pb2.VARIANT_DEEP_SPACE)
+    assert by_number == await client.describe_variant("deep_space")
+    assert len(by_number.map.regions) == DEEP_SPACE_BOARD.size
+    assert [v.name for v in await client.list_variants()] == [
+        "classic", "deep_space", "strike", "legacy"]
+    with pytest.raises(NotFound) as unknown:
+        await client.describe_variant("chess")
+    assert unknown.value.reason == "VARIANT_NOT_FOUND"
 
 
 async def test_list_games_follows_pages(client: RiskClient) -> None:

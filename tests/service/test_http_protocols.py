@@ -51,12 +51,37 @@ def _grpc_events(service: ServiceProcess, game_id: str, after: int, count: int
     return replies
 
 
-def _open_stream(service: ServiceProcess, body: bytes, content_type: str
-                 ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+def _stream(service: ServiceProcess, request: service_pb2.StreamEventsRequest,
+            content_type: str, count: int) -> list[service_pb2.StreamEventsResponse]:
+    """The first `count` messages of StreamEvents over HTTP/1.1 in `content_type` (binary
+    framing: Connect's and gRPC-Web's envelopes are alike), then hang up."""
     conn = _connection(service)
-    conn.request("POST", SERVICE + "StreamEvents", envelope(body),
-                 {"Content-Type": content_type})
-    return conn, conn.getresponse()
+    try:
+        conn.request("POST", SERVICE + "StreamEvents", envelope(request.SerializeToString()),
+                     {"Content-Type": content_type})
+        reply = conn.getresponse()
+        # errors included: both protocols report them in the stream's last frame
+        assert reply.status == 200
+        assert reply.getheader("Content-Type") == content_type
+        frames = [read_envelope(reply) for _ in range(count)]
+    finally:
+        conn.close()
+    assert [flags for flags, _data in frames] == [0] * count
+    return [service_pb2.StreamEventsResponse.FromString(data) for _flags, data in frames]
+
+
+def _refused_stream(service: ServiceProcess, content_type: str) -> tuple[int, bytes]:
+    """The one frame (flags, bytes) a stream of a game that does not exist is answered with."""
+    conn = _connection(service)
+    try:
+        missing = service_pb2.StreamEventsRequest(game_id="0" * 22)
+        conn.request("POST", SERVICE + "StreamEvents", envelope(missing.SerializeToString()),
+                     {"Content-Type": content_type})
+        reply = conn.getresponse()
+        assert reply.status == 200
+        return read_envelope(reply)
+    finally:
+        conn.close()
 
 
 def test_connect_binary_stream_matches_grpc_and_ends_with_an_error(web: ServiceProcess) -> None:
@@ -72,27 +97,11 @@ def test_connect_binary_stream_matches_grpc_and_ends_with_an_error(web: ServiceP
     expected = _grpc_events(web, game_id, after, last - after)
 
     request = service_pb2.StreamEventsRequest(game_id=game_id, after_seq=after)
-    conn, reply = _open_stream(web, request.SerializeToString(), "application/connect+proto")
-    try:
-        assert reply.status == 200
-        assert reply.getheader("Content-Type") == "application/connect+proto"
-        got = []
-        for _ in range(last - after):
-            flags, data = read_envelope(reply)
-            assert flags == 0
-            got.append(service_pb2.StreamEventsResponse.FromString(data))
-    finally:
-        conn.close()
+    got = _stream(web, request, "application/connect+proto", last - after)
     assert got == expected
     assert [r.event.seq for r in got] == list(range(after + 1, last + 1))
 
-    missing = service_pb2.StreamEventsRequest(game_id="0" * 22)
-    conn, reply = _open_stream(web, missing.SerializeToString(), "application/connect+proto")
-    try:
-        assert reply.status == 200  # Connect streams report errors in their last frame
-        flags, data = read_envelope(reply)
-    finally:
-        conn.close()
+    flags, data = _refused_stream(web, "application/connect+proto")
     assert flags == CONNECT_END_STREAM
     error = json.loads(data)["error"]
     assert error["code"] == "not_found" and info_of(error).reason == "GAME_NOT_FOUND"
@@ -104,26 +113,10 @@ def test_grpc_web_stream_matches_grpc_and_ends_with_trailers(web: ServiceProcess
     grpc-status 5 (NOT_FOUND)."""
     game_id, _tokens, _first = _game(web)
     expected = _grpc_events(web, game_id, 0, 3)
-    request = service_pb2.StreamEventsRequest(game_id=game_id).SerializeToString()
-    conn, reply = _open_stream(web, request, "application/grpc-web+proto")
-    try:
-        assert reply.status == 200
-        assert reply.getheader("Content-Type") == "application/grpc-web+proto"
-        got = []
-        for _ in range(3):
-            flags, data = read_envelope(reply)
-            assert flags == 0
-            got.append(service_pb2.StreamEventsResponse.FromString(data))
-    finally:
-        conn.close()
-    assert got == expected
+    request = service_pb2.StreamEventsRequest(game_id=game_id)
+    assert _stream(web, request, "application/grpc-web+proto", 3) == expected
 
-    missing = service_pb2.StreamEventsRequest(game_id="0" * 22).SerializeToString()
-    conn, reply = _open_stream(web, missing, "application/grpc-web+proto")
-    try:
-        flags, data = read_envelope(reply)
-    finally:
-        conn.close()
+    flags, data = _refused_stream(web, "application/grpc-web+proto")
     assert flags & GRPC_WEB_TRAILERS
     trailers = dict(line.split(": ", 1) for line in data.decode().split("\r\n") if line)
     assert trailers["grpc-status"] == "5"

@@ -30,6 +30,7 @@ from risk_proto.risk.v1 import (
     lifecycle_pb2,
     service_pb2,
     service_pb2_grpc,
+    variant_pb2,
 )
 
 DEFAULT_TARGET = "127.0.0.1:50051"
@@ -373,6 +374,24 @@ class RiskClient:
             export.MergeFrom(page)
             if not request.page_token:
                 return export
+
+    async def describe_variant(self, variant: common_pb2.Variant | int | str
+                               ) -> variant_pb2.VariantDescription:
+        """The board as data: a variant (by its `Variant` number or its name) with its map,
+        decks, options with defaults and ranges, seat counts and rules version (docs/api.md,
+        "The board as data"). Public and unchanged for a rules version: keep it."""
+        request = (variant_pb2.DescribeVariantRequest(name=variant) if isinstance(variant, str)
+                   else variant_pb2.DescribeVariantRequest(
+                       variant=variant))  # type: ignore[arg-type]  # an int travels as well
+        reply = await self._unary("DescribeVariant", request,
+                                  variant_pb2.DescribeVariantResponse)
+        return reply.variant
+
+    async def list_variants(self) -> list[variant_pb2.VariantDescription]:
+        """Every variant the service serves, each as `describe_variant` describes it."""
+        reply = await self._unary("ListVariants", variant_pb2.ListVariantsRequest(),
+                                  variant_pb2.ListVariantsResponse)
+        return list(reply.variants)
 
     async def ping(self) -> None:
         """One empty round trip through the service's interceptors."""
