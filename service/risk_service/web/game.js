@@ -223,9 +223,14 @@ class GameView {
     const items = [];
     const seat = this.actingSeat;
     if (!this.legal.length) {
-      items.push(el("p", { class: "muted", id: "waiting" }, this.summary?.outcome ? "the game is over"
-        : "waiting for " + (this.summary?.decision?.seats || []).map((x) => this.seatName(x))
-          .join(", ")));
+      const seats = this.summary?.seats || [];
+      const taken = seats.filter((x) => x.taken).length;
+      const asked = (this.summary?.decision?.seats || []).map((x) => this.seatName(x));
+      items.push(el("p", { class: "muted", id: "waiting" }, this.summary?.outcome
+        ? "the game is over"
+        : statusWord(this.summary?.status) === "waiting"
+          ? `waiting for players: ${taken} of ${seats.length} seats taken`
+          : asked.length ? "waiting for " + asked.join(", ") : "no move is open"));
     } else {
       items.push(el("p", { class: "muted" }, `acting as ${this.seatName(seat)}` +
         (next.size ? ` · click a ${sel.length ? "highlighted target" : "highlighted "
