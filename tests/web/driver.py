@@ -151,7 +151,9 @@ async def move_by_grpc(stub: service_pb2_grpc.RiskServiceStub, game_id: str,
     """One classic move for the seat whose decision it is, over gRPC (not through a page):
     the turn's end where it may end, else the first legal action with its largest count.
     False once the game is over."""
-    game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+    # as a seat: a spectator's view of a game with a spectator delay runs behind
+    game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id),
+                               metadata=_metadata(tokens[min(tokens)]))).game
     if game.status != service_pb2.GAME_STATUS_ACTIVE or not game.decision.seats:
         return False
     seat = game.decision.seats[0]
