@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
-from tests.web.conftest import Pages
+from tests.web.conftest import ARTIFACTS, Pages
 from tests.web.driver import Player, board_of, classic_board, create_game, eventually, logged_seqs
 
 # Short enough for a test, long enough to see every phase: two players (and the neutral)
@@ -63,3 +63,6 @@ async def test_two_pages_play_classic_to_the_end_while_a_third_watches(
     for player in players:
         assert await player.page.locator("#game-status").inner_text() == "finished"
         assert not await player.page.locator("#choices button.act").count()
+    ARTIFACTS.mkdir(exist_ok=True)
+    await watcher.screenshot(path=str(ARTIFACTS / "classic-end-spectator.png"), full_page=True)
+    await first.screenshot(path=str(ARTIFACTS / "classic-end-seat0.png"), full_page=True)

@@ -10,7 +10,7 @@ import { ApiError, call, tokens } from "./api.js";
 import { connectionState, onLeave, say, sayError, variants } from "./app.js";
 import { Board, NEUTRAL_COLOUR, SEAT_COLOURS } from "./board.js";
 import { Feed } from "./feed.js";
-import { el, statusWord } from "./lobby.js";
+import { el, statusWord } from "./dom.js";
 import * as V from "./variants.js";
 
 const LOG_LIMIT = 400; // entries kept on the page; the export has them all
@@ -117,6 +117,7 @@ class GameView {
 
   seatName(seat) {
     const entry = (this.summary?.seats || [])[seat];
+    if (seat < 0) return "none";
     if (seat >= this.players()) return "neutral";
     return entry?.displayName || `seat ${seat}`;
   }

@@ -5,28 +5,13 @@
 
 import { call, tokens } from "./api.js";
 import { say, sayError, variants } from "./app.js";
+import { el, statusWord } from "./dom.js";
 import { caseOf } from "./variants.js";
 
 const STATUSES = ["GAME_STATUS_WAITING", "GAME_STATUS_ACTIVE", "GAME_STATUS_FINISHED",
   "GAME_STATUS_ABANDONED", "GAME_STATUS_CANCELLED"];
 
-function el(tag, attributes = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key.startsWith("on")) element.addEventListener(key.slice(2), value);
-    // the page's policy allows no inline style attribute; the style object is allowed
-    else if (key === "style") Object.assign(element.style, value);
-    else if (value !== undefined && value !== null && value !== false) {
-      element.setAttribute(key, value === true ? "" : value);
-    }
-  }
-  element.append(...children.filter((c) => c !== null && c !== undefined));
-  return element;
-}
-export { el };
 
-export const statusWord = (status) => String(status || "").replace("GAME_STATUS_", "")
-  .toLowerCase();
 
 // "CLASSIC_SETUP_MODE_" of CLASSIC_SETUP_MODE_CLAIM and CLASSIC_SETUP_MODE_RANDOM_DEAL
 function commonPrefix(names) {
@@ -101,7 +86,7 @@ async function createForm(container, known, refresh) {
   variantSelect.addEventListener("change", showOptions);
   const form = el("form", { class: "create", id: "create" },
     el("label", {}, "variant", variantSelect), optionsBox,
-    el("label", {}, "your name", el("input", { name: "display_name", value: "player",
+    el("label", {}, "your name", el("input", { name: "display_name", placeholder: "seat N",
       maxlength: "40" })),
     el("label", {}, "seed (optional)", el("input", { name: "seed", inputmode: "numeric",
       pattern: "[0-9]*", size: "12" })),

@@ -7,7 +7,7 @@
 import { call, tokens } from "./api.js";
 import { onLeave, say, variants } from "./app.js";
 import { Board } from "./board.js";
-import { el } from "./lobby.js";
+import { el } from "./dom.js";
 import * as V from "./variants.js";
 
 async function exportOf(gameId, token) {
@@ -59,7 +59,8 @@ export async function showReplay(main, gameId) {
       el("div", { class: "panel" }, el("section", {}, el("h2", {}, "Events"), log))));
   const board = new Board(boardBox, variant.map || {});
   const names = (id) => board.name(id);
-  const seatName = (s) => (s >= players ? "neutral" : record.seatNames?.[s] || `seat ${s}`);
+  const seatName = (s) => (s < 0 ? "none" : s >= players ? "neutral"
+    : record.seatNames?.[s] || `seat ${s}`);
   const cards = V.cardNames(name, variant);
   const cardName = (id) => cards.get(id) || `card ${id}`;
   log.append(...events.map((event, i) => el("li", { "data-seq": event.seq, value: i + 1 },
