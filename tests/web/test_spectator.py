@@ -47,7 +47,10 @@ async def test_spectator_resumes_after_a_restart_without_gap_or_repeat(
     await move_by_grpc(stub, game_id, tokens)
     last = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game.last_seq
     await eventually(lambda: shown(last), 15, "the spectator to follow after the restart")
-    assert await watcher.locator("#game-seq").inner_text() == str(last)
+
+    async def summary_shows_last() -> bool:  # GetGame again, after the event came
+        return await watcher.locator("#game-seq").inner_text() == str(last)
+    await eventually(summary_shows_last, 10, "the page's summary to catch up")
 
 
 async def test_a_spectator_runs_the_configured_delay_behind(

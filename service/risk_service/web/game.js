@@ -201,7 +201,9 @@ class GameView {
         regions: V.regionsOf(this.name, legal.action), ...V.actionParts(this.name, legal.action),
       }));
     }
-    this.selection = this.selection.filter(() => this.legal.length);
+    // a selection survives a refresh only while some legal action still starts with it
+    const { next, ready } = this.narrowed();
+    if (!next.size && !ready.length) this.selection = [];
     this.showChoices();
   }
 
