@@ -42,6 +42,7 @@ from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import GameService
 from risk_service.server import calls
 from risk_service.server.metrics import Metrics
+from risk_service.server.web_app import WebApp
 
 log = structlog.get_logger("rpc")
 
@@ -485,7 +486,8 @@ class HttpPort:
             read_max_bytes=max_message_bytes,
             codecs=[BinaryCodec(), JsonCodec()],
         )
-        self.app = Cors(connect, origins)
+        # the web app's files at `/` and `/app/` (server.web_app), the API on its paths
+        self.app = WebApp(Cors(connect, origins))
         self.server: uvicorn.Server | None = None
         self.sockets: list[socket.socket] = []
         self._ticks: asyncio.Task[None] | None = None
