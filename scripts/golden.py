@@ -63,7 +63,10 @@ def to_json(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out: dict[str, Any] = {"type": type(value).__name__}
         for f in dataclasses.fields(value):
-            out[f.name] = to_json(getattr(value, f.name))
+            field_value = getattr(value, f.name)
+            if field_value is None is f.default:  # unset, as the wire leaves it unset
+                continue
+            out[f.name] = to_json(field_value)
         return out
     if isinstance(value, enum.Enum):
         return value.name

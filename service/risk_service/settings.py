@@ -92,6 +92,10 @@ class Settings:
     create_burst: float = 0.0
     # how long one ListGames call may take before its page ends early (with a page token)
     list_budget_ms: int = 20
+    # CreateRound: the most games one round may hold
+    max_round_games: int = 64
+    # how often each process copies tournament facts a crash left uncopied (results feed)
+    results_sweep_ms: int = 2000
     log_level: str = "info"
     # "uvloop" (default where it is installed: it served more calls and messages per CPU
     # second than asyncio; figures in bench/RESULTS.md, session 4, change 6) or "asyncio"

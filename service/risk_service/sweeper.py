@@ -1,4 +1,5 @@
-"""Each service process's background sweeper: deadlines, idle games, expired index entries.
+"""Each service process's background sweeper: deadlines, idle games, expired index entries,
+tournament facts left uncopied.
 
 Every process runs one; they cooperate through Redis. A due deadline is taken under a short
 per-game lease so two processes rarely do the same work, and the commit's version check makes
@@ -25,13 +26,16 @@ BATCH = 64
 
 class Sweeper:
     def __init__(self, games: GameService, store: GameStore, *, interval_ms: int,
-                 idle_scan_ms: int = 60_000, campaigns: CampaignService | None = None) -> None:
+                 idle_scan_ms: int = 60_000, campaigns: CampaignService | None = None,
+                 results_sweep_ms: int = 2_000) -> None:
         self.games = games
         self.campaigns = campaigns
         self.store = store
         self.interval = interval_ms / 1000
         self.idle_scan_ms = idle_scan_ms
         self.last_idle_scan = 0.0
+        self.results_sweep_ms = results_sweep_ms
+        self.last_results_sweep = 0.0
 
     async def run(self) -> None:
         while True:
@@ -60,6 +64,9 @@ class Sweeper:
                                                     now, BATCH):
                 if await self.campaigns.expire_if_due(campaign_id):
                     log.info("campaign_expired", campaign_id=campaign_id)
+        if (time.monotonic() - self.last_results_sweep) * 1000 >= self.results_sweep_ms:
+            self.last_results_sweep = time.monotonic()
+            await self.games.results.sweep()  # tournament facts a crash left uncopied
         if (time.monotonic() - self.last_idle_scan) * 1000 >= self.idle_scan_ms:
             self.last_idle_scan = time.monotonic()
             await self.abandon_idle()

@@ -64,6 +64,9 @@ def _candidates(state: ClassicState, seat: int) -> list[Attack]:
     (2, {"auto_defend_max_dice": True}),
     (2, {}),
     (3, {"auto_defend_max_dice": True, "cards": False}),
+    # duplicate play's generator (core.draws) on both paths
+    (4, {"auto_defend_max_dice": True, "duplicate_draws": True}),
+    (2, {"duplicate_draws": True}),
 ])
 def test_quick_attack_equals_full_rule(players: int, overrides: dict[str, Any]) -> None:
     """Every attack tried along bot games gives the same state and events (or reason) both ways."""

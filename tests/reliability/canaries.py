@@ -58,7 +58,7 @@ from risk_rules.engine.core.ruleset import LegalAction
 from risk_rules.variants import LeakProbe
 from risk_service.store.keys import Keys
 from tests.reliability.targets import options_for
-from tests.service.rpc import bearer
+from tests.service.rpc import bearer, without_seed_reveal
 from tests.service.test_leaks import _check_redaction, _error_bytes, number_forms, varint
 
 Stub = service_pb2_grpc.RiskServiceStub
@@ -124,7 +124,7 @@ class Capture:
     probe_failures: list[str] = field(default_factory=list)
 
     def add(self, label: str, viewer: Viewer, reply: Message) -> None:
-        self.replies.append((label, viewer, reply.SerializeToString()))
+        self.replies.append((label, viewer, without_seed_reveal(reply).SerializeToString()))
 
 
 def label_of(viewer: Viewer) -> str:

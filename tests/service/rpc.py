@@ -7,9 +7,11 @@ from collections.abc import Awaitable
 from typing import Any
 
 import grpc
+from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 
 from risk_proto.risk.v1 import classic_pb2, game_pb2, service_pb2
+from risk_service.operations.records import FINAL
 
 DETAILS_KEY = "grpc-status-details-bin"
 
@@ -56,3 +58,17 @@ async def quiet_then_hang_up(call: Any, seconds: float = 0.3) -> bool:
     call.cancel()
     await asyncio.gather(more, return_exceptions=True)
     return quiet
+
+
+def without_seed_reveal(reply: Message) -> Message:
+    """`reply` without the seed a GetGame shows once the game is over (docs/tournaments.md,
+    "Verifiable dice"): the one place the seed may appear, and only then. The leak tests
+    search every other byte of the reply."""
+    if not isinstance(reply, service_pb2.GetGameResponse) or \
+            not reply.game.HasField("seed_reveal"):
+        return reply
+    assert reply.game.status in FINAL, "GetGame revealed the seed of a game still played"
+    hidden = service_pb2.GetGameResponse()
+    hidden.CopyFrom(reply)
+    hidden.game.ClearField("seed_reveal")
+    return hidden

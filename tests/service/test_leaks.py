@@ -24,7 +24,7 @@ from risk_rules import wire
 from risk_rules.engine.classic.model import ClassicState, ClassicView
 from tests.service.botplay import FAST_OPTIONS, BotGame, create_game, play, replay
 from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, rpc_error
+from tests.service.rpc import bearer, rpc_error, without_seed_reveal
 
 Stub = service_pb2_grpc.RiskServiceStub
 
@@ -62,7 +62,7 @@ class Capture:
     views: int = 0
 
     def add(self, label: str, viewer: object, reply: Message) -> None:
-        self.replies.append((label, viewer, reply.SerializeToString()))
+        self.replies.append((label, viewer, without_seed_reveal(reply).SerializeToString()))
 
 
 @dataclass

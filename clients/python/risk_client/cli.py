@@ -547,8 +547,11 @@ async def cmd_verify(client: RiskClient, args: argparse.Namespace) -> int:
     except audit.VerificationError as exc:
         print(f"verify: REJECTED game {export.game_id}: {exc}", file=sys.stderr)
         return 1
+    seed = ("the seed matches the commitment published at creation" if verified.committed
+            else "no seed commitment (a game from before commitments)")
     _out(f"verify: OK game {export.game_id}: {verified.actions} actions and "
-         f"{verified.events} events replay exactly; fingerprint {verified.head.hex()}")
+         f"{verified.events} events replay exactly; {seed}; fingerprint "
+         f"{verified.head.hex()}")
     return 0
 
 

@@ -43,6 +43,7 @@ from risk_proto.risk.v1 import (
     lifecycle_pb2,
     service_pb2,
     service_pb2_grpc,
+    tournament_pb2,
     variant_pb2,
 )
 
@@ -597,21 +598,57 @@ class RiskClient:
         attempt)` hears of each reconnect before its pause. The stream ends only when the
         service ends it or the consumer stops iterating.
         """
+        async for response in self._resuming(
+                "StreamEvents",
+                lambda last: service_pb2.StreamEventsRequest(game_id=game_id, after_seq=last),
+                lambda reply: reply.event, after_seq, resume=resume, on_reconnect=on_reconnect):
+            yield response.event
+
+    async def create_round(self, request: tournament_pb2.CreateRoundRequest
+                           ) -> tournament_pb2.CreateRoundResponse:
+        """A tournament round's games in one call (docs/tournaments.md); retry it with the
+        same `request_id` after a failure: the same round comes back, nothing is created
+        twice."""
+        return await self._unary("CreateRound", request, tournament_pb2.CreateRoundResponse)
+
+    async def stream_results(
+        self,
+        tournament: str,
+        after_seq: int = 0,
+        resume: bool = True,
+        *,
+        on_reconnect: Callable[[RiskError, int], None] | None = None,
+    ) -> AsyncGenerator[tournament_pb2.TournamentFact, None]:
+        """The tournament's results feed after `after_seq`: every fact of its games, in
+        order, then new ones; resumed after the last fact yielded as `stream_events` is."""
+        async for response in self._resuming(
+                "StreamResults",
+                lambda last: tournament_pb2.StreamResultsRequest(tournament=tournament,
+                                                                 after_seq=last),
+                lambda reply: reply.fact, after_seq, resume=resume, on_reconnect=on_reconnect):
+            yield response.fact
+
+    async def _resuming(
+        self, method: str, request_after: Callable[[int], Message],
+        item_of: Callable[[Any], Any], after_seq: int, *, resume: bool,
+        on_reconnect: Callable[[RiskError, int], None] | None,
+    ) -> AsyncGenerator[Any, None]:
+        """The replies of a server stream of numbered items (`item_of(reply).seq`), reopened
+        after the last item yielded (see `stream_events`)."""
         last = after_seq
         failures = 0
         stub = self._connection.ready_stub()
         while True:
-            request = service_pb2.StreamEventsRequest(game_id=game_id, after_seq=last)
-            call = stub.StreamEvents(request, metadata=self._metadata())
+            call = getattr(stub, method)(request_after(last), metadata=self._metadata())
             opened = time.monotonic()
             try:
                 async for response in call:
-                    event: game_pb2.Event = response.event
-                    if event.seq <= last:
-                        continue  # a resumed stream never repeats an event already yielded
-                    last = event.seq
+                    seq = item_of(response).seq
+                    if seq <= last:
+                        continue  # a resumed stream never repeats an item already yielded
+                    last = seq
                     failures = 0
-                    yield event
+                    yield response
                 return
             except grpc.aio.AioRpcError as exc:
                 error = from_rpc_error(exc)

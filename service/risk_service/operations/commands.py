@@ -24,6 +24,7 @@ from risk_rules.lifecycle import (
     SeatTokenReissued,
     TimeoutPolicy,
 )
+from risk_rules.seed_commitment import NONCE_BYTES, seed_commitment
 from risk_service import clocks
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed, not_found
 from risk_service.operations import identity, records
@@ -85,12 +86,21 @@ class Commands:
         self, variant: str, options: Any, seed: int | None, *, game_id: str,
         names: Sequence[str], seat_digests: Callable[[int], tuple[bytes, ...]],
         host_digest: bytes, clock: lifecycle_pb2.ClockOptions, delay_events: int = 0,
-        delay_seconds: int = 0, manual_start: bool = False,
+        delay_seconds: int = 0, manual_start: bool = False, nonce: bytes | None = None,
+        setup: Callable[[lifecycle_pb2.GameMeta, int], tuple[tuple[str, bytes], ...]]
+        | None = None,
+        if_absent: bool = False,
     ) -> tuple[GameRecord, Any]:
         """Create and store a game; it starts at once when every seat already has a token
-        (and manual_start is off). Returns the stored record and the engine state."""
+        (and manual_start is off). Returns the stored record and the engine state.
+
+        Every game commits to its seed (`nonce`: the commitment's secret, random when None);
+        `setup` adds to a game's meta and returns more game-hash fields (a tournament's game,
+        given the time of creation); with `if_absent` a game already stored under `game_id`
+        is kept, and started if it should be (a retried round)."""
         rules = REGISTRY[variant]
         seed = self.new_seed() if seed is None else seed
+        nonce = secrets.token_bytes(NONCE_BYTES) if nonce is None else nonce
         # options the creator left to the game's clock (classic's auto-defend) are decided here
         options = rules.settle_options(
             options, timed=bool(clock.decision_seconds or clock.bank_seconds))
@@ -115,7 +125,10 @@ class Commands:
         )
         meta = clocks.new_meta(clock, players, delay_events=delay_events,
                                delay_seconds=delay_seconds, manual_start=manual_start)
+        meta.seed_nonce = nonce
+        meta.seed_commitment = seed_commitment(seed, nonce)
         now = self.commits.clock_ms()
+        extra = setup(meta, now) if setup is not None else ()
         digests = seat_digests(players)
         record = GameRecord(
             game_id=game_id,
@@ -133,11 +146,14 @@ class Commands:
             host_digest=host_digest,
             commit_id=self.commits.new_commit_id(),
         )
-        await self.store.create(
+        created = await self.store.create(
             record,
             [wire.encode_event(variant, e, seq, 0, now)
              for seq, e in enumerate(events, start=1)],
+            extra, if_absent=if_absent,
         )
+        if not created:  # a retry: the game is there already
+            record = await self.commits.load(game_id)
         if all(digests) and not manual_start:
             record = await self.commits.lifecycle_commit(
                 game_id, lambda r: start_change(r, [], []) if r.status == WAITING else None

@@ -11,7 +11,7 @@ after a lost race.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +27,7 @@ from risk_service.operations import records
 from risk_service.operations.cache import Cached, GameCache
 from risk_service.operations.limits import Limits
 from risk_service.operations.records import ACTIVE, FINAL, FINISHED, WAITING
+from risk_service.operations.tournament_facts import commit_facts, fact_fields
 from risk_service.operations.views import Numbered
 from risk_service.store.game_store import CommitOutcome, CommitResult, GameRecord, GameStore
 
@@ -91,6 +92,7 @@ class Committer:
         self, store: GameStore, cache: GameCache, *, clock_ms: Callable[[], int],
         limits: Limits, new_commit_id: Callable[[], str], on_conflict: Callable[[], None],
         on_bot_turn: Callable[[str], None],
+        on_facts: Callable[[str, str], Awaitable[None]] | None = None,
     ) -> None:
         self.store = store
         self.cache = cache
@@ -99,6 +101,8 @@ class Committer:
         self.new_commit_id = new_commit_id
         self.on_conflict = on_conflict  # a commit lost the version race (metrics)
         self.on_bot_turn = on_bot_turn  # a commit left a bot seat to decide (game id)
+        # a commit recorded tournament facts (game id, label): copy them to the results feed
+        self.on_facts = on_facts
 
     async def load(self, game_id: str) -> GameRecord:
         return await records.load(self.store, game_id)
@@ -153,6 +157,13 @@ class Committer:
         change.entry.at_ms = now
         entry = change.entry.SerializeToString(deterministic=True)
         final = change.status in FINAL
+        # a tournament game's facts (started, timed out, resigned, finished) are written with
+        # the change that makes them true, so no crash can lose one (tournament_facts.py)
+        facts = commit_facts(record, change.meta, status=change.status, state=change.state,
+                             events=change.events, entry=change.entry, version=version,
+                             now_ms=now)
+        if facts:
+            change.fields = (*change.fields, *fact_fields(change.meta, facts))
         campaign_id, campaign_fields = "", []
         hooks = variants.descriptor(record.variant).campaign
         if change.status == FINISHED and hooks is not None:  # a game that may have a campaign
@@ -211,6 +222,9 @@ class Committer:
             await self.store.schedule_campaign(campaign_id, now + self.limits.campaign_idle_ms)
         if clocks.timed(change.meta) or record.status != change.status:
             await self.store.schedule(record.game_id, change.meta.deadline_ms)
+        if change.meta.tournament and self.on_facts is not None and \
+                change.meta.facts != records.decode_meta(record).facts:
+            await self.on_facts(record.game_id, change.meta.tournament)
         if change.status == ACTIVE and any(change.meta.bot_seats):
             seats = get_ruleset(record.variant).decision(change.state).seats
             if seats and change.meta.bot_seats[seats[0]]:

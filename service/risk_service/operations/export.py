@@ -15,7 +15,9 @@ from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import identity, records
 from risk_service.operations.limits import Limits
 from risk_service.operations.records import FINAL
+from risk_service.operations.seed_reveal import seed_revealable
 from risk_service.store.game_store import GameStore
+from risk_service.store.tournament_store import TournamentStore
 
 # an export page stops growing past this many bytes of log and events, well inside a client's
 # default 4 MiB receive limit (one entry more may follow the limit: entries are small)
@@ -31,7 +33,8 @@ _STEPS = {"seat_joined": "join", "game_started": "start", "seat_token_reissued":
 
 
 async def export_page(store: GameStore, limits: Limits, request: service_pb2.ExportGameRequest,
-                      token: str | None) -> service_pb2.GameExport:
+                      token: str | None, tournaments: TournamentStore
+                      ) -> service_pb2.GameExport:
     """One page of the game's export (see GameExport.next_page_token): the log entries of a
     run of versions with their events and chain links, about EXPORT_PAGE_BYTES."""
     record = await records.load(store, request.game_id)
@@ -43,6 +46,11 @@ async def export_page(store: GameStore, limits: Limits, request: service_pb2.Exp
     if record.status not in FINAL:
         raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.GAME_NOT_OVER,
                            "a game is exported once it is over; its seed is secret until then")
+    meta = records.decode_meta(record)
+    if not await seed_revealable(tournaments, record, meta):
+        raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.GAME_NOT_OVER,
+                           "the games of this duplicate round share its seed: each is exported "
+                           "once every one of them is over")
     index, after_seq, link = _cursor(record.game_id, request.page_token)
     rules = get_ruleset(record.variant)
     page = service_pb2.GameExport(
@@ -56,6 +64,8 @@ async def export_page(store: GameStore, limits: Limits, request: service_pb2.Exp
         state = records.decode_state(record)
         page.options.CopyFrom(wire.options_to_proto(record.variant, state.options))
         page.seed = state.seed
+        page.seed_commitment = meta.seed_commitment
+        page.seed_nonce = meta.seed_nonce
         page.seat_names.extend(record.names)
         outcome = wire.outcome_to_proto(rules.outcome(state))
         if outcome is not None:

@@ -33,6 +33,8 @@ class Limits:
     # may create); ListGames ends a page early, with a page token, past this much time
     creator_digests: tuple[bytes, ...] = ()
     list_budget_s: float = 0.02
+    # CreateRound: the most games in one round
+    max_round_games: int = 64
 
     def retention(self, status_before: int) -> int:
         """How long a game ending now is kept (ms): a game that ends before it started

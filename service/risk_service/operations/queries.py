@@ -13,15 +13,19 @@ from risk_service.errors import malformed
 from risk_service.operations import identity, records
 from risk_service.operations.commit import Committer
 from risk_service.operations.records import ACTIVE, FINAL, GAME_ID
+from risk_service.operations.results import check_label, unknown_tournament
+from risk_service.operations.seed_reveal import seed_revealable
 from risk_service.operations.views import summary
+from risk_service.store.tournament_store import TournamentStore
 
 DEFAULT_PAGE = 50
 LIST_SLICE = 25  # games of a ListGames page read and summarised between two turns of the loop
 
 
 class Queries:
-    def __init__(self, commits: Committer) -> None:
+    def __init__(self, commits: Committer, tournaments: TournamentStore) -> None:
         self.commits = commits
+        self.tournaments = tournaments
         self.store = commits.store
         self.limits = commits.limits
 
@@ -32,7 +36,8 @@ class Queries:
         caller = identity.identify(record, token, self.limits)
         meta = records.decode_meta(record)
         reply = service_pb2.GetGameResponse(
-            game=summary(record, state, meta, seat=caller.seat),
+            game=summary(record, state, meta, seat=caller.seat,
+                         reveal=await seed_revealable(self.tournaments, record, meta)),
             viewer_seat=-1 if caller.seat is None else caller.seat,
         )
         delayed = meta.spectator_delay_events or meta.spectator_delay_seconds
@@ -51,7 +56,17 @@ class Queries:
         cursor = request.page_token
         if cursor and not GAME_ID.match(cursor):
             raise malformed("page_token is not one this service issued")
-        ids = await self.store.page(variant, request.status, cursor, size + 1)
+        if request.tournament:  # the tournament's own lists; variant and status filter them
+            check_label(request.tournament)
+            if not await self.tournaments.exists(request.tournament):
+                raise unknown_tournament(request.tournament)
+            ids = await self.tournaments.page(
+                request.tournament, request.round if request.HasField("round") else None,
+                cursor, size + 1)
+        elif request.HasField("round"):
+            raise malformed("round filters a tournament's games: name the tournament")
+        else:
+            ids = await self.store.page(variant, request.status, cursor, size + 1)
         games: list[service_pb2.GameSummary] = []
         # A page is read and summarised a slice at a time, letting other calls run between
         # slices, and ends early (with a page token) once it has taken limits.list_budget_s:
@@ -65,7 +80,9 @@ class Queries:
                     break
                 await asyncio.sleep(0)
             stored = await self.store.load_many(ids[start:min(shown, start + LIST_SLICE)])
-            games.extend(summary(r, records.decode_state(r)) for r in stored)
+            games.extend(summary(r, records.decode_state(r)) for r in stored
+                         if (variant in ("*", r.variant))
+                         and request.status in (0, r.status))
         return service_pb2.ListGamesResponse(
             games=games, next_page_token=ids[shown - 1] if shown < len(ids) else ""
         )

@@ -1,6 +1,7 @@
 """`GameService`: the one object a transport holds. It wires the operations' parts together
-(the cache and the commit path they share, the commands, moves, reads, streams, timers and
-export) and answers each call by handing it to the part that owns it; it holds no rule itself.
+(the cache and the commit path they share, the commands, moves, reads, streams, timers,
+export and tournaments) and answers each call by handing it to the part that owns it; it
+holds no rule itself.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import secrets
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from risk_proto.risk.v1 import service_pb2, variant_pb2
+from risk_proto.risk.v1 import service_pb2, tournament_pb2, variant_pb2
 from risk_service.feed import FeedHub
 from risk_service.operations import views
 from risk_service.operations.cache import GameCache
@@ -20,9 +21,12 @@ from risk_service.operations.export import export_page
 from risk_service.operations.limits import Limits
 from risk_service.operations.moves import Moves
 from risk_service.operations.queries import Queries
+from risk_service.operations.results import Results
+from risk_service.operations.rounds import Rounds
 from risk_service.operations.streams import Streams
 from risk_service.operations.timers import Timers
 from risk_service.store.game_store import GameRecord, GameStore
+from risk_service.store.tournament_store import TournamentStore
 
 
 class GameService:
@@ -49,13 +53,20 @@ class GameService:
             new_commit_id=new_commit_id, on_conflict=on_conflict,
             # self.timers is built below, on this committer: looked up when a bot is due
             on_bot_turn=lambda game_id: self.timers.start_bots(game_id),  # noqa: PLW0108
+            # self.results is built below: a tournament game's facts go to its feed
+            on_facts=lambda game_id, label: self.results.sync_after_commit(  # noqa: PLW0108
+                game_id, label),
         )
         self.commands = Commands(self.commits, new_token=new_token, new_seed=new_seed)
         self.moves = Moves(self.commits)
-        self.queries = Queries(self.commits)
+        self.tournaments = TournamentStore(store.redis, store.keys)
+        self.queries = Queries(self.commits, self.tournaments)
         self.streams = Streams(store, hub, clock_ms=clock_ms, limits=self.limits)
         self.timers = Timers(self.commits, process_id=self.process_id)
         self.catalogue = Catalogue()
+        self.results = Results(self.tournaments, clock_ms=clock_ms, limits=self.limits,
+                               resume=self.timers.resume_bots)
+        self.rounds = Rounds(self.commands, self.tournaments, self.results, new_token=new_token)
         # campaigns create their games through this (see Commands.open_game)
         self.open_game = self.commands.open_game
 
@@ -106,7 +117,16 @@ class GameService:
 
     async def export(self, request: service_pb2.ExportGameRequest, token: str | None
                      ) -> service_pb2.GameExport:
-        return await export_page(self.store, self.limits, request, token)
+        return await export_page(self.store, self.limits, request, token, self.tournaments)
+
+    async def create_round(self, request: tournament_pb2.CreateRoundRequest, token: str | None
+                           ) -> tournament_pb2.CreateRoundResponse:
+        return await self.rounds.create(request, token)
+
+    def stream_results(self, request: tournament_pb2.StreamResultsRequest
+                       ) -> AsyncIterator[bytes]:
+        """Serialised StreamResultsResponse messages (see Results.stream)."""
+        return self.results.stream(request)
 
     async def describe_variant(self, request: variant_pb2.DescribeVariantRequest
                                ) -> variant_pb2.DescribeVariantResponse:

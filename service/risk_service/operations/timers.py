@@ -22,6 +22,7 @@ from risk_rules.lifecycle import (
     TimeoutPolicy,
 )
 from risk_service.operations import records
+from risk_service.operations.bot_levels import level_name
 from risk_service.operations.commit import Change, Committer, lifecycle_change
 from risk_service.operations.records import ABANDONED, ACTIVE, WAITING
 from risk_service.store.game_store import CommitOutcome, GameRecord
@@ -81,6 +82,19 @@ class Timers:
             return True
         return False
 
+    async def resume_bots(self, game_id: str) -> None:
+        """Start the game's bots if one is to decide and none plays here: after a crash of the
+        process that played them, nothing else would (an untimed game has no deadline)."""
+        running = self.bot_runs.get(game_id)
+        if running is not None and not running.done():
+            return
+        record = await self.store.load(game_id)
+        if record is None or record.status != ACTIVE:
+            return
+        seats = get_ruleset(record.variant).decision(records.decode_state(record)).seats
+        if seats and records.decode_meta(record).bot_seats[seats[0]]:
+            self.start_bots(game_id)
+
     def start_bots(self, game_id: str) -> None:
         """Make sure a task plays the game's bot seats (a commit left one to decide)."""
         running = self.bot_runs.get(game_id)
@@ -104,7 +118,10 @@ class Timers:
                 if not seats or not meta.bot_seats[seats[0]]:
                     return
                 seat = seats[0]
-                action = rules.bot_action(state, seat, secrets.randbits(64))
+                # a round's bot plays at its level; a seat handed over by a BOT timeout at
+                # the engine's default
+                level = meta.bot_levels[seat] if seat < len(meta.bot_levels) else 0
+                action = rules.bot_action(state, seat, secrets.randbits(64), level_name(level))
                 new_state, events = rules.apply(state, seat, action)
                 entry = game_pb2.LogEntry(
                     seat=seat, by_bot=True, action=wire.action_to_proto(record.variant, action))

@@ -21,12 +21,13 @@ Numbered = tuple[int, int, Event, int]
 
 def summary(
     record: GameRecord, state: Any, meta: lifecycle_pb2.GameMeta | None = None,
-    *, seat: int | None = None,
+    *, seat: int | None = None, reveal: bool = False,
 ) -> service_pb2.GameSummary:
     """The summary for a caller holding `seat` (None: no seat). While a game with a spectator
     delay is played, a caller without a seat gets no more of its progress than a delayed
     stream gives: version, last seq, the decision, its deadline, the banks, the bot seats and
-    the time of the last change are withheld (left unset)."""
+    the time of the last change are withheld (left unset). With `reveal` (the game is over:
+    `seed_reveal.seed_revealable`), the seed and its commitment's nonce are shown."""
     rules = get_ruleset(record.variant)
     meta = meta if meta is not None else decode_meta(record)
     shown = service_pb2.GameSummary(
@@ -41,7 +42,14 @@ def summary(
         clock=meta.clock,
         spectator_delay_events=meta.spectator_delay_events,
         spectator_delay_seconds=meta.spectator_delay_seconds,
+        tournament=meta.tournament,
+        round=meta.round,
+        bot_levels=meta.bot_levels,  # type: ignore[arg-type]
+        seed_commitment=meta.seed_commitment,
     )
+    if reveal and meta.seed_nonce:  # the caller checked that the seed may be shown
+        shown.seed_reveal.seed = state.seed
+        shown.seed_reveal.nonce = meta.seed_nonce
     if seat is None and record.status not in FINAL and (
             meta.spectator_delay_events or meta.spectator_delay_seconds):
         return shown

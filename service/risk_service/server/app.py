@@ -275,6 +275,7 @@ async def start(settings: Settings, redis_url: str) -> App:
             organiser_needs_client_cert=bool(settings.tls_client_ca_file),
             creator_digests=settings.creator_digests(),
             list_budget_s=settings.list_budget_ms / 1000,
+            max_round_games=settings.max_round_games,
         ),
         on_conflict=metrics.commit_conflict,
     )
@@ -282,7 +283,8 @@ async def start(settings: Settings, redis_url: str) -> App:
     campaigns = CampaignService(games)
     idle_limit_ms = min(settings.abandon_after_s, settings.unstarted_expire_s) * 1000
     sweeper = Sweeper(games, store, interval_ms=settings.sweep_interval_ms,
-                      idle_scan_ms=min(60_000, idle_limit_ms // 4 or 1), campaigns=campaigns)
+                      idle_scan_ms=min(60_000, idle_limit_ms // 4 or 1), campaigns=campaigns,
+                      results_sweep_ms=settings.results_sweep_ms)
     # one set of limits for both transports: a caller's bucket is the same over gRPC and HTTP
     admission = Admission(
         rate=RateLimiter(settings.rate_limit_per_s,

@@ -36,7 +36,8 @@ from risk_service.verified import VERIFIED
 log = structlog.get_logger("rpc")
 
 DOMAIN = "risk.v1"
-CREATIONS = frozenset({"/risk.v1.RiskService/CreateGame", "/risk.v1.RiskService/CreateCampaign"})
+CREATIONS = frozenset({"/risk.v1.RiskService/CreateGame", "/risk.v1.RiskService/CreateCampaign",
+                       "/risk.v1.RiskService/CreateRound"})
 _BEARER = "bearer "
 
 

@@ -35,13 +35,14 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from protobuf.wkt import Any as AnyMessage
 
-from risk_proto.risk.v1 import service_pb2, variant_pb2
+from risk_proto.risk.v1 import service_pb2, tournament_pb2, variant_pb2
 from risk_proto.risk.v1.service_connect import RiskServiceASGIApplication
 from risk_service.campaigns import CampaignService
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import GameService
 from risk_service.server import calls
 from risk_service.server.metrics import Metrics
+from risk_service.server.web_app import WebApp
 
 log = structlog.get_logger("rpc")
 
@@ -171,6 +172,17 @@ class RiskConnect:
                             ) -> AsyncIterator[service_pb2.StreamEventsResponse]:
         async for reply in self.games.stream(request, credentials(ctx)):
             yield _encoded(reply, service_pb2.StreamEventsResponse)
+
+    async def create_round(self, request: tournament_pb2.CreateRoundRequest,
+                           ctx: RequestContext[Any, Any], /,
+                           ) -> tournament_pb2.CreateRoundResponse:
+        return await self.games.create_round(request, credentials(ctx))
+
+    async def stream_results(self, request: tournament_pb2.StreamResultsRequest,
+                             ctx: RequestContext[Any, Any], /,
+                             ) -> AsyncIterator[tournament_pb2.StreamResultsResponse]:
+        async for reply in self.games.stream_results(request):
+            yield _encoded(reply, tournament_pb2.StreamResultsResponse)
 
     async def ping(self, request: service_pb2.PingRequest,
                    ctx: RequestContext[Any, Any], /) -> service_pb2.PingResponse:
@@ -474,7 +486,8 @@ class HttpPort:
             read_max_bytes=max_message_bytes,
             codecs=[BinaryCodec(), JsonCodec()],
         )
-        self.app = Cors(connect, origins)
+        # the web app's files at `/` and `/app/` (server.web_app), the API on its paths
+        self.app = WebApp(Cors(connect, origins))
         self.server: uvicorn.Server | None = None
         self.sockets: list[socket.socket] = []
         self._ticks: asyncio.Task[None] | None = None

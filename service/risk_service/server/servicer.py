@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import grpc
 
-from risk_proto.risk.v1 import service_pb2, service_pb2_grpc, variant_pb2
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc, tournament_pb2, variant_pb2
 from risk_service.campaigns import CampaignService
 from risk_service.operations import CLIENT_CERT, GameService
 from risk_service.server import calls
@@ -78,6 +78,18 @@ class RiskServicer(service_pb2_grpc.RiskServiceServicer):
     ) -> AsyncIterator[bytes]:
         # serialised StreamEventsResponse messages (shared encodings; see GameService.stream)
         async for reply in self.games.stream(request, credentials(context)):
+            yield reply
+
+    async def CreateRound(  # noqa: N802
+        self, request: tournament_pb2.CreateRoundRequest, context: grpc.aio.ServicerContext
+    ) -> tournament_pb2.CreateRoundResponse:
+        return await self.games.create_round(request, credentials(context))
+
+    async def StreamResults(  # noqa: N802
+        self, request: tournament_pb2.StreamResultsRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[bytes]:
+        # serialised StreamResultsResponse messages
+        async for reply in self.games.stream_results(request):
             yield reply
 
     async def StartGame(  # noqa: N802

@@ -67,11 +67,14 @@ return {'ok', tostring(version), tostring(seq)}
 """
 
 # A new game: its hash and its creation events, at once (one slot: the game's hash tag).
+# ARGV: commit id, field count n, '1' to leave a game already stored under the id alone (a
+# retried round), the n field/value pairs, the events.
 _CREATE = """
+if ARGV[3] == '1' and redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local n = tonumber(ARGV[2])
-for i = 3, 2 + 2 * n, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
-for i = 3 + 2 * n, #ARGV do
-  redis.call('XADD', KEYS[2], '0-' .. (i - 2 - 2 * n), 'e', ARGV[i], 'c', ARGV[1])
+for i = 4, 3 + 2 * n, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 4 + 2 * n, #ARGV do
+  redis.call('XADD', KEYS[2], '0-' .. (i - 3 - 2 * n), 'e', ARGV[i], 'c', ARGV[1])
 end
 return 1
 """
@@ -206,8 +209,13 @@ class GameStore:
         self,
         record: GameRecord,
         events: Sequence[bytes],
-    ) -> None:
-        """Write a new game and its creation events atomically, then index it."""
+        extra_fields: Sequence[tuple[str, bytes]] = (),
+        *,
+        if_absent: bool = False,
+    ) -> bool:
+        """Write a new game and its creation events atomically, then index it. `extra_fields`
+        are more game-hash fields (a tournament game's first fact). With `if_absent`, a game
+        already stored under the id is left as it is and False returned (a retried round)."""
         k = self.keys
         fields: dict[str, bytes | str | int] = {
             "variant": record.variant,
@@ -228,11 +236,15 @@ class GameStore:
         for seat, name in enumerate(record.names):
             if name:
                 fields[f"name:{seat}"] = name
-        args = [record.commit_id, len(fields),
+        fields.update(extra_fields)
+        args = [record.commit_id, len(fields), "1" if if_absent else "0",
                 *(part for pair in fields.items() for part in pair), *events]
-        await self._write(self._create_sha, self._create,
-                          [k.game(record.game_id), k.events(record.game_id)], args)
+        created = await self._write(self._create_sha, self._create,
+                                    [k.game(record.game_id), k.events(record.game_id)], args)
+        if not created:
+            return False
         await self.index(record.game_id, record.variant, None, record.status)
+        return True
 
     async def _write(self, sha: str, script: AsyncScript, keys: Sequence[str],
                      args: Sequence[Any]) -> Any:

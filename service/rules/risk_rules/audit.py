@@ -2,11 +2,13 @@
 through the engine and confirms every event, every action and the outcome.
 
 An export (`risk.v1.GameExport`) holds the options, the seed, the action log and every event.
-Verification checks the log holds exactly one entry per committed version, rebuilds the game
-from the options and the seed alone, applies each logged action (or resignation) at its
-version, and compares the events the engine produces with the events the service recorded,
-version by version; lifecycle events (joins, clocks, timeouts) carry no rules and are covered
-by the hash chain. Any altered action, event or outcome fails it.
+Verification first checks that the seed and its nonce hash to the commitment the game published
+at creation (`seed_commitment`; a game created before commitments has none), then that the log
+holds exactly one entry per committed version; it rebuilds the game from the options and the
+seed alone, applies each logged action (or resignation) at its version, and compares the events
+the engine produces with the events the service recorded, version by version; lifecycle events
+(joins, clocks, timeouts) carry no rules and are covered by the hash chain. Any altered seed,
+action, event (a roll, a draw) or outcome fails it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from risk_proto.risk.v1 import game_pb2, service_pb2
 from risk_rules import wire
 from risk_rules.engine import REGISTRY, Event, IllegalAction
+from risk_rules.seed_commitment import seed_commitment
 
 
 class VerificationError(Exception):
@@ -30,6 +33,8 @@ class Verified:
     actions: int
     events: int
     head: bytes  # the last link of the hash chain: the export's fingerprint
+    # the seed hashed to the commitment published at creation (False: the game has none)
+    committed: bool = False
 
 
 def chain_root(game_id: str) -> bytes:
@@ -68,6 +73,7 @@ def verify(export: service_pb2.GameExport) -> Verified:
             f"the game used rules version {export.rules_version}; this build has "
             f"{rules.rules_version}"
         )
+    committed = _check_commitment(export)
     _, options = wire.options_from_proto(export.options)
     by_version: dict[int, list[Event]] = defaultdict(list)
     for message in export.events:
@@ -102,7 +108,20 @@ def verify(export: service_pb2.GameExport) -> Verified:
     claimed = export.outcome if export.HasField("outcome") else None
     if outcome != claimed:
         raise VerificationError(f"the outcome is {outcome}, the export claims {claimed}")
-    return Verified(actions, len(export.events), chain[-1] if chain else b"")
+    return Verified(actions, len(export.events), chain[-1] if chain else b"", committed)
+
+
+def _check_commitment(export: service_pb2.GameExport) -> bool:
+    """The revealed seed and nonce hash to the commitment the game published at creation;
+    False for a game from before commitments (it has none to check)."""
+    if not export.seed_commitment:
+        if export.seed_nonce:
+            raise VerificationError("the export reveals a nonce but holds no commitment")
+        return False
+    if seed_commitment(export.seed, export.seed_nonce) != export.seed_commitment:
+        raise VerificationError(
+            "the seed does not match the commitment the game published at its creation")
+    return True
 
 
 def _one_entry_per_version(export: service_pb2.GameExport) -> None:

@@ -61,7 +61,7 @@ CLASSIC_PHASE_FORTIFY: ClassicPhase
 CLASSIC_PHASE_FINISHED: ClassicPhase
 
 class ClassicOptions(_message.Message):
-    __slots__ = ("players", "setup", "auto_place", "trade_schedule", "fortify", "auto_defend_max_dice", "cards", "max_turns")
+    __slots__ = ("players", "setup", "auto_place", "trade_schedule", "fortify", "auto_defend_max_dice", "cards", "max_turns", "duplicate_draws")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SETUP_FIELD_NUMBER: _ClassVar[int]
     AUTO_PLACE_FIELD_NUMBER: _ClassVar[int]
@@ -70,6 +70,7 @@ class ClassicOptions(_message.Message):
     AUTO_DEFEND_MAX_DICE_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_DRAWS_FIELD_NUMBER: _ClassVar[int]
     players: int
     setup: ClassicSetupMode
     auto_place: bool
@@ -78,10 +79,11 @@ class ClassicOptions(_message.Message):
     auto_defend_max_dice: bool
     cards: bool
     max_turns: int
-    def __init__(self, players: _Optional[int] = ..., setup: _Optional[_Union[ClassicSetupMode, str]] = ..., auto_place: _Optional[bool] = ..., trade_schedule: _Optional[_Union[ClassicTradeSchedule, str]] = ..., fortify: _Optional[_Union[ClassicFortifyMode, str]] = ..., auto_defend_max_dice: _Optional[bool] = ..., cards: _Optional[bool] = ..., max_turns: _Optional[int] = ...) -> None: ...
+    duplicate_draws: bool
+    def __init__(self, players: _Optional[int] = ..., setup: _Optional[_Union[ClassicSetupMode, str]] = ..., auto_place: _Optional[bool] = ..., trade_schedule: _Optional[_Union[ClassicTradeSchedule, str]] = ..., fortify: _Optional[_Union[ClassicFortifyMode, str]] = ..., auto_defend_max_dice: _Optional[bool] = ..., cards: _Optional[bool] = ..., max_turns: _Optional[int] = ..., duplicate_draws: _Optional[bool] = ...) -> None: ...
 
 class ClassicState(_message.Message):
-    __slots__ = ("options", "seed", "rng_state", "rng_inc", "phase", "current", "turn", "first_seat", "owner", "armies", "to_place", "hands", "deck", "discard", "trades_done", "pending", "bonus_used", "conquered", "resume_attack", "eliminated", "attack_from", "attack_to", "attack_dice", "winner", "ranking", "end_reason", "out_order")
+    __slots__ = ("options", "seed", "rng_state", "rng_inc", "phase", "current", "turn", "first_seat", "owner", "armies", "to_place", "hands", "deck", "discard", "trades_done", "pending", "bonus_used", "conquered", "resume_attack", "eliminated", "attack_from", "attack_to", "attack_dice", "winner", "ranking", "end_reason", "out_order", "draw_streams")
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     RNG_STATE_FIELD_NUMBER: _ClassVar[int]
@@ -109,6 +111,7 @@ class ClassicState(_message.Message):
     RANKING_FIELD_NUMBER: _ClassVar[int]
     END_REASON_FIELD_NUMBER: _ClassVar[int]
     OUT_ORDER_FIELD_NUMBER: _ClassVar[int]
+    DRAW_STREAMS_FIELD_NUMBER: _ClassVar[int]
     options: ClassicOptions
     seed: int
     rng_state: int
@@ -136,7 +139,8 @@ class ClassicState(_message.Message):
     ranking: _containers.RepeatedScalarFieldContainer[int]
     end_reason: str
     out_order: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, options: _Optional[_Union[ClassicOptions, _Mapping]] = ..., seed: _Optional[int] = ..., rng_state: _Optional[int] = ..., rng_inc: _Optional[int] = ..., phase: _Optional[_Union[ClassicPhase, str]] = ..., current: _Optional[int] = ..., turn: _Optional[int] = ..., first_seat: _Optional[int] = ..., owner: _Optional[_Iterable[int]] = ..., armies: _Optional[_Iterable[int]] = ..., to_place: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., deck: _Optional[_Iterable[int]] = ..., discard: _Optional[_Iterable[int]] = ..., trades_done: _Optional[int] = ..., pending: _Optional[int] = ..., bonus_used: _Optional[bool] = ..., conquered: _Optional[bool] = ..., resume_attack: _Optional[bool] = ..., eliminated: _Optional[_Iterable[bool]] = ..., attack_from: _Optional[int] = ..., attack_to: _Optional[int] = ..., attack_dice: _Optional[int] = ..., winner: _Optional[int] = ..., ranking: _Optional[_Iterable[int]] = ..., end_reason: _Optional[str] = ..., out_order: _Optional[_Iterable[int]] = ...) -> None: ...
+    draw_streams: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, options: _Optional[_Union[ClassicOptions, _Mapping]] = ..., seed: _Optional[int] = ..., rng_state: _Optional[int] = ..., rng_inc: _Optional[int] = ..., phase: _Optional[_Union[ClassicPhase, str]] = ..., current: _Optional[int] = ..., turn: _Optional[int] = ..., first_seat: _Optional[int] = ..., owner: _Optional[_Iterable[int]] = ..., armies: _Optional[_Iterable[int]] = ..., to_place: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., deck: _Optional[_Iterable[int]] = ..., discard: _Optional[_Iterable[int]] = ..., trades_done: _Optional[int] = ..., pending: _Optional[int] = ..., bonus_used: _Optional[bool] = ..., conquered: _Optional[bool] = ..., resume_attack: _Optional[bool] = ..., eliminated: _Optional[_Iterable[bool]] = ..., attack_from: _Optional[int] = ..., attack_to: _Optional[int] = ..., attack_dice: _Optional[int] = ..., winner: _Optional[int] = ..., ranking: _Optional[_Iterable[int]] = ..., end_reason: _Optional[str] = ..., out_order: _Optional[_Iterable[int]] = ..., draw_streams: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ClassicView(_message.Message):
     __slots__ = ("viewer", "options", "phase", "current", "turn", "owner", "armies", "to_place", "hand", "hand_counts", "deck_count", "discard", "trades_done", "next_trade_value", "pending", "bonus_used", "conquered", "eliminated", "attack_from", "attack_to", "attack_dice", "winner", "ranking", "end_reason", "out_order")

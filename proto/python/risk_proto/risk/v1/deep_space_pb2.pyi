@@ -58,15 +58,17 @@ DEEP_SPACE_CARD_KIND_PROSPECTOR: DeepSpaceCardKind
 DEEP_SPACE_CARD_KIND_SABOTAGE: DeepSpaceCardKind
 
 class DeepSpaceOptions(_message.Message):
-    __slots__ = ("players", "max_turns")
+    __slots__ = ("players", "max_turns", "duplicate_draws")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_DRAWS_FIELD_NUMBER: _ClassVar[int]
     players: int
     max_turns: int
-    def __init__(self, players: _Optional[int] = ..., max_turns: _Optional[int] = ...) -> None: ...
+    duplicate_draws: bool
+    def __init__(self, players: _Optional[int] = ..., max_turns: _Optional[int] = ..., duplicate_draws: _Optional[bool] = ...) -> None: ...
 
 class DeepSpaceState(_message.Message):
-    __slots__ = ("options", "seed", "rng_state", "rng_inc", "phase", "current", "turn", "first_seat", "stations", "recruits", "supply", "bases", "gems", "ore", "bank_gems", "bank_ore", "dogs", "force_fields", "hands", "deck", "discard", "moves_left", "mined", "battle_cry", "dog_planet", "dog_seat", "out", "out_order", "winner", "ranking", "end_reason")
+    __slots__ = ("options", "seed", "rng_state", "rng_inc", "phase", "current", "turn", "first_seat", "stations", "recruits", "supply", "bases", "gems", "ore", "bank_gems", "bank_ore", "dogs", "force_fields", "hands", "deck", "discard", "moves_left", "mined", "battle_cry", "dog_planet", "dog_seat", "out", "out_order", "winner", "ranking", "end_reason", "draw_streams")
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     RNG_STATE_FIELD_NUMBER: _ClassVar[int]
@@ -98,6 +100,7 @@ class DeepSpaceState(_message.Message):
     WINNER_FIELD_NUMBER: _ClassVar[int]
     RANKING_FIELD_NUMBER: _ClassVar[int]
     END_REASON_FIELD_NUMBER: _ClassVar[int]
+    DRAW_STREAMS_FIELD_NUMBER: _ClassVar[int]
     options: DeepSpaceOptions
     seed: int
     rng_state: int
@@ -129,7 +132,8 @@ class DeepSpaceState(_message.Message):
     winner: int
     ranking: _containers.RepeatedScalarFieldContainer[int]
     end_reason: str
-    def __init__(self, options: _Optional[_Union[DeepSpaceOptions, _Mapping]] = ..., seed: _Optional[int] = ..., rng_state: _Optional[int] = ..., rng_inc: _Optional[int] = ..., phase: _Optional[_Union[DeepSpacePhase, str]] = ..., current: _Optional[int] = ..., turn: _Optional[int] = ..., first_seat: _Optional[int] = ..., stations: _Optional[_Iterable[int]] = ..., recruits: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., supply: _Optional[_Iterable[int]] = ..., bases: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., gems: _Optional[_Iterable[int]] = ..., ore: _Optional[_Iterable[int]] = ..., bank_gems: _Optional[int] = ..., bank_ore: _Optional[int] = ..., dogs: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., force_fields: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., deck: _Optional[_Iterable[int]] = ..., discard: _Optional[_Iterable[int]] = ..., moves_left: _Optional[int] = ..., mined: _Optional[_Iterable[int]] = ..., battle_cry: _Optional[bool] = ..., dog_planet: _Optional[int] = ..., dog_seat: _Optional[int] = ..., out: _Optional[_Iterable[bool]] = ..., out_order: _Optional[_Iterable[int]] = ..., winner: _Optional[int] = ..., ranking: _Optional[_Iterable[int]] = ..., end_reason: _Optional[str] = ...) -> None: ...
+    draw_streams: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, options: _Optional[_Union[DeepSpaceOptions, _Mapping]] = ..., seed: _Optional[int] = ..., rng_state: _Optional[int] = ..., rng_inc: _Optional[int] = ..., phase: _Optional[_Union[DeepSpacePhase, str]] = ..., current: _Optional[int] = ..., turn: _Optional[int] = ..., first_seat: _Optional[int] = ..., stations: _Optional[_Iterable[int]] = ..., recruits: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., supply: _Optional[_Iterable[int]] = ..., bases: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., gems: _Optional[_Iterable[int]] = ..., ore: _Optional[_Iterable[int]] = ..., bank_gems: _Optional[int] = ..., bank_ore: _Optional[int] = ..., dogs: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., force_fields: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., deck: _Optional[_Iterable[int]] = ..., discard: _Optional[_Iterable[int]] = ..., moves_left: _Optional[int] = ..., mined: _Optional[_Iterable[int]] = ..., battle_cry: _Optional[bool] = ..., dog_planet: _Optional[int] = ..., dog_seat: _Optional[int] = ..., out: _Optional[_Iterable[bool]] = ..., out_order: _Optional[_Iterable[int]] = ..., winner: _Optional[int] = ..., ranking: _Optional[_Iterable[int]] = ..., end_reason: _Optional[str] = ..., draw_streams: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DeepSpaceView(_message.Message):
     __slots__ = ("viewer", "options", "phase", "current", "turn", "stations", "recruits", "supply", "bases", "gems", "ore", "bank_gems", "bank_ore", "dogs", "force_fields", "hands", "deck_count", "discard", "moves_left", "mined", "battle_cry", "dog_planet", "dog_seat", "out", "out_order", "winner", "ranking", "end_reason")

@@ -39,6 +39,8 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TOO_MANY_STREAMED_GAMES: _ClassVar[ServiceReason]
     TOO_MANY_SUBSCRIBERS: _ClassVar[ServiceReason]
     VARIANT_NOT_FOUND: _ClassVar[ServiceReason]
+    TOURNAMENT_NOT_FOUND: _ClassVar[ServiceReason]
+    TOO_MANY_ROUND_GAMES: _ClassVar[ServiceReason]
 
 class RuleReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -158,6 +160,8 @@ GAME_ROLLED_BACK: ServiceReason
 TOO_MANY_STREAMED_GAMES: ServiceReason
 TOO_MANY_SUBSCRIBERS: ServiceReason
 VARIANT_NOT_FOUND: ServiceReason
+TOURNAMENT_NOT_FOUND: ServiceReason
+TOO_MANY_ROUND_GAMES: ServiceReason
 RULE_REASON_UNSPECIFIED: RuleReason
 GAME_OVER: RuleReason
 NOT_YOUR_TURN: RuleReason

@@ -95,7 +95,7 @@ class LifecycleEvent(_message.Message):
     def __init__(self, game_started: _Optional[_Union[LifecycleEvent.GameStarted, _Mapping]] = ..., seat_joined: _Optional[_Union[LifecycleEvent.SeatJoined, _Mapping]] = ..., seat_token_reissued: _Optional[_Union[LifecycleEvent.SeatTokenReissued, _Mapping]] = ..., game_cancelled: _Optional[_Union[LifecycleEvent.GameCancelled, _Mapping]] = ..., game_abandoned: _Optional[_Union[LifecycleEvent.GameAbandoned, _Mapping]] = ..., decision_timed_out: _Optional[_Union[LifecycleEvent.DecisionTimedOut, _Mapping]] = ..., seat_handed_to_bot: _Optional[_Union[LifecycleEvent.SeatHandedToBot, _Mapping]] = ..., clock_started: _Optional[_Union[LifecycleEvent.ClockStarted, _Mapping]] = ...) -> None: ...
 
 class GameMeta(_message.Message):
-    __slots__ = ("clock", "deadline_ms", "clock_seat", "decision_started_ms", "bank_ms", "bot_seats", "spectator_delay_events", "spectator_delay_seconds", "manual_start")
+    __slots__ = ("clock", "deadline_ms", "clock_seat", "decision_started_ms", "bank_ms", "bot_seats", "spectator_delay_events", "spectator_delay_seconds", "manual_start", "tournament", "round", "bot_levels", "seed_nonce", "seed_commitment", "duplicate_games", "facts")
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -105,6 +105,13 @@ class GameMeta(_message.Message):
     SPECTATOR_DELAY_EVENTS_FIELD_NUMBER: _ClassVar[int]
     SPECTATOR_DELAY_SECONDS_FIELD_NUMBER: _ClassVar[int]
     MANUAL_START_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    BOT_LEVELS_FIELD_NUMBER: _ClassVar[int]
+    SEED_NONCE_FIELD_NUMBER: _ClassVar[int]
+    SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_GAMES_FIELD_NUMBER: _ClassVar[int]
+    FACTS_FIELD_NUMBER: _ClassVar[int]
     clock: ClockOptions
     deadline_ms: int
     clock_seat: int
@@ -114,4 +121,11 @@ class GameMeta(_message.Message):
     spectator_delay_events: int
     spectator_delay_seconds: int
     manual_start: bool
-    def __init__(self, clock: _Optional[_Union[ClockOptions, _Mapping]] = ..., deadline_ms: _Optional[int] = ..., clock_seat: _Optional[int] = ..., decision_started_ms: _Optional[int] = ..., bank_ms: _Optional[_Iterable[int]] = ..., bot_seats: _Optional[_Iterable[bool]] = ..., spectator_delay_events: _Optional[int] = ..., spectator_delay_seconds: _Optional[int] = ..., manual_start: _Optional[bool] = ...) -> None: ...
+    tournament: str
+    round: int
+    bot_levels: _containers.RepeatedScalarFieldContainer[int]
+    seed_nonce: bytes
+    seed_commitment: bytes
+    duplicate_games: _containers.RepeatedScalarFieldContainer[str]
+    facts: int
+    def __init__(self, clock: _Optional[_Union[ClockOptions, _Mapping]] = ..., deadline_ms: _Optional[int] = ..., clock_seat: _Optional[int] = ..., decision_started_ms: _Optional[int] = ..., bank_ms: _Optional[_Iterable[int]] = ..., bot_seats: _Optional[_Iterable[bool]] = ..., spectator_delay_events: _Optional[int] = ..., spectator_delay_seconds: _Optional[int] = ..., manual_start: _Optional[bool] = ..., tournament: _Optional[str] = ..., round: _Optional[int] = ..., bot_levels: _Optional[_Iterable[int]] = ..., seed_nonce: _Optional[bytes] = ..., seed_commitment: _Optional[bytes] = ..., duplicate_games: _Optional[_Iterable[str]] = ..., facts: _Optional[int] = ...) -> None: ...

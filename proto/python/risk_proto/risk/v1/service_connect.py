@@ -20,6 +20,7 @@ from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
+from risk_proto.risk.v1.tournament_pb2 import CreateRoundRequest, CreateRoundResponse, StreamResultsRequest, StreamResultsResponse
 from risk_proto.risk.v1.variant_pb2 import DescribeVariantRequest, DescribeVariantResponse, ListVariantsRequest, ListVariantsResponse
 
 from .service_pb2 import CancelGameRequest, CancelGameResponse, CreateCampaignRequest, CreateCampaignResponse, CreateGameRequest, CreateGameResponse, ExportGameRequest, GameExport, GetCampaignRequest, GetCampaignResponse, GetGameRequest, GetGameResponse, JoinGameRequest, JoinGameResponse, ListCampaignsRequest, ListCampaignsResponse, ListGamesRequest, ListGamesResponse, ListLegalActionsRequest, ListLegalActionsResponse, PingRequest, PingResponse, ReissueSeatTokenRequest, ReissueSeatTokenResponse, ResignRequest, ResignResponse, StartCampaignGameRequest, StartCampaignGameResponse, StartGameRequest, StartGameResponse, StreamEventsRequest, StreamEventsResponse, SubmitActionRequest, SubmitActionResponse, SubmitCampaignDecisionRequest, SubmitCampaignDecisionResponse
@@ -157,6 +158,21 @@ class RiskService(Protocol):
     async def submit_campaign_decision(self, request: SubmitCampaignDecisionRequest, ctx: RequestContext[SubmitCampaignDecisionRequest, SubmitCampaignDecisionResponse], /) -> SubmitCampaignDecisionResponse:
         """
         A seat takes its end-of-game reward decision (the winner first, then clockwise).
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def create_round(self, request: CreateRoundRequest, ctx: RequestContext[CreateRoundRequest, CreateRoundResponse], /) -> CreateRoundResponse:
+        """
+        Tournaments (docs/tournaments.md).
+        Organiser (a creator token where creating needs one): create a round's games in one call,
+        with their seats (players or bots at a level), and get every seat's token.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def stream_results(self, request: StreamResultsRequest, ctx: RequestContext[StreamResultsRequest, StreamResultsResponse], /) -> AsyncIterator[StreamResultsResponse]:
+        """
+        Every lifecycle fact of a tournament's games after after_seq, once and in order, then live
+        ones: created, started, a seat timed out or resigned, finished (outcome and ranking).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -393,6 +409,28 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.submit_campaign_decision,
+                ),
+                "/risk.v1.RiskService/CreateRound": Endpoint.unary(
+                    method=MethodInfo(
+                        name="CreateRound",
+                        service_name="risk.v1.RiskService",
+                        input=CreateRoundRequest,
+                        output=CreateRoundResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.create_round,
+                ),
+                "/risk.v1.RiskService/StreamResults": Endpoint.server_stream(
+                    method=MethodInfo(
+                        name="StreamResults",
+                        service_name="risk.v1.RiskService",
+                        input=StreamResultsRequest,
+                        output=StreamResultsResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.SERVER_STREAM,
+                    ),
+                    function=svc.stream_results,
                 ),
             },
             interceptors=interceptors,
@@ -903,6 +941,55 @@ class RiskServiceClient(ConnectClient):
                 output=SubmitCampaignDecisionResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def create_round(
+        self,
+        request: CreateRoundRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> CreateRoundResponse:
+        """
+        Tournaments (docs/tournaments.md).
+        Organiser (a creator token where creating needs one): create a round's games in one call,
+        with their seats (players or bots at a level), and get every seat's token.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="CreateRound",
+                service_name="risk.v1.RiskService",
+                input=CreateRoundRequest,
+                output=CreateRoundResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def stream_results(
+        self,
+        request: StreamResultsRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> AsyncIterator[StreamResultsResponse]:
+        """
+        Every lifecycle fact of a tournament's games after after_seq, once and in order, then live
+        ones: created, started, a seat timed out or resigned, finished (outcome and ranking).
+        """
+        return self.execute_server_stream(
+            request=request,
+            method=MethodInfo(
+                name="StreamResults",
+                service_name="risk.v1.RiskService",
+                input=StreamResultsRequest,
+                output=StreamResultsResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.SERVER_STREAM,
             ),
             headers=headers,
             timeout_ms=timeout_ms,

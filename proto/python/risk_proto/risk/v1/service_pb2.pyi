@@ -3,6 +3,7 @@ from risk_proto.risk.v1 import game_pb2 as _game_pb2
 from risk_proto.risk.v1 import legacy_pb2 as _legacy_pb2
 from risk_proto.risk.v1 import lifecycle_pb2 as _lifecycle_pb2
 from risk_proto.risk.v1 import variant_pb2 as _variant_pb2
+from risk_proto.risk.v1 import tournament_pb2 as _tournament_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -146,7 +147,7 @@ class Seat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., display_name: _Optional[str] = ..., taken: _Optional[bool] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "variant", "status", "version", "last_seq", "rules_version", "seats", "decision", "outcome", "created_at_ms", "updated_at_ms", "clock", "deadline_ms", "bank_ms", "bot_seats", "spectator_delay_events", "spectator_delay_seconds")
+    __slots__ = ("game_id", "variant", "status", "version", "last_seq", "rules_version", "seats", "decision", "outcome", "created_at_ms", "updated_at_ms", "clock", "deadline_ms", "bank_ms", "bot_seats", "spectator_delay_events", "spectator_delay_seconds", "tournament", "round", "bot_levels", "seed_commitment", "seed_reveal")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -164,6 +165,11 @@ class GameSummary(_message.Message):
     BOT_SEATS_FIELD_NUMBER: _ClassVar[int]
     SPECTATOR_DELAY_EVENTS_FIELD_NUMBER: _ClassVar[int]
     SPECTATOR_DELAY_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    BOT_LEVELS_FIELD_NUMBER: _ClassVar[int]
+    SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    SEED_REVEAL_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     variant: _common_pb2.Variant
     status: GameStatus
@@ -181,7 +187,12 @@ class GameSummary(_message.Message):
     bot_seats: _containers.RepeatedScalarFieldContainer[bool]
     spectator_delay_events: int
     spectator_delay_seconds: int
-    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., last_seq: _Optional[int] = ..., rules_version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., decision: _Optional[_Union[_common_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., clock: _Optional[_Union[_lifecycle_pb2.ClockOptions, _Mapping]] = ..., deadline_ms: _Optional[int] = ..., bank_ms: _Optional[_Iterable[int]] = ..., bot_seats: _Optional[_Iterable[bool]] = ..., spectator_delay_events: _Optional[int] = ..., spectator_delay_seconds: _Optional[int] = ...) -> None: ...
+    tournament: str
+    round: int
+    bot_levels: _containers.RepeatedScalarFieldContainer[_tournament_pb2.BotLevel]
+    seed_commitment: bytes
+    seed_reveal: _tournament_pb2.SeedReveal
+    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., last_seq: _Optional[int] = ..., rules_version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., decision: _Optional[_Union[_common_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., clock: _Optional[_Union[_lifecycle_pb2.ClockOptions, _Mapping]] = ..., deadline_ms: _Optional[int] = ..., bank_ms: _Optional[_Iterable[int]] = ..., bot_seats: _Optional[_Iterable[bool]] = ..., spectator_delay_events: _Optional[int] = ..., spectator_delay_seconds: _Optional[int] = ..., tournament: _Optional[str] = ..., round: _Optional[int] = ..., bot_levels: _Optional[_Iterable[_Union[_tournament_pb2.BotLevel, str]]] = ..., seed_commitment: _Optional[bytes] = ..., seed_reveal: _Optional[_Union[_tournament_pb2.SeedReveal, _Mapping]] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
     __slots__ = ("options", "seed", "seat_names", "clock", "manual_start", "spectator_delay_events", "spectator_delay_seconds", "issue_seat_tokens")
@@ -282,7 +293,7 @@ class ExportGameRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class GameExport(_message.Message):
-    __slots__ = ("game_id", "variant", "rules_version", "options", "seed", "status", "outcome", "log", "events", "chain", "seat_names", "next_page_token", "version")
+    __slots__ = ("game_id", "variant", "rules_version", "options", "seed", "status", "outcome", "log", "events", "chain", "seat_names", "next_page_token", "version", "seed_commitment", "seed_nonce")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -296,6 +307,8 @@ class GameExport(_message.Message):
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
     NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    SEED_NONCE_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     variant: _common_pb2.Variant
     rules_version: int
@@ -309,7 +322,9 @@ class GameExport(_message.Message):
     seat_names: _containers.RepeatedScalarFieldContainer[str]
     next_page_token: str
     version: int
-    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., rules_version: _Optional[int] = ..., options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., seed: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., log: _Optional[_Iterable[_Union[_game_pb2.LogEntry, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., chain: _Optional[_Iterable[bytes]] = ..., seat_names: _Optional[_Iterable[str]] = ..., next_page_token: _Optional[str] = ..., version: _Optional[int] = ...) -> None: ...
+    seed_commitment: bytes
+    seed_nonce: bytes
+    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., rules_version: _Optional[int] = ..., options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., seed: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., log: _Optional[_Iterable[_Union[_game_pb2.LogEntry, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., chain: _Optional[_Iterable[bytes]] = ..., seat_names: _Optional[_Iterable[str]] = ..., next_page_token: _Optional[str] = ..., version: _Optional[int] = ..., seed_commitment: _Optional[bytes] = ..., seed_nonce: _Optional[bytes] = ...) -> None: ...
 
 class JoinGameRequest(_message.Message):
     __slots__ = ("game_id", "seat", "display_name", "request_id")
@@ -348,16 +363,20 @@ class GetGameResponse(_message.Message):
     def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ..., board: _Optional[_Union[_game_pb2.BoardView, _Mapping]] = ..., viewer_seat: _Optional[int] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
-    __slots__ = ("variant", "status", "page_size", "page_token")
+    __slots__ = ("variant", "status", "page_size", "page_token", "tournament", "round")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
     variant: _common_pb2.Variant
     status: GameStatus
     page_size: int
     page_token: str
-    def __init__(self, variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., status: _Optional[_Union[GameStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+    tournament: str
+    round: int
+    def __init__(self, variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., status: _Optional[_Union[GameStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., tournament: _Optional[str] = ..., round: _Optional[int] = ...) -> None: ...
 
 class ListGamesResponse(_message.Message):
     __slots__ = ("games", "next_page_token")

@@ -4,6 +4,7 @@ import grpc
 import warnings
 
 from risk_proto.risk.v1 import service_pb2 as risk_dot_v1_dot_service__pb2
+from risk_proto.risk.v1 import tournament_pb2 as risk_dot_v1_dot_tournament__pb2
 from risk_proto.risk.v1 import variant_pb2 as risk_dot_v1_dot_variant__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
@@ -134,6 +135,16 @@ class RiskServiceStub:
                 '/risk.v1.RiskService/SubmitCampaignDecision',
                 request_serializer=risk_dot_v1_dot_service__pb2.SubmitCampaignDecisionRequest.SerializeToString,
                 response_deserializer=risk_dot_v1_dot_service__pb2.SubmitCampaignDecisionResponse.FromString,
+                _registered_method=True)
+        self.CreateRound = channel.unary_unary(
+                '/risk.v1.RiskService/CreateRound',
+                request_serializer=risk_dot_v1_dot_tournament__pb2.CreateRoundRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_tournament__pb2.CreateRoundResponse.FromString,
+                _registered_method=True)
+        self.StreamResults = channel.unary_stream(
+                '/risk.v1.RiskService/StreamResults',
+                request_serializer=risk_dot_v1_dot_tournament__pb2.StreamResultsRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_tournament__pb2.StreamResultsResponse.FromString,
                 _registered_method=True)
 
 
@@ -285,6 +296,23 @@ class RiskServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateRound(self, request, context):
+        """Tournaments (docs/tournaments.md).
+        Organiser (a creator token where creating needs one): create a round's games in one call,
+        with their seats (players or bots at a level), and get every seat's token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def StreamResults(self, request, context):
+        """Every lifecycle fact of a tournament's games after after_seq, once and in order, then live
+        ones: created, started, a seat timed out or resigned, finished (outcome and ranking).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RiskServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -387,6 +415,16 @@ def add_RiskServiceServicer_to_server(servicer, server):
                     servicer.SubmitCampaignDecision,
                     request_deserializer=risk_dot_v1_dot_service__pb2.SubmitCampaignDecisionRequest.FromString,
                     response_serializer=risk_dot_v1_dot_service__pb2.SubmitCampaignDecisionResponse.SerializeToString,
+            ),
+            'CreateRound': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateRound,
+                    request_deserializer=risk_dot_v1_dot_tournament__pb2.CreateRoundRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_tournament__pb2.CreateRoundResponse.SerializeToString,
+            ),
+            'StreamResults': grpc.unary_stream_rpc_method_handler(
+                    servicer.StreamResults,
+                    request_deserializer=risk_dot_v1_dot_tournament__pb2.StreamResultsRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_tournament__pb2.StreamResultsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -929,6 +967,60 @@ class RiskService:
             '/risk.v1.RiskService/SubmitCampaignDecision',
             risk_dot_v1_dot_service__pb2.SubmitCampaignDecisionRequest.SerializeToString,
             risk_dot_v1_dot_service__pb2.SubmitCampaignDecisionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateRound(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/CreateRound',
+            risk_dot_v1_dot_tournament__pb2.CreateRoundRequest.SerializeToString,
+            risk_dot_v1_dot_tournament__pb2.CreateRoundResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StreamResults(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/risk.v1.RiskService/StreamResults',
+            risk_dot_v1_dot_tournament__pb2.StreamResultsRequest.SerializeToString,
+            risk_dot_v1_dot_tournament__pb2.StreamResultsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -80,14 +80,16 @@ STRIKE_DECK_CONTINENT: StrikeDeck
 STRIKE_DECK_TACTICS: StrikeDeck
 
 class StrikeOptions(_message.Message):
-    __slots__ = ("players", "max_turns", "auto_pass")
+    __slots__ = ("players", "max_turns", "auto_pass", "duplicate_draws")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
     AUTO_PASS_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_DRAWS_FIELD_NUMBER: _ClassVar[int]
     players: int
     max_turns: int
     auto_pass: bool
-    def __init__(self, players: _Optional[int] = ..., max_turns: _Optional[int] = ..., auto_pass: _Optional[bool] = ...) -> None: ...
+    duplicate_draws: bool
+    def __init__(self, players: _Optional[int] = ..., max_turns: _Optional[int] = ..., auto_pass: _Optional[bool] = ..., duplicate_draws: _Optional[bool] = ...) -> None: ...
 
 class TacticPlay(_message.Message):
     __slots__ = ("seat", "card", "card_id", "target", "side", "die", "continent_cards")
@@ -108,7 +110,7 @@ class TacticPlay(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[StrikeTactic, str]] = ..., card_id: _Optional[int] = ..., target: _Optional[int] = ..., side: _Optional[int] = ..., die: _Optional[int] = ..., continent_cards: _Optional[bool] = ...) -> None: ...
 
 class StrikeState(_message.Message):
-    __slots__ = ("options", "seed", "rng_state", "rng_inc", "phase", "current", "turn", "first_seat", "continents", "hands", "continent_deck", "tactics_deck", "surrender", "tactics_discard", "coins", "out", "out_order", "defender", "from_continent", "to_continent", "troops", "sides", "attack_dice", "defence_dice", "rolls", "windows", "plays", "winner", "ranking", "end_reason")
+    __slots__ = ("options", "seed", "rng_state", "rng_inc", "phase", "current", "turn", "first_seat", "continents", "hands", "continent_deck", "tactics_deck", "surrender", "tactics_discard", "coins", "out", "out_order", "defender", "from_continent", "to_continent", "troops", "sides", "attack_dice", "defence_dice", "rolls", "windows", "plays", "winner", "ranking", "end_reason", "draw_streams")
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     RNG_STATE_FIELD_NUMBER: _ClassVar[int]
@@ -139,6 +141,7 @@ class StrikeState(_message.Message):
     WINNER_FIELD_NUMBER: _ClassVar[int]
     RANKING_FIELD_NUMBER: _ClassVar[int]
     END_REASON_FIELD_NUMBER: _ClassVar[int]
+    DRAW_STREAMS_FIELD_NUMBER: _ClassVar[int]
     options: StrikeOptions
     seed: int
     rng_state: int
@@ -169,7 +172,8 @@ class StrikeState(_message.Message):
     winner: int
     ranking: _containers.RepeatedScalarFieldContainer[int]
     end_reason: str
-    def __init__(self, options: _Optional[_Union[StrikeOptions, _Mapping]] = ..., seed: _Optional[int] = ..., rng_state: _Optional[int] = ..., rng_inc: _Optional[int] = ..., phase: _Optional[_Union[StrikePhase, str]] = ..., current: _Optional[int] = ..., turn: _Optional[int] = ..., first_seat: _Optional[int] = ..., continents: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., continent_deck: _Optional[_Iterable[int]] = ..., tactics_deck: _Optional[_Iterable[int]] = ..., surrender: _Optional[_Iterable[int]] = ..., tactics_discard: _Optional[_Iterable[int]] = ..., coins: _Optional[_Iterable[int]] = ..., out: _Optional[_Iterable[bool]] = ..., out_order: _Optional[_Iterable[int]] = ..., defender: _Optional[int] = ..., from_continent: _Optional[int] = ..., to_continent: _Optional[int] = ..., troops: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., sides: _Optional[_Iterable[int]] = ..., attack_dice: _Optional[_Iterable[int]] = ..., defence_dice: _Optional[_Iterable[int]] = ..., rolls: _Optional[int] = ..., windows: _Optional[_Iterable[_Union[_common_pb2.ResponseWindow, _Mapping]]] = ..., plays: _Optional[_Iterable[_Union[TacticPlay, _Mapping]]] = ..., winner: _Optional[int] = ..., ranking: _Optional[_Iterable[int]] = ..., end_reason: _Optional[str] = ...) -> None: ...
+    draw_streams: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, options: _Optional[_Union[StrikeOptions, _Mapping]] = ..., seed: _Optional[int] = ..., rng_state: _Optional[int] = ..., rng_inc: _Optional[int] = ..., phase: _Optional[_Union[StrikePhase, str]] = ..., current: _Optional[int] = ..., turn: _Optional[int] = ..., first_seat: _Optional[int] = ..., continents: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., continent_deck: _Optional[_Iterable[int]] = ..., tactics_deck: _Optional[_Iterable[int]] = ..., surrender: _Optional[_Iterable[int]] = ..., tactics_discard: _Optional[_Iterable[int]] = ..., coins: _Optional[_Iterable[int]] = ..., out: _Optional[_Iterable[bool]] = ..., out_order: _Optional[_Iterable[int]] = ..., defender: _Optional[int] = ..., from_continent: _Optional[int] = ..., to_continent: _Optional[int] = ..., troops: _Optional[_Iterable[_Union[_common_pb2.IntList, _Mapping]]] = ..., sides: _Optional[_Iterable[int]] = ..., attack_dice: _Optional[_Iterable[int]] = ..., defence_dice: _Optional[_Iterable[int]] = ..., rolls: _Optional[int] = ..., windows: _Optional[_Iterable[_Union[_common_pb2.ResponseWindow, _Mapping]]] = ..., plays: _Optional[_Iterable[_Union[TacticPlay, _Mapping]]] = ..., winner: _Optional[int] = ..., ranking: _Optional[_Iterable[int]] = ..., end_reason: _Optional[str] = ..., draw_streams: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class StrikeView(_message.Message):
     __slots__ = ("viewer", "options", "phase", "current", "turn", "continents", "hand", "hand_counts", "continent_deck_count", "tactics_deck_count", "surrender", "tactics_discard", "coins", "out", "out_order", "defender", "from_continent", "to_continent", "troops", "sides", "attack_dice", "defence_dice", "rolls", "windows", "plays", "winner", "ranking", "end_reason")

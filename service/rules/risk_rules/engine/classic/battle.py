@@ -26,6 +26,7 @@ from risk_rules.engine.classic.model import (
 )
 from risk_rules.engine.classic.play import ELIMINATION_TRADE_AT, NO_TERRITORY, ClassicGame
 from risk_rules.engine.core.dice import battle_losses, sort_high
+from risk_rules.engine.core.draws import DrawStreams
 from risk_rules.engine.core.errors import IllegalAction, Reason
 from risk_rules.engine.core.rng import Pcg32
 from risk_rules.engine.core.ruleset import Action, Event
@@ -48,7 +49,10 @@ def defence_decider(owner: Sequence[int], target: int, attacker: int, players: i
 def roll_battle(rng: Pcg32, attack_dice: int, defence_dice: int) -> Battle:
     """(attack roll, defence roll, each sorted high to low, attacker losses, defender losses):
     the attacker's dice are drawn first, then the defender's."""
-    rolled = rng.dice(attack_dice + defence_dice)
+    if type(rng) is DrawStreams:  # duplicate play: a fixed throw, each side's first dice
+        rolled = rng.battle(attack_dice, defence_dice)
+    else:
+        rolled = rng.dice(attack_dice + defence_dice)
     known = _BATTLES.get(attack_dice)
     if known is None or defence_dice > 2:  # never in a game: not remembered
         return _battle(rolled, attack_dice)
@@ -135,7 +139,10 @@ def quick_attack(
     if not state.options.auto_defend_max_dice and \
             defence_decider(owner, dst, state.current, state.options.players) is not None:
         return None  # the defender chooses its dice: the DEFEND phase, through `attack`
-    rng = Pcg32(state.rng_state, state.rng_inc)
+    # duplicate play's battle draws dice only: its other streams' states (`draw_streams`)
+    # stay as they are in the state made here
+    rng = DrawStreams(state.rng_state, state.rng_inc, state.draw_streams) \
+        if state.draw_streams else Pcg32(state.rng_state, state.rng_inc)
     held = armies[dst]
     rolls = roll_battle(rng, dice, held if held < 2 else 2)  # min(2, held)
     attack_roll, defence_roll, lost_a, lost_d = rolls

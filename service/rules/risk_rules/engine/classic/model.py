@@ -51,6 +51,9 @@ class ClassicOptions:
     auto_defend_max_dice: bool | None = None
     cards: bool = True
     max_turns: int = 400
+    # duplicate play's draw discipline (core.draws); None (unset) is off, as for every game
+    # created before it, whose options and states keep their bytes
+    duplicate_draws: bool | None = None
 
 
 @dataclass(frozen=True)  # no slots: built with core.values.build, see there
@@ -84,6 +87,8 @@ class ClassicState:
     winner: int  # -1 until decided; -1 also for a draw
     ranking: tuple[int, ...]  # set when FINISHED
     end_reason: str
+    # with duplicate_draws: the shuffle and other streams' states (core.draws); else empty
+    draw_streams: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)  # no slots: built with core.values.build, see there

@@ -23,6 +23,7 @@ from risk_rules.engine.classic.model import (
     TradeSchedule,
 )
 from risk_rules.engine.classic.play import NO_TERRITORY, UNCLAIMED, ClassicGame
+from risk_rules.engine.core.draws import DrawStreams
 from risk_rules.engine.core.errors import IllegalAction, Reason
 from risk_rules.engine.core.guards import check_max_turns, check_seed
 from risk_rules.engine.core.rng import Pcg32
@@ -58,7 +59,7 @@ def create(options: ClassicOptions, seed: int) -> tuple[ClassicState, list[Event
     check_max_turns(options.max_turns)
     check_seed(seed)
     owners = options.players + 1 if options.players == 2 else options.players
-    rng = Pcg32.from_seed(seed)
+    rng = DrawStreams.seeded(seed) if options.duplicate_draws else Pcg32.from_seed(seed)
     blank = ClassicState(
         options=options,
         seed=seed,
@@ -87,6 +88,7 @@ def create(options: ClassicOptions, seed: int) -> tuple[ClassicState, list[Event
         winner=-1,
         ranking=(),
         end_reason="",
+        draw_streams=rng.streams() if isinstance(rng, DrawStreams) else (),
     )
     game = ClassicGame(blank)
     if options.players == 2:

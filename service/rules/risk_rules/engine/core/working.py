@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import IntEnum
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar, get_args, get_origin
 
+from risk_rules.engine.core.draws import DrawStreams
 from risk_rules.engine.core.rng import Pcg32
 from risk_rules.engine.core.ruleset import Event
 from risk_rules.engine.core.turns import (
@@ -68,7 +69,7 @@ AS_SORTED_LIST = Thawed(list, _sorted_tuple)  # a list kept sorted in the state 
 AS_LISTS = Thawed(_lists, _tuples)  # a tuple of rows held as a list of lists
 AS_SORTED_LISTS = Thawed(_lists, _sorted_tuples)  # rows kept sorted in the state (hands)
 
-_RNG_FIELDS = ("rng_state", "rng_inc")
+_RNG_FIELDS = ("rng_state", "rng_inc", "draw_streams")
 
 
 class WorkingState(Generic[StateT]):
@@ -176,7 +177,8 @@ def _install_copy_and_freeze(cls: type[WorkingState[Any]]) -> None:
     as `dataclasses` writes a class's `__init__`: a work area is made and frozen on nearly
     every action, and plain attribute reads and writes are several times cheaper than a
     generic loop of `getattr` and `setattr` calls over the fields."""
-    namespace: dict[str, Any] = {"Pcg32": Pcg32, "build": build, "cls": cls.state_type}
+    namespace: dict[str, Any] = {"Pcg32": Pcg32, "DrawStreams": DrawStreams, "build": build,
+                                 "cls": cls.state_type}
     copy = ["def _copy(self, state):"]
     fields = []
     for field in dataclasses.fields(cls.state_type):
@@ -193,9 +195,16 @@ def _install_copy_and_freeze(cls: type[WorkingState[Any]]) -> None:
             copy.append(f"    self.{attribute} = thaw_{name}(state.{name})")
             fields.append(f"{name!r}: freeze_{name}(self.{attribute})")
     copy.append("    self.rng = Pcg32(state.rng_state, state.rng_inc)")
+    fields += ["'rng_state': self.rng.state", "'rng_inc': self.rng.inc"]
+    if any(f.name == "draw_streams" for f in dataclasses.fields(cls.state_type)):
+        # duplicate play's streams (core.draws), for a game that has them
+        copy += ["    if state.draw_streams:",
+                 "        self.rng = DrawStreams(state.rng_state, state.rng_inc,"
+                 " state.draw_streams)"]
+        fields.append("'draw_streams': self.rng.streams() if type(self.rng) is DrawStreams"
+                      " else ()")
     copy.append("    self.events = []")
     copy.append("    self.seats = len(self.out)")
-    fields += ["'rng_state': self.rng.state", "'rng_inc': self.rng.inc"]
     # a state without slots is built through core.values.build, skipping its `__init__`
     make = "cls(**{" if hasattr(cls.state_type, "__slots__") else "build(cls, {"
     freeze = ["def freeze(self):", f"    return {make}" + ", ".join(fields) + "})"]

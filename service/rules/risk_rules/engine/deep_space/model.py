@@ -73,6 +73,9 @@ WINNING_BASES = {2: 5, 3: 4, 4: 4}
 class DeepSpaceOptions:
     players: int = 4
     max_turns: int = 200  # every seat's turn counts; the game is a ranked draw after that
+    # duplicate play's draw discipline (core.draws); None (unset) is off, as for every game
+    # created before it, whose options and states keep their bytes
+    duplicate_draws: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +113,8 @@ class DeepSpaceState:
     winner: int
     ranking: tuple[int, ...]
     end_reason: str
+    # with duplicate_draws: the shuffle and other streams' states (core.draws); else empty
+    draw_streams: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ gems, the shuffled deck and the opening hands, the roll-off for the first seat, 
 
 from __future__ import annotations
 
+from risk_rules.engine.core.draws import DrawStreams
 from risk_rules.engine.core.errors import IllegalAction, Reason
 from risk_rules.engine.core.guards import check_max_turns, check_seed
 from risk_rules.engine.core.rng import Pcg32
@@ -38,7 +39,7 @@ def create(options: DeepSpaceOptions, seed: int) -> tuple[DeepSpaceState, list[E
     check_max_turns(options.max_turns)
     check_seed(seed)
     n = options.players
-    rng = Pcg32.from_seed(seed)
+    rng = DrawStreams.seeded(seed) if options.duplicate_draws else Pcg32.from_seed(seed)
     blank = DeepSpaceState(
         options=options,
         seed=seed,
@@ -71,6 +72,7 @@ def create(options: DeepSpaceOptions, seed: int) -> tuple[DeepSpaceState, list[E
         winner=NONE,
         ranking=(),
         end_reason="",
+        draw_streams=rng.streams() if isinstance(rng, DrawStreams) else (),
     )
     game = DeepSpaceGame(blank)
     set_up(game)

@@ -8,6 +8,7 @@ cards, which pass to the attacker and may bring a coin) and the battle goes on o
 from __future__ import annotations
 
 from risk_rules.engine.core.dice import sort_high
+from risk_rules.engine.core.draws import DrawStreams
 from risk_rules.engine.core.windows import open_window
 from risk_rules.engine.strike.cards import of_continent
 from risk_rules.engine.strike.model import (
@@ -48,8 +49,14 @@ def side_strength(game: StrikeGame, side: int) -> int:
 def roll(game: StrikeGame) -> None:
     attack = min(MAX_ATTACK_DICE, side_strength(game, Side.ATTACKER))
     defence = min(MAX_DEFENCE_DICE, side_strength(game, Side.DEFENDER))
-    game.attack_dice = sort_high(game.rng.dice(attack))
-    game.defence_dice = sort_high(game.rng.dice(defence))
+    if type(game.rng) is DrawStreams:  # duplicate play: a fixed throw, each side's first dice
+        thrown = game.rng.battle(attack, defence, attack_slots=MAX_ATTACK_DICE,
+                                 defence_slots=MAX_DEFENCE_DICE)
+        game.attack_dice, game.defence_dice = sort_high(thrown[:attack]), sort_high(
+            thrown[attack:])
+    else:
+        game.attack_dice = sort_high(game.rng.dice(attack))
+        game.defence_dice = sort_high(game.rng.dice(defence))
     game.rolls += 1
     game.emit(DiceRolled(game.attack_dice, game.defence_dice))
     game.phase = Phase.AFTER_ROLL

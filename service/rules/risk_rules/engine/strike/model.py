@@ -61,6 +61,9 @@ class StrikeOptions:
     players: int = 4
     max_turns: int = 200
     auto_pass: bool = False  # pass for a seat that has nothing it could play (reveals that)
+    # duplicate play's draw discipline (core.draws); None (unset) is off, as for every game
+    # created before it, whose options and states keep their bytes
+    duplicate_draws: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +113,8 @@ class StrikeState:
     winner: int
     ranking: tuple[int, ...]
     end_reason: str
+    # with duplicate_draws: the shuffle and other streams' states (core.draws); else empty
+    draw_streams: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

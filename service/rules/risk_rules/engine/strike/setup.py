@@ -4,6 +4,7 @@ the later seats' extra cards, and the first turn.
 
 from __future__ import annotations
 
+from risk_rules.engine.core.draws import DrawStreams
 from risk_rules.engine.core.errors import IllegalAction, Reason
 from risk_rules.engine.core.guards import check_max_turns, check_seed
 from risk_rules.engine.core.rng import Pcg32
@@ -31,7 +32,7 @@ def create(options: StrikeOptions, seed: int) -> tuple[StrikeState, list[Event]]
     check_max_turns(options.max_turns)
     check_seed(seed)
     n = options.players
-    rng = Pcg32.from_seed(seed)
+    rng = DrawStreams.seeded(seed) if options.duplicate_draws else Pcg32.from_seed(seed)
     blank = StrikeState(
         options=options, seed=seed, rng_state=rng.state, rng_inc=rng.inc,
         phase=Phase.DRAW, current=0, turn=0, first_seat=NOBODY,
@@ -41,6 +42,7 @@ def create(options: StrikeOptions, seed: int) -> tuple[StrikeState, list[Event]]
         to_continent=NO_CONTINENT, troops=((),) * n, sides=(NO_SIDE,) * n,
         attack_dice=(), defence_dice=(), rolls=0, windows=(), plays=(),
         winner=NOBODY, ranking=(), end_reason="",
+        draw_streams=rng.streams() if isinstance(rng, DrawStreams) else (),
     )
     game = StrikeGame(blank)
     game.continent_deck = game.rng.shuffled(range(CONTINENT_CARDS))

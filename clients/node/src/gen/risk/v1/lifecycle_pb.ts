@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file risk/v1/lifecycle.proto.
  */
 export const file_risk_v1_lifecycle: GenFile = /*@__PURE__*/
-  fileDesc("ChdyaXNrL3YxL2xpZmVjeWNsZS5wcm90bxIHcmlzay52MSKFAQoMQ2xvY2tPcHRpb25zEhgKEGRlY2lzaW9uX3NlY29uZHMYASABKAUSFAoMYmFua19zZWNvbmRzGAIgASgFEhkKEWluY3JlbWVudF9zZWNvbmRzGAMgASgFEioKCm9uX3RpbWVvdXQYBCABKA4yFi5yaXNrLnYxLlRpbWVvdXRQb2xpY3ki3wYKDkxpZmVjeWNsZUV2ZW50EjsKDGdhbWVfc3RhcnRlZBgBIAEoCzIjLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuR2FtZVN0YXJ0ZWRIABI5CgtzZWF0X2pvaW5lZBgCIAEoCzIiLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuU2VhdEpvaW5lZEgAEkgKE3NlYXRfdG9rZW5fcmVpc3N1ZWQYAyABKAsyKS5yaXNrLnYxLkxpZmVjeWNsZUV2ZW50LlNlYXRUb2tlblJlaXNzdWVkSAASPwoOZ2FtZV9jYW5jZWxsZWQYBCABKAsyJS5yaXNrLnYxLkxpZmVjeWNsZUV2ZW50LkdhbWVDYW5jZWxsZWRIABI/Cg5nYW1lX2FiYW5kb25lZBgFIAEoCzIlLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuR2FtZUFiYW5kb25lZEgAEkYKEmRlY2lzaW9uX3RpbWVkX291dBgGIAEoCzIoLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuRGVjaXNpb25UaW1lZE91dEgAEkUKEnNlYXRfaGFuZGVkX3RvX2JvdBgHIAEoCzInLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuU2VhdEhhbmRlZFRvQm90SAASPQoNY2xvY2tfc3RhcnRlZBgIIAEoCzIkLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuQ2xvY2tTdGFydGVkSAAaDQoLR2FtZVN0YXJ0ZWQaMAoKU2VhdEpvaW5lZBIMCgRzZWF0GAEgASgFEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRohChFTZWF0VG9rZW5SZWlzc3VlZBIMCgRzZWF0GAEgASgFGg8KDUdhbWVDYW5jZWxsZWQaDwoNR2FtZUFiYW5kb25lZBpIChBEZWNpc2lvblRpbWVkT3V0EgwKBHNlYXQYASABKAUSJgoGcG9saWN5GAIgASgOMhYucmlzay52MS5UaW1lb3V0UG9saWN5Gh8KD1NlYXRIYW5kZWRUb0JvdBIMCgRzZWF0GAEgASgFGkIKDENsb2NrU3RhcnRlZBIMCgRzZWF0GAEgASgFEhMKC2RlYWRsaW5lX21zGAIgASgDEg8KB2JhbmtfbXMYAyABKANCBgoEa2luZCLxAQoIR2FtZU1ldGESJAoFY2xvY2sYASABKAsyFS5yaXNrLnYxLkNsb2NrT3B0aW9ucxITCgtkZWFkbGluZV9tcxgCIAEoAxISCgpjbG9ja19zZWF0GAMgASgFEhsKE2RlY2lzaW9uX3N0YXJ0ZWRfbXMYBCABKAMSDwoHYmFua19tcxgFIAMoAxIRCglib3Rfc2VhdHMYBiADKAgSHgoWc3BlY3RhdG9yX2RlbGF5X2V2ZW50cxgHIAEoDRIfChdzcGVjdGF0b3JfZGVsYXlfc2Vjb25kcxgIIAEoDRIUCgxtYW51YWxfc3RhcnQYCSABKAgqnwEKDVRpbWVvdXRQb2xpY3kSHgoaVElNRU9VVF9QT0xJQ1lfVU5TUEVDSUZJRUQQABIhCh1USU1FT1VUX1BPTElDWV9ERUZBVUxUX0FDVElPThABEhcKE1RJTUVPVVRfUE9MSUNZX1BBU1MQAhIWChJUSU1FT1VUX1BPTElDWV9CT1QQAxIaChZUSU1FT1VUX1BPTElDWV9GT1JGRUlUEARiBnByb3RvMw");
+  fileDesc("ChdyaXNrL3YxL2xpZmVjeWNsZS5wcm90bxIHcmlzay52MSKFAQoMQ2xvY2tPcHRpb25zEhgKEGRlY2lzaW9uX3NlY29uZHMYASABKAUSFAoMYmFua19zZWNvbmRzGAIgASgFEhkKEWluY3JlbWVudF9zZWNvbmRzGAMgASgFEioKCm9uX3RpbWVvdXQYBCABKA4yFi5yaXNrLnYxLlRpbWVvdXRQb2xpY3ki3wYKDkxpZmVjeWNsZUV2ZW50EjsKDGdhbWVfc3RhcnRlZBgBIAEoCzIjLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuR2FtZVN0YXJ0ZWRIABI5CgtzZWF0X2pvaW5lZBgCIAEoCzIiLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuU2VhdEpvaW5lZEgAEkgKE3NlYXRfdG9rZW5fcmVpc3N1ZWQYAyABKAsyKS5yaXNrLnYxLkxpZmVjeWNsZUV2ZW50LlNlYXRUb2tlblJlaXNzdWVkSAASPwoOZ2FtZV9jYW5jZWxsZWQYBCABKAsyJS5yaXNrLnYxLkxpZmVjeWNsZUV2ZW50LkdhbWVDYW5jZWxsZWRIABI/Cg5nYW1lX2FiYW5kb25lZBgFIAEoCzIlLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuR2FtZUFiYW5kb25lZEgAEkYKEmRlY2lzaW9uX3RpbWVkX291dBgGIAEoCzIoLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuRGVjaXNpb25UaW1lZE91dEgAEkUKEnNlYXRfaGFuZGVkX3RvX2JvdBgHIAEoCzInLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuU2VhdEhhbmRlZFRvQm90SAASPQoNY2xvY2tfc3RhcnRlZBgIIAEoCzIkLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuQ2xvY2tTdGFydGVkSAAaDQoLR2FtZVN0YXJ0ZWQaMAoKU2VhdEpvaW5lZBIMCgRzZWF0GAEgASgFEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRohChFTZWF0VG9rZW5SZWlzc3VlZBIMCgRzZWF0GAEgASgFGg8KDUdhbWVDYW5jZWxsZWQaDwoNR2FtZUFiYW5kb25lZBpIChBEZWNpc2lvblRpbWVkT3V0EgwKBHNlYXQYASABKAUSJgoGcG9saWN5GAIgASgOMhYucmlzay52MS5UaW1lb3V0UG9saWN5Gh8KD1NlYXRIYW5kZWRUb0JvdBIMCgRzZWF0GAEgASgFGkIKDENsb2NrU3RhcnRlZBIMCgRzZWF0GAEgASgFEhMKC2RlYWRsaW5lX21zGAIgASgDEg8KB2JhbmtfbXMYAyABKANCBgoEa2luZCL9AgoIR2FtZU1ldGESJAoFY2xvY2sYASABKAsyFS5yaXNrLnYxLkNsb2NrT3B0aW9ucxITCgtkZWFkbGluZV9tcxgCIAEoAxISCgpjbG9ja19zZWF0GAMgASgFEhsKE2RlY2lzaW9uX3N0YXJ0ZWRfbXMYBCABKAMSDwoHYmFua19tcxgFIAMoAxIRCglib3Rfc2VhdHMYBiADKAgSHgoWc3BlY3RhdG9yX2RlbGF5X2V2ZW50cxgHIAEoDRIfChdzcGVjdGF0b3JfZGVsYXlfc2Vjb25kcxgIIAEoDRIUCgxtYW51YWxfc3RhcnQYCSABKAgSEgoKdG91cm5hbWVudBgKIAEoCRINCgVyb3VuZBgLIAEoDRISCgpib3RfbGV2ZWxzGAwgAygFEhIKCnNlZWRfbm9uY2UYDSABKAwSFwoPc2VlZF9jb21taXRtZW50GA4gASgMEhcKD2R1cGxpY2F0ZV9nYW1lcxgPIAMoCRINCgVmYWN0cxgQIAEoDSqfAQoNVGltZW91dFBvbGljeRIeChpUSU1FT1VUX1BPTElDWV9VTlNQRUNJRklFRBAAEiEKHVRJTUVPVVRfUE9MSUNZX0RFRkFVTFRfQUNUSU9OEAESFwoTVElNRU9VVF9QT0xJQ1lfUEFTUxACEhYKElRJTUVPVVRfUE9MSUNZX0JPVBADEhoKFlRJTUVPVVRfUE9MSUNZX0ZPUkZFSVQQBGIGcHJvdG8z");
 
 /**
  * A game's clock. With neither limit set the game is untimed.
@@ -335,6 +335,53 @@ export type GameMeta = Message<"risk.v1.GameMeta"> & {
    * @generated from field: bool manual_start = 9;
    */
   manualStart: boolean;
+
+  /**
+   * a tournament's game (CreateRound): its label and round
+   *
+   * @generated from field: string tournament = 10;
+   */
+  tournament: string;
+
+  /**
+   * @generated from field: uint32 round = 11;
+   */
+  round: number;
+
+  /**
+   * per seat, the level (a risk.v1.BotLevel number) of the bot playing it from the start
+   *
+   * @generated from field: repeated int32 bot_levels = 12;
+   */
+  botLevels: number[];
+
+  /**
+   * the secret nonce of the seed commitment, and the commitment (empty before commitments)
+   *
+   * @generated from field: bytes seed_nonce = 13;
+   */
+  seedNonce: Uint8Array;
+
+  /**
+   * @generated from field: bytes seed_commitment = 14;
+   */
+  seedCommitment: Uint8Array;
+
+  /**
+   * the games of the same duplicate round (this one included): they share the seed, so it is
+   * revealed once every one of them is over
+   *
+   * @generated from field: repeated string duplicate_games = 15;
+   */
+  duplicateGames: string[];
+
+  /**
+   * tournament facts written into the game hash so far (fields "f:1" ...), copied to the
+   * tournament's feed after the commit (and by the sweeper after a crash)
+   *
+   * @generated from field: uint32 facts = 16;
+   */
+  facts: number;
 };
 
 /**

@@ -1,0 +1,79 @@
+// The web app's entry: routes (#/ lobby, #/play/GAME, #/watch/GAME, #/replay/GAME), the one
+// notice line where every error is shown in words, and the variants' descriptions from
+// ListVariants (fetched once: they change only with the service's rules version).
+
+import { call, explain } from "./api.js";
+import { showLobby } from "./lobby.js";
+import { showGame } from "./game.js";
+import { showReplay } from "./replay.js";
+
+const main = document.getElementById("main");
+const notice = document.getElementById("notice");
+const connection = document.getElementById("connection");
+let noticeTimer = 0;
+
+export function say(message, kind = "error") {
+  notice.textContent = message;
+  notice.className = "notice " + kind;
+  notice.hidden = !message;
+  notice.dataset.kind = kind;
+  clearTimeout(noticeTimer);
+  if (kind === "info") noticeTimer = setTimeout(() => { notice.hidden = true; }, 6000);
+}
+
+export function sayError(error) { say(explain(error), "error"); }
+
+export function connectionState(text) {
+  connection.textContent = text;
+  connection.hidden = !text;
+}
+
+let variantsPromise = null;
+
+// {byName, byEnum, list}: VariantDescription per name and per GameSummary.variant JSON value
+export function variants() {
+  if (!variantsPromise) {
+    variantsPromise = call("ListVariants", {}).then((reply) => {
+      const list = reply.variants || [];
+      const byName = new Map(), byEnum = new Map();
+      for (const v of list) {
+        byName.set(v.name, v);
+        byEnum.set(String(v.variant ?? ""), v);
+      }
+      return { list, byName, byEnum };
+    }, (error) => { variantsPromise = null; throw error; });
+  }
+  return variantsPromise;
+}
+
+let leaving = () => {};
+
+export function onLeave(stop) { leaving = stop; }
+
+async function route() {
+  leaving();
+  leaving = () => {};
+  say("");
+  connectionState("");
+  const [, view = "", gameId = ""] = location.hash.split("/");
+  const id = decodeURIComponent(gameId);
+  try {
+    if (view === "play" || view === "watch") await showGame(main, id, view);
+    else if (view === "replay") await showReplay(main, id);
+    else await showLobby(main);
+  } catch (error) {
+    sayError(error);
+  }
+}
+
+// Errors nobody caught still reach the user in words, and not the console.
+window.addEventListener("unhandledrejection", (event) => {
+  event.preventDefault();
+  sayError(event.reason);
+});
+window.addEventListener("error", (event) => {
+  event.preventDefault();
+  say(String(event.message || event.error));
+});
+window.addEventListener("hashchange", route);
+route();

@@ -1,0 +1,370 @@
+// The play view (#/play/GAME, with a seat token from the browser's storage) and the spectator
+// view (#/watch/GAME, no token): the board drawn from DescribeVariant, the game as GetGame
+// shows it to this caller, the live event log from StreamEvents (resumed from its last seq
+// after any drop), and for a seat whose decision it is the legal actions of ListLegalActions,
+// chosen by clicking regions (a first region, then a target where the action has one) and
+// picking a count where the action has a range. Holding several seats (a game created with
+// "every seat on this device") the view acts for whichever of them is asked.
+
+import { ApiError, call, tokens } from "./api.js";
+import { connectionState, onLeave, say, sayError, variants } from "./app.js";
+import { Board, NEUTRAL_COLOUR, SEAT_COLOURS } from "./board.js";
+import { Feed } from "./feed.js";
+import { el, statusWord } from "./dom.js";
+import * as V from "./variants.js";
+
+const LOG_LIMIT = 400; // entries kept on the page; the export has them all
+
+export async function showGame(main, gameId, mode) {
+  const known = await variants();
+  const held = mode === "play" ? tokens.of(gameId) : {};
+  const seats = Object.entries(held.seats || {}).map(([s, t]) => [Number(s), t]);
+  if (mode === "play" && !seats.length) {
+    say("this browser holds no seat in this game: watching instead", "info");
+    location.hash = `#/watch/${gameId}`;
+    return;
+  }
+  const view = new GameView(main, gameId, mode, seats, known);
+  onLeave(() => view.stop());
+  await view.start();
+}
+
+class GameView {
+  constructor(main, gameId, mode, seats, known) {
+    this.main = main;
+    this.gameId = gameId;
+    this.mode = mode;
+    this.seats = new Map(seats);
+    this.known = known;
+    this.summary = null;
+    this.board = null;
+    this.legal = [];
+    this.selection = [];
+    this.version = 0;
+    this.refreshing = null;
+    this.dirty = false;
+    this.lost = false; // the connection dropped and no call has been answered since
+  }
+
+  // the seat this page acts for now: one asked to decide, else the first held
+  get actingSeat() {
+    const asked = this.summary?.decision?.seats || [];
+    for (const seat of asked) if (this.seats.has(seat)) return seat;
+    return this.seats.size ? [...this.seats.keys()][0] : -1;
+  }
+
+  get token() { return this.seats.get(this.actingSeat) || ""; }
+
+  async start() {
+    const first = await call("GetGame", { gameId: this.gameId }, this.firstToken());
+    this.variant = this.known.byEnum.get(String(first.game.variant));
+    if (!this.variant) throw new Error(`this service does not describe variant ${first.game.variant}`);
+    this.name = this.variant.name;
+    this.layout();
+    this.apply(first);
+    await this.loadActions();
+    this.feed = new Feed(this.gameId, this.mode === "play" ? this.firstToken() : "", {
+      onEvent: (event) => this.onEvent(event),
+      onState: (state) => this.onFeedState(state),
+      onError: (error) => {
+        if (error instanceof ApiError && error.reason === "CONNECTION_LOST") {
+          this.lost = true;
+          say("the connection to the service was lost; reconnecting…", "error");
+          // a resumed stream answers only once there is an event to send: ask GetGame each
+          // second to learn that the service is back
+          this.probe ||= setInterval(() => this.refresh(), 1000);
+        } else sayError(error);
+      },
+    });
+    this.feed.run();
+  }
+
+  firstToken() { return this.seats.size ? [...this.seats.values()][0] : ""; }
+
+  stop() {
+    this.feed?.stop();
+    clearInterval(this.probe);
+  }
+
+  layout() {
+    const map = this.variant.map || {};
+    this.boardBox = el("div", { class: "board-box" });
+    this.statusLine = el("div", { class: "status", id: "status" });
+    this.seatLine = el("div", { class: "seats", id: "seats" });
+    this.choices = el("div", { class: "choices", id: "choices" });
+    this.windowBox = el("section", { id: "windows", hidden: true });
+    this.hand = el("ul", { class: "cards", id: "hand" });
+    this.log = el("ol", { class: "log", id: "log" });
+    const side = el("div", { class: "panel" });
+    if (this.mode === "play") {
+      side.append(el("section", { id: "actions" }, el("h2", {}, "Your move"), this.choices),
+        this.windowBox, el("section", {}, el("h2", {}, "Your cards"), this.hand));
+    } else {
+      side.append(this.windowBox);
+    }
+    side.append(el("section", {}, el("h2", {}, "Events"), this.log));
+    this.main.replaceChildren(
+      el("h1", {}, `${this.variant.title || this.name} · `, el("code", {}, this.gameId),
+        this.mode === "watch" ? " · spectating" : ""),
+      this.statusLine, this.seatLine,
+      el("div", { class: "game" }, el("div", {}, this.boardBox), side));
+    this.board = new Board(this.boardBox, map);
+    this.board.onClick = (id) => this.click(id);
+    this.main.dataset.regions = String(this.board.regions.length);
+  }
+
+  players() { return (this.summary?.seats || []).length; }
+
+  seatName(seat) {
+    const entry = (this.summary?.seats || [])[seat];
+    if (seat < 0) return "none";
+    if (seat >= this.players()) return "neutral";
+    return entry?.displayName || `seat ${seat}`;
+  }
+
+  apply(reply) {
+    this.summary = reply.game;
+    this.version = Number(this.summary.version || 0);
+    this.view = reply.board || null;
+    const s = this.summary, status = statusWord(s.status);
+    const decision = s.decision || {};
+    const outcome = s.outcome;
+    const present = (...items) => items.filter((item) => item !== null && item !== undefined);
+    this.statusLine.replaceChildren(...present(
+      el("span", {}, "status ", el("b", { id: "game-status" }, status)),
+      el("span", {}, "version ", el("b", { id: "game-version" }, String(this.version))),
+      el("span", {}, "last event ", el("b", { id: "game-seq" }, String(s.lastSeq || 0))),
+      decision.seats?.length ? el("span", { id: "decision" }, `${decision.kind || "decision"}: `,
+        decision.seats.map((x) => this.seatName(x)).join(", ")) : null,
+      outcome ? el("span", { id: "outcome" }, `over (${outcome.reason || "ended"}): ` +
+        ((outcome.winner ?? 0) >= 0 ? `${this.seatName(outcome.winner ?? 0)} wins`
+          : "a draw")) : null,
+      s.spectatorDelayEvents || s.spectatorDelaySeconds ? el("span", { class: "muted" },
+        `spectators ${s.spectatorDelayEvents || 0} events / ${s.spectatorDelaySeconds || 0} s behind`)
+        : null));
+    this.seatLine.replaceChildren(...present(...(s.seats || []).map((seat, i) => el("span", {
+      class: "seat" + (this.seats.has(i) ? " mine" : "") },
+    el("span", { class: "swatch", style: { background: SEAT_COLOURS[i % SEAT_COLOURS.length] } }),
+    this.seatName(i) + (this.seats.has(i) ? " (you)" : ""))),
+    this.players() === 2 && this.name === "classic" ? el("span", {}, el("span", {
+      class: "swatch", style: { background: NEUTRAL_COLOUR } }), "neutral") : null));
+    this.board.layout(this.players());
+    if (this.view) {
+      this.board.show(V.pieces(this.name, this.view, this.board.regions.length, this.variant),
+        this.players());
+      this.boardBox.dataset.shown = "board";
+    } else {
+      this.boardBox.dataset.shown = "hidden";
+      say("the board is hidden from spectators while the game is played with a delay", "info");
+    }
+    this.showHand();
+    this.showWindows();
+  }
+
+  cardName(id) {
+    this.cardNames ||= V.cardNames(this.name, this.variant);
+    return this.cardNames.get(id) || `card ${id}`;
+  }
+
+  showHand() {
+    if (this.mode !== "play") return;
+    const { cards } = V.hand(this.name, this.view);
+    this.hand.replaceChildren(...(cards.length ? cards.map((id) => el("li", { "data-card": id },
+      this.cardName(id))) : [el("li", { class: "muted" }, "none")]));
+  }
+
+  showWindows() {
+    const open = V.windows(this.name, this.view);
+    const decision = this.summary?.decision || {};
+    const out = this.summary?.outcome ? [] : open;
+    this.windowBox.hidden = !out.length;
+    this.windowBox.classList.toggle("window", out.length > 0);
+    this.windowBox.replaceChildren(el("h2", {}, "Response window"), ...out.map((w) => {
+      const asked = w.order.find((seat) => !w.passed.includes(seat));
+      return el("p", {}, `answering in turn: ${w.order.map((x) => this.seatName(x)).join(", ")}` +
+        `; asked now: ${asked === undefined ? "—" : this.seatName(asked)}` +
+        (w.stack.length ? `; ${w.stack.length} waiting to resolve` : ""));
+    }), decision.kind ? el("p", { class: "muted" }, `decision: ${decision.kind}`) : null);
+  }
+
+  async loadActions() {
+    if (this.mode !== "play") return;
+    const asked = this.summary?.decision?.seats || [];
+    if (!asked.some((seat) => this.seats.has(seat)) || this.summary.outcome) {
+      this.legal = [];
+    } else {
+      const reply = await call("ListLegalActions", { gameId: this.gameId, seat: this.actingSeat },
+        this.token);
+      if (Number(reply.version || 0) !== this.version) { this.dirty = true; }
+      this.legal = (reply.actions || []).map((legal) => ({
+        action: legal.action, max: legal.maxCount ?? 0,
+        regions: V.regionsOf(this.name, legal.action), ...V.actionParts(this.name, legal.action),
+      }));
+    }
+    // a selection survives a refresh only while some legal action still starts with it
+    const { next, ready } = this.narrowed();
+    if (!next.size && !ready.length) this.selection = [];
+    this.showChoices();
+  }
+
+  // region ids that may be clicked now, and the actions the selection has narrowed to
+  narrowed() {
+    const sel = this.selection;
+    const matching = this.legal.filter((a) => sel.every((r, i) => a.regions[i] === r));
+    const next = new Set(matching.filter((a) => a.regions.length > sel.length)
+      .map((a) => a.regions[sel.length]));
+    const ready = matching.filter((a) => a.regions.length === sel.length);
+    return { next, ready };
+  }
+
+  showChoices() {
+    if (this.mode !== "play") return;
+    const { next, ready } = this.narrowed();
+    const sel = this.selection;
+    this.board.mark(sel.length ? new Set() : next, sel[0] ?? null,
+      sel.length ? next : new Set());
+    const items = [];
+    const seat = this.actingSeat;
+    if (!this.legal.length) {
+      const seats = this.summary?.seats || [];
+      const taken = seats.filter((x) => x.taken).length;
+      const asked = (this.summary?.decision?.seats || []).map((x) => this.seatName(x));
+      items.push(el("p", { class: "muted", id: "waiting" }, this.summary?.outcome
+        ? "the game is over"
+        : statusWord(this.summary?.status) === "waiting"
+          ? `waiting for players: ${taken} of ${seats.length} seats taken`
+          : asked.length ? "waiting for " + asked.join(", ") : "no move is open"));
+    } else {
+      items.push(el("p", { class: "muted" }, `acting as ${this.seatName(seat)}` +
+        (next.size ? ` · click a ${sel.length ? "highlighted target" : "highlighted "
+          + (this.variant.map?.regionNoun || "region")}` : "")));
+    }
+    if (sel.length) {
+      items.push(el("p", {}, "selected: " + sel.map((r) => this.board.name(r)).join(" → "), " ",
+        el("button", { class: "secondary", id: "clear", onclick: () => { this.selection = [];
+          this.showChoices(); } }, "clear")));
+    }
+    ready.forEach((choice, index) => items.push(this.choiceRow(choice, index)));
+    this.choices.replaceChildren(...items);
+  }
+
+  choiceRow(choice, index) {
+    const names = (id) => this.board.name(id);
+    const fields = V.labelled(this.name, choice.kind, choice.fields);
+    if (choice.max > 0) delete fields.count; // the count field beside the button says it
+    const label = V.describe(choice.kind, fields, names, (s) => this.seatName(s),
+      (id) => this.cardName(id));
+    const least = choice.fields.count ?? 0;
+    const count = choice.max > 0 ? el("input", { type: "number", min: least, max: choice.max,
+      value: choice.max, "aria-label": "count", class: "count" }) : null;
+    const button = el("button", { class: "act", "data-kind": choice.kind, "data-index": index,
+      onclick: () => {
+        const action = structuredClone(choice.action);
+        if (count) {
+          const n = Number(count.value);
+          if (!Number.isInteger(n) || n < least || n > choice.max) {
+            say(`pick a count from ${least} to ${choice.max}`);
+            return;
+          }
+          action[V.caseOf(this.name)][choice.kind].count = n;
+        }
+        this.submit(action);
+      } }, label);
+    return el("div", { class: "choice" }, button, count ? el("span", {}, "count") : null, count,
+      count ? el("span", { class: "muted" }, `${least}–${choice.max}`) : null);
+  }
+
+  click(region) {
+    if (this.mode !== "play") return;
+    const { next } = this.narrowed();
+    if (next.has(region)) {
+      this.selection = [...this.selection, region];
+    } else if (this.selection[0] === region) {
+      this.selection = [];
+    } else {
+      const starts = new Set(this.legal.map((a) => a.regions[0]).filter((r) => r !== undefined));
+      if (starts.has(region)) {
+        this.selection = [region];
+      } else {
+        say(this.legal.length ? `no legal move with ${this.board.name(region)} now`
+          : `it is not your move: ${this.board.name(region)} cannot be chosen`);
+        return;
+      }
+    }
+    say("");
+    this.showChoices();
+  }
+
+  async submit(action) {
+    // every choice waits for the answer: the next ones come with the refreshed game
+    for (const other of this.choices.querySelectorAll("button")) other.disabled = true;
+    const seat = this.actingSeat;
+    try {
+      const reply = await call("SubmitAction", { gameId: this.gameId, action, seat,
+        expectedVersion: String(this.version), requestId: crypto.randomUUID() }, this.token);
+      this.selection = [];
+      say("");
+      if (Number(reply.version || 0) > this.version) this.version = Number(reply.version);
+    } catch (error) {
+      sayError(error);
+    }
+    await this.refresh();
+    this.showChoices();
+  }
+
+  // GetGame and the legal actions again; calls that arrive meanwhile fold into one more run
+  async refresh() {
+    if (this.refreshing) { this.dirty = true; return this.refreshing; }
+    this.refreshing = (async () => {
+      do {
+        this.dirty = false;
+        try {
+          const token = this.mode === "play" ? this.token : "";
+          this.apply(await call("GetGame", { gameId: this.gameId }, token));
+          if (this.lost) {
+            // the service answers again; the stream, already asked again from its last seq,
+            // brings whatever was missed (it answers only once there is an event to send)
+            this.lost = false;
+            clearInterval(this.probe);
+            this.probe = 0;
+            say("reconnected", "info");
+            connectionState("");
+          }
+          await this.loadActions();
+        } catch (error) {
+          sayError(error);
+          break;
+        }
+      } while (this.dirty);
+    })();
+    try { await this.refreshing; } finally { this.refreshing = null; }
+    return undefined;
+  }
+
+  onEvent(event) {
+    const seq = Number(event.seq || 0);
+    const names = (id) => this.board.name(id);
+    const text = V.describeEvent(this.name, event, names, (s) => this.seatName(s),
+      (id) => this.cardName(id));
+    this.log.prepend(el("li", { "data-seq": seq, value: seq }, text));
+    while (this.log.children.length > LOG_LIMIT) this.log.lastChild.remove();
+    this.main.dataset.lastSeq = String(seq);
+    this.main.dataset.repeats = String(this.feed?.repeats ?? 0);
+    this.main.dataset.gaps = String(this.feed?.gaps ?? 0);
+    if (Number(event.version || 0) > this.version || seq > Number(this.summary?.lastSeq || 0)) {
+      this.refresh();
+    }
+  }
+
+  onFeedState(state) {
+    this.main.dataset.feed = state;
+    if (state === "reconnecting") {
+      connectionState("reconnecting…");
+      this.main.dataset.reconnects = String(Number(this.main.dataset.reconnects || 0) + 1);
+    } else if (state === "stopped") {
+      connectionState("not following");
+    } else if (!this.lost) {
+      connectionState("");
+    }
+  }
+}

@@ -1,0 +1,218 @@
+// What the web app must know of each variant's messages that DescribeVariant does not carry:
+// which action fields name a region (proto3 JSON leaves a zero out, so "territory 0" arrives as
+// a missing field and the field list says it is there), how a view reads as pieces on regions,
+// where the hand is, and how the event log folds into owners and counts for a replay. The map
+// itself, the cards and the options always come from DescribeVariant.
+
+// JSON's name of a variant's case in the envelopes (Action, Event, BoardView): lowerCamelCase.
+export function caseOf(name) {
+  return name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+}
+
+const FROM_TO = ["fromTerritory", "toTerritory"];
+
+// per variant, per action kind: the region fields, the one chosen first leading
+const REGION_FIELDS = {
+  classic: { claimTerritory: ["territory"], placeArmies: ["territory"],
+    placeNeutral: ["territory"], attack: FROM_TO, fortify: FROM_TO },
+  legacy: { placeHq: ["territory"], playScar: ["territory"], joinWar: ["territory"],
+    placeTroops: ["territory"], expand: FROM_TO, attack: FROM_TO, maneuver: FROM_TO },
+  deep_space: { mine: ["planet"], move: ["origin", "destination"],
+    warp: ["origin", "destination"], buildBase: ["planet"], relocateDog: ["planet"],
+    playCard: ["planet"] },
+  strike: { attack: ["fromContinent", "toContinent"] },
+};
+
+// fields that are `optional` in the contract: absent means unset, not zero
+const OPTIONAL_FIELDS = new Set(["playCard.planet"]);
+
+// seat fields that an action names even when they are seat 0 (proto3 JSON omits a zero)
+const SEAT_FIELDS = {
+  strike: { attack: ["defender"], playSpy: ["target"], playArtillery: ["target"] },
+};
+
+// the action's fields with the zeros JSON left out put back, for its label
+export function labelled(variant, kind, fields) {
+  const full = { ...fields };
+  for (const f of [...regionFields(variant, kind, fields), ...(SEAT_FIELDS[variant]?.[kind] || [])]) {
+    full[f] ??= 0;
+  }
+  return full;
+}
+
+export function regionFields(variant, kind, fields) {
+  return (REGION_FIELDS[variant]?.[kind] || []).filter(
+    (f) => !OPTIONAL_FIELDS.has(`${kind}.${f}`) || f in fields);
+}
+
+// {kind, fields} of an Action's JSON for this variant
+export function actionParts(variant, action) {
+  const body = action[caseOf(variant)] || {};
+  const [kind] = Object.keys(body);
+  return { kind: kind || "?", fields: body[kind] || {} };
+}
+
+export function regionsOf(variant, action) {
+  const { kind, fields } = actionParts(variant, action);
+  return regionFields(variant, kind, fields).map((f) => fields[f] ?? 0);
+}
+
+const values = (list) => (list || []).map((x) => x.values || []);
+
+// per region {owner, count, mark}: owner -1 for none, `players` for the neutral
+export function deck(description, name) {
+  return (description?.decks || []).find((d) => d.name === name);
+}
+
+// description: the variant's DescribeVariant (its decks say what a card shows)
+export function pieces(variant, view, size, description) {
+  const v = view?.[caseOf(variant)];
+  const out = Array.from({ length: size }, () => ({ owner: -1, count: 0, mark: "" }));
+  if (!v) return out;
+  if (variant === "classic" || variant === "legacy") {
+    const counts = variant === "classic" ? v.armies : v.troops;
+    for (let i = 0; i < size; i++) {
+      out[i].owner = v.owner?.[i] ?? -1;
+      out[i].count = counts?.[i] ?? 0;
+      if (variant === "legacy" && (v.hqs || []).includes(i)) out[i].mark = "★";
+    }
+  } else if (variant === "deep_space") {
+    values(v.recruits).forEach((perNode, seat) => perNode.forEach((n, node) => {
+      if (node < size && n > out[node].count) out[node] = { owner: seat, count: n, mark: "" };
+    }));
+    values(v.bases).forEach((planets) => planets.forEach((p) => {
+      if (p < size) out[p].mark = "⌂";
+    }));
+  } else if (variant === "strike") {
+    // each seat's continent cards, counted by the continent the deck says each shows; the
+    // coin's holder owns the continent, else the seat with the most of its cards
+    const continentOf = new Map((deck(description, "continent")?.cards || [])
+      .map((card) => [card.id ?? 0, card.region ?? 0]));
+    const held = Array.from({ length: size }, () => new Map());
+    values(v.continents).forEach((cards, seat) => cards.forEach((card) => {
+      const c = continentOf.get(card) ?? -1;
+      if (c >= 0 && c < size) held[c].set(seat, (held[c].get(seat) || 0) + 1);
+    }));
+    held.forEach((bySeat, c) => {
+      const coin = v.coins?.[c] ?? -1;
+      const most = [...bySeat].sort((a, b) => b[1] - a[1])[0];
+      out[c] = { owner: coin >= 0 ? coin : most ? most[0] : -1,
+        count: [...bySeat.values()].reduce((a, b) => a + b, 0), mark: coin >= 0 ? "◉" : "" };
+    });
+  }
+  return out;
+}
+
+// every card's name by id: the hand's deck first where two decks share an id
+export function cardNames(variant, description) {
+  const names = new Map();
+  const decks = [...(description?.decks || [])].sort((a, b) =>
+    Number(a.name === handDeck(variant)) - Number(b.name === handDeck(variant)));
+  for (const d of decks) {
+    for (const c of d.cards || []) names.set(c.id ?? 0, c.name || `card ${c.id ?? 0}`);
+  }
+  return names;
+}
+
+// the deck a hand draws from
+export function handDeck(variant) {
+  return { classic: "territory", legacy: "resource", deep_space: "action",
+    strike: "tactics" }[variant] || "";
+}
+
+// the viewer's cards: ids into the deck named `deck`
+export function hand(variant, view) {
+  const v = view?.[caseOf(variant)];
+  if (!v) return { deck: "", cards: [] };
+  const name = handDeck(variant);
+  if (variant === "deep_space") return { deck: name, cards: values(v.hands)[v.viewer ?? 0] || [] };
+  return { deck: name, cards: v.hand || [] };
+}
+
+// the open response windows of a view (Strike, Legacy): [{order, passed, stack}]
+export function windows(variant, view) {
+  return (view?.[caseOf(variant)]?.windows || []).map((w) => ({
+    kind: w.kind ?? 0, order: w.order || [], passed: w.passed || [], stack: w.stack || [],
+  }));
+}
+
+// The classic board after the events so far (a replay's step): owners and armies, exactly as
+// the engine's events tell them. Other variants' replays show the log and mark the regions
+// each event names.
+export function foldable(variant) { return variant === "classic"; }
+
+export function fold(variant, events, size, players) {
+  const owner = Array(size).fill(-1), armies = Array(size).fill(0);
+  for (const event of events) {
+    const body = event[caseOf(variant)];
+    if (!body) continue;
+    const [kind] = Object.keys(body);
+    const e = body[kind];
+    const from = e.fromTerritory ?? 0, to = e.toTerritory ?? 0, at = e.territory ?? 0;
+    switch (kind) {
+      case "territoriesDealt":
+        (e.owner || []).forEach((seat, t) => { owner[t] = seat; armies[t] = 1; });
+        break;
+      case "territoryClaimed": owner[at] = e.seat ?? 0; armies[at] = 1; break;
+      case "armiesPlaced": owner[at] = e.seat ?? 0; armies[at] += e.count ?? 0; break;
+      case "battleResolved":
+        armies[from] -= e.attackerLosses ?? 0; armies[to] -= e.defenderLosses ?? 0; break;
+      case "territoryConquered": owner[at] = e.seat ?? 0; break;
+      case "armiesMoved": armies[from] -= e.count ?? 0; armies[to] += e.count ?? 0; break;
+      case "playerResigned":
+        owner.forEach((seat, t) => { if (seat === (e.seat ?? 0)) owner[t] = e.neutral ?? players; });
+        break;
+      default: break;
+    }
+  }
+  return owner.map((seat, t) => ({ owner: seat, count: armies[t], mark: "" }));
+}
+
+// ---- words for people -------------------------------------------------------------------------
+
+const REGION_KEY = /territory|continent|planet|origin|destination|payFrom/i;
+const CARD_KEY = /^(cards?|discard|cardsTaken)$/;
+const SEAT_KEY = /^(seat|attacker|defender|winner|by|target|previousOwner|neutral)$/;
+
+export function words(camel) {
+  return camel.replace(/([A-Z])/g, " $1").toLowerCase();
+}
+
+// "attack: from Alaska, to Kamchatka, dice 3" for any action or event body
+export function describe(kind, fields, names, seatName, cardName = null) {
+  const parts = Object.entries(fields).map(([key, value]) => {
+    if (REGION_KEY.test(key) && typeof value === "number" && value >= 0) {
+      return `${words(key).replace(/ territory| continent/, "")} ${names(value)}`;
+    }
+    if (SEAT_KEY.test(key) && typeof value === "number") {
+      return key === "seat" ? seatName(value) : `${words(key)} ${seatName(value)}`;
+    }
+    if (CARD_KEY.test(key) && cardName && (Array.isArray(value) || key !== "cards")) {
+      // -1: a card the viewer may not see, or (a discard) no card at all
+      const named = [value].flat().map((id) => (id >= 0 ? cardName(id)
+        : key === "discard" ? "none" : "a hidden card"));
+      return `${words(key)} ${named.join(", ")}`;
+    }
+    if (Array.isArray(value)) return `${words(key)} [${value.join(", ")}]`;
+    if (value && typeof value === "object") return `${words(key)} {…}`;
+    return `${words(key)} ${value}`;
+  });
+  return words(kind) + (parts.length ? ": " + parts.join(", ") : "");
+}
+
+export function describeEvent(variant, event, names, seatName, cardName = null) {
+  const body = event[caseOf(variant)] || event.lifecycle;
+  if (!body) return "event";
+  const [kind] = Object.keys(body);
+  return (event.lifecycle ? "· " : "") + describe(kind || "event", body[kind] || {}, names,
+    seatName, event.lifecycle ? null : cardName);
+}
+
+// the regions an event names (a replay marks them)
+export function regionsNamed(variant, event) {
+  const body = event[caseOf(variant)];
+  if (!body) return [];
+  const [kind] = Object.keys(body);
+  return Object.entries(body[kind] || {}).filter(([k, v]) => REGION_KEY.test(k) &&
+    typeof v === "number" && v >= 0).map(([, v]) => v);
+}

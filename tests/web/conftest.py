@@ -1,0 +1,106 @@
+"""Browser tests of the web app: Debian's Chromium (/usr/bin/chromium, installed by
+`scripts/setup test`) driven by Playwright's Python package, against a real service process
+with its HTTP port on a free port and a real redis-server, as tests/service do.
+
+Why Python's Playwright rather than npm's playwright-core: the tests then share the service
+tests' fixtures and harness (processes, Redis, gRPC stubs to compare a page with GetGame) in
+one pytest run, with no second test runner and no lock file to keep beside the Node client's.
+Nothing downloads a browser: `launch` is given the distribution's binary (and Playwright gives
+every launch a fresh profile directory of its own, so no --user-data-dir is passed).
+
+Every page records its console errors and uncaught exceptions, and a test fails on any. The one
+exception is the browser's own line for a request that could not connect, which Chromium logs
+whenever a fetch meets a stopped service: a test that stops the service on purpose accepts
+those (and only those) inside `pages.outage()`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+import pytest
+from playwright.async_api import Browser, ConsoleMessage, Page, async_playwright
+
+from risk_proto.risk.v1 import service_pb2_grpc
+from tests.service.conftest import (
+    ServiceFactory,
+    make_service,  # noqa: F401 (a fixture, used by name)
+)
+from tests.service.harness import ServiceProcess
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).parent / "artifacts"
+# what Chromium logs itself when a request cannot reach the server
+_UNREACHABLE = re.compile(r"net::ERR_(CONNECTION_REFUSED|CONNECTION_RESET|EMPTY_RESPONSE|"
+                          r"INCOMPLETE_CHUNKED_ENCODING|CONNECTION_CLOSED|NETWORK_CHANGED)")
+
+
+@dataclass
+class Pages:
+    """Opens pages, each in a context of its own (its own storage: its own seats), and keeps
+    every console error they log."""
+
+    browser: Browser
+    base_url: str
+    errors: list[str] = field(default_factory=list)
+    down: bool = False
+
+    async def open(self, path: str = "/", *, width: int = 1280, height: int = 860) -> Page:
+        context = await self.browser.new_context(viewport={"width": width, "height": height})
+        page = await context.new_page()
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.errors.append(f"uncaught: {error}"))
+        await page.goto(self.base_url + path)
+        return page
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type != "error":
+            return
+        if self.down and _UNREACHABLE.search(message.text):
+            return
+        self.errors.append(f"{message.text} ({message.location.get('url', '')})")
+
+    @contextlib.contextmanager
+    def outage(self) -> Iterator[None]:
+        """The service is stopped on purpose: unreachable-request lines are expected."""
+        self.down = True
+        try:
+            yield
+        finally:
+            self.down = False
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            yield launched
+        finally:
+            await launched.close()
+
+
+@pytest.fixture
+def http_service(make_service: ServiceFactory, redis_client: object) -> ServiceProcess:  # noqa: F811
+    """One service process with its HTTP port, on a freshly flushed Redis."""
+    return make_service(http=True)
+
+
+@pytest.fixture
+async def pages(browser: Browser, http_service: ServiceProcess) -> AsyncIterator[Pages]:
+    opened = Pages(browser, http_service.http_url)
+    yield opened
+    assert not opened.errors, "console errors:\n" + "\n".join(opened.errors)
+
+
+@pytest.fixture
+async def stub(http_service: ServiceProcess) -> AsyncIterator[service_pb2_grpc.RiskServiceStub]:
+    async with grpc.aio.insecure_channel(http_service.target) as channel:
+        yield service_pb2_grpc.RiskServiceStub(channel)

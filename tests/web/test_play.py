@@ -1,0 +1,68 @@
+"""Two browser pages, each holding a seat, play a two-player classic game to its end by
+clicking what the page offers, while a third page spectates; at the end the spectator's page
+and GetGame agree (issue 17 item 3)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
+from tests.web.conftest import ARTIFACTS, Pages
+from tests.web.driver import Player, board_of, classic_board, create_game, eventually, logged_seqs
+
+# Short enough for a test, long enough to see every phase: two players (and the neutral)
+# with the territories dealt and the starting armies spread at random, and the turn cap at 4
+# (two turns each: reinforce, attack, defend, move in, end), after which the game ends as a
+# ranked draw unless someone has won by then.
+OPTIONS = {"players": "2", "setup": "CLASSIC_SETUP_MODE_RANDOM_DEAL", "auto_place": "true",
+           "max_turns": "4"}
+
+
+async def test_two_pages_play_classic_to_the_end_while_a_third_watches(
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """Seat 0 creates and sits from the lobby, seat 1 takes the other seat from the game
+    list, both click legal moves until the game is over; the spectator page follows the live
+    stream and ends on the same version, last seq, status and board as GetGame."""
+    first = await pages.open()
+    game_id = await create_game(first, "classic", "one", **OPTIONS)
+    second = await pages.open()
+    await second.wait_for_selector(f"tr[data-game='{game_id}'] button.join")
+    await second.click(f"tr[data-game='{game_id}'] button.join")
+    await second.wait_for_url(f"**/#/play/{game_id}")
+    watcher = await pages.open(f"/#/watch/{game_id}")
+    await watcher.wait_for_selector("svg.board [data-region]")
+    await first.reload()  # the game started with the second seat; either way the page follows
+
+    players = [Player(first), Player(second)]
+    offered = "#choices button.act, svg.board .region.clickable"
+    for _ in range(400):
+        status = await first.locator("#game-status").inner_text()
+        if status == "finished":
+            break
+        moved = False
+        for player in players:
+            if await player.page.locator(offered).count():
+                moved = await player.step() or moved
+        if not moved:
+            await asyncio.sleep(0.1)
+    reply = await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))
+    assert reply.game.status == service_pb2.GAME_STATUS_FINISHED
+    assert sum(p.clicks for p in players) >= 10
+
+    async def caught_up() -> bool:
+        return (await watcher.locator("#game-status").inner_text() == "finished" and
+                await watcher.get_attribute("main", "data-last-seq") == str(reply.game.last_seq))
+    await eventually(caught_up, 15, "the spectator to reach the end")
+    assert await watcher.locator("#game-version").inner_text() == str(reply.game.version)
+    assert await watcher.locator("#game-seq").inner_text() == str(reply.game.last_seq)
+    assert await board_of(watcher) == classic_board(reply)
+    assert await logged_seqs(watcher) == list(range(1, reply.game.last_seq + 1))
+    outcome = await watcher.locator("#outcome").inner_text()
+    assert reply.game.outcome.reason in outcome
+    for player in players:
+        assert await player.page.locator("#game-status").inner_text() == "finished"
+        assert not await player.page.locator("#choices button.act").count()
+    ARTIFACTS.mkdir(exist_ok=True)
+    await watcher.screenshot(path=str(ARTIFACTS / "classic-end-spectator.png"), full_page=True)
+    await first.screenshot(path=str(ARTIFACTS / "classic-end-seat0.png"), full_page=True)
