@@ -5,6 +5,8 @@ version, with the same reasons on both ports."""
 
 from __future__ import annotations
 
+import asyncio
+
 import grpc
 import pytest
 
@@ -46,6 +48,10 @@ async def test_a_finished_game_replays_at_every_version_on_both_ports(
         final = await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))
         assert final.board == boards[game.version]
 
+        # the first reads arrive together: they share the game's one replay
+        concurrent = await asyncio.gather(*(stub.GetGame(service_pb2.GetGameRequest(
+            game_id=game.game_id, at_version=v)) for v in _sampled(game.version)))
+        assert [r.board for r in concurrent] == [boards[v] for v in _sampled(game.version)]
         for version in _sampled(game.version):
             got = await stub.GetGame(service_pb2.GetGameRequest(
                 game_id=game.game_id, at_version=version))

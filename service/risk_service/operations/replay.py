@@ -62,6 +62,7 @@ class Replays:
         self.store = store
         self.capacity = capacity
         self._games: OrderedDict[str, tuple[tuple[int, str], Replay]] = OrderedDict()
+        self._building: dict[str, tuple[tuple[int, str], asyncio.Future[Replay]]] = {}
 
     async def board_at(self, record: GameRecord, version: int) -> game_pb2.BoardView:
         """The spectator's board of the game of `record` just after `version` was committed;
@@ -81,17 +82,31 @@ class Replays:
         return wire.view_to_proto(record.variant, get_ruleset(record.variant).view(state, None))
 
     async def _replay(self, record: GameRecord) -> Replay:
+        key = records.state_id(record)
         held = self._games.get(record.game_id)
-        if held is not None and held[0] == records.state_id(record):
+        if held is not None and held[0] == key:
             self._games.move_to_end(record.game_id)
             return held[1]
-        entries = await self._log(record.game_id)
-        replay = await asyncio.to_thread(_build, record, entries)
-        self._games[record.game_id] = (records.state_id(record), replay)
+        # concurrent first reads of one game share one build; shielded, so a caller that
+        # gives up does not cancel it for the others
+        running = self._building.get(record.game_id)
+        if running is None or running[0] != key:
+            running = (key, asyncio.ensure_future(self._build(record)))
+            self._building[record.game_id] = running
+        try:
+            replay = await asyncio.shield(running[1])
+        finally:
+            if self._building.get(record.game_id) is running and running[1].done():
+                del self._building[record.game_id]
+        self._games[record.game_id] = (key, replay)
         self._games.move_to_end(record.game_id)
         while len(self._games) > self.capacity:
             self._games.popitem(last=False)
         return replay
+
+    async def _build(self, record: GameRecord) -> Replay:
+        entries = await self._log(record.game_id)
+        return await asyncio.to_thread(_build, record, entries)
 
     async def _log(self, game_id: str) -> list[bytes]:
         entries: list[bytes] = []
