@@ -29,8 +29,10 @@ would agree with itself. Two more checks do not:
   stored full event and `EVENT_SECRETS`, a list written from the rules digest: a card or scar
   of another seat arrives hidden.
 
-ListGames and ExportGame before the end (refused) are searched too, and a Resign reply in the
-variants whose driver names `resign_at`.
+ListGames, ExportGame and a replay (GetGame at_version) before the end (refused) are searched
+too, and a Resign reply in the variants whose driver names `resign_at`. Once the game is over,
+its replay at every version the spectator read live is searched as a spectator's reply and must
+be the board the spectator was shown then (`_read_replay`).
 
 What differs between variants is small and lives in a `LeakDriver`: fast options, a seed, and
 an optional check that the game exercised the variant's redaction rules. A variant added to
@@ -67,6 +69,7 @@ KEYS = Keys()
 SECRET_EVERY = 10  # actions between two samples of the generator state and the decks
 MAX_ACTIONS = 5000
 HIDDEN_VALUE = -1  # what a viewer gets in place of a card or scar it may not see
+REPLAY_AS_SEAT_EVERY = 5  # versions between two replay reads with a seat's token
 
 
 @dataclass(frozen=True)
@@ -367,6 +370,7 @@ async def watch_game(stub: Stub, client: redis.asyncio.Redis, variant: str,
         last = (await stub.GetGame(service_pb2.GetGameRequest(
             game_id=game.game_id))).game.last_seq
         await _streams_reach(capture, game, last)
+        await _read_replay(stub, game, capture)
     finally:
         for task in streams:
             task.cancel()
@@ -422,9 +426,20 @@ async def _play(stub: Stub, client: redis.asyncio.Redis, game: Game, driver: Lea
 
 
 async def _read_the_rest(stub: Stub, game: Game, capture: Capture) -> None:
-    """ListGames as anyone, and ExportGame before the end (refused) as the host and a seat."""
+    """ListGames as anyone, and ExportGame and a replay (GetGame at_version) before the end
+    (refused) as the host and a seat."""
     listed = await stub.ListGames(service_pb2.ListGamesRequest(page_size=50))
     capture.add("ListGames", None, listed)
+    for viewer, token in ((None, None), (0, game.tokens[0])):
+        try:
+            replayed = await stub.GetGame(service_pb2.GetGameRequest(
+                game_id=game.game_id, at_version=0),
+                metadata=bearer(token) if token else None)
+        except grpc.aio.AioRpcError as error:
+            capture.replies.append(("GetGame at_version error", viewer, _error_bytes(error)))
+        else:
+            capture.add("GetGame at_version", viewer, replayed)
+            raise AssertionError(f"{label_of(viewer)} replayed a game still being played")
     for viewer, token in (("host", game.host), (0, game.tokens[0])):
         try:
             exported = await stub.ExportGame(service_pb2.ExportGameRequest(
@@ -434,6 +449,31 @@ async def _read_the_rest(stub: Stub, game: Game, capture: Capture) -> None:
         else:
             capture.add("ExportGame", viewer, exported)
             raise AssertionError(f"{label_of(viewer)} exported a game still being played")
+
+
+async def _read_replay(stub: Stub, game: Game, capture: Capture) -> None:
+    """Once the game is over, its replay (GetGame at_version) at every version a spectator read
+    live, as a spectator and, every REPLAY_AS_SEAT_EVERY versions, with seat 0's token: each
+    reply is searched like every other, as a spectator's (the replay shows anyone the
+    spectator's board), and its board must be the one the spectator was shown live then."""
+    live: dict[int, game_pb2.BoardView] = {}
+    for label, viewer, data in capture.replies:
+        if label == "GetGame" and viewer is None:
+            reply = service_pb2.GetGameResponse.FromString(data)
+            if reply.HasField("board"):
+                live[reply.game.version] = reply.board
+    assert live, "the spectator was never shown a board to compare the replay with"
+    for version, board in sorted(live.items()):
+        readers = [None, game.tokens[0]] if version % REPLAY_AS_SEAT_EVERY == 0 else [None]
+        for token in readers:
+            replayed = await stub.GetGame(service_pb2.GetGameRequest(
+                game_id=game.game_id, at_version=version),
+                metadata=bearer(token) if token else None)
+            capture.add("GetGame at_version", None, replayed)
+            if replayed.board != board:
+                capture.probe_failures.append(
+                    f"the replay at version {version} ({'seat 0' if token else 'spectator'}) "
+                    "is not the board the spectator was shown then")
 
 
 async def expected_events(client: redis.asyncio.Redis, game: Game, viewer: Viewer

@@ -71,6 +71,7 @@ async def test_no_canary_reaches_a_viewer_not_entitled_to_it(
     assert redacted > 0 or not driver.redacts, "the game never redacted an event"
     searched = {label for label, _viewer, _data in capture.replies}
     due = {"CreateGame", "GetGame", "ListLegalActions", "ListLegalActions error", "SubmitAction",
-           "StreamEvents", "ListGames", "ExportGame error"}
+           "StreamEvents", "ListGames", "ExportGame error", "GetGame at_version",
+           "GetGame at_version error"}
     due |= {"Resign"} if driver.resign_at is not None else set()
     assert due <= searched, f"never searched: {sorted(due - searched)}"

@@ -151,6 +151,20 @@ def test_json_posts_create_join_submit_get_and_a_refusal(web: ServiceProcess) ->
                and line["protocol"] == "json" for line in lines)
 
 
+def test_json_replies_write_zero_values(web: ServiceProcess) -> None:
+    """A JSON reader without the schema's defaults still reads seat 0 and version 0: fields
+    without presence are written at their default, fields with presence only when set."""
+    status, created = post_json(web, "CreateGame",
+                                {"options": {"classic": {"players": 2}}, "seed": "5"})
+    assert status == 200, created
+    game = created["game"]
+    assert game["version"] == "0" and game["spectatorDelayEvents"] == 0
+    assert [seat["seat"] for seat in game["seats"]] == [0, 1]
+    assert game["botSeats"] == [False, False] and "outcome" not in game
+    # and it is still protobuf JSON: it reads back to the binary reply's message
+    assert parse(service_pb2.CreateGameResponse, created).game.seats[0].seat == 0
+
+
 def test_connect_stream_over_http1_resumes_after_a_seq(web: ServiceProcess) -> None:
     """StreamEvents over Connect's streaming JSON on HTTP/1.1 starts right after the asked-for
     seq and yields the same events, in the same order, as gRPC's StreamEvents does."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from playwright.async_api import Locator, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, variant_pb2
 
 # buttons taken before anything else when offered: answers the game waits for
 _ANSWERS = ("defend", "moveIn", "tradeCards", "claimTerritory", "placeNeutral", "placeArmies")
@@ -129,6 +129,44 @@ async def logged_seqs(page: Page) -> list[int]:
 def classic_board(reply: service_pb2.GetGameResponse) -> list[tuple[int, int]]:
     view = reply.board.classic
     return list(zip(view.owner, view.armies, strict=True))
+
+
+def drawn_board(board: game_pb2.BoardView, described: variant_pb2.VariantDescription
+                ) -> list[tuple[int, int]]:
+    """(owner, count) per region as the web app should draw `board`, written here from the
+    rules of each variant's board (docs/web.md), not taken from the page's code: classic and
+    legacy, a territory's owner and armies; deep space, the seat with the most recruits on a
+    planet (the first such seat on a tie); strike, per continent the holder of its coin, else
+    the seat holding most of its cards, and how many of its cards are held."""
+    size = len(described.map.regions)
+    out = [(-1, 0)] * size
+    case = board.WhichOneof("variant")
+    if case == "classic":
+        return list(zip(board.classic.owner, board.classic.armies, strict=True))
+    if case == "legacy":
+        return list(zip(board.legacy.owner, board.legacy.troops, strict=True))
+    if case == "deep_space":
+        for seat, per_planet in enumerate(board.deep_space.recruits):
+            for planet, count in enumerate(per_planet.values):
+                if planet < size and count > out[planet][1]:
+                    out[planet] = (seat, count)
+        return out
+    if case == "strike":
+        (deck,) = [d for d in described.decks if d.name == "continent"]
+        continent_of = {card.id: card.region for card in deck.cards}
+        held: list[dict[int, int]] = [{} for _ in range(size)]
+        for seat, cards in enumerate(board.strike.continents):
+            for card in cards.values:
+                continent = continent_of.get(card, -1)
+                if 0 <= continent < size:
+                    held[continent][seat] = held[continent].get(seat, 0) + 1
+        for continent, by_seat in enumerate(held):
+            coin = board.strike.coins[continent] if continent < len(board.strike.coins) else -1
+            most = max(by_seat.items(), key=lambda item: (item[1], -item[0]), default=None)
+            owner = coin if coin >= 0 else most[0] if most else -1
+            out[continent] = (owner, sum(by_seat.values()))
+        return out
+    raise AssertionError(f"no drawing rule for a {case} board")
 
 
 async def page_tokens(page: Page, game_id: str) -> dict[int, str]:

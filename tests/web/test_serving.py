@@ -45,5 +45,6 @@ def test_the_app_is_served_at_the_root_of_the_http_port(http_service: ServicePro
                  {"Content-Type": "application/json"})
     reply = conn.getresponse()
     assert reply.status == 200 and reply.getheader("content-type") == "application/json"
-    assert json.loads(reply.read()) == {}  # no games yet: the API's answer, not a file
+    # no games yet: the API's answer (zero values written), not a file
+    assert json.loads(reply.read()) == {"games": [], "nextPageToken": ""}
     conn.close()

@@ -277,6 +277,13 @@ class RiskClient:
         request = service_pb2.GetGameRequest(game_id=game_id)
         return await self._unary("GetGame", request, service_pb2.GetGameResponse)
 
+    async def get_game_at(self, game_id: str, version: int) -> service_pb2.GetGameResponse:
+        """A game that is over as a spectator saw it just after `version` (0: as created):
+        the board rebuilt by the service from the game's log, for replaying it step by step.
+        GAME_NOT_OVER while it is played, VERSION_OUT_OF_RANGE past its last version."""
+        request = service_pb2.GetGameRequest(game_id=game_id, at_version=version)
+        return await self._unary("GetGame", request, service_pb2.GetGameResponse)
+
     async def list_games(
         self,
         variant: common_pb2.Variant | int = common_pb2.VARIANT_UNSPECIFIED,

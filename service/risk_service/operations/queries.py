@@ -13,6 +13,7 @@ from risk_service.errors import malformed
 from risk_service.operations import identity, records
 from risk_service.operations.commit import Committer
 from risk_service.operations.records import ACTIVE, FINAL, GAME_ID
+from risk_service.operations.replay import Replays
 from risk_service.operations.results import check_label, unknown_tournament
 from risk_service.operations.seed_reveal import seed_revealable
 from risk_service.operations.views import summary
@@ -28,6 +29,7 @@ class Queries:
         self.tournaments = tournaments
         self.store = commits.store
         self.limits = commits.limits
+        self.replays = Replays(self.store)
 
     async def get(
         self, request: service_pb2.GetGameRequest, token: str | None
@@ -35,11 +37,16 @@ class Queries:
         record, state = await self.commits.fresh(request.game_id)
         caller = identity.identify(record, token, self.limits)
         meta = records.decode_meta(record)
+        # a replay (at_version) shows every caller the spectator's board, whatever it holds
+        seat = None if request.HasField("at_version") else caller.seat
         reply = service_pb2.GetGameResponse(
-            game=summary(record, state, meta, seat=caller.seat,
+            game=summary(record, state, meta, seat=seat,
                          reveal=await seed_revealable(self.tournaments, record, meta)),
-            viewer_seat=-1 if caller.seat is None else caller.seat,
+            viewer_seat=-1 if seat is None else seat,
         )
+        if request.HasField("at_version"):
+            reply.board.CopyFrom(await self.replays.board_at(record, request.at_version))
+            return reply
         delayed = meta.spectator_delay_events or meta.spectator_delay_seconds
         if caller.seat is not None or not delayed or record.status in FINAL:
             view = get_ruleset(record.variant).view(state, caller.seat)

@@ -88,7 +88,13 @@ class BinaryCodec:
 class JsonCodec:
     """The canonical protobuf JSON mapping (`application/json`): lowerCamelCase names, 64-bit
     integers as strings (so a seed survives JavaScript), compact. Unknown fields are ignored,
-    as they are in binary."""
+    as they are in binary.
+
+    Fields without presence are written even at their default (`"seat": 0`, `"bankMs": []`):
+    a JSON reader cannot tell an omitted field from one its schema lacks, so "seat 0" would
+    read as "no seat" to every client that does not carry the schema's defaults (the web app's
+    event log did). Still canonical proto3 JSON, which any parser reads back; fields with
+    presence (`optional`, message fields, the members of a oneof) still appear only when set."""
 
     def __init__(self) -> None:
         self._decoder = google_protobuf_json_codec()
@@ -99,7 +105,8 @@ class JsonCodec:
     def encode(self, message: Message | Encoded) -> bytes:
         if isinstance(message, Encoded):
             message = message.message_type.FromString(message.data)
-        return json_format.MessageToJson(message, indent=None).encode()
+        return json_format.MessageToJson(
+            message, indent=None, always_print_fields_with_no_presence=True).encode()
 
     def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message:
         decoded: Message = self._decoder.decode(data, message_class)

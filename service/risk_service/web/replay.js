@@ -1,11 +1,13 @@
-// The replay of a finished game from its export (ExportGame, every page merged; the host's or
-// a seat's token from this browser's storage): step, scrub or play through its events. A
-// classic board is folded from the events up to the step (owners and armies, exactly as the
-// events tell them); for the other variants the events named regions are marked on the board
-// and the final board (GetGame) is shown at the last step.
+// The replay of a finished game: its events from its export (ExportGame, every page merged;
+// the host's or a seat's token from this browser's storage) to step, scrub or play through,
+// and at each step the board the service rebuilds for that step's version (GetGame with
+// at_version: the spectator's board, replayed from the game's log by the rules on the server,
+// the same for every variant). A version's events commit together, so every step of one
+// version shows the board after the whole version; step 0, before the first event, is empty.
+// Boards are fetched one at a time, the latest step wanted first, and kept by version.
 
 import { call, tokens } from "./api.js";
-import { onLeave, say, variants } from "./app.js";
+import { onLeave, say, sayError, variants } from "./app.js";
 import { Board } from "./board.js";
 import { el } from "./dom.js";
 import * as V from "./variants.js";
@@ -25,6 +27,8 @@ async function exportOf(gameId, token) {
 }
 
 export async function showReplay(main, gameId) {
+  delete main.dataset.drawn; // what another replay drew is no step of this one
+  delete main.dataset.version;
   const held = tokens.of(gameId);
   const token = held.host || Object.values(held.seats || {})[0];
   if (!token) {
@@ -66,22 +70,46 @@ export async function showReplay(main, gameId) {
   log.append(...events.map((event, i) => el("li", { "data-seq": event.seq, value: i + 1 },
     V.describeEvent(name, event, names, seatName, cardName))));
   let step = 0;
+  let drawn = -1; // the step whose board is drawn
+  let drawing = false;
+  const boards = new Map(); // version -> the drawn pieces
+  const boardAt = async (version) => {
+    if (!boards.has(version)) {
+      const reply = await call("GetGame", { gameId, atVersion: String(version) }, token);
+      boards.set(version, V.pieces(name, reply.board, board.regions.length, variant));
+    }
+    return boards.get(version);
+  };
+  const draw = async () => {
+    if (drawing) return; // the running loop draws the latest step once its fetch is done
+    drawing = true;
+    try {
+      while (drawn !== step) {
+        const target = step;
+        const version = target ? Number(events[target - 1].version || 0) : -1;
+        const pieces = version < 0 ? [] : await boardAt(version);
+        if (target !== step) continue;
+        board.show(pieces, players);
+        const named = new Set(target ? V.regionsNamed(name, events[target - 1]) : []);
+        for (const [id, parts] of board.shapes) parts.group.classList.toggle("named", named.has(id));
+        drawn = target;
+        main.dataset.drawn = String(target);
+        main.dataset.version = String(version);
+      }
+    } catch (error) {
+      sayError(error);
+    } finally {
+      drawing = false;
+    }
+  };
   const go = (to) => {
     step = Math.max(0, Math.min(events.length, to));
     slider.value = String(step);
     stepLabel.textContent = `${step} / ${events.length}`;
     main.dataset.step = String(step);
-    if (V.foldable(name)) {
-      board.show(V.fold(name, events.slice(0, step), board.regions.length, players), players);
-    } else if (step === events.length && final.board) {
-      board.show(V.pieces(name, final.board, board.regions.length, variant), players);
-    } else {
-      board.show([], players);
-    }
-    const named = new Set(step ? V.regionsNamed(name, events[step - 1]) : []);
-    for (const [id, parts] of board.shapes) parts.group.classList.toggle("named", named.has(id));
     [...log.children].forEach((li, i) => li.classList.toggle("current", i === step - 1));
     log.children[step - 1]?.scrollIntoView({ block: "nearest" });
+    draw();
   };
   slider.addEventListener("input", () => go(Number(slider.value)));
   play.addEventListener("click", () => {

@@ -1,8 +1,8 @@
 // What the web app must know of each variant's messages that DescribeVariant does not carry:
-// which action fields name a region (proto3 JSON leaves a zero out, so "territory 0" arrives as
-// a missing field and the field list says it is there), how a view reads as pieces on regions,
-// where the hand is, and how the event log folds into owners and counts for a replay. The map
-// itself, the cards and the options always come from DescribeVariant.
+// which action fields name a region (the field list says a region field is there even where a
+// JSON writer that leaves zeros out sent none; this service's HTTP port writes them), how a view
+// reads as pieces on regions, and where the hand is. The map itself, the cards and the options
+// always come from DescribeVariant; a replay's boards come from the service (GetGame at_version).
 
 // JSON's name of a variant's case in the envelopes (Action, Event, BoardView): lowerCamelCase.
 export function caseOf(name) {
@@ -134,38 +134,6 @@ export function windows(variant, view) {
   return (view?.[caseOf(variant)]?.windows || []).map((w) => ({
     kind: w.kind ?? 0, order: w.order || [], passed: w.passed || [], stack: w.stack || [],
   }));
-}
-
-// The classic board after the events so far (a replay's step): owners and armies, exactly as
-// the engine's events tell them. Other variants' replays show the log and mark the regions
-// each event names.
-export function foldable(variant) { return variant === "classic"; }
-
-export function fold(variant, events, size, players) {
-  const owner = Array(size).fill(-1), armies = Array(size).fill(0);
-  for (const event of events) {
-    const body = event[caseOf(variant)];
-    if (!body) continue;
-    const [kind] = Object.keys(body);
-    const e = body[kind];
-    const from = e.fromTerritory ?? 0, to = e.toTerritory ?? 0, at = e.territory ?? 0;
-    switch (kind) {
-      case "territoriesDealt":
-        (e.owner || []).forEach((seat, t) => { owner[t] = seat; armies[t] = 1; });
-        break;
-      case "territoryClaimed": owner[at] = e.seat ?? 0; armies[at] = 1; break;
-      case "armiesPlaced": owner[at] = e.seat ?? 0; armies[at] += e.count ?? 0; break;
-      case "battleResolved":
-        armies[from] -= e.attackerLosses ?? 0; armies[to] -= e.defenderLosses ?? 0; break;
-      case "territoryConquered": owner[at] = e.seat ?? 0; break;
-      case "armiesMoved": armies[from] -= e.count ?? 0; armies[to] += e.count ?? 0; break;
-      case "playerResigned":
-        owner.forEach((seat, t) => { if (seat === (e.seat ?? 0)) owner[t] = e.neutral ?? players; });
-        break;
-      default: break;
-    }
-  }
-  return owner.map((seat, t) => ({ owner: seat, count: armies[t], mark: "" }));
 }
 
 // ---- words for people -------------------------------------------------------------------------

@@ -41,6 +41,7 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     VARIANT_NOT_FOUND: _ClassVar[ServiceReason]
     TOURNAMENT_NOT_FOUND: _ClassVar[ServiceReason]
     TOO_MANY_ROUND_GAMES: _ClassVar[ServiceReason]
+    VERSION_OUT_OF_RANGE: _ClassVar[ServiceReason]
 
 class RuleReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -162,6 +163,7 @@ TOO_MANY_SUBSCRIBERS: ServiceReason
 VARIANT_NOT_FOUND: ServiceReason
 TOURNAMENT_NOT_FOUND: ServiceReason
 TOO_MANY_ROUND_GAMES: ServiceReason
+VERSION_OUT_OF_RANGE: ServiceReason
 RULE_REASON_UNSPECIFIED: RuleReason
 GAME_OVER: RuleReason
 NOT_YOUR_TURN: RuleReason

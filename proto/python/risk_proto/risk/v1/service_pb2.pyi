@@ -347,10 +347,12 @@ class JoinGameResponse(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., seat_token: _Optional[str] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
-    __slots__ = ("game_id",)
+    __slots__ = ("game_id", "at_version")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    AT_VERSION_FIELD_NUMBER: _ClassVar[int]
     game_id: str
-    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+    at_version: int
+    def __init__(self, game_id: _Optional[str] = ..., at_version: _Optional[int] = ...) -> None: ...
 
 class GetGameResponse(_message.Message):
     __slots__ = ("game", "board", "viewer_seat")
