@@ -19,7 +19,6 @@ from typing import Any, TextIO
 
 from google.protobuf.message import DecodeError
 
-from risk_client import campaign_cli
 from risk_client.action_words import command_any, words_for
 from risk_client.actions import trade_bonus
 from risk_client.bots import play_seat
@@ -358,8 +357,15 @@ async def cmd_verify(client: RiskClient, args: argparse.Namespace) -> int:
     return 0
 
 
+async def cmd_campaign(client: RiskClient, args: argparse.Namespace) -> int:
+    # the campaign commands import the Legacy rules; no other command needs them
+    from risk_client import campaign_cli  # noqa: PLC0415
+
+    return await campaign_cli.run_campaign(client, args)
+
+
 COMMANDS = {
-    "campaign": campaign_cli.run_campaign,
+    "campaign": cmd_campaign,
     "start": cmd_start,
     "cancel": cmd_cancel,
     "resign": cmd_resign,
