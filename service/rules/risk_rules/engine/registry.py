@@ -9,10 +9,9 @@ test's, a plug-in's) is added with `register` by whoever loads its descriptor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, MutableMapping
-from dataclasses import dataclass
 from typing import Any
 
+from risk_rules.engine.core.first_use import FirstUseTable
 from risk_rules.engine.core.ruleset import Ruleset
 
 # The imports are inside functions so that each runs on first lookup; they are plain imports
@@ -39,53 +38,16 @@ def _strike() -> Ruleset[Any, Any, Any]:
     return StrikeRules()
 
 
-@dataclass(frozen=True)
-class _Later:
-    """Rules not made yet: how to make them."""
-
-    make: Callable[[], Ruleset[Any, Any, Any]]
+def _named_as_listed(name: str, rules: Ruleset[Any, Any, Any]) -> None:
+    if rules.name != name:
+        raise ValueError(f"the rules listed as {name!r} are named {rules.name!r}")
 
 
-_BUILT_IN = {"classic": _Later(_classic), "deep_space": _Later(_deep_space),
-             "legacy": _Later(_legacy), "strike": _Later(_strike)}
-
-
-class Registry(MutableMapping[str, Ruleset[Any, Any, Any]]):
-    """Every variant's rules by name, in the order listed; a built-in variant's rules are made
-    on first lookup, so its name is known (iteration, `in`, `len`) without importing its
-    engine."""
-
-    def __init__(self, built_in: dict[str, _Later]) -> None:
-        # a name's rules, or how to make them until first asked for
-        self._entries: dict[str, Ruleset[Any, Any, Any] | _Later] = dict(built_in)
-
-    def __getitem__(self, name: str) -> Ruleset[Any, Any, Any]:
-        entry = self._entries[name]  # KeyError: not a variant
-        if not isinstance(entry, _Later):
-            return entry
-        rules = entry.make()
-        if rules.name != name:
-            raise ValueError(f"the rules listed as {name!r} are named {rules.name!r}")
-        self._entries[name] = rules
-        return rules
-
-    def __setitem__(self, name: str, rules: Ruleset[Any, Any, Any]) -> None:
-        self._entries[name] = rules
-
-    def __delitem__(self, name: str) -> None:
-        del self._entries[name]
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._entries
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._entries)
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-
-REGISTRY = Registry(_BUILT_IN)
+# every variant's rules by name, in the order listed; the four are made on first lookup
+REGISTRY: FirstUseTable[Ruleset[Any, Any, Any]] = FirstUseTable(_named_as_listed)
+for _name, _make in (("classic", _classic), ("deep_space", _deep_space), ("legacy", _legacy),
+                     ("strike", _strike)):
+    REGISTRY.later(_name, _make)
 
 
 def get_ruleset(variant: str) -> Ruleset[Any, Any, Any]:

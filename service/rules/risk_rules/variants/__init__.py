@@ -14,10 +14,11 @@ command playing classic does not import the other three engines. Asking by messa
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Iterator, MutableMapping
+from collections.abc import Iterable
 
 from risk_proto.risk.v1 import common_pb2
 from risk_rules.engine import registry
+from risk_rules.engine.core.first_use import FirstUseTable
 from risk_rules.variants.descriptor import (
     FIRST_EXTENSION_NUMBER,
     CampaignHooks,
@@ -48,45 +49,16 @@ __all__ = [
 ]
 
 
-class _Descriptors(MutableMapping[str, VariantDescriptor]):
-    """The served descriptors by name; a built-in one is imported on first lookup."""
-
-    def __init__(self) -> None:
-        # a name's descriptor, or the module holding it until first asked for
-        self._entries: dict[str, VariantDescriptor | str] = {}
-
-    def __getitem__(self, name: str) -> VariantDescriptor:
-        entry = self._entries[name]  # KeyError: not a variant
-        if isinstance(entry, str):
-            entry = _imported(entry)
-            listed = (_BY_NUMBER.get(entry.number), _BY_CASE.get(entry.case or ""))
-            if entry.name != name or listed != (name, name):
-                raise ValueError(f"{entry.name!r} ({entry.number}, {entry.case}) is not as "
-                                 f"listed for {name!r}")
-            self._entries[name] = entry
-            _register_rules(entry)
-        return entry
-
-    def later(self, name: str, module: str) -> None:
-        self._entries[name] = module
-
-    def __setitem__(self, name: str, described: VariantDescriptor) -> None:
-        self._entries[name] = described
-
-    def __delitem__(self, name: str) -> None:
-        del self._entries[name]
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._entries
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._entries)
-
-    def __len__(self) -> int:
-        return len(self._entries)
+def _as_listed(name: str, described: VariantDescriptor) -> None:
+    """A built-in descriptor, on first lookup: as listed by `register_later`, then served."""
+    listed = (_BY_NUMBER.get(described.number), _BY_CASE.get(described.case or ""))
+    if described.name != name or listed != (name, name):
+        raise ValueError(f"{described.name!r} ({described.number}, {described.case}) is not "
+                         f"as listed for {name!r}")
+    _register_rules(described)
 
 
-DESCRIPTORS: MutableMapping[str, VariantDescriptor] = _Descriptors()
+DESCRIPTORS: FirstUseTable[VariantDescriptor] = FirstUseTable(_as_listed)
 _BY_CASE: dict[str, str] = {}  # envelope case -> name
 _BY_NUMBER: dict[int, str] = {}  # Variant number -> name
 _BY_TYPE: dict[str, VariantDescriptor] = {}  # full name of any of its messages -> descriptor
@@ -136,8 +108,7 @@ def register_later(name: str, number: int, case: str | None, module: str) -> Non
     """Serve the variant `name` whose `DESCRIPTOR` is in `module`, imported on first use."""
     _check_free(name, number, case)
     _list(name, number, case)
-    assert isinstance(DESCRIPTORS, _Descriptors)
-    DESCRIPTORS.later(name, module)
+    DESCRIPTORS.later(name, lambda: _imported(module))
 
 
 def load(modules: Iterable[str]) -> None:
