@@ -3,7 +3,8 @@
 cli.py holds the parser and imports this module only to run a command, so `risk --help` and a
 command line the parser rejects never import the SDK, gRPC or an engine. `run` looks the
 command up in `COMMANDS`; a command family in a module of its own (`risk campaign ...`:
-campaign_cli.py) adds its handler to the table here, its parser to cli.py.
+campaign_cli.py, imported only when it runs) has one entry in that table and its parsers in
+campaign_parser.py.
 """
 
 from __future__ import annotations

@@ -51,8 +51,8 @@ __all__ = [
 
 def _as_listed(name: str, described: VariantDescriptor) -> None:
     """A built-in descriptor, on first lookup: as listed by `register_later`, then served."""
-    listed = (_BY_NUMBER.get(described.number), _BY_CASE.get(described.case or ""))
-    if described.name != name or listed != (name, name):
+    by_case = name if described.case is None else _BY_CASE.get(described.case)
+    if described.name != name or (_BY_NUMBER.get(described.number), by_case) != (name, name):
         raise ValueError(f"{described.name!r} ({described.number}, {described.case}) is not "
                          f"as listed for {name!r}")
     _register_rules(described)
