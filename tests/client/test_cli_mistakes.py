@@ -21,7 +21,8 @@ import pytest
 
 from risk_client import RiskClient
 from risk_client.boards.classic import board_text
-from risk_client.cli import build_parser, export_folder, options_from_args
+from risk_client.cli import build_parser, options_from_args
+from risk_client.cli_commands import export_folder
 from risk_client.options import classic_options
 from risk_client.render import VARIANT_NAMES, game_text
 from risk_proto.risk.v1 import service_pb2

@@ -28,7 +28,7 @@ from risk_client import (
     classic_options,
     play_game,
 )
-from risk_client.cli import CLEAR_SCREEN
+from risk_client.cli_commands import CLEAR_SCREEN
 from risk_client.render import is_game_end
 from risk_proto.risk.v1 import common_pb2, service_pb2
 from risk_rules.engine.deep_space.board import DEEP_SPACE_BOARD

@@ -3,30 +3,43 @@
 `words_for(variant)` answers for a variant by its descriptor name: classic's hand-written
 grammar (`risk_client.actions`, with its card trades and `+2` bonus), and for the others the
 grammar read off their SDK builder modules (`risk_client.grammar.Verbs`). A variant this client
-has no builders for gets None, and the command line says so instead of guessing.
+has no builders for gets None, and the command line says so instead of guessing. A variant's
+module (and with it its engine's board and cards) is imported the first time its words are
+asked for, so a command on a classic game does not import the other variants.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
+from functools import cache
 from typing import Protocol
 
-from risk_client import actions, deep_space, legacy, strike
+from risk_client import actions
 from risk_client.places import Places
 from risk_proto.risk.v1 import game_pb2
 from risk_rules.engine.classic.board import CLASSIC_BOARD
 
 _CLASSIC_CONTINENTS = Places("continent", [r.name for r in CLASSIC_BOARD.regions])
-# per variant: the last word of an event field's name -> the names it holds ids of
-_PLACES: dict[str, dict[str, Places]] = {
-    "classic": {"territory": actions.TERRITORIES, "continent": _CLASSIC_CONTINENTS},
-    "legacy": {"territory": legacy.TERRITORIES, "continent": _CLASSIC_CONTINENTS,
-               "hq": legacy.TERRITORIES},
-    "strike": {"continent": strike.CONTINENTS},
-    "deep_space": {"planet": deep_space.NODES, "origin": deep_space.NODES,
-                   "destination": deep_space.NODES, "node": deep_space.NODES,
-                   "station": deep_space.NODES},
-}
+# the variants whose grammar is read off their SDK builder module (its VERBS and place names)
+_BUILDERS = {name: f"risk_client.{name}" for name in ("deep_space", "strike", "legacy")}
+
+
+@cache
+def places_for(variant: str) -> dict[str, Places]:
+    """The last word of an event field's name -> the names it holds ids of."""
+    if variant == "classic":
+        return {"territory": actions.TERRITORIES, "continent": _CLASSIC_CONTINENTS}
+    if variant not in _BUILDERS:
+        return {}
+    module = importlib.import_module(_BUILDERS[variant])
+    if variant == "legacy":
+        return {"territory": module.TERRITORIES, "continent": _CLASSIC_CONTINENTS,
+                "hq": module.TERRITORIES}
+    if variant == "strike":
+        return {"continent": module.CONTINENTS}
+    return {field: module.NODES
+            for field in ("planet", "origin", "destination", "node", "station")}
 
 
 class ActionWords(Protocol):
@@ -56,28 +69,24 @@ class ClassicWords:
         return actions.USAGE
 
 
-_WORDS: dict[str, ActionWords] = {
-    "classic": ClassicWords(),
-    "deep_space": deep_space.VERBS,
-    "strike": strike.VERBS,
-    "legacy": legacy.VERBS,
-}
+_CLASSIC_WORDS = ClassicWords()
 
 
 def words_for(variant: str) -> ActionWords | None:
-    return _WORDS.get(variant)
+    if variant == "classic":
+        return _CLASSIC_WORDS
+    if variant not in _BUILDERS:
+        return None
+    verbs: ActionWords = importlib.import_module(_BUILDERS[variant]).VERBS
+    return verbs
 
 
 def describe_any(action: game_pb2.Action, max_count: int = 0) -> str:
     """An action of any variant in words (the variant is the action's own case)."""
-    words = _WORDS.get(action.WhichOneof("variant") or "")
+    words = words_for(action.WhichOneof("variant") or "")
     return words.describe(action, max_count) if words else "(an action this client cannot read)"
 
 
 def command_any(action: game_pb2.Action, max_count: int = 0) -> str:
-    words = _WORDS.get(action.WhichOneof("variant") or "")
+    words = words_for(action.WhichOneof("variant") or "")
     return words.command(action, max_count) if words else "<an action this client cannot write>"
-
-
-def places_for(variant: str) -> dict[str, Places]:
-    return _PLACES.get(variant, {})

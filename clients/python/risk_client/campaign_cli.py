@@ -5,19 +5,20 @@ i's plays seat i in every game and takes its rewards); `show` prints the campaig
 words, its games and standings, and, with the token of the seat whose reward decision is
 pending, that seat's numbered choices; `decide CAMPAIGN N` takes choice N; `next` (host) starts
 the next game, which is then played like any game (`risk legal/submit/watch GAME`); `list`
-lists campaigns; `demo` has bots play a whole campaign. cli.py registers these with one call
-(`register`), so the campaign commands live here beside the SDK's campaign helpers.
+lists campaigns; `demo` has bots play a whole campaign. Their parsers are in
+campaign_parser.py (cli.py builds them for every command line); `run_campaign` runs one, from
+cli_commands.py's table.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Coroutine, MutableMapping
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from typing import Any
 
+from risk_client.campaign_parser import MAX_GAMES
 from risk_client.campaigns import (
-    FACTIONS,
     CampaignProgress,
     default_factions,
     parse_faction,
@@ -30,8 +31,6 @@ from risk_client.results import Campaign, CampaignDecisionTaken, CampaignSeatVie
 from risk_proto.risk.v1 import legacy_pb2, service_pb2
 
 Command = Callable[[RiskClient, argparse.Namespace], Coroutine[Any, Any, int]]
-DEMO_GAMES = 3
-MAX_GAMES = 15
 
 
 def _out(text: str = "") -> None:
@@ -238,61 +237,3 @@ _COMMANDS: dict[str, Command] = {
 
 async def run_campaign(client: RiskClient, args: argparse.Namespace) -> int:
     return await _COMMANDS[args.campaign_command](client, args)
-
-
-def register(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser],
-    common: argparse.ArgumentParser,
-    commands: MutableMapping[str, Any],  # cli.py's table; its handlers are `Command`s
-) -> None:
-    """Add `risk campaign ...` to the `risk` parser and its handler to cli.py's command table."""
-    campaign = sub.add_parser(
-        "campaign", parents=[common], help="Risk Legacy campaigns: create, show, play, decide",
-        description="Risk Legacy campaigns: several games in one world that each game changes.",
-    )
-    verbs = campaign.add_subparsers(dest="campaign_command", required=True, metavar="ACTION")
-
-    create = verbs.add_parser("create", parents=[common],
-                              help="create a campaign; prints its host and seat tokens")
-    create.add_argument("--players", type=int, default=3, help="3 to 5 (default 3)")
-    create.add_argument(
-        "--faction", action="append", default=[], dest="factions", metavar="FACTION[:POWER]",
-        help=f"a seat's faction and power (repeat, in seat order; default: the box's order "
-             f"with each first power); factions: {', '.join(FACTIONS)}",
-    )
-    create.add_argument("--name", action="append", default=[], dest="names",
-                        help="a seat's display name (repeat, in seat order)")
-
-    show = verbs.add_parser(
-        "show", parents=[common],
-        help="the campaign: standings, games, world; with your seat token, your choices")
-    show.add_argument("campaign", help="the campaign id")
-
-    listing = verbs.add_parser("list", parents=[common], help="list campaigns")
-    listing.add_argument("--page-size", type=int, default=0,
-                         help="campaigns per request (default: the service's)")
-
-    start = verbs.add_parser("next", parents=[common],
-                             help="host: start the campaign's next game")
-    start.add_argument("campaign", help="the campaign id")
-    start.add_argument("--seed", type=int, help="fixed seed for a reproducible game")
-    start.add_argument("--max-turns", type=int, help="turn cap before a ranked draw")
-
-    decide = verbs.add_parser(
-        "decide", parents=[common],
-        help="take your seat's reward decision (choice N as `show` lists it)")
-    decide.add_argument("campaign", help="the campaign id")
-    decide.add_argument("choice", type=int, help="the number `risk campaign show` lists")
-    decide.add_argument("--name", help="the name of the city or continent the reward creates "
-                                       "(default: one the rules give)")
-    decide.add_argument("--expected-version", type=int,
-                        help="decide on this campaign version instead of the current one")
-
-    demo = verbs.add_parser("demo", parents=[common],
-                            help="bots play a whole campaign through the service")
-    demo.add_argument("--players", type=int, default=3, help="3 to 5 (default 3)")
-    demo.add_argument("--games", type=int, default=DEMO_GAMES,
-                      help=f"games to play, 1 to {MAX_GAMES} (default {DEMO_GAMES})")
-    demo.add_argument("--seed", type=int, help="seed of the first game (the next ones follow)")
-    demo.add_argument("--max-turns", type=int, help="turn cap of each game")
-    commands["campaign"] = run_campaign

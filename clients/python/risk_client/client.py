@@ -26,6 +26,7 @@ from typing import Any, Self, TypeVar
 import grpc
 from google.protobuf.message import Message
 
+from risk_client import address
 from risk_client.errors import RiskError, StaleVersion, from_rpc_error
 from risk_client.results import (
     Campaign,
@@ -47,7 +48,7 @@ from risk_proto.risk.v1 import (
     variant_pb2,
 )
 
-DEFAULT_TARGET = "127.0.0.1:50051"
+DEFAULT_TARGET = address.DEFAULT_TARGET
 DEFAULT_TIMEOUT = 30.0
 
 R = TypeVar("R", bound=Message)

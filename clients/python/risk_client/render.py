@@ -64,9 +64,9 @@ STATUS_NAMES = {
 
 def variant_names() -> dict[int, str]:
     """Variant number -> its name as the contract spells it (`deep_space`), from the
-    descriptors: every variant this build knows, none listed by hand."""
+    descriptors: every variant this build knows, none listed by hand (and none loaded)."""
     return {common_pb2.VARIANT_UNSPECIFIED: "unknown",
-            **{d.number: d.name for d in variants.DESCRIPTORS.values()}}
+            **{number: name for name, number in variants.numbers().items()}}
 
 
 VARIANT_NAMES = variant_names()

@@ -13,17 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from risk_proto.risk.v1 import common_pb2, game_pb2, legacy_pb2, service_pb2
 from risk_rules import wire
 from risk_rules.engine import Event, get_ruleset
-from risk_rules.engine.classic.model import ClassicView
-from risk_rules.engine.deep_space.model import DeepSpaceView
-from risk_rules.engine.legacy.content import FACTION_NAMES
-from risk_rules.engine.legacy.model import LegacyView
-from risk_rules.engine.legacy.world import Faction, Power
-from risk_rules.engine.strike.model import StrikeView
+
+if TYPE_CHECKING:  # a game's engine is imported when a game of it is read (`board_view`)
+    from risk_rules.engine.classic.model import ClassicView
+    from risk_rules.engine.deep_space.model import DeepSpaceView
+    from risk_rules.engine.legacy.model import LegacyView
+    from risk_rules.engine.strike.model import StrikeView
 
 V = TypeVar("V")
 
@@ -102,8 +102,8 @@ class GameSnapshot:
     def seat_figures(self) -> tuple[SeatFigures, ...]:
         """Each seat's standing in its variant's terms (empty without a board, or for a
         variant outside the contract)."""
-        figures = _SEAT_FIGURES.get(type(self.view))
-        if figures is None:
+        figures = _SEAT_FIGURES.get(self.variant)
+        if figures is None or self.view is None:
             return ()
         return tuple(SeatFigures(seat, name, figures(self.view, seat))
                      for seat, name in enumerate(self.seat_names))
@@ -148,12 +148,12 @@ def _legacy_figures(view: LegacyView, seat: int) -> dict[str, int]:
             "red stars": view.red_stars[seat], "missiles": view.missiles[seat]}
 
 
-# what a seat's standing is in each variant's view
-_SEAT_FIGURES: dict[type[Any], Callable[[Any, int], dict[str, int]]] = {
-    ClassicView: _classic_figures,
-    DeepSpaceView: _deep_space_figures,
-    StrikeView: _strike_figures,
-    LegacyView: _legacy_figures,
+# what a seat's standing is in each variant's view, by the variant's name
+_SEAT_FIGURES: dict[str, Callable[[Any, int], dict[str, int]]] = {
+    "classic": _classic_figures,
+    "deep_space": _deep_space_figures,
+    "strike": _strike_figures,
+    "legacy": _legacy_figures,
 }
 
 
@@ -212,6 +212,9 @@ def game_events(messages: Iterable[game_pb2.Event]) -> list[GameEvent]:
 
 
 def faction_name(value: int) -> str:
+    from risk_rules.engine.legacy.content import FACTION_NAMES  # noqa: PLC0415 - Legacy only
+    from risk_rules.engine.legacy.world import Faction  # noqa: PLC0415
+
     try:
         return FACTION_NAMES[Faction(value)]
     except ValueError:
@@ -219,6 +222,8 @@ def faction_name(value: int) -> str:
 
 
 def power_name(value: int) -> str:
+    from risk_rules.engine.legacy.world import Power  # noqa: PLC0415 - Legacy only
+
     try:
         return Power(value).name.lower().replace("_", " ")
     except ValueError:

@@ -1,0 +1,392 @@
+"""What each `risk` subcommand does, once cli.py has parsed its command line.
+
+cli.py holds the parser and imports this module only to run a command, so `risk --help` and a
+command line the parser rejects never import the SDK, gRPC or an engine. `run` looks the
+command up in `COMMANDS`; a command family in a module of its own (`risk campaign ...`:
+campaign_cli.py, imported only when it runs) has one entry in that table and its parsers in
+campaign_parser.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import sys
+from collections.abc import AsyncIterator, Mapping
+from datetime import UTC, datetime
+from typing import Any, TextIO
+
+from google.protobuf.message import DecodeError
+
+from risk_client.action_words import command_any, words_for
+from risk_client.actions import trade_bonus
+from risk_client.bots import play_seat
+from risk_client.cli import STATUSES, VARIANTS, options_from_args
+from risk_client.client import RiskClient
+from risk_client.options import variant_options
+from risk_client.render import (
+    STATUS_NAMES,
+    VARIANT_NAMES,
+    Seats,
+    decision_words,
+    describe_legal,
+    event_line,
+    game_text,
+    outcome_text,
+    plural,
+)
+from risk_client.watching import CLEAR_SCREEN, watch
+from risk_proto.risk.v1 import game_pb2, service_pb2
+from risk_rules import audit
+from risk_rules.engine.core.bots import DEFAULT_LEVEL
+
+__all__ = ["CLEAR_SCREEN", "COMMANDS", "FileMistake", "export_folder", "read_export", "run"]
+
+
+def use_colour(choice: str, stream: TextIO) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    return stream.isatty() and os.environ.get("TERM") != "dumb" and "NO_COLOR" not in os.environ
+
+
+# ---- commands --------------------------------------------------------------------------------
+
+
+def _out(text: str = "") -> None:
+    print(text, flush=True)
+
+
+async def cmd_create(client: RiskClient, args: argparse.Namespace) -> int:
+    summary, host_token = await client.create_game(
+        options_from_args(args), seed=args.seed, seat_names=args.names
+    )
+    seats = len(summary.seats)
+    _out(f"game {summary.game_id}")
+    _out(f"host-token {host_token}")
+    _out(f"next: take all {seats} seats, each with `risk join {summary.game_id} SEAT` "
+         f"(SEAT 0 to {seats - 1}; each prints that seat's token); the game starts when the "
+         "last seat is taken, and `risk show` then says whose decision it is")
+    return 0
+
+
+async def cmd_join(client: RiskClient, args: argparse.Namespace) -> int:
+    _out(await client.join_game(args.game, args.seat, args.name))
+    return 0
+
+
+async def _listed(client: RiskClient, args: argparse.Namespace
+                  ) -> AsyncIterator[service_pb2.GameSummary | str]:
+    """The games `list` shows: every page, or with --page-size the one page asked for and
+    then the token of the next (a str)."""
+    variant = VARIANTS[args.variant] if args.variant else 0
+    status = STATUSES[args.status] if args.status else 0
+    if not args.page_size and not args.page_token:
+        async for game in client.iter_games(variant, status):
+            yield game
+        return
+    page = await client.list_games(variant, status, args.page_size, args.page_token)
+    for game in page.games:
+        yield game
+    if page.next_page_token:
+        yield page.next_page_token
+
+
+async def cmd_list(client: RiskClient, args: argparse.Namespace) -> int:
+    count = 0
+    more = ""
+    async for game in _listed(client, args):
+        if isinstance(game, str):
+            more = game
+            continue
+        if not count:  # the header waits for the first answer, so a failed call prints none
+            _out(f"{'GAME':<28} {'VARIANT':<10} {'STATUS':<10} {'SEATS':>5} {'VERSION':>8}  "
+                 "UPDATED")
+        taken = sum(1 for s in game.seats if s.taken)
+        updated = datetime.fromtimestamp(game.updated_at_ms / 1000, UTC).strftime(
+            "%Y-%m-%d %H:%M:%S"
+        )
+        _out(
+            f"{game.game_id:<28} {VARIANT_NAMES.get(game.variant, '?'):<10} "
+            f"{STATUS_NAMES.get(game.status, '?'):<10} {f'{taken}/{len(game.seats)}':>5} "
+            f"{game.version:>8}  {updated}"
+        )
+        count += 1
+    _out(f"({plural(count, 'game')})")
+    if more:
+        filters = "".join(f" --{name} {getattr(args, name)}" for name in ("variant", "status")
+                          if getattr(args, name))
+        _out(f"next page: risk list{filters} --page-size {args.page_size or 50} "
+             f"--page-token {more}")
+    return 0
+
+
+async def cmd_show(client: RiskClient, args: argparse.Namespace) -> int:
+    game = await client.get_game(args.game)
+    width = shutil.get_terminal_size((100, 40)).columns
+    _out(game_text(game, colour=use_colour(args.color, sys.stdout), width=width))
+    return 0
+
+
+async def cmd_legal(client: RiskClient, args: argparse.Namespace) -> int:
+    legal = await client.legal_actions(args.game)
+    if not legal.actions:
+        game = await client.get_game(args.game)
+        seats = Seats.of(game.game)
+        if game.game.status == service_pb2.GAME_STATUS_WAITING:
+            taken = sum(1 for seat in game.game.seats if seat.taken)
+            _out(f"the game has not started: {taken} of {len(game.game.seats)} seats taken; it "
+                 f"starts when every seat is (`risk join {args.game} SEAT`)")
+            return 0
+        _out(f"nothing to do for {seats.label(legal.seat)} now; {decision_words(game.game, seats)}")
+        return 0
+    _out(f"version {legal.version}, {legal.decision.kind.replace('_', ' ')}; "
+         f"submit one with `risk submit {args.game} ACTION`:")
+    width = len(str(len(legal.actions)))
+    words = [describe_legal(entry) for entry in legal.actions]
+    column = min(60, max(len(w) for w in words))
+    for number, (entry, text) in enumerate(zip(legal.actions, words, strict=True), start=1):
+        command = command_any(entry.action, entry.max_count)
+        _out(f"{number:>{width}}. {text:<{column}}   [{command}]")
+    return 0
+
+
+def _same_cards(a: game_pb2.Action, b: game_pb2.Action) -> bool:
+    return (
+        a.classic.HasField("trade_cards") and b.classic.HasField("trade_cards")
+        and list(a.classic.trade_cards.cards) == list(b.classic.trade_cards.cards)
+    )
+
+
+async def cmd_submit(client: RiskClient, args: argparse.Namespace) -> int:
+    before = await client.get_game(args.game)
+    variant = VARIANT_NAMES.get(before.game.variant, "")
+    grammar = words_for(variant)
+    if grammar is None:
+        raise ValueError(f"this client has no action words for variant {variant or '?'}")
+    action = grammar.parse(args.action)
+    version = args.expected_version
+    is_plain_trade = (
+        action.classic.HasField("trade_cards") and trade_bonus(action.classic.trade_cards) < 0
+    )
+    if version is None or is_plain_trade:
+        legal = await client.legal_actions(args.game)
+        if version is None:
+            version = legal.version
+        if is_plain_trade:
+            # the +2 bonus must be named when one is due; take the first the rules offer
+            offered = [e.action for e in legal.actions if _same_cards(e.action, action)]
+            if offered and not any(trade_bonus(o.classic.trade_cards) < 0 for o in offered):
+                action = offered[0]
+                _out(f"(trading with the +2 bonus: {grammar.command(action)})")
+    reply = await client.submit_action(args.game, action, version, args.request_id)
+    game = await client.get_game(args.game)
+    seats = Seats.of(game.game)
+    _out(f"ok: version {reply.version}")
+    for event in reply.events:
+        _out("  " + event_line(event, seats))
+    if reply.HasField("outcome"):
+        _out("outcome: " + outcome_text(reply.outcome, seats))
+    else:
+        _out(decision_words(game.game, seats))
+    return 0
+
+
+async def cmd_watch(client: RiskClient, args: argparse.Namespace) -> int:
+    game = await watch(
+        client, args.game, after=args.after, plain=args.plain,
+        colour=use_colour(args.color, sys.stdout), target=args.target,
+    )
+    _print_outcome(game)
+    return 0
+
+
+def _print_outcome(game: service_pb2.GetGameResponse) -> None:
+    seats = Seats.of(game.game)
+    if game.game.HasField("outcome"):
+        _out(f"outcome: {outcome_text(game.game.outcome, seats)} "
+             f"(game {game.game.game_id} at version {game.game.version})")
+    else:
+        status = STATUS_NAMES.get(game.game.status, "?")
+        _out(f"game {game.game.game_id} is {status} with no outcome")
+
+
+class _PacedClient(RiskClient):
+    """A client that waits `pace` seconds before each action it submits: `demo --delay`, so
+    a person watching can follow the bots. Its seat views (`with_token`) pace too."""
+
+    pace = 0.0
+
+    def with_token(self, token: str | None) -> RiskClient:
+        view = super().with_token(token)
+        view.__class__ = _PacedClient  # the same fields: only the submit below differs
+        view.pace = self.pace  # type: ignore[attr-defined]
+        return view
+
+    async def submit_action(self, *args: Any, **kwargs: Any) -> service_pb2.SubmitActionResponse:
+        await asyncio.sleep(self.pace)
+        return await super().submit_action(*args, **kwargs)
+
+
+async def cmd_demo(client: RiskClient, args: argparse.Namespace) -> int:
+    options = variant_options(
+        args.variant, players=args.players, max_turns=args.max_turns,
+        auto_defend_max_dice=True if args.variant in ("classic", "legacy") else None,
+    )
+    summary, host_token = await client.create_game(options, seed=args.seed)
+    seats = [s.seat for s in summary.seats]
+    tokens = [await client.join_game(summary.game_id, seat, f"bot {seat}") for seat in seats]
+    _out(f"game {summary.game_id}: {len(seats)} bots playing {args.variant}")
+    _out(f"host-token {host_token}")
+    for seat, token in zip(seats, tokens, strict=True):
+        _out(f"seat {seat} token {token}")
+    _out(f"(once over: risk --token {host_token} export {summary.game_id})")
+    bots = client.with_token(None)
+    if args.delay > 0:
+        bots.__class__ = _PacedClient
+        bots.pace = args.delay  # type: ignore[attr-defined]
+    entropy = args.seed or 0
+    levels = args.levels or ()
+    try:
+        async with asyncio.TaskGroup() as group:
+            if args.watch:
+                group.create_task(watch(client.with_token(None), summary.game_id,
+                                        plain=args.plain, target=args.target,
+                                        colour=use_colour(args.color, sys.stdout)))
+            for seat, token in zip(seats, tokens, strict=True):
+                level = levels[min(seat, len(levels) - 1)] if levels else DEFAULT_LEVEL
+                group.create_task(play_seat(bots, summary.game_id, token, entropy + seat,
+                                            level=level))
+    except ExceptionGroup as failed:
+        raise failed.exceptions[0] from failed  # one bot's error says more than the group
+    _print_outcome(await client.with_token(host_token).get_game(summary.game_id))
+    return 0
+
+
+async def cmd_start(client: RiskClient, args: argparse.Namespace) -> int:
+    reply = await client.start_game(args.game)
+    _out(f"game {reply.game_id} started; version {reply.version}")
+    return 0
+
+
+async def cmd_cancel(client: RiskClient, args: argparse.Namespace) -> int:
+    reply = await client.cancel_game(args.game)
+    _out(f"game {reply.game_id} cancelled")
+    return 0
+
+
+async def cmd_resign(client: RiskClient, args: argparse.Namespace) -> int:
+    reply = await client.resign(args.game)
+    _out(f"resigned; game at version {reply.version}")
+    return 0
+
+
+async def cmd_reissue(client: RiskClient, args: argparse.Namespace) -> int:
+    _out(await client.reissue_seat_token(args.game, args.seat))
+    return 0
+
+
+class FileMistake(Exception):
+    """A file the command cannot read or write: said in one line, exit 2."""
+
+
+def _file_words(error: OSError) -> str:
+    return (error.strerror or str(error)).lower()
+
+
+def export_folder(environ: Mapping[str, str] | None = None) -> str:
+    """Where `export` writes without a file named: a data folder of the user's, never the
+    directory the command happens to run in (a checkout, usually)."""
+    env = os.environ if environ is None else environ
+    if env.get("RISK_EXPORT_DIR"):
+        return env["RISK_EXPORT_DIR"]
+    data = env.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(data, "risk", "exports")
+
+
+async def cmd_export(client: RiskClient, args: argparse.Namespace) -> int:
+    path = args.file
+    if not path:
+        os.makedirs(export_folder(), exist_ok=True)
+        path = os.path.join(export_folder(), f"{args.game}.export")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):  # say so before asking the service for the whole game
+        raise FileMistake(f"cannot write {path}: no directory {folder}")
+    export = await client.export_game(args.game)
+    try:
+        with open(path, "wb") as out:
+            out.write(export.SerializeToString(deterministic=True))
+    except OSError as exc:
+        raise FileMistake(f"cannot write {path}: {_file_words(exc)}") from None
+    _out(f"wrote {path}: {len(export.log)} changes, {len(export.events)} events, "
+         f"fingerprint {export.chain[-1].hex() if export.chain else '-'}")
+    return 0
+
+
+def read_export(path: str) -> service_pb2.GameExport:
+    """The GameExport in the file at `path`; a missing, unreadable or foreign file is a
+    `FileMistake` naming what is wrong."""
+    try:
+        with open(path, "rb") as source:
+            data = source.read()
+    except OSError as exc:
+        raise FileMistake(f"cannot read {path}: {_file_words(exc)}") from None
+    try:
+        export = service_pb2.GameExport.FromString(data)
+    except DecodeError:
+        export = None
+    if export is None or not export.game_id or not export.log:
+        raise FileMistake(f"{path} is not a game export (write one with `risk export GAME "
+                          "FILE`)")
+    return export
+
+
+async def cmd_verify(client: RiskClient, args: argparse.Namespace) -> int:
+    del client  # verification needs no service: the rules replay the export locally
+    export = read_export(args.file)
+    try:
+        verified = audit.verify(export)
+    except audit.VerificationError as exc:
+        print(f"verify: REJECTED game {export.game_id}: {exc}", file=sys.stderr)
+        return 1
+    seed = ("the seed matches the commitment published at creation" if verified.committed
+            else "no seed commitment (a game from before commitments)")
+    _out(f"verify: OK game {export.game_id}: {verified.actions} actions and "
+         f"{verified.events} events replay exactly; {seed}; fingerprint "
+         f"{verified.head.hex()}")
+    return 0
+
+
+async def cmd_campaign(client: RiskClient, args: argparse.Namespace) -> int:
+    # the campaign commands import the Legacy rules; no other command needs them
+    from risk_client import campaign_cli  # noqa: PLC0415
+
+    return await campaign_cli.run_campaign(client, args)
+
+
+COMMANDS = {
+    "campaign": cmd_campaign,
+    "start": cmd_start,
+    "cancel": cmd_cancel,
+    "resign": cmd_resign,
+    "reissue": cmd_reissue,
+    "export": cmd_export,
+    "verify": cmd_verify,
+    "create": cmd_create,
+    "join": cmd_join,
+    "list": cmd_list,
+    "show": cmd_show,
+    "legal": cmd_legal,
+    "submit": cmd_submit,
+    "watch": cmd_watch,
+    "demo": cmd_demo,
+}
+
+
+
+async def run(args: argparse.Namespace) -> int:
+    command = getattr(args, "func", None) or COMMANDS[args.command]
+    async with RiskClient(args.target, args.token) as client:
+        result: int = await command(client, args)
+        return result
