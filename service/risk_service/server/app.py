@@ -36,6 +36,7 @@ from risk_service.campaigns import CampaignService
 from risk_service.feed import FeedHub, reader_client
 from risk_service.instance import InstanceLock, check_listen
 from risk_service.operations import ACTIVE, GameService, Limits
+from risk_service.redis_access import RedisAccess, check_access
 from risk_service.redis_server import RedisServer, supervise
 from risk_service.server import reflection
 from risk_service.server.calls import Admission
@@ -210,6 +211,8 @@ async def start(settings: Settings, redis_url: str) -> App:
     """Start serving on settings.listen against `redis_url`; returns the running app."""
     variants.load(settings.extra_variant_modules())  # before a call can name one
     credentials, mutual = _server_credentials(settings)  # bad TLS settings fail before anything
+    # the Redis user, password and TLS beside the URL; every client below connects with them
+    access = RedisAccess.from_settings(settings, redis_url)
     # Calls wait (up to redis_pool_timeout_s) for a free connection instead of failing when
     # more than redis_max_connections are busy at once.
     # A connection that died with a Redis restart is retried on a fresh one, so the first
@@ -219,19 +222,25 @@ async def start(settings: Settings, redis_url: str) -> App:
     client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
         redis_url, max_connections=settings.redis_max_connections,
         timeout=settings.redis_pool_timeout_s, health_check_interval=10, **retry,
+        **access.client_kwargs(),
     ))
+    # wrong credentials or certificates stop the start here, with the setting to fix
+    if not await check_access(client, access):  # not fatal: readiness waits for it
+        log.warning("redis_unreachable", redis=access.describe())
     keys = Keys(settings.key_prefix)
     metrics = Metrics()
     # every streamed game is read over these few connections (feed.py), never one per game
     hub = FeedHub(
-        client, keys, reader_client=lambda: reader_client(redis_url, FEED_BLOCK_MS),
+        client, keys, reader_client=lambda: reader_client(redis_url, FEED_BLOCK_MS,
+                                            **access.client_kwargs()),
         readers=settings.feed_readers, block_ms=FEED_BLOCK_MS,
         max_games=settings.max_streamed_games, max_subscribers=settings.max_subscribers,
         on_refused=metrics.stream_refused, on_rolled_back=metrics.stream_rolled_back,
     )
-    # commits and game reads share one multiplexed connection (store/pipe.py); TLS URLs keep
-    # to redis-py's pool
-    pipe = RedisPipe(redis_url) if pipe_supported(redis_url) else None
+    # commits and game reads share one multiplexed connection (store/pipe.py)
+    pipe = (RedisPipe(redis_url, tls=access.tls, username=access.username,
+                      password=access.password)
+            if pipe_supported(redis_url) else None)
     store = GameStore(client, keys, pipe)
     games = GameService(
         store, hub, clock_ms=clock_ms,
