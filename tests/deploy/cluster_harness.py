@@ -28,19 +28,17 @@ from pathlib import Path
 from typing import Any
 
 import redis
+import yaml
 
 from risk_service.redis_server import free_port
-from tests.deploy.manifests import DEPLOY, compose_env
+from tests.deploy.manifests import CLUSTER_COMPOSE, DEPLOY, compose_env
+from tests.deploy.secure_redis import make_secrets
 
-CLUSTER_COMPOSE = DEPLOY / "compose.cluster.yaml"
-MAKE_SECRETS = DEPLOY / "make-secrets.sh"
 START_TIMEOUT_S = 30.0
 ANNOUNCE = "localhost"  # a name the certificate carries (deploy/make-secrets.sh)
 
 
 def load_cluster_compose() -> dict[str, Any]:
-    import yaml  # noqa: PLC0415 - only the deploy tests need it
-
     doc = yaml.safe_load(CLUSTER_COMPOSE.read_text())
     assert isinstance(doc, dict)
     return doc
@@ -91,14 +89,6 @@ def init_cli(compose: dict[str, Any]) -> tuple[list[str], int]:
     words = shlex.split(cli)
     assert words[0] == "redis-cli", words
     return words[1:], int(replicas)
-
-
-def make_secrets(out: Path) -> dict[str, Path]:
-    """Run deploy/make-secrets.sh into `out`; its files by name."""
-    done = subprocess.run(["bash", str(MAKE_SECRETS), str(out)], capture_output=True,
-                          text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr
-    return {p.name: p for p in out.iterdir()}
 
 
 @dataclass
@@ -181,7 +171,7 @@ class LoopbackCluster:
         return argv
 
     def start(self) -> None:
-        self.secrets = make_secrets(self.root / "secrets")
+        self.secrets = make_secrets(self.root / "secrets").files
         services = node_services(self.compose)
         for name, service in services.items():
             self.mounts.update({target: self._secret_file(path) for target, path

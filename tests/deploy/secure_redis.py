@@ -1,10 +1,9 @@
-"""Redis with TLS and ACL users for tests: certificates made with openssl, redis-server started
-with the options the deploy files give it.
+"""Redis with TLS and ACL users for tests, from the deploy files.
 
-`make_certificates` makes what deploy/make-secrets.sh makes for a deployment (a private CA, a
-server certificate for the Redis hosts, a client certificate), here for 127.0.0.1 and
-localhost. `SecureRedis` runs one redis-server with TLS only (no plaintext port) and the ACL
-users of deploy/redis/users.acl, and waits until an authenticated TLS PING answers.
+`make_secrets` runs deploy/make-secrets.sh (the CA, the Redis and client certificates, which
+also name localhost and 127.0.0.1, the passwords and users.acl). `SecureRedis` runs one
+redis-server with TLS only (no plaintext port), the TLS directives of deploy/redis/cluster.conf
+and those users, and waits until an authenticated TLS PING answers.
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from pathlib import Path
 import redis
 
 from risk_service.redis_server import free_port
+from tests.deploy.manifests import CLUSTER_CONF, MAKE_SECRETS, parse_redis_conf
 
 START_TIMEOUT_S = 20.0
 
@@ -38,18 +38,8 @@ def _openssl(*args: str, cwd: Path) -> None:
     assert done.returncode == 0, f"openssl {' '.join(args)}:\n{done.stderr}"
 
 
-def _signed(directory: Path, name: str, ca: str, subject: str, extensions: str) -> None:
-    """`name`.key and `name`.crt, signed by the CA `ca`(.crt/.key), with `extensions`."""
-    (directory / f"{name}.ext").write_text(extensions)
-    _openssl("req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-             "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", subject,
-             cwd=directory)
-    _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", f"{ca}.crt", "-CAkey", f"{ca}.key",
-             "-CAcreateserial", "-days", "2", "-out", f"{name}.crt", "-extfile", f"{name}.ext",
-             cwd=directory)
-
-
 def make_ca(directory: Path, name: str = "ca") -> Path:
+    """A CA of its own (one that signed nothing the deployment uses)."""
     directory.mkdir(parents=True, exist_ok=True)
     _openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
              "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.crt", "-days", "2",
@@ -57,27 +47,40 @@ def make_ca(directory: Path, name: str = "ca") -> Path:
     return directory / f"{name}.crt"
 
 
-def make_certificates(directory: Path, hosts: Sequence[str] = ("localhost",),
-                      ips: Sequence[str] = ("127.0.0.1",)) -> Certificates:
-    """A CA, a server certificate naming `hosts` and `ips`, and a client certificate."""
-    make_ca(directory)
-    names = [f"DNS:{h}" for h in hosts] + [f"IP:{i}" for i in ips]
-    _signed(directory, "redis", "ca", "/CN=redis",
-            f"subjectAltName={','.join(names)}\nextendedKeyUsage=serverAuth,clientAuth\n")
-    _signed(directory, "client", "ca", "/CN=risk-service",
-            "extendedKeyUsage=clientAuth\n")
-    return Certificates(directory / "ca.crt", directory / "redis.crt", directory / "redis.key",
-                        directory / "client.crt", directory / "client.key")
+@dataclass(frozen=True)
+class Secrets:
+    """What deploy/make-secrets.sh wrote, by file name."""
+
+    files: dict[str, Path]
+
+    @property
+    def certs(self) -> Certificates:
+        f = self.files
+        return Certificates(f["ca.crt"], f["redis.crt"], f["redis.key"], f["client.crt"],
+                            f["client.key"])
+
+    def password(self, user: str) -> str:
+        return self.files[f"{user}-password"].read_text().strip()
 
 
-def tls_args(certs: Certificates) -> list[str]:
-    """redis-server options for TLS on every link (clients, replication, cluster bus), with
-    client certificates required: what deploy/redis/redis-cluster.conf sets, with paths here."""
-    return [
-        "--tls-cert-file", str(certs.server_cert), "--tls-key-file", str(certs.server_key),
-        "--tls-ca-cert-file", str(certs.ca), "--tls-auth-clients", "yes",
-        "--tls-replication", "yes", "--tls-cluster", "yes",
-    ]
+def make_secrets(out: Path) -> Secrets:
+    """Run deploy/make-secrets.sh into `out`, as a deployment does."""
+    done = subprocess.run(["bash", str(MAKE_SECRETS), str(out)], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return Secrets({p.name: p for p in out.iterdir()})
+
+
+def tls_args(secrets: Secrets) -> list[str]:
+    """The TLS directives of deploy/redis/cluster.conf (all but the port) as redis-server
+    options, each container path replaced by the file make-secrets.sh wrote for it."""
+    args: list[str] = []
+    for name, values in parse_redis_conf(CLUSTER_CONF.read_text()).items():
+        if name.startswith("tls-") and name != "tls-port":
+            local = [str(secrets.files[Path(v).name]) if v.startswith("/etc/") else v
+                     for v in values]
+            args += [f"--{name}", *local]
+    return args
 
 
 @dataclass
@@ -85,9 +88,7 @@ class SecureRedis:
     """One redis-server on 127.0.0.1 with TLS only and an ACL file."""
 
     data_dir: Path
-    certs: Certificates
-    acl_file: Path
-    admin: tuple[str, str]  # (user, password) able to PING, for the readiness probe
+    secrets: Secrets
     extra_args: Sequence[str] = ()
     port: int = 0
     process: subprocess.Popen[bytes] | None = None
@@ -104,17 +105,20 @@ class SecureRedis:
         assert binary is not None, "redis-server is required (scripts/setup installs it)"
         return [
             binary, "--port", "0", "--tls-port", str(self.port), "--bind", "127.0.0.1",
-            "--dir", str(self.data_dir), "--aclfile", str(self.acl_file), "--save", "",
+            "--dir", str(self.data_dir), "--aclfile", str(self.secrets.files["users.acl"]),
+            "--save", "",
             "--appendonly", "yes", "--appendfsync", "everysec",
             "--logfile", str(self.data_dir / "redis.log"),
-            *tls_args(self.certs), *self.extra_args,
+            *tls_args(self.secrets), *self.extra_args,
         ]
 
-    def client(self, user: str, password: str, **kwargs: object) -> redis.Redis:
+    def client(self, user: str) -> redis.Redis:
+        certs = self.secrets.certs
         return redis.Redis(
-            host="127.0.0.1", port=self.port, username=user, password=password, ssl=True,
-            ssl_ca_certs=str(self.certs.ca), ssl_certfile=str(self.certs.client_cert),
-            ssl_keyfile=str(self.certs.client_key), socket_timeout=2, **kwargs,  # type: ignore[arg-type]
+            host="127.0.0.1", port=self.port, username=user,
+            password=self.secrets.password(user), ssl=True, ssl_ca_certs=str(certs.ca),
+            ssl_certfile=str(certs.client_cert), ssl_keyfile=str(certs.client_key),
+            socket_timeout=2,
         )
 
     def start(self) -> None:
@@ -125,7 +129,7 @@ class SecureRedis:
         while True:
             assert self.process.poll() is None, self.logs()
             try:
-                with self.client(*self.admin) as probe:
+                with self.client("admin") as probe:
                     probe.ping()
                 return
             except redis.RedisError:

@@ -18,6 +18,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
+from tests.deploy.cluster_harness import node_services, shell_script
 from tests.deploy.manifests import (
     CLUSTER_COMPOSE,
     CLUSTER_CONF,
@@ -85,16 +86,6 @@ def made_secrets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
                           text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     yield out
-
-
-def nodes_of(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {n: s for n, s in compose["services"].items()
-            if "redis-server" in str(s.get("command", ""))}
-
-
-def shell(service: dict[str, Any]) -> str:
-    (script,) = service["command"]
-    return str(script).replace("$$", "$")
 
 
 # ---- Kubernetes schema ---------------------------------------------------------------------
@@ -210,10 +201,10 @@ def test_compose_cluster_is_three_masters_and_three_replicas(
     """Six nodes on one config; the init job creates the cluster over all six with one
     replica per master (6 / (1 + 1) = 3 masters), after every node is healthy, and the
     replicas start once it has finished."""
-    nodes = nodes_of(cluster_compose)
+    nodes = node_services(cluster_compose)
     assert len(nodes) == 6
     init = cluster_compose["services"]["redis-cluster-init"]
-    script = shell(init)
+    script = shell_script(init)
     replicas = int(cli_option(script, "--cluster-replicas"))
     assert replicas == 1 and len(nodes) // (replicas + 1) == 3
     hosts = re.findall(r"for host in ([^;]+);", script)
@@ -266,7 +257,7 @@ def test_compose_publishes_one_port_and_keeps_redis_internal(
     assert published == {"grpc-lb": ["50051:50051"]}
     assert cluster_compose["networks"]["redis"]["internal"] is True
     on_redis = {n for n, s in services.items() if "redis" in s.get("networks", [])}
-    assert on_redis == {*nodes_of(cluster_compose), "redis-cluster-init", "risk"}
+    assert on_redis == {*node_services(cluster_compose), "redis-cluster-init", "risk"}
     assert "redis" not in services["grpc-lb"]["networks"]
 
 
@@ -295,7 +286,7 @@ def test_compose_replicas_url_names_a_node(cluster_compose: dict[str, Any]) -> N
     """REDIS_URL is rediss:// to a node's hostname, on the port the nodes serve TLS on."""
     url = parse_redis_url(compose_env(cluster_compose["services"]["risk"])["REDIS_URL"])
     assert url.scheme == "rediss"
-    assert url.host in nodes_of(cluster_compose)
+    assert url.host in node_services(cluster_compose)
     assert [str(url.port)] == parse_redis_conf(CLUSTER_CONF.read_text())["tls-port"]
 
 
@@ -357,7 +348,7 @@ def test_made_certificates_name_every_redis_host(
         ["openssl", "x509", "-in", str(made_secrets / "redis.crt"), "-noout", "-ext",
          "subjectAltName"], capture_output=True, text=True, check=True, timeout=30).stdout
     names = set(re.findall(r"DNS:([^,\s]+)", text))
-    assert set(nodes_of(cluster_compose)) <= names
+    assert set(node_services(cluster_compose)) <= names
     statefulset = one(docs, "StatefulSet", "redis-cluster")
     (redis,) = containers(statefulset)
     argv = redis_server_argv([*redis["command"], *redis["args"]])

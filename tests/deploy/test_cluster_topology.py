@@ -191,3 +191,39 @@ def test_service_replicas_connect_to_the_cluster_as_risk_over_tls(
             if proc.poll() is None:
                 proc.kill()
                 proc.wait(10)
+
+
+async def test_a_killed_master_is_replaced_by_its_replica(
+    cluster: LoopbackCluster, risk_client: RedisCluster
+) -> None:
+    """SIGKILL a master: with the node config's timeouts its replica takes over within
+    seconds over the TLS bus, a write its replica had confirmed (WAIT) is still there, the
+    service user's client follows the new slot map, and the old master rejoins as a replica.
+    (Runs last: it changes which node is master.)"""
+    keys = Keys("risk")
+    key = keys.game("failover")
+    await risk_client.hset(key, mapping={"version": 7})
+    owner = risk_client.get_node_from_key(key)
+    assert owner is not None
+    assert int(await risk_client.execute_command("WAIT", 1, 2000, target_nodes=owner)) == 1
+    victim = next(n for n in cluster.running() if n.port == owner.port)
+    (victim_id,) = [m for m in cluster.topology() if cluster.node_of(m) is victim]
+    (replica_id,) = cluster.topology()[victim_id]
+    assert victim.process is not None
+    victim.process.send_signal(signal.SIGKILL)
+    victim.process.wait(10)
+    started = time.monotonic()
+    deadline = started + 30
+    while replica_id not in cluster.topology():
+        assert time.monotonic() < deadline, "the replica was not promoted"
+        time.sleep(0.2)
+    took = time.monotonic() - started
+    assert await risk_client.hget(key, "version") == b"7"
+    await risk_client.hset(key, mapping={"version": 8})  # writable on the new master
+    assert took < 20, f"failover took {took:.1f}s"
+    # the old master comes back (its nodes.conf on its volume) as the new master's replica
+    with (victim.data_dir / "stdout.log").open("ab") as out:
+        victim.process = subprocess.Popen(victim.argv, stdout=out, stderr=subprocess.STDOUT)
+    cluster.wait_formed(timeout=60)
+    assert sorted(len(r) for r in cluster.topology().values()) == [1, 1, 1]
+    assert victim_id in cluster.topology()[replica_id]

@@ -1,16 +1,16 @@
 """The service on a Redis that requires TLS, a client certificate and an ACL user, for real.
 
-One redis-server serves TLS only (no plaintext port), asks for client certificates and loads
-deploy/redis/users.acl.template's users, rendered with passwords made here, as
-deploy/make-secrets.sh renders them. The service process gets the settings the deploy files
-give it (RISK_REDIS_USERNAME, RISK_REDIS_PASSWORD_FILE, RISK_REDIS_TLS_*) and plays; with a
-wrong password, a CA that did not sign Redis' certificate or no client certificate it must
-refuse to start with one line naming the setting to fix, not a traceback.
+One redis-server serves TLS only (no plaintext port) with the TLS directives of the deployed
+node config, asks for client certificates and loads the users of deploy/redis/users.acl.template,
+all from deploy/make-secrets.sh, run here as a deployment runs it. The service process gets the
+settings the deploy files give it (RISK_REDIS_USERNAME, RISK_REDIS_PASSWORD_FILE,
+RISK_REDIS_TLS_*) and plays; with a wrong password, a CA that did not sign Redis' certificate or
+no client certificate it must refuse to start with one line naming the setting to fix, not a
+traceback.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import sys
@@ -25,8 +25,7 @@ from risk_service.redis_access import RedisAccess
 from risk_service.redis_server import free_port
 from risk_service.settings import Settings
 from risk_service.store.pipe import RedisPipe
-from tests.deploy.manifests import DEPLOY
-from tests.deploy.secure_redis import Certificates, SecureRedis, make_ca, make_certificates
+from tests.deploy.secure_redis import Certificates, Secrets, SecureRedis, make_ca, make_secrets
 from tests.service.harness import ServiceProcess
 from tests.service.rawbot import (
     Log,
@@ -40,34 +39,21 @@ from tests.service.rawbot import (
     stored,
 )
 
-ACL_TEMPLATE = DEPLOY / "redis" / "users.acl.template"
-PASSWORDS = {"ADMIN": "admin-secret-1", "RISK": "risk-secret-2"}
-
-
-def render_acl(template: str, passwords: dict[str, str]) -> str:
-    """users.acl from the template: comments dropped (Redis' ACL files have none) and each
-    @NAME_SHA256@ replaced by the digest of that user's password."""
-    lines = [line for line in template.splitlines() if line.strip() and
-             not line.lstrip().startswith("#")]
-    text = "\n".join(lines) + "\n"
-    for name, password in passwords.items():
-        text = text.replace(f"@{name}_SHA256@", hashlib.sha256(password.encode()).hexdigest())
-    assert "@" not in text.replace("+@", "").replace("-@", ""), f"unfilled placeholder:\n{text}"
-    return text
-
 
 @dataclass(frozen=True)
 class Secured:
     redis: SecureRedis
-    certs: Certificates
-    password_file: Path
-    root: Path
+    secrets: Secrets
+
+    @property
+    def certs(self) -> Certificates:
+        return self.secrets.certs
 
     def service_env(self, **overrides: str) -> dict[str, str]:
         """The security settings deploy/ gives the service, with this test's paths."""
         return {
             "RISK_REDIS_USERNAME": "risk",
-            "RISK_REDIS_PASSWORD_FILE": str(self.password_file),
+            "RISK_REDIS_PASSWORD_FILE": str(self.secrets.files["risk-password"]),
             "RISK_REDIS_TLS_CA_FILE": str(self.certs.ca),
             "RISK_REDIS_TLS_CERT_FILE": str(self.certs.client_cert),
             "RISK_REDIS_TLS_KEY_FILE": str(self.certs.client_key),
@@ -78,14 +64,10 @@ class Secured:
 @pytest.fixture(scope="module")
 def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Secured]:
     root = tmp_path_factory.mktemp("secure-redis")
-    certs = make_certificates(root / "tls")
-    acl = root / "users.acl"
-    acl.write_text(render_acl(ACL_TEMPLATE.read_text(), PASSWORDS))
-    password_file = root / "risk-password"
-    password_file.write_text(PASSWORDS["RISK"] + "\n")  # as `echo` writes it
-    server = SecureRedis(root / "redis", certs, acl, admin=("admin", PASSWORDS["ADMIN"]))
+    secrets = make_secrets(root / "secrets")
+    server = SecureRedis(root / "redis", secrets)
     server.start()
-    yield Secured(server, certs, password_file, root)
+    yield Secured(server, secrets)
     server.stop()
 
 
@@ -94,7 +76,7 @@ async def admin(secured: Secured) -> AsyncIterator[redis.asyncio.Redis]:
     certs = secured.certs
     client = redis.asyncio.Redis(
         host="127.0.0.1", port=secured.redis.port, username="admin",
-        password=PASSWORDS["ADMIN"], ssl=True, ssl_ca_certs=str(certs.ca),
+        password=secured.secrets.password("admin"), ssl=True, ssl_ca_certs=str(certs.ca),
         ssl_certfile=str(certs.client_cert), ssl_keyfile=str(certs.client_key),
     )
     await client.flushall()
