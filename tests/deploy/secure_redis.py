@@ -104,7 +104,9 @@ class SecureRedis:
         binary = shutil.which("redis-server")
         assert binary is not None, "redis-server is required (scripts/setup installs it)"
         return [
+            # 127.0.0.2 too: an address the certificate does not name
             binary, "--port", "0", "--tls-port", str(self.port), "--bind", "127.0.0.1",
+            "127.0.0.2",
             "--dir", str(self.data_dir), "--aclfile", str(self.secrets.files["users.acl"]),
             "--save", "",
             "--appendonly", "yes", "--appendfsync", "everysec",

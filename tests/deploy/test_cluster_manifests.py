@@ -445,3 +445,24 @@ def test_ingress_routes_to_the_grpc_port(docs: list[K8sDoc]) -> None:
     assert backend["port"]["name"] in {p["name"] for p in service["spec"]["ports"]}
     assert INGRESS.labels == {"app.kubernetes.io/name": "ingress-nginx"}
     assert ingress["spec"]["ingressClassName"] == "nginx"
+
+
+def test_make_secrets_keeps_what_exists(tmp_path: Path) -> None:
+    """A second run keeps the CA, certificates and passwords (a deployment's secrets are not
+    rotated by re-running it); a deleted password is made anew and users.acl follows it.
+    The folder is private (0700)."""
+    out = tmp_path / "secrets"
+
+    def run() -> dict[str, bytes]:
+        subprocess.run(["bash", str(MAKE_SECRETS), str(out)], check=True, capture_output=True,
+                       timeout=120)
+        return {p.name: p.read_bytes() for p in out.iterdir()}
+
+    first = run()
+    assert out.stat().st_mode & 0o777 == 0o700
+    assert run() == first
+    (out / "risk-password").unlink()
+    third = run()
+    assert third["risk-password"] != first["risk-password"]
+    assert third["users.acl"] != first["users.acl"]
+    assert third["ca.crt"] == first["ca.crt"] and third["admin-password"] == first["admin-password"]

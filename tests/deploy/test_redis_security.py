@@ -12,6 +12,7 @@ traceback.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -192,3 +193,41 @@ async def test_hot_path_pipe_runs_over_tls_as_the_acl_user(secured: Secured) -> 
             await pipe.call("SET", "other:key", "1")  # the ACL keeps it to its prefix
     finally:
         await pipe.close()
+
+
+def test_certificate_must_name_the_host_unless_told_otherwise(
+    secured: Secured, tmp_path: Path
+) -> None:
+    """127.0.0.2 is not in Redis' certificate: the start is refused naming
+    RISK_REDIS_TLS_CHECK_HOSTNAME; with it off the CA check alone lets the service serve."""
+    url = f"rediss://127.0.0.2:{secured.redis.port}/0"
+    output = refused_start(secured, tmp_path, url=url)
+    assert "RISK_REDIS_TLS_CHECK_HOSTNAME" in output
+    assert "127.0.0.2" in output
+    service = ServiceProcess(url, tmp_path, **secured.service_env(
+        RISK_REDIS_TLS_CHECK_HOSTNAME="false"))
+    service.start(timeout=30)
+    assert service.stop() == 0, service.logs()
+
+
+@pytest.mark.parametrize(
+    ("url", "env", "message"),
+    [
+        ("rediss://risk:pw@h:6379/0", {"RISK_REDIS_PASSWORD": "pw"},
+         "password is given twice"),
+        ("rediss://risk@h:6379/0", {"RISK_REDIS_USERNAME": "risk"}, "user is given twice"),
+        ("redis://h:6379/0", {"RISK_REDIS_TLS_CA_FILE": "/ca.pem"}, "use rediss://"),
+        ("rediss://h:6379/0", {"RISK_REDIS_TLS_CERT_FILE": "/c.pem"}, "go together"),
+        ("rediss://h:6379/0", {"RISK_REDIS_PASSWORD": "a", "RISK_REDIS_PASSWORD_FILE": "/p"},
+         "both set"),
+        ("rediss://h:6379/0", {"RISK_REDIS_PASSWORD_FILE": "/nonexistent/p"},
+         "RISK_REDIS_PASSWORD_FILE=/nonexistent/p"),
+    ],
+)
+def test_contradictory_settings_are_refused_before_connecting(
+    url: str, env: dict[str, str], message: str
+) -> None:
+    """Settings that cannot all hold are refused by name, before any connection is tried."""
+    settings = Settings.from_env({"REDIS_URL": url, **env})
+    with pytest.raises(RuntimeError, match=re.escape(message)):
+        RedisAccess.from_settings(settings, url)
