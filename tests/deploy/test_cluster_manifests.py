@@ -313,8 +313,11 @@ def test_k8s_secrets_referenced_are_made_with_the_keys_used(
 ) -> None:
     """Every Secret a workload reads is one of make-secrets.sh's (with the keys read, and the
     files a mounted folder is expected to hold), optional, or the Ingress certificate."""
-    made = {d["metadata"]["name"]: set(d["data"]) for d in
-            yaml.safe_load_all((made_secrets / "kubernetes.yaml").read_text()) if d}
+    generated = [d for d in yaml.safe_load_all((made_secrets / "kubernetes.yaml").read_text())
+                 if d]
+    for secret in generated:
+        kubernetes_validate.validate(secret, K8S_VERSION, strict=True)
+    made = {d["metadata"]["name"]: set(d["data"]) for d in generated}
     assert set(made) == {"redis-tls", "redis-acl", "risk-redis-client"}
     used: set[str] = set()
     files_checked = 0
@@ -466,3 +469,35 @@ def test_make_secrets_keeps_what_exists(tmp_path: Path) -> None:
     assert third["risk-password"] != first["risk-password"]
     assert third["users.acl"] != first["users.acl"]
     assert third["ca.crt"] == first["ca.crt"] and third["admin-password"] == first["admin-password"]
+
+
+def shell_scripts(docs: list[K8sDoc], compose: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every shell script the deployments run: `sh -c` commands, args and probes, compose
+    CMD-SHELL health checks."""
+    scripts: list[tuple[str, str]] = []
+    for name, service in compose["services"].items():
+        if service.get("entrypoint") == ["sh", "-c"]:
+            scripts.append((f"compose {name}", shell_script(service)))
+        test = service.get("healthcheck", {}).get("test", [])
+        if test[:1] == ["CMD-SHELL"]:
+            scripts.append((f"compose {name} healthcheck", test[1].replace("$$", "$")))
+    for workload in workloads(docs):
+        for container in containers(workload):
+            command = [*container.get("command", []), *container.get("args", [])]
+            if command[:2] == ["sh", "-c"]:
+                scripts.append((f"{workload} {container['name']}", command[2]))
+            for probe in ("readinessProbe", "livenessProbe", "startupProbe"):
+                probe_command = container.get(probe, {}).get("exec", {}).get("command", [])
+                if probe_command[:2] == ["sh", "-c"]:
+                    scripts.append((f"{workload} {probe}", probe_command[2]))
+    return scripts
+
+
+def test_every_shell_script_parses(docs: list[K8sDoc], cluster_compose: dict[str, Any]) -> None:
+    """`sh -n` accepts every script (the nodes' start, the init jobs, the probes)."""
+    scripts = shell_scripts(docs, cluster_compose)
+    assert len(scripts) >= 12, [where for where, _ in scripts]
+    for where, script in scripts:
+        done = subprocess.run(["sh", "-n", "-c", script], capture_output=True, text=True,
+                              timeout=10, check=False)
+        assert done.returncode == 0, f"{where}: {done.stderr}\n{script}"
