@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import ssl
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import AuthenticationError, NoPermissionError, RedisError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
@@ -139,27 +141,30 @@ def _reason(exc: BaseException) -> str:
     return getattr(exc, "strerror", None) or str(exc)
 
 
-def _tls_failure(exc: BaseException) -> ssl.SSLError | None:
-    """The TLS error behind a redis-py connection error, if that is what it was."""
+def _cause(exc: BaseException, found: Callable[[BaseException], bool]) -> BaseException | None:
+    """The first error in `exc`'s chain of causes (itself included) that `found` accepts:
+    redis-py wraps the socket's error in its own."""
     seen: BaseException | None = exc
     while seen is not None:
-        if isinstance(seen, ssl.SSLError):
+        if found(seen):
             return seen
         seen = seen.__cause__ or seen.__context__
     return None
 
 
+def _tls_failure(exc: BaseException) -> ssl.SSLError | None:
+    """The TLS error behind a redis-py connection error, if that is what it was."""
+    failure = _cause(exc, lambda e: isinstance(e, ssl.SSLError))
+    return failure if isinstance(failure, ssl.SSLError) else None
+
+
 def _dropped(exc: BaseException) -> bool:
     """Whether a connection was accepted and then dropped (not refused, not timed out)."""
-    seen: BaseException | None = exc
-    while seen is not None:
-        if isinstance(seen, ConnectionResetError) or "closed by server" in str(seen):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
+    return _cause(exc, lambda e: isinstance(e, ConnectionResetError)
+                  or "closed by server" in str(e)) is not None
 
 
-async def check_access(client: aioredis.Redis, access: RedisAccess,
+async def check_access(client: aioredis.Redis | RedisCluster, access: RedisAccess,
                        timeout_s: float = 5.0) -> bool:
     """PING Redis once through `client`. Raises RuntimeError for refused credentials or a
     failed TLS handshake; answers False when Redis is only unreachable (not fatal)."""
