@@ -27,7 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "proto"
 OUT = ROOT / "proto" / "python" / "risk_proto"
 PACKAGE = "risk_proto"
-_IMPORT = re.compile(r"^from risk\.v1 import ", re.MULTILINE)
+# `from risk.v1 import x_pb2`, and the Connect plugin's `from risk.v1.x_pb2 import Message` for
+# a message of another file than the service's
+_IMPORT = re.compile(r"^from risk\.v1(?= import |\.)", re.MULTILINE)
 _INIT = '"""Generated protobuf code for the risk.v1 contract. Do not edit."""\n'
 ERRORS_PROTO = "risk/v1/errors.proto"
 ERRORS_DOC = ROOT / "docs" / "errors.md"
@@ -49,7 +51,7 @@ def generate() -> dict[Path, str]:
         subprocess.run(cmd, check=True)
         files: dict[Path, str] = {}
         for path in sorted(Path(tmp).rglob("*.py*")):
-            text = _IMPORT.sub(f"from {PACKAGE}.risk.v1 import ", path.read_text())
+            text = _IMPORT.sub(f"from {PACKAGE}.risk.v1", path.read_text())
             files[path.relative_to(tmp)] = text
     for package in (Path("__init__.py"), Path("risk/__init__.py"), Path("risk/v1/__init__.py")):
         files[package] = _INIT

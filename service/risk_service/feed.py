@@ -7,8 +7,8 @@ owns one Redis connection and runs one XREAD BLOCK over all its games' streams a
 ten thousand streamed games take a few dozen connections, not ten thousand. A game added to a
 reader that is blocked is picked up at once: the reader's XREAD is released with CLIENT
 UNBLOCK from the command connection, and the next XREAD names the new stream. (On Redis
-Cluster one XREAD may only name keys of one slot, which is why feeds are grouped by slot:
-readers per node, an XREAD per slot, is the step from here.)
+Cluster one XREAD may only name keys of one slot, which is why feeds are grouped by slot: a
+cluster's readers (cluster_feed.py) read each slot's games from the node that serves it.)
 
 Each new event goes into every subscriber's bounded buffer without waiting. A subscriber that
 falls `limit` events behind is cut off (it resumes from its last seq with a new call), so one
@@ -33,6 +33,7 @@ from typing import Any, cast
 
 import redis.asyncio as aioredis
 import structlog
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.crc import key_slot
@@ -156,10 +157,12 @@ class GameFeed:
 class StreamReader:
     """One Redis connection reading the streams of many games with one XREAD BLOCK."""
 
-    def __init__(self, hub: FeedHub, index: int, client: aioredis.Redis) -> None:
+    def __init__(self, hub: FeedHub, index: int, client: Any) -> None:
         self.hub = hub
         self.index = index
-        self.redis = client  # single-connection client, no retries: a reconnect must be seen
+        # single-connection client, no retries: a reconnect must be seen (a cluster reader's
+        # is a cluster client: cluster_feed.py)
+        self.redis = client
         self.feeds: dict[bytes, GameFeed] = {}
         self.client_id: int | None = None
         self.round = 0  # XREADs issued
@@ -226,17 +229,14 @@ class StreamReader:
                 self.blocked = True
                 try:
                     reply = cast(XReadReply | None, await self.redis.xread(
-                        streams, block=self.hub.block_ms, count=_XREAD_COUNT))  # type: ignore[arg-type]
+                        streams, block=self.hub.block_ms, count=_XREAD_COUNT))
                 finally:
                     self.blocked = False
             except RedisError as exc:
                 # the next connection is checked for a rollback before it reads on
                 self.client_id = None
                 reconnected = True
-                log.warning("feed_read_failed", reader=self.index, games=len(self.feeds),
-                            error=str(exc))
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, 2.0)
+                backoff = await self._wait_after(exc, backoff)
                 continue
             backoff = 0.05
             reconnected = False
@@ -245,9 +245,19 @@ class StreamReader:
                 if feed is not None:
                     feed.deliver(entries)
 
-    async def _verify(self) -> None:
-        """After a reconnect: end every feed whose stream lost entries it had read."""
-        feeds = [feed for feed in self.feeds.values() if feed.cursor > 0]
+    async def _wait_after(self, exc: RedisError, backoff: float) -> float:
+        """Log a failed read and wait `backoff` seconds; returns the next wait (doubled, at
+        most 2 s)."""
+        log.warning("feed_read_failed", reader=self.index, games=len(self.feeds),
+                    error=str(exc))
+        await asyncio.sleep(backoff)
+        return min(backoff * 2, 2.0)
+
+    async def _verify(self, among: list[GameFeed] | None = None) -> None:
+        """After a reconnect (or, on a cluster, a new master for their slot): end every feed
+        (of `among`, default all) whose stream lost entries it had read."""
+        feeds = [feed for feed in (self.feeds.values() if among is None else among)
+                 if feed.cursor > 0]
         if not feeds:
             return
         control = self.hub.redis
@@ -307,12 +317,14 @@ class FeedHub:
     RESOURCE_EXHAUSTED."""
 
     def __init__(
-        self, client: aioredis.Redis, keys: Keys, *,
-        reader_client: Callable[[], aioredis.Redis], readers: int = 16,
+        self, client: aioredis.Redis | RedisCluster, keys: Keys, *,
+        reader_client: Callable[[], Any], readers: int = 16,
         block_ms: int = 5000, max_games: int = 10_000, max_subscribers: int = 0,
         on_refused: Callable[[str], None] | None = None,
         on_rolled_back: Callable[[], None] | None = None,
+        reader_class: type[StreamReader] | None = None,
     ) -> None:
+        reader_class = reader_class or StreamReader
         self.redis = client
         self.keys = keys
         self.block_ms = block_ms
@@ -322,7 +334,7 @@ class FeedHub:
         self.on_rolled_back = on_rolled_back
         self.feeds: dict[str, GameFeed] = {}
         self.subscribers = 0
-        self.readers = [StreamReader(self, i, reader_client()) for i in range(max(1, readers))]
+        self.readers = [reader_class(self, i, reader_client()) for i in range(max(1, readers))]
 
     @property
     def subscriber_count(self) -> int:

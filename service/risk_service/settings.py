@@ -8,6 +8,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 EVENT_LOOPS = ("uvloop", "asyncio")
+DURABILITIES = ("local", "replica")
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +136,25 @@ class Settings:
     # descriptor modules of variants to serve beside the contract's four, comma-separated
     # module paths each with a `DESCRIPTOR` (docs/architecture.md, "Adding a variant")
     extra_variants: str = ""
+    # --- Redis Cluster, durability and workers (docs/storage.md, "Redis Cluster") ---
+    # REDIS_URL names any node of a Redis Cluster; the service finds the others
+    redis_cluster: bool = False
+    # on a cluster each index (game lists, deadlines, expiry, campaigns) is split into this
+    # many keys, each with its own hash tag, so no key takes every game's writes
+    index_buckets: int = 16
+    # "local": an action is acknowledged once its master has it; "replica": only once a
+    # replica confirms it too (WAIT), so a failover does not lose it
+    durability: str = "local"
+    # how long "replica" waits for that confirmation; past it the call is answered
+    # UNAVAILABLE (STORE_UNAVAILABLE, metadata replicated=false) and the client retries
+    durability_timeout_ms: int = 1000
+    # a cluster's feed readers are woken by each commit (cluster_feed.py) and, in case a
+    # wake-up was lost, read every streamed game this often all the same
+    cluster_feed_sweep_ms: int = 5000
+    # service processes sharing `listen` (SO_REUSEPORT) under one supervising parent
+    workers: int = 1
+    # set by the parent of `workers` for its children: bind `listen` with SO_REUSEPORT
+    reuse_port: bool = False
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -172,7 +192,24 @@ class Settings:
         if settings.event_loop not in EVENT_LOOPS:
             raise ValueError(f"RISK_EVENT_LOOP={settings.event_loop!r} is not one of "
                              f"{', '.join(EVENT_LOOPS)}")
+        if settings.durability not in DURABILITIES:
+            raise ValueError(f"RISK_DURABILITY={settings.durability!r} is not one of "
+                             f"{', '.join(DURABILITIES)}")
+        if not 1 <= settings.index_buckets <= 1024:
+            raise ValueError(f"RISK_INDEX_BUCKETS={settings.index_buckets} is not between 1 "
+                             "and 1024")
+        if settings.workers < 1:
+            raise ValueError(f"RISK_WORKERS={settings.workers} must be at least 1")
         return settings
+
+    def check_redis(self) -> None:
+        """The Redis settings that only make sense together; raises ValueError naming them.
+        (Checked when serving starts, not by `from_env`, which reads each setting alone.)"""
+        if self.durability == "replica" and not self.redis_url:
+            raise ValueError("RISK_DURABILITY=replica needs a REDIS_URL with replicas (the "
+                             "embedded Redis has none)")
+        if self.redis_cluster and not self.redis_url:
+            raise ValueError("RISK_REDIS_CLUSTER=true needs REDIS_URL naming a cluster node")
 
     def extra_variant_modules(self) -> tuple[str, ...]:
         return tuple(m.strip() for m in self.extra_variants.split(",") if m.strip())

@@ -45,7 +45,7 @@ class Sweeper:
 
     async def sweep_once(self) -> None:
         now = self.games.clock_ms()
-        for game_id in await self.store.due(self.store.keys.deadlines(), now, BATCH):
+        for game_id in await self.store.due(self.store.keys.deadlines, now, BATCH):
             owner = self.games.process_id
             if not await self.store.lease(game_id, owner, LEASE_MS):
                 continue
@@ -53,11 +53,11 @@ class Sweeper:
                 await self.games.enforce_deadline(game_id)
             finally:
                 await self.store.release(game_id, owner)
-        for member in await self.store.due(self.store.keys.expiring(), now, BATCH):
+        for member in await self.store.due(self.store.keys.expiring, now, BATCH):
             await self.store.forget(member)
         if self.campaigns is not None:
-            for campaign_id in await self.store.due(self.store.keys.campaign_expiring(), now,
-                                                    BATCH):
+            for campaign_id in await self.store.due(self.store.keys.campaign_expiring,
+                                                    now, BATCH):
                 if await self.campaigns.expire_if_due(campaign_id):
                     log.info("campaign_expired", campaign_id=campaign_id)
         if (time.monotonic() - self.last_idle_scan) * 1000 >= self.idle_scan_ms:

@@ -74,10 +74,14 @@ def test_every_territory_name_round_trips() -> None:
 
 
 def test_unknown_territory_suggests_names() -> None:
-    """A typo is refused with the names that contain it."""
-    with pytest.raises(ValueError, match="did you mean Western United States, Western Europe, "
-                                         "Western Australia"):
+    """A typo is refused with the names close to it or containing it."""
+    with pytest.raises(ValueError, match="did you mean Western Europe or Western Australia or "
+                                         "Western United States"):
         territory("western")
+    with pytest.raises(ValueError, match=r"no territory named 'Alsaka'; did you mean Alaska\?"):
+        territory("Alsaka")
+    with pytest.raises(ValueError, match="did you mean attack"):
+        parse_action(["atack", "Alaska", "Kamchatka", "3"])
     with pytest.raises(ValueError, match=r"0\.\.41"):
         territory(42)
 
@@ -176,9 +180,12 @@ def test_every_legal_action_command_reads_back() -> None:
     assert len(checked) >= 8  # every kind but the ones bots rarely reach in 400 steps
 
 
-def test_count_ranges_print_as_low_dots_high() -> None:
-    """A legal family of counts shows as LOW..HIGH, a single count as itself."""
-    assert action_command(actions.place("New Guinea", 1), 5) == "place 'New Guinea' 1..5"
+def test_count_ranges_print_at_their_largest_count() -> None:
+    """A legal family of counts is written at its largest (a command to paste as it is: place
+    them all), a single count as itself; the description says the range."""
+    assert action_command(actions.place("New Guinea", 1), 5) == "place 'New Guinea' 5"
+    assert actions.describe_action(actions.place("New Guinea", 1), 5) == \
+        "place 1 to 5 armies on New Guinea"
     assert action_command(actions.move_in(3), 3) == "move-in 3"
     assert action_command(actions.trade([1, 5, 42], 1)) == "trade 1 5 42 'Northwest Territory'"
 

@@ -26,7 +26,8 @@ def _run(command: list[str], **env: str) -> subprocess.CompletedProcess[str]:
 
 def test_node_client_plays_streams_and_reads_reasons(make_service: ServiceFactory) -> None:
     """A whole 2-player Classic game through the TypeScript client, watched by a spectator
-    that sees every version; the uint64 seed arrives exactly; errors carry their reasons."""
+    that sees every version; the uint64 seed arrives exactly; errors carry their reasons; a
+    variant's description (the board to draw) arrives whole."""
     node = shutil.which("node")
     assert node, "node is not on PATH: run bash scripts/setup"
     built = _run([node, "node_modules/typescript/bin/tsc", "-p", "."])
@@ -35,4 +36,4 @@ def test_node_client_plays_streams_and_reads_reasons(make_service: ServiceFactor
     done = _run([node, "--test", "--test-reporter=spec", "dist/test/"],
                 RISK_TARGET=f"http://{service.target}")
     assert done.returncode == 0, f"{done.stdout}\n{done.stderr}\n{service.logs()[-4000:]}"
-    assert "pass 3" in done.stdout, done.stdout  # the node suite ran, all of it
+    assert "pass 4" in done.stdout, done.stdout  # the node suite ran, all of it

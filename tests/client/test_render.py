@@ -11,11 +11,10 @@ import dataclasses
 import pytest
 
 from risk_client import actions
+from risk_client.boards.classic import board_lines, classic_view
 from risk_client.render import (
     Seats,
-    board_lines,
     card_label,
-    classic_view,
     describe_action,
     describe_event,
     event_line,

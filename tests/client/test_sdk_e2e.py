@@ -30,7 +30,8 @@ from risk_client import (
 )
 from risk_client.cli import CLEAR_SCREEN
 from risk_client.render import is_game_end
-from risk_proto.risk.v1 import service_pb2
+from risk_proto.risk.v1 import common_pb2, service_pb2
+from risk_rules.engine.deep_space.board import DEEP_SPACE_BOARD
 from tests.service.harness import ServiceProcess
 
 SEED = 3
@@ -95,6 +96,31 @@ async def test_bots_play_a_game_to_its_outcome(client: RiskClient) -> None:
     assert seqs == list(range(1, game.last_seq + 1))
     again = await asyncio.wait_for(play_game(client, None, SEED, 2), GAME_TIMEOUT_S)
     assert (again.game.version, again.game.outcome) == (game.version, game.outcome)
+
+
+async def test_a_planner_bot_beats_random_bots_through_the_api(client: RiskClient) -> None:
+    """Bots at the levels asked for play through the API: a planner seat against two random
+    seats wins its classic game by conquest, from its view and legal actions alone."""
+    final = await asyncio.wait_for(
+        play_game(client, None, SEED, 3, levels=("random", "planner", "random")),
+        GAME_TIMEOUT_S)
+    assert final.game.status == service_pb2.GAME_STATUS_FINISHED
+    assert (final.game.outcome.winner, final.game.outcome.reason) == (1, "conquest")
+
+
+async def test_an_unknown_bot_level_is_refused_before_the_game(client: RiskClient) -> None:
+    """A level that does not exist fails at once, naming the levels, before any game is made."""
+    with pytest.raises(ValueError, match="random, greedy, planner"):
+        await play_game(client, None, SEED, 2, levels=("expert",))
+
+
+def test_cli_demo_bots_at_a_level(service: ServiceProcess) -> None:
+    """`risk demo --level planner` plays the demo with planner bots to an outcome."""
+    done = risk(service, "demo", "--players", "2", "--seed", str(SEED), "--level", "planner")
+    assert done.returncode == 0, done.stderr
+    found(r"^outcome: (seat \d .* wins by \w+|draw)", done.stdout)
+    refused = risk(service, "demo", "--level", "expert")
+    assert refused.returncode != 0 and "invalid choice: 'expert'" in refused.stderr
 
 
 async def test_failed_calls_raise_typed_errors(client: RiskClient) -> None:
@@ -165,6 +191,19 @@ async def test_lifecycle_calls(client: RiskClient, service: ServiceProcess) -> N
     watched = risk(service, "watch", other.game_id, "--plain")
     assert watched.returncode == 0 and "the game is cancelled" in watched.stdout
     assert "is cancelled with no outcome" in watched.stdout
+
+
+async def test_describe_variant_by_number_and_name(client: RiskClient) -> None:
+    """The SDK reads a variant's description (the board as data) by its number or its name;
+    a name the service does not serve is NotFound with VARIANT_NOT_FOUND."""
+    by_number = await client.describe_variant(common_pb2.VARIANT_DEEP_SPACE)
+    assert by_number == await client.describe_variant("deep_space")
+    assert len(by_number.map.regions) == DEEP_SPACE_BOARD.size
+    assert [v.name for v in await client.list_variants()] == [
+        "classic", "deep_space", "strike", "legacy"]
+    with pytest.raises(NotFound) as unknown:
+        await client.describe_variant("chess")
+    assert unknown.value.reason == "VARIANT_NOT_FOUND"
 
 
 async def test_list_games_follows_pages(client: RiskClient) -> None:

@@ -44,19 +44,6 @@ def setting_env_names() -> frozenset[str]:
     return frozenset(names | {"REDIS_URL"})
 
 
-# Settings of the Redis Cluster support, built on branch h-cluster at the same time as these
-# manifests (issue 19 items 1-3), with these names and values. Accepted here only while
-# Settings lacks them; once that branch is merged they are real settings and checked as such
-# (and this set can go).
-CLUSTER_SETTINGS = {"RISK_REDIS_CLUSTER": "true", "RISK_DURABILITY": "replica",
-                    "RISK_WORKERS": "1"}
-
-
-def deploy_env_names() -> frozenset[str]:
-    """What a manifest may set: the settings, and the cluster settings not merged yet."""
-    return setting_env_names() | frozenset(CLUSTER_SETTINGS)
-
-
 def settings_from(env: Mapping[str, str]) -> Settings:
     """Parse `env` as the service would (raises on a malformed value)."""
     return Settings.from_env(dict(env))

@@ -22,7 +22,6 @@ from tests.deploy.cluster_harness import node_services, shell_script
 from tests.deploy.manifests import (
     CLUSTER_COMPOSE,
     CLUSTER_CONF,
-    CLUSTER_SETTINGS,
     COMPOSE,
     DEPLOY,
     GRPC_PORT,
@@ -34,7 +33,6 @@ from tests.deploy.manifests import (
     compose_env,
     container_ports,
     containers,
-    deploy_env_names,
     egress_allowed,
     image_pinned,
     ingress_allowed,
@@ -145,30 +143,31 @@ def test_every_image_is_pinned(docs: list[K8sDoc], cluster_compose: dict[str, An
 
 
 def test_cluster_compose_env_names_are_settings(cluster_compose: dict[str, Any]) -> None:
-    """The replicas' variables are settings the service reads (or the cluster support's
-    three), and the service parses them."""
+    """The replicas' variables are settings the service reads, and the service parses them."""
     env = compose_env(cluster_compose["services"]["risk"])
-    unknown = set(env) - deploy_env_names()
+    unknown = set(env) - setting_env_names()
     assert not unknown, sorted(unknown)
     settings = settings_from(env)
     assert settings.redis_username == "risk"
     assert settings.redis_tls_check_hostname, "hostnames are verified"
 
 
-def test_cluster_settings_are_the_agreed_ones(
+def test_both_deployments_run_the_cluster_support_alike(
     cluster_compose: dict[str, Any], docs: list[K8sDoc]
 ) -> None:
-    """Both deployments set the cluster support's settings with the agreed values, and each
-    one is either a real setting now or not yet merged (never a third spelling)."""
+    """compose and the Kubernetes ConfigMap give the replicas the same cluster settings: a
+    Redis Cluster, acknowledged only once a replica has the write (WAIT), one process per
+    replica (the orchestrator scales), over TLS as `risk`, and the service accepts that
+    combination at start-up."""
     (container,) = containers(one(docs, "Deployment", "risk-service"))
     (name,) = [s["configMapRef"]["name"] for s in container["envFrom"] if "configMapRef" in s]
-    config = one(docs, "ConfigMap", name).doc["data"]
-    compose_settings = compose_env(cluster_compose["services"]["risk"])
-    for key, value in CLUSTER_SETTINGS.items():
-        assert config[key].lower() == value, key
-        assert compose_settings[key].lower() == value, key
-    assert "RISK_WORKERS" in setting_env_names() or "RISK_REDIS_CLUSTER" not in \
-        setting_env_names(), "merged in part: check CLUSTER_SETTINGS"
+    for env in (one(docs, "ConfigMap", name).doc["data"],
+                compose_env(cluster_compose["services"]["risk"])):
+        settings = settings_from(env)
+        assert settings.redis_cluster and settings.durability == "replica", env
+        assert settings.workers == 1, env
+        assert settings.redis_url.startswith("rediss://") and settings.redis_username == "risk"
+        settings.check_redis()
 
 
 def test_service_settings_name_files_that_are_mounted(

@@ -5,10 +5,9 @@ them, then used as the service's `risk` user would use them.
 
 from __future__ import annotations
 
-import os
+import asyncio
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -17,11 +16,10 @@ import grpc
 import pytest
 import redis
 import redis.asyncio
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 from redis.asyncio.cluster import RedisCluster
 
+from risk_proto.risk.v1 import game_pb2, service_pb2
 from risk_service.redis_access import RedisAccess
-from risk_service.redis_server import free_port
 from risk_service.settings import Settings
 from risk_service.store.keys import Keys
 from tests.deploy.cluster_harness import ANNOUNCE, LoopbackCluster, load_cluster_compose
@@ -33,6 +31,12 @@ from tests.deploy.manifests import (
     one,
     stage_env,
 )
+from tests.service.harness import ServiceProcess
+from tests.service.rawbot import Log, Stub, channel, open_table, play, quick_game, seqs
+from tests.service.streamcheck import assert_every_version_streamed
+
+# moves played through each replica: a few dozen calls, inside the deployments' rate limits
+MOVES_EACH = 12
 
 
 @pytest.fixture(scope="module")
@@ -131,51 +135,66 @@ def k8s_service_env() -> dict[str, str]:
     return data
 
 
-def alive(target: str) -> bool:
-    """The process's own health status ("", liveness) is SERVING."""
-    with grpc.insecure_channel(target) as channel:
-        try:
-            reply = health_pb2_grpc.HealthStub(channel).Check(
-                health_pb2.HealthCheckRequest(service=""), timeout=1)
-        except grpc.RpcError:
-            return False
-    return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
-
-
-@pytest.mark.parametrize("source", ["compose", "k8s"])
-def test_service_replicas_connect_to_the_cluster_as_risk_over_tls(
-    cluster: LoopbackCluster, source: str, tmp_path: Path
-) -> None:
-    """Two service processes with the settings compose (or the Kubernetes ConfigMap) gives
-    the replicas, files and URL pointed at this cluster: both pass the start-up check of
-    their credentials and certificates against a node (a refusal exits 2), serve, hold
-    connections as `risk` on the cluster, and drain on SIGTERM (exit 0).
-
-    Readiness and games on the cluster need RISK_REDIS_CLUSTER support (branch h-cluster);
-    deploy/README.md, "After merging the cluster support", says what to add here."""
+def replica_env(cluster: LoopbackCluster, source: str, data_dir: Path) -> dict[str, str]:
+    """What compose (or the Kubernetes ConfigMap) and the image give a service replica, with
+    the files and URL pointed at this cluster; the listen and metrics ports are the test's."""
     settings = (compose_env(load_cluster_compose()["services"]["risk"]) if source == "compose"
                 else k8s_service_env())
     final = load_dockerfile()[-1]
     image_env = {k: v for k, v in stage_env(final).items() if k != "PATH"}
-    procs: list[tuple[subprocess.Popen[bytes], str, Path]] = []
+    env = {**image_env, **cluster.service_env(settings), "RISK_METRICS_PORT": "0",
+           "RISK_DATA_DIR": str(data_dir)}
+    # ServiceProcess listens on a free port and passes REDIS_URL itself
+    return {k: v for k, v in env.items() if k not in ("RISK_LISTEN", "REDIS_URL")}
+
+
+async def watch(stub: Stub, game_id: str, seen: list[game_pb2.Event]) -> None:
+    """A spectator: every event of the game's stream, as it comes, into `seen`."""
+    async for message in stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game_id)):
+        seen.append(message.event)
+
+
+@pytest.mark.parametrize("source", ["compose", "k8s"])
+async def test_service_replicas_connect_to_the_cluster_as_risk_over_tls(
+    cluster: LoopbackCluster, source: str, tmp_path: Path
+) -> None:
+    """Two service processes with the settings compose (or the Kubernetes ConfigMap) gives
+    the replicas (a Redis Cluster, RISK_DURABILITY=replica, TLS with a client certificate,
+    user `risk`): both pass the start-up check of their credentials and certificates, become
+    ready, and play a game together, its moves committed through one and then the other,
+    while a spectator on each sees every event once, in order (the doorbell's pub/sub over
+    TLS as `risk`). Only `risk` holds connections on the nodes, and both drain on SIGTERM.
+
+    (A bounded number of moves: the deployments' per-address rate limits apply here too.)"""
+    env = [replica_env(cluster, source, tmp_path / f"data{n}") for n in range(2)]
+    url = cluster.service_env({})["REDIS_URL"]
+    replicas = [ServiceProcess(url, tmp_path, **e) for e in env]
+    channels: list[grpc.aio.Channel] = []
+    watchers: list[asyncio.Task[None]] = []
     try:
-        for replica in range(2):
-            target = f"127.0.0.1:{free_port()}"
-            env = {**os.environ, **image_env, **cluster.service_env(settings),
-                   "RISK_LISTEN": target, "RISK_METRICS_PORT": "0",
-                   "RISK_DATA_DIR": str(tmp_path / f"data{replica}")}
-            log = tmp_path / f"replica{replica}.log"
-            with log.open("wb") as out:
-                proc = subprocess.Popen([sys.executable, "-m", "risk_service"], env=env,
-                                        stdout=out, stderr=subprocess.STDOUT)
-            procs.append((proc, target, log))
-        for proc, target, log in procs:
-            deadline = time.monotonic() + 30
-            while not alive(target):
-                assert proc.poll() is None, log.read_text()
-                assert time.monotonic() < deadline, f"never served:\n{log.read_text()}"
-                time.sleep(0.2)
-            assert "redis_unreachable" not in log.read_text(), log.read_text()
+        for replica in replicas:
+            replica.start(timeout=60)  # readiness: the service's health follows Redis
+            assert "redis_unreachable" not in replica.logs(), replica.logs()
+        channels = [channel(r.target) for r in replicas]
+        a, b = (Stub(ch) for ch in channels)
+        table = await open_table(a, quick_game(seed=7))
+        seen: tuple[list[game_pb2.Event], list[game_pb2.Event]] = ([], [])
+        watchers = [asyncio.create_task(watch(stub, table.game_id, events))
+                    for stub, events in zip((a, b), seen, strict=True)]
+        log = Log(table.start_version)
+        await play(a, table, log, moves=MOVES_EACH)
+        await play(b, table, log, moves=MOVES_EACH)
+        log.check_complete()
+        assert len(log.moves) == 2 * MOVES_EACH
+        final = (await b.GetGame(service_pb2.GetGameRequest(game_id=table.game_id))).game
+        assert final.version == log.version
+        for _ in range(200):
+            if all(events and events[-1].seq == final.last_seq for events in seen):
+                break
+            await asyncio.sleep(0.05)
+        for events in seen:
+            assert seqs(events) == list(range(1, final.last_seq + 1)), "every event, in order"
+            assert_every_version_streamed(events, final.version)
         users = []
         for node in cluster.running():
             with cluster.admin(node) as admin:
@@ -183,14 +202,13 @@ def test_service_replicas_connect_to_the_cluster_as_risk_over_tls(
                 users += [c["user"] for c in admin.client_list()
                           if c["user"] not in ("admin", "(superuser)")]
         assert users and set(users) == {"risk"}, users
-        for proc, _target, log in procs:
-            proc.send_signal(signal.SIGTERM)
-            assert proc.wait(20) == 0, log.read_text()
     finally:
-        for proc, _target, _log in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait(10)
+        for task in watchers:
+            task.cancel()
+        for ch in channels:
+            await ch.close()
+        codes = [replica.stop() for replica in replicas]
+    assert codes == [0, 0], [replica.logs() for replica in replicas]
 
 
 async def test_a_killed_master_is_replaced_by_its_replica(

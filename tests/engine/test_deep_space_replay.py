@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import playthrough
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from playthrough import Playthrough, Step, assert_same_game, diverges, first_state, through_the_wire
 
-from risk_proto.risk.v1 import game_pb2
 from risk_rules import wire
-from risk_rules.engine import Action, Event, IllegalAction, get_ruleset
+from risk_rules.engine import get_ruleset
 from risk_rules.engine.deep_space.model import DeepSpaceOptions
 
 VARIANT = "deep_space"
@@ -43,66 +43,12 @@ def _load_golden_script() -> ModuleType:
 GOLDEN = _load_golden_script()
 
 
-@dataclass
-class Playthrough:
-    """What a played game leaves behind: its log (actions and resignations), events, bytes."""
-
-    options: DeepSpaceOptions
-    seed: int
-    steps: list[tuple[int, Action | None]]  # (seat, action); None: the seat resigned
-    events: list[list[Event]]  # the creation events first, then one list per step
-    snapshots: list[bytes]  # wire.encode_state after creation and after every step
+def play(options: DeepSpaceOptions, seed: int, *, resign_at: int = -1) -> Playthrough:
+    return playthrough.play(VARIANT, options, seed, resign_at=resign_at, max_steps=20_000)
 
 
-def play(options: DeepSpaceOptions, seed: int, *, resign_at: int = -1,
-         max_actions: int = 20_000) -> Playthrough:
-    """A bot game (the bots' entropy mixes the seed and the step); at step `resign_at` the
-    deciding seat's next opponent resigns instead."""
-    state, events = RULES.create(options, seed)
-    record = Playthrough(options, seed, [], [events], [wire.encode_state(VARIANT, state)])
-    while RULES.outcome(state) is None and len(record.steps) < max_actions:
-        (seat,) = RULES.decision(state).seats
-        step: tuple[int, Action | None]
-        if len(record.steps) == resign_at:
-            quitter = next(s for s in range(1, options.players + 1)
-                           if not state.out[(seat + s) % options.players])
-            step = ((seat + quitter) % options.players, None)
-            state, events = RULES.resign(state, step[0])
-        else:
-            action = RULES.bot_action(state, seat, seed * 100_003 + len(record.steps))
-            step = (seat, action)
-            state, events = RULES.apply(state, seat, action)
-        record.steps.append(step)
-        record.events.append(events)
-        record.snapshots.append(wire.encode_state(VARIANT, state))
-    return record
-
-
-def replay(options: DeepSpaceOptions, seed: int, steps: list[tuple[int, Action | None]]
-           ) -> Playthrough:
-    """Rebuild from seed and steps only; the deciding seat is asked of the engine each step."""
-    state, events = RULES.create(options, seed)
-    record = Playthrough(options, seed, [], [events], [wire.encode_state(VARIANT, state)])
-    for seat, action in steps:
-        if action is None:
-            state, events = RULES.resign(state, seat)
-        else:
-            seats = RULES.decision(state).seats
-            state, events = RULES.apply(state, seats[0] if seats else 0, action)
-        record.steps.append((seat, action))
-        record.events.append(events)
-        record.snapshots.append(wire.encode_state(VARIANT, state))
-    return record
-
-
-def assert_same_game(original: Playthrough, rebuilt: Playthrough) -> None:
-    assert len(rebuilt.snapshots) == len(original.snapshots)
-    for step, (want, got) in enumerate(zip(original.events, rebuilt.events, strict=True)):
-        assert got == want, f"events differ at step {step} (0 is creation)"
-    for step, (want_bytes, got_bytes) in enumerate(
-        zip(original.snapshots, rebuilt.snapshots, strict=True)
-    ):
-        assert got_bytes == want_bytes, f"snapshot bytes differ at step {step} (0 is creation)"
+def replay(options: DeepSpaceOptions, seed: int, steps: list[Step]) -> Playthrough:
+    return playthrough.replay(VARIANT, options, seed, steps)
 
 
 CASES = [
@@ -127,14 +73,9 @@ def test_replay_from_seed_and_actions_is_identical(
 def test_replay_from_stored_bytes_is_identical() -> None:
     """A log kept as bytes (first snapshot plus serialised actions) replays to the same game."""
     original = play(DeepSpaceOptions(players=4), 17)
-    _, _, first = wire.decode_state(original.snapshots[0])
-    steps: list[tuple[int, Action | None]] = []
-    for seat, action in original.steps:
-        assert action is not None
-        message = game_pb2.Action()
-        message.ParseFromString(wire.action_to_proto(VARIANT, action).SerializeToString())
-        steps.append((seat, wire.action_from_proto(message)[1]))
-    assert_same_game(original, replay(first.options, first.seed, steps))
+    first = first_state(original)
+    assert_same_game(original, replay(first.options, first.seed,
+                                      through_the_wire(VARIANT, original.steps)))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -143,11 +84,7 @@ def test_different_seed_gives_different_playthrough(players: int) -> None:
     options = DeepSpaceOptions(players=players, max_turns=40)
     a, b = play(options, 101), play(options, 102)
     assert a.events != b.events and a.snapshots[-1] != b.snapshots[-1]
-    try:
-        rebuilt = replay(options, 102, a.steps)
-    except IllegalAction:
-        return
-    assert rebuilt.events != a.events
+    assert diverges(a, 102)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -9,15 +9,15 @@ really matters: another seed gives another game.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
+import playthrough
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from playthrough import Playthrough, Step, assert_same_game, diverges, first_state, through_the_wire
 
-from risk_proto.risk.v1 import game_pb2
 from risk_rules import wire
-from risk_rules.engine import Action, Event, IllegalAction, get_ruleset
+from risk_rules.engine import get_ruleset
 from risk_rules.engine.classic.model import (
     ClassicOptions,
     FortifyMode,
@@ -29,62 +29,12 @@ VARIANT = "classic"
 RULES = get_ruleset(VARIANT)
 
 
-@dataclass
-class Playthrough:
-    """What a played game leaves behind: its log, and what the tests compare against."""
-
-    options: ClassicOptions
-    seed: int
-    actions: list[Action]
-    events: list[list[Event]]  # the creation events first, then one list per action
-    snapshots: list[bytes]  # wire.encode_state after creation and after every action
-
-
 def play(options: ClassicOptions, seed: int, max_actions: int = 100_000) -> Playthrough:
-    """A bot game; the bots' entropy mixes the seed and the action index."""
-    state, events = RULES.create(options, seed)
-    record = Playthrough(options, seed, [], [events], [wire.encode_state(VARIANT, state)])
-    while RULES.outcome(state) is None and len(record.actions) < max_actions:
-        (seat,) = RULES.decision(state).seats
-        action = RULES.bot_action(state, seat, seed * 100_003 + len(record.actions))
-        state, events = RULES.apply(state, seat, action)
-        record.actions.append(action)
-        record.events.append(events)
-        record.snapshots.append(wire.encode_state(VARIANT, state))
-    return record
+    return playthrough.play(VARIANT, options, seed, max_steps=max_actions)
 
 
-def replay(options: ClassicOptions, seed: int, actions: list[Action]) -> Playthrough:
-    """Rebuild from seed and actions only; the deciding seat is asked of the engine each step."""
-    state, events = RULES.create(options, seed)
-    record = Playthrough(options, seed, [], [events], [wire.encode_state(VARIANT, state)])
-    for action in actions:
-        seats = RULES.decision(state).seats
-        # Past the end of the game there is no decider; apply then rejects with GAME_OVER.
-        state, events = RULES.apply(state, seats[0] if seats else 0, action)
-        record.actions.append(action)
-        record.events.append(events)
-        record.snapshots.append(wire.encode_state(VARIANT, state))
-    return record
-
-
-def diverges(options: ClassicOptions, seed: int, log: Playthrough) -> bool:
-    """Whether `log`'s actions, replayed under `seed`, are rejected or give other events."""
-    try:
-        rebuilt = replay(options, seed, log.actions)
-    except IllegalAction:
-        return True
-    return rebuilt.events != log.events
-
-
-def assert_same_game(original: Playthrough, rebuilt: Playthrough) -> None:
-    assert len(rebuilt.snapshots) == len(original.snapshots)
-    for step, (want, got) in enumerate(zip(original.events, rebuilt.events, strict=True)):
-        assert got == want, f"events differ at step {step} (0 is creation)"
-    for step, (want_bytes, got_bytes) in enumerate(
-        zip(original.snapshots, rebuilt.snapshots, strict=True)
-    ):
-        assert got_bytes == want_bytes, f"snapshot bytes differ at step {step} (0 is creation)"
+def replay(options: ClassicOptions, seed: int, steps: list[Step]) -> Playthrough:
+    return playthrough.replay(VARIANT, options, seed, steps)
 
 
 CASES = [
@@ -107,27 +57,22 @@ def test_replay_from_seed_and_actions_is_identical(options: ClassicOptions, seed
     """Seed plus action list rebuild every event and byte-identical snapshots after each action."""
     original = play(options, seed)
     assert RULES.outcome(wire.decode_state(original.snapshots[-1])[2]) is not None
-    assert_same_game(original, replay(options, seed, original.actions))
+    assert_same_game(original, replay(options, seed, original.steps))
 
 
 def test_replay_from_stored_bytes_is_identical() -> None:
     """A log kept as bytes (first snapshot plus serialised actions) replays to the same game."""
     original = play(ClassicOptions(players=4, setup=SetupMode.RANDOM_DEAL), 17)
-    _, _, first = wire.decode_state(original.snapshots[0])
-    stored_log = [wire.action_to_proto(VARIANT, a).SerializeToString() for a in original.actions]
-    actions = []
-    for data in stored_log:
-        message = game_pb2.Action()
-        message.ParseFromString(data)
-        actions.append(wire.action_from_proto(message)[1])
-    assert_same_game(original, replay(first.options, first.seed, actions))
+    first = first_state(original)
+    assert_same_game(original, replay(first.options, first.seed,
+                                      through_the_wire(VARIANT, original.steps)))
 
 
 def test_replaying_twice_gives_the_same_final_bytes() -> None:
     """Two independent rebuilds of one log agree with each other, not just with the original."""
     original = play(ClassicOptions(players=3), 31, max_actions=600)
-    first = replay(original.options, original.seed, original.actions)
-    second = replay(original.options, original.seed, original.actions)
+    first = replay(original.options, original.seed, original.steps)
+    second = replay(original.options, original.seed, original.steps)
     assert first.snapshots[-1] == second.snapshots[-1] == original.snapshots[-1]
 
 
@@ -138,7 +83,7 @@ def test_different_seed_gives_different_playthrough(players: int) -> None:
     a, b = play(options, 101), play(options, 102)
     assert a.events != b.events
     assert a.snapshots[-1] != b.snapshots[-1]
-    assert diverges(options, 102, a)
+    assert diverges(a, 102)
 
 
 def test_same_seed_different_options_differ() -> None:
@@ -166,4 +111,4 @@ ANY_OPTIONS = st.builds(
 def test_replay_holds_for_any_seed_and_options(options: ClassicOptions, seed: int) -> None:
     """For arbitrary seeds and options, a replay of a (shortened) bot game is byte-identical."""
     original = play(options, seed, max_actions=1500)
-    assert_same_game(original, replay(options, seed, original.actions))
+    assert_same_game(original, replay(options, seed, original.steps))

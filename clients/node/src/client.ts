@@ -34,6 +34,8 @@ import {
   RiskService,
   type SubmitActionResponse,
 } from "./gen/risk/v1/service_pb.js";
+import type { Variant } from "./gen/risk/v1/common_pb.js";
+import type { VariantDescription } from "./gen/risk/v1/variant_pb.js";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:50051";
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -227,6 +229,28 @@ export class RiskClient {
 
   async listGames(request: MessageInitShape<typeof ListGamesRequestSchema> = {}): Promise<ListGamesResponse> {
     return this.#unary(() => this.#connection.rpc.listGames(request, this.#call()));
+  }
+
+  /**
+   * The board as data: a variant's map (regions with adjacency and coordinates to draw them),
+   * decks, options with defaults and ranges, seat counts and rules version. `variant` is its
+   * number (`Variant.CLASSIC`) or its name ("deep_space"). Public and unchanging for a rules
+   * version, so a caller may keep it.
+   */
+  async describeVariant(variant: Variant | string): Promise<VariantDescription> {
+    const request = typeof variant === "string" ? { name: variant } : { variant };
+    const reply = await this.#unary(() =>
+      this.#connection.rpc.describeVariant(request, this.#call()));
+    if (reply.variant === undefined) {
+      throw new Error("DescribeVariant answered without a description");
+    }
+    return reply.variant;
+  }
+
+  /** Every variant the service serves, each as `describeVariant` describes it. */
+  async listVariants(): Promise<VariantDescription[]> {
+    const reply = await this.#unary(() => this.#connection.rpc.listVariants({}, this.#call()));
+    return reply.variants;
   }
 
   /** The legal actions of the token's seat (or `seat`), at the version the reply names. */

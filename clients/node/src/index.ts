@@ -22,3 +22,4 @@ export * from "./gen/risk/v1/errors_pb.js";
 export * from "./gen/risk/v1/game_pb.js";
 export * from "./gen/risk/v1/lifecycle_pb.js";
 export * from "./gen/risk/v1/service_pb.js";
+export * from "./gen/risk/v1/variant_pb.js";

@@ -18,6 +18,7 @@ import {
   RiskClient,
   RiskError,
   seededRandom,
+  Variant,
 } from "../src/index.js";
 
 const target = process.env["RISK_TARGET"];
@@ -151,4 +152,24 @@ test("act re-reads and decides again after losing a version race", async () => {
   });
   assert.equal(decisions, 2, "act decided again after ABORTED / STALE_VERSION");
   assert.equal(reply?.version, start + 2n);
+});
+
+test("describeVariant gives the board to draw, by number or by name", async () => {
+  const classic = await client.describeVariant(Variant.CLASSIC);
+  assert.equal(classic.name, "classic");
+  assert.equal(classic.map!.regions.length, 42);
+  for (const region of classic.map!.regions) {
+    for (const other of region.adjacent) {
+      assert.ok(classic.map!.regions[other]!.adjacent.includes(region.id), "adjacency is symmetric");
+    }
+  }
+  const players = classic.options.find((option) => option.name === "players")!;
+  assert.equal(players.min, 2n, "64-bit bounds arrive as bigint");
+  assert.deepEqual(await client.describeVariant("classic"), classic);
+  const listed = await client.listVariants();
+  assert.deepEqual(listed.map((variant) => variant.name), ["classic", "deep_space", "strike", "legacy"]);
+
+  const unknown = await expectRiskError(client.describeVariant("chess"));
+  assert.equal(unknown.code, Code.NotFound);
+  assert.equal(unknown.reason, "VARIANT_NOT_FOUND");
 });

@@ -10,23 +10,23 @@ names may be given unquoted, the longest matching run of words wins.
 
 from __future__ import annotations
 
-import re
-import shlex
 from collections.abc import Sequence
 
+from risk_client.places import Places, did_you_mean, name_key
+from risk_client.wording import dice_words, plural
 from risk_proto.risk.v1 import classic_pb2, game_pb2
-from risk_rules.engine.classic.board import CLASSIC_BOARD, DECK_SIZE, TERRITORIES
+from risk_rules.engine.classic.board import (
+    CLASSIC_BOARD,
+    DECK_SIZE,
+    SYMBOL_NAMES,
+    card_symbol,
+    card_territory,
+)
+from risk_rules.engine.classic.model import HIDDEN
 
 NO_BONUS = -1
 _A = classic_pb2.ClassicAction
-_LONGEST_NAME_WORDS = max(len(name.split()) for name in CLASSIC_BOARD.names)
-
-
-def _key(text: str) -> str:
-    return re.sub(r"[^0-9a-z]", "", text.lower())
-
-
-_BY_KEY: dict[str, int] = {_key(name): i for i, name in enumerate(CLASSIC_BOARD.names)}
+TERRITORIES = Places("territory", CLASSIC_BOARD.names)
 
 
 # ---- territories -----------------------------------------------------------------------------
@@ -34,26 +34,13 @@ _BY_KEY: dict[str, int] = {_key(name): i for i, name in enumerate(CLASSIC_BOARD.
 
 def territory_name(territory: int) -> str:
     """The territory's name, or a placeholder for an id outside the map."""
-    if 0 <= territory < TERRITORIES:
-        return CLASSIC_BOARD.names[territory]
-    return f"territory #{territory}"
+    return TERRITORIES.name(territory)
 
 
 def territory(name_or_id: str | int) -> int:
-    """A territory id from its name (case, spaces and punctuation ignored) or its id."""
-    if isinstance(name_or_id, int):
-        if 0 <= name_or_id < TERRITORIES:
-            return name_or_id
-        raise ValueError(f"territory id must be 0..{TERRITORIES - 1}, got {name_or_id}")
-    text = name_or_id.strip()
-    if text.isdigit():
-        return territory(int(text))
-    found = _BY_KEY.get(_key(text))
-    if found is None:
-        close = [n for n in CLASSIC_BOARD.names if _key(text) in _key(n)]
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
-        raise ValueError(f"no territory named {name_or_id!r}{hint}")
-    return found
+    """A territory id from its name (case, spaces and punctuation ignored) or its id; a
+    misspelt name is refused with the closest names (`Alsaka` -> Alaska)."""
+    return TERRITORIES.find(name_or_id)
 
 
 def card(name_or_id: str | int) -> int:
@@ -165,17 +152,9 @@ class _Words:
     def territory(self, what: str) -> int:
         if not self.more():
             raise ValueError(f"missing {what}")
-        first = self.words[self.at]
-        if first.strip().isdigit():
-            self.at += 1
-            return territory(first)
-        longest = min(_LONGEST_NAME_WORDS, len(self.words) - self.at)
-        for span in range(longest, 0, -1):
-            found = _BY_KEY.get(_key(" ".join(self.words[self.at:self.at + span])))
-            if found is not None:
-                self.at += span
-                return found
-        return territory(first)  # raises with a suggestion
+        found, span = TERRITORIES.read(self.words, self.at)
+        self.at += span
+        return found
 
     def card(self) -> int:
         if not self.more():
@@ -208,7 +187,7 @@ def parse_action(words: Sequence[str]) -> game_pb2.Action:
     """The action for command-line words such as ["attack", "Alaska", "Kamchatka", "3"]."""
     if not words:
         raise ValueError("no action given; one of:\n" + USAGE)
-    verb = _key(words[0])
+    verb = name_key(words[0])
     rest = _Words(words[1:])
     action: game_pb2.Action
     if verb == "claim":
@@ -239,23 +218,28 @@ def parse_action(words: Sequence[str]) -> game_pb2.Action:
     elif verb == "endturn":
         action = end_turn()
     else:
-        raise ValueError(f"unknown action {words[0]!r}; one of:\n{USAGE}")
+        hint = did_you_mean(words[0], _VERBS)
+        raise ValueError(f"unknown action {words[0]!r}{hint}; one of:\n{USAGE}")
     rest.done()
     return action
 
 
+_VERBS = [line.split()[0] for line in USAGE.splitlines() if not line.startswith(" ")]
+
+
 def action_command(action: game_pb2.Action, max_count: int = 0) -> str:
-    """The words `parse_action` reads back for `action` (a count range shows as LOW..HIGH)."""
+    """The words `parse_action` reads back for `action`; a family of counts is written at its
+    largest (place them all, move them all in), which `describe_action` shows as a range."""
     if action.WhichOneof("variant") != "classic":
         return "<not a classic action>"
     c = action.classic
     kind = c.WhichOneof("kind")
 
     def name(t: int) -> str:
-        return shlex.quote(territory_name(t))
+        return TERRITORIES.word(t)
 
     def count(low: int) -> str:
-        return f"{low}..{max_count}" if max_count and max_count != low else str(low)
+        return str(max(low, max_count))
 
     if kind == "claim_territory":
         return f"claim {name(c.claim_territory.territory)}"
@@ -282,3 +266,67 @@ def action_command(action: game_pb2.Action, max_count: int = 0) -> str:
     if kind == "end_turn":
         return "end-turn"
     return f"<unknown classic action {kind}>"
+
+
+# ---- actions in words ------------------------------------------------------------------------
+
+
+def card_label(card: int) -> str:
+    """"Alaska (infantry)", "wild", or "a hidden card" for a card the viewer may not see."""
+    if card == HIDDEN:
+        return "a hidden card"
+    t = card_territory(card)
+    symbol = SYMBOL_NAMES[card_symbol(card)]
+    return symbol if t is None else f"{territory_name(t)} ({symbol})"
+
+
+def cards_label(cards: Sequence[int]) -> str:
+    return ", ".join(card_label(c) for c in cards)
+
+
+def _count_words(low: int, high: int, word: str, many: str) -> str:
+    if high and high != low:
+        return f"{low} to {high} {many}"
+    return plural(low, word, many)
+
+
+def describe_action(action: game_pb2.Action, max_count: int = 0) -> str:
+    """A classic action (or a legal family of them, up to `max_count`) in words."""
+    if action.WhichOneof("variant") != "classic":
+        return "(an action this client cannot read)"
+    c = action.classic
+    kind = c.WhichOneof("kind")
+    if kind == "claim_territory":
+        return f"claim {territory_name(c.claim_territory.territory)}"
+    if kind == "place_armies":
+        p = c.place_armies
+        armies = _count_words(p.count, max_count, "army", "armies")
+        return f"place {armies} on {territory_name(p.territory)}"
+    if kind == "place_neutral":
+        return f"place a neutral army on {territory_name(c.place_neutral.territory)}"
+    if kind == "trade_cards":
+        t = c.trade_cards
+        bonus_territory = trade_bonus(t)
+        bonus = (
+            f" (+2 armies on {territory_name(bonus_territory)})" if bonus_territory >= 0 else ""
+        )
+        return f"trade {cards_label(t.cards)}{bonus}"
+    if kind == "attack":
+        a = c.attack
+        return f"attack {territory_name(a.to_territory)} from " \
+            f"{territory_name(a.from_territory)} with {dice_words(a.dice)}"
+    if kind == "defend":
+        return f"defend with {dice_words(c.defend.dice)}"
+    if kind == "move_in":
+        armies = _count_words(c.move_in.count, max_count, "army", "armies")
+        return f"move {armies} into the conquered territory"
+    if kind == "end_attack":
+        return "stop attacking"
+    if kind == "fortify":
+        f = c.fortify
+        armies = _count_words(f.count, max_count, "army", "armies")
+        return f"fortify: move {armies} from {territory_name(f.from_territory)} to " \
+            f"{territory_name(f.to_territory)}"
+    if kind == "end_turn":
+        return "end the turn"
+    return f"({kind})"

@@ -3,10 +3,10 @@
 A bot follows its game's event stream; when an event it has not yet seen arrives (or the game
 has been quiet for a while, in case the stream stalled) it re-reads the game, and whenever the
 decision includes its seat it asks for its legal actions, decodes its view, lets the engine's
-bot policy (`Ruleset.bot_choose`) pick, and submits against the version it read. Losing a
-race (StaleVersion) or meeting a move the service refuses (IllegalMove) means re-reading and
-deciding again, a bounded number of times in a row, so a disagreement between client and
-service surfaces as an error instead of a spinning bot.
+bot policy (`Ruleset.bot_choose`, at the level asked for: random, greedy or planner) pick, and
+submits against the version it read. Losing a race (StaleVersion) or meeting a move the service
+refuses (IllegalMove) means re-reading and deciding again, a bounded number of times in a row,
+so a disagreement between client and service surfaces as an error instead of a spinning bot.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, ParamSpec, TypeVar
 
 from risk_client.client import CONFLICT_BACKOFF, RiskClient
@@ -23,6 +23,7 @@ from risk_client.options import classic_options
 from risk_proto.risk.v1 import game_pb2, service_pb2
 from risk_rules import wire
 from risk_rules.engine import LegalAction, get_ruleset
+from risk_rules.engine.core.bots import DEFAULT_LEVEL, check_level
 
 MAX_STALE_RETRIES = 20
 MAX_ILLEGAL_RETRIES = 3
@@ -71,8 +72,10 @@ def choose(
     game: service_pb2.GetGameResponse,
     legal: service_pb2.ListLegalActionsResponse,
     entropy: int,
+    level: str = DEFAULT_LEVEL,
 ) -> game_pb2.Action:
-    """The engine bot's pick from this seat's view and legal actions, as a wire action."""
+    """The engine bot's pick at `level` (`LEVELS`: random, greedy, planner) from this seat's
+    view and legal actions, as a wire action."""
     variant = wire.variant_name(game.game.variant)
     rules = get_ruleset(variant)
     view: Any = wire.from_message(wire.view_from_proto(game.board)[1], rules.view_type)
@@ -80,7 +83,7 @@ def choose(
         LegalAction(action=wire.action_from_proto(pb.action)[1], max_count=pb.max_count)
         for pb in legal.actions
     ]
-    return wire.action_to_proto(variant, rules.bot_choose(view, entries, entropy))
+    return wire.action_to_proto(variant, rules.bot_choose(view, entries, entropy, level))
 
 
 class _Feed:
@@ -133,8 +136,12 @@ async def play_seat(
     game_id: str,
     seat_token: str,
     entropy: int,
+    *,
+    level: str = DEFAULT_LEVEL,
 ) -> service_pb2.GetGameResponse:
-    """Play the seat `seat_token` holds until the game is over; return the last GetGame."""
+    """Play the seat `seat_token` holds with the bot at `level` until the game is over;
+    return the last GetGame."""
+    check_level(level)  # before joining the game's stream: a typo fails at once
     seat_client = client.with_token(seat_token)
     game = await _transient(seat_client.get_game, game_id)
     seat = game.viewer_seat
@@ -160,7 +167,8 @@ async def play_seat(
                     raise BotError(f"seat {seat}: the game kept moving under the bot")
                 game = await _transient(seat_client.get_game, game_id)
                 continue
-            action = choose(game, legal, decision_entropy(entropy, legal.version, illegal))
+            action = choose(game, legal, decision_entropy(entropy, legal.version, illegal),
+                            level)
             request_id = uuid.uuid4().hex
             try:
                 reply = await _transient(
@@ -206,14 +214,18 @@ async def play_game(
     players: int = 4,
     *,
     entropy: int = 0,
+    levels: Sequence[str] = (),
     on_created: Callable[[service_pb2.GameSummary], Awaitable[None]] | None = None,
 ) -> service_pb2.GetGameResponse:
     """Create a game, join every seat, play each with a bot; return the final GetGame.
 
     Without `options` the game is classic for `players` seats with the defender's dice rolled
-    automatically. `on_created` is awaited with the new game before the bots start (the
-    command line uses it to print the id and start watching).
+    automatically. Seat n's bot plays at `levels[n]` (the last level given for the seats
+    beyond; greedy when none is given). `on_created` is awaited with the new game before the
+    bots start (the command line uses it to print the id and start watching).
     """
+    for level in levels:
+        check_level(level)
     if options is None:
         options = classic_options(players=players, auto_defend_max_dice=True)
     summary, host_token = await client.create_game(options, seed=seed)
@@ -224,9 +236,9 @@ async def play_game(
     try:
         async with asyncio.TaskGroup() as group:
             for seat, token in zip(seats, tokens, strict=True):
-                group.create_task(
-                    play_seat(client, summary.game_id, token, (entropy + seat) & _MASK64)
-                )
+                level = levels[min(seat, len(levels) - 1)] if levels else DEFAULT_LEVEL
+                group.create_task(play_seat(client, summary.game_id, token,
+                                            (entropy + seat) & _MASK64, level=level))
     except ExceptionGroup as failed:
         # one bot failing stops the others; its error says more than the group around it
         raise failed.exceptions[0] from failed

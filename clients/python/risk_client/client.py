@@ -2,10 +2,14 @@
 
 One client owns one channel; `with_token` gives a view of the same channel acting with another
 credential, so a program that plays several seats opens one connection. Every failed call
-raises a `RiskError` subclass (see errors.py), never a raw `grpc.aio.AioRpcError`. The event
-stream is the one call that retries on its own: it reconnects after the transient failures a
-long-lived stream meets (the service restarting, a dropped connection, falling behind) and
-resumes after the last event it yielded, so its consumer sees every event once and in order.
+raises a `RiskError` subclass (see errors.py), never a raw `grpc.aio.AioRpcError`. A call is
+resent on its own only where a resend cannot act twice (docs/sdk.md, "Retry policy"): a join
+(its request id), the campaign reads and decisions (their expected version), a campaign game
+start (the service refuses a second running game); and the event stream reconnects after the
+transient failures a long-lived stream meets (the service restarting, a dropped connection,
+falling behind) and resumes after the last event it yielded, so its consumer sees every event
+once and in order. Moves are resent by the caller, with the request id they were sent with.
+The campaign calls answer the typed results of results.py.
 """
 
 from __future__ import annotations
@@ -22,14 +26,24 @@ from typing import Any, Self, TypeVar
 import grpc
 from google.protobuf.message import Message
 
-from risk_client.errors import RiskError, from_rpc_error
+from risk_client.errors import RiskError, StaleVersion, from_rpc_error
+from risk_client.results import (
+    Campaign,
+    CampaignDecisionTaken,
+    CampaignGameStarted,
+    CampaignPage,
+    CampaignSeatView,
+    CreatedCampaign,
+)
 from risk_proto.risk.v1 import (
     classic_pb2,
     common_pb2,
     game_pb2,
+    legacy_pb2,
     lifecycle_pb2,
     service_pb2,
     service_pb2_grpc,
+    variant_pb2,
 )
 
 DEFAULT_TARGET = "127.0.0.1:50051"
@@ -67,7 +81,9 @@ class Backoff:
 CONFLICT_BACKOFF = Backoff(initial=0.002, maximum=0.25)
 
 
-# How often a join is resent after its reply was lost (the request id makes that safe).
+# How often a join is resent after its reply was lost (the request id makes that safe), and
+# how often the calls that are safe to repeat (reads, and writes the service refuses to apply
+# twice) are resent after UNAVAILABLE or DEADLINE_EXCEEDED.
 JOIN_RETRY = Backoff(initial=0.05, maximum=1.0, attempts=8)
 _LOST_REPLY = ("UNAVAILABLE", "DEADLINE_EXCEEDED")
 
@@ -374,9 +390,195 @@ class RiskClient:
             if not request.page_token:
                 return export
 
+    async def describe_variant(self, variant: common_pb2.Variant | int | str
+                               ) -> variant_pb2.VariantDescription:
+        """The board as data: a variant (by its `Variant` number or its name) with its map,
+        decks, options with defaults and ranges, seat counts and rules version (docs/api.md,
+        "The board as data"). Public and unchanged for a rules version: keep it."""
+        request = (variant_pb2.DescribeVariantRequest(name=variant) if isinstance(variant, str)
+                   else variant_pb2.DescribeVariantRequest(
+                       variant=variant))  # type: ignore[arg-type]  # an int travels as well
+        reply = await self._unary("DescribeVariant", request,
+                                  variant_pb2.DescribeVariantResponse)
+        return reply.variant
+
+    async def list_variants(self) -> list[variant_pb2.VariantDescription]:
+        """Every variant the service serves, each as `describe_variant` describes it."""
+        reply = await self._unary("ListVariants", variant_pb2.ListVariantsRequest(),
+                                  variant_pb2.ListVariantsResponse)
+        return list(reply.variants)
+
     async def ping(self) -> None:
         """One empty round trip through the service's interceptors."""
         await self._unary("Ping", service_pb2.PingRequest(), service_pb2.PingResponse)
+
+    async def _resent(self, method: str, request: Message, response_type: type[R]) -> R:
+        """A call that is safe to repeat, resent after a lost reply (`JOIN_RETRY`)."""
+        for attempt in range(1, JOIN_RETRY.attempts + 1):
+            try:
+                return await self._unary(method, request, response_type)
+            except RiskError as error:
+                if error.code not in _LOST_REPLY or attempt == JOIN_RETRY.attempts:
+                    raise
+            await asyncio.sleep(JOIN_RETRY.delay(attempt))
+        raise AssertionError("unreachable")
+
+    # ---- Risk Legacy campaigns ---------------------------------------------------------
+    # The campaign RPCs carry no request id. Reads are resent after a lost reply; a reward
+    # decision carries the campaign version it was taken on, so a resend can never apply it
+    # twice (see `submit_campaign_decision`); `create_campaign` is sent once (a resend could
+    # make a second campaign), and `start_campaign_game` is resent only because the service
+    # refuses a second game while one is being played (see there).
+
+    async def create_campaign(
+        self,
+        factions: Sequence[tuple[int, int]],
+        seat_names: Sequence[str] = (),
+    ) -> CreatedCampaign:
+        """A new campaign for `len(factions)` players (3 to 5), and its tokens.
+
+        `factions` gives each seat's (faction, power) as `risk.v1.LegacyFaction` /
+        `LegacyPower` numbers (each faction once; a power of that faction: see
+        `risk_client.campaigns.FACTIONS`). The reply's tokens are shown once: the host's
+        starts games, each seat's plays that seat in every game and takes its rewards.
+        """
+        request = service_pb2.CreateCampaignRequest(
+            players=len(factions),
+            factions=[
+                legacy_pb2.FactionChoice(faction=faction, power=power)  # type: ignore[arg-type]  # enum numbers
+                for faction, power in factions
+            ],
+            seat_names=list(seat_names),
+        )
+        reply = await self._unary("CreateCampaign", request, service_pb2.CreateCampaignResponse)
+        return CreatedCampaign(
+            Campaign.of(reply.campaign), reply.host_token, tuple(reply.seat_tokens)
+        )
+
+    async def get_campaign(self, campaign_id: str) -> CampaignSeatView:
+        """The campaign; with a seat token also that seat's choices when the reward decision
+        is its own (NotFound / CAMPAIGN_NOT_FOUND for an unknown id)."""
+        request = service_pb2.GetCampaignRequest(campaign_id=campaign_id)
+        reply = await self._resent("GetCampaign", request, service_pb2.GetCampaignResponse)
+        return CampaignSeatView(
+            Campaign.of(reply.campaign), reply.viewer_seat, tuple(reply.legal_rewards)
+        )
+
+    async def list_campaigns(self, page_size: int = 0, page_token: str = "") -> CampaignPage:
+        """One page of campaigns (0: the service's default size)."""
+        request = service_pb2.ListCampaignsRequest(page_size=page_size, page_token=page_token)
+        reply = await self._resent("ListCampaigns", request, service_pb2.ListCampaignsResponse)
+        return CampaignPage(
+            tuple(Campaign.of(c) for c in reply.campaigns), reply.next_page_token
+        )
+
+    async def iter_campaigns(self, page_size: int = 0) -> AsyncGenerator[Campaign, None]:
+        """Every campaign, following the pages."""
+        token = ""
+        while True:
+            page = await self.list_campaigns(page_size, token)
+            for campaign in page.campaigns:
+                yield campaign
+            token = page.next_page_token
+            if not token:
+                return
+
+    async def start_campaign_game(
+        self,
+        campaign_id: str,
+        *,
+        seed: int | None = None,
+        max_turns: int | None = None,
+        clock: lifecycle_pb2.ClockOptions | None = None,
+    ) -> CampaignGameStarted:
+        """Host: start the campaign's next game (active at once; the seat tokens play it).
+
+        Refused (IllegalMove) while rewards are pending (CAMPAIGN_NOT_READY), while the last
+        game is still being played (GAME_IN_PROGRESS) or once all 15 games are played
+        (CAMPAIGN_COMPLETE); a seat's token is PermissionDenied / NOT_HOST. The start is
+        resent after a lost reply; if the lost start had in fact begun the game, the resend
+        meets GAME_IN_PROGRESS and the game it began is returned instead.
+        """
+        request = service_pb2.StartCampaignGameRequest(campaign_id=campaign_id)
+        if seed is not None:
+            request.seed = seed
+        if max_turns is not None:
+            request.max_turns = max_turns
+        if clock is not None:
+            request.clock.CopyFrom(clock)
+        lost = False
+        for attempt in range(1, JOIN_RETRY.attempts + 1):
+            try:
+                reply = await self._unary(
+                    "StartCampaignGame", request, service_pb2.StartCampaignGameResponse
+                )
+            except RiskError as error:
+                if lost and error.reason == "GAME_IN_PROGRESS":
+                    return await self._started_meanwhile(campaign_id)
+                if error.code not in _LOST_REPLY or attempt == JOIN_RETRY.attempts:
+                    raise
+                lost = True
+                await asyncio.sleep(JOIN_RETRY.delay(attempt))
+                continue
+            return CampaignGameStarted(Campaign.of(reply.campaign), reply.game)
+        raise AssertionError("unreachable")
+
+    async def _started_meanwhile(self, campaign_id: str) -> CampaignGameStarted:
+        campaign = (await self.get_campaign(campaign_id)).campaign
+        game = await self._resent(
+            "GetGame", service_pb2.GetGameRequest(game_id=campaign.game_ids[-1]),
+            service_pb2.GetGameResponse,
+        )
+        return CampaignGameStarted(campaign, game.game)
+
+    async def submit_campaign_decision(
+        self,
+        campaign_id: str,
+        reward: legacy_pb2.LegacyReward,
+        expected_version: int,
+    ) -> CampaignDecisionTaken:
+        """This seat takes its reward decision on the campaign as it was at `expected_version`
+        (one of `get_campaign(...).legal_rewards`, whose `campaign.version` is the version).
+
+        Another version is StaleVersion (re-read and decide again). A lost reply is resent
+        with the same version, so the decision lands at most once. If the resend is refused
+        as stale and the campaign is exactly one version on, that one change is this
+        decision (at `expected_version` the decision was this seat's, and while rewards are
+        pending nothing else changes a campaign), and it is returned as `recovered`.
+        """
+        request = service_pb2.SubmitCampaignDecisionRequest(
+            campaign_id=campaign_id, reward=reward, expected_version=expected_version
+        )
+        lost = False
+        for attempt in range(1, JOIN_RETRY.attempts + 1):
+            try:
+                reply = await self._unary(
+                    "SubmitCampaignDecision", request, service_pb2.SubmitCampaignDecisionResponse
+                )
+            except StaleVersion:
+                if lost:
+                    landed = await self._decision_landed(campaign_id, expected_version)
+                    if landed is not None:
+                        return landed
+                raise
+            except RiskError as error:
+                if error.code not in _LOST_REPLY or attempt == JOIN_RETRY.attempts:
+                    raise
+                lost = True
+                await asyncio.sleep(JOIN_RETRY.delay(attempt))
+                continue
+            return CampaignDecisionTaken(Campaign.of(reply.campaign), tuple(reply.events))
+        raise AssertionError("unreachable")
+
+    async def _decision_landed(
+        self, campaign_id: str, expected_version: int
+    ) -> CampaignDecisionTaken | None:
+        """After a lost reply: the campaign if this seat's decision is the one change since
+        `expected_version` (only the seat whose decision it was can make that change)."""
+        view = await self.get_campaign(campaign_id)
+        if view.campaign.version != expected_version + 1 or view.viewer_seat < 0:
+            return None
+        return CampaignDecisionTaken(view.campaign, (), recovered=True)
 
     async def stream_events(
         self,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from risk_proto.risk.v1 import classic_pb2, game_pb2
+from risk_rules import variants
 
 T = TypeVar("T")
 
@@ -65,3 +66,31 @@ def _pick(table: dict[str, T], name: str, what: str) -> T:
         return table[key]
     except KeyError:
         raise ValueError(f"unknown {what} {name!r}; one of {', '.join(table)}") from None
+
+
+def variant_options(
+    variant: str,
+    *,
+    players: int | None = None,
+    max_turns: int | None = None,
+    auto_defend_max_dice: bool | None = None,
+    auto_pass: bool | None = None,
+) -> game_pb2.GameOptions:
+    """Options for any variant of the contract by its name (`deep_space`), setting only the
+    fields named that the variant has; the rest take the service's defaults."""
+    described = variants.descriptor(variant)
+    if described.case is None:
+        raise ValueError(f"variant {variant!r} travels outside the contract's options")
+    options = game_pb2.GameOptions()
+    chosen = getattr(options, described.case)
+    chosen.SetInParent()
+    fields = chosen.DESCRIPTOR.fields_by_name
+    for name, value in (("players", players), ("max_turns", max_turns),
+                        ("auto_defend_max_dice", auto_defend_max_dice),
+                        ("auto_pass", auto_pass)):
+        if value is None:
+            continue
+        if name not in fields:
+            raise ValueError(f"{variant} has no option {name}")
+        setattr(chosen, name, value)
+    return options

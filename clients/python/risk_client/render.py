@@ -1,34 +1,34 @@
 """Games, events and actions in words, for the command line's `show`, `legal` and `watch`.
 
-Everything here is pure: protobuf messages in, strings out. Events and views are decoded with
-the service's wire codec into the engine's classic dataclasses, so a new field in the contract
-needs no change here until it is worth showing. Colour is plain ANSI and optional; without it
-the text is stable enough for logs and tests.
+Everything here is pure: protobuf messages in, strings out. The board itself is drawn by the
+variant's descriptor's renderer hook (`risk_client/boards/<variant>.py`); this module adds the
+header, the decision and the outcome around it. Events are decoded with the wire codec into the
+engine's dataclasses: classic's have their own phrasing here, the other variants' are told
+field by field with seats and places named (`generic_words`). Actions of every variant are put
+in words by `action_words`. Colour is plain ANSI and optional; without it the text is stable
+enough for logs and tests.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import enum
 import importlib
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from itertools import pairwise
 
 from google.protobuf import text_format
 
-from risk_client.actions import territory_name, trade_bonus
+from risk_client.action_words import describe_any, places_for
+from risk_client.actions import card_label, cards_label, territory_name
+from risk_client.places import Places
+from risk_client.seats import Seats
+from risk_client.wording import dice_words, plural
 from risk_proto.risk.v1 import common_pb2, game_pb2, lifecycle_pb2, service_pb2
 from risk_rules import variants, wire
 from risk_rules.engine import Event
-from risk_rules.engine.classic.board import (
-    CLASSIC_BOARD,
-    SYMBOL_NAMES,
-    card_symbol,
-    card_territory,
-)
 from risk_rules.engine.classic.model import (
     HIDDEN,
     ArmiesMoved,
@@ -38,11 +38,9 @@ from risk_rules.engine.classic.model import (
     BattleResolved,
     CardDrawn,
     CardsTraded,
-    ClassicView,
     DeckShuffled,
     GameEnded,
     OrderRolled,
-    Phase,
     PlayerEliminated,
     PlayerResigned,
     TerritoriesDealt,
@@ -52,13 +50,7 @@ from risk_rules.engine.classic.model import (
     TurnStarted,
 )
 
-RESET = "\x1b[0m"
-BOLD = "\x1b[1m"
-DIM = "\x1b[2m"
-_SEAT_COLOURS = ("\x1b[31m", "\x1b[34m", "\x1b[32m", "\x1b[33m", "\x1b[35m", "\x1b[36m")
-_NEUTRAL_COLOUR = "\x1b[90m"
-_NAME_WIDTH = max(len(n) for n in CLASSIC_BOARD.names)
-_COLUMN_GAP = "   "
+__all__ = ["Seats", "card_label", "plural"]  # re-exported: older callers import them here
 
 STATUS_NAMES = {
     service_pb2.GAME_STATUS_UNSPECIFIED: "unknown",
@@ -68,73 +60,19 @@ STATUS_NAMES = {
     service_pb2.GAME_STATUS_ABANDONED: "abandoned",
     service_pb2.GAME_STATUS_CANCELLED: "cancelled",
 }
-VARIANT_NAMES = {
-    common_pb2.VARIANT_UNSPECIFIED: "unknown",
-    common_pb2.VARIANT_CLASSIC: "classic",
-    common_pb2.VARIANT_DEEP_SPACE: "deep-space",
-    common_pb2.VARIANT_STRIKE: "strike",
-    common_pb2.VARIANT_LEGACY: "legacy",
-}
+
+
+def variant_names() -> dict[int, str]:
+    """Variant number -> its name as the contract spells it (`deep_space`), from the
+    descriptors: every variant this build knows, none listed by hand."""
+    return {common_pb2.VARIANT_UNSPECIFIED: "unknown",
+            **{d.number: d.name for d in variants.DESCRIPTORS.values()}}
+
+
+VARIANT_NAMES = variant_names()
 
 
 # ---- seats, cards, counts --------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Seats:
-    """How to name seats: `players` tells the neutral apart (owner id `players`: the third
-    party of a two-player game, and whoever resigned), `names` are display names by seat. The
-    defaults name every seat by number."""
-
-    players: int = 0
-    names: tuple[str, ...] = ()
-
-    @classmethod
-    def of(cls, summary: service_pb2.GameSummary) -> Seats:
-        return cls(len(summary.seats), tuple(s.display_name for s in summary.seats))
-
-    def is_neutral(self, seat: int) -> bool:
-        return self.players > 0 and seat == self.players
-
-    def label(self, seat: int) -> str:
-        if self.is_neutral(seat):
-            return "neutral"
-        if seat < 0:
-            return "nobody"
-        name = self.names[seat] if seat < len(self.names) else ""
-        return f"seat {seat} ({name})" if name else f"seat {seat}"
-
-    def tag(self, seat: int) -> str:
-        """A short owner mark for the board: s0..s5, N for the neutral, -- for unclaimed."""
-        if self.is_neutral(seat):
-            return "N"
-        return f"s{seat}" if seat >= 0 else "--"
-
-    def colour(self, seat: int) -> str:
-        if self.is_neutral(seat):
-            return _NEUTRAL_COLOUR
-        return _SEAT_COLOURS[seat % len(_SEAT_COLOURS)] if seat >= 0 else DIM
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    return f"{count} {word if count == 1 else many or word + 's'}"
-
-
-def dice_words(count: int) -> str:
-    return plural(count, "die", "dice")
-
-
-def card_label(card: int) -> str:
-    """"Alaska (infantry)", "wild", or "a hidden card" for a card the viewer may not see."""
-    if card == HIDDEN:
-        return "a hidden card"
-    t = card_territory(card)
-    symbol = SYMBOL_NAMES[card_symbol(card)]
-    return symbol if t is None else f"{territory_name(t)} ({symbol})"
-
-
-def _cards(cards: Sequence[int]) -> str:
-    return ", ".join(card_label(c) for c in cards)
 
 
 def _seat_list(seats: Seats, ranking: Sequence[int]) -> str:
@@ -160,10 +98,12 @@ def describe_event(event: game_pb2.Event, seats: Seats | None = None) -> str:
     if event.WhichOneof("variant") == "lifecycle":
         return describe_lifecycle(event.lifecycle, seats or Seats())
     try:
-        _variant, value = wire.event_from_proto(event)
+        variant, value = wire.event_from_proto(event)
     except wire.WireError:
         raw = text_format.MessageToString(event, as_one_line=True)
         return f"(an event this client cannot read: {raw})"
+    if variant != "classic":
+        return generic_words(value, seats or Seats(), places_for(variant))
     return describe_engine_event(value, seats or Seats())
 
 
@@ -197,7 +137,7 @@ def describe_engine_event(e: Event, seats: Seats) -> str:
         bonus = (
             f", +2 on {territory_name(e.bonus_territory)}" if e.bonus_territory >= 0 else ""
         )
-        return f"{s(e.seat)} trades {_cards(e.cards)} for " \
+        return f"{s(e.seat)} trades {cards_label(e.cards)} for " \
             f"{plural(e.armies, 'army', 'armies')} (set #{e.trade_number}){bonus}"
     if isinstance(e, AttackDeclared):
         return f"{s(e.seat)} attacks {territory_name(e.to_territory)} from " \
@@ -218,7 +158,7 @@ def describe_engine_event(e: Event, seats: Seats) -> str:
             return text
         if all(c == HIDDEN for c in e.cards_taken):
             return f"{text}, who takes {plural(len(e.cards_taken), 'card')}"
-        return f"{text}, who takes {_cards(e.cards_taken)}"
+        return f"{text}, who takes {cards_label(e.cards_taken)}"
     if isinstance(e, PlayerResigned):
         return f"{s(e.seat)} resigns; its territories turn {s(e.neutral)}"
     if isinstance(e, AttackEnded):
@@ -233,15 +173,45 @@ def describe_engine_event(e: Event, seats: Seats) -> str:
     return generic_words(e)
 
 
-def generic_words(value: object) -> str:
+# fields that hold a seat, in every variant's events
+_SEAT_FIELDS = frozenset({"seat", "by", "winner", "defender", "target", "attacker",
+                          "previous_owner", "neutral", "dog_seat", "namer", "founder"})
+
+
+def generic_words(value: object, seats: Seats | None = None,
+                  places: Mapping[str, Places] | None = None) -> str:
     """Any engine value in words, for variants without their own phrasing: its name in
-    lower-case words and its fields (seats shown as such)."""
+    lower-case words and its fields, seats as seats and places by name (`places` maps a field
+    name's last word, e.g. "territory" or "continent", to the variant's names)."""
     name = re.sub(r"(?<!^)(?=[A-Z])", " ", type(value).__name__).lower()
     if not dataclasses.is_dataclass(value):
         return name
-    parts = [f"{f.name.replace('_', ' ')} {getattr(value, f.name)}"
-             for f in dataclasses.fields(value)]
+    parts = []
+    for f in dataclasses.fields(value):
+        words = _field_words(f.name, getattr(value, f.name), seats or Seats(), places or {})
+        # "seat 2", not "seat seat 2": a seat's label already says what it is
+        parts.append(words if f.name == "seat" else f"{f.name.replace('_', ' ')} {words}")
     return f"{name}: {', '.join(parts)}" if parts else name
+
+
+def _field_words(field: str, value: object, seats: Seats, places: Mapping[str, Places]
+                 ) -> str:
+    if isinstance(value, tuple):
+        if value and all(v == HIDDEN for v in value):
+            return plural(len(value), "hidden card")  # what a viewer may not see
+        return "[" + ", ".join(_field_words(field, v, seats, places) for v in value) + "]"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, enum.Enum):
+        return value.name.lower().replace("_", " ")
+    if dataclasses.is_dataclass(value):
+        return "(" + generic_words(value, seats, places) + ")"
+    if isinstance(value, int) and field in _SEAT_FIELDS:
+        return seats.label(value)
+    named = places.get(field.rsplit("_", 1)[-1])
+    if isinstance(value, int) and named is not None and value >= 0:
+        return named.name(value)
+    return str(value)
 
 
 _POLICY_WORDS = {
@@ -291,58 +261,18 @@ def is_game_end(event: game_pb2.Event) -> bool:
     case = event.WhichOneof("variant")
     if case == "lifecycle":
         return event.lifecycle.WhichOneof("kind") in ("game_cancelled", "game_abandoned")
-    return case == "classic" and event.classic.HasField("game_ended")
+    if case is None or case == "extension":
+        return False
+    # every variant of the contract ends its games with its own `game_ended` event
+    return bool(getattr(event, case).WhichOneof("kind") == "game_ended")
 
 
 # ---- actions ---------------------------------------------------------------------------------
 
 
-def _count_words(low: int, high: int, word: str, many: str) -> str:
-    if high and high != low:
-        return f"{low} to {high} {many}"
-    return plural(low, word, many)
-
-
 def describe_action(action: game_pb2.Action, max_count: int = 0) -> str:
-    """An action (or a legal family of them, up to `max_count`) in words."""
-    if action.WhichOneof("variant") != "classic":
-        return "(an action this client cannot read)"
-    c = action.classic
-    kind = c.WhichOneof("kind")
-    if kind == "claim_territory":
-        return f"claim {territory_name(c.claim_territory.territory)}"
-    if kind == "place_armies":
-        p = c.place_armies
-        armies = _count_words(p.count, max_count, "army", "armies")
-        return f"place {armies} on {territory_name(p.territory)}"
-    if kind == "place_neutral":
-        return f"place a neutral army on {territory_name(c.place_neutral.territory)}"
-    if kind == "trade_cards":
-        t = c.trade_cards
-        bonus_territory = trade_bonus(t)
-        bonus = (
-            f" (+2 armies on {territory_name(bonus_territory)})" if bonus_territory >= 0 else ""
-        )
-        return f"trade {_cards(t.cards)}{bonus}"
-    if kind == "attack":
-        a = c.attack
-        return f"attack {territory_name(a.to_territory)} from " \
-            f"{territory_name(a.from_territory)} with {dice_words(a.dice)}"
-    if kind == "defend":
-        return f"defend with {dice_words(c.defend.dice)}"
-    if kind == "move_in":
-        armies = _count_words(c.move_in.count, max_count, "army", "armies")
-        return f"move {armies} into the conquered territory"
-    if kind == "end_attack":
-        return "stop attacking"
-    if kind == "fortify":
-        f = c.fortify
-        armies = _count_words(f.count, max_count, "army", "armies")
-        return f"fortify: move {armies} from {territory_name(f.from_territory)} to " \
-            f"{territory_name(f.to_territory)}"
-    if kind == "end_turn":
-        return "end the turn"
-    return f"({kind})"
+    """An action of any variant (or a legal family of them, up to `max_count`) in words."""
+    return describe_any(action, max_count)
 
 
 def describe_legal(legal: game_pb2.LegalAction) -> str:
@@ -352,106 +282,8 @@ def describe_legal(legal: game_pb2.LegalAction) -> str:
 # ---- the board -------------------------------------------------------------------------------
 
 
-def classic_view(board: game_pb2.BoardView) -> ClassicView | None:
-    """The classic view inside a board, or None for another variant."""
-    if board.WhichOneof("variant") != "classic":
-        return None
-    view: ClassicView = wire.from_message(board.classic, ClassicView)
-    return view
-
-
-def phase_words(phase: Phase) -> str:
-    return phase.name.lower().replace("_", " ")
-
-
-def _paint(text: str, colour: str, use: bool) -> str:
-    return f"{colour}{text}{RESET}" if use else text
-
-
-def _continent_block(view: ClassicView, region: int, seats: Seats, colour: bool) -> list[str]:
-    reg = CLASSIC_BOARD.regions[region]
-    owners = {view.owner[t] for t in reg.members}
-    holder = next(iter(owners)) if len(owners) == 1 else -1
-    head = f"{reg.name} (+{reg.bonus})"
-    if holder >= 0:
-        head += f" {seats.tag(holder)}"
-    width = _NAME_WIDTH + 8
-    lines = [_paint(head.ljust(width), BOLD, colour)]
-    for t in reg.members:
-        owner = view.owner[t]
-        mark = f"{seats.tag(owner):>3} {view.armies[t]:>3}"
-        name = CLASSIC_BOARD.names[t].ljust(_NAME_WIDTH)
-        if colour:
-            lines.append(f"{name} {seats.colour(owner)}{mark}{RESET}")
-        else:
-            lines.append(f"{name} {mark}")
-    return lines
-
-
-def _split(heights: Sequence[int], columns: int) -> list[int]:
-    """Cut points splitting blocks (in order) into `columns` runs with the lowest tallest run."""
-    best: tuple[int, list[int]] = (sum(heights) + 1, [])
-
-    def walk(start: int, left: int, cuts: list[int], tallest: int) -> None:
-        nonlocal best
-        if left == 1:
-            tallest = max(tallest, sum(heights[start:]))
-            if tallest < best[0]:
-                best = (tallest, cuts)
-            return
-        for end in range(start + 1, len(heights) - left + 2):
-            walk(end, left - 1, [*cuts, end], max(tallest, sum(heights[start:end])))
-
-    walk(0, min(columns, len(heights)), [], 0)
-    return best[1]
-
-
-def board_lines(view: ClassicView, seats: Seats, *, colour: bool = False, width: int = 100
-                ) -> list[str]:
-    """Territories grouped by continent (owner and armies), in as many columns as fit."""
-    blocks = [
-        [*_continent_block(view, r, seats, colour), ""]
-        for r in range(len(CLASSIC_BOARD.regions))
-    ]
-    column_width = _NAME_WIDTH + 8
-    columns = max(1, min(3, (width + len(_COLUMN_GAP)) // (column_width + len(_COLUMN_GAP))))
-    cuts = [0, *_split([len(b) for b in blocks], columns), len(blocks)]
-    stacks = [[line for block in blocks[a:b] for line in block] for a, b in pairwise(cuts)]
-    height = max(len(s) for s in stacks)
-    blank = " " * column_width
-    rows = []
-    for i in range(height):
-        cells = [s[i] if i < len(s) and s[i] else blank for s in stacks]
-        rows.append(_COLUMN_GAP.join(cells).rstrip())
-    while rows and not rows[-1]:
-        rows.pop()
-    return rows
-
-
-def seat_lines(view: ClassicView, seats: Seats, *, colour: bool = False) -> list[str]:
-    """One line per seat (and the neutral): territories, armies, cards, eliminated."""
-    owners = list(range(len(view.hand_counts)))
-    neutral = len(view.hand_counts)
-    if neutral in view.owner or len(view.to_place) > neutral:
-        owners.append(neutral)
-    lines = []
-    for seat in owners:
-        held = [t for t, o in enumerate(view.owner) if o == seat]
-        armies = sum(view.armies[t] for t in held)
-        label = seats.label(seat)
-        text = f"{label:<12} {plural(len(held), 'territory', 'territories'):>15}  " \
-            f"{plural(armies, 'army', 'armies'):>11}"
-        if seat < len(view.hand_counts):
-            text += f"  {plural(view.hand_counts[seat], 'card'):>8}"
-        if seat < len(view.eliminated) and view.eliminated[seat]:
-            text += "  eliminated"
-        if seat == view.current and view.phase is not Phase.FINISHED:
-            text += "  <- to play"
-        lines.append(_paint(text, seats.colour(seat), colour))
-    return lines
-
-
-def board_text(board: game_pb2.BoardView, seats: Seats, *, colour: bool = False) -> str:
+def board_text(board: game_pb2.BoardView, seats: Seats, *, colour: bool = False,
+               width: int = 100, viewer: int = -1, deciding: Sequence[int] = ()) -> str:
     """A variant's board as its descriptor's renderer draws it; field by field for a variant
     without one (or one this build does not know)."""
     try:
@@ -464,7 +296,8 @@ def board_text(board: game_pb2.BoardView, seats: Seats, *, colour: bool = False)
         return text_format.MessageToString(view)
     module, _, name = renderer.partition(":")
     draw: Callable[..., str] = getattr(importlib.import_module(module), name)
-    return draw(view, names=seats.names, colour=colour)
+    return draw(view, names=seats.names, colour=colour, width=width, viewer=viewer,
+                deciding=frozenset(deciding))
 
 
 def game_header(summary: service_pb2.GameSummary) -> str:
@@ -484,53 +317,21 @@ def decision_words(summary: service_pb2.GameSummary, seats: Seats) -> str:
 
 def game_text(game: service_pb2.GetGameResponse, *, colour: bool = False, width: int = 100
               ) -> str:
-    """The whole game for `show`: header, phase and decision, seats, the board, the hand."""
+    """The whole game for `show` and `watch`: header, decision, outcome, then the board as the
+    variant's descriptor draws it (its renderer hook) for this viewer."""
     summary = game.game
     seats = Seats.of(summary)
     lines = [game_header(summary)]
-    outcome = (
-        "outcome: " + outcome_text(summary.outcome, seats) if summary.HasField("outcome") else ""
-    )
-    view = classic_view(game.board)
-    if view is None:
+    if summary.status == service_pb2.GAME_STATUS_WAITING:
+        taken = sum(1 for seat in summary.seats if seat.taken)
+        lines.append(f"waiting for players: {taken} of {len(summary.seats)} seats taken")
+    else:
         lines.append(decision_words(summary, seats))
-        if outcome:
-            lines.append(outcome)
-        which = game.board.WhichOneof("variant")
-        if which is None:
-            lines.append("(the board is hidden from spectators while the game is delayed)")
-        else:
-            lines.append(board_text(game.board, seats, colour=colour))
-        return "\n".join(lines)
-    turn = f"turn {view.turn}  " if view.turn else ""
-    lines.append(f"{turn}phase {phase_words(view.phase)}  {decision_words(summary, seats)}")
-    if view.phase is Phase.DEFEND:
-        lines.append(
-            f"attack pending: {territory_name(view.attack_to)} from "
-            f"{territory_name(view.attack_from)} with {dice_words(view.attack_dice)}"
-        )
-    elif view.phase is Phase.MOVE_IN:
-        lines.append(
-            f"{territory_name(view.attack_to)} conquered from "
-            f"{territory_name(view.attack_from)}: move in at least "
-            f"{plural(view.attack_dice, 'army', 'armies')}"
-        )
-    if view.phase in (Phase.REINFORCE, Phase.SETUP_PLACE) and view.pending:
-        lines.append(f"armies to place this step: {view.pending}")
-    if outcome:
-        lines.append(outcome)
-    lines.append("")
-    lines.extend(seat_lines(view, seats, colour=colour))
-    lines.append("")
-    lines.extend(board_lines(view, seats, colour=colour, width=width))
-    if view.options.cards:
-        lines.append("")
-        value = f"next set is worth {view.next_trade_value}; " if view.next_trade_value else ""
-        lines.append(
-            f"cards: {value}{plural(view.trades_done, 'set')} traded, "
-            f"{view.deck_count} in the deck"
-        )
-        if game.viewer_seat >= 0:
-            hand = _cards(view.hand) if view.hand else "no cards"
-            lines.append(f"your hand as {seats.label(game.viewer_seat)}: {hand}")
+    if summary.HasField("outcome"):
+        lines.append("outcome: " + outcome_text(summary.outcome, seats))
+    if game.board.WhichOneof("variant") is None:
+        lines.append("(the board is hidden from spectators while the game is delayed)")
+    else:
+        lines += ["", board_text(game.board, seats, colour=colour, width=width,
+                                 viewer=game.viewer_seat, deciding=summary.decision.seats)]
     return "\n".join(lines)

@@ -9,10 +9,11 @@ import secrets
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from risk_proto.risk.v1 import service_pb2
+from risk_proto.risk.v1 import service_pb2, variant_pb2
 from risk_service.feed import FeedHub
 from risk_service.operations import views
 from risk_service.operations.cache import GameCache
+from risk_service.operations.catalogue import Catalogue
 from risk_service.operations.commands import Commands
 from risk_service.operations.commit import Committer
 from risk_service.operations.export import export_page
@@ -54,6 +55,7 @@ class GameService:
         self.queries = Queries(self.commits)
         self.streams = Streams(store, hub, clock_ms=clock_ms, limits=self.limits)
         self.timers = Timers(self.commits, process_id=self.process_id)
+        self.catalogue = Catalogue()
         # campaigns create their games through this (see Commands.open_game)
         self.open_game = self.commands.open_game
 
@@ -105,6 +107,14 @@ class GameService:
     async def export(self, request: service_pb2.ExportGameRequest, token: str | None
                      ) -> service_pb2.GameExport:
         return await export_page(self.store, self.limits, request, token)
+
+    async def describe_variant(self, request: variant_pb2.DescribeVariantRequest
+                               ) -> variant_pb2.DescribeVariantResponse:
+        return self.catalogue.describe(request)
+
+    async def list_variants(self, request: variant_pb2.ListVariantsRequest
+                            ) -> variant_pb2.ListVariantsResponse:
+        return self.catalogue.list(request)
 
     # ---- for campaigns and the sweeper -------------------------------------------------
 

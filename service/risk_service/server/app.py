@@ -24,6 +24,7 @@ import grpc
 import redis.asyncio as aioredis
 import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -33,6 +34,11 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_rules import variants
 from risk_service.campaigns import CampaignService
+from risk_service.cluster_feed import (
+    ClusterStreamReader,
+    attach_doorbell,
+    cluster_reader_client,
+)
 from risk_service.feed import FeedHub, reader_client
 from risk_service.instance import InstanceLock, check_listen
 from risk_service.operations import ACTIVE, GameService, Limits
@@ -47,6 +53,7 @@ from risk_service.server.metrics import Metrics
 from risk_service.server.ops_http import OpsHttp
 from risk_service.server.servicer import RiskServicer
 from risk_service.settings import Settings
+from risk_service.store.cluster_pipe import ClusterPipe
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
 from risk_service.store.pipe import RedisPipe, pipe_supported
@@ -72,12 +79,13 @@ class App:
     settings: Settings
     server: grpc.aio.Server
     port: int
-    redis: aioredis.Redis
-    pipe: RedisPipe | None
+    redis: aioredis.Redis | RedisCluster
+    pipe: RedisPipe | ClusterPipe | None
     hub: FeedHub
     health: health.aio.HealthServicer
     metrics: Metrics
     keys: Keys
+    store: GameStore
     ops_http: OpsHttp | None = None
     http: HttpPort | None = None
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
@@ -114,11 +122,10 @@ async def _watch_redis(app: App) -> None:
     serving: bool | None = None
     interval = app.settings.health_interval_s
     timeout = max(1.0, interval)
-    active_key = app.keys.index("*", ACTIVE)
     while True:
         try:
             await asyncio.wait_for(app.redis.ping(), timeout=timeout)
-            active = await asyncio.wait_for(app.redis.zcard(active_key), timeout=timeout)
+            active = await asyncio.wait_for(app.store.count("*", ACTIVE), timeout=timeout)
             ok = True
         except (RedisError, OSError, TimeoutError):
             ok = False
@@ -181,7 +188,9 @@ def server_options(settings: Settings) -> list[tuple[str, int]]:
     """gRPC core's limits on requests and connections (docs/reliability.md, "Connections")."""
     options = [
         ("grpc.max_receive_message_length", settings.max_message_bytes),
-        ("grpc.so_reuseport", 0),
+        # only the workers of one parent share an address (workers.py); a lone process must
+        # fail on a taken port, not quietly share it
+        ("grpc.so_reuseport", 1 if settings.reuse_port else 0),
         ("grpc.server_handshake_timeout_ms", settings.handshake_timeout_ms),
         # ... and must acknowledge the server's SETTINGS within as long
         ("grpc.http2.settings_timeout", settings.handshake_timeout_ms),
@@ -207,6 +216,45 @@ def server_options(settings: Settings) -> list[tuple[str, int]]:
     return options
 
 
+def _connect(settings: Settings, redis_url: str, retry: dict[str, Any], metrics: Metrics,
+             access: RedisAccess) -> tuple[aioredis.Redis | RedisCluster, Keys, FeedHub,
+                                           RedisPipe | ClusterPipe | None]:
+    """The Redis clients: the command client, the feed hub's readers and the hot path's
+    shared connection(s) (store/pipe.py, plain or TLS), for a single Redis or, with
+    `redis_cluster`, a Redis Cluster (store/cluster_pipe.py, cluster_feed.py). Every one
+    connects with `access`' user, password and TLS files (redis_access.py)."""
+    hub_options: dict[str, Any] = {
+        "readers": settings.feed_readers, "block_ms": FEED_BLOCK_MS,
+        "max_games": settings.max_streamed_games, "max_subscribers": settings.max_subscribers,
+        "on_refused": metrics.stream_refused, "on_rolled_back": metrics.stream_rolled_back,
+    }
+    credentials = access.client_kwargs()
+    pipe_access: dict[str, Any] = {"tls": access.tls, "username": access.username,
+                                   "password": access.password}
+    if settings.redis_cluster:
+        cluster = RedisCluster.from_url(redis_url, max_connections=settings.redis_max_connections,
+                                        **retry, **credentials)
+        keys = Keys(settings.key_prefix, buckets=settings.index_buckets)
+        hub = FeedHub(cluster, keys,
+                      reader_client=lambda: cluster_reader_client(redis_url, **credentials),
+                      reader_class=ClusterStreamReader, **hub_options)
+        attach_doorbell(hub.readers, cluster, settings.cluster_feed_sweep_ms / 1000)
+        return (cluster, keys, hub,
+                ClusterPipe(redis_url, **pipe_access) if pipe_supported(redis_url) else None)
+    client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
+        redis_url, max_connections=settings.redis_max_connections,
+        timeout=settings.redis_pool_timeout_s, health_check_interval=10, **retry, **credentials,
+    ))
+    keys = Keys(settings.key_prefix)
+    # every streamed game is read over these few connections (feed.py), never one per game
+    hub = FeedHub(client, keys,
+                  reader_client=lambda: reader_client(redis_url, FEED_BLOCK_MS, **credentials),
+                  **hub_options)
+    # commits and game reads share one multiplexed connection (store/pipe.py)
+    return (client, keys, hub,
+            RedisPipe(redis_url, **pipe_access) if pipe_supported(redis_url) else None)
+
+
 async def start(settings: Settings, redis_url: str) -> App:
     """Start serving on settings.listen against `redis_url`; returns the running app."""
     variants.load(settings.extra_variant_modules())  # before a call can name one
@@ -219,29 +267,14 @@ async def start(settings: Settings, redis_url: str) -> App:
     # call after the restart does not fail.
     retry: dict[str, Any] = {"retry": Retry(ExponentialBackoff(cap=0.5, base=0.02), 3),
                              "retry_on_error": [RedisConnectionError, RedisTimeoutError]}
-    client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
-        redis_url, max_connections=settings.redis_max_connections,
-        timeout=settings.redis_pool_timeout_s, health_check_interval=10, **retry,
-        **access.client_kwargs(),
-    ))
+    metrics = Metrics()
+    client, keys, hub, pipe = _connect(settings, redis_url, retry, metrics, access)
     # wrong credentials or certificates stop the start here, with the setting to fix
     if not await check_access(client, access):  # not fatal: readiness waits for it
         log.warning("redis_unreachable", redis=access.describe())
-    keys = Keys(settings.key_prefix)
-    metrics = Metrics()
-    # every streamed game is read over these few connections (feed.py), never one per game
-    hub = FeedHub(
-        client, keys, reader_client=lambda: reader_client(redis_url, FEED_BLOCK_MS,
-                                            **access.client_kwargs()),
-        readers=settings.feed_readers, block_ms=FEED_BLOCK_MS,
-        max_games=settings.max_streamed_games, max_subscribers=settings.max_subscribers,
-        on_refused=metrics.stream_refused, on_rolled_back=metrics.stream_rolled_back,
-    )
-    # commits and game reads share one multiplexed connection (store/pipe.py)
-    pipe = (RedisPipe(redis_url, tls=access.tls, username=access.username,
-                      password=access.password)
-            if pipe_supported(redis_url) else None)
-    store = GameStore(client, keys, pipe)
+    store = GameStore(client, keys, pipe, notify=settings.redis_cluster,
+                      wait_replicas=1 if settings.durability == "replica" else 0,
+                      wait_timeout_ms=settings.durability_timeout_ms)
     games = GameService(
         store, hub, clock_ms=clock_ms,
         limits=Limits(
@@ -287,7 +320,7 @@ async def start(settings: Settings, redis_url: str) -> App:
     reflection.enable(server, (SERVICE_NAME, health.SERVICE_NAME))
     port = _add_port(server, settings.listen, credentials)
     mtls_port = None if mutual is None else _add_port(server, settings.mtls_listen, mutual)
-    app = App(settings, server, port, client, pipe, hub, health_servicer, metrics, keys)
+    app = App(settings, server, port, client, pipe, hub, health_servicer, metrics, keys, store)
     http_port = None
     if settings.http_listen:
         app.http = HttpPort(games, campaigns, admission, metrics,
@@ -295,7 +328,8 @@ async def start(settings: Settings, redis_url: str) -> App:
                             origins=cors_origins(settings.http_cors_origins))
         http_port = await app.http.start(
             settings.http_listen, grace_s=settings.shutdown_grace_s,
-            cert_file=settings.tls_cert_file, key_file=settings.tls_key_file)
+            cert_file=settings.tls_cert_file, key_file=settings.tls_key_file,
+            reuse_port=settings.reuse_port)
     if settings.metrics_port:
         app.ops_http = OpsHttp(metrics, lambda: app.ready)
         try:
@@ -326,8 +360,11 @@ async def serve(settings: Settings) -> None:
     stop_supervisor = asyncio.Event()
     supervisor: asyncio.Task[None] | None = None
     redis_url = settings.redis_url
-    check_listen(settings.listen)  # a taken port stops the start before Redis is touched
-    if settings.http_listen:
+    # a taken port stops the start before Redis is touched (a worker's siblings hold it: its
+    # parent checked it)
+    if not settings.reuse_port:
+        check_listen(settings.listen)
+    if settings.http_listen and not settings.reuse_port:
         check_listen(settings.http_listen)
     lock = InstanceLock(settings.data_dir)
     if not redis_url:

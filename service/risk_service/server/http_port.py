@@ -35,7 +35,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from protobuf.wkt import Any as AnyMessage
 
-from risk_proto.risk.v1 import service_pb2
+from risk_proto.risk.v1 import service_pb2, variant_pb2
 from risk_proto.risk.v1.service_connect import RiskServiceASGIApplication
 from risk_service.campaigns import CampaignService
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
@@ -120,6 +120,18 @@ def credentials(ctx: RequestContext[Any, Any]) -> str | None:
     return calls.bearer_token(ctx.request_headers.get("authorization"))
 
 
+# How long a browser or proxy may keep a variant's description fetched with GET: it changes
+# only with a deployment that changes the rules, and a client that sees a game with another
+# rules_version than the cached description's asks again.
+_DESCRIPTION_MAX_AGE_S = 3600
+
+
+def cacheable(ctx: RequestContext[Any, Any]) -> None:
+    """Let a GET of a public, caller-independent reply be cached (POSTs never are)."""
+    if ctx.http_method == "GET":
+        ctx.response_headers["cache-control"] = f"public, max-age={_DESCRIPTION_MAX_AGE_S}"
+
+
 class RiskConnect:
     """RiskService for connectrpc: read the caller's token, delegate to the operations."""
 
@@ -184,6 +196,20 @@ class RiskConnect:
     async def export_game(self, request: service_pb2.ExportGameRequest,
                           ctx: RequestContext[Any, Any], /) -> service_pb2.GameExport:
         return await self.games.export(request, credentials(ctx))
+
+    async def describe_variant(
+        self, request: variant_pb2.DescribeVariantRequest, ctx: RequestContext[Any, Any], /,
+    ) -> variant_pb2.DescribeVariantResponse:
+        reply = await self.games.describe_variant(request)
+        cacheable(ctx)
+        return reply
+
+    async def list_variants(
+        self, request: variant_pb2.ListVariantsRequest, ctx: RequestContext[Any, Any], /,
+    ) -> variant_pb2.ListVariantsResponse:
+        reply = await self.games.list_variants(request)
+        cacheable(ctx)
+        return reply
 
     async def create_campaign(
         self, request: service_pb2.CreateCampaignRequest, ctx: RequestContext[Any, Any], /,
@@ -454,7 +480,7 @@ class HttpPort:
         self._ticks: asyncio.Task[None] | None = None
 
     async def start(self, address: str, *, grace_s: float, cert_file: str = "",
-                    key_file: str = "") -> int:
+                    key_file: str = "", reuse_port: bool = False) -> int:
         """Listen on `address`; returns the bound port (useful with port 0)."""
         host, port = split_address(address)
         config = uvicorn.Config(
@@ -470,6 +496,8 @@ class HttpPort:
         sock = socket.socket(family, socket.SOCK_STREAM)
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if reuse_port:  # one of several workers sharing the address (workers.py)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
             sock.bind((host, port))
         except OSError as exc:
             sock.close()

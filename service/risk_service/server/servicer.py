@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import grpc
 
-from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc, variant_pb2
 from risk_service.campaigns import CampaignService
 from risk_service.operations import CLIENT_CERT, GameService
 from risk_service.server import calls
@@ -104,6 +104,16 @@ class RiskServicer(service_pb2_grpc.RiskServiceServicer):
         self, request: service_pb2.ExportGameRequest, context: grpc.aio.ServicerContext
     ) -> service_pb2.GameExport:
         return await self.games.export(request, credentials(context))
+
+    async def DescribeVariant(  # noqa: N802
+        self, request: variant_pb2.DescribeVariantRequest, context: grpc.aio.ServicerContext
+    ) -> variant_pb2.DescribeVariantResponse:
+        return await self.games.describe_variant(request)
+
+    async def ListVariants(  # noqa: N802
+        self, request: variant_pb2.ListVariantsRequest, context: grpc.aio.ServicerContext
+    ) -> variant_pb2.ListVariantsResponse:
+        return await self.games.list_variants(request)
 
     async def CreateCampaign(  # noqa: N802
         self, request: service_pb2.CreateCampaignRequest, context: grpc.aio.ServicerContext

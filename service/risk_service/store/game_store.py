@@ -8,13 +8,19 @@ commit and can be rebuilt from the game hashes, so it never sits on the commit p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import heapq
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, cast
 
 import redis.asyncio as aioredis
+from redis import exceptions as rx
+from redis.asyncio.cluster import RedisCluster
+from redis.commands.core import AsyncScript
 
+from risk_service.errors import Code, ServiceError, ServiceReason
+from risk_service.store.cluster_pipe import ClusterPipe
 from risk_service.store.keys import Keys, StreamEntries, stream_id, stream_seq
 from risk_service.store.pipe import RedisPipe
 
@@ -59,6 +65,23 @@ if retention_ms > 0 then
 end
 return {'ok', tostring(version), tostring(seq)}
 """
+
+# A new game: its hash and its creation events, at once (one slot: the game's hash tag).
+_CREATE = """
+local n = tonumber(ARGV[2])
+for i = 3, 2 + 2 * n, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 3 + 2 * n, #ARGV do
+  redis.call('XADD', KEYS[2], '0-' .. (i - 2 - 2 * n), 'e', ARGV[i], 'c', ARGV[1])
+end
+return 1
+"""
+
+# On a cluster each commit also rings its game's doorbell: a shard channel named like the
+# stream (so in the game's slot), on which the feeds of every process reading it listen
+# (cluster_feed.py); with no listener SPUBLISH costs next to nothing.
+_COMMIT_NOTIFY = _COMMIT.replace(
+    "return {'ok', tostring(version), tostring(seq)}",
+    "redis.call('SPUBLISH', stream, seq)\nreturn {'ok', tostring(version), tostring(seq)}")
 
 # The largest sequence number a Redis stream id can carry: a client may resume after it.
 MAX_SEQ = 2**64 - 1
@@ -120,6 +143,17 @@ class GameRecord:
     commit_id: str = ""
 
 
+def not_replicated(replicas: int, timeout_ms: int) -> ServiceError:
+    """A write the master took but no replica confirmed in time. It is not undone (Redis
+    cannot), and it may yet reach the replica: the client retries with the same request id,
+    and the retry answers the stored reply once a replica has it (or commits the move if a
+    failover lost it)."""
+    return ServiceError(
+        Code.UNAVAILABLE, ServiceReason.STORE_UNAVAILABLE,
+        f"the write was not confirmed by {replicas} replica(s) within {timeout_ms} ms; retry "
+        "with the same request_id", {"replicated": "false"})
+
+
 def _int(value: bytes | None) -> int:
     return int(value) if value else 0
 
@@ -147,15 +181,23 @@ def _parse(game_id: str, raw: dict[bytes, bytes]) -> GameRecord | None:
 
 
 class GameStore:
-    def __init__(self, client: aioredis.Redis, keys: Keys | None = None,
-                 pipe: RedisPipe | None = None) -> None:
+    def __init__(self, client: aioredis.Redis | RedisCluster, keys: Keys | None = None,
+                 pipe: RedisPipe | ClusterPipe | None = None, *, wait_replicas: int = 0,
+                 wait_timeout_ms: int = 1000, notify: bool = False) -> None:
         self.redis = client
         self.keys = keys or Keys()
         # the hot path (commits, game reads, request records) goes through the shared
-        # connection when there is one; everything else uses redis-py's pool
+        # connection(s) when there are; everything else uses redis-py's pool
         self.pipe = pipe
-        self._commit = client.register_script(_COMMIT)
-        self._commit_sha = pipe.script(_COMMIT) if pipe is not None else ""
+        # RISK_DURABILITY=replica: a write is acknowledged only once this many replicas
+        # confirm it (WAIT, on the connection that wrote it), within the timeout
+        self.wait_replicas = wait_replicas
+        self.wait_timeout_ms = wait_timeout_ms
+        commit = _COMMIT_NOTIFY if notify else _COMMIT
+        self._commit = client.register_script(commit)
+        self._commit_sha = pipe.script(commit) if pipe is not None else ""
+        self._create = client.register_script(_CREATE)
+        self._create_sha = pipe.script(_CREATE) if pipe is not None else ""
         self._release = client.register_script(_RELEASE_LEASE)
         self._campaign_cas = client.register_script(_CAMPAIGN_CAS)
         self._drop_campaign = client.register_script(_DROP_CAMPAIGN)
@@ -186,19 +228,48 @@ class GameStore:
         for seat, name in enumerate(record.names):
             if name:
                 fields[f"name:{seat}"] = name
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(k.game(record.game_id), mapping=fields)  # type: ignore[arg-type]
-            for seq, data in enumerate(events, start=1):
-                pipe.xadd(k.events(record.game_id), {"e": data, "c": record.commit_id},
-                          id=stream_id(seq))
-            await pipe.execute()
+        args = [record.commit_id, len(fields),
+                *(part for pair in fields.items() for part in pair), *events]
+        await self._write(self._create_sha, self._create,
+                          [k.game(record.game_id), k.events(record.game_id)], args)
         await self.index(record.game_id, record.variant, None, record.status)
+
+    async def _write(self, sha: str, script: AsyncScript, keys: Sequence[str],
+                     args: Sequence[Any]) -> Any:
+        """Run a write script, through the shared connection when there is one; with
+        `wait_replicas`, `WAIT` follows it on the same connection and the write stands
+        acknowledged only if enough replicas confirm it in time."""
+        wait = ("WAIT", self.wait_replicas, self.wait_timeout_ms)
+        acked = 0
+        if self.pipe is None:
+            if not self.wait_replicas:
+                return await script(keys=keys, args=args)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                # (redis-py runs a script inside a pipeline; its annotation leaves that out)
+                await script(keys=keys, args=args, client=pipe)  # type: ignore[arg-type]
+                pipe.execute_command(*wait)
+                reply, acked = await pipe.execute()
+        else:
+            command = ("EVALSHA", sha, len(keys), *keys, *args)
+            tail = (wait,) if self.wait_replicas else ()
+            replies = await self.pipe.call_adjacent(command, *tail, key=keys[0])
+            if isinstance(replies[0], rx.ResponseError) and str(replies[0]).startswith(
+                    "NOSCRIPT"):  # a restarted or promoted server's empty script cache
+                await self.pipe.load_script(sha, keys[0])
+                replies = await self.pipe.call_adjacent(command, *tail, key=keys[0])
+            reply = replies[0]
+            if isinstance(reply, Exception):
+                raise reply
+            acked = replies[1] if tail else 0
+        if acked < self.wait_replicas:
+            raise not_replicated(self.wait_replicas, self.wait_timeout_ms)
+        return reply
 
     async def _read(self, *command: str) -> Any:
         """A read on the hot path: through the shared connection when there is one."""
         if self.pipe is not None:
             return await self.pipe.call(*command)
-        return await self.redis.execute_command(*command)  # type: ignore[no-untyped-call]
+        return await self.redis.execute_command(*command)
 
     async def load(self, game_id: str) -> GameRecord | None:
         """The game, or None if there is no such game."""
@@ -259,10 +330,7 @@ class GameStore:
             *(part for pair in fields for part in pair), len(campaign_fields),
             *(part for pair in campaign_fields for part in pair), *events,
         ]
-        if self.pipe is not None:
-            reply = await self.pipe.evalsha(self._commit_sha, keys, args)
-        else:
-            reply = await self._commit(keys=keys, args=args)
+        reply = await self._write(self._commit_sha, self._commit, keys, args)
         outcome = CommitOutcome(reply[0].decode())
         if outcome is CommitOutcome.OK:
             return CommitResult(outcome, version=int(reply[1]))
@@ -278,7 +346,7 @@ class GameStore:
     async def create_campaign(self, campaign_id: str, fields: dict[str, bytes | str | int]
                               ) -> None:
         await self.redis.hset(self.keys.campaign(campaign_id), mapping=fields)  # type: ignore[arg-type]
-        await self.redis.zadd(self.keys.campaigns(), {campaign_id: 0})
+        await self.redis.zadd(self.keys.campaigns(self.keys.bucket(campaign_id)), {campaign_id: 0})
 
     async def load_campaign(self, campaign_id: str) -> dict[bytes, bytes]:
         return cast(dict[bytes, bytes],
@@ -295,7 +363,8 @@ class GameStore:
 
     async def schedule_campaign(self, campaign_id: str, expires_ms: int) -> None:
         """Note when the campaign expires unless it is active again before (secondary)."""
-        await self.redis.zadd(self.keys.campaign_expiring(), {campaign_id: expires_ms})
+        await self.redis.zadd(self.keys.campaign_expiring(self.keys.bucket(campaign_id)),
+                              {campaign_id: expires_ms})
 
     async def drop_campaign(self, campaign_id: str, version: int | None) -> bool:
         """Delete the campaign record if it is still at `version` (None: it is gone already),
@@ -303,15 +372,27 @@ class GameStore:
         if version is not None and not await self._drop_campaign(
                 keys=[self.keys.campaign(campaign_id)], args=[version]):
             return False
+        bucket = self.keys.bucket(campaign_id)
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zrem(self.keys.campaigns(), campaign_id)
-            pipe.zrem(self.keys.campaign_expiring(), campaign_id)
+            pipe.zrem(self.keys.campaigns(bucket), campaign_id)
+            pipe.zrem(self.keys.campaign_expiring(bucket), campaign_id)
             await pipe.execute()
         return True
 
     async def campaign_page(self, before: str, limit: int) -> list[str]:
-        ids = cast(list[bytes], await self.redis.zrevrangebylex(
-            self.keys.campaigns(), f"({before}" if before else "+", "-", 0, limit))
+        return await self._newest(self.keys.campaigns, before, limit)
+
+    async def _newest(self, index: Callable[[int], str], before: str, limit: int) -> list[str]:
+        """Up to `limit` ids older than `before` ('' for the newest), newest first, from every
+        bucket of `index` (one bucket on a single Redis): each bucket's newest `limit`, merged."""
+        start = f"({before}" if before else "+"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for bucket in range(self.keys.buckets):
+                pipe.zrevrangebylex(index(bucket), start, "-", 0, limit)
+            pages = cast(list[list[bytes]], await pipe.execute())
+        ids = [i for page in pages for i in page]
+        if len(pages) > 1:
+            ids = heapq.nlargest(limit, ids)
         return [i.decode() for i in ids]
 
     async def read_log(self, game_id: str, start: int = 0, count: int | None = None
@@ -324,14 +405,20 @@ class GameStore:
 
     async def schedule(self, game_id: str, deadline_ms: int) -> None:
         """Record (or with 0, drop) the game's pending deadline in the deadline index."""
+        key = self.keys.deadlines(self.keys.bucket(game_id))
         if deadline_ms:
-            await self.redis.zadd(self.keys.deadlines(), {game_id: deadline_ms})
+            await self.redis.zadd(key, {game_id: deadline_ms})
         else:
-            await self.redis.zrem(self.keys.deadlines(), game_id)
+            await self.redis.zrem(key, game_id)
 
-    async def due(self, key: str, now_ms: int, limit: int) -> list[str]:
-        ids = cast(list[bytes], await self.redis.zrangebyscore(key, "-inf", now_ms, 0, limit))
-        return [i.decode() for i in ids]
+    async def due(self, index: Callable[[int], str], now_ms: int, limit: int) -> list[str]:
+        """Members of every bucket of `index` (Keys.deadlines, .expiring, .campaign_expiring)
+        whose time has come, up to `limit` per bucket."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for bucket in range(self.keys.buckets):
+                pipe.zrangebyscore(index(bucket), "-inf", now_ms, 0, limit)
+            found = cast(list[list[bytes]], await pipe.execute())
+        return [i.decode() for ids in found for i in ids]
 
     async def lease(self, game_id: str, owner: str, ms: int) -> bool:
         return bool(await self.redis.set(self.keys.lease(game_id), owner, nx=True, px=ms))
@@ -341,9 +428,10 @@ class GameStore:
 
     async def retire(self, game_id: str, variant: str, expires_ms: int) -> None:
         """A game reached a final status: drop its deadline and note when it expires."""
+        bucket = self.keys.bucket(game_id)
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zrem(self.keys.deadlines(), game_id)
-            pipe.zadd(self.keys.expiring(), {f"{variant}:{game_id}": expires_ms})
+            pipe.zrem(self.keys.deadlines(bucket), game_id)
+            pipe.zadd(self.keys.expiring(bucket), {f"{variant}:{game_id}": expires_ms})
             await pipe.execute()
 
     async def forget(self, member: str) -> None:
@@ -351,12 +439,13 @@ class GameStore:
         remove what is left of the game from every index; its own keys have expired."""
         variant, game_id = member.split(":", 1)
         k = self.keys
+        b = k.bucket(game_id)
         async with self.redis.pipeline(transaction=False) as pipe:
             for status in range(6):
-                pipe.zrem(k.index("*", status), game_id)
-                pipe.zrem(k.index(variant, status), game_id)
-            pipe.zrem(k.expiring(), member)
-            pipe.zrem(k.deadlines(), game_id)
+                pipe.zrem(k.index("*", status, b), game_id)
+                pipe.zrem(k.index(variant, status, b), game_id)
+            pipe.zrem(k.expiring(b), member)
+            pipe.zrem(k.deadlines(b), game_id)
             pipe.delete(*k.game_keys(game_id), k.lease(game_id))
             await pipe.execute()
 
@@ -379,21 +468,26 @@ class GameStore:
 
     async def index(self, game_id: str, variant: str, old_status: int | None, status: int) -> None:
         k = self.keys
+        b = k.bucket(game_id)
         async with self.redis.pipeline(transaction=False) as pipe:
             if old_status is not None and old_status != status:
-                pipe.zrem(k.index("*", old_status), game_id)
-                pipe.zrem(k.index(variant, old_status), game_id)
-            for key in (k.index("*", 0), k.index(variant, 0), k.index("*", status),
-                        k.index(variant, status)):
+                pipe.zrem(k.index("*", old_status, b), game_id)
+                pipe.zrem(k.index(variant, old_status, b), game_id)
+            for key in (k.index("*", 0, b), k.index(variant, 0, b), k.index("*", status, b),
+                        k.index(variant, status, b)):
                 pipe.zadd(key, {game_id: 0})
             await pipe.execute()
 
     async def page(self, variant: str, status: int, before: str, limit: int) -> list[str]:
         """Up to `limit` game ids older than `before` ('' for the newest), newest first."""
-        ids = cast(list[bytes], await self.redis.zrevrangebylex(
-            self.keys.index(variant, status), f"({before}" if before else "+", "-", 0, limit
-        ))
-        return [i.decode() for i in ids]
+        return await self._newest(lambda b: self.keys.index(variant, status, b), before, limit)
+
+    async def count(self, variant: str, status: int) -> int:
+        """How many games the index holds for `variant` / `status` (every bucket)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for bucket in range(self.keys.buckets):
+                pipe.zcard(self.keys.index(variant, status, bucket))
+            return sum(cast(list[int], await pipe.execute()))
 
     async def load_many(self, game_ids: Sequence[str]) -> list[GameRecord]:
         """Several games in one round trip; ids whose game is gone are skipped."""

@@ -1,10 +1,18 @@
 """Redis key names. Every key of one game shares the hash tag `{game_id}`, so a game's commit
 touches one slot and runs unchanged on Redis Cluster; the indexes are separate, rebuildable keys.
+
+On a single Redis each index is one key. On a Redis Cluster (`buckets` > 1) each index is split
+into `buckets` keys, bucket `b` carrying the hash tag `{<prefix>:ib<b>}`: a game (or campaign)
+belongs to the bucket picked by a hash of its tag, so no index key takes every game's writes
+(no hot key, no hot shard), every index update names keys of one slot, and all of one
+bucket's indexes (lists, deadlines, expiry) share that slot. Readers of an index (ListGames,
+the sweeper) read every bucket and merge.
 """
 
 from __future__ import annotations
 
 import functools
+import zlib
 from dataclasses import dataclass
 
 # redis-py types replies loosely (bytes | str | Any); these name what a decode_responses=False
@@ -25,6 +33,17 @@ def stream_seq(entry_id: bytes) -> int:
 @dataclass(frozen=True, slots=True)
 class Keys:
     prefix: str = "risk"
+    buckets: int = 1  # index buckets: 1 on a single Redis (the historic key names)
+
+    def bucket(self, game_id: str) -> int:
+        """The index bucket of a game or campaign: the same for a campaign and its games."""
+        if self.buckets == 1:
+            return 0
+        return zlib.crc32(self.tag(game_id).encode()) % self.buckets
+
+    def _ix(self, bucket: int) -> str:
+        """The index keys' stem for one bucket (the bare prefix on a single Redis)."""
+        return self.prefix if self.buckets == 1 else f"{self.prefix}:{{{self.prefix}:ib{bucket}}}"
 
     @staticmethod
     def tag(game_id: str) -> str:
@@ -54,13 +73,13 @@ class Keys:
         """Hash: the campaign record (state, version, game ids, seat names and digests)."""
         return f"{self.prefix}:c:{{{campaign_id}}}"
 
-    def campaigns(self) -> str:
+    def campaigns(self, bucket: int = 0) -> str:
         """Sorted set of campaign ids (score 0, ordered by id) for ListCampaigns."""
-        return f"{self.prefix}:cidx"
+        return f"{self._ix(bucket)}:cidx"
 
-    def campaign_expiring(self) -> str:
+    def campaign_expiring(self, bucket: int = 0) -> str:
         """Sorted set: campaign id -> when it expires (ms) unless it is active again first."""
-        return f"{self.prefix}:cexp"
+        return f"{self._ix(bucket)}:cexp"
 
     def log(self, game_id: str) -> str:
         """List: one serialised risk.v1.LogEntry per committed change, by version."""
@@ -70,21 +89,21 @@ class Keys:
         """Every key of one game (all in one hash slot); every commit names them."""
         return _game_keys(self, game_id)
 
-    def deadlines(self) -> str:
+    def deadlines(self, bucket: int = 0) -> str:
         """Sorted set: game id -> its pending decision's deadline (ms). Rebuildable."""
-        return f"{self.prefix}:deadlines"
+        return f"{self._ix(bucket)}:deadlines"
 
-    def expiring(self) -> str:
+    def expiring(self, bucket: int = 0) -> str:
         """Sorted set: game id -> when its retention ends (ms); the index entries go then."""
-        return f"{self.prefix}:expiring"
+        return f"{self._ix(bucket)}:expiring"
 
     def lease(self, game_id: str) -> str:
         """String: which process is enforcing this game's deadline right now."""
         return f"{self._g(game_id)}:lease"
 
-    def index(self, variant: str, status: int) -> str:
+    def index(self, variant: str, status: int, bucket: int = 0) -> str:
         """Sorted set of game ids by creation time; '*' / 0 stand for any variant / status."""
-        return f"{self.prefix}:idx:{variant}:{status}"
+        return f"{self._ix(bucket)}:idx:{variant}:{status}"
 
 
 @functools.lru_cache(maxsize=4096)

@@ -169,6 +169,28 @@ class RedisPipe:
                 await asyncio.sleep(wait)
         raise AssertionError("unreachable")
 
+    async def call_adjacent(self, *commands: Sequence[Arg], key: Arg = "") -> list[Any]:
+        """Commands written back to back on one connection, nothing of another caller's
+        between them: a commit and the `WAIT` that must follow it on the connection that wrote
+        it, or `ASKING` and the command it is for. Answers each command's reply, or the
+        `ResponseError` of its error reply, in order. (`key` routes on a cluster; here there is
+        one server.)"""
+        packed = [_pack(tuple(command)) for command in commands]
+        for wait in (*_BACKOFF_S, None):
+            try:
+                connection = await self._open()
+                futures = [connection.send(part) for part in packed]
+                replies = await asyncio.gather(*futures, return_exceptions=True)
+            except rx.ConnectionError:
+                replies = [rx.ConnectionError("lost the Redis connection")]
+            lost = next((r for r in replies if isinstance(r, rx.ConnectionError)), None)
+            if lost is None:
+                return replies
+            if wait is None:
+                raise lost
+            await asyncio.sleep(wait)
+        raise AssertionError("unreachable")
+
     def script(self, text: str) -> str:
         """Register a Lua script; returns its SHA1 for `evalsha`."""
         sha = hashlib.sha1(text.encode()).hexdigest()
@@ -184,6 +206,10 @@ class RedisPipe:
         # the server lost its script cache (a restart): load it once more and retry
         await self.call("SCRIPT", "LOAD", self._scripts[sha])
         return await self.call("EVALSHA", sha, len(keys), *keys, *args)
+
+    async def load_script(self, sha: str, key: Arg = "") -> None:
+        """Load a registered script again (after NOSCRIPT: a restarted Redis lost it)."""
+        await self.call("SCRIPT", "LOAD", self._scripts[sha])
 
     async def close(self) -> None:
         connection, self._connection = self._connection, None

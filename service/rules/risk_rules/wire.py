@@ -125,7 +125,12 @@ def options_from_proto(message: game_pb2.GameOptions) -> tuple[str, Any]:
 
 
 def options_to_proto(variant: str, options: Any) -> game_pb2.GameOptions:
-    described = variants.descriptor(variant)
+    return options_envelope(variants.descriptor(variant), options)
+
+
+def options_envelope(described: VariantDescriptor, options: Any) -> game_pb2.GameOptions:
+    """`options_to_proto` for a descriptor in hand, registered or not (DescribeVariant's
+    generic part describes one before anything has served it)."""
     envelope = game_pb2.GameOptions()
     _put(envelope, described, described.messages.options, lambda m: to_message(options, m))
     return envelope

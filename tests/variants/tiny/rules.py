@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from risk_rules.engine import Action, Decision, Event, IllegalAction, LegalAction, Outcome, Reason
+from risk_rules.engine.core.bots import check_level
 from risk_rules.engine.core.guards import check_resign
 
 
@@ -139,10 +140,14 @@ class TinyRules:
     def default_action(self, state: TinyState, seat: int) -> Action:
         return self.legal_actions(state, seat)[0].action
 
-    def bot_action(self, state: TinyState, seat: int, entropy: int) -> Action:
-        return self.bot_choose(self.view(state, seat), self.legal_actions(state, seat), entropy)
+    def bot_action(self, state: TinyState, seat: int, entropy: int,
+                   level: str = "greedy") -> Action:
+        return self.bot_choose(self.view(state, seat), self.legal_actions(state, seat), entropy,
+                               level)
 
-    def bot_choose(self, view: TinyView, legal: Sequence[LegalAction], entropy: int) -> Action:
+    def bot_choose(self, view: TinyView, legal: Sequence[LegalAction], entropy: int,
+                   level: str = "greedy") -> Action:
+        check_level(level)  # one policy at every level: the tiny game has nothing to plan
         return legal[entropy % len(legal)].action
 
     @staticmethod

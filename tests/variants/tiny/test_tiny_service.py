@@ -19,7 +19,7 @@ import grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
 
-from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, variant_pb2
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer
 from tests.variants.tiny.descriptor import DESCRIPTOR, MESSAGES
@@ -110,6 +110,13 @@ async def test_tiny_variant_is_served_end_to_end(redis_url: str, tmp_path: Path)
             listed = await stub.ListGames(service_pb2.ListGamesRequest(
                 variant=DESCRIPTOR.number))
             assert [g.game_id for g in listed.games] == [game_id]
+            # described from its rules and messages alone (its descriptor has no hook)
+            described = (await stub.DescribeVariant(variant_pb2.DescribeVariantRequest(
+                variant=DESCRIPTOR.number))).variant
+            assert (described.name, list(described.seat_counts)) == ("tiny", [2, 3, 4])
+            assert [o.name for o in described.options] == ["players", "territories"]
+            served = await stub.ListVariants(variant_pb2.ListVariantsRequest())
+            assert [v.name for v in served.variants][-1] == "tiny"
             export = await stub.ExportGame(service_pb2.ExportGameRequest(game_id=game_id),
                                            metadata=bearer(created.host_token))
     finally:

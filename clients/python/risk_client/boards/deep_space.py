@@ -9,10 +9,10 @@ dataclass, and names come from the board and deck data files. Colour is plain AN
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
+from risk_client.boards import as_view
 from risk_proto.risk.v1 import deep_space_pb2, game_pb2
-from risk_rules import wire
 from risk_rules.engine.deep_space.board import DEEP_SPACE_BOARD as BOARD
 from risk_rules.engine.deep_space.cards import card_type
 from risk_rules.engine.deep_space.model import (
@@ -40,12 +40,7 @@ def deep_space_view(board: game_pb2.BoardView) -> DeepSpaceView | None:
     """The Deep Space view inside a board, or None for another variant (or a hidden board)."""
     if board.WhichOneof("variant") != "deep_space":
         return None
-    return decode(board.deep_space)
-
-
-def decode(message: deep_space_pb2.DeepSpaceView) -> DeepSpaceView:
-    view: DeepSpaceView = wire.from_message(message, DeepSpaceView)
-    return view
+    return as_view(board.deep_space, DeepSpaceView)
 
 
 def colour_of(view: DeepSpaceView, seat: int) -> str:
@@ -147,7 +142,11 @@ def board_lines(view: DeepSpaceView, *, names: Sequence[str] = (), colour: bool 
 
 
 def board_text(message: deep_space_pb2.DeepSpaceView | DeepSpaceView, *,
-               names: Sequence[str] = (), colour: bool = False) -> str:
-    """A DeepSpaceView (the protobuf message, or the decoded view) as a block of text."""
-    view = message if isinstance(message, DeepSpaceView) else decode(message)
+               names: Sequence[str] = (), colour: bool = False, width: int = 100,
+               viewer: int = -1, deciding: Collection[int] = ()) -> str:
+    """A DeepSpaceView (the protobuf message, or the decoded view) as a block of text: the
+    renderer hook (`VariantDescriptor.renderer`); every line fits any width, hands are public
+    and the header names who decides, so `width`, `viewer` and `deciding` change nothing."""
+    del width, viewer, deciding
+    view = as_view(message, DeepSpaceView)
     return "\n".join(board_lines(view, names=names, colour=colour))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from risk_proto.risk.v1 import classic_pb2, common_pb2
+from risk_rules.descriptions import classic as description
 from risk_rules.engine import get_ruleset
 from risk_rules.engine.classic.model import (
     ClassicOptions,
@@ -53,4 +54,6 @@ DESCRIPTOR = VariantDescriptor(
                            "PlayerEliminated": (("seat", "by"), "cards_taken")},
         ),
     ),
+    describe=description.describe,
+    renderer="risk_client.boards.classic:board_text",
 )

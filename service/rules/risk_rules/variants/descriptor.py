@@ -16,6 +16,7 @@ from typing import Any
 
 from google.protobuf.message import Message
 
+from risk_rules.descriptions.notes import Described
 from risk_rules.engine import Ruleset
 
 # Variant numbers from here up are for variants outside the contract's enum (proto3 enums are
@@ -117,6 +118,10 @@ class VariantDescriptor:
     # imports the client. "": the command line prints the view field by field.
     renderer: str = ""
     campaign: CampaignHooks | None = None
+    # what DescribeVariant tells beyond what the rules and messages show: a title, the map with
+    # coordinates to draw it, the decks, the options' ranges and meanings
+    # (`risk_rules.descriptions`); None: the generic description alone
+    describe: Callable[[], Described] | None = None
 
     @property
     def name(self) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from risk_proto.risk.v1 import common_pb2, strike_pb2
+from risk_rules.descriptions import strike as description
 from risk_rules.engine import get_ruleset
 from risk_rules.engine.strike.model import StrikeOptions
 from risk_rules.variants.descriptor import (
@@ -35,4 +36,6 @@ DESCRIPTOR = VariantDescriptor(
             resign_at=60,
         ),
     ),
+    describe=description.describe,
+    renderer="risk_client.boards.strike:board_text",
 )

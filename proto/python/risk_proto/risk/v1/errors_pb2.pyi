@@ -38,6 +38,7 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_ROLLED_BACK: _ClassVar[ServiceReason]
     TOO_MANY_STREAMED_GAMES: _ClassVar[ServiceReason]
     TOO_MANY_SUBSCRIBERS: _ClassVar[ServiceReason]
+    VARIANT_NOT_FOUND: _ClassVar[ServiceReason]
 
 class RuleReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -156,6 +157,7 @@ SEAT_TOKEN_REISSUED: ServiceReason
 GAME_ROLLED_BACK: ServiceReason
 TOO_MANY_STREAMED_GAMES: ServiceReason
 TOO_MANY_SUBSCRIBERS: ServiceReason
+VARIANT_NOT_FOUND: ServiceReason
 RULE_REASON_UNSPECIFIED: RuleReason
 GAME_OVER: RuleReason
 NOT_YOUR_TURN: RuleReason

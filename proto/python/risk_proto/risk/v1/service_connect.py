@@ -20,6 +20,7 @@ from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
+from risk_proto.risk.v1.variant_pb2 import DescribeVariantRequest, DescribeVariantResponse, ListVariantsRequest, ListVariantsResponse
 
 from .service_pb2 import CancelGameRequest, CancelGameResponse, CreateCampaignRequest, CreateCampaignResponse, CreateGameRequest, CreateGameResponse, ExportGameRequest, GameExport, GetCampaignRequest, GetCampaignResponse, GetGameRequest, GetGameResponse, JoinGameRequest, JoinGameResponse, ListCampaignsRequest, ListCampaignsResponse, ListGamesRequest, ListGamesResponse, ListLegalActionsRequest, ListLegalActionsResponse, PingRequest, PingResponse, ReissueSeatTokenRequest, ReissueSeatTokenResponse, ResignRequest, ResignResponse, StartCampaignGameRequest, StartCampaignGameResponse, StartGameRequest, StartGameResponse, StreamEventsRequest, StreamEventsResponse, SubmitActionRequest, SubmitActionResponse, SubmitCampaignDecisionRequest, SubmitCampaignDecisionResponse
 
@@ -118,6 +119,22 @@ class RiskService(Protocol):
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
+    async def describe_variant(self, request: DescribeVariantRequest, ctx: RequestContext[DescribeVariantRequest, DescribeVariantResponse], /) -> DescribeVariantResponse:
+        """
+        The board as data (variant.proto): a variant's map with coordinates to draw it, its decks,
+        its options with defaults and ranges, its seat counts and rules version. Public (no token)
+        and the same for every caller until the rules version changes, so clients may cache it;
+        over the HTTP port it may also be fetched with GET (Connect's GET for side-effect-free
+        calls). An unknown variant is NOT_FOUND / VARIANT_NOT_FOUND.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def list_variants(self, request: ListVariantsRequest, ctx: RequestContext[ListVariantsRequest, ListVariantsResponse], /) -> ListVariantsResponse:
+        """
+        Every variant this process serves, each described as DescribeVariant describes it.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
     async def create_campaign(self, request: CreateCampaignRequest, ctx: RequestContext[CreateCampaignRequest, CreateCampaignResponse], /) -> CreateCampaignResponse:
         """
         Risk Legacy campaigns: the world carried from one game to the next (up to 15 games).
@@ -185,7 +202,7 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         service_name="risk.v1.RiskService",
                         input=GetGameRequest,
                         output=GetGameResponse,
-                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.get_game,
@@ -196,7 +213,7 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         service_name="risk.v1.RiskService",
                         input=ListGamesRequest,
                         output=ListGamesResponse,
-                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.list_games,
@@ -207,7 +224,7 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         service_name="risk.v1.RiskService",
                         input=ListLegalActionsRequest,
                         output=ListLegalActionsResponse,
-                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.list_legal_actions,
@@ -300,6 +317,28 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                     ),
                     function=svc.export_game,
                 ),
+                "/risk.v1.RiskService/DescribeVariant": Endpoint.unary(
+                    method=MethodInfo(
+                        name="DescribeVariant",
+                        service_name="risk.v1.RiskService",
+                        input=DescribeVariantRequest,
+                        output=DescribeVariantResponse,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.describe_variant,
+                ),
+                "/risk.v1.RiskService/ListVariants": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ListVariants",
+                        service_name="risk.v1.RiskService",
+                        input=ListVariantsRequest,
+                        output=ListVariantsResponse,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.list_variants,
+                ),
                 "/risk.v1.RiskService/CreateCampaign": Endpoint.unary(
                     method=MethodInfo(
                         name="CreateCampaign",
@@ -317,7 +356,7 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         service_name="risk.v1.RiskService",
                         input=GetCampaignRequest,
                         output=GetCampaignResponse,
-                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.get_campaign,
@@ -328,7 +367,7 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         service_name="risk.v1.RiskService",
                         input=ListCampaignsRequest,
                         output=ListCampaignsResponse,
-                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.list_campaigns,
@@ -445,6 +484,7 @@ class RiskServiceClient(ConnectClient):
         *,
         headers: Headers | Mapping[str, str] | None = None, 
         timeout_ms: int | None = None,
+        use_get: bool = False,
     ) -> GetGameResponse:
         """
         The game as the caller may see it: a seat sees its own hand, anyone else the public view.
@@ -456,11 +496,12 @@ class RiskServiceClient(ConnectClient):
                 service_name="risk.v1.RiskService",
                 input=GetGameRequest,
                 output=GetGameResponse,
-                idempotency_level=IdempotencyLevel.UNKNOWN,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                 stream_type=StreamType.UNARY,
             ),
             headers=headers,
             timeout_ms=timeout_ms,
+            use_get=use_get,
         )
     async def list_games(
         self,
@@ -468,6 +509,7 @@ class RiskServiceClient(ConnectClient):
         *,
         headers: Headers | Mapping[str, str] | None = None, 
         timeout_ms: int | None = None,
+        use_get: bool = False,
     ) -> ListGamesResponse:
         """
         Games by variant and status, newest first, paged.
@@ -479,11 +521,12 @@ class RiskServiceClient(ConnectClient):
                 service_name="risk.v1.RiskService",
                 input=ListGamesRequest,
                 output=ListGamesResponse,
-                idempotency_level=IdempotencyLevel.UNKNOWN,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                 stream_type=StreamType.UNARY,
             ),
             headers=headers,
             timeout_ms=timeout_ms,
+            use_get=use_get,
         )
     async def list_legal_actions(
         self,
@@ -491,6 +534,7 @@ class RiskServiceClient(ConnectClient):
         *,
         headers: Headers | Mapping[str, str] | None = None, 
         timeout_ms: int | None = None,
+        use_get: bool = False,
     ) -> ListLegalActionsResponse:
         """
         The legal actions of the caller's seat (empty when it is not the seat's decision).
@@ -502,11 +546,12 @@ class RiskServiceClient(ConnectClient):
                 service_name="risk.v1.RiskService",
                 input=ListLegalActionsRequest,
                 output=ListLegalActionsResponse,
-                idempotency_level=IdempotencyLevel.UNKNOWN,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                 stream_type=StreamType.UNARY,
             ),
             headers=headers,
             timeout_ms=timeout_ms,
+            use_get=use_get,
         )
     async def submit_action(
         self,
@@ -694,6 +739,60 @@ class RiskServiceClient(ConnectClient):
             headers=headers,
             timeout_ms=timeout_ms,
         )
+    async def describe_variant(
+        self,
+        request: DescribeVariantRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+        use_get: bool = False,
+    ) -> DescribeVariantResponse:
+        """
+        The board as data (variant.proto): a variant's map with coordinates to draw it, its decks,
+        its options with defaults and ranges, its seat counts and rules version. Public (no token)
+        and the same for every caller until the rules version changes, so clients may cache it;
+        over the HTTP port it may also be fetched with GET (Connect's GET for side-effect-free
+        calls). An unknown variant is NOT_FOUND / VARIANT_NOT_FOUND.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="DescribeVariant",
+                service_name="risk.v1.RiskService",
+                input=DescribeVariantRequest,
+                output=DescribeVariantResponse,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+            use_get=use_get,
+        )
+    async def list_variants(
+        self,
+        request: ListVariantsRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+        use_get: bool = False,
+    ) -> ListVariantsResponse:
+        """
+        Every variant this process serves, each described as DescribeVariant describes it.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ListVariants",
+                service_name="risk.v1.RiskService",
+                input=ListVariantsRequest,
+                output=ListVariantsResponse,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+            use_get=use_get,
+        )
     async def create_campaign(
         self,
         request: CreateCampaignRequest,
@@ -724,6 +823,7 @@ class RiskServiceClient(ConnectClient):
         *,
         headers: Headers | Mapping[str, str] | None = None, 
         timeout_ms: int | None = None,
+        use_get: bool = False,
     ) -> GetCampaignResponse:
         return await self.execute_unary(
             request=request,
@@ -732,11 +832,12 @@ class RiskServiceClient(ConnectClient):
                 service_name="risk.v1.RiskService",
                 input=GetCampaignRequest,
                 output=GetCampaignResponse,
-                idempotency_level=IdempotencyLevel.UNKNOWN,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                 stream_type=StreamType.UNARY,
             ),
             headers=headers,
             timeout_ms=timeout_ms,
+            use_get=use_get,
         )
     async def list_campaigns(
         self,
@@ -744,6 +845,7 @@ class RiskServiceClient(ConnectClient):
         *,
         headers: Headers | Mapping[str, str] | None = None, 
         timeout_ms: int | None = None,
+        use_get: bool = False,
     ) -> ListCampaignsResponse:
         return await self.execute_unary(
             request=request,
@@ -752,11 +854,12 @@ class RiskServiceClient(ConnectClient):
                 service_name="risk.v1.RiskService",
                 input=ListCampaignsRequest,
                 output=ListCampaignsResponse,
-                idempotency_level=IdempotencyLevel.UNKNOWN,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                 stream_type=StreamType.UNARY,
             ),
             headers=headers,
             timeout_ms=timeout_ms,
+            use_get=use_get,
         )
     async def start_campaign_game(
         self,

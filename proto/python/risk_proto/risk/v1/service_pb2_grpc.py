@@ -4,6 +4,7 @@ import grpc
 import warnings
 
 from risk_proto.risk.v1 import service_pb2 as risk_dot_v1_dot_service__pb2
+from risk_proto.risk.v1 import variant_pb2 as risk_dot_v1_dot_variant__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -98,6 +99,16 @@ class RiskServiceStub:
                 '/risk.v1.RiskService/ExportGame',
                 request_serializer=risk_dot_v1_dot_service__pb2.ExportGameRequest.SerializeToString,
                 response_deserializer=risk_dot_v1_dot_service__pb2.GameExport.FromString,
+                _registered_method=True)
+        self.DescribeVariant = channel.unary_unary(
+                '/risk.v1.RiskService/DescribeVariant',
+                request_serializer=risk_dot_v1_dot_variant__pb2.DescribeVariantRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_variant__pb2.DescribeVariantResponse.FromString,
+                _registered_method=True)
+        self.ListVariants = channel.unary_unary(
+                '/risk.v1.RiskService/ListVariants',
+                request_serializer=risk_dot_v1_dot_variant__pb2.ListVariantsRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_variant__pb2.ListVariantsResponse.FromString,
                 _registered_method=True)
         self.CreateCampaign = channel.unary_unary(
                 '/risk.v1.RiskService/CreateCampaign',
@@ -222,6 +233,24 @@ class RiskServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def DescribeVariant(self, request, context):
+        """The board as data (variant.proto): a variant's map with coordinates to draw it, its decks,
+        its options with defaults and ranges, its seat counts and rules version. Public (no token)
+        and the same for every caller until the rules version changes, so clients may cache it;
+        over the HTTP port it may also be fetched with GET (Connect's GET for side-effect-free
+        calls). An unknown variant is NOT_FOUND / VARIANT_NOT_FOUND.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListVariants(self, request, context):
+        """Every variant this process serves, each described as DescribeVariant describes it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def CreateCampaign(self, request, context):
         """Risk Legacy campaigns: the world carried from one game to the next (up to 15 games).
         Create one: seat tokens are the campaign's and act in every game of it.
@@ -323,6 +352,16 @@ def add_RiskServiceServicer_to_server(servicer, server):
                     servicer.ExportGame,
                     request_deserializer=risk_dot_v1_dot_service__pb2.ExportGameRequest.FromString,
                     response_serializer=risk_dot_v1_dot_service__pb2.GameExport.SerializeToString,
+            ),
+            'DescribeVariant': grpc.unary_unary_rpc_method_handler(
+                    servicer.DescribeVariant,
+                    request_deserializer=risk_dot_v1_dot_variant__pb2.DescribeVariantRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_variant__pb2.DescribeVariantResponse.SerializeToString,
+            ),
+            'ListVariants': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListVariants,
+                    request_deserializer=risk_dot_v1_dot_variant__pb2.ListVariantsRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_variant__pb2.ListVariantsResponse.SerializeToString,
             ),
             'CreateCampaign': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateCampaign,
@@ -701,6 +740,60 @@ class RiskService:
             '/risk.v1.RiskService/ExportGame',
             risk_dot_v1_dot_service__pb2.ExportGameRequest.SerializeToString,
             risk_dot_v1_dot_service__pb2.GameExport.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DescribeVariant(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/DescribeVariant',
+            risk_dot_v1_dot_variant__pb2.DescribeVariantRequest.SerializeToString,
+            risk_dot_v1_dot_variant__pb2.DescribeVariantResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListVariants(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/ListVariants',
+            risk_dot_v1_dot_variant__pb2.ListVariantsRequest.SerializeToString,
+            risk_dot_v1_dot_variant__pb2.ListVariantsResponse.FromString,
             options,
             channel_credentials,
             insecure,

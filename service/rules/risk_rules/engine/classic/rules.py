@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from risk_rules.engine.classic import actions, bot, listings, setup
+from risk_rules.engine.classic import actions, bot, listings, planner, setup
 from risk_rules.engine.classic.board import CLASSIC_BOARD
 from risk_rules.engine.classic.cards import escalating_value
 from risk_rules.engine.classic.model import (
@@ -31,8 +31,8 @@ from risk_rules.engine.classic.model import (
     TradeSchedule,
 )
 from risk_rules.engine.classic.play import MUST_TRADE_AT, ClassicGame
+from risk_rules.engine.core.bots import DEFAULT_LEVEL, BotLevels
 from risk_rules.engine.core.errors import IllegalAction, Reason
-from risk_rules.engine.core.rng import Pcg32
 from risk_rules.engine.core.ruleset import Action, LegalAction
 from risk_rules.engine.core.values import copier
 from risk_rules.engine.core.variant import VariantRules
@@ -51,6 +51,10 @@ def _next_trade_value(schedule: TradeSchedule, trades_done: int) -> int:
 _VIEW = copier(ClassicState, ClassicView, (
     "viewer", "hand", "hand_counts", "deck_count", "next_trade_value",
 ))
+
+
+# the bot at each level (core.bots): greedy is the built-in weighted-random bot
+_BOTS: BotLevels[ClassicView] = BotLevels(greedy=bot.choose, planner=planner.choose)
 
 
 class ClassicRules(VariantRules[ClassicState, ClassicOptions, ClassicView]):
@@ -111,5 +115,6 @@ class ClassicRules(VariantRules[ClassicState, ClassicOptions, ClassicView]):
             return entry.instance(-1)
         return legal[0].instance(-1)
 
-    def bot_choose(self, view: ClassicView, legal: Sequence[LegalAction], entropy: int) -> Action:
-        return bot.choose(view, legal, Pcg32.from_seed(entropy, stream=view.viewer + 1))
+    def bot_choose(self, view: ClassicView, legal: Sequence[LegalAction], entropy: int,
+                   level: str = DEFAULT_LEVEL) -> Action:
+        return _BOTS.choose(view, view.viewer, legal, entropy, level)

@@ -156,11 +156,14 @@ class Ruleset(Protocol, Generic[StateT, OptionsT, ViewT]):
         """The documented action taken for a deciding seat whose clock ran out."""
         ...
 
-    def bot_action(self, state: StateT, seat: int, entropy: int) -> Action:
-        """A weighted-random legal action for `seat`, drawn from `entropy` (the bot's own seed)."""
+    def bot_action(self, state: StateT, seat: int, entropy: int,
+                   level: str = "greedy") -> Action:
+        """A legal action for `seat` by the bot of `level` (core.bots.LEVELS), drawn from
+        `entropy` (the bot's own seed)."""
         ...
 
-    def bot_choose(self, view: ViewT, legal: Sequence[LegalAction], entropy: int) -> Action:
+    def bot_choose(self, view: ViewT, legal: Sequence[LegalAction], entropy: int,
+                   level: str = "greedy") -> Action:
         """The same bot, from what its seat sees: its view and its legal actions."""
         ...
 

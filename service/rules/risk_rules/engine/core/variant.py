@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, get_args, get_origin
 
+from risk_rules.engine.core.bots import DEFAULT_LEVEL
 from risk_rules.engine.core.guards import check_resign
 from risk_rules.engine.core.ruleset import Action, Event, LegalAction, Outcome
 from risk_rules.engine.core.working import WorkingState
@@ -101,7 +102,12 @@ class VariantRules(ABC, Generic[StateT, OptionsT, ViewT]):
     def view(self, state: StateT, viewer: int | None) -> ViewT: ...
 
     @abstractmethod
-    def bot_choose(self, view: ViewT, legal: Sequence[LegalAction], entropy: int) -> Action: ...
+    def bot_choose(self, view: ViewT, legal: Sequence[LegalAction], entropy: int,
+                   level: str = DEFAULT_LEVEL) -> Action:
+        """The bot at `level` (one of `core.bots.LEVELS`) picks one of `legal` from `view`;
+        ValueError for an unknown level."""
 
-    def bot_action(self, state: StateT, seat: int, entropy: int) -> Action:
-        return self.bot_choose(self.view(state, seat), self.legal_actions(state, seat), entropy)
+    def bot_action(self, state: StateT, seat: int, entropy: int,
+                   level: str = DEFAULT_LEVEL) -> Action:
+        return self.bot_choose(self.view(state, seat), self.legal_actions(state, seat), entropy,
+                               level)

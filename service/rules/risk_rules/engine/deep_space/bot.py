@@ -35,12 +35,12 @@ from risk_rules.engine.deep_space.model import (
 )
 
 # Cards the bot would rather trade in (two of them make a recruit) than hold.
-_WEAK = frozenset({
+WEAK = frozenset({
     CardKind.BATTLE_CRY, CardKind.FORCE_FIELD, CardKind.SABOTAGE, CardKind.SPACE_DOG,
 })
 
 
-class _Seen:
+class Seen:
     """What the bot reads off its view, computed once per decision."""
 
     def __init__(self, view: DeepSpaceView) -> None:
@@ -75,7 +75,7 @@ class _Seen:
         return BOARD.is_planet(planet) and planet not in self.bases
 
 
-def _move_weight(seen: _Seen, origin: int, destination: int, crew: int, warp: bool) -> int:
+def _move_weight(seen: Seen, origin: int, destination: int, crew: int, warp: bool) -> int:
     mine, enemy = seen.mine, seen.enemy
     if warp and seen.gems < 2:
         return 0
@@ -98,7 +98,7 @@ def _move_weight(seen: _Seen, origin: int, destination: int, crew: int, warp: bo
     return weight // 3 if warp else weight
 
 
-def _card_weight(seen: _Seen, action: PlayCard) -> int:
+def _card_weight(seen: Seen, action: PlayCard) -> int:
     kind = card_type(action.card).kind
     view = seen.view
     if kind in (CardKind.GEM_RUSH, CardKind.REINFORCEMENTS):
@@ -125,14 +125,14 @@ def _card_weight(seen: _Seen, action: PlayCard) -> int:
     return 1
 
 
-def _weight(seen: _Seen, entry: LegalAction) -> int:
+def _weight(seen: Seen, entry: LegalAction) -> int:
     action = entry.action
     if isinstance(action, BuildBase):
         return 10_000
     if isinstance(action, Mine):
         return 1000 if (action.resource is Resource.ORE) == seen.wants_ore() else 40
     if isinstance(action, TradeCards):
-        weak = all(card_type(c).kind in _WEAK for c in action.cards)
+        weak = all(card_type(c).kind in WEAK for c in action.cards)
         return 2000 if weak else 5
     if isinstance(action, PlayCard):
         return _card_weight(seen, action)
@@ -150,11 +150,11 @@ def _weight(seen: _Seen, entry: LegalAction) -> int:
         if action.discard < 0:
             return 20
         kind = card_type(action.discard).kind
-        return 3 if kind in _WEAK else 0
+        return 3 if kind in WEAK else 0
     return 1
 
 
-def _count(seen: _Seen, entry: LegalAction, rng: Pcg32) -> Action:
+def _count(seen: Seen, entry: LegalAction, rng: Pcg32) -> Action:
     """Pick a count: usually everything allowed, sometimes a random part."""
     if not entry.max_count:
         return entry.action
@@ -171,7 +171,7 @@ def choose(view: DeepSpaceView, legal: Sequence[LegalAction], rng: Pcg32) -> Act
     """One action from `legal` for the seat whose view `view` is."""
     if not legal:
         raise ValueError(f"seat {view.viewer} has no decision to make")
-    seen = _Seen(view)
+    seen = Seen(view)
     weights = [_weight(seen, e) for e in legal]
     if sum(weights) == 0:
         weights = [1] * len(legal)

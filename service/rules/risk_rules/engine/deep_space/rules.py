@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from risk_rules.engine.core.bots import DEFAULT_LEVEL, BotLevels
 from risk_rules.engine.core.errors import IllegalAction, Reason
-from risk_rules.engine.core.rng import Pcg32
 from risk_rules.engine.core.ruleset import Action, LegalAction
 from risk_rules.engine.core.values import copier
 from risk_rules.engine.core.variant import VariantRules
-from risk_rules.engine.deep_space import actions, bot, listings, setup
+from risk_rules.engine.deep_space import actions, bot, listings, planner, setup
 from risk_rules.engine.deep_space.model import (
     ACTION_TYPES,
     EVENT_TYPES,
@@ -34,6 +34,10 @@ from risk_rules.engine.deep_space.play import DeepSpaceGame
 
 # Every hand is face up: the view is the state but for the deck's order and the generator.
 _VIEW = copier(DeepSpaceState, DeepSpaceView, ("viewer", "deck_count"))
+
+
+# the bot at each level (core.bots): greedy is the built-in weighted-random bot
+_BOTS: BotLevels[DeepSpaceView] = BotLevels(greedy=bot.choose, planner=planner.choose)
 
 
 class DeepSpaceRules(VariantRules[DeepSpaceState, DeepSpaceOptions, DeepSpaceView]):
@@ -67,6 +71,6 @@ class DeepSpaceRules(VariantRules[DeepSpaceState, DeepSpaceOptions, DeepSpaceVie
             return legal[0].action
         return EndTurn()
 
-    def bot_choose(self, view: DeepSpaceView, legal: Sequence[LegalAction], entropy: int
-                   ) -> Action:
-        return bot.choose(view, legal, Pcg32.from_seed(entropy, stream=view.viewer + 1))
+    def bot_choose(self, view: DeepSpaceView, legal: Sequence[LegalAction], entropy: int,
+                   level: str = DEFAULT_LEVEL) -> Action:
+        return _BOTS.choose(view, view.viewer, legal, entropy, level)

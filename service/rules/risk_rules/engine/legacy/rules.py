@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from risk_rules.engine.classic.board import CLASSIC_BOARD
+from risk_rules.engine.core.bots import DEFAULT_LEVEL, BotLevels
 from risk_rules.engine.core.errors import IllegalAction, Reason
-from risk_rules.engine.core.rng import Pcg32
 from risk_rules.engine.core.ruleset import Action, LegalAction
 from risk_rules.engine.core.values import copier
 from risk_rules.engine.core.variant import VariantRules
-from risk_rules.engine.legacy import actions, bot, listings, setup
+from risk_rules.engine.legacy import actions, bot, listings, planner, setup
 from risk_rules.engine.legacy.content import board_of
 from risk_rules.engine.legacy.model import (
     ACTION_TYPES,
@@ -54,6 +54,10 @@ _VIEW = copier(LegacyState, LegacyView, (
     "viewer", "red_stars", "scar_card", "has_scar_card", "hand", "hand_counts", "deck_count",
     "coin_count", "population", "card_values",
 ))
+
+
+# the bot at each level (core.bots): greedy is the built-in weighted-random bot
+_BOTS: BotLevels[LegacyView] = BotLevels(greedy=bot.choose, planner=planner.choose)
 
 
 class LegacyRules(VariantRules[LegacyState, LegacyOptions, LegacyView]):
@@ -121,5 +125,6 @@ class LegacyRules(VariantRules[LegacyState, LegacyOptions, LegacyView]):
             return entry.instances()[-1]
         return legal[-1].instances()[0]
 
-    def bot_choose(self, view: LegacyView, legal: Sequence[LegalAction], entropy: int) -> Action:
-        return bot.choose(view, legal, Pcg32.from_seed(entropy, stream=view.viewer + 1))
+    def bot_choose(self, view: LegacyView, legal: Sequence[LegalAction], entropy: int,
+                   level: str = DEFAULT_LEVEL) -> Action:
+        return _BOTS.choose(view, view.viewer, legal, entropy, level)

@@ -85,7 +85,7 @@ def _attack_weight(view: StrikeView, action: Attack) -> int:
     return max(weight, 1)
 
 
-def _cancel_weight(view: StrikeView) -> int:
+def cancel_weight(view: StrikeView) -> int:
     """How much the card on top of the chain hurts this seat (0: it helps)."""
     me = view.viewer
     top = view.plays[view.windows[-1].stack[-1]] if view.plays else None
@@ -148,7 +148,7 @@ def _weight(view: StrikeView, entry: LegalAction, total_attack: int) -> int:
             return 0
         return 4 if not _winning(view, side) else 1
     if isinstance(action, PlayCancelOrder):
-        return _cancel_weight(view)
+        return cancel_weight(view)
     if isinstance(action, RollAgain):
         mine = _held(view, view.current, view.from_continent)
         theirs = _held(view, view.defender, view.to_continent)

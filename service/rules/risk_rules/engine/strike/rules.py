@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from risk_rules.engine.core.bots import DEFAULT_LEVEL, BotLevels
 from risk_rules.engine.core.errors import IllegalAction, Reason
-from risk_rules.engine.core.rng import Pcg32
 from risk_rules.engine.core.ruleset import Action, LegalAction
 from risk_rules.engine.core.values import copier
 from risk_rules.engine.core.variant import VariantRules
-from risk_rules.engine.strike import actions, bot, listings, setup
+from risk_rules.engine.strike import actions, bot, listings, planner, setup
 from risk_rules.engine.strike.model import (
     ACTION_TYPES,
     EVENT_TYPES,
@@ -37,6 +37,10 @@ from risk_rules.engine.strike.play import StrikeGame
 _VIEW = copier(StrikeState, StrikeView, (
     "viewer", "hand", "hand_counts", "continent_deck_count", "tactics_deck_count",
 ))
+
+
+# the bot at each level (core.bots): greedy is the built-in weighted-random bot
+_BOTS: BotLevels[StrikeView] = BotLevels(greedy=bot.choose, planner=planner.choose)
 
 
 class StrikeRules(VariantRules[StrikeState, StrikeOptions, StrikeView]):
@@ -77,5 +81,6 @@ class StrikeRules(VariantRules[StrikeState, StrikeOptions, StrikeView]):
                 return passive
         return actions[0]
 
-    def bot_choose(self, view: StrikeView, legal: Sequence[LegalAction], entropy: int) -> Action:
-        return bot.choose(view, legal, Pcg32.from_seed(entropy, stream=view.viewer + 1))
+    def bot_choose(self, view: StrikeView, legal: Sequence[LegalAction], entropy: int,
+                   level: str = DEFAULT_LEVEL) -> Action:
+        return _BOTS.choose(view, view.viewer, legal, entropy, level)

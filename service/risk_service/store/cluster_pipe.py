@@ -1,0 +1,174 @@
+"""The store's hot path on a Redis Cluster: one multiplexed connection per master, by slot.
+
+It offers the calls of `RedisPipe` (store/pipe.py), each routed to the master that serves the
+slot of its key: the game hash for reads, the first key of a script. The slot map comes from
+`CLUSTER SLOTS` (asked of any node known so far) and is kept until a reply says otherwise:
+- `MOVED <slot> <host:port>`: the slot has a new owner for good (a resharding, a failover):
+  the map is read again and the command is sent there.
+- `ASK <slot> <host:port>`: the slot is being migrated and this key is already on the target:
+  the command goes there once, right behind `ASKING` on the same connection.
+- `TRYAGAIN`, `CLUSTERDOWN`, a lost connection: a failover or migration is under way: the map
+  is read again after a short wait, up to `failover_wait_s` in all, then the error stands
+  (UNAVAILABLE for the client, which retries with its request id).
+Retrying a commit is safe: its version check or request record answers a repeat.
+
+Why not redis-py's RedisCluster for this path: it does the same routing but checks a
+connection out of a pool per command and packs in Python; bench/cluster.py measures both.
+The cluster client still serves everything that is not hot (indexes, campaigns, the feeds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import ssl
+import time
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import quote
+
+from redis import exceptions as rx
+from redis.asyncio.connection import parse_url
+from redis.crc import key_slot
+
+from risk_service.store.pipe import Arg, RedisPipe
+
+SLOTS = 16384
+_REDIRECTS = 5  # MOVED / ASK replies followed for one call before giving up
+
+
+class ClusterPipe:
+    def __init__(self, url: str, *, failover_wait_s: float = 10.0,
+                 tls: ssl.SSLContext | None = None, username: str = "",
+                 password: str = "") -> None:
+        """`url` names any node (redis:// or rediss://); `tls`, `username` and `password`
+        are `RedisPipe`'s, given to the connection to every master alike."""
+        options = parse_url(url)
+        # every master is reached the way the seed is: over TLS when its URL says rediss://
+        self.scheme = "rediss" if url.startswith("rediss://") else "redis"
+        self.tls, self.username, self.password = tls, username, password
+        self.seed = (str(options.get("host", "localhost")), int(options.get("port", 6379)))
+        # credentials in the URL itself go on to every master's URL
+        url_user, url_password = options.get("username"), options.get("password")
+        self._auth = "" if not url_password else (
+            f"{quote(url_user or '', safe='')}:{quote(url_password, safe='')}@")
+        self.failover_wait_s = failover_wait_s
+        self.owners: list[tuple[str, int]] = []  # slot -> master address; [] until first read
+        self.pipes: dict[tuple[str, int], RedisPipe] = {}
+        self._scripts: dict[str, str] = {}
+        self._refreshing: asyncio.Lock | None = None
+        self.redirects = 0  # MOVED and ASK replies seen (a figure for tests and benchmarks)
+
+    def _pipe(self, address: tuple[str, int]) -> RedisPipe:
+        pipe = self.pipes.get(address)
+        if pipe is None:
+            pipe = self.pipes[address] = RedisPipe(
+                f"{self.scheme}://{self._auth}{address[0]}:{address[1]}", tls=self.tls,
+                username=self.username, password=self.password)
+        return pipe
+
+    async def refresh(self) -> None:
+        """Read the slot map from the first node that answers (known masters, then the seed)."""
+        if self._refreshing is None:
+            self._refreshing = asyncio.Lock()
+        async with self._refreshing:
+            candidates = [*dict.fromkeys([*self.pipes, self.seed])]
+            error: Exception = rx.ConnectionError("no Redis Cluster node answered")
+            for address in candidates:
+                try:
+                    ranges = await self._pipe(address).call("CLUSTER", "SLOTS")
+                except rx.RedisError as exc:
+                    error = exc
+                    continue
+                owners = [self.seed] * SLOTS
+                for start, end, master, *_ in ranges:
+                    host = master[0].decode() if isinstance(master[0], bytes) else master[0]
+                    for slot in range(int(start), int(end) + 1):
+                        owners[slot] = (host or address[0], int(master[1]))
+                self.owners = owners
+                for gone in set(self.pipes) - set(owners) - {self.seed}:
+                    await self.pipes.pop(gone).close()
+                return
+            raise rx.ConnectionError(f"cannot read the cluster's slot map: {error}")
+
+    async def call_adjacent(self, *commands: Sequence[Arg], key: Arg = "") -> list[Any]:
+        """`RedisPipe.call_adjacent` on the master that serves `key`'s slot."""
+        slot = key_slot(key if isinstance(key, bytes) else str(key).encode())
+        deadline = time.monotonic() + self.failover_wait_s
+        asking: tuple[str, int] | None = None
+        redirects = 0
+        backoff = 0.05
+        while True:
+            if not self.owners:
+                await self._refresh_or_wait(deadline)
+                continue
+            address = asking or self.owners[slot]
+            try:
+                if asking is not None:
+                    replies = (await self._pipe(address).call_adjacent(("ASKING",), *commands))[1:]
+                else:
+                    replies = await self._pipe(address).call_adjacent(*commands)
+            except rx.ConnectionError:
+                # the master may be dead: wait for its replica to take over, then re-read
+                if time.monotonic() + backoff > deadline:
+                    raise
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 0.5)
+                await self._refresh_or_wait(deadline)
+                asking = None
+                continue
+            asking = None
+            redirect = next((r for r in replies if isinstance(r, rx.ResponseError)
+                             and str(r).split(" ", 1)[0] in ("MOVED", "ASK", "TRYAGAIN",
+                                                             "CLUSTERDOWN")), None)
+            if redirect is None:
+                return replies
+            kind, *rest = str(redirect).split(" ")
+            redirects += 1
+            self.redirects += 1
+            if redirects > _REDIRECTS and kind in ("MOVED", "ASK"):
+                raise redirect
+            if kind == "ASK":
+                host, _, port = rest[1].rpartition(":")
+                asking = (host or address[0], int(port))
+            elif kind == "MOVED":
+                host, _, port = rest[1].rpartition(":")
+                self.owners[slot] = (host or address[0], int(port))
+                await self._refresh_or_wait(deadline)
+            else:  # TRYAGAIN (keys of a migrating slot split between two nodes), CLUSTERDOWN
+                if time.monotonic() + backoff > deadline:
+                    raise redirect
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 0.5)
+                await self._refresh_or_wait(deadline)
+
+    async def _refresh_or_wait(self, deadline: float) -> None:
+        try:
+            await self.refresh()
+        except rx.ConnectionError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+
+    async def call(self, *args: Arg) -> Any:
+        """One single-key command (its key second, as HGET, HGETALL, HMGET take it)."""
+        (reply,) = await self.call_adjacent(args, key=args[1] if len(args) > 1 else "")
+        if isinstance(reply, Exception):
+            raise reply
+        return reply
+
+    def script(self, text: str) -> str:
+        """Register a Lua script; returns its SHA1 for EVALSHA."""
+        sha = hashlib.sha1(text.encode()).hexdigest()
+        self._scripts[sha] = text
+        return sha
+
+    async def load_script(self, sha: str, key: Arg) -> None:
+        """Load a script on the master of `key` (after NOSCRIPT: a promoted replica or a
+        restarted node has an empty script cache)."""
+        await self.call_adjacent(("SCRIPT", "LOAD", self._scripts[sha]), key=key)
+
+    async def close(self) -> None:
+        pipes, self.pipes = self.pipes, {}
+        for pipe in pipes.values():
+            await pipe.close()

@@ -1,0 +1,143 @@
+"""Failover on a real Redis Cluster with RISK_DURABILITY=replica: SIGKILL the master holding a
+game mid-play; its replica takes over, both service processes go on within seconds, every
+acknowledged action is in Redis, a live spectator on the other process resumes without a gap,
+and the game replays exactly. Also: what a write no replica confirmed is answered."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import cast
+
+import grpc
+import redis.asyncio
+from redis.asyncio.cluster import RedisCluster
+
+from risk_proto.risk.v1 import game_pb2, service_pb2
+from risk_rules import wire
+from risk_service.redis_server import RedisServer
+from risk_service.store.keys import Keys
+from tests.cluster.conftest import ClusterServiceFactory
+from tests.cluster.topology import LocalCluster
+from tests.service.harness import ServiceProcess
+from tests.service.rawbot import (
+    Log,
+    Stub,
+    assert_replays,
+    bot_move,
+    channel,
+    open_table,
+    play,
+    quick_game,
+    seqs,
+    stored,
+)
+from tests.service.rpc import bearer, error_info, rpc_error
+from tests.service.streamcheck import assert_every_version_streamed
+
+KILL_AT_MOVE = 12
+DURABLE = {"RISK_DURABILITY": "replica", "RISK_DURABILITY_TIMEOUT_MS": "2000"}
+
+
+async def _follow(stub: Stub, game_id: str, out: list[game_pb2.Event]) -> None:
+    """A spectator that resumes after its last seq whenever its stream ends (as a client
+    does after UNAVAILABLE), until cancelled."""
+    while True:
+        after = out[-1].seq if out else 0
+        call = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game_id,
+                                                                 after_seq=after))
+        try:
+            async for message in call:
+                out.append(message.event)
+        except grpc.aio.AioRpcError as error:
+            assert error.code() in (grpc.StatusCode.UNAVAILABLE,
+                                    grpc.StatusCode.DEADLINE_EXCEEDED), error
+        await asyncio.sleep(0.1)
+
+
+async def test_killed_master_loses_no_acknowledged_action(
+    cluster: LocalCluster, cluster_client: RedisCluster,
+    make_cluster_service: ClusterServiceFactory
+) -> None:
+    """Kill the game's master after a dozen moves: the game plays on to its end through the
+    promoted replica; nothing acknowledged is lost, the spectator's stream has every seq once."""
+    a, b = make_cluster_service(**DURABLE), make_cluster_service(**DURABLE)
+    async with channel(a.target) as ca, channel(b.target) as cb:
+        sa, sb = Stub(ca), Stub(cb)
+        table = await open_table(sa, quick_game(seed=9))
+        watched: list[game_pb2.Event] = []
+        watcher = asyncio.create_task(_follow(sb, table.game_id, watched))
+        victim = cluster.master_of(Keys().game(table.game_id))
+        killed_at: list[float] = []
+
+        async def kill(moves: int, _version: int) -> None:
+            if moves == KILL_AT_MOVE and not killed_at:
+                victim.kill()
+                killed_at.append(time.monotonic())
+                # the supervisor of a real deployment restarts the node; it rejoins as the
+                # promoted replica's replica, so "replica" durability can acknowledge again
+                asyncio.get_running_loop().call_later(3.0, victim.start)
+
+        log = Log(table.start_version)
+        await play(sa, table, log, before_submit=kill)
+        assert killed_at, "the master was killed during play"
+        final = (await sa.GetGame(service_pb2.GetGameRequest(game_id=table.game_id))).game
+        assert final.HasField("outcome")
+        for _ in range(200):
+            if watched and watched[-1].seq >= final.last_seq:
+                break
+            await asyncio.sleep(0.05)
+        watcher.cancel()
+    assert log.failed_calls > 0, "the failover was seen by the client"
+    assert seqs(watched) == list(range(1, final.last_seq + 1)), "a gap or a repeat"
+    assert_every_version_streamed(watched, final.version)
+    held = await stored(cast(redis.asyncio.Redis, cluster_client), table.game_id)
+    assert_replays(held, table, log)  # every acknowledged move, in order, nothing else
+    assert cluster.master_of(Keys().game(table.game_id)) is not victim
+    cluster.wait_ready()  # the restarted node is a replica again: the next module is whole
+
+
+async def test_write_no_replica_confirms_is_unavailable_then_retried(tmp_path: Path) -> None:
+    """On a Redis with no replica, "replica" durability answers UNAVAILABLE (replicated=
+    false) after the timeout, the move stays written; once a replica is attached the same
+    request id is answered with the same, stored reply and commits nothing more."""
+    primary = RedisServer(tmp_path / "primary", appendfsync="everysec")
+    replica = RedisServer(tmp_path / "replica", appendfsync="everysec",
+                          extra_args=("--replicaof", "127.0.0.1", str(primary.port)))
+    primary.start()
+    local = ServiceProcess(primary.url, tmp_path)
+    durable = ServiceProcess(primary.url, tmp_path, RISK_DURABILITY="replica",
+                             RISK_DURABILITY_TIMEOUT_MS="200")
+    try:
+        local.start()
+        durable.start()
+        async with channel(local.target) as cl, channel(durable.target) as cd:
+            sl, sd = Stub(cl), Stub(cd)
+            table = await open_table(sl, quick_game(seed=4))
+            move = await bot_move(sl, table)
+            assert move is not None
+            version, seat, action = move
+            request = service_pb2.SubmitActionRequest(
+                game_id=table.game_id, action=wire.action_to_proto("classic", action),
+                expected_version=version, request_id="durable-1")
+            error = await rpc_error(sd.SubmitAction(request, metadata=bearer(table.tokens[seat])))
+            assert error.code() == grpc.StatusCode.UNAVAILABLE
+            assert error_info(error).metadata["replicated"] == "false"
+            after = (await sl.GetGame(service_pb2.GetGameRequest(game_id=table.game_id))).game
+            assert after.version == version + 1, "the master kept the write"
+            replica.start()
+            async with redis.asyncio.Redis.from_url(replica.url) as watch:
+                for _ in range(100):
+                    if (await watch.info("replication")).get("master_link_status") == "up":
+                        break
+                    await asyncio.sleep(0.05)
+            reply = await sd.SubmitAction(request, metadata=bearer(table.tokens[seat]))
+            assert reply.version == version + 1
+            again = (await sl.GetGame(service_pb2.GetGameRequest(game_id=table.game_id))).game
+            assert again.version == version + 1, "the retry committed nothing more"
+    finally:
+        local.stop()
+        durable.stop()
+        replica.stop()
+        primary.stop()

@@ -1,0 +1,102 @@
+"""`--workers N`: N service processes on one port (SO_REUSEPORT) under one parent, on the
+Redis Cluster. Connections are spread over the workers; a killed worker is restarted while the
+others serve; SIGTERM to the parent drains and stops them all."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import time
+import urllib.request
+from pathlib import Path
+
+from risk_service.redis_server import free_port
+from tests.cluster.topology import LocalCluster
+from tests.service.harness import ServiceProcess
+from tests.service.rawbot import Stub, channel
+from tests.service.rpc import create_request
+
+WORKERS = 2
+
+
+def _children(pid: int) -> list[int]:
+    """The live child processes of `pid` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _calls_served(port: int) -> float:
+    """CreateGame calls a worker answered, from its own /metrics page."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+        page = reply.read().decode()
+    found = re.findall(r'^risk_rpcs_total\{[^}]*CreateGame[^}]*\} ([0-9.e+]+)$', page, re.M)
+    return sum(float(v) for v in found)
+
+
+async def _until_up(port: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            await asyncio.to_thread(_calls_served, port)
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+
+
+async def test_workers_share_one_port_restart_and_stop_together(
+    cluster: LocalCluster, tmp_path: Path
+) -> None:
+    """Two workers behind one address: new connections reach both; a SIGKILLed worker comes
+    back while the other answers; SIGTERM to the parent ends every worker and the parent."""
+    metrics = free_port()
+    service = ServiceProcess(cluster.url, tmp_path, RISK_REDIS_CLUSTER="true",
+                             RISK_WORKERS=str(WORKERS), RISK_METRICS_PORT=str(metrics))
+    service.start(timeout=30)
+    assert service.proc is not None
+    try:
+        deadline = time.monotonic() + 20
+        while len(_children(service.proc.pid)) < WORKERS and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        workers = _children(service.proc.pid)
+        assert len(workers) == WORKERS
+        for i in range(WORKERS):  # every worker is up (its metrics port answers)
+            await _until_up(metrics + i)
+        for _ in range(24):  # a new connection each: the kernel spreads them
+            async with channel(service.target) as ch:
+                await Stub(ch).CreateGame(create_request(seed=1, players=3))
+        served = [await asyncio.to_thread(_calls_served, metrics + i) for i in range(WORKERS)]
+        assert all(n > 0 for n in served), f"calls per worker: {served}"
+
+        os.kill(workers[0], signal.SIGKILL)
+        while workers[0] in _children(service.proc.pid):  # its sockets are closed once dead
+            await asyncio.sleep(0.02)
+        async with channel(service.target) as ch:
+            for _ in range(10):  # the survivor answers meanwhile
+                await Stub(ch).CreateGame(create_request(seed=2, players=3))
+        while time.monotonic() < deadline + 10:
+            now = _children(service.proc.pid)
+            if len(now) == WORKERS and workers[0] not in now:
+                break
+            await asyncio.sleep(0.1)
+        restarted = _children(service.proc.pid)
+        assert len(restarted) == WORKERS and workers[0] not in restarted, restarted
+        await service.wait_serving()
+    finally:
+        code = service.stop()
+    assert code == 0, service.logs()
+    assert not _children(service.proc.pid), "a worker outlived its parent"
+    assert "worker_exited" in service.logs()
