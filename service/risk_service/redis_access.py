@@ -22,7 +22,12 @@ from urllib.parse import urlsplit
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import AuthenticationError, NoPermissionError, RedisError
+from redis.exceptions import (
+    AuthenticationError,
+    NoPermissionError,
+    RedisClusterException,
+    RedisError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from risk_service.settings import Settings
@@ -171,33 +176,44 @@ async def check_access(client: aioredis.Redis | RedisCluster, access: RedisAcces
     try:
         async with asyncio.timeout(timeout_s):
             await client.ping()
-    except AuthenticationError as exc:
+    except RedisClusterException as exc:
+        # a cluster client that reached no node wraps the last node's error in its own
+        _refuse_misconfigured(exc.__cause__ or exc, access)
+        return False
+    except (RedisError, OSError, TimeoutError) as exc:
+        _refuse_misconfigured(exc, access)
+        return False
+    return True
+
+
+def _refuse_misconfigured(exc: BaseException, access: RedisAccess) -> None:
+    """Raise RuntimeError naming the setting to fix when `exc` (a failed PING) comes from a
+    mistake no retry mends: refused credentials or rights, a TLS failure, plaintext to TLS."""
+    if isinstance(exc, AuthenticationError):
         raise RuntimeError(
             f"Redis at {access.describe()} refused the credentials ({exc}); check "
             "RISK_REDIS_USERNAME and RISK_REDIS_PASSWORD (or the user and password in REDIS_URL)"
         ) from None
-    except NoPermissionError as exc:
+    if isinstance(exc, NoPermissionError):
         raise RuntimeError(
             f"Redis at {access.describe()} accepted the credentials but the user may not run "
             f"the service's commands ({exc}); see the ACL in deploy/README.md"
         ) from None
-    except RedisConnectionError as exc:
-        failure = _tls_failure(exc)
-        if failure is None:
-            if access.tls is None and _dropped(exc):
-                # a TLS port answers a plaintext PING by dropping the connection, and keeps
-                # doing so through every retry: that is a setting to fix, not an outage
-                raise RuntimeError(
-                    f"Redis at {access.describe()} dropped the connection at once ({exc}); if "
-                    "it serves TLS on that port, use a rediss:// URL") from None
-            return False
-        setting = ("RISK_REDIS_TLS_CERT_FILE and RISK_REDIS_TLS_KEY_FILE"
-                   if "certificate required" in str(failure).lower()
-                   or "unknown ca" in str(failure).lower()
-                   else "RISK_REDIS_TLS_CA_FILE and RISK_REDIS_TLS_CHECK_HOSTNAME")
-        raise RuntimeError(
-            f"TLS with Redis at {access.describe()} failed ({_reason(failure)}); check "
-            f"{setting}") from None
-    except (RedisError, OSError, TimeoutError):
-        return False
-    return True
+    if not isinstance(exc, RedisConnectionError):
+        return
+    failure = _tls_failure(exc)
+    if failure is None:
+        if access.tls is None and _dropped(exc):
+            # a TLS port answers a plaintext PING by dropping the connection, and keeps
+            # doing so through every retry: that is a setting to fix, not an outage
+            raise RuntimeError(
+                f"Redis at {access.describe()} dropped the connection at once ({exc}); if "
+                "it serves TLS on that port, use a rediss:// URL") from None
+        return
+    setting = ("RISK_REDIS_TLS_CERT_FILE and RISK_REDIS_TLS_KEY_FILE"
+               if "certificate required" in str(failure).lower()
+               or "unknown ca" in str(failure).lower()
+               else "RISK_REDIS_TLS_CA_FILE and RISK_REDIS_TLS_CHECK_HOSTNAME")
+    raise RuntimeError(
+        f"TLS with Redis at {access.describe()} failed ({_reason(failure)}); check "
+        f"{setting}") from None

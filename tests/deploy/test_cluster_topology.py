@@ -6,8 +6,10 @@ them, then used as the service's `risk` user would use them.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -16,10 +18,13 @@ import grpc
 import pytest
 import redis
 import redis.asyncio
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from redis.asyncio.cluster import RedisCluster
 
 from risk_proto.risk.v1 import game_pb2, service_pb2
 from risk_service.redis_access import RedisAccess
+from risk_service.redis_server import free_port
+from risk_service.server.app import SERVICE_NAME
 from risk_service.settings import Settings
 from risk_service.store.keys import Keys
 from tests.deploy.cluster_harness import ANNOUNCE, LoopbackCluster, load_cluster_compose
@@ -31,8 +36,19 @@ from tests.deploy.manifests import (
     one,
     stage_env,
 )
+from tests.deploy.secure_redis import make_ca
 from tests.service.harness import ServiceProcess
-from tests.service.rawbot import Log, Stub, channel, open_table, play, quick_game, seqs
+from tests.service.rawbot import (
+    Log,
+    Relay,
+    Stub,
+    channel,
+    open_table,
+    play,
+    quick_game,
+    seqs,
+)
+from tests.service.rpc import error_info
 from tests.service.streamcheck import assert_every_version_streamed
 
 # moves played through each replica: a few dozen calls, inside the deployments' rate limits
@@ -209,6 +225,107 @@ async def test_service_replicas_connect_to_the_cluster_as_risk_over_tls(
             await ch.close()
         codes = [replica.stop() for replica in replicas]
     assert codes == [0, 0], [replica.logs() for replica in replicas]
+
+
+def refused_start(cluster: LoopbackCluster, tmp_path: Path, **overrides: str) -> str:
+    """Start a replica with compose's settings and `overrides`: it must exit 2 by itself,
+    with no traceback. Returns what it printed."""
+    env = {**os.environ, **replica_env(cluster, "compose", tmp_path / "data"),
+           "REDIS_URL": cluster.service_env({})["REDIS_URL"],
+           "RISK_LISTEN": f"127.0.0.1:{free_port()}", **overrides}
+    log = tmp_path / "replica.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "risk_service"], env=env, stdout=out,
+                                stderr=subprocess.STDOUT)
+    try:
+        code = proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    output = log.read_text()
+    assert code == 2, f"exit {code}:\n{output}"
+    assert "Traceback" not in output, output
+    return output
+
+
+def test_a_refused_password_on_the_cluster_stops_the_start(
+    cluster: LoopbackCluster, tmp_path: Path
+) -> None:
+    """A password the cluster refuses: the replica exits 2 with one line naming the settings
+    (as on a single Redis), not a traceback and not a replica that never gets ready."""
+    wrong = tmp_path / "wrong"
+    wrong.write_text("not-the-password\n")
+    output = refused_start(cluster, tmp_path, RISK_REDIS_PASSWORD_FILE=str(wrong))
+    assert "refused the credentials" in output and "RISK_REDIS_PASSWORD" in output, output
+    assert "not-the-password" not in output, "the password must not be printed"
+
+
+def test_an_unknown_ca_on_the_cluster_stops_the_start(
+    cluster: LoopbackCluster, tmp_path: Path
+) -> None:
+    """A CA that did not sign the nodes' certificates: exit 2 naming RISK_REDIS_TLS_CA_FILE."""
+    other = make_ca(tmp_path / "other", "other-ca")
+    output = refused_start(cluster, tmp_path, RISK_REDIS_TLS_CA_FILE=str(other))
+    assert "certificate verify failed" in output.lower(), output
+    assert "RISK_REDIS_TLS_CA_FILE" in output, output
+
+
+async def health(target: str, service: str) -> bool:
+    """Whether the replica at `target` reports `service` ("" liveness, SERVICE_NAME
+    readiness) SERVING."""
+    async with grpc.aio.insecure_channel(target) as ch:
+        try:
+            reply = await health_pb2_grpc.HealthStub(ch).Check(
+                health_pb2.HealthCheckRequest(service=service), timeout=1)
+        except grpc.aio.AioRpcError:
+            return False
+    return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
+
+
+async def test_a_replica_started_before_the_cluster_answers_gets_ready_once_it_does(
+    cluster: LoopbackCluster, tmp_path: Path
+) -> None:
+    """A pod may start before its Redis Cluster is formed: that is not a configuration
+    mistake, so the replica runs (live, not ready, saying Redis is unreachable, answering
+    calls UNAVAILABLE / STORE_UNAVAILABLE, no error logged over and over) and turns ready
+    once the seed node answers."""
+    seed = Relay(cluster.nodes[0].port)  # the seed node's port, served by nothing yet
+    target = f"127.0.0.1:{free_port()}"
+    env = {**os.environ, **replica_env(cluster, "compose", tmp_path / "data"),
+           "REDIS_URL": f"rediss://{ANNOUNCE}:{seed.port}/0", "RISK_LISTEN": target}
+    log = tmp_path / "replica.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "risk_service"], env=env, stdout=out,
+                                stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while not (await health(target, "") and "redis_unreachable" in log.read_text()):
+            assert proc.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, f"never served:\n{log.read_text()}"
+            await asyncio.sleep(0.2)
+        assert not await health(target, SERVICE_NAME), "ready without a Redis"
+        async with grpc.aio.insecure_channel(target) as ch:
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await Stub(ch).ListGames(service_pb2.ListGamesRequest(page_size=5), timeout=20)
+        # a call meanwhile is one to retry, not a fault of the service
+        assert refused.value.code() == grpc.StatusCode.UNAVAILABLE, refused.value
+        assert error_info(refused.value).reason == "STORE_UNAVAILABLE"
+        await seed.start()
+        deadline = time.monotonic() + 60
+        while not await health(target, SERVICE_NAME):
+            assert proc.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, f"never ready:\n{log.read_text()}"
+            await asyncio.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.to_thread(proc.wait, 20) == 0, log.read_text()
+        output = log.read_text()
+        assert "Traceback" not in output and '"level":"error"' not in output, output
+    finally:
+        await seed.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
 
 
 async def test_a_killed_master_is_replaced_by_its_replica(

@@ -28,7 +28,6 @@ from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
@@ -57,6 +56,7 @@ from risk_service.store.cluster_pipe import ClusterPipe
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
 from risk_service.store.pipe import RedisPipe, pipe_supported
+from risk_service.store.unreachable import store_unavailable
 from risk_service.sweeper import Sweeper
 
 log = structlog.get_logger("service")
@@ -127,7 +127,9 @@ async def _watch_redis(app: App) -> None:
             await asyncio.wait_for(app.redis.ping(), timeout=timeout)
             active = await asyncio.wait_for(app.store.count("*", ACTIVE), timeout=timeout)
             ok = True
-        except (RedisError, OSError, TimeoutError):
+        except Exception as exc:
+            if not (store_unavailable(exc) or isinstance(exc, OSError | TimeoutError)):
+                raise
             ok = False
             app.metrics.redis_error("health")
         else:
