@@ -42,6 +42,10 @@ from risk_service.store.keys import XReadReply, stream_id
 
 log = structlog.get_logger()
 
+# what of the cluster client's connection settings a doorbell's own connection takes (besides
+# every ssl_* one): who connects and how, not the cluster client's timeouts and retries
+_ACCESS_KWARGS = ("username", "password", "connection_class")
+
 
 class Doorbell:
     """One pub/sub connection per master, subscribed to the shard channels (stream keys) of
@@ -60,9 +64,12 @@ class Doorbell:
     def _pubsub(self, name: str, host: str, port: int) -> PubSub:
         pubsub = self.pubsubs.get(name)
         if pubsub is None:
-            kwargs = self.cluster.connection_kwargs
-            client = aioredis.Redis(host=host, port=port, username=kwargs.get("username"),
-                                    password=kwargs.get("password"))
+            # the cluster client's user, password and TLS (connection class, ssl_* files and
+            # checks): without them a TLS port drops the connection, an ACL refuses SSUBSCRIBE
+            kwargs = {key: value for key, value in self.cluster.connection_kwargs.items()
+                      if key in _ACCESS_KWARGS or key.startswith("ssl_")}
+            client = aioredis.Redis(connection_pool=aioredis.ConnectionPool(
+                host=host, port=port, **kwargs))
             pubsub = self.pubsubs[name] = client.pubsub(ignore_subscribe_messages=True)
         return pubsub
 

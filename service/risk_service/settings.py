@@ -22,6 +22,22 @@ class Settings:
     # connections for calls; a call waits up to redis_pool_timeout_s for one when all are busy
     redis_max_connections: int = 128
     redis_pool_timeout_s: float = 5.0
+    # An external Redis' ACL user and password (or `requirepass`'s, with no user), kept out
+    # of REDIS_URL so that the URL can sit in a ConfigMap and these in a Secret; each in one
+    # place only (deploy/README.md, "Redis security")
+    redis_username: str = ""
+    redis_password: str = ""
+    # ... or a file holding the password (a mounted Secret, compose's `secrets:`)
+    redis_password_file: str = ""
+    # with a rediss:// URL: the PEM CA bundle that signed Redis' certificate (empty: the
+    # system's), and a client certificate and key for a Redis that asks for one
+    # (tls-auth-clients yes)
+    redis_tls_ca_file: str = ""
+    redis_tls_cert_file: str = ""
+    redis_tls_key_file: str = ""
+    # Redis' certificate must name the host in REDIS_URL (on a cluster: every node's announced
+    # name); turn off only for certificates that cannot, and keep the CA private then
+    redis_tls_check_hostname: bool = True
     # games this process may stream live at once, and StreamEvents calls it serves at once
     # (0: no limit); past either a new stream is refused RESOURCE_EXHAUSTED
     max_streamed_games: int = 10_000
@@ -198,12 +214,6 @@ class Settings:
                              "embedded Redis has none)")
         if self.redis_cluster and not self.redis_url:
             raise ValueError("RISK_REDIS_CLUSTER=true needs REDIS_URL naming a cluster node")
-        if (self.redis_cluster and self.durability == "replica"
-                and not self.redis_url.startswith("redis://")):
-            # WAIT must follow the commit on the connection that wrote it: on a cluster only
-            # the shared per-master connections (store/cluster_pipe.py, plain TCP) promise that
-            raise ValueError("RISK_DURABILITY=replica on a Redis Cluster needs a redis:// "
-                             "REDIS_URL (the shared connections do not speak TLS yet)")
 
     def extra_variant_modules(self) -> tuple[str, ...]:
         return tuple(m.strip() for m in self.extra_variants.split(",") if m.strip())

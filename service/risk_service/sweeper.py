@@ -13,11 +13,11 @@ import asyncio
 import time
 
 import structlog
-from redis.exceptions import RedisError
 
 from risk_service.campaigns import CampaignService
 from risk_service.operations import ACTIVE, WAITING, GameService
 from risk_service.store.game_store import GameStore
+from risk_service.store.unreachable import store_unavailable
 
 log = structlog.get_logger("sweeper")
 LEASE_MS = 5_000
@@ -41,10 +41,11 @@ class Sweeper:
         while True:
             try:
                 await self.sweep_once()
-            except RedisError as exc:
-                log.warning("sweep_failed", error=str(exc))
-            except Exception:
-                log.exception("sweep_crashed")
+            except Exception as exc:
+                if store_unavailable(exc):
+                    log.warning("sweep_failed", error=str(exc))
+                else:
+                    log.exception("sweep_crashed")
             await asyncio.sleep(self.interval)
 
     async def sweep_once(self) -> None:

@@ -31,8 +31,6 @@ def test_cluster_durability_and_workers_are_read_from_the_environment() -> None:
     ({"RISK_REDIS_CLUSTER": "true"}, "RISK_REDIS_CLUSTER=true needs REDIS_URL"),
     ({**CLUSTER, "RISK_INDEX_BUCKETS": "0"}, "RISK_INDEX_BUCKETS"),
     ({"RISK_WORKERS": "0"}, "RISK_WORKERS"),
-    ({"REDIS_URL": "rediss://r:6379", "RISK_REDIS_CLUSTER": "true",
-      "RISK_DURABILITY": "replica"}, "needs a redis:// REDIS_URL"),
 ])
 def test_a_setting_that_cannot_work_stops_the_start(env: dict[str, str], named: str) -> None:
     """Each refusal names the setting to fix (a value on reading, a combination when the

@@ -6,21 +6,40 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import re
 import signal
+import socket
 import time
 import urllib.request
 from pathlib import Path
 
 import grpc
 
-from risk_service.redis_server import free_port
 from tests.cluster.topology import LocalCluster
 from tests.service.harness import ServiceProcess
 from tests.service.rawbot import Stub, channel
 from tests.service.rpc import create_request
 
 WORKERS = 2
+
+
+def _metrics_ports(count: int) -> int:
+    """The first of `count` consecutive loopback ports, free now, below the kernel's
+    ephemeral range: worker i serves metrics on the first + i, and a port next to one
+    free_port() gave may meanwhile become the local end of any outgoing connection (which
+    the kernel takes from that range), so the worker could not bind it."""
+    low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    for _ in range(100):
+        first = random.randrange(10_000, low - count)
+        try:
+            for port in range(first, first + count):
+                with socket.socket() as probe:
+                    probe.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return first
+    raise AssertionError(f"no {count} free ports in a row below {low}")
 
 
 def _children(pid: int) -> list[int]:
@@ -80,7 +99,7 @@ async def test_workers_share_one_port_restart_and_stop_together(
 ) -> None:
     """Two workers behind one address: new connections reach both; a SIGKILLed worker comes
     back while the other answers; SIGTERM to the parent ends every worker and the parent."""
-    metrics = free_port()
+    metrics = _metrics_ports(WORKERS)
     service = ServiceProcess(cluster.url, tmp_path, RISK_REDIS_CLUSTER="true",
                              RISK_WORKERS=str(WORKERS), RISK_METRICS_PORT=str(metrics))
     service.start(timeout=30)

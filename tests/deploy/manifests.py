@@ -24,6 +24,10 @@ DEPLOY = REPO / "deploy"
 DOCKERFILE = DEPLOY / "Dockerfile"
 DOCKERIGNORE = REPO / ".dockerignore"
 COMPOSE = DEPLOY / "compose.yaml"
+CLUSTER_COMPOSE = DEPLOY / "compose.cluster.yaml"
+CLUSTER_CONF = DEPLOY / "redis" / "cluster.conf"
+HAPROXY_CFG = DEPLOY / "haproxy.cfg"
+MAKE_SECRETS = DEPLOY / "make-secrets.sh"
 K8S = DEPLOY / "k8s"
 
 GRPC_PORT = 50051
@@ -345,7 +349,7 @@ def selects(selector: Mapping[str, str], labels: Mapping[str, str]) -> bool:
 
 
 def workloads(docs: Iterable[K8sDoc]) -> list[K8sDoc]:
-    return [d for d in docs if d.kind in ("Deployment", "StatefulSet", "DaemonSet")]
+    return [d for d in docs if d.kind in ("Deployment", "StatefulSet", "DaemonSet", "Job")]
 
 
 def walk(value: object) -> Iterator[tuple[str, object]]:
@@ -397,3 +401,179 @@ def parse_redis_url(url: str) -> RedisUrl:
     parts = urlsplit(url)
     db = parts.path.strip("/")
     return RedisUrl(parts.scheme, parts.hostname or "", parts.port or 6379, int(db or 0))
+
+
+# ---- images --------------------------------------------------------------------------------
+
+# a release, not a moving tag: major.minor.patch (a suffix such as -slim-bookworm may follow)
+_RELEASE_TAG = re.compile(r"\d+\.\d+\.\d+([-.][A-Za-z0-9.-]+)?")
+
+
+def image_pinned(image: str) -> bool:
+    """`name@sha256:...`, or `name:X.Y.Z[-variant]`; never `latest`, a bare major or no tag."""
+    if re.search(r"@sha256:[0-9a-f]{64}$", image):
+        return True
+    name, _, tag = image.rpartition(":")
+    return bool(name) and "/" not in tag and _RELEASE_TAG.fullmatch(tag) is not None
+
+
+# ---- shell commands in manifests -----------------------------------------------------------
+
+
+def redis_server_argv(command: list[str]) -> list[str]:
+    """redis-server's argv from a container command: direct, or `sh -c "exec redis-server ..."`
+    (words such as "$(cat FILE)" kept whole, as the shell would pass them)."""
+    if command[:2] == ["sh", "-c"]:
+        (script,) = command[2:]
+        words = shlex.split(script.strip().replace("$$", "$"))
+        assert words[0] == "exec", f"the script should exec redis-server: {script!r}"
+        command = words[1:]
+    assert command[0] == "redis-server", command
+    return command
+
+
+def cli_option(script: str, option: str) -> str:
+    """The value after `option` in a shell script (e.g. `--cluster-replicas`)."""
+    found = re.findall(rf"{re.escape(option)}\s+(\S+)", script)
+    assert len(found) == 1, f"{option} appears {len(found)} times"
+    return found[0]
+
+
+# ---- Kubernetes references -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SecretRef:
+    name: str
+    keys: frozenset[str]  # the keys read (empty: the whole Secret, e.g. envFrom or a volume)
+    optional: bool
+    where: str
+
+
+def secret_refs(workload: K8sDoc) -> list[SecretRef]:
+    """Every Secret a workload's pods read: volumes, envFrom, env valueFrom."""
+    refs: list[SecretRef] = []
+    spec = pod_spec(workload)
+    for volume in spec.get("volumes", []):
+        if "secret" in volume:
+            secret = volume["secret"]
+            keys = frozenset(i["key"] for i in secret.get("items", []))
+            refs.append(SecretRef(secret["secretName"], keys, bool(secret.get("optional")),
+                                  f"{workload}: volume {volume['name']}"))
+    for container in [*spec.get("initContainers", []), *spec["containers"]]:
+        for source in container.get("envFrom", []):
+            if "secretRef" in source:
+                ref = source["secretRef"]
+                refs.append(SecretRef(ref["name"], frozenset(), bool(ref.get("optional")),
+                                      f"{workload}: envFrom"))
+        for env in container.get("env", []):
+            ref = env.get("valueFrom", {}).get("secretKeyRef")
+            if ref:
+                refs.append(SecretRef(ref["name"], frozenset({ref["key"]}),
+                                      bool(ref.get("optional")), f"{workload}: env {env['name']}"))
+    return refs
+
+
+def secret_mount_paths(workload: K8sDoc) -> dict[str, tuple[str, frozenset[str] | None]]:
+    """Mount path -> (Secret name, keys it projects; None: all) for a workload's containers."""
+    volumes = {v["name"]: v["secret"] for v in pod_spec(workload).get("volumes", [])
+               if "secret" in v}
+    out: dict[str, tuple[str, frozenset[str] | None]] = {}
+    for container in containers(workload):
+        for mount in container.get("volumeMounts", []):
+            secret = volumes.get(mount["name"])
+            if secret is not None:
+                items = secret.get("items")
+                keys = frozenset(i["path"] for i in items) if items else None
+                out[mount["mountPath"].rstrip("/")] = (secret["secretName"], keys)
+    return out
+
+
+# ---- NetworkPolicy -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Peer:
+    """A pod as a NetworkPolicy sees it: its labels and its namespace's labels."""
+
+    labels: Mapping[str, str]
+    namespace: Mapping[str, str] = field(default_factory=dict)  # empty: the policy's own
+
+    @property
+    def same_namespace(self) -> bool:
+        return not self.namespace
+
+
+def _label_selector_matches(selector: Mapping[str, Any], labels: Mapping[str, str]) -> bool:
+    """matchLabels and matchExpressions (In, NotIn, Exists, DoesNotExist); {} matches all."""
+    for key, value in (selector.get("matchLabels") or {}).items():
+        if labels.get(key) != value:
+            return False
+    for expr in selector.get("matchExpressions") or []:
+        key, op, values = expr["key"], expr["operator"], expr.get("values", [])
+        present = key in labels
+        if (op == "In" and labels.get(key) not in values) or \
+           (op == "NotIn" and present and labels[key] in values) or \
+           (op == "Exists" and not present) or (op == "DoesNotExist" and present):
+            return False
+    return True
+
+
+def _peer_matches(rule_peer: Mapping[str, Any], peer: Peer) -> bool:
+    assert "ipBlock" not in rule_peer, "ipBlock peers are not evaluated here"
+    pods = rule_peer.get("podSelector")
+    namespaces = rule_peer.get("namespaceSelector")
+    if namespaces is None:  # podSelector alone: pods of the policy's namespace
+        return peer.same_namespace and _label_selector_matches(pods or {}, peer.labels)
+    if peer.same_namespace:
+        return False  # the manifests' namespace is not known; it carries no labels we rely on
+    return (_label_selector_matches(namespaces, peer.namespace)
+            and _label_selector_matches(pods or {}, peer.labels))
+
+
+def _port_matches(rule_ports: list[Mapping[str, Any]] | None, port: int,
+                  named: Mapping[str, int]) -> bool:
+    if not rule_ports:
+        return True  # no ports: every port
+    for entry in rule_ports:
+        wanted = entry.get("port")
+        if wanted is None or (isinstance(wanted, str) and named.get(wanted) == port) or \
+           wanted == port:
+            return True
+    return False
+
+
+def ingress_allowed(policies: Iterable[K8sDoc], target: K8sDoc, source: Peer,
+                    port: int) -> bool:
+    """Whether `source` may open a connection to `target`'s pods on `port` (ingress side):
+    allowed when no policy isolates those pods for ingress, or some rule of one that does
+    lets the source in on that port (named ports resolve against the target's containers)."""
+    labels = pod_labels(target)
+    named = {name: number for c in containers(target) for name, number
+             in container_ports(c).items()}
+    isolating = [p.doc["spec"] for p in policies
+                 if _label_selector_matches(p.doc["spec"]["podSelector"], labels)
+                 and "Ingress" in p.doc["spec"].get("policyTypes", ["Ingress"])]
+    if not isolating:
+        return True
+    return any(
+        (not rule.get("from") or any(_peer_matches(f, source) for f in rule["from"]))
+        and _port_matches(rule.get("ports"), port, named)
+        for spec in isolating for rule in spec.get("ingress") or []
+    )
+
+
+def egress_allowed(policies: Iterable[K8sDoc], source: K8sDoc, target: Peer,
+                   port: int) -> bool:
+    """Whether `source`'s pods may connect out to `target` on `port` (egress side)."""
+    labels = pod_labels(source)
+    isolating = [p.doc["spec"] for p in policies
+                 if _label_selector_matches(p.doc["spec"]["podSelector"], labels)
+                 and "Egress" in p.doc["spec"].get("policyTypes", [])]
+    if not isolating:
+        return True
+    return any(
+        (not rule.get("to") or any(_peer_matches(t, target) for t in rule["to"]))
+        and _port_matches(rule.get("ports"), port, {})
+        for spec in isolating for rule in spec.get("egress") or []
+    )

@@ -44,6 +44,7 @@ from tests.deploy.manifests import (
     parse_redis_url,
     pod_labels,
     pod_spec,
+    redis_server_argv,
     resolve_port,
     selects,
     setting_env_names,
@@ -60,7 +61,10 @@ KNOWN_KINDS = {
     ("v1", "Service"),
     ("apps/v1", "Deployment"),
     ("apps/v1", "StatefulSet"),
+    ("batch/v1", "Job"),
     ("policy/v1", "PodDisruptionBudget"),
+    ("networking.k8s.io/v1", "NetworkPolicy"),
+    ("networking.k8s.io/v1", "Ingress"),
 }
 PROBES = ("startupProbe", "readinessProbe", "livenessProbe")
 PROBE_HANDLERS = {"grpc", "httpGet", "tcpSocket", "exec"}
@@ -156,7 +160,7 @@ def test_dockerfile_is_multi_stage_on_python_311(stages: list[Stage]) -> None:
         if stage.image in names:
             continue
         assert stage.image.startswith("python:3.11"), f"FROM {stage.image}"
-    assert stages[-1].image.startswith("python:3.11-slim")
+    assert re.fullmatch(r"python:3\.11(\.\d+)?-slim(-\w+)?", stages[-1].image), stages[-1].image
 
 
 def test_dockerfile_runs_as_non_root(final: Stage) -> None:
@@ -210,21 +214,60 @@ def test_dockerfile_copy_sources_exist(stages: list[Stage]) -> None:
     assert copies
 
 
-def test_dockerfile_copies_what_pip_install_needs(stages: list[Stage]) -> None:
-    """The stage running `pip install .` copies pyproject, its readme and every package root."""
-    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
+DISTRIBUTIONS = (".", "proto/python", "service/rules", "clients/python")
+
+
+def pip_install_paths(stages: list[Stage]) -> tuple[Stage, list[str]]:
+    """The build stage and the local paths its one `pip install` names."""
+    found = [(stage, inst) for stage in stages for inst in stage.all("RUN")
+             if "pip install" in inst.args]
+    assert len(found) == 1, f"expected one pip install, found {len(found)}"
+    stage, inst = found[0]
+    command = inst.args.split("&&")[0].split()
+    assert command[:2] == ["pip", "install"], command
+    paths = [w.rstrip("/") for w in command[2:] if not w.startswith("-")]
+    return stage, [p.removeprefix("./") or "." for p in paths]
+
+
+@pytest.mark.parametrize("distribution", DISTRIBUTIONS)
+def test_dockerfile_installs_each_distribution_from_its_folder(
+    stages: list[Stage], distribution: str
+) -> None:
+    """The image installs all four distributions (the service, risk-proto, risk-rules,
+    risk-client) by path, and the build stage copies what each one's pip install reads: its
+    pyproject, its readme and its package roots."""
+    builder, installed = pip_install_paths(stages)
+    assert distribution in installed, f"pip install does not name {distribution}: {installed}"
+    root = REPO / distribution
+    pyproject = tomllib.loads((root / "pyproject.toml").read_text())
     project = pyproject["project"]
-    needed = {"pyproject.toml", *pyproject["tool"]["setuptools"]["packages"]["find"]["where"]}
+    find = pyproject.get("tool", {}).get("setuptools", {}).get("packages", {}).get("find", {})
+    prefix = "" if distribution == "." else f"{distribution}/"
+    needed = {f"{prefix}pyproject.toml", *(f"{prefix}{w}" for w in find.get("where", ["."]))}
     if isinstance(project.get("readme"), str):
-        needed.add(project["readme"])
-    (builder,) = [s for s in stages if any("pip install ." in i.args for i in s.all("RUN"))]
+        needed.add(f"{prefix}{project['readme']}")
+    needed = {n.removesuffix("/.") for n in needed}
     copied = {
         source.rstrip("/").removeprefix("./")
         for inst in builder.all("COPY")
         for source in parse_copy(inst).sources
     }
     missing = {n for n in needed if not any(n == c or n.startswith(c + "/") for c in copied)}
-    assert not missing, f"pip install . needs {sorted(missing)}, which the build stage lacks"
+    assert not missing, f"pip install {distribution} needs {sorted(missing)}, not copied"
+
+
+def test_dockerfile_installs_the_siblings_each_distribution_needs(stages: list[Stage]) -> None:
+    """Every `risk-*` requirement of an installed distribution is installed from the tree in
+    the same command, so pip never looks for the project's own packages on an index."""
+    _, installed = pip_install_paths(stages)
+    names = {tomllib.loads((REPO / p / "pyproject.toml").read_text())["project"]["name"]: p
+             for p in installed}
+    for path in installed:
+        project = tomllib.loads((REPO / path / "pyproject.toml").read_text())["project"]
+        for requirement in project.get("dependencies", []):
+            name = re.split(r"[<>=!~; \[]", requirement, maxsplit=1)[0]
+            if name.startswith("risk-"):
+                assert name in names, f"{path} needs {name}, which the image does not install"
 
 
 def test_dockerfile_does_not_ship_the_build_stage(stages: list[Stage], final: Stage) -> None:
@@ -393,11 +436,14 @@ def test_k8s_documents_are_well_formed(docs: list[K8sDoc]) -> None:
 
 
 def test_k8s_has_the_expected_objects(docs: list[K8sDoc]) -> None:
-    """Deployment, Service, ConfigMap, PodDisruptionBudget, and the Redis StatefulSet."""
+    """The service (Deployment, Services, ConfigMap, PDB, Ingress), the Redis Cluster
+    (StatefulSet, its init Job, PDB) and the NetworkPolicies."""
     kinds = {d.kind for d in docs}
-    assert {"Deployment", "Service", "ConfigMap", "PodDisruptionBudget", "StatefulSet"} <= kinds
-    assert [d.name for d in of_kind(docs, "StatefulSet")] == ["redis"]
-    assert one(docs, "StatefulSet").path.name == "redis.yaml"
+    assert {"Deployment", "Service", "ConfigMap", "PodDisruptionBudget", "StatefulSet", "Job",
+            "NetworkPolicy", "Ingress"} <= kinds
+    assert [d.name for d in of_kind(docs, "StatefulSet")] == ["redis-cluster"]
+    assert one(docs, "StatefulSet").path.name == "redis-cluster.yaml"
+    assert one(docs, "Job").path.name == "redis-cluster-init.yaml"
 
 
 def test_k8s_label_values_are_strings(docs: list[K8sDoc]) -> None:
@@ -445,11 +491,11 @@ def test_grpc_service_is_cluster_ip_on_named_port(docs: list[K8sDoc], deployment
 # ---- Kubernetes: the service Deployment ----------------------------------------------------
 
 
-def test_deployment_runs_two_replicas_of_the_image(
+def test_deployment_runs_three_replicas_of_the_image(
     deployment: K8sDoc, container: dict[str, Any], config: dict[str, str]
 ) -> None:
-    """Two replicas; the container declares port 50051 named grpc and the metrics port."""
-    assert deployment.doc["spec"]["replicas"] == 2
+    """Three replicas; the container declares port 50051 named grpc and the metrics port."""
+    assert deployment.doc["spec"]["replicas"] == 3
     metrics = settings_from(config).metrics_port
     assert container_ports(container) == {"grpc": GRPC_PORT, "metrics": metrics}
     assert "image" in container
@@ -559,7 +605,7 @@ def test_termination_grace_exceeds_shutdown_grace(
 
 def test_pdb_covers_the_deployment(docs: list[K8sDoc], deployment: K8sDoc) -> None:
     """The PodDisruptionBudget selects the Deployment's pods and still allows a disruption."""
-    pdb = one(docs, "PodDisruptionBudget").doc["spec"]
+    pdb = one(docs, "PodDisruptionBudget", "risk-service").doc["spec"]
     assert selects(pdb["selector"]["matchLabels"], pod_labels(deployment))
     replicas = deployment.doc["spec"]["replicas"]
     if "minAvailable" in pdb:
@@ -568,29 +614,36 @@ def test_pdb_covers_the_deployment(docs: list[K8sDoc], deployment: K8sDoc) -> No
         assert 1 <= int(pdb["maxUnavailable"]) < replicas
 
 
-# ---- Kubernetes: Redis ---------------------------------------------------------------------
+# ---- Kubernetes: Redis Cluster -------------------------------------------------------------
 
 
 def redis_conf_of(docs: list[K8sDoc]) -> tuple[dict[str, list[str]], dict[str, Any], K8sDoc]:
-    """The redis.conf the StatefulSet's container starts with, the container and the set."""
-    statefulset = one(docs, "StatefulSet", "redis")
+    """The redis.conf the StatefulSet's container starts with (plus its command-line options),
+    the container and the set."""
+    statefulset = one(docs, "StatefulSet", "redis-cluster")
     (redis,) = containers(statefulset)
-    command = [*redis.get("command", []), *redis.get("args", [])]
-    assert command[0] == "redis-server", command
+    command = redis_server_argv([*redis.get("command", []), *redis.get("args", [])])
     conf_path = command[1]
     volumes = {v["name"]: v for v in pod_spec(statefulset).get("volumes", [])}
     for mount in redis["volumeMounts"]:
-        prefix = mount["mountPath"].rstrip("/") + "/"
-        if conf_path.startswith(prefix) and "configMap" in volumes.get(mount["name"], {}):
-            cm = one(docs, "ConfigMap", volumes[mount["name"]]["configMap"]["name"])
-            conf = parse_redis_conf(cm.doc["data"][conf_path.removeprefix(prefix)])
-            conf.update(parse_redis_args(command[2:]))
-            return conf, redis, statefulset
+        volume = volumes.get(mount["name"], {})
+        if "configMap" not in volume:
+            continue
+        if mount["mountPath"] == conf_path and "subPath" in mount:
+            key = mount["subPath"]
+        elif conf_path.startswith(mount["mountPath"].rstrip("/") + "/"):
+            key = conf_path.removeprefix(mount["mountPath"].rstrip("/") + "/")
+        else:
+            continue
+        cm = one(docs, "ConfigMap", volume["configMap"]["name"])
+        conf = parse_redis_conf(cm.doc["data"][key])
+        conf.update(parse_redis_args(command[2:]))
+        return conf, redis, statefulset
     raise AssertionError(f"{conf_path} is not mounted from a ConfigMap")
 
 
 def test_redis_statefulset_enables_appendonly(docs: list[K8sDoc]) -> None:
-    """The Redis StatefulSet's config turns on the AOF, fsyncs always and never evicts."""
+    """The nodes' config turns on the AOF, fsyncs always and never evicts."""
     conf, _, _ = redis_conf_of(docs)
     assert conf["appendonly"] == ["yes"]
     assert conf["appendfsync"] == ["always"]
@@ -598,32 +651,41 @@ def test_redis_statefulset_enables_appendonly(docs: list[K8sDoc]) -> None:
 
 
 def test_redis_data_dir_is_a_persistent_volume(docs: list[K8sDoc]) -> None:
-    """Redis' dir is mounted from a volumeClaimTemplate, so the AOF survives the pod."""
+    """Six nodes; Redis' dir (AOF and nodes.conf) is on a volumeClaimTemplate per pod."""
     conf, redis, statefulset = redis_conf_of(docs)
-    assert statefulset.doc["spec"]["replicas"] == 1
+    assert statefulset.doc["spec"]["replicas"] == 6
     claims = {c["metadata"]["name"] for c in statefulset.doc["spec"]["volumeClaimTemplates"]}
     mounts = {m["mountPath"].rstrip("/"): m["name"] for m in redis["volumeMounts"]}
     data_dir = conf["dir"][0].rstrip("/")
     assert mounts.get(data_dir) in claims, f"{data_dir} is not on a PersistentVolumeClaim"
+    assert conf["cluster-config-file"][0].startswith(data_dir + "/"), "nodes.conf must persist"
 
 
 def test_redis_statefulset_has_a_governing_service(docs: list[K8sDoc]) -> None:
-    """serviceName names a Service that selects the Redis pods."""
-    statefulset = one(docs, "StatefulSet", "redis")
+    """serviceName names a headless Service that selects the Redis pods and publishes them
+    before they are ready (the nodes must find each other to become ready)."""
+    statefulset = one(docs, "StatefulSet", "redis-cluster")
     service = one(docs, "Service", statefulset.doc["spec"]["serviceName"])
     assert selects(service.doc["spec"]["selector"], pod_labels(statefulset))
+    assert service.doc["spec"]["clusterIP"] == "None"
+    assert service.doc["spec"]["publishNotReadyAddresses"] is True
 
 
 def test_configmap_redis_url_reaches_redis(docs: list[K8sDoc], config: dict[str, str]) -> None:
-    """REDIS_URL's host is a Service for the Redis pods, on the port Redis listens on."""
+    """REDIS_URL is rediss:// to a pod of the StatefulSet through its governing Service
+    (`<set>-<ordinal>.<service>`), on the port Redis serves TLS on."""
     url = parse_redis_url(config["REDIS_URL"])
-    assert url.scheme in ("redis", "rediss")
-    service = one(docs, "Service", url.host.split(".")[0])
+    assert url.scheme == "rediss", "the nodes serve TLS only"
     conf, redis, statefulset = redis_conf_of(docs)
-    assert selects(service.doc["spec"]["selector"], pod_labels(statefulset))
+    pod, service_name = url.host.split(".")[:2]
+    set_name, _, ordinal = pod.rpartition("-")
+    assert set_name == statefulset.name
+    assert 0 <= int(ordinal) < statefulset.doc["spec"]["replicas"]
+    assert service_name == statefulset.doc["spec"]["serviceName"]
+    service = one(docs, "Service", service_name)
     (port,) = [p for p in service.doc["spec"]["ports"] if p["port"] == url.port]
-    redis_port = int(conf.get("port", ["6379"])[0])
-    assert resolve_port(redis, port.get("targetPort", port["port"])) == redis_port
+    assert resolve_port(redis, port.get("targetPort", port["port"])) == int(conf["tls-port"][0])
+    assert conf.get("port") == ["0"], "a plaintext port is open beside TLS"
 
 
 def test_redis_pod_is_non_root_with_read_only_root(docs: list[K8sDoc]) -> None:

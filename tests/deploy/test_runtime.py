@@ -1,8 +1,9 @@
 """Run what deploy/ describes, with real processes instead of containers.
 
-The image's ENTRYPOINT and HEALTHCHECK are executed with the environment the image, compose and
-the Kubernetes ConfigMap give the service (only the addresses are rewritten to loopback ports),
-and both Redis configurations are loaded by a real redis-server.
+The image's ENTRYPOINT and HEALTHCHECK are executed with the environment the image and
+compose.yaml give the service (only the addresses are rewritten to loopback ports), and its
+Redis configuration is loaded by a real redis-server. The cluster deployment (compose.cluster.yaml
+and k8s/, TLS and ACL users) runs in test_cluster_topology.py.
 """
 
 from __future__ import annotations
@@ -22,14 +23,10 @@ import redis
 from risk_service.redis_server import free_port
 from tests.deploy.manifests import (
     compose_env,
-    containers,
     healthcheck_command,
     load_compose,
     load_dockerfile,
-    load_k8s,
-    one,
     parse_duration,
-    pod_spec,
     stage_env,
 )
 
@@ -41,22 +38,11 @@ def local_argv(argv: list[str]) -> list[str]:
     return [sys.executable, *argv[1:]] if argv[0] == "python" else argv
 
 
-def k8s_config_data() -> dict[str, str]:
-    docs = load_k8s()
-    deployment = one(docs, "Deployment", "risk-service")
-    (container,) = containers(deployment)
-    (name,) = [s["configMapRef"]["name"] for s in container["envFrom"] if "configMapRef" in s]
-    data: dict[str, str] = one(docs, "ConfigMap", name).doc["data"]
-    return data
-
-
-def deploy_env(source: str) -> tuple[dict[str, str], float]:
-    """The service environment `source` gives (on top of the image's), and its kill deadline."""
-    if source == "compose":
-        service = load_compose()["services"]["risk-a"]
-        return compose_env(service), parse_duration(service.get("stop_grace_period", "10s"))
-    deployment = one(load_k8s(), "Deployment", "risk-service")
-    return k8s_config_data(), float(pod_spec(deployment)["terminationGracePeriodSeconds"])
+def deploy_env() -> tuple[dict[str, str], float]:
+    """The service environment compose.yaml gives (on top of the image's), and its kill
+    deadline."""
+    service = load_compose()["services"]["risk-a"]
+    return compose_env(service), parse_duration(service.get("stop_grace_period", "10s"))
 
 
 def run_healthcheck(env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
@@ -76,16 +62,15 @@ def spawned() -> Iterator[list[subprocess.Popen[bytes]]]:
             proc.wait(10)
 
 
-@pytest.mark.parametrize("source", ["compose", "k8s"])
 def test_image_entrypoint_serves_and_passes_healthcheck(
-    source: str, redis_url: str, tmp_path: Path, spawned: list[subprocess.Popen[bytes]]
+    redis_url: str, tmp_path: Path, spawned: list[subprocess.Popen[bytes]]
 ) -> None:
     """ENTRYPOINT with the image + deploy settings serves; HEALTHCHECK passes; SIGTERM drains."""
     final = load_dockerfile()[-1]
     (entrypoint,) = final.all("ENTRYPOINT")
     argv = entrypoint.exec_form()
     assert argv is not None
-    settings, kill_after_s = deploy_env(source)
+    settings, kill_after_s = deploy_env()
     image_env = {k: v for k, v in stage_env(final).items() if k != "PATH"}
     env = {
         **os.environ,
@@ -130,39 +115,15 @@ def test_healthcheck_fails_when_nothing_listens() -> None:
     assert run_healthcheck(env).returncode != 0
 
 
-def redis_command(source: str, conf_file: Path, data_dir: Path) -> list[str]:
-    """The redis-server command line of compose's redis or the Kubernetes StatefulSet.
-
-    Redis changes into `dir` while it reads the config file, so that line points at
-    `data_dir` here (the volume's mount path does not exist outside the container).
-    """
-    if source == "compose":
-        return [str(a) for a in load_compose()["services"]["redis"]["command"]]
-    docs = load_k8s()
-    statefulset = one(docs, "StatefulSet", "redis")
-    (container,) = containers(statefulset)
-    command = [*container.get("command", []), *container.get("args", [])]
-    (config,) = [v for v in pod_spec(statefulset)["volumes"] if "configMap" in v]
-    data = one(docs, "ConfigMap", config["configMap"]["name"]).doc["data"]
-    name = Path(command[1]).name
-    lines = [
-        f"dir {data_dir}" if line.split()[:1] == ["dir"] else line
-        for line in data[name].splitlines()
-    ]
-    conf_file.write_text("\n".join(lines) + "\n")
-    return [command[0], str(conf_file), *command[2:]]
-
-
-@pytest.mark.parametrize("source", ["compose", "k8s"])
 def test_redis_configuration_loads_in_real_redis(
-    source: str, tmp_path: Path, spawned: list[subprocess.Popen[bytes]]
+    tmp_path: Path, spawned: list[subprocess.Popen[bytes]]
 ) -> None:
-    """redis-server accepts the deploy configuration and runs with AOF, fsync always, noeviction."""
+    """redis-server accepts compose's configuration and runs with AOF, fsync always, noeviction."""
     binary = shutil.which("redis-server")
     assert binary is not None, "redis-server is required (scripts/setup installs it)"
     data = tmp_path / "data"
     data.mkdir()
-    command = redis_command(source, tmp_path / "redis.conf", data)
+    command = [str(a) for a in load_compose()["services"]["redis"]["command"]]
     assert command[0] == "redis-server"
     port = free_port()
     # loopback port and a temporary dir instead of the container's network and volume

@@ -108,3 +108,18 @@ def test_tests_need_node_and_say_how_to_get_it(tmp_path: Path) -> None:
     assert "install Node.js 20" in done.stderr and "command not found" not in done.stderr
     served = _run(top, bin_dir, "serve")  # serving needs no Node.js
     assert served.returncode == 0, served.stderr
+
+
+def test_tests_need_openssl_and_say_how_to_get_it(tmp_path: Path) -> None:
+    """The deploy tests make TLS certificates with `openssl`: `setup test` without it and
+    without apt-get names the package; serving does not need it."""
+    top, bin_dir = _checkout(tmp_path)
+    for tool in ("redis-server", "haproxy"):
+        (bin_dir / tool).write_text("#!/bin/sh\nexit 0\n")
+        (bin_dir / tool).chmod(0o755)
+    done = _run(top, bin_dir, "test")
+    assert done.returncode == 1
+    assert "openssl is not on PATH" in done.stderr and "no apt-get" in done.stderr
+    assert "apt-get install -y openssl" in done.stderr and "command not found" not in done.stderr
+    served = _run(top, bin_dir, "serve")
+    assert served.returncode == 0, served.stderr

@@ -110,13 +110,15 @@ async def test_no_server_is_a_connection_error(make_redis_server: RedisServerFac
     await pipe.close()
 
 
-def test_tls_urls_stay_on_redis_py() -> None:
-    """rediss:// is not served by the pipe (redis-py's client handles TLS options)."""
+def test_pipe_serves_tcp_tls_and_unix_urls() -> None:
+    """redis://, rediss:// and unix:// are served (tests/deploy/test_redis_security.py runs
+    it over TLS); other schemes are refused by name."""
     assert pipe_supported("redis://127.0.0.1:6379/0")
     assert pipe_supported("unix:///tmp/redis.sock")
-    assert not pipe_supported("rediss://cache:6380/0")
-    with pytest.raises(ValueError, match="rediss"):
-        RedisPipe("rediss://cache:6380/0")
+    assert pipe_supported("rediss://cache:6380/0")
+    assert not pipe_supported("redis+sentinel://s:26379/mymaster")
+    with pytest.raises(ValueError, match="redis\\+sentinel"):
+        RedisPipe("redis+sentinel://s:26379/mymaster")
 
 
 def test_works_on_uvloop(redis_url: str) -> None:

@@ -28,7 +28,6 @@ from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
@@ -42,6 +41,7 @@ from risk_service.cluster_feed import (
 from risk_service.feed import FeedHub, reader_client
 from risk_service.instance import InstanceLock, check_listen
 from risk_service.operations import ACTIVE, GameService, Limits
+from risk_service.redis_access import RedisAccess, check_access
 from risk_service.redis_server import RedisServer, supervise
 from risk_service.server import reflection
 from risk_service.server.calls import Admission
@@ -56,6 +56,7 @@ from risk_service.store.cluster_pipe import ClusterPipe
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
 from risk_service.store.pipe import RedisPipe, pipe_supported
+from risk_service.store.unreachable import store_unavailable
 from risk_service.sweeper import Sweeper
 
 log = structlog.get_logger("service")
@@ -126,7 +127,9 @@ async def _watch_redis(app: App) -> None:
             await asyncio.wait_for(app.redis.ping(), timeout=timeout)
             active = await asyncio.wait_for(app.store.count("*", ACTIVE), timeout=timeout)
             ok = True
-        except (RedisError, OSError, TimeoutError):
+        except Exception as exc:
+            if not (store_unavailable(exc) or isinstance(exc, OSError | TimeoutError)):
+                raise
             ok = False
             app.metrics.redis_error("health")
         else:
@@ -215,41 +218,51 @@ def server_options(settings: Settings) -> list[tuple[str, int]]:
     return options
 
 
-def _connect(settings: Settings, redis_url: str, retry: dict[str, Any], metrics: Metrics
-             ) -> tuple[aioredis.Redis | RedisCluster, Keys, FeedHub,
-                        RedisPipe | ClusterPipe | None]:
+def _connect(settings: Settings, redis_url: str, retry: dict[str, Any], metrics: Metrics,
+             access: RedisAccess) -> tuple[aioredis.Redis | RedisCluster, Keys, FeedHub,
+                                           RedisPipe | ClusterPipe | None]:
     """The Redis clients: the command client, the feed hub's readers and the hot path's
-    shared connection(s) (store/pipe.py; TLS URLs keep to redis-py's pool), for a single Redis
-    or, with `redis_cluster`, a Redis Cluster (store/cluster_pipe.py, cluster_feed.py)."""
+    shared connection(s) (store/pipe.py, plain or TLS), for a single Redis or, with
+    `redis_cluster`, a Redis Cluster (store/cluster_pipe.py, cluster_feed.py). Every one
+    connects with `access`' user, password and TLS files (redis_access.py)."""
     hub_options: dict[str, Any] = {
         "readers": settings.feed_readers, "block_ms": FEED_BLOCK_MS,
         "max_games": settings.max_streamed_games, "max_subscribers": settings.max_subscribers,
         "on_refused": metrics.stream_refused, "on_rolled_back": metrics.stream_rolled_back,
     }
+    credentials = access.client_kwargs()
+    pipe_access: dict[str, Any] = {"tls": access.tls, "username": access.username,
+                                   "password": access.password}
     if settings.redis_cluster:
         cluster = RedisCluster.from_url(redis_url, max_connections=settings.redis_max_connections,
-                                        **retry)
+                                        **retry, **credentials)
         keys = Keys(settings.key_prefix, buckets=settings.index_buckets)
-        hub = FeedHub(cluster, keys, reader_client=lambda: cluster_reader_client(redis_url),
+        hub = FeedHub(cluster, keys,
+                      reader_client=lambda: cluster_reader_client(redis_url, **credentials),
                       reader_class=ClusterStreamReader, **hub_options)
         attach_doorbell(hub.readers, cluster, settings.cluster_feed_sweep_ms / 1000)
         return (cluster, keys, hub,
-                ClusterPipe(redis_url) if pipe_supported(redis_url) else None)
+                ClusterPipe(redis_url, **pipe_access) if pipe_supported(redis_url) else None)
     client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
         redis_url, max_connections=settings.redis_max_connections,
-        timeout=settings.redis_pool_timeout_s, health_check_interval=10, **retry,
+        timeout=settings.redis_pool_timeout_s, health_check_interval=10, **retry, **credentials,
     ))
     keys = Keys(settings.key_prefix)
     # every streamed game is read over these few connections (feed.py), never one per game
-    hub = FeedHub(client, keys, reader_client=lambda: reader_client(redis_url, FEED_BLOCK_MS),
+    hub = FeedHub(client, keys,
+                  reader_client=lambda: reader_client(redis_url, FEED_BLOCK_MS, **credentials),
                   **hub_options)
-    return client, keys, hub, RedisPipe(redis_url) if pipe_supported(redis_url) else None
+    # commits and game reads share one multiplexed connection (store/pipe.py)
+    return (client, keys, hub,
+            RedisPipe(redis_url, **pipe_access) if pipe_supported(redis_url) else None)
 
 
 async def start(settings: Settings, redis_url: str) -> App:
     """Start serving on settings.listen against `redis_url`; returns the running app."""
     variants.load(settings.extra_variant_modules())  # before a call can name one
     credentials, mutual = _server_credentials(settings)  # bad TLS settings fail before anything
+    # the Redis user, password and TLS beside the URL; every client below connects with them
+    access = RedisAccess.from_settings(settings, redis_url)
     # Calls wait (up to redis_pool_timeout_s) for a free connection instead of failing when
     # more than redis_max_connections are busy at once.
     # A connection that died with a Redis restart is retried on a fresh one, so the first
@@ -257,7 +270,10 @@ async def start(settings: Settings, redis_url: str) -> App:
     retry: dict[str, Any] = {"retry": Retry(ExponentialBackoff(cap=0.5, base=0.02), 3),
                              "retry_on_error": [RedisConnectionError, RedisTimeoutError]}
     metrics = Metrics()
-    client, keys, hub, pipe = _connect(settings, redis_url, retry, metrics)
+    client, keys, hub, pipe = _connect(settings, redis_url, retry, metrics, access)
+    # wrong credentials or certificates stop the start here, with the setting to fix
+    if not await check_access(client, access):  # not fatal: readiness waits for it
+        log.warning("redis_unreachable", redis=access.describe())
     store = GameStore(client, keys, pipe, notify=settings.redis_cluster,
                       wait_replicas=1 if settings.durability == "replica" else 0,
                       wait_timeout_ms=settings.durability_timeout_ms)

@@ -17,7 +17,6 @@ from typing import Any
 
 import structlog
 from google.rpc import error_details_pb2
-from redis.exceptions import RedisError
 
 from risk_rules.engine import IllegalAction
 from risk_rules.wire import VariantNotServed, WireError
@@ -31,6 +30,7 @@ from risk_service.server.limits import (
     token_digest,
 )
 from risk_service.server.metrics import Metrics
+from risk_service.store.unreachable import store_unavailable
 from risk_service.verified import VERIFIED
 
 log = structlog.get_logger("rpc")
@@ -51,7 +51,7 @@ def classify(exc: BaseException) -> ServiceError | None:
         return ServiceError(Code.UNIMPLEMENTED, ServiceReason.VARIANT_NOT_AVAILABLE, str(exc))
     if isinstance(exc, WireError):
         return ServiceError(Code.INVALID_ARGUMENT, ServiceReason.MALFORMED_REQUEST, str(exc))
-    if isinstance(exc, RedisError):
+    if store_unavailable(exc):
         return ServiceError(Code.UNAVAILABLE, ServiceReason.STORE_UNAVAILABLE,
                             "the game store is unreachable or busy; retry")
     if isinstance(exc, NotImplementedError):
@@ -149,7 +149,7 @@ def conclude(method: str, fields: Mapping[str, str], started: float,
         (log.debug if quiet else log.info)("rpc", method=method, code="OK", duration_ms=ms,
                                            **fields, **extra)
     else:
-        if isinstance(exc, RedisError) and metrics is not None:
+        if store_unavailable(exc) and metrics is not None:
             metrics.redis_error("rpc")
         error = classify(exc)
         if error is None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import ssl
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -37,12 +38,20 @@ _REDIRECTS = 5  # MOVED / ASK replies followed for one call before giving up
 
 
 class ClusterPipe:
-    def __init__(self, url: str, *, failover_wait_s: float = 10.0) -> None:
+    def __init__(self, url: str, *, failover_wait_s: float = 10.0,
+                 tls: ssl.SSLContext | None = None, username: str = "",
+                 password: str = "") -> None:
+        """`url` names any node (redis:// or rediss://); `tls`, `username` and `password`
+        are `RedisPipe`'s, given to the connection to every master alike."""
         options = parse_url(url)
+        # every master is reached the way the seed is: over TLS when its URL says rediss://
+        self.scheme = "rediss" if url.startswith("rediss://") else "redis"
+        self.tls, self.username, self.password = tls, username, password
         self.seed = (str(options.get("host", "localhost")), int(options.get("port", 6379)))
-        user, password = options.get("username"), options.get("password")
-        self._auth = "" if not password else (
-            f"{quote(user or '', safe='')}:{quote(password, safe='')}@")
+        # credentials in the URL itself go on to every master's URL
+        url_user, url_password = options.get("username"), options.get("password")
+        self._auth = "" if not url_password else (
+            f"{quote(url_user or '', safe='')}:{quote(url_password, safe='')}@")
         self.failover_wait_s = failover_wait_s
         self.owners: list[tuple[str, int]] = []  # slot -> master address; [] until first read
         self.pipes: dict[tuple[str, int], RedisPipe] = {}
@@ -53,7 +62,9 @@ class ClusterPipe:
     def _pipe(self, address: tuple[str, int]) -> RedisPipe:
         pipe = self.pipes.get(address)
         if pipe is None:
-            pipe = self.pipes[address] = RedisPipe(f"redis://{self._auth}{address[0]}:{address[1]}")
+            pipe = self.pipes[address] = RedisPipe(
+                f"{self.scheme}://{self._auth}{address[0]}:{address[1]}", tls=self.tls,
+                username=self.username, password=self.password)
         return pipe
 
     async def refresh(self) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import hashlib
+import ssl
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
@@ -38,8 +39,8 @@ _BACKOFF_S = (0.02, 0.04, 0.08)  # waits before the retries of a call whose conn
 
 
 def pipe_supported(url: str) -> bool:
-    """Plain TCP and Unix-socket URLs; TLS (rediss://) stays on redis-py's client."""
-    return url.startswith(("redis://", "unix://"))
+    """TCP (plain or TLS) and Unix-socket URLs."""
+    return url.startswith(("redis://", "rediss://", "unix://"))
 
 
 class _Connection(asyncio.Protocol):
@@ -102,10 +103,19 @@ class RedisPipe:
     loss. `await pipe.call("HGET", key, field)` answers what redis-py would (bytes, ints,
     lists, None), or raises redis-py's exceptions."""
 
-    def __init__(self, url: str, *, connect_timeout_s: float = 5.0) -> None:
+    def __init__(self, url: str, *, connect_timeout_s: float = 5.0,
+                 tls: ssl.SSLContext | None = None, username: str = "",
+                 password: str = "") -> None:
+        """`tls`: the context for a rediss:// URL (the system's defaults when None);
+        `username`/`password`: credentials given beside the URL rather than in it."""
         if not pipe_supported(url):
             raise ValueError(f"RedisPipe does not serve {url.split(':', 1)[0]}:// URLs")
         self.options = parse_url(url)
+        if username:
+            self.options["username"] = username
+        if password:
+            self.options["password"] = password
+        self.tls = (tls or ssl.create_default_context()) if url.startswith("rediss://") else None
         self.connect_timeout_s = connect_timeout_s
         self._connection: _Connection | None = None
         self._connecting: asyncio.Lock | None = None
@@ -129,7 +139,8 @@ class RedisPipe:
                         _, connection = await loop.create_unix_connection(_Connection, opts["path"])
                     else:
                         _, connection = await loop.create_connection(
-                            _Connection, opts.get("host", "localhost"), opts.get("port", 6379))
+                            _Connection, opts.get("host", "localhost"), opts.get("port", 6379),
+                            ssl=self.tls)
                     await self._handshake(connection)
             except (OSError, TimeoutError) as exc:
                 raise rx.ConnectionError(f"cannot connect to Redis: {exc}") from exc
