@@ -16,7 +16,8 @@
 //                                 and "burst N" (back to back) print {"acks": {version: t_ns}};
 //                                 "quit" ends.
 //   watch MATCH COUNT             COUNT spectators of MATCH; prints {"ready": n} once all are
-//                                 synced, then on "stop" prints {"received": {version: [t_ns...]},
+//                                 synced, then on "stop" prints {"received": [[[version, t_ns]...]
+//                                 per watcher],
 //                                 "bytes": size of one update message}.
 // Times are process.hrtime (CLOCK_MONOTONIC on Linux, as Python's time.monotonic_ns).
 'use strict';
@@ -198,6 +199,7 @@ async function idleGames(count) {
 
 function commands(handle) {
   const lines = readline.createInterface({ input: process.stdin });
+  lines.on('close', () => process.exit(0)); // the bench went away: do not linger
   lines.on('line', (line) => { handle(line.trim().split(/\s+/)).catch((e) => {
     console.error(e);
     process.exit(1);
@@ -228,16 +230,16 @@ async function driver() {
 }
 
 async function watch(matchID, count) {
-  const received = {};
+  const received = []; // per watcher: [version, t_ns] for each message, in arrival order
   const watchers = [];
-  const onVersion = (version) => {
-    (received[version] = received[version] || []).push(now());
-  };
   const batch = 50; // connect in batches so the server is not flooded with handshakes at once
   for (let i = 0; i < count; i += batch) {
     const n = Math.min(batch, count - i);
-    watchers.push(...await Promise.all(
-      Array.from({ length: n }, () => PEER.watch(matchID, onVersion))));
+    watchers.push(...await Promise.all(Array.from({ length: n }, () => {
+      const mine = [];
+      received.push(mine);
+      return PEER.watch(matchID, (version) => mine.push([version, now()]));
+    })));
   }
   out({ ready: watchers.length });
   commands(async () => {
