@@ -51,7 +51,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import grpc
 
@@ -130,7 +130,7 @@ def peer_server(peer: str) -> Iterator[tuple[str, int]]:
 class NodeClient:
     """One bench/peers/load.js process: commands in on stdin, JSON lines out on stdout."""
 
-    started: list[NodeClient] = []  # every one, so a failed job leaves no process behind
+    started: ClassVar[list[NodeClient]] = []  # every one, so a failed job leaves no process behind
 
     def __init__(self, proc: asyncio.subprocess.Process) -> None:
         self.proc = proc
@@ -261,7 +261,7 @@ async def peer_spectators(peer: str, url: str, pid: int, args: argparse.Namespac
         await watcher.wait()
     await driver.wait()
     latencies, _ = delivered(drive["acks"], received)
-    _, burst_messages = delivered(burst["acks"], received)
+    burst_changes, burst_messages = delivered(burst["acks"], received)
     last = max((t for pairs in received for v, t in pairs
                 if str(v) in burst["acks"]), default=0)
     burst_rate = burst_messages / ((last - burst_start) / 1e9) if last else math.nan
@@ -269,8 +269,11 @@ async def peer_spectators(peer: str, url: str, pid: int, args: argparse.Namespac
     say(f"  spectators: {ready} synced, {idle:,.0f} bytes per idle subscriber; "
         f"{len(drive['acks'])} moves at {args.rate:g}/s -> {len(latencies)} deliveries, p50 "
         f"{percentile(latencies, 50) * 1e3:.1f} ms, p99 {p99:.1f} ms | {meter.line()}")
-    say(f"  burst: {len(burst['acks'])} moves back to back, {burst_messages} messages, "
-        f"{burst_rate:.0f} messages/s | {burst_meter.line()} | one update message ~{size} bytes")
+    burst_s = (last - burst_start) / 1e9 if last else math.nan
+    say(f"  burst: {len(burst['acks'])} moves back to back, {burst_messages} messages "
+        f"({len(burst_changes)} changes) in {burst_s:.2f} s, {burst_rate:.0f} messages/s, "
+        f"{len(burst_changes) / burst_s:.0f} changes/s | {burst_meter.line()} | one update "
+        f"message ~{size} bytes")
     return {"delivery_p99_ms": p99,
             "cpu_per_1000_delivered": cpu_per_1000(meter.share["server"], meter.seconds,
                                                    len(latencies)),
