@@ -243,9 +243,11 @@ async function watch(matchID, count) {
   }
   out({ ready: watchers.length });
   commands(async () => {
-    out({ received, bytes: Math.max(0, ...watchers.map((w) => w.bytes())) });
     watchers.forEach((w) => w.close());
-    setTimeout(() => process.exit(0), 200);
+    // a pipe write is asynchronous here: exit only once the (large) line is flushed
+    process.stdout.write(JSON.stringify({
+      received, bytes: Math.max(0, ...watchers.map((w) => w.bytes())),
+    }) + '\n', () => process.exit(0));
   });
 }
 
