@@ -3,10 +3,11 @@
     python bench/all.py
 
 Runs bench/engine.py, bench/service.py --quick, bench/contention.py, bench/stalls.py,
-bench/backlog.py, bench/memory.py, bench/http.py --quick and bench/bots.py with their default
-(or quick) options, each in its own process, streaming their output; at the end it repeats, per
-script, the lines containing "ratio" or "bytes per" (or "÷": bench/engine.py's ratio line says
-"actions/s ÷ ... moves/s" without the word).
+bench/backlog.py, bench/memory.py, bench/http.py --quick, bench/bots.py and bench/peers.py
+--quick (boardgame.io and Colyseus, npm-installed into bench/peers/node_modules on first run)
+with their default (or quick) options, each in its own process, streaming their output; at the
+end it repeats, per script, the lines containing "ratio" or "bytes per" (or "÷": bench/engine.py's
+ratio line says "actions/s ÷ ... moves/s" without the word).
 A script that fails is reported and the others still run.
 """
 
@@ -27,6 +28,7 @@ COMMANDS = [
     ["bench/memory.py"],
     ["bench/http.py", "--quick"],
     ["bench/bots.py"],
+    ["bench/peers.py", "--quick"],
 ]
 
 

@@ -51,7 +51,7 @@ from risk_proto.risk.v1 import game_pb2, service_pb2  # noqa: E402
 from risk_rules import wire  # noqa: E402
 from risk_rules.engine import REGISTRY  # noqa: E402
 from risk_service.store.keys import Keys  # noqa: E402
-from tests.service.rpc import bearer  # noqa: E402
+from tests.service.rpc import bearer, create_request  # noqa: E402
 
 CALL_TIMEOUT_S = 30.0
 
@@ -114,10 +114,12 @@ async def stored_games(args: argparse.Namespace, stub: Any, client: redis.Redis)
 
 
 async def idle_subscribers(args: argparse.Namespace, target: str, stub: Any,
-                           server_pid: int) -> None:
+                           server_pid: int) -> float:
+    """Opens `args.subscribers` idle spectator streams; returns (and prints) the service's RSS
+    growth per stream."""
     ctx = mp.get_context("spawn")
-    created = await stub.CreateGame(service_pb2.CreateGameRequest(
-        options=default_options("classic"), seed=args.seed, issue_seat_tokens=True))
+    # the test helper's classic options: wire.unset_options raises NotImplementedError here
+    created = await stub.CreateGame(create_request(seed=args.seed))
     game_id = created.game.game_id
     await asyncio.sleep(1.0)
     before = rss_bytes(server_pid)
@@ -146,8 +148,10 @@ async def idle_subscribers(args: argparse.Namespace, target: str, stub: Any,
     say(f"idle subscribers: {live} of {args.subscribers} live ({ready[FAILED]} failed) after "
         f"{time.monotonic() - t0 - args.settle:.1f} s, idle {args.settle:g} s; service VmRSS "
         f"{before / 2**20:.1f} -> {after / 2**20:.1f} MB")
+    per_subscriber = (after - before) / args.subscribers
     say(f"bytes per idle subscriber (service RSS growth ÷ {args.subscribers}): "
-        f"{(after - before) / args.subscribers:,.0f}")
+        f"{per_subscriber:,.0f}")
+    return per_subscriber
 
 
 async def run(args: argparse.Namespace, target: str, redis_url: str, server_pid: int) -> None:

@@ -1,0 +1,469 @@
+"""Peers side by side: the service against boardgame.io 0.50.2 and Colyseus 0.16, one sitting.
+
+    python bench/peers.py [--quick] [--rounds 3] [--games 64] [--spectators 1000]
+
+Rounds alternate the three sides (the order rotates each round) and every figure printed at the
+end is the median over the rounds, as ours ÷ peer. Each side starts fresh servers every round:
+- ours: redis-server (AOF, appendfsync everysec) and `python -m risk_service` (bench/common.py's
+  stack); clients in Python grpc.aio (bench/service.py's load worker and subscriber processes).
+  Every SubmitAction runs the classic rules and is committed to Redis before it is acknowledged.
+- boardgame.io: its own server (bench/peers/bgio_server.js, in-memory storage), socket.io
+  clients; Colyseus: @colyseus/core with the ws transport (bench/peers/colyseus_server.js),
+  colyseus.js clients. Both validate a "place an army" move (the mover must own the territory,
+  bench/peers/board.js) in memory and persist nothing: an upper bound for them. Their clients
+  are node processes (bench/peers/load.js).
+The peers' packages are installed on first run with `npm ci` from bench/peers/package-lock.json
+into bench/peers/node_modules (git-ignored); nothing is downloaded while measuring.
+
+Jobs, per side and round:
+1. moves: `--games` games with one seated client each, each sending its next move as soon as the
+   previous one is acknowledged; moves/s, round-trip p99, server CPU seconds per 1,000 moves
+   (/proc/<pid>/stat of the server; ours: Redis' too, printed apart) and the clients' CPU.
+2. idle games: `--idle-games` more games created and left alone; server RSS growth (ours: service
+   + Redis) per game.
+3. spectators: `--spectators` subscribers of one game in 2 client processes; RSS growth per idle
+   subscriber (peers: measured once all are synced, before any move; ours: bench/memory.py's
+   idle_subscribers on a separate game), then a driver makes `--rate` moves/s for `--seconds`:
+   delivery p99 = a subscriber's receipt of the change minus the driver's acknowledgement
+   (CLOCK_MONOTONIC, system-wide), and server CPU per 1,000 delivered changes (a change = one move
+   reaching one subscriber; Colyseus may fold several moves into one 20 Hz patch, ours may send
+   more than one event message per action). Then a burst of `--burst` moves back to back:
+   delivered messages/s = messages received by all subscribers for the burst ÷ the time from the
+   first move to the last receipt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import bisect
+import contextlib
+import json
+import math
+import multiprocessing as mp
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import grpc
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.common import rss_bytes, stack  # noqa: E402 - needs ROOT on sys.path
+from bench.memory import idle_subscribers  # noqa: E402
+from bench.service import (  # noqa: E402
+    CpuMeter,
+    Env,
+    LoadWorkers,
+    chunks,
+    delivery,
+    new_game,
+    new_stub,
+    parse_args,
+    percentile,
+    say,
+)
+from tests.service.rpc import create_request  # noqa: E402
+
+PEERS_DIR = ROOT / "bench" / "peers"
+PEERS = ("bgio", "colyseus")
+SIDES = ("ours", *PEERS)
+NAMES = {"ours": "ours", "bgio": "boardgame.io 0.50.2", "colyseus": "Colyseus 0.16"}
+SERVERS = {"bgio": "bgio_server.js", "colyseus": "colyseus_server.js"}
+Figures = dict[str, float]
+
+
+def load_averages() -> str:
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+# ---- the peers' node processes ----------------------------------------------------------------
+
+
+def ensure_installed() -> None:
+    """`npm ci` from the committed lock file, once; the measured runs download nothing."""
+    if (PEERS_DIR / "node_modules" / ".package-lock.json").exists():
+        return
+    say("installing the peers' packages: npm ci in bench/peers (once)")
+    subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=PEERS_DIR,
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def peer_server(peer: str) -> Iterator[tuple[str, int]]:
+    """The peer's server on a free port: yields (its URL, its pid)."""
+    port = free_port()
+    proc = subprocess.Popen(["node", SERVERS[peer], "--port", str(port)], cwd=PEERS_DIR,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("listening"):
+                break
+        else:
+            raise RuntimeError(f"{peer} server exited with {proc.wait()}")
+        # keep reading its output so a chatty server never blocks on a full pipe
+        threading.Thread(target=proc.stdout.read, daemon=True).start()
+        yield f"http://127.0.0.1:{port}", proc.pid
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+class NodeClient:
+    """One bench/peers/load.js process: commands in on stdin, JSON lines out on stdout."""
+
+    started: ClassVar[list[NodeClient]] = []  # every one, so a failed job leaves no process behind
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        NodeClient.started.append(self)
+
+    @classmethod
+    async def start(cls, peer: str, url: str, *args: str | int) -> NodeClient:
+        proc = await asyncio.create_subprocess_exec(
+            "node", "load.js", peer, url, *map(str, args), cwd=PEERS_DIR,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**28)
+        return cls(proc)
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    async def read(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        line = await self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"load.js (pid {self.pid}) exited with {await self.proc.wait()}")
+        value: dict[str, Any] = json.loads(line)
+        return value
+
+    async def send(self, command: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(command.encode() + b"\n")
+        await self.proc.stdin.drain()
+
+    async def wait(self) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.proc.wait(), 10)
+        await self.kill()
+
+    async def kill(self) -> None:
+        if self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()
+
+
+def cpu_per_1000(share_pct: float, seconds: float, count: int) -> float:
+    """CPU seconds per 1,000 of `count` things from a CpuMeter share over `seconds`."""
+    return share_pct / 100 * seconds / count * 1000 if count else math.nan
+
+
+async def peer_moves(peer: str, url: str, pid: int, args: argparse.Namespace) -> Figures:
+    client = await NodeClient.start(peer, url, "moves", args.games, args.warmup, args.move_s)
+    meter = CpuMeter({"server": [pid], "clients": [client.pid]})
+    start = await client.read()
+    assert start["phase"] == "start", start
+    meter.start()
+    end = await client.read()
+    meter.stop()
+    await client.wait()
+    say(f"  moves: {end['moves']} in {end['seconds']:.1f} s, "
+        f"{end['moves'] / end['seconds']:.0f}/s, p50 {end['p50_ms']:.2f} ms, "
+        f"p99 {end['p99_ms']:.2f} ms | {meter.line()}")
+    return {"moves_per_s": end["moves"] / end["seconds"], "move_p99_ms": end["p99_ms"],
+            "cpu_per_1000_moves": cpu_per_1000(meter.share["server"], meter.seconds,
+                                               end["moves"]),
+            "client_cpu_moves": meter.share["clients"]}
+
+
+async def peer_idle_games(peer: str, url: str, pid: int, count: int) -> Figures:
+    before = rss_bytes(pid)
+    client = await NodeClient.start(peer, url, "games", count)
+    await client.read()
+    await client.wait()
+    await asyncio.sleep(1.0)
+    after = rss_bytes(pid)
+    say(f"  idle games: {count} created; server VmRSS {before / 2**20:.1f} -> "
+        f"{after / 2**20:.1f} MB, {(after - before) / count:,.0f} bytes per game")
+    return {"bytes_per_idle_game": (after - before) / count}
+
+
+def delivered(acks: dict[str, int], watchers: list[list[tuple[int, int]]]
+              ) -> tuple[list[float], int]:
+    """Latencies (s) of each acknowledged version to each watcher (the first message carrying
+    that version or a later one) and the count of messages those carried."""
+    latencies: list[float] = []
+    messages = 0
+    versions = sorted(int(v) for v in acks)
+    if not versions:
+        return latencies, 0
+    for pairs in watchers:
+        seen = [v for v, _ in pairs]
+        messages += sum(1 for v in seen if versions[0] <= v <= versions[-1])
+        for version in versions:
+            i = bisect.bisect_left(seen, version)
+            if i < len(pairs):
+                latencies.append((pairs[i][1] - acks[str(version)]) / 1e9)
+    latencies.sort()
+    return latencies, messages
+
+
+async def peer_spectators(peer: str, url: str, pid: int, args: argparse.Namespace) -> Figures:
+    driver = await NodeClient.start(peer, url, "driver")
+    match = (await driver.read())["match"]
+    before = rss_bytes(pid)
+    half = args.spectators // 2
+    watchers = [await NodeClient.start(peer, url, "watch", match, n)
+                for n in (half, args.spectators - half)]
+    ready = sum([(await w.read())["ready"] for w in watchers])
+    await asyncio.sleep(args.settle)
+    idle = (rss_bytes(pid) - before) / ready
+    meter = CpuMeter({"server": [pid], "driver": [driver.pid],
+                      "subscribers": [w.pid for w in watchers]})
+    meter.start()
+    await driver.send(f"drive {args.rate} {args.deliver_s}")
+    drive = await driver.read()
+    meter.stop()
+    await asyncio.sleep(1.0)
+    burst_meter = CpuMeter(meter.pids)
+    burst_meter.start()
+    burst_start = time.monotonic_ns()
+    await driver.send(f"burst {args.burst}")
+    burst = await driver.read()
+    await asyncio.sleep(2.0)
+    burst_meter.stop()
+    await driver.send("quit")
+    received: list[list[tuple[int, int]]] = []
+    size = 0
+    for watcher in watchers:
+        await watcher.send("stop")
+        out = await watcher.read()
+        size = max(size, out["bytes"])
+        received.extend([tuple(pair) for pair in w] for w in out["received"])
+        await watcher.wait()
+    await driver.wait()
+    latencies, _ = delivered(drive["acks"], received)
+    burst_changes, burst_messages = delivered(burst["acks"], received)
+    last = max((t for pairs in received for v, t in pairs
+                if str(v) in burst["acks"]), default=0)
+    burst_rate = burst_messages / ((last - burst_start) / 1e9) if last else math.nan
+    p99 = percentile(latencies, 99) * 1e3
+    say(f"  spectators: {ready} synced, {idle:,.0f} bytes per idle subscriber; "
+        f"{len(drive['acks'])} moves at {args.rate:g}/s -> {len(latencies)} deliveries, p50 "
+        f"{percentile(latencies, 50) * 1e3:.1f} ms, p99 {p99:.1f} ms | {meter.line()}")
+    burst_s = (last - burst_start) / 1e9 if last else math.nan
+    say(f"  burst: {len(burst['acks'])} moves back to back, {burst_messages} messages "
+        f"({len(burst_changes)} changes) in {burst_s:.2f} s, {burst_rate:.0f} messages/s, "
+        f"{len(burst_changes) / burst_s:.0f} changes/s | {burst_meter.line()} | one update "
+        f"message ~{size} bytes")
+    return {"delivery_p99_ms": p99,
+            "cpu_per_1000_delivered": cpu_per_1000(meter.share["server"], meter.seconds,
+                                                   len(latencies)),
+            "messages_per_s": burst_rate, "bytes_per_idle_subscriber": idle,
+            "client_cpu_delivery": meter.share["driver"] + meter.share["subscribers"]}
+
+
+async def measure_peer(peer: str, args: argparse.Namespace) -> Figures:
+    with peer_server(peer) as (url, pid):
+        say(f"\n-- {NAMES[peer]}: server pid {pid} at {url}, load {load_averages()}")
+        try:
+            figures = await peer_idle_games(peer, url, pid, args.idle_games)
+            figures.update(await peer_moves(peer, url, pid, args))
+            figures.update(await peer_spectators(peer, url, pid, args))
+            return figures
+        finally:
+            for client in NodeClient.started:
+                await client.kill()
+            NodeClient.started.clear()
+
+
+# ---- ours ---------------------------------------------------------------------------------
+
+
+async def ours_moves(args: argparse.Namespace, target: str, stub: Any, ctx: Any,
+                     pids: dict[str, list[int]]) -> Figures:
+    s = parse_args(["--clients", str(args.games), "--submit-seconds", str(args.move_s),
+                    "--warmup", str(args.warmup)])
+    workers = LoadWorkers(ctx, args.client_procs, target)
+    try:
+        games = [await new_game(stub, args.seed + i, s.players) for i in range(args.games)]
+        await workers.ask([("games", (s.players, s.plan, part))
+                           for part in chunks(games, len(workers.conns))])
+        await workers.run("submit", args.games, args.warmup, record=False)
+        meter = CpuMeter({**pids, "clients": workers.pids})
+        meter.start()
+        result = await workers.run("submit", args.games, args.move_s)
+        meter.stop()
+    finally:
+        await workers.close()
+    say(f"  moves: {result.line()} | {meter.line()}")
+    for note in sorted(set(result.notes))[:3]:
+        say(f"  ! {note}")
+    return {"moves_per_s": result.rate, "move_p99_ms": result.p(99),
+            "cpu_per_1000_moves": cpu_per_1000(meter.share["server"], meter.seconds,
+                                               result.calls),
+            "redis_cpu_per_1000_moves": cpu_per_1000(meter.share["redis"], meter.seconds,
+                                                     result.calls),
+            "client_cpu_moves": meter.share["clients"]}
+
+
+async def ours_idle_games(args: argparse.Namespace, stub: Any, pids: dict[str, list[int]]
+                          ) -> Figures:
+    def rss() -> int:
+        return rss_bytes(pids["server"][0]) + rss_bytes(pids["redis"][0])
+
+    before = rss()
+    for i in range(args.idle_games):
+        await stub.CreateGame(create_request(seed=args.seed + 50_000 + i))
+    await asyncio.sleep(1.0)
+    after = rss()
+    say(f"  idle games: {args.idle_games} created; service + Redis VmRSS "
+        f"{before / 2**20:.1f} -> {after / 2**20:.1f} MB, "
+        f"{(after - before) / args.idle_games:,.0f} bytes per game")
+    return {"bytes_per_idle_game": (after - before) / args.idle_games}
+
+
+async def ours_spectators(args: argparse.Namespace, target: str, stub: Any, ctx: Any,
+                          pids: dict[str, list[int]]) -> Figures:
+    idle = await idle_subscribers(argparse.Namespace(
+        subscribers=args.spectators, seed=args.seed + 70_000, settle=args.settle),
+        target, stub, pids["server"][0])
+    s = parse_args(["--subscribers", str(args.spectators), "--rate", str(args.rate),
+                    "--deliver-seconds", str(args.deliver_s), "--burst", str(args.burst)])
+    run = await delivery(Env(s, target, stub, ctx, pids), args.spectators,
+                         args.seed + 10_000, args.burst)
+    seconds = run["actions"] / run["rate"]
+    return {"delivery_p99_ms": run["p99"],
+            "cpu_per_1000_delivered": cpu_per_1000(run["cpu"]["server"], seconds,
+                                                   run["deliveries"]),
+            "messages_per_s": run["burst_rate"], "bytes_per_idle_subscriber": idle,
+            "client_cpu_delivery": run["cpu"]["driver"] + run["cpu"]["subscribers"]}
+
+
+async def ours_jobs(args: argparse.Namespace, target: str, pids: dict[str, list[int]]
+                    ) -> Figures:
+    ctx = mp.get_context("spawn")  # never fork a process that already runs grpc threads
+    channel = grpc.aio.insecure_channel(target)
+    stub = new_stub(channel)
+    try:
+        figures = await ours_idle_games(args, stub, pids)
+        figures.update(await ours_moves(args, target, stub, ctx, pids))
+        figures.update(await ours_spectators(args, target, stub, ctx, pids))
+        return figures
+    finally:
+        await channel.close()
+
+
+def measure_ours(args: argparse.Namespace) -> Figures:
+    say(f"\n-- ours: load {load_averages()}")
+    with stack({"round": "ours"}, args.log_level) as st:
+        assert st.redis.pid is not None
+        pids = {"server": [st.service_pid], "redis": [st.redis.pid]}
+        return asyncio.run(ours_jobs(args, st.service.target, pids))
+
+
+# ---- the sitting --------------------------------------------------------------------------
+
+# (figure, label, format, higher is better)
+ROWS = [
+    ("moves_per_s", "moves/s, {games} games x 1 client", "{:,.0f}", True),
+    ("move_p99_ms", "move round-trip p99 (ms)", "{:.1f}", False),
+    ("cpu_per_1000_moves", "server CPU s per 1,000 moves", "{:.3f}", False),
+    ("delivery_p99_ms", "{spectators} spectators x {rate:g} changes/s: delivery p99 (ms)",
+     "{:.1f}", False),
+    ("cpu_per_1000_delivered", "server CPU s per 1,000 delivered changes", "{:.3f}", False),
+    ("messages_per_s", "delivered messages/s at saturation ({spectators} spectators)",
+     "{:,.0f}", True),
+    ("bytes_per_idle_game", "RSS bytes per idle game (ours: service + Redis)", "{:,.0f}", False),
+    ("bytes_per_idle_subscriber", "RSS bytes per idle subscriber", "{:,.0f}", False),
+]
+
+
+def report(args: argparse.Namespace, rounds: dict[str, list[Figures]]) -> None:
+    med = {side: {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+           for side, runs in rounds.items()}
+    say(f"\n== medians of {args.rounds} round(s); load averages now {load_averages()}")
+    for key, label, fmt, higher in ROWS:
+        ours = med["ours"][key]
+        parts = [f"ours {fmt.format(ours)}"]
+        for peer in PEERS:
+            theirs = med[peer][key]
+            parts.append(f"{NAMES[peer]} {fmt.format(theirs)} (ours ÷ {peer} "
+                         f"{ours / theirs:.2f})")
+        better = "higher" if higher else "lower"
+        say(f"{label.format(**vars(args))} [{better} is better]: " + " | ".join(parts))
+    say(f"ours' Redis CPU s per 1,000 moves (not in the figure above): "
+        f"{med['ours']['redis_cpu_per_1000_moves']:.3f}")
+    say("client CPU, % of one core (moves | delivery driver + subscribers): " + ", ".join(
+        f"{side} {med[side]['client_cpu_moves']:.0f} | {med[side]['client_cpu_delivery']:.0f}"
+        for side in SIDES))
+
+
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="1 round, short phases, 200 spectators and 200 idle games")
+    parser.add_argument("--rounds", type=int, default=None, help="default 3 (quick: 1)")
+    parser.add_argument("--games", type=int, default=64, help="games x 1 client for the moves")
+    parser.add_argument("--client-procs", type=int, default=1,
+                        help="ours: load-generator processes for the moves")
+    parser.add_argument("--spectators", type=int, default=None, help="default 1000 (quick: 200)")
+    parser.add_argument("--idle-games", type=int, default=None, help="default 1000 (quick: 200)")
+    parser.add_argument("--rate", type=float, default=10.0, help="driver moves/s")
+    parser.add_argument("--burst", type=int, default=300, help="moves of the saturation burst")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--log-level", default="info", help="the service's RISK_LOG_LEVEL")
+    args = parser.parse_args(argv)
+    quick = args.quick
+    args.rounds = args.rounds or (1 if quick else 3)
+    args.spectators = args.spectators or (200 if quick else 1000)
+    args.idle_games = args.idle_games or (200 if quick else 1000)
+    args.warmup = 1.0 if quick else 2.0
+    args.move_s = 4.0 if quick else 10.0
+    args.deliver_s = 4.0 if quick else 10.0
+    args.settle = 2.0
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse(argv)
+    if shutil.which("node") is None:
+        raise SystemExit("node is needed for the peers (Node 20)")
+    ensure_installed()
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    say(f"peers: {', '.join(NAMES[p] for p in PEERS)} under node {node}; {args.rounds} "
+        f"round(s); {args.spectators} spectators"
+        + (" (--quick: scaled down from 1,000)" if args.quick and args.spectators < 1000 else "")
+        + f"; load averages {load_averages()}; pid {os.getpid()}")
+    rounds: dict[str, list[Figures]] = {side: [] for side in SIDES}
+    for r in range(args.rounds):
+        order = SIDES[r % 3:] + SIDES[:r % 3]
+        say(f"\n==== round {r + 1} of {args.rounds}: {', '.join(order)}")
+        for side in order:
+            rounds[side].append(measure_ours(args) if side == "ours"
+                                else asyncio.run(measure_peer(side, args)))
+    report(args, rounds)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
