@@ -51,7 +51,7 @@ from risk_proto.risk.v1 import game_pb2, service_pb2  # noqa: E402
 from risk_rules import wire  # noqa: E402
 from risk_rules.engine import REGISTRY  # noqa: E402
 from risk_service.store.keys import Keys  # noqa: E402
-from tests.service.rpc import bearer, create_request  # noqa: E402
+from tests.service.rpc import bearer  # noqa: E402
 
 CALL_TIMEOUT_S = 30.0
 
@@ -118,8 +118,8 @@ async def idle_subscribers(args: argparse.Namespace, target: str, stub: Any,
     """Opens `args.subscribers` idle spectator streams; returns (and prints) the service's RSS
     growth per stream."""
     ctx = mp.get_context("spawn")
-    # the test helper's classic options: wire.unset_options raises NotImplementedError here
-    created = await stub.CreateGame(create_request(seed=args.seed))
+    created = await stub.CreateGame(service_pb2.CreateGameRequest(
+        options=default_options("classic"), seed=args.seed, issue_seat_tokens=True))
     game_id = created.game.game_id
     await asyncio.sleep(1.0)
     before = rss_bytes(server_pid)

@@ -593,3 +593,14 @@ def test_generated_code_is_fresh() -> None:
         check=False, capture_output=True, text=True, cwd=ROOT,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_unset_options_name_the_variant_and_set_nothing(variant: str) -> None:
+    """`wire.unset_options` (what a client sends to take every default) selects the variant's
+    case and leaves every field of it unset."""
+    envelope = wire.unset_options(variant)
+    case = envelope.WhichOneof("variant")
+    assert case is not None
+    assert variants.by_case(case).name == variant
+    assert getattr(envelope, case).ListFields() == []

@@ -140,7 +140,7 @@ def unset_options(variant: str) -> game_pb2.GameOptions:
     """The variant's case with no field set: CreateGame gives every option its default."""
     described = variants.descriptor(variant)
     envelope = game_pb2.GameOptions()
-    _put(envelope, described, described.messages.options, Message.SetInParent)
+    _put(envelope, described, described.messages.options, lambda m: m.SetInParent())
     return envelope
 
 
