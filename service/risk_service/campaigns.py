@@ -19,7 +19,7 @@ from risk_proto.risk.v1 import legacy_pb2, lifecycle_pb2, service_pb2
 from risk_rules import wire
 from risk_rules.engine import Event, IllegalAction
 from risk_rules.engine.legacy import campaign as rules
-from risk_rules.variants.legacy import decode_campaign, encode_campaign
+from risk_rules.variants.legacy import decode_campaign, encode_campaign, reward_to_proto
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import ACTIVE, FINAL, GameService, digest, require_creator
 from risk_service.verified import VERIFIED
@@ -29,12 +29,6 @@ _EVENT_CASES: dict[type[Event], str] = {cls: wire.snake(cls.__name__) for cls in
     rules.ContinentNamed, rules.CityFounded, rules.ScarCancelled, rules.ContinentBonusChanged,
     rules.CityFortified, rules.CardUpgraded, rules.RewardDeclined, rules.RewardsDone,
 )}
-
-
-def reward_to_proto(reward: Any) -> legacy_pb2.LegacyReward:
-    envelope = legacy_pb2.LegacyReward()
-    wire.to_message(reward, getattr(envelope, wire.snake(type(reward).__name__)))
-    return envelope
 
 
 def reward_from_proto(message: legacy_pb2.LegacyReward) -> Any:

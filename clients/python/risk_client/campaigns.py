@@ -20,11 +20,11 @@ from risk_client.errors import StaleVersion
 from risk_client.results import Campaign, CampaignDecisionTaken, CreatedCampaign
 from risk_proto.risk.v1 import legacy_pb2, service_pb2
 from risk_rules import wire
-from risk_rules.engine import Action
 from risk_rules.engine.classic.board import CLASSIC_BOARD
 from risk_rules.engine.legacy import campaign as campaign_rules
 from risk_rules.engine.legacy.content import FACTION_POWERS
 from risk_rules.engine.legacy.world import Faction
+from risk_rules.variants.legacy import reward_to_proto
 
 MAX_STALE_DECISIONS = 20
 _MASK64 = (1 << 64) - 1  # bot entropy is a 64-bit seed
@@ -71,13 +71,6 @@ def parse_faction(text: str) -> tuple[int, int]:
 
 
 # ---- rewards ---------------------------------------------------------------------------------
-
-
-def reward_message(reward: Action) -> legacy_pb2.LegacyReward:
-    """The engine's reward value (`risk_rules.engine.legacy.campaign`) as the wire message."""
-    envelope = legacy_pb2.LegacyReward()
-    wire.to_message(reward, getattr(envelope, wire.snake(type(reward).__name__)))
-    return envelope
 
 
 def reward_words(reward: legacy_pb2.LegacyReward) -> str:
@@ -134,7 +127,7 @@ def with_name(reward: legacy_pb2.LegacyReward, name: str) -> legacy_pb2.LegacyRe
 def bot_reward(campaign: Campaign, seat: int, entropy: int) -> legacy_pb2.LegacyReward:
     """The engine's campaign bot's choice for `seat`, from the public campaign state."""
     state = wire.from_message(campaign.message.state, campaign_rules.CampaignState)
-    return reward_message(campaign_rules.campaign_bot_reward(state, seat, entropy))
+    return reward_to_proto(campaign_rules.campaign_bot_reward(state, seat, entropy))
 
 
 async def take_rewards(

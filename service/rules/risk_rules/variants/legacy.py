@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from risk_proto.risk.v1 import common_pb2, legacy_pb2
-from risk_rules.codec import from_message, to_message
+from risk_rules.codec import from_message, snake, to_message
 from risk_rules.descriptions import legacy as description
 from risk_rules.engine import get_ruleset
 from risk_rules.engine.legacy import campaign as rules
@@ -113,3 +113,11 @@ DESCRIPTOR = VariantDescriptor(
     campaign=CampaignHooks(campaign_of=_campaign_of, record_game=_record_game),
     describe=description.describe,
 )
+
+
+def reward_to_proto(reward: Any) -> legacy_pb2.LegacyReward:
+    """A campaign reward (`risk_rules.engine.legacy.campaign`) as its wire message, for the
+    service's offers and the SDK's decisions alike."""
+    envelope = legacy_pb2.LegacyReward()
+    to_message(reward, getattr(envelope, snake(type(reward).__name__)))
+    return envelope
