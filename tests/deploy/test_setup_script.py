@@ -114,7 +114,7 @@ def test_tests_need_openssl_and_say_how_to_get_it(tmp_path: Path) -> None:
     """The deploy tests make TLS certificates with `openssl`: `setup test` without it and
     without apt-get names the package; serving does not need it."""
     top, bin_dir = _checkout(tmp_path)
-    for tool in ("redis-server", "haproxy"):
+    for tool in ("redis-server", "chromium", "haproxy"):
         (bin_dir / tool).write_text("#!/bin/sh\nexit 0\n")
         (bin_dir / tool).chmod(0o755)
     done = _run(top, bin_dir, "test")
