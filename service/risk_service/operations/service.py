@@ -10,7 +10,7 @@ import secrets
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from risk_proto.risk.v1 import service_pb2, tournament_pb2, variant_pb2
+from risk_proto.risk.v1 import service_pb2, session_pb2, tournament_pb2, variant_pb2
 from risk_service.feed import FeedHub
 from risk_service.operations import views
 from risk_service.operations.cache import GameCache
@@ -23,6 +23,7 @@ from risk_service.operations.moves import Moves
 from risk_service.operations.queries import Queries
 from risk_service.operations.results import Results
 from risk_service.operations.rounds import Rounds
+from risk_service.operations.sessions import ActionCalls, Sessions
 from risk_service.operations.streams import Streams
 from risk_service.operations.timers import Timers
 from risk_service.store.game_store import GameRecord, GameStore
@@ -62,6 +63,7 @@ class GameService:
         self.tournaments = TournamentStore(store.redis, store.keys)
         self.queries = Queries(self.commits, self.tournaments)
         self.streams = Streams(store, hub, clock_ms=clock_ms, limits=self.limits)
+        self.sessions = Sessions(self.moves, self.streams)
         self.timers = Timers(self.commits, process_id=self.process_id)
         self.catalogue = Catalogue()
         self.results = Results(self.tournaments, clock_ms=clock_ms, limits=self.limits,
@@ -114,6 +116,11 @@ class GameService:
                ) -> AsyncIterator[bytes]:
         """Serialised StreamEventsResponse messages, shared by subscribers alike."""
         return self.streams.stream(request, token)
+
+    def session(self, requests: AsyncIterator[session_pb2.SessionRequest], token: str | None,
+                calls: ActionCalls) -> AsyncIterator[bytes]:
+        """Serialised SessionResponse messages for one seat's session (see Sessions.run)."""
+        return self.sessions.run(requests, token, calls)
 
     async def export(self, request: service_pb2.ExportGameRequest, token: str | None
                      ) -> service_pb2.GameExport:

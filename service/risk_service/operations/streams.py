@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 
 from risk_proto.risk.v1 import lifecycle_pb2, service_pb2
 from risk_rules import wire
@@ -57,6 +57,18 @@ class Streams:
     async def stream(
         self, request: service_pb2.StreamEventsRequest, token: str | None
     ) -> AsyncIterator[bytes]:
+        # closed with this generator, so its subscription ends when the client goes
+        async with contextlib.aclosing(self.items(request, token)) as items:
+            async for _seq, data in items:
+                if data:
+                    yield data
+
+    async def items(
+        self, request: service_pb2.StreamEventsRequest, token: str | None
+    ) -> AsyncGenerator[tuple[int, bytes], None]:
+        """(seq, serialised StreamEventsResponse) for every event after after_seq, the data
+        b"" for one the caller may not see: a session (operations.sessions) orders its
+        acknowledgements by seq, so it must hear of every seq, shown or not."""
         record = await records.load(self.store, request.game_id)
         caller = identity.identify(record, token, self.limits)
         meta = records.decode_meta(record)
@@ -85,9 +97,7 @@ class Streams:
                 for item in release:
                     if item.seq <= sent:
                         continue
-                    data = self.message(record.game_id, item, caller.seat)
-                    if data:
-                        yield data
+                    yield item.seq, self.message(record.game_id, item, caller.seat)
                     sent = item.seq
                     if (caller.seat is not None and isinstance(item.event, SeatTokenReissued)
                             and item.event.seat == caller.seat):

@@ -316,7 +316,7 @@ async def start(settings: Settings, redis_url: str) -> App:
     )
     # generated grpc code ships without type stubs
     service_pb2_grpc.add_RiskServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        RiskServicer(games, campaigns), server
+        RiskServicer(games, campaigns, admission=admission, metrics=metrics), server
     )
     health_servicer = health.aio.HealthServicer()  # "" starts SERVING: the process is alive
     await health_servicer.set(SERVICE_NAME, NOT_SERVING)  # until Redis first answers

@@ -11,7 +11,7 @@ same way on the other. Nothing here imports grpc.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -163,3 +163,28 @@ def conclude(method: str, fields: Mapping[str, str], started: float,
     if metrics is not None:
         metrics.observe_rpc(method, outcome.code, duration)
     return outcome
+
+
+class SessionCalls:
+    """What each action on a session goes through, as the unary call it stands for would: the
+    caller's rate limit, the one log line (with game and request id) and its metric, and the
+    refusal's rich status. `status` puts an error in the transport's form (a serialised
+    google.rpc.Status); `authorization` and `peer` are the session call's."""
+
+    def __init__(self, admission: Admission, metrics: Metrics | None,
+                 status: Callable[[ServiceError], bytes], *, authorization: str | None,
+                 peer: str, prefix: str) -> None:
+        self.admission = admission
+        self.metrics = metrics
+        self.status = status
+        self.authorization = authorization
+        self.peer = peer
+        self.prefix = prefix  # the session method's name: each action logs as `<it>/<action>`
+
+    def admit(self, method: str) -> None:
+        self.admission.admit(f"{self.prefix}/{method}", self.authorization, self.peer)
+
+    def conclude(self, method: str, fields: Mapping[str, str], started: float,
+                 exc: BaseException | None) -> bytes | None:
+        outcome = conclude(f"{self.prefix}/{method}", fields, started, exc, self.metrics)
+        return None if outcome.error is None else self.status(outcome.error)

@@ -35,7 +35,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from protobuf.wkt import Any as AnyMessage
 
-from risk_proto.risk.v1 import service_pb2, tournament_pb2, variant_pb2
+from risk_proto.risk.v1 import service_pb2, session_pb2, tournament_pb2, variant_pb2
 from risk_proto.risk.v1.service_connect import RiskServiceASGIApplication
 from risk_service.campaigns import CampaignService
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
@@ -179,6 +179,16 @@ class RiskConnect:
                             ) -> AsyncIterator[service_pb2.StreamEventsResponse]:
         async for reply in self.games.stream(request, credentials(ctx)):
             yield _encoded(reply, service_pb2.StreamEventsResponse)
+
+    async def session(self, requests: AsyncIterator[session_pb2.SessionRequest],
+                      ctx: RequestContext[Any, Any], /,
+                      ) -> AsyncIterator[session_pb2.SessionResponse]:
+        # a bidirectional stream needs HTTP/2 both ways, which Connect over HTTP/1.1,
+        # gRPC-Web and browsers cannot give: the session is the gRPC port's alone
+        raise ServiceError(Code.UNIMPLEMENTED, ServiceReason.METHOD_NOT_AVAILABLE,
+                           "Session is served on the gRPC port only; over HTTP use "
+                           "SubmitAction and StreamEvents")
+        yield  # an async generator, as connectrpc expects of a streaming method
 
     async def create_round(self, request: tournament_pb2.CreateRoundRequest,
                            ctx: RequestContext[Any, Any], /,

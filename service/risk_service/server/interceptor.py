@@ -114,6 +114,12 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
                 request_deserializer=_tolerant(handler.request_deserializer),
                 response_serializer=_passthrough(handler.response_serializer),
             )
+        if handler.stream_stream:
+            return grpc.stream_stream_rpc_method_handler(
+                self._bidi(method, handler.stream_stream),
+                request_deserializer=_tolerant(handler.request_deserializer),
+                response_serializer=_passthrough(handler.response_serializer),
+            )
         return handler
 
     def _finish(
@@ -190,3 +196,41 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
             self._finish(method, request, started, None, context)
 
         return wrapped
+
+    def _bidi(self, method: str, behaviour: Behaviour) -> Behaviour:
+        """A session (the one bidirectional call): admitted and counted as a stream when it
+        opens, logged when it ends; each message it reads must decode (a stream that sends
+        bytes of another type is malformed and ends INVALID_ARGUMENT). The actions on it
+        are admitted and logged one by one by the session itself (calls.SessionCalls)."""
+
+        async def wrapped(requests: AsyncIterator[Any],
+                          context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            started = time.perf_counter()
+            peer = context.peer()
+            entered = False
+            try:
+                self._admit(method, context)
+                self.admission.streams.enter(peer)
+                entered = True
+                async for reply in behaviour(_decoded(requests), context):
+                    yield reply
+            except (asyncio.CancelledError, GeneratorExit):
+                self._cancelled(method, None, started)
+                raise
+            except grpc.aio.AbortError:
+                raise
+            except Exception as exc:
+                self._finish(method, None, started, exc, context)
+                return
+            finally:
+                if entered:
+                    self.admission.streams.leave(peer)
+            self._finish(method, None, started, None, context)
+
+        return wrapped
+
+
+async def _decoded(requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    async for request in requests:
+        _check_decoded(request)
+        yield request

@@ -7,10 +7,18 @@ from collections.abc import AsyncIterator
 
 import grpc
 
-from risk_proto.risk.v1 import service_pb2, service_pb2_grpc, tournament_pb2, variant_pb2
+from risk_proto.risk.v1 import (
+    service_pb2,
+    service_pb2_grpc,
+    session_pb2,
+    tournament_pb2,
+    variant_pb2,
+)
 from risk_service.campaigns import CampaignService
 from risk_service.operations import CLIENT_CERT, GameService
 from risk_service.server import calls
+from risk_service.server.metrics import Metrics
+from risk_service.server.status import rich_status
 
 
 def bearer_token(context: grpc.aio.ServicerContext) -> str | None:
@@ -30,6 +38,14 @@ def has_client_cert(context: grpc.aio.ServicerContext) -> bool:
     return bool(auth.get("x509_pem_cert") or auth.get("x509_common_name"))
 
 
+def authorization(context: grpc.aio.ServicerContext) -> str | None:
+    """The call's `authorization` metadata value as sent, None without one."""
+    for key, value in context.invocation_metadata() or ():
+        if key == "authorization":
+            return value.decode() if isinstance(value, bytes) else value
+    return None
+
+
 def credentials(context: grpc.aio.ServicerContext) -> str | None:
     """The caller's bearer token; also records for GameService (CLIENT_CERT, this call only)
     whether the peer presented a client certificate, which organiser tokens may require."""
@@ -38,9 +54,14 @@ def credentials(context: grpc.aio.ServicerContext) -> str | None:
 
 
 class RiskServicer(service_pb2_grpc.RiskServiceServicer):
-    def __init__(self, games: GameService, campaigns: CampaignService) -> None:
+    def __init__(self, games: GameService, campaigns: CampaignService, *,
+                 admission: calls.Admission | None = None,
+                 metrics: Metrics | None = None) -> None:
         self.games = games
         self.campaigns = campaigns
+        # a session's actions spend the same rate buckets as the interceptor's calls
+        self.admission = admission or calls.Admission()
+        self.metrics = metrics
 
     async def CreateGame(  # noqa: N802 - gRPC method names
         self, request: service_pb2.CreateGameRequest, context: grpc.aio.ServicerContext
@@ -78,6 +99,18 @@ class RiskServicer(service_pb2_grpc.RiskServiceServicer):
     ) -> AsyncIterator[bytes]:
         # serialised StreamEventsResponse messages (shared encodings; see GameService.stream)
         async for reply in self.games.stream(request, credentials(context)):
+            yield reply
+
+    async def Session(  # noqa: N802
+        self, requests: AsyncIterator[session_pb2.SessionRequest],
+        context: grpc.aio.ServicerContext,
+    ) -> AsyncIterator[bytes]:
+        # serialised SessionResponse messages; each action is admitted and logged as its
+        # unary call would be (calls.SessionCalls)
+        actions = calls.SessionCalls(
+            self.admission, self.metrics, rich_status, authorization=authorization(context),
+            peer=context.peer(), prefix="/risk.v1.RiskService/Session")
+        async for reply in self.games.session(requests, credentials(context), actions):
             yield reply
 
     async def CreateRound(  # noqa: N802

@@ -13,15 +13,23 @@ from google.rpc import status_pb2
 from risk_service.errors import ServiceError
 from risk_service.server.calls import DOMAIN, classify, error_info
 
-__all__ = ["DETAILS_KEY", "DOMAIN", "classify", "status_of"]
+__all__ = ["DETAILS_KEY", "DOMAIN", "classify", "rich_status", "status_of"]
 
 DETAILS_KEY = "grpc-status-details-bin"
+
+
+def rich_status(error: ServiceError) -> bytes:
+    """The serialised google.rpc.Status of `error`: what the trailer of a call it ends
+    carries, and what a session's SessionError carries for a refused action."""
+    code: grpc.StatusCode = getattr(grpc.StatusCode, error.code.value)
+    detail = any_pb2.Any()
+    detail.Pack(error_info(error))
+    status = status_pb2.Status(code=code.value[0], message=error.message, details=[detail])
+    data: bytes = status.SerializeToString()
+    return data
 
 
 def status_of(error: ServiceError) -> tuple[grpc.StatusCode, str, tuple[tuple[str, bytes], ...]]:
     """(code, message, trailing metadata carrying the rich status)."""
     code: grpc.StatusCode = getattr(grpc.StatusCode, error.code.value)
-    detail = any_pb2.Any()
-    detail.Pack(error_info(error))
-    status = status_pb2.Status(code=code.value[0], message=error.message, details=[detail])
-    return code, error.message, ((DETAILS_KEY, status.SerializeToString()),)
+    return code, error.message, ((DETAILS_KEY, rich_status(error)),)

@@ -20,6 +20,7 @@ from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
+from risk_proto.risk.v1.session_pb2 import SessionRequest, SessionResponse
 from risk_proto.risk.v1.tournament_pb2 import CreateRoundRequest, CreateRoundResponse, StreamResultsRequest, StreamResultsResponse
 from risk_proto.risk.v1.variant_pb2 import DescribeVariantRequest, DescribeVariantResponse, ListVariantsRequest, ListVariantsResponse
 
@@ -79,6 +80,13 @@ class RiskService(Protocol):
     def stream_events(self, request: StreamEventsRequest, ctx: RequestContext[StreamEventsRequest, StreamEventsResponse], /) -> AsyncIterator[StreamEventsResponse]:
         """
         Every event after after_seq, once and in order, redacted for the caller; then live ones.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def session(self, request: AsyncIterator[SessionRequest], ctx: RequestContext[SessionRequest, SessionResponse], /) -> AsyncIterator[SessionResponse]:
+        """
+        A seat's long-lived session (session.proto): actions in; acknowledgements, errors and the
+        game's events out. GRPC only (the HTTP port answers UNIMPLEMENTED).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -266,6 +274,17 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         stream_type=StreamType.SERVER_STREAM,
                     ),
                     function=svc.stream_events,
+                ),
+                "/risk.v1.RiskService/Session": Endpoint.bidi_stream(
+                    method=MethodInfo(
+                        name="Session",
+                        service_name="risk.v1.RiskService",
+                        input=SessionRequest,
+                        output=SessionResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.BIDI_STREAM,
+                    ),
+                    function=svc.session,
                 ),
                 "/risk.v1.RiskService/Ping": Endpoint.unary(
                     method=MethodInfo(
@@ -633,6 +652,30 @@ class RiskServiceClient(ConnectClient):
                 output=StreamEventsResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.SERVER_STREAM,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def session(
+        self,
+        request: AsyncIterator[SessionRequest],
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> AsyncIterator[SessionResponse]:
+        """
+        A seat's long-lived session (session.proto): actions in; acknowledgements, errors and the
+        game's events out. GRPC only (the HTTP port answers UNIMPLEMENTED).
+        """
+        return self.execute_bidi_stream(
+            request=request,
+            method=MethodInfo(
+                name="Session",
+                service_name="risk.v1.RiskService",
+                input=SessionRequest,
+                output=SessionResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.BIDI_STREAM,
             ),
             headers=headers,
             timeout_ms=timeout_ms,

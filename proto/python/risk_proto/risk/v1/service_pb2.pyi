@@ -2,6 +2,7 @@ from risk_proto.risk.v1 import common_pb2 as _common_pb2
 from risk_proto.risk.v1 import game_pb2 as _game_pb2
 from risk_proto.risk.v1 import legacy_pb2 as _legacy_pb2
 from risk_proto.risk.v1 import lifecycle_pb2 as _lifecycle_pb2
+from risk_proto.risk.v1 import session_pb2 as _session_pb2
 from risk_proto.risk.v1 import variant_pb2 as _variant_pb2
 from risk_proto.risk.v1 import tournament_pb2 as _tournament_pb2
 from google.protobuf.internal import containers as _containers

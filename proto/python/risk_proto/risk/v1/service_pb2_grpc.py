@@ -4,6 +4,7 @@ import grpc
 import warnings
 
 from risk_proto.risk.v1 import service_pb2 as risk_dot_v1_dot_service__pb2
+from risk_proto.risk.v1 import session_pb2 as risk_dot_v1_dot_session__pb2
 from risk_proto.risk.v1 import tournament_pb2 as risk_dot_v1_dot_tournament__pb2
 from risk_proto.risk.v1 import variant_pb2 as risk_dot_v1_dot_variant__pb2
 
@@ -70,6 +71,11 @@ class RiskServiceStub:
                 '/risk.v1.RiskService/StreamEvents',
                 request_serializer=risk_dot_v1_dot_service__pb2.StreamEventsRequest.SerializeToString,
                 response_deserializer=risk_dot_v1_dot_service__pb2.StreamEventsResponse.FromString,
+                _registered_method=True)
+        self.Session = channel.stream_stream(
+                '/risk.v1.RiskService/Session',
+                request_serializer=risk_dot_v1_dot_session__pb2.SessionRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_session__pb2.SessionResponse.FromString,
                 _registered_method=True)
         self.Ping = channel.unary_unary(
                 '/risk.v1.RiskService/Ping',
@@ -195,6 +201,14 @@ class RiskServiceServicer:
 
     def StreamEvents(self, request, context):
         """Every event after after_seq, once and in order, redacted for the caller; then live ones.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Session(self, request_iterator, context):
+        """A seat's long-lived session (session.proto): actions in; acknowledgements, errors and the
+        game's events out. GRPC only (the HTTP port answers UNIMPLEMENTED).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -350,6 +364,11 @@ def add_RiskServiceServicer_to_server(servicer, server):
                     servicer.StreamEvents,
                     request_deserializer=risk_dot_v1_dot_service__pb2.StreamEventsRequest.FromString,
                     response_serializer=risk_dot_v1_dot_service__pb2.StreamEventsResponse.SerializeToString,
+            ),
+            'Session': grpc.stream_stream_rpc_method_handler(
+                    servicer.Session,
+                    request_deserializer=risk_dot_v1_dot_session__pb2.SessionRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_session__pb2.SessionResponse.SerializeToString,
             ),
             'Ping': grpc.unary_unary_rpc_method_handler(
                     servicer.Ping,
@@ -616,6 +635,33 @@ class RiskService:
             '/risk.v1.RiskService/StreamEvents',
             risk_dot_v1_dot_service__pb2.StreamEventsRequest.SerializeToString,
             risk_dot_v1_dot_service__pb2.StreamEventsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Session(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/risk.v1.RiskService/Session',
+            risk_dot_v1_dot_session__pb2.SessionRequest.SerializeToString,
+            risk_dot_v1_dot_session__pb2.SessionResponse.FromString,
             options,
             channel_credentials,
             insecure,

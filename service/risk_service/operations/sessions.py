@@ -1,0 +1,243 @@
+"""Session: one seat's long-lived stream on one game, its actions in and, out, the game's
+events (as StreamEvents gives them) merged with an answer per action, each the unary call's.
+
+The events come from `Streams.items` and the moves from `Moves`, unchanged; what this module
+adds is their order. Requests are answered one at a time. While an action is in flight the
+events read meanwhile are held back; once its reply is known, the held events with a lower seq
+go out, then the acknowledgement (which carries the action's own events), then the rest,
+skipping the acknowledged ones. So every event reaches the client once and in seq order, and
+an acknowledgement follows every event before it. What is no operation's own (admission, the
+log line per action, which error a client is told and its form) the transport supplies through
+`ActionCalls`; nothing here knows the transport.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import time
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
+from typing import Protocol
+
+from risk_proto.risk.v1 import service_pb2, session_pb2
+from risk_service.errors import malformed
+from risk_service.operations import identity, records
+from risk_service.operations.moves import Moves
+from risk_service.operations.streams import Streams
+
+SUBMIT = "SubmitAction"
+RESIGN = "Resign"
+# answers and events queued for the client: beyond this the event reader waits for the
+# client to read, so the feed's own subscriber buffer (SUBSCRIBER_TOO_SLOW) still applies
+OUT_BUFFER = 64
+
+
+class ActionCalls(Protocol):
+    """What the transport does around each action of a session, as around a unary call."""
+
+    def admit(self, method: str) -> None:
+        """Admission for one action (the rate limit); raises the refusal."""
+
+    def conclude(self, method: str, fields: Mapping[str, str], started: float,
+                 exc: BaseException | None) -> bytes | None:
+        """Log and count one action; for a refusal that is the client's doing, the serialised
+        google.rpc.Status the unary call would end with (None: a success, or the service's
+        own fault, which ends the session)."""
+
+
+class _End:
+    """The end of a session's output, with the error it ends with (None: a clean end)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException | None) -> None:
+        self.error = error
+
+
+class Sessions:
+    def __init__(self, moves: Moves, streams: Streams) -> None:
+        self.moves = moves
+        self.streams = streams
+
+    async def run(self, requests: AsyncIterator[session_pb2.SessionRequest], token: str | None,
+                  calls: ActionCalls) -> AsyncIterator[bytes]:
+        """Serialised SessionResponse messages for one session. Ends cleanly once the client
+        has closed its side and every action it sent is answered; raises what ends it
+        otherwise (a malformed stream, an unknown game, a wrong token, a failed feed)."""
+        first = await anext(aiter(requests), None)
+        if first is None:
+            return
+        if first.WhichOneof("kind") != "open":
+            raise malformed("a session's first message must be `open`")
+        opening = first.open
+        # refused here, before any action is read: an unknown game or a wrong token ends the
+        # session with the status StreamEvents would end with
+        record = await records.load(self.streams.store, opening.game_id)
+        identity.identify(record, token, self.streams.limits)
+        session = _Session(self.moves, self.streams, record.game_id, opening.after_seq, token)
+        async with contextlib.aclosing(session.output(requests, calls)) as output:
+            async for data in output:
+                yield data
+
+
+class _Session:
+    def __init__(self, moves: Moves, streams: Streams, game_id: str, after_seq: int,
+                 token: str | None) -> None:
+        self.moves = moves
+        self.streams = streams
+        self.game_id = game_id
+        self.after_seq = after_seq
+        self.token = token
+        self.out: asyncio.Queue[bytes | _End] = asyncio.Queue(OUT_BUFFER)
+        self.sent = after_seq  # the highest seq sent, or acknowledged in a reply
+        self.read = after_seq  # the highest seq the event reader has seen
+        self.held: list[tuple[int, bytes]] = []
+        self.acting = False
+        self.lock = asyncio.Lock()  # one writer at a time, so the order decided is the order sent
+        self.progress = asyncio.Event()  # the reader saw another seq (or stopped)
+        self.ended = False
+
+    async def output(self, requests: AsyncIterator[session_pb2.SessionRequest],
+                     calls: ActionCalls) -> AsyncGenerator[bytes, None]:
+        events = asyncio.create_task(self._events(), name=f"session-events-{self.game_id}")
+        actions = asyncio.create_task(self._actions(requests, calls),
+                                      name=f"session-actions-{self.game_id}")
+        try:
+            while True:
+                item = await self.out.get()
+                if isinstance(item, _End):
+                    if item.error is not None:
+                        raise item.error
+                    return
+                yield item
+        finally:
+            self.ended = True
+            for task in (actions, events):
+                task.cancel()
+            # both end here, whatever ended the session: nothing of it outlives the call
+            await asyncio.gather(actions, events, return_exceptions=True)
+
+    async def _end(self, error: BaseException | None) -> None:
+        if not self.ended:
+            self.ended = True
+            self.progress.set()
+            await self.out.put(_End(error))
+
+    async def _events(self) -> None:
+        request = service_pb2.StreamEventsRequest(game_id=self.game_id, after_seq=self.after_seq)
+        try:
+            async with contextlib.aclosing(self.streams.items(request, self.token)) as items:
+                async for seq, data in items:
+                    self.read = seq
+                    self.progress.set()
+                    async with self.lock:
+                        if self.acting:
+                            self.held.append((seq, data))
+                        else:
+                            await self._send_event(seq, data)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            await self._end(exc)
+
+    async def _send_event(self, seq: int, data: bytes) -> None:
+        if seq <= self.sent:
+            return  # acknowledged with its action
+        self.sent = seq
+        if data:
+            # a StreamEventsResponse's bytes are a SessionResponse's: `event` is field 1 of both
+            await self.out.put(data)
+
+    async def _actions(self, requests: AsyncIterator[session_pb2.SessionRequest],
+                       calls: ActionCalls) -> None:
+        try:
+            async for request in requests:
+                kind = request.WhichOneof("kind")
+                if kind == "submit":
+                    await self._act(SUBMIT, request.submit.request_id, calls,
+                                    functools.partial(self._submit, request.submit))
+                elif kind == "resign":
+                    await self._act(RESIGN, request.resign.request_id, calls,
+                                    functools.partial(self._resign, request.resign))
+                else:
+                    raise malformed("a session is opened once: only its first message is `open`;"
+                                    " later ones are `submit` or `resign`")
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            await self._end(exc)
+            return
+        await self._end(None)
+
+    async def _submit(self, action: session_pb2.SessionAction) -> tuple[bytes, list[int]]:
+        request = service_pb2.SubmitActionRequest(
+            game_id=self.game_id, action=action.action, expected_version=action.expected_version,
+            request_id=action.request_id)
+        if action.HasField("seat"):
+            request.seat = action.seat
+        reply = await self.moves.submit(request, self.token)
+        seqs = [event.seq for event in service_pb2.SubmitActionResponse.FromString(reply).events]
+        return session_pb2.SessionResponse(ack=session_pb2.SessionAck(
+            request_id=action.request_id, submitted=reply)).SerializeToString(), seqs
+
+    async def _resign(self, resign: session_pb2.SessionResign) -> tuple[bytes, list[int]]:
+        request = service_pb2.ResignRequest(game_id=self.game_id, request_id=resign.request_id)
+        if resign.HasField("seat"):
+            request.seat = resign.seat
+        reply = await self.moves.resign(request, self.token)
+        return session_pb2.SessionResponse(ack=session_pb2.SessionAck(
+            request_id=resign.request_id,
+            resigned=reply.SerializeToString(deterministic=True))).SerializeToString(), [
+                event.seq for event in reply.events]
+
+    async def _act(self, method: str, request_id: str, calls: ActionCalls,
+                   call: Callable[[], Awaitable[tuple[bytes, list[int]]]]) -> None:
+        """One action: admitted, run, logged, answered in its place among the events."""
+        started = time.perf_counter()
+        fields = {"game_id": self.game_id[:128]}
+        if request_id:
+            fields["request_id"] = request_id[:128]
+        self.acting = True
+        try:
+            calls.admit(method)
+            ack, seqs = await call()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            await self._release()
+            status = calls.conclude(method, fields, started, exc)
+            if status is None:
+                raise  # the service's own fault: the session ends INTERNAL
+            error = session_pb2.SessionError(request_id=request_id, status=status)
+            async with self.lock:
+                await self.out.put(session_pb2.SessionResponse(error=error).SerializeToString())
+            return
+        if seqs:
+            await self._caught_up(min(seqs) - 1)
+        async with self.lock:
+            first = min(seqs, default=self.sent + 1)
+            for seq, data in self.held:
+                if seq < first:
+                    await self._send_event(seq, data)
+            await self.out.put(ack)
+            self.sent = max([self.sent, *seqs])
+            await self._flush()
+        calls.conclude(method, fields, started, None)
+
+    async def _caught_up(self, seq: int) -> None:
+        """Wait until the event reader has seen every seq up to `seq`."""
+        while self.read < seq and not self.ended:
+            self.progress.clear()
+            await self.progress.wait()
+
+    async def _release(self) -> None:
+        async with self.lock:
+            await self._flush()
+
+    async def _flush(self) -> None:
+        """Send the held events (under the lock) and let the reader send its own again."""
+        held, self.held = self.held, []
+        for seq, data in held:
+            await self._send_event(seq, data)
+        self.acting = False
