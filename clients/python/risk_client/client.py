@@ -36,6 +36,7 @@ from risk_client.results import (
     CampaignSeatView,
     CreatedCampaign,
 )
+from risk_client.session import GameSession
 from risk_proto.risk.v1 import (
     classic_pb2,
     common_pb2,
@@ -611,6 +612,22 @@ class RiskClient:
                 lambda last: service_pb2.StreamEventsRequest(game_id=game_id, after_seq=last),
                 lambda reply: reply.event, after_seq, resume=resume, on_reconnect=on_reconnect):
             yield response.event
+
+    def session(
+        self,
+        game_id: str,
+        after_seq: int = 0,
+        resume: bool = True,
+        *,
+        on_reconnect: Callable[[RiskError, int], None] | None = None,
+    ) -> GameSession:
+        """A long-lived session on `game_id` for this token's seat (risk_client.session):
+        `submit` and `resign` on an open stream, and its events by iterating it. Use it as
+        `async with client.session(game_id) as session:`; with `resume` it reopens after the
+        last seq seen after the transient failures `stream_events` resumes after."""
+        return GameSession(self._connection.ready_stub(), self._metadata(), game_id, after_seq,
+                           backoff=self.backoff, resume=resume, resumable=_resumable,
+                           on_reconnect=on_reconnect)
 
     async def create_round(self, request: tournament_pb2.CreateRoundRequest
                            ) -> tournament_pb2.CreateRoundResponse:

@@ -127,3 +127,12 @@ def from_rpc_error(exc: grpc.aio.AioRpcError) -> RiskError:
     details: str | None = exc.details()
     reason, metadata = error_info(exc.trailing_metadata())
     return make_error(code, reason, details or "", metadata)
+
+
+def from_status(data: bytes) -> RiskError:
+    """The typed error for a serialised google.rpc.Status (a session's refused action): the
+    same class, reason and metadata as the unary call's failure would give."""
+    status = status_pb2.Status.FromString(data)
+    code = next((c.name for c in grpc.StatusCode if c.value[0] == status.code), "UNKNOWN")
+    reason, metadata = error_info(((DETAILS_KEY, data),))
+    return make_error(code, reason, status.message, metadata)

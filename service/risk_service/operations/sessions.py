@@ -55,6 +55,17 @@ class _End:
         self.error = error
 
 
+async def _stop(task: asyncio.Task[None]) -> None:
+    """Cancel `task` until it ends: a cancel that lands inside a redis-py call can be
+    swallowed there (as App.stop found), and the task would then run on, blocked on a
+    queue no one reads."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait([task], timeout=0.1)
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await task
+
+
 class Sessions:
     def __init__(self, moves: Moves, streams: Streams) -> None:
         self.moves = moves
@@ -113,10 +124,8 @@ class _Session:
                 yield item
         finally:
             self.ended = True
-            for task in (actions, events):
-                task.cancel()
             # both end here, whatever ended the session: nothing of it outlives the call
-            await asyncio.gather(actions, events, return_exceptions=True)
+            await asyncio.gather(_stop(actions), _stop(events))
 
     async def _end(self, error: BaseException | None) -> None:
         if not self.ended:
