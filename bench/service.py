@@ -60,7 +60,7 @@ from typing import Any
 
 import grpc
 
-from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, session_pb2
 from risk_rules import wire
 from risk_rules.engine import get_ruleset
 from risk_service.redis_server import RedisServer
@@ -283,11 +283,114 @@ async def _submit_loop(stub: Any, game: Game, deadline: float, result: PhaseResu
         game.version = reply.version
 
 
+class SeatSessions:
+    """One open Session call per seat of a game (the `session` phase): a move is written on
+    the deciding seat's stream and its acknowledgement awaited; the events every session
+    also receives (the other seats' moves) are read and dropped, as a client would use them."""
+
+    def __init__(self) -> None:
+        self.calls: dict[int, Any] = {}
+        self.answers: dict[int, asyncio.Queue[session_pb2.SessionResponse]] = {}
+        self.readers: list[asyncio.Task[None]] = []
+
+    async def open(self, stubs: Callable[[], Any], game: Game, after_seq: int) -> None:
+        for seat, token in enumerate(game.tokens):
+            call = stubs().Session(metadata=bearer(token))
+            await call.write(session_pb2.SessionRequest(open=session_pb2.SessionOpen(
+                game_id=game.game_id, after_seq=after_seq)))
+            self.calls[seat] = call
+            self.answers[seat] = asyncio.Queue()
+            self.readers.append(asyncio.create_task(self._read(call, self.answers[seat])))
+
+    @staticmethod
+    async def _read(call: Any, answers: asyncio.Queue[session_pb2.SessionResponse]) -> None:
+        with contextlib.suppress(grpc.aio.AioRpcError, asyncio.CancelledError):
+            async for reply in call:
+                if reply.WhichOneof("kind") != "event":
+                    answers.put_nowait(reply)
+
+    async def submit(self, game: Game) -> session_pb2.SessionResponse:
+        seat, action = game.plan[game.step]
+        await self.calls[seat].write(session_pb2.SessionRequest(submit=session_pb2.SessionAction(
+            action=action, expected_version=game.version, request_id=f"bench-{game.version}")))
+        return await asyncio.wait_for(self.answers[seat].get(), CALL_TIMEOUT_S)
+
+    async def close(self) -> None:
+        for call in self.calls.values():
+            call.cancel()
+        for reader in self.readers:
+            reader.cancel()
+        await asyncio.gather(*self.readers, return_exceptions=True)
+
+
+class SeatStreams:
+    """One StreamEvents call per seat of a game, read and dropped: how a client of the unary
+    calls follows the other seats' moves (the `submit_streams` phase)."""
+
+    def __init__(self) -> None:
+        self.readers: list[asyncio.Task[None]] = []
+
+    def open(self, stubs: Callable[[], Any], game: Game, after_seq: int) -> None:
+        for token in game.tokens:
+            call = stubs().StreamEvents(service_pb2.StreamEventsRequest(
+                game_id=game.game_id, after_seq=after_seq), metadata=bearer(token))
+            self.readers.append(asyncio.create_task(self._read(call)))
+
+    @staticmethod
+    async def _read(call: Any) -> None:
+        with contextlib.suppress(grpc.aio.AioRpcError, asyncio.CancelledError):
+            async for _reply in call:
+                pass
+
+    async def close(self) -> None:
+        for reader in self.readers:
+            reader.cancel()
+        await asyncio.gather(*self.readers, return_exceptions=True)
+
+
+async def _session_loop(sessions: SeatSessions, game: Game, deadline: float,
+                        result: PhaseResult, record: bool) -> None:
+    """As _submit_loop, each move on the deciding seat's open Session stream."""
+    while time.monotonic() < deadline and not game.broken:
+        if game.step >= len(game.plan):
+            game.broken = f"plan of {len(game.plan)} actions used up (raise --plan)"
+            return
+        t0 = time.perf_counter()
+        answer = await sessions.submit(game)
+        if answer.WhichOneof("kind") != "ack":
+            result.errors += 1
+            game.broken = f"session refused the move: {answer.error.status!r} (step {game.step})"
+            return
+        if record:
+            result.latencies.append(time.perf_counter() - t0)
+            result.calls += 1
+        game.version = service_pb2.SubmitActionResponse.FromString(
+            answer.ack.submitted).version
+
+
 async def _load_worker(conn: Connection, target: str) -> None:
     channel = grpc.aio.insecure_channel(target)
     await channel.channel_ready()
     stub = new_stub(channel)
     games: list[Game] = []
+    # the sessions get channels of their own, STREAMS_PER_CHANNEL calls each: 64 games of 4
+    # seats would fill one connection's open-stream limit
+    session_channels: list[grpc.aio.Channel] = []
+    opened = 0
+    sessions: dict[str, SeatSessions] = {}
+
+    async def last_seq(game: Game) -> int:
+        """Where a seat's new stream starts: after the game's last event, so no backlog."""
+        got = await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))
+        return int(got.game.last_seq)
+
+    def session_stub() -> Any:
+        nonlocal opened
+        if opened % STREAMS_PER_CHANNEL == 0:
+            session_channels.append(grpc.aio.insecure_channel(target))
+        opened += 1
+        return new_stub(session_channels[-1])
+
     while True:
         command, args = await asyncio.to_thread(conn.recv)
         if command == "games":
@@ -301,17 +404,42 @@ async def _load_worker(conn: Connection, target: str) -> None:
             result = PhaseResult(kind)
             started = time.monotonic()
             deadline = started + seconds
+            if kind == "session":
+                for game in games:
+                    if game.game_id not in sessions:  # opened once, before the clock
+                        sessions[game.game_id] = SeatSessions()
+                        await sessions[game.game_id].open(session_stub, game,
+                                                          await last_seq(game))
+                started = time.monotonic()
+                deadline = started + seconds
+            streams: list[SeatStreams] = []
+            if kind == "submit_streams":
+                for game in games:
+                    streams.append(SeatStreams())
+                    streams[-1].open(session_stub, game, await last_seq(game))
+                await asyncio.sleep(3.0)  # every stream open and live before the clock
+                started = time.monotonic()
+                deadline = started + seconds
             if kind == "ping":
                 loops = [_ping_loop(stub, deadline, result, record) for _ in range(in_flight)]
+            elif kind == "session":
+                loops = [_session_loop(sessions[g.game_id], g, deadline, result, record)
+                         for g in games]
             else:
                 loops = [_submit_loop(stub, g, deadline, result, record) for g in games]
             await asyncio.gather(*loops)
-            if kind == "submit":
+            for seat_streams in streams:
+                await seat_streams.close()
+            if kind in ("submit", "submit_streams", "session"):
                 result.notes.extend(f"game {g.game_id} stopped: {g.broken}"
                                     for g in games if g.broken)
             result.seconds = time.monotonic() - started
             conn.send(("ok", result))
         else:
+            for seat_sessions in sessions.values():
+                await seat_sessions.close()
+            for session_channel in session_channels:
+                await session_channel.close()
             await channel.close()
             conn.send(("ok", None))
             return
@@ -495,7 +623,8 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
 
     submit_s = pick(args.submit_seconds, 20, 4)
     warmup_s = pick(args.warmup, 2, 1)
-    plan = args.plan or math.ceil(2000 * (submit_s + warmup_s) / args.clients) + 50
+    # one plan per game for the submit phases and then the session phase (same games)
+    plan = args.plan or math.ceil(2000 * 3 * (submit_s + warmup_s) / args.clients) + 50
     return Settings(
         clients=args.clients, client_procs=args.client_procs, players=args.players, plan=plan,
         warmup_s=warmup_s, ping_s=pick(args.ping_seconds, 10, 2), submit_s=submit_s,
@@ -544,7 +673,9 @@ async def throughput(s: Settings, stub: Any, workers: LoadWorkers, meter: CpuMet
     notes(await workers.run("ping", s.clients, s.warmup_s / 2, record=False))
     notes(await workers.run("submit", s.clients, s.warmup_s / 2, record=False))
 
-    async def phase(kind: str, seconds: float) -> PhaseResult:
+    server_ms: dict[str, float] = {}  # phase -> server CPU ms per call (redis apart)
+
+    async def phase(kind: str, seconds: float, label: str) -> PhaseResult:
         meter.start()
         result = await workers.run(kind, s.clients, seconds)
         meter.stop()
@@ -552,12 +683,21 @@ async def throughput(s: Settings, stub: Any, workers: LoadWorkers, meter: CpuMet
         notes(result)
         if not result.calls:
             raise RuntimeError(f"no {kind} call succeeded")
+        server_ms[label] = meter.share["server"] / 100 * meter.seconds / result.calls * 1e3
         return result
 
-    ping_a = await phase("ping", s.ping_s)
-    submit = await phase("submit", s.submit_s)
+    ping_a = await phase("ping", s.ping_s, "ping_a")
+    submit = await phase("submit", s.submit_s, "submit")
     submit_cpu = dict(meter.share)
-    ping_b = await phase("ping", s.ping_s)
+    ping_b = await phase("ping", s.ping_s, "ping_b")
+    # the same games go on: unary moves while every seat follows the game on StreamEvents
+    # (as a unary client that shows the other seats' moves does), then through one Session
+    # stream per seat (opened before the clock), which carries both
+    submit_streams = await phase("submit_streams", s.submit_s, "submit_streams")
+    notes(await workers.run("session", s.clients, s.warmup_s / 2, record=False))
+    session = await phase("session", s.submit_s, "session")
+    session_cpu = dict(meter.share)
+    ping_c = await phase("ping", s.ping_s, "ping_c")
     ping_rate = (ping_a.rate + ping_b.rate) / 2
     ping_p50 = (ping_a.p(50) + ping_b.p(50)) / 2
     ping_p99 = (ping_a.p(99) + ping_b.p(99)) / 2
@@ -568,9 +708,27 @@ async def throughput(s: Settings, stub: Any, workers: LoadWorkers, meter: CpuMet
         f"p50 {ping_p50:.2f} ms, p99 {ping_p99:.2f} ms | "
         f"ratio throughput {ratio_rate:.2f}, p99 {ratio_p99:.1f}")
     say(f"submit/ping throughput ratio: {ratio_rate:.2f}")
+    ping_after = (ping_b.rate + ping_c.rate) / 2  # the pings either side of the session phase
+    ping_ms = (server_ms["ping_a"] + server_ms["ping_b"] + server_ms["ping_c"]) / 3
+    say(f"session: {session.calls} moves, {session.rate:.0f}/s, p50 {session.p(50):.2f} ms, "
+        f"p99 {session.p(99):.2f} ms | session/ping throughput ratio "
+        f"{session.rate / ping_after:.2f} | session/submit throughput ratio "
+        f"{session.rate / submit.rate:.2f}")
+    say(f"submit with every seat on StreamEvents: {submit_streams.calls} moves, "
+        f"{submit_streams.rate:.0f}/s, p99 {submit_streams.p(99):.2f} ms, server cpu "
+        f"{server_ms['submit_streams']:.3f} ms per move (its events to the {s.players} seats' "
+        f"streams included) | session/(submit + streams) cpu per move "
+        f"{server_ms['session'] / server_ms['submit_streams']:.2f}, throughput "
+        f"{session.rate / submit_streams.rate:.2f}")
+    say(f"server cpu per call: ping {ping_ms:.3f} ms, submit {server_ms['submit']:.3f} ms, "
+        f"session move {server_ms['session']:.3f} ms (its events to the other "
+        f"{s.players - 1} seats' sessions included) | session/submit "
+        f"{server_ms['session'] / server_ms['submit']:.2f}, submit/ping "
+        f"{server_ms['submit'] / ping_ms:.2f}, session/ping {server_ms['session'] / ping_ms:.2f}")
     return {"submit": submit, "ping_a": ping_a, "ping_b": ping_b, "ping_rate": ping_rate,
             "ping_p50": ping_p50, "ping_p99": ping_p99, "ratio_rate": ratio_rate,
-            "ratio_p99": ratio_p99, "submit_cpu": submit_cpu}
+            "ratio_p99": ratio_p99, "submit_cpu": submit_cpu, "session": session,
+            "session_cpu": session_cpu, "server_ms": server_ms}
 
 
 def chunks(items: list[Game], parts: int) -> list[list[Game]]:
