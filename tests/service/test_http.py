@@ -334,3 +334,18 @@ def test_both_ports_in_the_listening_line_and_shutdown_ends_an_open_stream(
     assert web.stop() == 0
     conn.close()
     assert any(line.get("event") == "stopped" for line in _log_lines(web))
+
+
+def test_the_session_is_grpc_only_and_the_http_port_says_so(web: ServiceProcess) -> None:
+    """Session over Connect's streaming on the HTTP port ends unimplemented, naming the gRPC
+    port and the calls to use instead (docs/api.md, "Sessions")."""
+    game_id, _tokens, _first = _game(web)
+    opening = json.dumps({"open": {"gameId": game_id}}).encode()
+    status, headers, body = post(web, "Session", envelope(opening), "application/connect+json")
+    assert status == 200 and headers["content-type"] == "application/connect+json"
+    flags, size = struct.unpack(">BI", body[:5])
+    assert flags & 0x02  # the end-of-stream message carries the error
+    error = json.loads(body[5:5 + size])["error"]
+    assert error["code"] == "unimplemented"
+    assert "gRPC port" in error["message"]
+    assert info_of(error).reason == "METHOD_NOT_AVAILABLE"
