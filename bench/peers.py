@@ -17,7 +17,8 @@ into bench/peers/node_modules (git-ignored); nothing is downloaded while measuri
 
 Jobs, per side and round:
 1. moves: `--games` games with one seated client each, each sending its next move as soon as the
-   previous one is acknowledged; moves/s, round-trip p99, server CPU seconds per 1,000 moves
+   previous one is acknowledged (ours: unary SubmitAction, then the same games through one
+   Session stream per seat); moves/s, round-trip p99, server CPU seconds per 1,000 moves
    (/proc/<pid>/stat of the server; ours: Redis' too, printed apart) and the clients' CPU.
 2. idle games: `--idle-games` more games created and left alone; server RSS growth (ours: service
    + Redis) per game.
@@ -312,17 +313,30 @@ async def ours_moves(args: argparse.Namespace, target: str, stub: Any, ctx: Any,
         meter.start()
         result = await workers.run("submit", args.games, args.move_s)
         meter.stop()
+        say(f"  moves: {result.line()} | {meter.line()}")
+        for note in sorted(set(result.notes))[:3]:
+            say(f"  ! {note}")
+        # the same games go on, each move on its seat's open Session stream (one per seat,
+        # opened in the warm-up; each also receives the other seats' moves as events)
+        await workers.run("session", args.games, args.warmup, record=False)
+        via = CpuMeter({**pids, "clients": workers.pids})
+        via.start()
+        session = await workers.run("session", args.games, args.move_s)
+        via.stop()
+        say(f"  moves through sessions: {session.line()} | {via.line()}")
+        for note in sorted(set(session.notes))[:3]:
+            say(f"  ! {note}")
     finally:
         await workers.close()
-    say(f"  moves: {result.line()} | {meter.line()}")
-    for note in sorted(set(result.notes))[:3]:
-        say(f"  ! {note}")
     return {"moves_per_s": result.rate, "move_p99_ms": result.p(99),
             "cpu_per_1000_moves": cpu_per_1000(meter.share["server"], meter.seconds,
                                                result.calls),
             "redis_cpu_per_1000_moves": cpu_per_1000(meter.share["redis"], meter.seconds,
                                                      result.calls),
-            "client_cpu_moves": meter.share["clients"]}
+            "client_cpu_moves": meter.share["clients"],
+            "session_moves_per_s": session.rate, "session_move_p99_ms": session.p(99),
+            "session_cpu_per_1000_moves": cpu_per_1000(via.share["server"], via.seconds,
+                                                       session.calls)}
 
 
 async def ours_idle_games(args: argparse.Namespace, stub: Any, pids: dict[str, list[int]]
@@ -410,6 +424,11 @@ def report(args: argparse.Namespace, rounds: dict[str, list[Figures]]) -> None:
                          f"{ours / theirs:.2f})")
         better = "higher" if higher else "lower"
         say(f"{label.format(**vars(args))} [{better} is better]: " + " | ".join(parts))
+    for key, label, fmt, _higher in ROWS[:3]:
+        ours = med["ours"]["session_" + key]
+        say(f"ours through sessions, {label.format(**vars(args))}: {fmt.format(ours)} ("
+            + ", ".join(f"ours ÷ {peer} {ours / med[peer][key]:.2f}" for peer in PEERS)
+            + f"; sessions ÷ unary {ours / med['ours'][key]:.2f})")
     say(f"ours' Redis CPU s per 1,000 moves (not in the figure above): "
         f"{med['ours']['redis_cpu_per_1000_moves']:.3f}")
     say("client CPU, % of one core (moves | delivery driver + subscribers): " + ", ".join(
