@@ -281,9 +281,11 @@ async def test_every_refusal_on_a_session_is_the_unary_calls_and_the_session_goe
         assert await session.close() is None
 
 
-async def test_a_duplicate_request_id_gets_the_same_ack_and_one_move(stub: Stub) -> None:
+async def test_a_duplicate_request_id_gets_the_same_ack_and_one_move(
+        service: ServiceProcess, stub: Stub) -> None:
     """The same request id and action sent twice on a session (and once more on another
-    session of the seat) is acknowledged with the same bytes each time; the game moved once."""
+    session of the seat) is acknowledged with the same bytes each time; the game moved once.
+    Each action on a session is one log line with its game and request id and its code."""
     game = await create_game(stub, SEED, **FAST_OPTIONS)
     seat = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))).game \
         .decision.seats[0]
@@ -301,6 +303,17 @@ async def test_a_duplicate_request_id_gets_the_same_ack_and_one_move(stub: Stub)
     reused = await session.submit(other, game.version, "once")
     assert Refusal.of_status(reused.error.status).reason == "REQUEST_ID_REUSED"
     assert await session.close() is None and await second.close() is None
+    deadline = time.monotonic() + TIMEOUT_S
+    while True:
+        lines = [json.loads(line) for line in service.logs().splitlines()
+                 if line.startswith("{")]
+        actions = [(line["code"], line.get("reason")) for line in lines
+                   if line.get("method") == "/risk.v1.RiskService/Session/SubmitAction"
+                   and line.get("request_id") == "once" and line.get("game_id") == game.game_id]
+        if len(actions) >= 4 or time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.05)
+    assert actions == [("OK", None)] * 3 + [("INVALID_ARGUMENT", "REQUEST_ID_REUSED")]
 
 
 async def test_a_session_resumes_after_the_last_seq_it_saw(stub: Stub) -> None:
@@ -412,3 +425,32 @@ async def test_cancelled_sessions_and_a_shutdown_leave_nothing_open(
     lines = [json.loads(line) for line in service.logs().splitlines() if line.startswith("{")]
     closed = [line for line in lines if line.get("method") == "/risk.v1.RiskService/Session"]
     assert sum(line["code"] == "CANCELLED" for line in closed) >= 3
+
+
+async def test_actions_on_a_session_spend_the_callers_rate_limit(
+        make_service: ServiceFactory, redis_client: object) -> None:
+    """Under a rate limit, actions on a session are refused RESOURCE_EXHAUSTED / RATE_LIMITED
+    (with retry_after_ms) as unary calls are, one by one, and the session answers again once
+    the bucket refills."""
+    service = make_service(RISK_RATE_LIMIT_PER_S="2", RISK_RATE_LIMIT_BURST="12")
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = service_pb2_grpc.RiskServiceStub(channel)
+        game = await create_game(stub, SEED, **FAST_OPTIONS)
+        await asyncio.sleep(6)  # the set-up's calls paid back
+        session = await RawSession.open(stub, game.game_id, game.seat_tokens[0])
+        stale = game_pb2.Action(classic=classic_pb2.ClassicAction(
+            end_turn=classic_pb2.ClassicAction.EndTurn()))
+        reasons = []
+        for attempt in range(40):
+            answer = await session.submit(stale, game.version + 100, f"r-{attempt}")
+            refusal = Refusal.of_status(answer.error.status)
+            reasons.append(refusal.reason)
+            if refusal.reason == "RATE_LIMITED":
+                assert refusal.code == grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
+                assert int(refusal.metadata["retry_after_ms"]) > 0
+                break
+        assert reasons[-1] == "RATE_LIMITED" and "STALE_VERSION" in reasons
+        await asyncio.sleep(1.5)
+        answer = await session.submit(stale, game.version + 100, "after-the-pause")
+        assert Refusal.of_status(answer.error.status).reason == "STALE_VERSION"
+        assert await session.close() is None

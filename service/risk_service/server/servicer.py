@@ -21,12 +21,17 @@ from risk_service.server.metrics import Metrics
 from risk_service.server.status import rich_status
 
 
-def bearer_token(context: grpc.aio.ServicerContext) -> str | None:
-    """The token from `authorization: Bearer <token>`, None when the call carries none."""
+def authorization(context: grpc.aio.ServicerContext) -> str | None:
+    """The call's `authorization` metadata value as sent, None without one."""
     for key, value in context.invocation_metadata() or ():
         if key == "authorization":
-            return calls.bearer_token(value.decode() if isinstance(value, bytes) else value)
+            return value.decode() if isinstance(value, bytes) else value
     return None
+
+
+def bearer_token(context: grpc.aio.ServicerContext) -> str | None:
+    """The token from `authorization: Bearer <token>`, None when the call carries none."""
+    return calls.bearer_token(authorization(context))
 
 
 def has_client_cert(context: grpc.aio.ServicerContext) -> bool:
@@ -36,14 +41,6 @@ def has_client_cert(context: grpc.aio.ServicerContext) -> bool:
     certificate reaches the auth context only once it has been verified against the CA."""
     auth = context.auth_context() or {}
     return bool(auth.get("x509_pem_cert") or auth.get("x509_common_name"))
-
-
-def authorization(context: grpc.aio.ServicerContext) -> str | None:
-    """The call's `authorization` metadata value as sent, None without one."""
-    for key, value in context.invocation_metadata() or ():
-        if key == "authorization":
-            return value.decode() if isinstance(value, bytes) else value
-    return None
 
 
 def credentials(context: grpc.aio.ServicerContext) -> str | None:
