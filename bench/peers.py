@@ -18,7 +18,7 @@ into bench/peers/node_modules (git-ignored); nothing is downloaded while measuri
 Jobs, per side and round:
 1. moves: `--games` games with one seated client each, each sending its next move as soon as the
    previous one is acknowledged (ours: unary SubmitAction, then the same games through one
-   Session stream per seat); moves/s, round-trip p99, server CPU seconds per 1,000 moves
+   acks-only Session stream per seat); moves/s, round-trip p99, server CPU seconds per 1,000 moves
    (/proc/<pid>/stat of the server; ours: Redis' too, printed apart) and the clients' CPU.
 2. idle games: `--idle-games` more games created and left alone; server RSS growth (ours: service
    + Redis) per game.
@@ -317,13 +317,14 @@ async def ours_moves(args: argparse.Namespace, target: str, stub: Any, ctx: Any,
         for note in sorted(set(result.notes))[:3]:
             say(f"  ! {note}")
         # the same games go on, each move on its seat's open Session stream (one per seat,
-        # opened in the warm-up; each also receives the other seats' moves as events)
-        await workers.run("session", args.games, args.warmup, record=False)
+        # opened in the warm-up, acks only: each seat hears its replies, as the one unary
+        # client per game does, and as the peers' one client per game does)
+        await workers.run("session_acks", args.games, args.warmup, record=False)
         via = CpuMeter({**pids, "clients": workers.pids})
         via.start()
-        session = await workers.run("session", args.games, args.move_s)
+        session = await workers.run("session_acks", args.games, args.move_s)
         via.stop()
-        say(f"  moves through sessions: {session.line()} | {via.line()}")
+        say(f"  moves through acks-only sessions: {session.line()} | {via.line()}")
         for note in sorted(set(session.notes))[:3]:
             say(f"  ! {note}")
     finally:
@@ -426,7 +427,7 @@ def report(args: argparse.Namespace, rounds: dict[str, list[Figures]]) -> None:
         say(f"{label.format(**vars(args))} [{better} is better]: " + " | ".join(parts))
     for key, label, fmt, _higher in ROWS[:3]:
         ours = med["ours"]["session_" + key]
-        say(f"ours through sessions, {label.format(**vars(args))}: {fmt.format(ours)} ("
+        say(f"ours through acks-only sessions, {label.format(**vars(args))}: {fmt.format(ours)} ("
             + ", ".join(f"ours ÷ {peer} {ours / med[peer][key]:.2f}" for peer in PEERS)
             + f"; sessions ÷ unary {ours / med['ours'][key]:.2f})")
     say(f"ours' Redis CPU s per 1,000 moves (not in the figure above): "

@@ -288,7 +288,8 @@ class SeatSessions:
     the deciding seat's stream and its acknowledgement awaited; the events every session
     also receives (the other seats' moves) are read and dropped, as a client would use them."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, acks_only: bool = False) -> None:
+        self.acks_only = acks_only
         self.calls: dict[int, Any] = {}
         self.answers: dict[int, asyncio.Queue[session_pb2.SessionResponse]] = {}
         self.readers: list[asyncio.Task[None]] = []
@@ -297,7 +298,7 @@ class SeatSessions:
         for seat, token in enumerate(game.tokens):
             call = stubs().Session(metadata=bearer(token))
             await call.write(session_pb2.SessionRequest(open=session_pb2.SessionOpen(
-                game_id=game.game_id, after_seq=after_seq)))
+                game_id=game.game_id, after_seq=after_seq, acks_only=self.acks_only)))
             self.calls[seat] = call
             self.answers[seat] = asyncio.Queue()
             self.readers.append(asyncio.create_task(self._read(call, self.answers[seat])))
@@ -404,12 +405,12 @@ async def _load_worker(conn: Connection, target: str) -> None:
             result = PhaseResult(kind)
             started = time.monotonic()
             deadline = started + seconds
-            if kind == "session":
+            if kind in ("session", "session_acks"):
                 for game in games:
-                    if game.game_id not in sessions:  # opened once, before the clock
-                        sessions[game.game_id] = SeatSessions()
-                        await sessions[game.game_id].open(session_stub, game,
-                                                          await last_seq(game))
+                    key = f"{kind}:{game.game_id}"
+                    if key not in sessions:  # opened once, before the clock
+                        sessions[key] = SeatSessions(acks_only=kind == "session_acks")
+                        await sessions[key].open(session_stub, game, await last_seq(game))
                 started = time.monotonic()
                 deadline = started + seconds
             streams: list[SeatStreams] = []
@@ -422,15 +423,15 @@ async def _load_worker(conn: Connection, target: str) -> None:
                 deadline = started + seconds
             if kind == "ping":
                 loops = [_ping_loop(stub, deadline, result, record) for _ in range(in_flight)]
-            elif kind == "session":
-                loops = [_session_loop(sessions[g.game_id], g, deadline, result, record)
-                         for g in games]
+            elif kind in ("session", "session_acks"):
+                loops = [_session_loop(sessions[f"{kind}:{g.game_id}"], g, deadline, result,
+                                       record) for g in games]
             else:
                 loops = [_submit_loop(stub, g, deadline, result, record) for g in games]
             await asyncio.gather(*loops)
             for seat_streams in streams:
                 await seat_streams.close()
-            if kind in ("submit", "submit_streams", "session"):
+            if kind in ("submit", "submit_streams", "session", "session_acks"):
                 result.notes.extend(f"game {g.game_id} stopped: {g.broken}"
                                     for g in games if g.broken)
             result.seconds = time.monotonic() - started
@@ -624,7 +625,7 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
     submit_s = pick(args.submit_seconds, 20, 4)
     warmup_s = pick(args.warmup, 2, 1)
     # one plan per game for the submit phases and then the session phase (same games)
-    plan = args.plan or math.ceil(2000 * 3 * (submit_s + warmup_s) / args.clients) + 50
+    plan = args.plan or math.ceil(2000 * 4 * (submit_s + warmup_s) / args.clients) + 50
     return Settings(
         clients=args.clients, client_procs=args.client_procs, players=args.players, plan=plan,
         warmup_s=warmup_s, ping_s=pick(args.ping_seconds, 10, 2), submit_s=submit_s,
@@ -697,6 +698,9 @@ async def throughput(s: Settings, stub: Any, workers: LoadWorkers, meter: CpuMet
     notes(await workers.run("session", s.clients, s.warmup_s / 2, record=False))
     session = await phase("session", s.submit_s, "session")
     session_cpu = dict(meter.share)
+    # and through acks-only sessions: the replies and nothing else, as the unary calls give
+    notes(await workers.run("session_acks", s.clients, s.warmup_s / 2, record=False))
+    acks = await phase("session_acks", s.submit_s, "session_acks")
     ping_c = await phase("ping", s.ping_s, "ping_c")
     ping_rate = (ping_a.rate + ping_b.rate) / 2
     ping_p50 = (ping_a.p(50) + ping_b.p(50)) / 2
@@ -720,6 +724,11 @@ async def throughput(s: Settings, stub: Any, workers: LoadWorkers, meter: CpuMet
         f"streams included) | session/(submit + streams) cpu per move "
         f"{server_ms['session'] / server_ms['submit_streams']:.2f}, throughput "
         f"{session.rate / submit_streams.rate:.2f}")
+    say(f"acks-only session: {acks.calls} moves, {acks.rate:.0f}/s, p50 {acks.p(50):.2f} ms, "
+        f"p99 {acks.p(99):.2f} ms, server cpu {server_ms['session_acks']:.3f} ms per move | "
+        f"acks-only/submit cpu per move {server_ms['session_acks'] / server_ms['submit']:.2f}, "
+        f"throughput {acks.rate / submit.rate:.2f} | acks-only/ping cpu per call "
+        f"{server_ms['session_acks'] / ping_ms:.2f}")
     say(f"server cpu per call: ping {ping_ms:.3f} ms, submit {server_ms['submit']:.3f} ms, "
         f"session move {server_ms['session']:.3f} ms (its events to the other "
         f"{s.players - 1} seats' sessions included) | session/submit "
@@ -728,7 +737,7 @@ async def throughput(s: Settings, stub: Any, workers: LoadWorkers, meter: CpuMet
     return {"submit": submit, "ping_a": ping_a, "ping_b": ping_b, "ping_rate": ping_rate,
             "ping_p50": ping_p50, "ping_p99": ping_p99, "ratio_rate": ratio_rate,
             "ratio_p99": ratio_p99, "submit_cpu": submit_cpu, "session": session,
-            "session_cpu": session_cpu, "server_ms": server_ms}
+            "session_cpu": session_cpu, "session_acks": acks, "server_ms": server_ms}
 
 
 def chunks(items: list[Game], parts: int) -> list[list[Game]]:

@@ -84,11 +84,11 @@ class RawSession:
 
     @classmethod
     async def open(cls, stub: Stub, game_id: str, token: str | None,
-                   after_seq: int = 0) -> RawSession:
+                   after_seq: int = 0, *, acks_only: bool = False) -> RawSession:
         session = cls(stub.Session(metadata=bearer(token) if token else None))
         session.ended = asyncio.get_running_loop().create_future()
-        await session.call.write(session_pb2.SessionRequest(
-            open=session_pb2.SessionOpen(game_id=game_id, after_seq=after_seq)))
+        await session.call.write(session_pb2.SessionRequest(open=session_pb2.SessionOpen(
+            game_id=game_id, after_seq=after_seq, acks_only=acks_only)))
         session.reader = asyncio.create_task(session._read())
         return session
 
@@ -453,4 +453,25 @@ async def test_actions_on_a_session_spend_the_callers_rate_limit(
         await asyncio.sleep(1.5)
         answer = await session.submit(stale, game.version + 100, "after-the-pause")
         assert Refusal.of_status(answer.error.status).reason == "STALE_VERSION"
+        assert await session.close() is None
+
+
+async def test_an_acks_only_session_answers_actions_and_sends_no_events(stub: Stub) -> None:
+    """A session opened `acks_only` gets the same acknowledgements and refusals, and no event
+    message: the other seats' moves (seen on a full session alongside) never reach it."""
+    game = await create_game(stub, SEED, **FAST_OPTIONS)
+    lean = [await RawSession.open(stub, game.game_id, token, acks_only=True)
+            for token in game.seat_tokens]
+    full = await RawSession.open(stub, game.game_id, game.seat_tokens[0])
+    acks = await _play(stub, game, lean, moves=12)
+    summary = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))).game
+    await full.until_seq(summary.last_seq)
+    own = [service_pb2.SubmitActionResponse.FromString(ack).events for ack in acks]
+    for seat, session in enumerate(lean):
+        mine = [e for (s, _a), events in zip(game.actions, own, strict=True) if s == seat
+                for e in events]
+        assert session.seen == mine  # only its acks' events: no event message came
+    answer = await lean[0].submit(game_pb2.Action(), game.version, "bad")
+    assert Refusal.of_status(answer.error.status).reason == "MALFORMED_REQUEST"
+    for session in [*lean, full]:
         assert await session.close() is None

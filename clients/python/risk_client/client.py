@@ -620,14 +620,16 @@ class RiskClient:
         resume: bool = True,
         *,
         on_reconnect: Callable[[RiskError, int], None] | None = None,
+        events: bool = True,
     ) -> GameSession:
         """A long-lived session on `game_id` for this token's seat (risk_client.session):
         `submit` and `resign` on an open stream, and its events by iterating it. Use it as
         `async with client.session(game_id) as session:`; with `resume` it reopens after the
-        last seq seen after the transient failures `stream_events` resumes after."""
+        last seq seen after the transient failures `stream_events` resumes after. With
+        `events=False` the service sends only the answers (iterating yields nothing)."""
         return GameSession(self._connection.ready_stub(), self._metadata(), game_id, after_seq,
                            backoff=self.backoff, resume=resume, resumable=_resumable,
-                           on_reconnect=on_reconnect)
+                           on_reconnect=on_reconnect, events=events)
 
     async def create_round(self, request: tournament_pb2.CreateRoundRequest
                            ) -> tournament_pb2.CreateRoundResponse:

@@ -54,8 +54,10 @@ class GameSession:
     def __init__(self, stub: Any, metadata: tuple[tuple[str, str], ...], game_id: str,
                  after_seq: int, *, backoff: Backoff, resume: bool,
                  resumable: Callable[[RiskError], bool],
-                 on_reconnect: Callable[[RiskError, int], None] | None) -> None:
+                 on_reconnect: Callable[[RiskError, int], None] | None,
+                 events: bool = True) -> None:
         self._stub = stub
+        self._acks_only = not events
         self._metadata = metadata
         self.game_id = game_id
         self.last_seq = after_seq  # the last seq seen, as event or in a reply
@@ -89,7 +91,8 @@ class GameSession:
     async def _connect(self) -> None:
         self._call = self._stub.Session(metadata=self._metadata)
         await self._call.write(session_pb2.SessionRequest(
-            open=session_pb2.SessionOpen(game_id=self.game_id, after_seq=self.last_seq)))
+            open=session_pb2.SessionOpen(game_id=self.game_id, after_seq=self.last_seq,
+                                         acks_only=self._acks_only)))
 
     async def submit(self, action: game_pb2.Action, expected_version: int,
                      request_id: str | None = None, *,

@@ -66,6 +66,11 @@ async def _stop(task: asyncio.Task[None]) -> None:
         await task
 
 
+async def _idle() -> None:
+    """The event reader of an acks-only session: nothing to read."""
+    await asyncio.Event().wait()
+
+
 class Sessions:
     def __init__(self, moves: Moves, streams: Streams) -> None:
         self.moves = moves
@@ -86,7 +91,8 @@ class Sessions:
         # session with the status StreamEvents would end with
         record = await records.load(self.streams.store, opening.game_id)
         identity.identify(record, token, self.streams.limits)
-        session = _Session(self.moves, self.streams, record.game_id, opening.after_seq, token)
+        session = _Session(self.moves, self.streams, record.game_id, opening.after_seq, token,
+                           events=not opening.acks_only)
         async with contextlib.aclosing(session.output(requests, calls)) as output:
             async for data in output:
                 yield data
@@ -94,7 +100,8 @@ class Sessions:
 
 class _Session:
     def __init__(self, moves: Moves, streams: Streams, game_id: str, after_seq: int,
-                 token: str | None) -> None:
+                 token: str | None, *, events: bool) -> None:
+        self.events = events
         self.moves = moves
         self.streams = streams
         self.game_id = game_id
@@ -111,7 +118,9 @@ class _Session:
 
     async def output(self, requests: AsyncIterator[session_pb2.SessionRequest],
                      calls: ActionCalls) -> AsyncGenerator[bytes, None]:
-        events = asyncio.create_task(self._events(), name=f"session-events-{self.game_id}")
+        # acks only: no event reader, so no action waits for one (its reply has its events)
+        events = asyncio.create_task(self._events() if self.events else _idle(),
+                                     name=f"session-events-{self.game_id}")
         actions = asyncio.create_task(self._actions(requests, calls),
                                       name=f"session-actions-{self.game_id}")
         try:
@@ -222,7 +231,7 @@ class _Session:
             async with self.lock:
                 await self.out.put(session_pb2.SessionResponse(error=error).SerializeToString())
             return
-        if seqs:
+        if seqs and self.events:
             await self._caught_up(min(seqs) - 1)
         async with self.lock:
             first = min(seqs, default=self.sent + 1)

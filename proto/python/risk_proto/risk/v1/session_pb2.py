@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from risk_proto.risk.v1 import game_pb2 as risk_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15risk/v1/session.proto\x12\x07risk.v1\x1a\x12risk/v1/game.proto\"\x92\x01\n\x0eSessionRequest\x12$\n\x04open\x18\x01 \x01(\x0b\x32\x14.risk.v1.SessionOpenH\x00\x12(\n\x06submit\x18\x02 \x01(\x0b\x32\x16.risk.v1.SessionActionH\x00\x12(\n\x06resign\x18\x03 \x01(\x0b\x32\x16.risk.v1.SessionResignH\x00\x42\x06\n\x04kind\"1\n\x0bSessionOpen\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\tafter_seq\x18\x02 \x01(\x04\"z\n\rSessionAction\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x1f\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x0f.risk.v1.Action\x12\x18\n\x10\x65xpected_version\x18\x03 \x01(\x04\x12\x11\n\x04seat\x18\x04 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"?\n\rSessionResign\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"\x86\x01\n\x0fSessionResponse\x12\x1f\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x0e.risk.v1.EventH\x00\x12\"\n\x03\x61\x63k\x18\x02 \x01(\x0b\x32\x13.risk.v1.SessionAckH\x00\x12&\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x15.risk.v1.SessionErrorH\x00\x42\x06\n\x04kind\"R\n\nSessionAck\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x13\n\tsubmitted\x18\x02 \x01(\x0cH\x00\x12\x12\n\x08resigned\x18\x03 \x01(\x0cH\x00\x42\x07\n\x05reply\"2\n\x0cSessionError\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x0e\n\x06status\x18\x02 \x01(\x0c\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15risk/v1/session.proto\x12\x07risk.v1\x1a\x12risk/v1/game.proto\"\x92\x01\n\x0eSessionRequest\x12$\n\x04open\x18\x01 \x01(\x0b\x32\x14.risk.v1.SessionOpenH\x00\x12(\n\x06submit\x18\x02 \x01(\x0b\x32\x16.risk.v1.SessionActionH\x00\x12(\n\x06resign\x18\x03 \x01(\x0b\x32\x16.risk.v1.SessionResignH\x00\x42\x06\n\x04kind\"D\n\x0bSessionOpen\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\tafter_seq\x18\x02 \x01(\x04\x12\x11\n\tacks_only\x18\x03 \x01(\x08\"z\n\rSessionAction\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x1f\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x0f.risk.v1.Action\x12\x18\n\x10\x65xpected_version\x18\x03 \x01(\x04\x12\x11\n\x04seat\x18\x04 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"?\n\rSessionResign\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"\x86\x01\n\x0fSessionResponse\x12\x1f\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x0e.risk.v1.EventH\x00\x12\"\n\x03\x61\x63k\x18\x02 \x01(\x0b\x32\x13.risk.v1.SessionAckH\x00\x12&\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x15.risk.v1.SessionErrorH\x00\x42\x06\n\x04kind\"R\n\nSessionAck\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x13\n\tsubmitted\x18\x02 \x01(\x0cH\x00\x12\x12\n\x08resigned\x18\x03 \x01(\x0cH\x00\x42\x07\n\x05reply\"2\n\x0cSessionError\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x0e\n\x06status\x18\x02 \x01(\x0c\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,15 +35,15 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SESSIONREQUEST']._serialized_start=55
   _globals['_SESSIONREQUEST']._serialized_end=201
   _globals['_SESSIONOPEN']._serialized_start=203
-  _globals['_SESSIONOPEN']._serialized_end=252
-  _globals['_SESSIONACTION']._serialized_start=254
-  _globals['_SESSIONACTION']._serialized_end=376
-  _globals['_SESSIONRESIGN']._serialized_start=378
-  _globals['_SESSIONRESIGN']._serialized_end=441
-  _globals['_SESSIONRESPONSE']._serialized_start=444
-  _globals['_SESSIONRESPONSE']._serialized_end=578
-  _globals['_SESSIONACK']._serialized_start=580
-  _globals['_SESSIONACK']._serialized_end=662
-  _globals['_SESSIONERROR']._serialized_start=664
-  _globals['_SESSIONERROR']._serialized_end=714
+  _globals['_SESSIONOPEN']._serialized_end=271
+  _globals['_SESSIONACTION']._serialized_start=273
+  _globals['_SESSIONACTION']._serialized_end=395
+  _globals['_SESSIONRESIGN']._serialized_start=397
+  _globals['_SESSIONRESIGN']._serialized_end=460
+  _globals['_SESSIONRESPONSE']._serialized_start=463
+  _globals['_SESSIONRESPONSE']._serialized_end=597
+  _globals['_SESSIONACK']._serialized_start=599
+  _globals['_SESSIONACK']._serialized_end=681
+  _globals['_SESSIONERROR']._serialized_start=683
+  _globals['_SESSIONERROR']._serialized_end=733
 # @@protoc_insertion_point(module_scope)

@@ -17,12 +17,14 @@ class SessionRequest(_message.Message):
     def __init__(self, open: _Optional[_Union[SessionOpen, _Mapping]] = ..., submit: _Optional[_Union[SessionAction, _Mapping]] = ..., resign: _Optional[_Union[SessionResign, _Mapping]] = ...) -> None: ...
 
 class SessionOpen(_message.Message):
-    __slots__ = ("game_id", "after_seq")
+    __slots__ = ("game_id", "after_seq", "acks_only")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     AFTER_SEQ_FIELD_NUMBER: _ClassVar[int]
+    ACKS_ONLY_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     after_seq: int
-    def __init__(self, game_id: _Optional[str] = ..., after_seq: _Optional[int] = ...) -> None: ...
+    acks_only: bool
+    def __init__(self, game_id: _Optional[str] = ..., after_seq: _Optional[int] = ..., acks_only: _Optional[bool] = ...) -> None: ...
 
 class SessionAction(_message.Message):
     __slots__ = ("request_id", "action", "expected_version", "seat")

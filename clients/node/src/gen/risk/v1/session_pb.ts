@@ -22,7 +22,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file risk/v1/session.proto.
  */
 export const file_risk_v1_session: GenFile = /*@__PURE__*/
-  fileDesc("ChVyaXNrL3YxL3Nlc3Npb24ucHJvdG8SB3Jpc2sudjEikgEKDlNlc3Npb25SZXF1ZXN0EiQKBG9wZW4YASABKAsyFC5yaXNrLnYxLlNlc3Npb25PcGVuSAASKAoGc3VibWl0GAIgASgLMhYucmlzay52MS5TZXNzaW9uQWN0aW9uSAASKAoGcmVzaWduGAMgASgLMhYucmlzay52MS5TZXNzaW9uUmVzaWduSABCBgoEa2luZCIxCgtTZXNzaW9uT3BlbhIPCgdnYW1lX2lkGAEgASgJEhEKCWFmdGVyX3NlcRgCIAEoBCJ6Cg1TZXNzaW9uQWN0aW9uEhIKCnJlcXVlc3RfaWQYASABKAkSHwoGYWN0aW9uGAIgASgLMg8ucmlzay52MS5BY3Rpb24SGAoQZXhwZWN0ZWRfdmVyc2lvbhgDIAEoBBIRCgRzZWF0GAQgASgFSACIAQFCBwoFX3NlYXQiPwoNU2Vzc2lvblJlc2lnbhISCgpyZXF1ZXN0X2lkGAEgASgJEhEKBHNlYXQYAiABKAVIAIgBAUIHCgVfc2VhdCKGAQoPU2Vzc2lvblJlc3BvbnNlEh8KBWV2ZW50GAEgASgLMg4ucmlzay52MS5FdmVudEgAEiIKA2FjaxgCIAEoCzITLnJpc2sudjEuU2Vzc2lvbkFja0gAEiYKBWVycm9yGAMgASgLMhUucmlzay52MS5TZXNzaW9uRXJyb3JIAEIGCgRraW5kIlIKClNlc3Npb25BY2sSEgoKcmVxdWVzdF9pZBgBIAEoCRITCglzdWJtaXR0ZWQYAiABKAxIABISCghyZXNpZ25lZBgDIAEoDEgAQgcKBXJlcGx5IjIKDFNlc3Npb25FcnJvchISCgpyZXF1ZXN0X2lkGAEgASgJEg4KBnN0YXR1cxgCIAEoDGIGcHJvdG8z", [file_risk_v1_game]);
+  fileDesc("ChVyaXNrL3YxL3Nlc3Npb24ucHJvdG8SB3Jpc2sudjEikgEKDlNlc3Npb25SZXF1ZXN0EiQKBG9wZW4YASABKAsyFC5yaXNrLnYxLlNlc3Npb25PcGVuSAASKAoGc3VibWl0GAIgASgLMhYucmlzay52MS5TZXNzaW9uQWN0aW9uSAASKAoGcmVzaWduGAMgASgLMhYucmlzay52MS5TZXNzaW9uUmVzaWduSABCBgoEa2luZCJECgtTZXNzaW9uT3BlbhIPCgdnYW1lX2lkGAEgASgJEhEKCWFmdGVyX3NlcRgCIAEoBBIRCglhY2tzX29ubHkYAyABKAgiegoNU2Vzc2lvbkFjdGlvbhISCgpyZXF1ZXN0X2lkGAEgASgJEh8KBmFjdGlvbhgCIAEoCzIPLnJpc2sudjEuQWN0aW9uEhgKEGV4cGVjdGVkX3ZlcnNpb24YAyABKAQSEQoEc2VhdBgEIAEoBUgAiAEBQgcKBV9zZWF0Ij8KDVNlc3Npb25SZXNpZ24SEgoKcmVxdWVzdF9pZBgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQFCBwoFX3NlYXQihgEKD1Nlc3Npb25SZXNwb25zZRIfCgVldmVudBgBIAEoCzIOLnJpc2sudjEuRXZlbnRIABIiCgNhY2sYAiABKAsyEy5yaXNrLnYxLlNlc3Npb25BY2tIABImCgVlcnJvchgDIAEoCzIVLnJpc2sudjEuU2Vzc2lvbkVycm9ySABCBgoEa2luZCJSCgpTZXNzaW9uQWNrEhIKCnJlcXVlc3RfaWQYASABKAkSEwoJc3VibWl0dGVkGAIgASgMSAASEgoIcmVzaWduZWQYAyABKAxIAEIHCgVyZXBseSIyCgxTZXNzaW9uRXJyb3ISEgoKcmVxdWVzdF9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAxiBnByb3RvMw", [file_risk_v1_game]);
 
 /**
  * The first request of a session opens it; every later one is an action.
@@ -80,6 +80,15 @@ export type SessionOpen = Message<"risk.v1.SessionOpen"> & {
    * @generated from field: uint64 after_seq = 2;
    */
   afterSeq: bigint;
+
+  /**
+   * true: no `event` messages, only the answers to the session's actions (which carry their
+   * own events): what a client that acts and reads nothing else gets from the unary calls,
+   * for the cost of a message on an open stream. after_seq is then unused.
+   *
+   * @generated from field: bool acks_only = 3;
+   */
+  acksOnly: boolean;
 };
 
 /**
