@@ -388,7 +388,9 @@ async def _load_worker(conn: Connection, target: str) -> None:
     def session_stub() -> Any:
         nonlocal opened
         if opened % STREAMS_PER_CHANNEL == 0:
-            session_channels.append(grpc.aio.insecure_channel(target))
+            # a local subchannel pool: a connection of its own, not one shared by channels
+            session_channels.append(grpc.aio.insecure_channel(
+                target, options=[("grpc.use_local_subchannel_pool", 1)]))
         opened += 1
         return new_stub(session_channels[-1])
 
@@ -405,6 +407,8 @@ async def _load_worker(conn: Connection, target: str) -> None:
             result = PhaseResult(kind)
             started = time.monotonic()
             deadline = started + seconds
+            for key in [k for k in sessions if not k.startswith(f"{kind}:")]:
+                await sessions.pop(key).close()  # another kind's sessions end before this one
             if kind in ("session", "session_acks"):
                 for game in games:
                     key = f"{kind}:{game.game_id}"
