@@ -715,7 +715,7 @@ async def delivery(env: Env, count: int, seed: int, burst: int, max_batch: int =
     from_send: list[float] = []
     missing = stalled = 0
     errors: list[str] = []
-    burst_events, burst_messages, burst_last = 0, 0, 0
+    burst_events, burst_messages, burst_changes, burst_last = 0, 0, 0, 0
     measured_events = measured_messages = 0
     for received_lists, errs in results:
         errors.extend(errs)
@@ -725,6 +725,7 @@ async def delivery(env: Env, count: int, seed: int, burst: int, max_batch: int =
                 if v in got:
                     burst_events += events_of[v]
                     burst_messages += messages.get(v, 0)
+                    burst_changes += 1
                     burst_last = max(burst_last, got[v])
             if not got:  # never received an event, not even in the warm-up
                 stalled += 1
@@ -768,7 +769,9 @@ async def delivery(env: Env, count: int, seed: int, burst: int, max_batch: int =
         expected = sum(events_of[v] for v in burst_versions) * (count - stalled)
         seconds = (burst_last - burst_start) / 1e9 if burst_last else math.nan
         server_s = burst_meter.share["server"] / 100 * burst_meter.seconds
+        # changes: (action, subscriber) pairs delivered, as bench/peers.py counts them
         out.update(burst_rate=burst_messages / seconds, burst_events=burst_events / seconds,
+                   burst_changes=burst_changes / seconds,
                    burst_cpu=dict(burst_meter.share),
                    burst_cpu_per_event=server_s / max(1, burst_events))
         say(f"burst {count} subscribers, max_batch {max_batch}: {len(burst_versions)} actions "
