@@ -35,6 +35,11 @@ process on it, then measures, all in one run on the same server:
    new streams each time): the subscribers' StreamEventsRequest.max_batch. With batching a
    message may carry several events (those a subscriber is behind on), so both are counted:
    event messages and events delivered per second, and server CPU per delivered event.
+4. Catch-up: after the burst, `--catch-up` new spectator streams (in this process, on one
+   connection per 100) open from seq 0 of the same game at once and read its whole log (the
+   events of the warm-up, the driving and the burst); events/s, messages and server CPU per
+   delivered event until the last stream has the game's last seq. This is where a subscriber
+   is furthest behind, so where batching (per `--batch`) shows most.
 
 CPU shares come from /proc/<pid>/stat (utime + stime) deltas over each measured phase, in % of
 one core. Client and server share the machine, so client CPU is server CPU's competitor.
@@ -477,6 +482,7 @@ class Settings:
     keep: bool
     burst: int = 600
     batch: list[int] = field(default_factory=lambda: [0, 64])
+    catch_up: int = 100
 
 
 def parse_args(argv: Sequence[str] | None = None) -> Settings:
@@ -506,6 +512,9 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
     parser.add_argument("--burst", type=int, default=600,
                         help="actions of the saturation burst after the largest delivery run "
                              "(0: none; keep it under RISK_SUBSCRIBER_BUFFER events)")
+    parser.add_argument("--catch-up", type=int, default=100,
+                        help="streams that read the whole game from seq 0 after the burst "
+                             "(0: none)")
     parser.add_argument("--batch", default="0,64",
                         help="comma-separated StreamEventsRequest.max_batch values, one "
                              "delivery run (and burst) each per subscriber count")
@@ -528,7 +537,7 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
         sub_procs=args.sub_procs, rate=args.rate,
         deliver_s=pick(args.deliver_seconds, 20, 3), ping1_s=pick(args.ping1_seconds, 5, 1.5),
         seed=args.seed, log_level=args.log_level, keep=args.keep, burst=args.burst,
-        batch=[int(n) for n in args.batch.split(",") if n],
+        batch=[int(n) for n in args.batch.split(",") if n], catch_up=args.catch_up,
     )
 
 
@@ -708,6 +717,8 @@ async def delivery(env: Env, count: int, seed: int, burst: int, max_batch: int =
         burst_versions = range(first_burst, game.version + 1)
     stop.set()
     results = [await asyncio.to_thread(conn.recv) for conn in conns]
+    catch_up = (await _catch_up(env, game.game_id, max_batch, meter.pids)
+                if burst and s.catch_up else None)
     for proc in procs:
         proc.join(10)
 
@@ -781,8 +792,50 @@ async def delivery(env: Env, count: int, seed: int, burst: int, max_batch: int =
             f"{out['burst_rate']:.0f} messages/s, server cpu "
             f"{out['burst_cpu_per_event'] * 1e6:.1f} µs per delivered event | "
             f"{burst_meter.line()}")
+    if catch_up is not None:
+        out["catch_up"] = catch_up
     for error in sorted(set(errors))[:5]:
         say(f"  ! stream error: {error} (x{errors.count(error)})")
+    return out
+
+
+async def _catch_up(env: Env, game_id: str, max_batch: int, pids: dict[str, list[int]]
+                    ) -> dict[str, float]:
+    """Section 4: `catch_up` streams read the game from seq 0 to its last seq at once."""
+    count = env.s.catch_up
+    last = (await env.stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game.last_seq
+    channels = [grpc.aio.insecure_channel(env.target,
+                                          options=[("grpc.use_local_subchannel_pool", 1)])
+                for _ in range(math.ceil(count / STREAMS_PER_CHANNEL))]
+    request = service_pb2.StreamEventsRequest(game_id=game_id, max_batch=max_batch)
+    tallies = [0] * count  # messages per stream
+
+    async def read(i: int) -> None:
+        call = new_stub(channels[i // STREAMS_PER_CHANNEL]).StreamEvents(request)
+        try:
+            async for reply in call:
+                tallies[i] += 1
+                if (reply.events[-1] if reply.events else reply.event).seq >= last:
+                    return
+        finally:
+            call.cancel()
+
+    meter = CpuMeter(pids)
+    meter.start()
+    started = time.monotonic()
+    await asyncio.gather(*(read(i) for i in range(count)))
+    seconds = time.monotonic() - started
+    meter.stop()
+    for channel in channels:
+        await channel.close()
+    events, messages = count * last, sum(tallies)
+    server_s = meter.share["server"] / 100 * meter.seconds
+    out = {"events_per_s": events / seconds, "messages": messages, "events": events,
+           "cpu_per_event": server_s / events, "seconds": seconds}
+    say(f"catch-up, max_batch {max_batch}: {count} streams read the game's {last} events from "
+        f"seq 0 in {seconds:.2f} s: {events} events in {messages} messages, "
+        f"{out['events_per_s']:.0f} events/s, server cpu {out['cpu_per_event'] * 1e6:.1f} µs "
+        f"per delivered event | {meter.line()}")
     return out
 
 
@@ -841,6 +894,12 @@ async def bench(s: Settings, target: str, pids: dict[str, list[int]]) -> dict[st
                           f"messages/s {run['burst_rate'] / ref['burst_rate']:.2f}",
                           "burst cpu per event "
                           f"{run['burst_cpu_per_event'] / ref['burst_cpu_per_event']:.2f}"]
+            if "catch_up" in run and "catch_up" in ref:
+                mine, theirs = run["catch_up"], ref["catch_up"]
+                parts += [
+                    f"catch-up events/s {mine['events_per_s'] / theirs['events_per_s']:.2f}",
+                    f"catch-up cpu per event "
+                    f"{mine['cpu_per_event'] / theirs['cpu_per_event']:.2f}"]
             say(f"batching: {run['count']} subscribers, max_batch {run['max_batch']} ÷ "
                 f"max_batch {ref['max_batch']}: " + ", ".join(parts))
         whole.stop()
