@@ -391,7 +391,8 @@ async def test_batching_stream_that_saw_lost_events_ends_rolled_back(
 ) -> None:
     """Redis restarted from an older AOF: a batching stream that was sent the lost events ends
     ABORTED / GAME_ROLLED_BACK naming the last seq that survived; resuming with batching past
-    it is told the same."""
+    it is told the same. Once the game goes on with other events at the lost seqs, new
+    streams, batching or not, get those, never the lost ones the process encoded before."""
     server = make_redis_server()
     service = make_service(server.url)
     async with grpc.aio.insecure_channel(service.target) as channel:
@@ -399,6 +400,7 @@ async def test_batching_stream_that_saw_lost_events_ends_rolled_back(
         game = (await stub.CreateGame(create_request(seed=3, players=3))).game
         stream = RawStream(channel, game.game_id, max_batch=64)
         await stream.until(game.last_seq)
+        plain = RawStream(channel, game.game_id)
         await stub.JoinGame(service_pb2.JoinGameRequest(game_id=game.game_id, seat=0))
         survived = await _last_seq(stub, game.game_id)
         await stream.until(survived)
@@ -407,6 +409,8 @@ async def test_batching_stream_that_saw_lost_events_ends_rolled_back(
         await stub.JoinGame(service_pb2.JoinGameRequest(game_id=game.game_id, seat=1))
         lost = await _last_seq(stub, game.game_id)
         await stream.until(lost)
+        await plain.until(lost)
+        plain.cancel()
 
         server.kill()
         shutil.rmtree(server.data_dir / "appendonlydir")
@@ -421,3 +425,13 @@ async def test_batching_stream_that_saw_lost_events_ends_rolled_back(
         error = await asyncio.wait_for(rpc_error(resumed.read()), 20)
         assert error.code() == grpc.StatusCode.ABORTED
         assert error_info(error).metadata["last_seq"] == str(survived)
+
+        await stub.JoinGame(service_pb2.JoinGameRequest(game_id=game.game_id, seat=2,
+                                                        display_name="other branch"))
+        assert await _last_seq(stub, game.game_id) >= lost
+        for size in (0, 64):
+            fresh = RawStream(channel, game.game_id, max_batch=size)
+            joins = [e.lifecycle.seat_joined for e in await fresh.until(lost)
+                     if e.lifecycle.WhichOneof("kind") == "seat_joined"]
+            fresh.cancel()
+            assert [j.seat for j in joins] == [0, 2], f"max_batch {size}: the lost join came back"

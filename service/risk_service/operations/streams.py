@@ -48,16 +48,20 @@ class Streams:
         self.hub = hub
         self.clock_ms = clock_ms
         self.limits = limits
-        # serialised stream messages by (game, seq, viewer): shared by subscribers alike
-        self.messages: OrderedDict[tuple[str, int, int | None], bytes] = OrderedDict()
+        # serialised stream messages by (game, seq, commit time, viewer): shared by subscribers
+        # alike. The commit time is there for a store that lost writes (a rollback): the game
+        # goes on with other events at the lost seqs, committed later, which must not be
+        # served from the cache as the lost ones
+        self.messages: OrderedDict[tuple[str, int, int, int | None], bytes] = OrderedDict()
         # the same as one-event batches (`events` rather than `event`), the pieces of a batch
-        self.elements: OrderedDict[tuple[str, int, int | None], bytes] = OrderedDict()
-        # assembled batches by (game, viewer, first seq, last seq) of the events they cover
-        self.batches: OrderedDict[tuple[str, int | None, int, int], bytes] = OrderedDict()
+        self.elements: OrderedDict[tuple[str, int, int, int | None], bytes] = OrderedDict()
+        # assembled batches by (game, viewer, first seq, last seq, last commit time) of the
+        # events they cover
+        self.batches: OrderedDict[tuple[str, int | None, int, int, int], bytes] = OrderedDict()
 
     def message(self, game_id: str, item: wire.DecodedEvent, viewer: int | None) -> bytes:
         """One event as a serialised StreamEventsResponse for `viewer` (b"" when hidden)."""
-        key = (game_id, item.seq, viewer)
+        key = (game_id, item.seq, item.at_ms, viewer)
         data = self.messages.get(key)
         if data is None:
             triple = (item.seq, item.version, item.event, item.at_ms)
@@ -72,7 +76,7 @@ class Streams:
     def element(self, game_id: str, item: wire.DecodedEvent, viewer: int | None) -> bytes:
         """One event as a serialised StreamEventsResponse{events: [it]} for `viewer` (b"" when
         hidden): a batch of one, and the piece batches are concatenated from."""
-        key = (game_id, item.seq, viewer)
+        key = (game_id, item.seq, item.at_ms, viewer)
         data = self.elements.get(key)
         if data is None:
             triple = (item.seq, item.version, item.event, item.at_ms)
@@ -84,7 +88,7 @@ class Streams:
                 self.elements.popitem(last=False)
         return data
 
-    def batch(self, game_id: str, viewer: int | None, first: int, last: int,
+    def batch(self, game_id: str, viewer: int | None, first: int, last: wire.DecodedEvent,
               pieces: list[bytes]) -> bytes:
         """The events from seq `first` to `last` as one serialised
         StreamEventsResponse{events} for `viewer`, given `pieces`, their non-empty
@@ -92,7 +96,8 @@ class Streams:
         their concatenation."""
         if len(pieces) == 1:
             return pieces[0]
-        key = (game_id, viewer, first, last)
+        # (after a rollback the branch the game goes on with commits its last event later)
+        key = (game_id, viewer, first, last.seq, last.at_ms)
         data = self.batches.get(key)
         if data is None:
             data = b"".join(pieces)
@@ -157,8 +162,8 @@ class Streams:
                         # of this seat's token (checked before anything later is sent)
                         if len(pieces) == limit or reissued or index == len(release) - 1:
                             if pieces:
-                                yield self.batch(record.game_id, caller.seat, first,
-                                                 item.seq, pieces)
+                                yield self.batch(record.game_id, caller.seat, first, item,
+                                                 pieces)
                             sent = item.seq
                             first, pieces = 0, []
                     if reissued and caller.seat is not None:
