@@ -30,7 +30,11 @@ Jobs, per side and round:
    reaching one subscriber; Colyseus may fold several moves into one 20 Hz patch, ours may send
    more than one event message per action). Then a burst of `--burst` moves back to back:
    delivered messages/s = messages received by all subscribers for the burst ÷ the time from the
-   first move to the last receipt.
+   first move to the last receipt; changes/s the same for changes. Ours runs this job twice,
+   with StreamEventsRequest.max_batch 0 (one event per message) and 64 (what the Python SDK
+   and the Node client ask for: a subscriber that is behind gets the events it is behind on
+   in one message); the figures compared with the peers are the batched run's, and a line
+   prints batched ÷ unbatched.
 """
 
 from __future__ import annotations
@@ -77,6 +81,7 @@ from bench.service import (  # noqa: E402
 from tests.service.rpc import create_request  # noqa: E402
 
 PEERS_DIR = ROOT / "bench" / "peers"
+BATCH = 64  # ours' subscribers' max_batch in the compared run (what the clients ask for)
 PEERS = ("bgio", "colyseus")
 SIDES = ("ours", *PEERS)
 NAMES = {"ours": "ours", "bgio": "boardgame.io 0.50.2", "colyseus": "Colyseus 0.16"}
@@ -275,7 +280,7 @@ async def peer_spectators(peer: str, url: str, pid: int, args: argparse.Namespac
         f"({len(burst_changes)} changes) in {burst_s:.2f} s, {burst_rate:.0f} messages/s, "
         f"{len(burst_changes) / burst_s:.0f} changes/s | {burst_meter.line()} | one update "
         f"message ~{size} bytes")
-    return {"delivery_p99_ms": p99,
+    return {"delivery_p99_ms": p99, "changes_per_s": len(burst_changes) / burst_s,
             "cpu_per_1000_delivered": cpu_per_1000(meter.share["server"], meter.seconds,
                                                    len(latencies)),
             "messages_per_s": burst_rate, "bytes_per_idle_subscriber": idle,
@@ -363,14 +368,24 @@ async def ours_spectators(args: argparse.Namespace, target: str, stub: Any, ctx:
         target, stub, pids["server"][0])
     s = parse_args(["--subscribers", str(args.spectators), "--rate", str(args.rate),
                     "--deliver-seconds", str(args.deliver_s), "--burst", str(args.burst)])
-    run = await delivery(Env(s, target, stub, ctx, pids), args.spectators,
-                         args.seed + 10_000, args.burst)
-    seconds = run["actions"] / run["rate"]
-    return {"delivery_p99_ms": run["p99"],
+    figures: dict[int, Figures] = {}
+    for i, max_batch in enumerate((0, BATCH)):
+        run = await delivery(Env(s, target, stub, ctx, pids), args.spectators,
+                             args.seed + 10_000 + 100 * i, args.burst, max_batch)
+        seconds = run["actions"] / run["rate"]
+        figures[max_batch] = {
+            "delivery_p99_ms": run["p99"],
             "cpu_per_1000_delivered": cpu_per_1000(run["cpu"]["server"], seconds,
                                                    run["deliveries"]),
-            "messages_per_s": run["burst_rate"], "bytes_per_idle_subscriber": idle,
+            "messages_per_s": run["burst_rate"], "changes_per_s": run["burst_changes"],
+            "events_per_s": run["burst_events"],
+            "cpu_per_1000_events": 1000 * run["burst_cpu_per_event"],
             "client_cpu_delivery": run["cpu"]["driver"] + run["cpu"]["subscribers"]}
+    on, off = figures[BATCH], figures[0]
+    say(f"  ours, max_batch {BATCH} ÷ max_batch 0: " + ", ".join(
+        f"{key} {on[key]:.4g} ÷ {off[key]:.4g} = {on[key] / off[key]:.2f}" for key in on))
+    return {**on, **{f"{key}_unbatched": value for key, value in off.items()},
+            "bytes_per_idle_subscriber": idle}
 
 
 async def ours_jobs(args: argparse.Namespace, target: str, pids: dict[str, list[int]]
@@ -407,6 +422,8 @@ ROWS = [
     ("cpu_per_1000_delivered", "server CPU s per 1,000 delivered changes", "{:.3f}", False),
     ("messages_per_s", "delivered messages/s at saturation ({spectators} spectators)",
      "{:,.0f}", True),
+    ("changes_per_s", "delivered changes/s at saturation (a move reaching one spectator)",
+     "{:,.0f}", True),
     ("bytes_per_idle_game", "RSS bytes per idle game (ours: service + Redis)", "{:,.0f}", False),
     ("bytes_per_idle_subscriber", "RSS bytes per idle subscriber", "{:,.0f}", False),
 ]
@@ -430,6 +447,13 @@ def report(args: argparse.Namespace, rounds: dict[str, list[Figures]]) -> None:
         say(f"ours through acks-only sessions, {label.format(**vars(args))}: {fmt.format(ours)} ("
             + ", ".join(f"ours ÷ {peer} {ours / med[peer][key]:.2f}" for peer in PEERS)
             + f"; sessions ÷ unary {ours / med['ours'][key]:.2f})")
+    say("ours without batching (max_batch 0), for the rows above: " + ", ".join(
+        f"{key} {med['ours'][f'{key}_unbatched']:.4g}" for key in (
+            "delivery_p99_ms", "cpu_per_1000_delivered", "messages_per_s", "changes_per_s")))
+    say(f"ours' delivered events/s at saturation: batched {med['ours']['events_per_s']:,.0f}, "
+        f"unbatched {med['ours']['events_per_s_unbatched']:,.0f}; server CPU s per 1,000 "
+        f"delivered events: batched {med['ours']['cpu_per_1000_events']:.3f}, unbatched "
+        f"{med['ours']['cpu_per_1000_events_unbatched']:.3f}")
     say(f"ours' Redis CPU s per 1,000 moves (not in the figure above): "
         f"{med['ours']['redis_cpu_per_1000_moves']:.3f}")
     say("client CPU, % of one core (moves | delivery driver + subscribers): " + ", ".join(

@@ -31,6 +31,15 @@ process on it, then measures, all in one run on the same server:
    submit to the last receipt; baseline: the empty Ping's requests/s with `--clients` in
    flight from section 1. Server CPU over the burst is printed: below ~90% of one core, the
    subscribers (clients), not the server, set the pace.
+   Each delivery run is made once per `--batch` value (default 0 and 64, on a new game with
+   new streams each time): the subscribers' StreamEventsRequest.max_batch. With batching a
+   message may carry several events (those a subscriber is behind on), so both are counted:
+   event messages and events delivered per second, and server CPU per delivered event.
+4. Catch-up: after the burst, `--catch-up` new spectator streams (in this process, on one
+   connection per 100) open from seq 0 of the same game at once and read its whole log (the
+   events of the warm-up, the driving and the burst); events/s, messages and server CPU per
+   delivered event until the last stream has the game's last seq. This is where a subscriber
+   is furthest behind, so where batching (per `--batch`) shows most.
 
 CPU shares come from /proc/<pid>/stat (utime + stime) deltas over each measured phase, in % of
 one core. Client and server share the machine, so client CPU is server CPU's competitor.
@@ -513,16 +522,31 @@ class StreamJob:
     game_id: str
     after_seq: int
     count: int
+    max_batch: int = 0  # StreamEventsRequest.max_batch (0: one event per message)
+
+
+@dataclass
+class Received:
+    """One stream's receipts: when each version's last event arrived, and how many messages
+    ended with an event of each version."""
+
+    at: dict[int, int] = field(default_factory=dict)  # version -> CLOCK_MONOTONIC ns
+    messages: dict[int, int] = field(default_factory=dict)  # version -> messages
 
 
 async def _subscribe(stub: Any, request: service_pb2.StreamEventsRequest,
-                     received: dict[int, int], ready: Any, errors: list[str]) -> None:
+                     received: Received, ready: Any, errors: list[str]) -> None:
     call = stub.StreamEvents(request)
     first = True
     try:
         async for reply in call:
+            now = time.monotonic_ns()
+            events = reply.events or (reply.event,)
             # the last event of an action wins: the action is delivered once all of it is
-            received[reply.event.version] = time.monotonic_ns()
+            for event in events:
+                received.at[event.version] = now
+            version = events[-1].version
+            received.messages[version] = received.messages.get(version, 0) + 1
             if first:
                 first = False
                 with ready.get_lock():
@@ -537,14 +561,15 @@ async def _subscribe(stub: Any, request: service_pb2.StreamEventsRequest,
 
 
 async def _subscriber_proc(job: StreamJob, ready: Any, stop: Any
-                           ) -> tuple[list[dict[int, int]], list[str]]:
+                           ) -> tuple[list[Received], list[str]]:
     # A local subchannel pool per channel: otherwise channels to one target share one TCP
     # connection, and the server caps open streams per connection.
     channels = [grpc.aio.insecure_channel(job.target,
                                           options=[("grpc.use_local_subchannel_pool", 1)])
                 for _ in range(math.ceil(job.count / STREAMS_PER_CHANNEL))]
-    request = service_pb2.StreamEventsRequest(game_id=job.game_id, after_seq=job.after_seq)
-    received: list[dict[int, int]] = [{} for _ in range(job.count)]
+    request = service_pb2.StreamEventsRequest(game_id=job.game_id, after_seq=job.after_seq,
+                                              max_batch=job.max_batch)
+    received = [Received() for _ in range(job.count)]
     errors: list[str] = []
     tasks = [
         asyncio.create_task(_subscribe(
@@ -564,7 +589,8 @@ async def _subscriber_proc(job: StreamJob, ready: Any, stop: Any
 
 def subscriber_main(conn: Connection, job: StreamJob, ready: Any, stop: Any) -> None:
     received, errors = asyncio.run(_subscriber_proc(job, ready, stop))
-    conn.send(([sorted(r.items()) for r in received], errors))
+    conn.send(([(sorted(r.at.items()), sorted(r.messages.items())) for r in received],
+               errors))
 
 
 # ---- the benchmark ----------------------------------------------------------------------------
@@ -588,6 +614,8 @@ class Settings:
     log_level: str
     keep: bool
     burst: int = 600
+    batch: list[int] = field(default_factory=lambda: [0, 64])
+    catch_up: int = 100
 
 
 def parse_args(argv: Sequence[str] | None = None) -> Settings:
@@ -617,6 +645,12 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
     parser.add_argument("--burst", type=int, default=600,
                         help="actions of the saturation burst after the largest delivery run "
                              "(0: none; keep it under RISK_SUBSCRIBER_BUFFER events)")
+    parser.add_argument("--catch-up", type=int, default=100,
+                        help="streams that read the whole game from seq 0 after the burst "
+                             "(0: none)")
+    parser.add_argument("--batch", default="0,64",
+                        help="comma-separated StreamEventsRequest.max_batch values, one "
+                             "delivery run (and burst) each per subscriber count")
     parser.add_argument("--log-level", default="info",
                         help="the service's RISK_LOG_LEVEL (info: one log line per RPC)")
     parser.add_argument("--keep", action="store_true", help="keep the temp dir with the logs")
@@ -637,6 +671,7 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
         sub_procs=args.sub_procs, rate=args.rate,
         deliver_s=pick(args.deliver_seconds, 20, 3), ping1_s=pick(args.ping1_seconds, 5, 1.5),
         seed=args.seed, log_level=args.log_level, keep=args.keep, burst=args.burst,
+        batch=[int(n) for n in args.batch.split(",") if n], catch_up=args.catch_up,
     )
 
 
@@ -770,7 +805,8 @@ class Env:
     pids: dict[str, list[int]]
 
 
-async def delivery(env: Env, count: int, seed: int, burst: int) -> dict[str, Any]:
+async def delivery(env: Env, count: int, seed: int, burst: int, max_batch: int = 0
+                   ) -> dict[str, Any]:
     s, stub, ctx = env.s, env.stub, env.ctx
     game = await new_game(stub, seed, s.players)
     max_warmup_s = 30.0
@@ -784,7 +820,8 @@ async def delivery(env: Env, count: int, seed: int, burst: int) -> dict[str, Any
             continue
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=subscriber_main, daemon=True,
-                           args=(child, StreamJob(env.target, game.game_id, game.start_seq, n),
+                           args=(child, StreamJob(env.target, game.game_id, game.start_seq, n,
+                                                  max_batch),
                                  ready, stop))
         proc.start()
         child.close()
@@ -851,6 +888,8 @@ async def delivery(env: Env, count: int, seed: int, burst: int) -> dict[str, Any
         burst_versions = range(first_burst, game.version + 1)
     stop.set()
     results = [await asyncio.to_thread(conn.recv) for conn in conns]
+    catch_up = (await _catch_up(env, game.game_id, max_batch, meter.pids)
+                if burst and s.catch_up else None)
     for proc in procs:
         proc.join(10)
 
@@ -858,14 +897,17 @@ async def delivery(env: Env, count: int, seed: int, burst: int) -> dict[str, Any
     from_send: list[float] = []
     missing = stalled = 0
     errors: list[str] = []
-    burst_messages, burst_last = 0, 0
+    burst_events, burst_messages, burst_changes, burst_last = 0, 0, 0, 0
+    measured_events = measured_messages = 0
     for received_lists, errs in results:
         errors.extend(errs)
-        for pairs in received_lists:
-            got = dict(pairs)
+        for pairs, message_pairs in received_lists:
+            got, messages = dict(pairs), dict(message_pairs)
             for v in burst_versions:
                 if v in got:
-                    burst_messages += events_of[v]
+                    burst_events += events_of[v]
+                    burst_messages += messages.get(v, 0)
+                    burst_changes += 1
                     burst_last = max(burst_last, got[v])
             if not got:  # never received an event, not even in the warm-up
                 stalled += 1
@@ -875,6 +917,8 @@ async def delivery(env: Env, count: int, seed: int, burst: int) -> dict[str, Any
                 if t is None:
                     missing += 1
                     continue
+                measured_events += events_of[v]
+                measured_messages += messages.get(v, 0)
                 from_reply.append((t - reply_ns[v]) / 1e9)
                 from_send.append((t - send_ns[v]) / 1e9)
     from_reply.sort()
@@ -884,14 +928,19 @@ async def delivery(env: Env, count: int, seed: int, burst: int) -> dict[str, Any
         return percentile(values, q) * 1e3
 
     out = {
-        "count": count, "actions": driven, "rate": driven / elapsed,
+        "count": count, "max_batch": max_batch, "actions": driven, "rate": driven / elapsed,
+        "events": measured_events, "messages": measured_messages,
+        # server CPU seconds per delivered event while driving at s.rate
+        "cpu_per_event": meter.share["server"] / 100 * meter.seconds / max(1, measured_events),
         "deliveries": len(from_reply), "missing": missing, "stalled": stalled, "errors": errors,
         "p50": ms(from_reply, 50), "p99": ms(from_reply, 99), "max": ms(from_reply, 100),
         "min": from_reply[0] * 1e3 if from_reply else math.nan, "send_p99": ms(from_send, 99),
         "submit_p50": ms(submit_lat, 50), "submit_p99": ms(submit_lat, 99),
         "cpu": dict(meter.share),
     }
-    say(f"deliver {count} subscribers: {driven} actions at {out['rate']:.1f}/s, "
+    say(f"deliver {count} subscribers, max_batch {max_batch}: {driven} actions at "
+        f"{out['rate']:.1f}/s, {measured_events} events in {measured_messages} messages, "
+        f"server cpu {out['cpu_per_event'] * 1e6:.1f} µs per delivered event, "
         f"{out['deliveries']} deliveries ({missing} missing, {stalled} streams without any "
         f"event, {len(errors)} stream errors), reply->receipt p50 "
         f"{out['p50']:.2f} ms, p99 {out['p99']:.2f} ms, max {out['max']:.1f} ms, "
@@ -901,13 +950,63 @@ async def delivery(env: Env, count: int, seed: int, burst: int) -> dict[str, Any
     if burst:
         expected = sum(events_of[v] for v in burst_versions) * (count - stalled)
         seconds = (burst_last - burst_start) / 1e9 if burst_last else math.nan
-        out.update(burst_rate=burst_messages / seconds, burst_cpu=dict(burst_meter.share))
-        say(f"burst {count} subscribers: {len(burst_versions)} actions back to back, "
-            f"{burst_messages} event messages delivered ({expected - burst_messages} missing) "
-            f"in {seconds:.2f} s from the first submit to the last receipt = "
-            f"{out['burst_rate']:.0f} messages/s | {burst_meter.line()}")
+        server_s = burst_meter.share["server"] / 100 * burst_meter.seconds
+        # changes: (action, subscriber) pairs delivered, as bench/peers.py counts them
+        out.update(burst_rate=burst_messages / seconds, burst_events=burst_events / seconds,
+                   burst_changes=burst_changes / seconds,
+                   burst_cpu=dict(burst_meter.share),
+                   burst_cpu_per_event=server_s / max(1, burst_events))
+        say(f"burst {count} subscribers, max_batch {max_batch}: {len(burst_versions)} actions "
+            f"back to back, {burst_events} events delivered ({expected - burst_events} "
+            f"missing) in {burst_messages} messages, in {seconds:.2f} s from the first submit "
+            f"to the last receipt = {out['burst_events']:.0f} events/s, "
+            f"{out['burst_rate']:.0f} messages/s, server cpu "
+            f"{out['burst_cpu_per_event'] * 1e6:.1f} µs per delivered event | "
+            f"{burst_meter.line()}")
+    if catch_up is not None:
+        out["catch_up"] = catch_up
     for error in sorted(set(errors))[:5]:
         say(f"  ! stream error: {error} (x{errors.count(error)})")
+    return out
+
+
+async def _catch_up(env: Env, game_id: str, max_batch: int, pids: dict[str, list[int]]
+                    ) -> dict[str, float]:
+    """Section 4: `catch_up` streams read the game from seq 0 to its last seq at once."""
+    count = env.s.catch_up
+    last = (await env.stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game.last_seq
+    channels = [grpc.aio.insecure_channel(env.target,
+                                          options=[("grpc.use_local_subchannel_pool", 1)])
+                for _ in range(math.ceil(count / STREAMS_PER_CHANNEL))]
+    request = service_pb2.StreamEventsRequest(game_id=game_id, max_batch=max_batch)
+    tallies = [0] * count  # messages per stream
+
+    async def read(i: int) -> None:
+        call = new_stub(channels[i // STREAMS_PER_CHANNEL]).StreamEvents(request)
+        try:
+            async for reply in call:
+                tallies[i] += 1
+                if (reply.events[-1] if reply.events else reply.event).seq >= last:
+                    return
+        finally:
+            call.cancel()
+
+    meter = CpuMeter(pids)
+    meter.start()
+    started = time.monotonic()
+    await asyncio.gather(*(read(i) for i in range(count)))
+    seconds = time.monotonic() - started
+    meter.stop()
+    for channel in channels:
+        await channel.close()
+    events, messages = count * last, sum(tallies)
+    server_s = meter.share["server"] / 100 * meter.seconds
+    out = {"events_per_s": events / seconds, "messages": messages, "events": events,
+           "cpu_per_event": server_s / events, "seconds": seconds}
+    say(f"catch-up, max_batch {max_batch}: {count} streams read the game's {last} events from "
+        f"seq 0 in {seconds:.2f} s: {events} events in {messages} messages, "
+        f"{out['events_per_s']:.0f} events/s, server cpu {out['cpu_per_event'] * 1e6:.1f} µs "
+        f"per delivered event | {meter.line()}")
     return out
 
 
@@ -930,22 +1029,50 @@ async def bench(s: Settings, target: str, pids: dict[str, list[int]]) -> dict[st
         runs = []
         for i, count in enumerate(s.subscribers):
             burst = s.burst if count == max(s.subscribers) else 0
-            runs.append(await delivery(env, count, s.seed + 10_000 + i, burst))
+            for j, max_batch in enumerate(s.batch):
+                runs.append(await delivery(env, count, s.seed + 10_000 + 100 * j + i, burst,
+                                           max_batch))
         pings.append(await ping_one(workers, s.ping1_s, meter))
         ping1_p99 = statistics.mean(p.p(99) for p in pings)
         ping1_p50 = statistics.mean(p.p(50) for p in pings)
         for run in runs:
-            say(f"delivery {run['count']} subscribers: p99 {run['p99']:.2f} ms | ping (1 in "
+            say(f"delivery {run['count']} subscribers, max_batch {run['max_batch']}: p99 "
+                f"{run['p99']:.2f} ms | ping (1 in "
                 f"flight, mean of 2 phases): p50 {ping1_p50:.2f} ms, p99 {ping1_p99:.2f} ms | "
                 f"ratio p99 {run['p99'] / ping1_p99:.1f} | server cpu "
                 f"{run['cpu']['server']:.0f}% of one core")
         ping_rate = results["throughput"]["ping_rate"]
         for run in runs:
             if "burst_rate" in run:
-                say(f"fan-out at saturation, {run['count']} subscribers: "
-                    f"{run['burst_rate']:.0f} messages/s ÷ ping {ping_rate:.0f}/s ({s.clients} "
-                    f"in flight, section 1) = ratio {run['burst_rate'] / ping_rate:.1f} (target "
-                    f">= 12) | server cpu {run['burst_cpu']['server']:.0f}% of one core")
+                say(f"fan-out at saturation, {run['count']} subscribers, max_batch "
+                    f"{run['max_batch']}: {run['burst_rate']:.0f} messages/s ÷ ping "
+                    f"{ping_rate:.0f}/s ({s.clients} in flight, section 1) = ratio "
+                    f"{run['burst_rate'] / ping_rate:.1f} (target >= 12); "
+                    f"{run['burst_events']:.0f} events/s = ratio "
+                    f"{run['burst_events'] / ping_rate:.1f} | server cpu "
+                    f"{run['burst_cpu']['server']:.0f}% of one core, "
+                    f"{run['burst_cpu_per_event'] * 1e6:.1f} µs per delivered event")
+        base = {(r["count"], "burst" in r): r for r in runs if r["max_batch"] == s.batch[0]}
+        for run in runs:
+            ref = base.get((run["count"], "burst" in run))
+            if ref is None or run is ref:
+                continue
+            cpu = run["cpu_per_event"] / ref["cpu_per_event"]
+            parts = [f"server cpu per delivered event {cpu:.2f}",
+                     f"p99 {run['p99'] / ref['p99']:.2f}"]
+            if "burst_rate" in run:
+                parts += [f"burst events/s {run['burst_events'] / ref['burst_events']:.2f}",
+                          f"messages/s {run['burst_rate'] / ref['burst_rate']:.2f}",
+                          "burst cpu per event "
+                          f"{run['burst_cpu_per_event'] / ref['burst_cpu_per_event']:.2f}"]
+            if "catch_up" in run and "catch_up" in ref:
+                mine, theirs = run["catch_up"], ref["catch_up"]
+                parts += [
+                    f"catch-up events/s {mine['events_per_s'] / theirs['events_per_s']:.2f}",
+                    f"catch-up cpu per event "
+                    f"{mine['cpu_per_event'] / theirs['cpu_per_event']:.2f}"]
+            say(f"batching: {run['count']} subscribers, max_batch {run['max_batch']} ÷ "
+                f"max_batch {ref['max_batch']}: " + ", ".join(parts))
         whole.stop()
         say(f"whole run ({whole.seconds:.0f} s from section 1): {whole.line()}")
         results.update(deliveries=runs, ping1_p99=ping1_p99, ping1_p50=ping1_p50)

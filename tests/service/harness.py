@@ -40,7 +40,7 @@ class ServiceProcess:
         self.env = env
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout: float = 15.0) -> None:
+    def start(self, timeout: float = 30.0) -> None:
         env = {
             **os.environ,
             "RISK_LISTEN": self.target,

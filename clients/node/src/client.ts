@@ -67,6 +67,8 @@ export const CONFLICT_BACKOFF = new Backoff(2, 250, 20);
 export const RESEND_BACKOFF = new Backoff(50, 1_000, 8);
 /** How a stream reconnects; any delivered event resets the count. */
 export const STREAM_BACKOFF = new Backoff(50, 2_000, 30);
+/** The most events `streamEvents` asks for in one message (the service caps it at its own). */
+export const STREAM_BATCH = 64;
 
 export interface RiskClientOptions {
   /** The service's gRPC address as a URL, e.g. "http://127.0.0.1:50051" (the default). */
@@ -314,6 +316,8 @@ export class RiskClient {
    * transient failure (the service restarting, a dropped connection, falling too far behind)
    * it reopens the stream after the last event it yielded: nothing is missed or repeated. A
    * stream of a finished game stays open; break out of the loop (or abort `signal`) to end it.
+   * The call asks for batches (at most `STREAM_BATCH` events a message), so a stream that is
+   * behind takes fewer messages; events are still yielded one at a time.
    */
   async *streamEvents(gameId: string, options: StreamOptions = {}): AsyncGenerator<Event> {
     const backoff = options.backoff ?? STREAM_BACKOFF;
@@ -322,14 +326,20 @@ export class RiskClient {
     for (;;) {
       try {
         const call = this.#connection.rpc.streamEvents(
-          { gameId, afterSeq }, this.#call({ timeoutMs: 0, signal: options.signal }));
+          { gameId, afterSeq, maxBatch: STREAM_BATCH },
+          this.#call({ timeoutMs: 0, signal: options.signal }));
         for await (const reply of call) {
-          if (reply.event === undefined) {
-            continue;
+          // a batch; or one event, from a service that predates batching
+          const events = reply.events.length > 0 ? reply.events
+            : reply.event === undefined ? [] : [reply.event];
+          for (const event of events) {
+            if (event.seq <= afterSeq) {
+              continue; // a resumed stream never repeats an event already yielded
+            }
+            afterSeq = event.seq;
+            failures = 0;
+            yield event;
           }
-          afterSeq = reply.event.seq;
-          failures = 0;
-          yield reply.event;
         }
         return; // the service ended the stream cleanly
       } catch (error) {

@@ -18,7 +18,7 @@ import asyncio
 import random
 import time
 import uuid
-from collections.abc import AsyncGenerator, Callable, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Self, TypeVar
@@ -89,6 +89,16 @@ CONFLICT_BACKOFF = Backoff(initial=0.002, maximum=0.25)
 # twice) are resent after UNAVAILABLE or DEADLINE_EXCEEDED.
 JOIN_RETRY = Backoff(initial=0.05, maximum=1.0, attempts=8)
 _LOST_REPLY = ("UNAVAILABLE", "DEADLINE_EXCEEDED")
+
+
+# the most events stream_events asks for in one message (the service caps it at its own limit)
+STREAM_BATCH = 64
+
+
+def _events_of(reply: service_pb2.StreamEventsResponse) -> Iterable[game_pb2.Event]:
+    """The events of one StreamEvents message: a batch, or one event from a service (or a
+    request) without batching."""
+    return reply.events if reply.events else (reply.event,)
 
 
 def _resumable(error: RiskError) -> bool:
@@ -606,12 +616,18 @@ class RiskClient:
         `backoff.attempts` reconnects in a row without an event, raise. `on_reconnect(error,
         attempt)` hears of each reconnect before its pause. The stream ends only when the
         service ends it or the consumer stops iterating.
+
+        The call asks for batches (`STREAM_BATCH` events a message at most), so a stream that
+        is behind (a long backlog, a burst) takes fewer messages; events are still yielded
+        one at a time. A service older than batching sends one event a message, which reads
+        the same.
         """
-        async for response in self._resuming(
+        async for event in self._resuming(
                 "StreamEvents",
-                lambda last: service_pb2.StreamEventsRequest(game_id=game_id, after_seq=last),
-                lambda reply: reply.event, after_seq, resume=resume, on_reconnect=on_reconnect):
-            yield response.event
+                lambda last: service_pb2.StreamEventsRequest(
+                    game_id=game_id, after_seq=last, max_batch=STREAM_BATCH),
+                _events_of, after_seq, resume=resume, on_reconnect=on_reconnect):
+            yield event
 
     def session(
         self,
@@ -652,16 +668,17 @@ class RiskClient:
                 "StreamResults",
                 lambda last: tournament_pb2.StreamResultsRequest(tournament=tournament,
                                                                  after_seq=last),
-                lambda reply: reply.fact, after_seq, resume=resume, on_reconnect=on_reconnect):
-            yield response.fact
+                lambda reply: (reply.fact,), after_seq, resume=resume,
+                on_reconnect=on_reconnect):
+            yield response
 
     async def _resuming(
         self, method: str, request_after: Callable[[int], Message],
-        item_of: Callable[[Any], Any], after_seq: int, *, resume: bool,
+        items_of: Callable[[Any], Iterable[Any]], after_seq: int, *, resume: bool,
         on_reconnect: Callable[[RiskError, int], None] | None,
     ) -> AsyncGenerator[Any, None]:
-        """The replies of a server stream of numbered items (`item_of(reply).seq`), reopened
-        after the last item yielded (see `stream_events`)."""
+        """The numbered items (`item.seq`) of a server stream, each reply carrying
+        `items_of(reply)`, reopened after the last item yielded (see `stream_events`)."""
         last = after_seq
         failures = 0
         stub = self._connection.ready_stub()
@@ -670,12 +687,12 @@ class RiskClient:
             opened = time.monotonic()
             try:
                 async for response in call:
-                    seq = item_of(response).seq
-                    if seq <= last:
-                        continue  # a resumed stream never repeats an item already yielded
-                    last = seq
-                    failures = 0
-                    yield response
+                    for item in items_of(response):
+                        if item.seq <= last:
+                            continue  # a resumed stream never repeats an item already yielded
+                        last = item.seq
+                        failures = 0
+                        yield item
                 return
             except grpc.aio.AioRpcError as exc:
                 error = from_rpc_error(exc)

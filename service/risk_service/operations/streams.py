@@ -4,6 +4,13 @@ a spectator delay.
 
 Every subscriber with the same view of an event shares one serialised message (the stream
 message cache): with a thousand spectators an event is redacted and serialised once.
+
+A subscriber that asks for batches (`max_batch` > 1) gets the events it is behind on (a
+backlog page, the burst its buffer gathered while it was being sent the last one) in one
+message. A batch is never re-encoded: `StreamEventsResponse.events` is a repeated field, whose
+encoding is each element's tag, length and bytes one after the other, so the batch is the
+concatenation of the cached one-event batches of its events. Subscribers of one audience at
+the same point also share the assembled batch.
 """
 
 from __future__ import annotations
@@ -28,6 +35,10 @@ STREAM_CACHE = 8192  # encoded stream messages kept (a few recent events x audie
 # a long game from seq 0 neither holds the whole game decoded nor decodes it in one go of the
 # event loop, and each page is one short XRANGE
 BACKLOG_PAGE = 128
+# the most events one batched message carries, whatever the client asked: a batch stays a
+# few tens of KB, well under a client's default 4 MiB receive limit
+MAX_BATCH = 64
+BATCH_CACHE = 1024  # assembled batches kept (subscribers of one audience at the same point)
 
 
 class Streams:
@@ -37,12 +48,20 @@ class Streams:
         self.hub = hub
         self.clock_ms = clock_ms
         self.limits = limits
-        # serialised stream messages by (game, seq, viewer): shared by subscribers alike
-        self.messages: OrderedDict[tuple[str, int, int | None], bytes] = OrderedDict()
+        # serialised stream messages by (game, seq, commit time, viewer): shared by subscribers
+        # alike. The commit time is there for a store that lost writes (a rollback): the game
+        # goes on with other events at the lost seqs, committed later, which must not be
+        # served from the cache as the lost ones
+        self.messages: OrderedDict[tuple[str, int, int, int | None], bytes] = OrderedDict()
+        # the same as one-event batches (`events` rather than `event`), the pieces of a batch
+        self.elements: OrderedDict[tuple[str, int, int, int | None], bytes] = OrderedDict()
+        # assembled batches by (game, viewer, first seq, last seq, last commit time) of the
+        # events they cover
+        self.batches: OrderedDict[tuple[str, int | None, int, int, int], bytes] = OrderedDict()
 
     def message(self, game_id: str, item: wire.DecodedEvent, viewer: int | None) -> bytes:
         """One event as a serialised StreamEventsResponse for `viewer` (b"" when hidden)."""
-        key = (game_id, item.seq, viewer)
+        key = (game_id, item.seq, item.at_ms, viewer)
         data = self.messages.get(key)
         if data is None:
             triple = (item.seq, item.version, item.event, item.at_ms)
@@ -54,21 +73,60 @@ class Streams:
                 self.messages.popitem(last=False)
         return data
 
+    def element(self, game_id: str, item: wire.DecodedEvent, viewer: int | None) -> bytes:
+        """One event as a serialised StreamEventsResponse{events: [it]} for `viewer` (b"" when
+        hidden): a batch of one, and the piece batches are concatenated from."""
+        key = (game_id, item.seq, item.at_ms, viewer)
+        data = self.elements.get(key)
+        if data is None:
+            triple = (item.seq, item.version, item.event, item.at_ms)
+            shown = events_for(item.variant, [triple], viewer)
+            data = service_pb2.StreamEventsResponse(events=shown).SerializeToString(
+                deterministic=True) if shown else b""
+            self.elements[key] = data
+            while len(self.elements) > STREAM_CACHE:
+                self.elements.popitem(last=False)
+        return data
+
+    def batch(self, game_id: str, viewer: int | None, first: int, last: wire.DecodedEvent,
+              pieces: list[bytes]) -> bytes:
+        """The events from seq `first` to `last` as one serialised
+        StreamEventsResponse{events} for `viewer`, given `pieces`, their non-empty
+        `element`s: the encoding of the same events assembled for another subscriber, else
+        their concatenation."""
+        if len(pieces) == 1:
+            return pieces[0]
+        # (after a rollback the branch the game goes on with commits its last event later)
+        key = (game_id, viewer, first, last.seq, last.at_ms)
+        data = self.batches.get(key)
+        if data is None:
+            data = b"".join(pieces)
+            self.batches[key] = data
+            while len(self.batches) > BATCH_CACHE:
+                self.batches.popitem(last=False)
+        return data
+
     async def stream(
-        self, request: service_pb2.StreamEventsRequest, token: str | None
+        self, request: service_pb2.StreamEventsRequest, token: str | None,
+        max_batch: int | None = None,
     ) -> AsyncIterator[bytes]:
+        """Serialised StreamEventsResponse messages for `request`. `max_batch` (default: the
+        request's) is the most events one message carries; 0 or 1: one event per message,
+        in `event`; above 1 (capped at MAX_BATCH): 1 to max_batch events in `events`."""
         # closed with this generator, so its subscription ends when the client goes
-        async with contextlib.aclosing(self.items(request, token)) as items:
+        async with contextlib.aclosing(self.items(request, token, max_batch)) as items:
             async for _seq, data in items:
                 if data:
                     yield data
 
     async def items(
-        self, request: service_pb2.StreamEventsRequest, token: str | None
+        self, request: service_pb2.StreamEventsRequest, token: str | None,
+        max_batch: int | None = None,
     ) -> AsyncGenerator[tuple[int, bytes], None]:
-        """(seq, serialised StreamEventsResponse) for every event after after_seq, the data
-        b"" for one the caller may not see: a session (operations.sessions) orders its
+        """(seq, message) for `stream`: each message with the seq of its last event, and b""
+        for events the caller may not see: a session (operations.sessions) orders its
         acknowledgements by seq, so it must hear of every seq, shown or not."""
+        limit = min(request.max_batch if max_batch is None else max_batch, MAX_BATCH)
         record = await records.load(self.store, request.game_id)
         caller = identity.identify(record, token, self.limits)
         meta = records.decode_meta(record)
@@ -94,13 +152,31 @@ class Streams:
                     release, wait = delay.split(pending, self.clock_ms())
                 else:
                     release, wait = pending, None
-                for item in release:
+                first = 0  # the seq of the next batch's first event
+                pieces: list[bytes] = []  # ... and the encodings of those the caller sees
+                for index, item in enumerate(release):
                     if item.seq <= sent:
                         continue
-                    yield item.seq, self.message(record.game_id, item, caller.seat)
-                    sent = item.seq
-                    if (caller.seat is not None and isinstance(item.event, SeatTokenReissued)
-                            and item.event.seat == caller.seat):
+                    reissued = (caller.seat is not None
+                                and isinstance(item.event, SeatTokenReissued)
+                                and item.event.seat == caller.seat)
+                    if limit <= 1:
+                        yield item.seq, self.message(record.game_id, item, caller.seat)
+                        sent = item.seq
+                    else:
+                        first = first or item.seq
+                        piece = self.element(record.game_id, item, caller.seat)
+                        if piece:
+                            pieces.append(piece)
+                        # a batch ends when full, at the end of what is due (seqs only grow,
+                        # so the last event due is never one skipped above), and at a reissue
+                        # of this seat's token (checked before anything later is sent)
+                        if len(pieces) == limit or reissued or index == len(release) - 1:
+                            yield item.seq, self.batch(record.game_id, caller.seat, first,
+                                                       item, pieces) if pieces else b""
+                            sent = item.seq
+                            first, pieces = 0, []
+                    if reissued and caller.seat is not None:
                         # nothing after the reissue reaches a holder of the replaced token
                         await self._still_seated(record.game_id, caller.seat, token)
                 pending = pending[len(release):]

@@ -436,18 +436,22 @@ class SubmitActionResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., decision: _Optional[_Union[_common_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ...) -> None: ...
 
 class StreamEventsRequest(_message.Message):
-    __slots__ = ("game_id", "after_seq")
+    __slots__ = ("game_id", "after_seq", "max_batch")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     AFTER_SEQ_FIELD_NUMBER: _ClassVar[int]
+    MAX_BATCH_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     after_seq: int
-    def __init__(self, game_id: _Optional[str] = ..., after_seq: _Optional[int] = ...) -> None: ...
+    max_batch: int
+    def __init__(self, game_id: _Optional[str] = ..., after_seq: _Optional[int] = ..., max_batch: _Optional[int] = ...) -> None: ...
 
 class StreamEventsResponse(_message.Message):
-    __slots__ = ("event",)
+    __slots__ = ("event", "events")
     EVENT_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     event: _game_pb2.Event
-    def __init__(self, event: _Optional[_Union[_game_pb2.Event, _Mapping]] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
+    def __init__(self, event: _Optional[_Union[_game_pb2.Event, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ...) -> None: ...
 
 class PingRequest(_message.Message):
     __slots__ = ()
