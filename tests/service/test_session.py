@@ -475,3 +475,25 @@ async def test_an_acks_only_session_answers_actions_and_sends_no_events(stub: St
     assert Refusal.of_status(answer.error.status).reason == "MALFORMED_REQUEST"
     for session in [*lean, full]:
         assert await session.close() is None
+
+
+async def test_sessions_count_against_the_open_streams_per_connection(
+        make_service: ServiceFactory, redis_client: object) -> None:
+    """With RISK_MAX_STREAMS_PER_CONNECTION=2, a third session on one connection ends
+    RESOURCE_EXHAUSTED / TOO_MANY_STREAMS, as a third StreamEvents would, and the two open
+    ones go on; closing one makes room again."""
+    service = make_service(RISK_MAX_STREAMS_PER_CONNECTION="2")
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = service_pb2_grpc.RiskServiceStub(channel)
+        game = await create_game(stub, SEED, **FAST_OPTIONS)
+        open_ = [await RawSession.open(stub, game.game_id, t) for t in game.seat_tokens[:2]]
+        await _settle(open_, game.last_seq)
+        third = await RawSession.open(stub, game.game_id, game.seat_tokens[2])
+        ended = await asyncio.wait_for(third.ended, TIMEOUT_S) if third.ended else None
+        assert ended is not None and ended.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert error_info(ended).reason == "TOO_MANY_STREAMS"
+        assert await open_[0].close() is None
+        again = await RawSession.open(stub, game.game_id, game.seat_tokens[2])
+        await again.until_seq(game.last_seq)
+        for session in (open_[1], again):
+            assert await session.close() is None
