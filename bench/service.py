@@ -15,6 +15,12 @@ process on it, then measures, all in one run on the same server:
    is one SubmitAction with the deciding seat's token, `expected_version` = the version of the
    previous reply (read with GetGame once every seat is joined) and a fresh request id; a reply
    that is not OK is counted as an error and ends that game's run (the reason is printed).
+   The same games then go on three more ways, each phase metered alike: unary moves while
+   every seat follows its game on StreamEvents (`submit_streams`), moves on one open Session
+   stream per seat that also carries the game's events (`session`), and on one acks-only
+   Session per seat (`session_acks`: the replies alone, what the unary call gives). The server
+   CPU per call of each phase (/proc, the service process) is printed with its ratios to the
+   unary SubmitAction and to the empty Ping (bench/RESULTS.md, "Issue 21, lever 1").
 2. Event delivery: one game with N spectator subscribers (StreamEvents, no token) living in
    `--sub-procs` separate client processes; a driver submits actions at `--rate` per second.
    Delivery latency is the subscriber's receipt time of the action's last event minus the time
