@@ -36,4 +36,4 @@ def test_node_client_plays_streams_and_reads_reasons(make_service: ServiceFactor
     done = _run([node, "--test", "--test-reporter=spec", "dist/test/"],
                 RISK_TARGET=f"http://{service.target}")
     assert done.returncode == 0, f"{done.stdout}\n{done.stderr}\n{service.logs()[-4000:]}"
-    assert "pass 4" in done.stdout, done.stdout  # the node suite ran, all of it
+    assert "pass 5" in done.stdout, done.stdout  # the node suite ran, all of it

@@ -19,6 +19,7 @@ import { type Client, Code, createClient, type Transport } from "@connectrpc/con
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 
 import { RiskError } from "./errors.js";
+import { GameSession } from "./session.js";
 import type { Action, Event } from "./gen/risk/v1/game_pb.js";
 import { ActionSchema, type GameOptionsSchema } from "./gen/risk/v1/game_pb.js";
 import {
@@ -351,6 +352,16 @@ export class RiskClient {
         await sleep(backoff.delayMs(failures), undefined, { signal: options.signal });
       }
     }
+  }
+
+  /**
+   * A session on `gameId` for this token's seat (session.ts): moves on one open stream, each
+   * answered as `submitAction` answers it, and the game's events (none with `acksOnly`).
+   */
+  session(gameId: string, options: { afterSeq?: bigint; acksOnly?: boolean } = {}): GameSession {
+    return new GameSession(
+      (requests) => this.#connection.rpc.session(requests, this.#call({ timeoutMs: 0 })),
+      gameId, options.afterSeq ?? 0n, options.acksOnly ?? false);
   }
 
   /** The whole export of a finished game: every page, merged. */

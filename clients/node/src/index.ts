@@ -15,6 +15,7 @@ export {
   type SubmitOptions,
 } from "./client.js";
 export { classicBot, playSeat, seededRandom } from "./bots.js";
+export { errorFromStatus, GameSession } from "./session.js";
 export { Code, ERROR_DOMAIN, RiskError, statusName } from "./errors.js";
 export * from "./gen/risk/v1/classic_pb.js";
 export * from "./gen/risk/v1/common_pb.js";
@@ -22,4 +23,5 @@ export * from "./gen/risk/v1/errors_pb.js";
 export * from "./gen/risk/v1/game_pb.js";
 export * from "./gen/risk/v1/lifecycle_pb.js";
 export * from "./gen/risk/v1/service_pb.js";
+export * from "./gen/risk/v1/session_pb.js";
 export * from "./gen/risk/v1/variant_pb.js";

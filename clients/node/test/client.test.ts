@@ -173,3 +173,39 @@ test("describeVariant gives the board to draw, by number or by name", async () =
   assert.equal(unknown.code, Code.NotFound);
   assert.equal(unknown.reason, "VARIANT_NOT_FOUND");
 });
+
+test("a session plays moves on one stream with the unary calls' replies and reasons", async () => {
+  const created = await client.createGame(QUICK_CLASSIC, { seed: 13n, issueSeatTokens: true });
+  const gameId = created.game!.gameId;
+  const game = await client.getGame(gameId);
+  const mover = game.game!.decision!.seats[0]!;
+  const me = client.withToken(created.seatTokens[mover]);
+  const other = client.withToken(created.seatTokens[1 - mover]);
+  const mine = me.session(gameId, { afterSeq: game.game!.lastSeq });
+  const theirs = other.session(gameId, { afterSeq: game.game!.lastSeq });
+  const legal = await me.legalActions(gameId);
+  const action = legal.actions[0]!.action!;
+
+  const refused = await expectRiskError(theirs.submit(action, legal.version));
+  const unary = await expectRiskError(other.submitAction(gameId, action, legal.version));
+  assert.equal(refused.reason, "NOT_YOUR_TURN");
+  assert.deepEqual([refused.code, refused.reason, refused.metadata],
+    [unary.code, unary.reason, unary.metadata]);
+
+  const reply = await mine.submit(action, legal.version, "session-1");
+  assert.equal(reply.version, legal.version + 1n);
+  const again = await mine.submit(action, legal.version, "session-1");
+  assert.equal(again.version, reply.version, "the same request id is applied once");
+  const last = reply.events[reply.events.length - 1]!.seq;
+  const heard: bigint[] = [];
+  for await (const event of theirs.events()) {
+    heard.push(event.seq);
+    if (event.seq >= last) {
+      break;
+    }
+  }
+  assert.deepEqual(heard, reply.events.map((event) => event.seq),
+    "the other seat's session hears the move's events, once and in order");
+  await mine.close();
+  await theirs.close();
+});
