@@ -1,14 +1,20 @@
 """A stored game as the operations read it: its id's form, its statuses, its decoded state and
-metadata, and the refusals that depend only on its status."""
+metadata, and the refusals that depend only on its status.
+
+The state is the snapshot stored with the game brought to the game's version by the log
+entries committed after it (`GameRecord.tail`: fewer than `Limits.snapshot_every`), each
+applied through the same pure rules that applied it first (docs/storage.md, "Snapshots every
+N versions"); `replay.py` steps through a whole log the same way.
+"""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from risk_proto.risk.v1 import lifecycle_pb2, service_pb2
+from risk_proto.risk.v1 import game_pb2, lifecycle_pb2, service_pb2
 from risk_rules import wire
-from risk_rules.engine import Reason
+from risk_rules.engine import Reason, Ruleset, get_ruleset
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed, not_found
 from risk_service.store.game_store import GameRecord, GameStore
 
@@ -33,9 +39,45 @@ async def load(store: GameStore, game_id: str) -> GameRecord:
     return record
 
 
+# what a version did to the rules: (seat, action) for an action, (seat, None) for a
+# resignation; None for a lifecycle step (joins, the start, a cancel), which the rules never see
+Step = tuple[int, Any] | None
+
+
 def decode_state(record: GameRecord) -> Any:
+    """The engine state at the record's version: its snapshot, then its tail's steps."""
     _variant, _rules_version, state = wire.decode_state(record.snapshot)
+    if record.tail:
+        rules = get_ruleset(record.variant)
+        after = record.version if record.snapshot_version is None else record.snapshot_version
+        for data in record.tail:
+            entry = game_pb2.LogEntry.FromString(data)
+            # entries a commit added after the record was read (ListGames reads its tails
+            # apart from the hashes) belong to a later state
+            if after < entry.version <= record.version:
+                state = advance(rules, state, step_of(entry))
     return state
+
+
+def step_of(entry: game_pb2.LogEntry) -> Step:
+    """What a log entry does to the rules' state."""
+    which = entry.WhichOneof("entry")
+    if which == "action":
+        _variant, action = wire.action_from_proto(entry.action)
+        return entry.seat, action
+    if which == "resign":
+        return entry.seat, None
+    return None
+
+
+def advance(rules: Ruleset[Any, Any, Any], state: Any, step: Step) -> Any:
+    """The state after `step`, as the commit that logged it computed it."""
+    if step is None:
+        return state
+    seat, action = step
+    if action is None:
+        return rules.resign(state, seat)[0]
+    return rules.apply(state, seat, action)[0]
 
 
 def decode_meta(record: GameRecord) -> lifecycle_pb2.GameMeta:

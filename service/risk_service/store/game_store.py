@@ -8,6 +8,7 @@ commit and can be rebuilt from the game hashes, so it never sits on the commit p
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -54,11 +55,14 @@ for i = first_event, #ARGV do
   redis.call('XADD', stream, '0-' .. seq, 'e', ARGV[i], 'c', cid)
 end
 local version = tonumber(expected) + 1
-redis.call('HSET', game, 'snap', snap, 'version', version, 'seq', seq, 'status', status,
+redis.call('HSET', game, 'version', version, 'seq', seq, 'status', status,
            'updated', now, 'meta', meta, 'cid', cid)
 for i = 15, 14 + 2 * extra, 2 do redis.call('HSET', game, ARGV[i], ARGV[i + 1]) end
 for i = 16 + 2 * extra, first_event - 1, 2 do redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 1]) end
-if entry ~= '' then redis.call('RPUSH', log, entry) end
+local logged = 0
+if entry ~= '' then logged = redis.call('RPUSH', log, entry) else logged = redis.call('LLEN', log) end
+-- no snapshot: the state is the last one's plus the log entries from 'sidx' on
+if snap ~= '' then redis.call('HSET', game, 'snap', snap, 'sver', version, 'sidx', logged) end
 if req_field ~= '' then redis.call('HSET', requests, req_field, req_value) end
 if retention_ms > 0 then
   for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], retention_ms) end
@@ -77,6 +81,16 @@ for i = 4 + 2 * n, #ARGV do
   redis.call('XADD', KEYS[2], '0-' .. (i - 3 - 2 * n), 'e', ARGV[i], 'c', ARGV[1])
 end
 return 1
+"""
+
+# A game as a cold load needs it, in one round trip: its hash and the log entries committed
+# after its snapshot (from list index 'sidx' on; none for a game stored before snapshots were
+# spaced out, whose snapshot is at its version).
+_LOAD = """
+local sidx = redis.call('HGET', KEYS[1], 'sidx')
+local tail = {}
+if sidx then tail = redis.call('LRANGE', KEYS[2], tonumber(sidx), -1) end
+return {redis.call('HGETALL', KEYS[1]), tail}
 """
 
 # On a cluster each commit also rings its game's doorbell: a shard channel named like the
@@ -144,6 +158,12 @@ class GameRecord:
     # the random id of the commit that wrote this state ("" for a game last written before
     # commit ids): with the version it names the state, even after Redis lost writes
     commit_id: str = ""
+    # `snapshot` holds the state at this version (None: a game stored before snapshots were
+    # spaced out, whose snapshot is at `version` and which names no log index)...
+    snapshot_version: int | None = None
+    # ... and these serialised log entries (versions snapshot_version + 1 .. version, in
+    # order) bring it to `version` through the rules (records.decode_state)
+    tail: tuple[bytes, ...] = ()
 
 
 def not_replicated(replicas: int, timeout_ms: int) -> ServiceError:
@@ -161,9 +181,11 @@ def _int(value: bytes | None) -> int:
     return int(value) if value else 0
 
 
-def _parse(game_id: str, raw: dict[bytes, bytes]) -> GameRecord | None:
+def _parse(game_id: str, raw: dict[bytes, bytes], tail: Sequence[bytes] = ()
+           ) -> GameRecord | None:
     if not raw or b"snap" not in raw:
         return None
+    sver = raw.get(b"sver")
     players = _int(raw.get(b"players"))
     return GameRecord(
         game_id=game_id,
@@ -180,6 +202,8 @@ def _parse(game_id: str, raw: dict[bytes, bytes]) -> GameRecord | None:
         seat_digests=tuple(raw.get(f"tok:{s}".encode(), b"") for s in range(players)),
         host_digest=raw.get(b"tok:host", b""),
         commit_id=raw.get(b"cid", b"").decode(),
+        snapshot_version=int(sver) if sver is not None else None,
+        tail=tuple(tail),
     )
 
 
@@ -199,6 +223,8 @@ class GameStore:
         commit = _COMMIT_NOTIFY if notify else _COMMIT
         self._commit = client.register_script(commit)
         self._commit_sha = pipe.script(commit) if pipe is not None else ""
+        self._load = client.register_script(_LOAD)
+        self._load_sha = pipe.script(_LOAD) if pipe is not None else ""
         self._create = client.register_script(_CREATE)
         self._create_sha = pipe.script(_CREATE) if pipe is not None else ""
         self._release = client.register_script(_RELEASE_LEASE)
@@ -229,6 +255,9 @@ class GameStore:
             "meta": record.meta,
             "tok:host": record.host_digest,
             "cid": record.commit_id,
+            # the creation's snapshot; the log has no entry yet
+            "sver": record.version,
+            "sidx": 0,
         }
         for seat, seat_digest in enumerate(record.seat_digests):
             if seat_digest:
@@ -284,11 +313,21 @@ class GameStore:
         return await self.redis.execute_command(*command)
 
     async def load(self, game_id: str) -> GameRecord | None:
-        """The game, or None if there is no such game."""
-        raw = await self._read("HGETALL", self.keys.game(game_id))
-        if isinstance(raw, list):  # the shared connection answers the flat reply
-            raw = dict(zip(raw[::2], raw[1::2], strict=True))
-        return _parse(game_id, raw)
+        """The game with the log entries after its snapshot (one round trip, atomic), or
+        None if there is no such game."""
+        keys = [self.keys.game(game_id), self.keys.log(game_id)]
+        if self.pipe is not None:
+            command = ("EVALSHA", self._load_sha, len(keys), *keys)
+            reply = (await self.pipe.call_adjacent(command, key=keys[0]))[0]
+            if isinstance(reply, rx.ResponseError) and str(reply).startswith("NOSCRIPT"):
+                await self.pipe.load_script(self._load_sha, keys[0])
+                reply = (await self.pipe.call_adjacent(command, key=keys[0]))[0]
+            if isinstance(reply, Exception):
+                raise reply
+        else:
+            reply = await self._load(keys=keys)
+        flat, tail = reply
+        return _parse(game_id, dict(zip(flat[::2], flat[1::2], strict=True)), tail)
 
     async def state_id(self, game_id: str) -> tuple[int, str] | None:
         """The stored state's (version, commit id), None if there is no such game: a cheap
@@ -502,10 +541,29 @@ class GameStore:
             return sum(cast(list[int], await pipe.execute()))
 
     async def load_many(self, game_ids: Sequence[str]) -> list[GameRecord]:
-        """Several games in one round trip; ids whose game is gone are skipped."""
+        """Several games; ids whose game is gone are skipped. One round trip for the hashes,
+        and one more for the log entries past their snapshots when any game has some (not
+        atomic with the first: entries a commit added meanwhile are ignored by
+        records.decode_state, which reads each entry's version)."""
         async with self.redis.pipeline(transaction=False) as pipe:
             for game_id in game_ids:
                 pipe.hgetall(self.keys.game(game_id))
             replies = await pipe.execute()
-        parsed = (_parse(g, raw) for g, raw in zip(game_ids, replies, strict=True))
-        return [record for record in parsed if record is not None]
+        parsed: list[GameRecord] = []
+        behind: list[tuple[int, int]] = []  # (index in parsed, log index of its tail)
+        for game_id, raw in zip(game_ids, replies, strict=True):
+            record = _parse(game_id, raw)
+            if record is None:
+                continue
+            if record.snapshot_version is not None and record.snapshot_version < record.version:
+                behind.append((len(parsed), int(raw[b"sidx"])))
+            parsed.append(record)
+        if not behind:
+            return parsed
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for i, start in behind:
+                pipe.lrange(self.keys.log(parsed[i].game_id), start, -1)
+            tails = await pipe.execute()
+        for (i, _start), tail in zip(behind, tails, strict=True):
+            parsed[i] = dataclasses.replace(parsed[i], tail=tuple(tail))
+        return parsed
