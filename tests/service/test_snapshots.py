@@ -100,8 +100,8 @@ async def _check_cold(games: GameService, game_id: str, seen: set[str]) -> None:
     seen.add("snapshot" if record.tail == () else "tail")
 
 
-async def _play(games: GameService, variant: str, seed: int, tokens: list[str],
-                game_id: str, moves: int, seen: set[str]) -> int:
+async def _play(games: GameService, variant: str, seed: int, tokens: list[str], game_id: str,
+                *, moves: int, seen: set[str]) -> int:
     """Bot moves through SubmitAction, a cold check after each; returns the moves made."""
     rules = get_ruleset(variant)
     for move in range(moves):
@@ -133,16 +133,16 @@ async def test_a_cold_load_rebuilds_the_held_state_at_every_version(
     game_id, tokens = created.game.game_id, list(created.seat_tokens)
     seen: set[str] = set()
     await _check_cold(games, game_id, seen)
-    await _play(games, variant, seed, tokens, game_id, MOVES, seen)
+    await _play(games, variant, seed, tokens, game_id, moves=MOVES, seen=seen)
     rules = get_ruleset(variant)
     while (await _held(games, game_id))[0].status == ACTIVE:
-        held, state = await _held(games, game_id)
+        _held_record, state = await _held(games, game_id)
         seat = rules.decision(state).seats[0]
-        await games.resign(service_pb2.ResignRequest(game_id=game_id, request_id=f"r{next(_REQUESTS)}"),
-                           tokens[seat])
+        await games.resign(service_pb2.ResignRequest(
+            game_id=game_id, request_id=f"r{next(_REQUESTS)}"), tokens[seat])
         await _check_cold(games, game_id, seen)
         # a move or two between resignations, so some resign within a tail
-        await _play(games, variant, seed + 1, tokens, game_id, 2, seen)
+        await _play(games, variant, seed + 1, tokens, game_id, moves=2, seen=seen)
     assert seen == {"snapshot", "tail"}
     final = await games.store.load(game_id)
     assert final is not None and final.status in FINAL
@@ -176,7 +176,7 @@ async def test_timeouts_and_bot_moves_are_rebuilt_from_the_log(
     created = await games.create(request)
     game_id, tokens = created.game.game_id, list(created.seat_tokens)
     seen: set[str] = set()
-    await _play(games, "classic", 77, tokens, game_id, 7, seen)
+    await _play(games, "classic", 77, tokens, game_id, moves=7, seen=seen)
     applied = 0
     for _ in range(12):
         held, _state = await _held(games, game_id)
@@ -193,7 +193,7 @@ async def test_timeouts_and_bot_moves_are_rebuilt_from_the_log(
         assert record is not None
         games.commits.cache.keep(record, records.decode_state(record))
         await _check_cold(games, game_id, seen)
-        await _play(games, "classic", 78 + applied, tokens, game_id, 1, seen)
+        await _play(games, "classic", 78 + applied, tokens, game_id, moves=1, seen=seen)
     assert applied >= 1
     log = [game_pb2.LogEntry.FromString(e)
            for e in await redis_client.lrange(Keys().log(game_id), 0, -1)]
@@ -215,7 +215,7 @@ async def test_a_game_stored_by_the_previous_format_loads_and_plays_on(
         options=OPTIONS["classic"], seed=99, issue_seat_tokens=True))
     game_id, tokens = created.game.game_id, list(created.seat_tokens)
     seen: set[str] = set()
-    await _play(old, "classic", 99, tokens, game_id, 6, seen)
+    await _play(old, "classic", 99, tokens, game_id, moves=6, seen=seen)
     keys = Keys()
     # what the old code left: no snapshot bookkeeping, and (a game older still) a log that
     # lacks its first entries
@@ -237,7 +237,7 @@ async def test_a_game_stored_by_the_previous_format_loads_and_plays_on(
             state, seat)), expected_version=record.version, request_id="x"), tokens[seat])
     after = await games.store.load(game_id)
     assert after is not None and after.snapshot_version == after.version == record.version + 1
-    await _play(games, "classic", 100, tokens, game_id, 2 * EVERY, seen)
+    await _play(games, "classic", 100, tokens, game_id, moves=2 * EVERY, seen=seen)
     assert "tail" in seen
 
 
@@ -254,7 +254,8 @@ async def test_list_games_summarises_games_between_snapshots(
         created = await games.create(service_pb2.CreateGameRequest(
             options=OPTIONS["classic"], seed=seed, issue_seat_tokens=True))
         game_id = created.game.game_id
-        await _play(games, "classic", seed, list(created.seat_tokens), game_id, moves, set())
+        await _play(games, "classic", seed, list(created.seat_tokens), game_id,
+                    moves=moves, seen=set())
         ids.append(game_id)
     tails: list[int] = []
     listed = {g.game_id: g for g in (await games.list(service_pb2.ListGamesRequest())).games}

@@ -176,8 +176,12 @@ class Committer:
             raw = await self.store.load_campaign(campaign_id) if campaign_id else {}
             if raw:
                 campaign_fields = hooks.record_game(raw, change.state)
-        snapshot = (wire.encode_state(record.variant, change.state)
-                    if self._snapshot_due(change, version) else b"")
+        if self._snapshot_due(change, version):
+            snapshot = wire.encode_state(record.variant, change.state)
+        else:  # the state is the snapshot's plus the log; a list shows this decision
+            snapshot = b""
+            change.fields = (*change.fields, ("dec", wire.decision_to_proto(
+                rules.decision(change.state)).SerializeToString(deterministic=True)))
         meta = change.meta.SerializeToString(deterministic=True)
         commit_id = self.new_commit_id()
         result = await self.store.commit(
@@ -277,6 +281,8 @@ def _committed(change: Change, snapshot: bytes, entry: bytes, meta: bytes, *, no
         names = tuple(replaced[f"name:{seat}"].decode() if f"name:{seat}" in replaced
                       else n for seat, n in enumerate(names))
     version = record.version + 1
+    base_version: int | None
+    tail: tuple[bytes, ...]
     if snapshot:
         base, base_version, tail = snapshot, version, ()
     else:

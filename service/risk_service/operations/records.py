@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from risk_proto.risk.v1 import game_pb2, lifecycle_pb2, service_pb2
+from risk_proto.risk.v1 import common_pb2, game_pb2, lifecycle_pb2, service_pb2
 from risk_rules import wire
 from risk_rules.engine import Reason, Ruleset, get_ruleset
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed, not_found
@@ -44,19 +44,41 @@ async def load(store: GameStore, game_id: str) -> GameRecord:
 Step = tuple[int, Any] | None
 
 
+class TailMissing(RuntimeError):
+    """A record read without the log entries after its snapshot (a bug in the service: only
+    summaries read games that way, through `listed`)."""
+
+
 def decode_state(record: GameRecord) -> Any:
     """The engine state at the record's version: its snapshot, then its tail's steps."""
     _variant, _rules_version, state = wire.decode_state(record.snapshot)
+    after = record.version if record.snapshot_version is None else record.snapshot_version
+    if len(record.tail) != record.version - after:
+        raise TailMissing(f"game {record.game_id}: {len(record.tail)} log entries after the "
+                          f"snapshot at version {after}, the game is at {record.version}")
     if record.tail:
         rules = get_ruleset(record.variant)
-        after = record.version if record.snapshot_version is None else record.snapshot_version
-        for data in record.tail:
+        for expected, data in enumerate(record.tail, start=after + 1):
             entry = game_pb2.LogEntry.FromString(data)
-            # entries a commit added after the record was read (ListGames reads its tails
-            # apart from the hashes) belong to a later state
-            if after < entry.version <= record.version:
-                state = advance(rules, state, step_of(entry))
+            if entry.version != expected:
+                raise TailMissing(f"game {record.game_id}: log entry of version "
+                                  f"{entry.version} where {expected} belongs")
+            state = advance(rules, state, step_of(entry))
     return state
+
+
+def listed(record: GameRecord) -> tuple[Any, common_pb2.Decision | None]:
+    """What a summary in a list needs of a record read without its tail (`load_many`): the
+    state, and the decision to show instead of the state's when the state is the snapshot's
+    (None: the state is the record's own). A game between snapshots is active and was at its
+    snapshot too (a change of status writes one), so neither has an outcome, and its options
+    and seed never change: only the decision differs, and each commit between snapshots
+    stores it."""
+    after = record.version if record.snapshot_version is None else record.snapshot_version
+    if len(record.tail) == record.version - after:
+        return decode_state(record), None
+    _variant, _rules_version, state = wire.decode_state(record.snapshot)
+    return state, common_pb2.Decision.FromString(record.decision)
 
 
 def step_of(entry: game_pb2.LogEntry) -> Step:

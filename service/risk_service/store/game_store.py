@@ -8,7 +8,6 @@ commit and can be rebuilt from the game hashes, so it never sits on the commit p
 
 from __future__ import annotations
 
-import dataclasses
 import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -59,8 +58,9 @@ redis.call('HSET', game, 'version', version, 'seq', seq, 'status', status,
            'updated', now, 'meta', meta, 'cid', cid)
 for i = 15, 14 + 2 * extra, 2 do redis.call('HSET', game, ARGV[i], ARGV[i + 1]) end
 for i = 16 + 2 * extra, first_event - 1, 2 do redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 1]) end
-local logged = 0
-if entry ~= '' then logged = redis.call('RPUSH', log, entry) else logged = redis.call('LLEN', log) end
+local logged
+if entry ~= '' then logged = redis.call('RPUSH', log, entry)
+else logged = redis.call('LLEN', log) end
 -- no snapshot: the state is the last one's plus the log entries from 'sidx' on
 if snap ~= '' then redis.call('HSET', game, 'snap', snap, 'sver', version, 'sidx', logged) end
 if req_field ~= '' then redis.call('HSET', requests, req_field, req_value) end
@@ -164,6 +164,9 @@ class GameRecord:
     # ... and these serialised log entries (versions snapshot_version + 1 .. version, in
     # order) bring it to `version` through the rules (records.decode_state)
     tail: tuple[bytes, ...] = ()
+    # a serialised risk.v1.Decision of the state at `version`, written by each commit that
+    # writes no snapshot: what a ListGames summary needs of a state it does not rebuild
+    decision: bytes = b""
 
 
 def not_replicated(replicas: int, timeout_ms: int) -> ServiceError:
@@ -181,8 +184,10 @@ def _int(value: bytes | None) -> int:
     return int(value) if value else 0
 
 
-def _parse(game_id: str, raw: dict[bytes, bytes], tail: Sequence[bytes] = ()
-           ) -> GameRecord | None:
+def parse_record(game_id: str, raw: dict[bytes, bytes], tail: Sequence[bytes] = ()
+                 ) -> GameRecord | None:
+    """The record of a game hash (`HGETALL`) and the log entries from its `sidx` on; None
+    for no game."""
     if not raw or b"snap" not in raw:
         return None
     sver = raw.get(b"sver")
@@ -204,6 +209,7 @@ def _parse(game_id: str, raw: dict[bytes, bytes], tail: Sequence[bytes] = ()
         commit_id=raw.get(b"cid", b"").decode(),
         snapshot_version=int(sver) if sver is not None else None,
         tail=tuple(tail),
+        decision=raw.get(b"dec", b""),
     )
 
 
@@ -317,7 +323,7 @@ class GameStore:
         None if there is no such game."""
         keys = [self.keys.game(game_id), self.keys.log(game_id)]
         if self.pipe is not None:
-            command = ("EVALSHA", self._load_sha, len(keys), *keys)
+            command: tuple[str | int, ...] = ("EVALSHA", self._load_sha, len(keys), *keys)
             reply = (await self.pipe.call_adjacent(command, key=keys[0]))[0]
             if isinstance(reply, rx.ResponseError) and str(reply).startswith("NOSCRIPT"):
                 await self.pipe.load_script(self._load_sha, keys[0])
@@ -327,7 +333,7 @@ class GameStore:
         else:
             reply = await self._load(keys=keys)
         flat, tail = reply
-        return _parse(game_id, dict(zip(flat[::2], flat[1::2], strict=True)), tail)
+        return parse_record(game_id, dict(zip(flat[::2], flat[1::2], strict=True)), tail)
 
     async def state_id(self, game_id: str) -> tuple[int, str] | None:
         """The stored state's (version, commit id), None if there is no such game: a cheap
@@ -541,29 +547,13 @@ class GameStore:
             return sum(cast(list[int], await pipe.execute()))
 
     async def load_many(self, game_ids: Sequence[str]) -> list[GameRecord]:
-        """Several games; ids whose game is gone are skipped. One round trip for the hashes,
-        and one more for the log entries past their snapshots when any game has some (not
-        atomic with the first: entries a commit added meanwhile are ignored by
-        records.decode_state, which reads each entry's version)."""
+        """Several games in one round trip, for summaries; ids whose game is gone are skipped.
+        The records come without their log tails (`records.listed` summarises them from the
+        snapshot and the stored decision): a page of 200 games neither reads 200 lists nor
+        replays them."""
         async with self.redis.pipeline(transaction=False) as pipe:
             for game_id in game_ids:
                 pipe.hgetall(self.keys.game(game_id))
             replies = await pipe.execute()
-        parsed: list[GameRecord] = []
-        behind: list[tuple[int, int]] = []  # (index in parsed, log index of its tail)
-        for game_id, raw in zip(game_ids, replies, strict=True):
-            record = _parse(game_id, raw)
-            if record is None:
-                continue
-            if record.snapshot_version is not None and record.snapshot_version < record.version:
-                behind.append((len(parsed), int(raw[b"sidx"])))
-            parsed.append(record)
-        if not behind:
-            return parsed
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for i, start in behind:
-                pipe.lrange(self.keys.log(parsed[i].game_id), start, -1)
-            tails = await pipe.execute()
-        for (i, _start), tail in zip(behind, tails, strict=True):
-            parsed[i] = dataclasses.replace(parsed[i], tail=tuple(tail))
-        return parsed
+        parsed = (parse_record(g, raw) for g, raw in zip(game_ids, replies, strict=True))
+        return [record for record in parsed if record is not None]
