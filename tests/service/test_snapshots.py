@@ -31,6 +31,7 @@ from risk_rules.engine import get_ruleset
 from risk_service.operations import GameService, records
 from risk_service.operations.limits import Limits
 from risk_service.operations.records import ACTIVE, FINAL
+from risk_service.settings import Settings
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
 from risk_service.store.pipe import RedisPipe
@@ -271,3 +272,17 @@ async def test_list_games_summarises_games_between_snapshots(
             wire.encode_state("classic", state)
         tails.append(len(record.tail))
     assert any(tails), "no listed game was between snapshots"
+
+
+@pytest.mark.parametrize(("raw", "every"), [("1", 1), ("16", 16), (None, 4)])
+def test_the_interval_is_a_setting(raw: str | None, every: int) -> None:
+    """RISK_SNAPSHOT_EVERY sets the interval (default 4; 1 is a snapshot on every commit)."""
+    env = {} if raw is None else {"RISK_SNAPSHOT_EVERY": raw}
+    assert Settings.from_env(env).snapshot_every == every
+
+
+@pytest.mark.parametrize("raw", ["0", "-3", "1025"])
+def test_an_interval_that_cannot_work_stops_the_start(raw: str) -> None:
+    """An interval below 1 (no snapshot ever) or absurdly long is refused, naming the setting."""
+    with pytest.raises(ValueError, match="RISK_SNAPSHOT_EVERY"):
+        Settings.from_env({"RISK_SNAPSHOT_EVERY": raw})
