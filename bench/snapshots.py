@@ -1,7 +1,7 @@
 """Snapshots every N versions (RISK_SNAPSHOT_EVERY): what they save per commit, what a cold load
 pays for them, and what a ListGames page pays, each against N=1 in the same run.
 
-    python bench/snapshots.py [--every 1,8] [--rounds 2] [--quick]
+    python bench/snapshots.py [--every 1,4] [--rounds 2] [--quick]
 
 1. SubmitAction ÷ empty Ping (bench/service.py's throughput section: 64 classic games in
    flight, phases Ping, SubmitAction, Ping) against one service process per setting, each on
@@ -306,7 +306,7 @@ async def in_process(args: argparse.Namespace) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--every", default="1,8",
+    parser.add_argument("--every", default="1,4",
                         help="comma-separated RISK_SNAPSHOT_EVERY values, the first the baseline")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--quick", action="store_true")
