@@ -36,7 +36,6 @@ from tests.service.rawbot import (
 )
 from tests.service.rpc import bearer
 
-
 # the crashes land between snapshots as well as on them (docs/storage.md)
 SNAPSHOT_EVERY = "4"
 

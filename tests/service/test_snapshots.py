@@ -242,6 +242,49 @@ async def test_a_game_stored_by_the_previous_format_loads_and_plays_on(
     assert "tail" in seen
 
 
+
+async def test_a_commit_by_an_earlier_release_between_snapshots_is_read_as_its_snapshot(
+    redis_client: aioredis.Redis, redis_url: str, pipe: RedisPipe,
+) -> None:
+    """While both releases serve one Redis (a rolling upgrade run with snapshot_every 1 first,
+    but a process of the earlier release may still commit to a game with a tail): a commit
+    that writes `snap`, `version` and `cid` as the earlier release did, and nothing of `sver`
+    / `sidx` / `scid`, is loaded as a state at its version, not replayed onto; the next commit
+    of this release writes a snapshot again."""
+    clock = Clock()
+    games = _service(redis_client, redis_url, clock, pipe)
+    created = await games.create(service_pb2.CreateGameRequest(
+        options=OPTIONS["classic"], seed=31, issue_seat_tokens=True))
+    game_id, tokens = created.game.game_id, list(created.seat_tokens)
+    seen: set[str] = set()
+    await _play(games, "classic", 31, tokens, game_id, moves=EVERY + 2, seen=seen)
+    record = await games.store.load(game_id)
+    assert record is not None and record.tail, "the game is not between snapshots"
+    # the earlier release's commit of one move
+    rules = get_ruleset("classic")
+    state = records.decode_state(record)
+    seat = rules.decision(state).seats[0]
+    action = rules.default_action(state, seat)
+    moved = rules.apply(state, seat, action)[0]
+    keys = Keys()
+    entry = game_pb2.LogEntry(version=record.version + 1, seat=seat,
+                              action=wire.action_to_proto("classic", action))
+    await redis_client.hset(keys.game(game_id), mapping={
+        "snap": wire.encode_state("classic", moved), "version": record.version + 1,
+        "cid": "0123456789abcdef"})
+    await redis_client.rpush(keys.log(game_id), entry.SerializeToString(deterministic=True))
+    loaded = await games.store.load(game_id)
+    assert loaded is not None
+    assert loaded.snapshot_version is None and loaded.tail == ()
+    assert wire.encode_state("classic", records.decode_state(loaded)) == \
+        wire.encode_state("classic", moved)
+    # this release's next commit is based on it and writes a snapshot
+    games.commits.cache.keep(loaded, moved)
+    await _play(games, "classic", 32, tokens, game_id, moves=1, seen=seen)
+    after = await games.store.load(game_id)
+    assert after is not None and after.snapshot_version == after.version == loaded.version + 1
+    await _play(games, "classic", 33, tokens, game_id, moves=EVERY, seen=seen)
+
 async def test_list_games_summarises_games_between_snapshots(
     redis_client: aioredis.Redis, redis_url: str, pipe: RedisPipe,
 ) -> None:

@@ -54,8 +54,10 @@ for i = first_event, #ARGV do
   redis.call('XADD', stream, '0-' .. seq, 'e', ARGV[i], 'c', cid)
 end
 local version = tonumber(expected) + 1
+-- 'scid' = 'cid' says this code wrote the commit, so 'sver' and 'sidx' describe 'snap' (a
+-- process of an earlier release writes 'snap' and 'cid' only: its snapshot is at 'version')
 redis.call('HSET', game, 'version', version, 'seq', seq, 'status', status,
-           'updated', now, 'meta', meta, 'cid', cid)
+           'updated', now, 'meta', meta, 'cid', cid, 'scid', cid)
 for i = 15, 14 + 2 * extra, 2 do redis.call('HSET', game, ARGV[i], ARGV[i + 1]) end
 for i = 16 + 2 * extra, first_event - 1, 2 do redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 1]) end
 local logged
@@ -84,12 +86,14 @@ return 1
 """
 
 # A game as a cold load needs it, in one round trip: its hash and the log entries committed
-# after its snapshot (from list index 'sidx' on; none for a game stored before snapshots were
-# spaced out, whose snapshot is at its version).
+# after its snapshot (from list index 'sidx' on; none for a game last written by a release
+# before snapshots were spaced out, whose snapshot is at its version).
 _LOAD = """
-local sidx = redis.call('HGET', KEYS[1], 'sidx')
+local kept = redis.call('HMGET', KEYS[1], 'sidx', 'scid', 'cid')
 local tail = {}
-if sidx then tail = redis.call('LRANGE', KEYS[2], tonumber(sidx), -1) end
+if kept[1] and kept[2] == kept[3] then
+  tail = redis.call('LRANGE', KEYS[2], tonumber(kept[1]), -1)
+end
 return {redis.call('HGETALL', KEYS[1]), tail}
 """
 
@@ -158,8 +162,8 @@ class GameRecord:
     # the random id of the commit that wrote this state ("" for a game last written before
     # commit ids): with the version it names the state, even after Redis lost writes
     commit_id: str = ""
-    # `snapshot` holds the state at this version (None: a game stored before snapshots were
-    # spaced out, whose snapshot is at `version` and which names no log index)...
+    # `snapshot` holds the state at this version (None: a game last written by a release
+    # before snapshots were spaced out, whose snapshot is at `version`)...
     snapshot_version: int | None = None
     # ... and these serialised log entries (versions snapshot_version + 1 .. version, in
     # order) bring it to `version` through the rules (records.decode_state)
@@ -190,7 +194,9 @@ def parse_record(game_id: str, raw: dict[bytes, bytes], tail: Sequence[bytes] = 
     for no game."""
     if not raw or b"snap" not in raw:
         return None
-    sver = raw.get(b"sver")
+    # 'sver' describes 'snap' only if this code wrote the last commit (see _COMMIT)
+    kept = b"scid" in raw and raw.get(b"scid") == raw.get(b"cid")
+    sver = raw.get(b"sver") if kept else None
     players = _int(raw.get(b"players"))
     return GameRecord(
         game_id=game_id,
@@ -208,7 +214,7 @@ def parse_record(game_id: str, raw: dict[bytes, bytes], tail: Sequence[bytes] = 
         host_digest=raw.get(b"tok:host", b""),
         commit_id=raw.get(b"cid", b"").decode(),
         snapshot_version=int(sver) if sver is not None else None,
-        tail=tuple(tail),
+        tail=tuple(tail) if sver is not None else (),
         decision=raw.get(b"dec", b""),
     )
 
@@ -264,6 +270,7 @@ class GameStore:
             # the creation's snapshot; the log has no entry yet
             "sver": record.version,
             "sidx": 0,
+            "scid": record.commit_id,
         }
         for seat, seat_digest in enumerate(record.seat_digests):
             if seat_digest:
