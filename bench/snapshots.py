@@ -30,6 +30,7 @@ import statistics
 import sys
 import tempfile
 import time
+import timeit
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -122,6 +123,47 @@ def section_submit(args: argparse.Namespace) -> None:
             f"{med[n]['server_cpu_per_k'] / med[base]['server_cpu_per_k']:.3f}, "
             f"redis cpu per submit "
             f"{med[n]['redis_cpu_per_k'] / med[base]['redis_cpu_per_k']:.3f}")
+
+
+# ---- 0. the work itself: encode, decode, one rule step (CPU only, fastest of 5) ----------
+
+
+def section_work() -> None:
+    say("\n== 0. The work a snapshot saves and a replay adds (classic, 4 players, 40 moves in; "
+        "fastest of 5 batches of 2,000, CPU only)")
+    _variant, options = wire.options_from_proto(OPTIONS)
+    state, _events = RULES.create(options, 11)
+    steps = []
+    for i in range(48):
+        seat = RULES.decision(state).seats[0]
+        action = RULES.bot_action(state, seat, i * 7919)
+        if i >= 40:
+            steps.append((state, seat, action))
+        state = RULES.apply(state, seat, action)[0]
+    data = wire.encode_state("classic", state)
+    entries = [game_pb2.LogEntry(version=i + 1, seat=seat,
+                                 action=wire.action_to_proto("classic", action)
+                                 ).SerializeToString(deterministic=True)
+               for i, (_s, seat, action) in enumerate(steps)]
+
+    def best(call: Callable[[], Any]) -> float:
+        return min(timeit.repeat(call, number=2000, repeat=5)) / 2000
+
+    encode = best(lambda: wire.encode_state("classic", state))
+    decode = best(lambda: wire.decode_state(data))
+    step = statistics.mean(best(functools.partial(_replay_one, s, e))
+                           for s, e in zip(steps, entries, strict=True))
+    say(f"encode_state {encode * 1e6:.1f} µs ({len(data)} bytes), decode_state "
+        f"{decode * 1e6:.1f} µs, one logged step replayed (parse + apply) {step * 1e6:.1f} µs "
+        f"(mean of {len(steps)} steps)")
+    say(f"per commit, N=k saves (k-1)/k encodes: N=4 {0.75 * encode * 1e6:.1f} µs, N=8 "
+        f"{0.875 * encode * 1e6:.1f} µs; a cold load at d steps adds d * {step * 1e6:.1f} µs "
+        f"(N=4 worst {3 * step * 1e6:.0f} µs, N=8 worst {7 * step * 1e6:.0f} µs)")
+
+
+def _replay_one(step: tuple[Any, int, Any], entry: bytes) -> None:
+    before, _seat, _action = step
+    records.advance(RULES, before, records.step_of(game_pb2.LogEntry.FromString(entry)))
 
 
 # ---- 2-4: in-process operations on one Redis ----------------------------------------------
@@ -314,6 +356,7 @@ def main() -> int:
     args = parser.parse_args()
     args.every = [int(n) for n in args.every.split(",")]
     say(f"bench/snapshots.py, load averages {load_averages()}, {os.cpu_count()} cores")
+    section_work()
     if not args.skip_submit:
         section_submit(args)
     asyncio.run(in_process(args))
