@@ -5,6 +5,7 @@ versions old for the game's state."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, cast
 
 import redis
@@ -21,6 +22,12 @@ KEYS = Keys()
 def _record(game_id: str, raw: dict[bytes, bytes], tail: list[bytes]) -> GameRecord:
     record = parse_record(game_id, raw, tail)
     assert record is not None, f"game {game_id} is not in Redis"
+    if record.snapshot_version is not None:
+        # the hash and the list are two reads here (the service's load is one script): a
+        # commit in between appends entries past the hash's version, which belong to a later
+        # state; the log is append-only, so the first ones are this state's
+        record = dataclasses.replace(
+            record, tail=record.tail[:record.version - record.snapshot_version])
     return record
 
 
