@@ -3,7 +3,8 @@
     python bench/all.py
 
 Runs bench/engine.py, bench/service.py --quick, bench/contention.py, bench/stalls.py,
-bench/backlog.py, bench/memory.py, bench/http.py --quick, bench/bots.py and bench/peers.py
+bench/backlog.py, bench/memory.py, bench/http.py --quick, bench/bots.py, bench/snapshots.py
+--quick --rounds 1 (RISK_SNAPSHOT_EVERY=1 against the default) and bench/peers.py
 --quick (boardgame.io and Colyseus, npm-installed into bench/peers/node_modules on first run)
 with their default (or quick) options, each in its own process, streaming their output; at the
 end it repeats, per script, the lines containing "ratio" or "bytes per" (or "÷": bench/engine.py's
@@ -28,6 +29,7 @@ COMMANDS = [
     ["bench/memory.py"],
     ["bench/http.py", "--quick"],
     ["bench/bots.py"],
+    ["bench/snapshots.py", "--quick", "--rounds", "1"],
     ["bench/peers.py", "--quick"],
 ]
 

@@ -157,6 +157,11 @@ class Settings:
     cluster_feed_sweep_ms: int = 5000
     # service processes sharing `listen` (SO_REUSEPORT) under one supervising parent
     workers: int = 1
+    # a commit writes the game's whole state only every this many versions (and at every
+    # lifecycle step, status change and end); in between it appends the action to the log
+    # and a load replays at most this many minus one (docs/storage.md, "Snapshots every N
+    # versions"); 1: a snapshot on every commit
+    snapshot_every: int = 4
     # set by the parent of `workers` for its children: bind `listen` with SO_REUSEPORT
     reuse_port: bool = False
 
@@ -201,6 +206,9 @@ class Settings:
                              f"{', '.join(DURABILITIES)}")
         if not 1 <= settings.index_buckets <= 1024:
             raise ValueError(f"RISK_INDEX_BUCKETS={settings.index_buckets} is not between 1 "
+                             "and 1024")
+        if not 1 <= settings.snapshot_every <= 1024:
+            raise ValueError(f"RISK_SNAPSHOT_EVERY={settings.snapshot_every} is not between 1 "
                              "and 1024")
         if settings.workers < 1:
             raise ValueError(f"RISK_WORKERS={settings.workers} must be at least 1")

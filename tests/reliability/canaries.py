@@ -62,6 +62,7 @@ from risk_service.store.keys import Keys
 from tests.reliability.targets import options_for
 from tests.service.rpc import bearer, without_seed_reveal
 from tests.service.test_leaks import _check_redaction, _error_bytes, number_forms, varint
+from tests.stored_state import arecord_now, state_of
 
 Stub = service_pb2_grpc.RiskServiceStub
 Viewer = int | str | None  # a seat, "host", or None for a spectator
@@ -152,10 +153,9 @@ class Game:
 
 
 async def true_state(client: redis.asyncio.Redis, game_id: str) -> tuple[Any, int, bytes]:
-    raw = await client.hmget(KEYS.game(game_id), "snap", "version")
-    snap, version = raw[0], raw[1]
-    assert isinstance(snap, bytes) and version is not None
-    return wire.decode_state(snap)[2], int(version), snap
+    record = await arecord_now(client, game_id)
+    state, snap = state_of(record)
+    return state, record.version, snap
 
 
 def sample_secrets(variant: str, state: Any, snap: bytes, capture: Capture, move: int) -> None:
@@ -254,7 +254,9 @@ async def probe_secrets(stub: Stub, client: redis.asyncio.Redis, game: Game, sta
     for n, secret in enumerate(secrets_of(game.variant, state)):
         copy_id = f"{game.game_id}{move:04x}{n:02x}"
         await client.hset(KEYS.game(copy_id), mapping={
-            **stored, b"snap": wire.encode_state(game.variant, secret.changed)})
+            **stored, b"snap": wire.encode_state(game.variant, secret.changed),
+            # the copy has no log: its snapshot is its state
+            b"sver": stored[b"version"]})
         try:
             for viewer, token in game.viewers:
                 if secret.owner is not None and seat_of(viewer) == secret.owner:

@@ -16,7 +16,7 @@ from risk_proto.risk.v1 import service_pb2
 from risk_rules import wire
 from risk_rules.audit import verify
 from risk_rules.engine import REGISTRY
-from risk_service.store.keys import Keys
+from tests.stored_state import astate_now
 
 
 def replayed_state(export: service_pb2.GameExport) -> Any:
@@ -55,6 +55,5 @@ def check_export(export: service_pb2.GameExport, snapshot: bytes) -> int:
 
 
 async def stored_snapshot(client: redis.asyncio.Redis, game_id: str) -> bytes:
-    snap = await client.hget(Keys().game(game_id), "snap")
-    assert isinstance(snap, bytes), f"game {game_id} is not in Redis"
-    return snap
+    """The encoded state the game is at in Redis (its snapshot and the log after it)."""
+    return (await astate_now(client, game_id))[1]

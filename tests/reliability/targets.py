@@ -29,6 +29,7 @@ from risk_rules import variants, wire
 from risk_rules.engine import REGISTRY, Action, get_ruleset
 from risk_service.store.keys import Keys
 from tests.service.rpc import bearer
+from tests.stored_state import record_now, state_now, state_of
 
 ACTIVE = service_pb2.GAME_STATUS_ACTIVE
 WAITING = service_pb2.GAME_STATUS_WAITING
@@ -61,9 +62,9 @@ class Target:
         return seats[0] if seats else None
 
     def refresh(self, client: redis.Redis) -> None:
-        snap, version, status = client.hmget(KEYS.game(self.game_id), "snap", "version", "status")
-        _variant, _rules, self.state = wire.decode_state(snap)
-        self.version, self.status = int(version), int(status)
+        record = record_now(client, self.game_id)
+        self.state = state_of(record)[0]
+        self.version, self.status = record.version, record.status
 
     def legal(self, seat: int) -> list[Action]:
         return [a for entry in self.rules.legal_actions(self.state, seat)
@@ -71,10 +72,9 @@ class Target:
 
 
 def fingerprint(client: redis.Redis, game_id: str) -> tuple[str, int, int, int]:
-    """What an attack must not change: SHA-256 of the snapshot, the stream's length, and
-    the lengths of the request records and the action log."""
-    snap = client.hget(KEYS.game(game_id), "snap")
-    assert isinstance(snap, bytes), f"game {game_id} has no snapshot"
+    """What an attack must not change: SHA-256 of the state (the snapshot and the log after
+    it), the stream's length, and the lengths of the request records and the action log."""
+    snap = state_now(client, game_id)[1]
     return (hashlib.sha256(snap).hexdigest(), int(client.xlen(KEYS.events(game_id))),
             int(client.hlen(KEYS.requests(game_id))), int(client.llen(KEYS.log(game_id))))
 

@@ -67,6 +67,7 @@ from tests.reliability.targets import (
 from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import DETAILS_KEY, bearer
+from tests.stored_state import state_now
 
 pytestmark = pytest.mark.slow
 
@@ -901,7 +902,5 @@ def _end_and_check_sandboxes(stub: service_pb2_grpc.RiskServiceStub, client: red
                 t.refresh(client)
         export = stub.ExportGame(service_pb2.ExportGameRequest(game_id=t.game_id),
                                  metadata=bearer(t.host))
-        snap = client.hget(f"risk:g:{{{t.game_id}}}", "snap")
-        assert isinstance(snap, bytes)
-        actions += check_export(export, snap)
+        actions += check_export(export, state_now(client, t.game_id)[1])
     return actions

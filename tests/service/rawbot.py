@@ -27,6 +27,7 @@ from risk_rules.engine.classic.model import ClassicView
 from risk_service.redis_server import free_port
 from risk_service.store.keys import Keys
 from tests.service.rpc import bearer, classic_options
+from tests.stored_state import astate_now
 
 Stub = service_pb2_grpc.RiskServiceStub
 RULES = get_ruleset("classic")
@@ -226,7 +227,9 @@ async def stored(client: redis.asyncio.Redis, game_id: str) -> Stored:
     assert raw, f"game {game_id} is not in Redis"
     entries = await client.xrange(keys.events(game_id))
     events = [game_pb2.Event.FromString(fields[b"e"]) for _id, fields in entries]
-    return Stored(int(raw[b"version"]), int(raw[b"seq"]), raw[b"snap"], events)
+    # the state the game is at: its snapshot and the log entries after it
+    return Stored(int(raw[b"version"]), int(raw[b"seq"]),
+                  (await astate_now(client, game_id))[1], events)
 
 
 def _rules_events(events: list[game_pb2.Event]) -> list[tuple[int, bytes]]:

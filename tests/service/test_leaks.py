@@ -25,6 +25,7 @@ from risk_rules.engine.classic.model import ClassicState, ClassicView
 from tests.service.botplay import FAST_OPTIONS, BotGame, create_game, play, replay
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer, rpc_error, without_seed_reveal
+from tests.stored_state import astate_now
 
 Stub = service_pb2_grpc.RiskServiceStub
 
@@ -82,9 +83,7 @@ class Secrets:
 
 
 async def _true_state(client: redis.asyncio.Redis, game_id: str) -> ClassicState:
-    snap = await client.hget(f"risk:g:{{{game_id}}}", "snap")
-    assert snap is not None
-    _variant, _rules, state = wire.decode_state(snap)
+    state = (await astate_now(client, game_id))[0]
     assert isinstance(state, ClassicState)
     return state
 
@@ -212,8 +211,7 @@ async def test_no_secret_in_any_reply_or_log(
     log = service.logs().encode()
     assert log.count(game.game_id.encode()) > 4 * game.moves, "the log is not what it seems"
 
-    snap = await redis_client.hget(f"risk:g:{{{game.game_id}}}", "snap")
-    assert snap is not None
+    snap = (await astate_now(redis_client, game.game_id))[1]
     state = await _true_state(redis_client, game.game_id)
     assert state.seed == SEED
     secrets.needles.update({form: "seed" for form in number_forms(SEED)})

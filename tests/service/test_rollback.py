@@ -15,6 +15,7 @@ from tests.conftest import RedisServerFactory
 from tests.reliability.replay import check_export
 from tests.service.conftest import ServiceFactory
 from tests.service.rpc import bearer, create_request
+from tests.stored_state import astate_now
 
 Stub = service_pb2_grpc.RiskServiceStub
 
@@ -96,8 +97,7 @@ async def test_two_processes_follow_redis_restored_from_an_older_aof(
     assert [e.version for e in export.log] == list(range(1, export.version + 1))
     client = aioredis.Redis.from_url(server.url)
     try:
-        snapshot = await client.hget(f"risk:g:{{{game_id}}}", "snap")
-        assert isinstance(snapshot, bytes)
+        snapshot = (await astate_now(client, game_id))[1]
         assert check_export(export, snapshot) == lost_version  # version 1 is the start
     finally:
         await client.aclose()

@@ -176,7 +176,12 @@ class Committer:
             raw = await self.store.load_campaign(campaign_id) if campaign_id else {}
             if raw:
                 campaign_fields = hooks.record_game(raw, change.state)
-        snapshot = wire.encode_state(record.variant, change.state)
+        if self._snapshot_due(change, version):
+            snapshot = wire.encode_state(record.variant, change.state)
+        else:  # the state is the snapshot's plus the log; a list shows this decision
+            snapshot = b""
+            change.fields = (*change.fields, ("dec", wire.decision_to_proto(
+                rules.decision(change.state)).SerializeToString(deterministic=True)))
         meta = change.meta.SerializeToString(deterministic=True)
         commit_id = self.new_commit_id()
         result = await self.store.commit(
@@ -200,14 +205,29 @@ class Committer:
             commit_id=commit_id,
         )
         if result.outcome is CommitOutcome.OK:
-            self.cache.keep(_committed(change, snapshot, meta, now=now, events=len(items),
-                                       commit_id=commit_id), change.state)
+            self.cache.keep(_committed(change, snapshot, entry, meta, now=now,
+                                       events=len(items), commit_id=commit_id), change.state)
             await self._after_commit(record, change, now, campaign_id if campaign_fields else "")
         else:
             self.cache.forget_up_to(record.game_id, record.version)
             if result.outcome is CommitOutcome.STALE:
                 self.on_conflict()
         return result, items, reply_bytes
+
+    def _snapshot_due(self, change: Change, version: int) -> bool:
+        """Whether the commit of `change` as `version` writes the whole state. Otherwise
+        the state is its snapshot's plus the log entries after it, replayed by a cold load,
+        and that must stay cheap and able to stand alone: so a snapshot is written every
+        `snapshot_every` versions, for a step the rules do not replay (joins, the start, a
+        cancel, an abandonment: the log holds no engine action for it), on a change of
+        status (a final state is what export, replay and campaigns read, and a status
+        change is rare), and for a game stored before snapshots were spaced out (it names
+        no log index where its successors start)."""
+        record, entry = change.record, change.entry
+        return (record.snapshot_version is None
+                or version - record.snapshot_version >= self.limits.snapshot_every
+                or change.status != record.status
+                or entry is None or entry.WhichOneof("entry") not in ("action", "resign"))
 
     async def _after_commit(self, record: GameRecord, change: Change, now: int,
                             campaign_id: str = "") -> None:
@@ -249,9 +269,10 @@ class Committer:
                            "the game changes too fast to commit this; retry")
 
 
-def _committed(change: Change, snapshot: bytes, meta: bytes, *, now: int, events: int,
-               commit_id: str) -> GameRecord:
-    """The record a landed commit of `change` left in Redis, for the process cache."""
+def _committed(change: Change, snapshot: bytes, entry: bytes, meta: bytes, *, now: int,
+               events: int, commit_id: str) -> GameRecord:
+    """The record a landed commit of `change` left in Redis, for the process cache: with
+    the new snapshot (`snapshot`), or with the old one and `entry` added to its tail."""
     record = change.record
     digests, names = record.seat_digests, record.names
     if change.fields:  # a joined or reissued seat: keep the cache's seats in step
@@ -259,6 +280,14 @@ def _committed(change: Change, snapshot: bytes, meta: bytes, *, now: int, events
         digests = tuple(replaced.get(f"tok:{seat}", d) for seat, d in enumerate(digests))
         names = tuple(replaced[f"name:{seat}"].decode() if f"name:{seat}" in replaced
                       else n for seat, n in enumerate(names))
-    return GameRecord(record.game_id, record.variant, change.status, record.version + 1,
+    version = record.version + 1
+    base_version: int | None
+    tail: tuple[bytes, ...]
+    if snapshot:
+        base, base_version, tail = snapshot, version, ()
+    else:
+        base, base_version, tail = record.snapshot, record.snapshot_version, (*record.tail, entry)
+    return GameRecord(record.game_id, record.variant, change.status, version,
                       record.last_seq + events, record.created_ms, now, record.players,
-                      snapshot, meta, names, digests, record.host_digest, commit_id)
+                      base, meta, names, digests, record.host_digest, commit_id,
+                      base_version, tail)

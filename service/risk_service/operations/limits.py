@@ -35,6 +35,10 @@ class Limits:
     list_budget_s: float = 0.02
     # CreateRound: the most games in one round
     max_round_games: int = 64
+    # a commit writes the whole state only every this many versions (and at every lifecycle
+    # step, status change and end); in between it appends the action to the log, and a load
+    # replays the entries after the snapshot (1: a snapshot on every commit)
+    snapshot_every: int = 1
 
     def retention(self, status_before: int) -> int:
         """How long a game ending now is kept (ms): a game that ends before it started

@@ -87,9 +87,10 @@ class Queries:
                     break
                 await asyncio.sleep(0)
             stored = await self.store.load_many(ids[start:min(shown, start + LIST_SLICE)])
-            games.extend(summary(r, records.decode_state(r)) for r in stored
-                         if (variant in ("*", r.variant))
-                         and request.status in (0, r.status))
+            for r in stored:
+                if variant in ("*", r.variant) and request.status in (0, r.status):
+                    state, decision = records.listed(r)
+                    games.append(summary(r, state, decision=decision))
         return service_pb2.ListGamesResponse(
             games=games, next_page_token=ids[shown - 1] if shown < len(ids) else ""
         )

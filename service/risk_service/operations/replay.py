@@ -21,20 +21,16 @@ from typing import Any
 
 from risk_proto.risk.v1 import game_pb2
 from risk_rules import wire
-from risk_rules.engine import Ruleset, get_ruleset
+from risk_rules.engine import get_ruleset
 from risk_service.errors import Code, ServiceError, ServiceReason
 from risk_service.operations import records
-from risk_service.operations.records import FINAL
+from risk_service.operations.records import FINAL, Step, advance, step_of
 from risk_service.store.game_store import GameRecord, GameStore
 
 CHECKPOINT_STRIDE = 32  # a state is kept every this many versions ...
 MAX_CHECKPOINTS = 256  # ... or at most this many for a long game (46,589 versions: every 182)
 REPLAY_CACHE_GAMES = 16  # games whose replays a process keeps
 LOG_READ = 512  # log entries read from Redis at a time
-
-# what a version did to the rules: (seat, action) for an action, (seat, None) for a
-# resignation; None for a lifecycle step (joins, the start, a cancel), which the rules never see
-Step = tuple[int, Any] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +47,7 @@ class Replay:
         start = version // self.stride * self.stride
         state = self.checkpoints[start // self.stride]
         for step in self.steps[start:version]:
-            state = _advance(rules, state, step)
+            state = advance(rules, state, step)
         return state
 
 
@@ -129,25 +125,12 @@ def _build(record: GameRecord, entries: list[bytes]) -> Replay:
         entry = game_pb2.LogEntry.FromString(data)
         if not 0 < entry.version <= record.version:
             continue
-        which = entry.WhichOneof("entry")
-        if which == "action":
-            _variant, action = wire.action_from_proto(entry.action)
-            steps[entry.version - 1] = (entry.seat, action)
-        elif which == "resign":
-            steps[entry.version - 1] = (entry.seat, None)
+        steps[entry.version - 1] = step_of(entry)
     stride = max(CHECKPOINT_STRIDE, -(-len(steps) // MAX_CHECKPOINTS))
     checkpoints = [state]
     for version, step in enumerate(steps, start=1):
-        state = _advance(rules, state, step)
+        state = advance(rules, state, step)
         if version % stride == 0:
             checkpoints.append(state)
     return Replay(record.variant, steps, stride, checkpoints)
 
-
-def _advance(rules: Ruleset[Any, Any, Any], state: Any, step: Step) -> Any:
-    if step is None:
-        return state
-    seat, action = step
-    if action is None:
-        return rules.resign(state, seat)[0]
-    return rules.apply(state, seat, action)[0]

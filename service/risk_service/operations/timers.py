@@ -21,6 +21,7 @@ from risk_rules.lifecycle import (
     SeatHandedToBot,
     TimeoutPolicy,
 )
+from risk_service.errors import ServiceError
 from risk_service.operations import records
 from risk_service.operations.bot_levels import level_name
 from risk_service.operations.commit import Change, Committer, lifecycle_change
@@ -108,12 +109,16 @@ class Timers:
             return
         try:
             while True:
-                record = await self.store.load(game_id)
-                if record is None or record.status != ACTIVE:
+                # the state this process committed last, when Redis still holds it: a load
+                # would replay the log since the last snapshot for every bot move
+                try:
+                    record, state = await self.commits.fresh(game_id)
+                except ServiceError:  # the game is gone (expired, deleted)
+                    return
+                if record.status != ACTIVE:
                     return
                 meta = records.decode_meta(record)
                 rules = get_ruleset(record.variant)
-                state = records.decode_state(record)
                 seats = rules.decision(state).seats
                 if not seats or not meta.bot_seats[seats[0]]:
                     return

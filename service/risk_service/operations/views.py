@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from risk_proto.risk.v1 import game_pb2, lifecycle_pb2, service_pb2
+from risk_proto.risk.v1 import common_pb2, game_pb2, lifecycle_pb2, service_pb2
 from risk_rules import wire
 from risk_rules.engine import Event, get_ruleset
 from risk_service.operations.records import ACTIVE, FINAL, decode_meta
@@ -22,12 +22,14 @@ Numbered = tuple[int, int, Event, int]
 def summary(
     record: GameRecord, state: Any, meta: lifecycle_pb2.GameMeta | None = None,
     *, seat: int | None = None, reveal: bool = False,
+    decision: common_pb2.Decision | None = None,
 ) -> service_pb2.GameSummary:
     """The summary for a caller holding `seat` (None: no seat). While a game with a spectator
     delay is played, a caller without a seat gets no more of its progress than a delayed
     stream gives: version, last seq, the decision, its deadline, the banks, the bot seats and
     the time of the last change are withheld (left unset). With `reveal` (the game is over:
-    `seed_reveal.seed_revealable`), the seed and its commitment's nonce are shown."""
+    `seed_reveal.seed_revealable`), the seed and its commitment's nonce are shown. With
+    `decision`, that is the decision shown (`records.listed`: `state` is an earlier one's)."""
     rules = get_ruleset(record.variant)
     meta = meta if meta is not None else decode_meta(record)
     shown = service_pb2.GameSummary(
@@ -61,7 +63,8 @@ def summary(
     shown.bank_ms.extend(meta.bank_ms)
     shown.bot_seats.extend(meta.bot_seats)
     if record.status == ACTIVE:
-        shown.decision.CopyFrom(wire.decision_to_proto(rules.decision(state)))
+        shown.decision.CopyFrom(decision if decision is not None
+                                else wire.decision_to_proto(rules.decision(state)))
     outcome = wire.outcome_to_proto(rules.outcome(state))
     if outcome is not None:
         shown.outcome.CopyFrom(outcome)

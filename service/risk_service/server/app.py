@@ -292,6 +292,7 @@ async def start(settings: Settings, redis_url: str) -> App:
             creator_digests=settings.creator_digests(),
             list_budget_s=settings.list_budget_ms / 1000,
             max_round_games=settings.max_round_games,
+            snapshot_every=settings.snapshot_every,
         ),
         on_conflict=metrics.commit_conflict,
     )

@@ -54,11 +54,17 @@ for i = first_event, #ARGV do
   redis.call('XADD', stream, '0-' .. seq, 'e', ARGV[i], 'c', cid)
 end
 local version = tonumber(expected) + 1
-redis.call('HSET', game, 'snap', snap, 'version', version, 'seq', seq, 'status', status,
-           'updated', now, 'meta', meta, 'cid', cid)
+-- 'scid' = 'cid' says this code wrote the commit, so 'sver' and 'sidx' describe 'snap' (a
+-- process of an earlier release writes 'snap' and 'cid' only: its snapshot is at 'version')
+redis.call('HSET', game, 'version', version, 'seq', seq, 'status', status,
+           'updated', now, 'meta', meta, 'cid', cid, 'scid', cid)
 for i = 15, 14 + 2 * extra, 2 do redis.call('HSET', game, ARGV[i], ARGV[i + 1]) end
 for i = 16 + 2 * extra, first_event - 1, 2 do redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 1]) end
-if entry ~= '' then redis.call('RPUSH', log, entry) end
+local logged
+if entry ~= '' then logged = redis.call('RPUSH', log, entry)
+else logged = redis.call('LLEN', log) end
+-- no snapshot: the state is the last one's plus the log entries from 'sidx' on
+if snap ~= '' then redis.call('HSET', game, 'snap', snap, 'sver', version, 'sidx', logged) end
 if req_field ~= '' then redis.call('HSET', requests, req_field, req_value) end
 if retention_ms > 0 then
   for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], retention_ms) end
@@ -77,6 +83,18 @@ for i = 4 + 2 * n, #ARGV do
   redis.call('XADD', KEYS[2], '0-' .. (i - 3 - 2 * n), 'e', ARGV[i], 'c', ARGV[1])
 end
 return 1
+"""
+
+# A game as a cold load needs it, in one round trip: its hash and the log entries committed
+# after its snapshot (from list index 'sidx' on; none for a game last written by a release
+# before snapshots were spaced out, whose snapshot is at its version).
+_LOAD = """
+local kept = redis.call('HMGET', KEYS[1], 'sidx', 'scid', 'cid')
+local tail = {}
+if kept[1] and kept[2] == kept[3] then
+  tail = redis.call('LRANGE', KEYS[2], tonumber(kept[1]), -1)
+end
+return {redis.call('HGETALL', KEYS[1]), tail}
 """
 
 # On a cluster each commit also rings its game's doorbell: a shard channel named like the
@@ -144,6 +162,15 @@ class GameRecord:
     # the random id of the commit that wrote this state ("" for a game last written before
     # commit ids): with the version it names the state, even after Redis lost writes
     commit_id: str = ""
+    # `snapshot` holds the state at this version (None: a game last written by a release
+    # before snapshots were spaced out, whose snapshot is at `version`)...
+    snapshot_version: int | None = None
+    # ... and these serialised log entries (versions snapshot_version + 1 .. version, in
+    # order) bring it to `version` through the rules (records.decode_state)
+    tail: tuple[bytes, ...] = ()
+    # a serialised risk.v1.Decision of the state at `version`, written by each commit that
+    # writes no snapshot: what a ListGames summary needs of a state it does not rebuild
+    decision: bytes = b""
 
 
 def not_replicated(replicas: int, timeout_ms: int) -> ServiceError:
@@ -161,9 +188,15 @@ def _int(value: bytes | None) -> int:
     return int(value) if value else 0
 
 
-def _parse(game_id: str, raw: dict[bytes, bytes]) -> GameRecord | None:
+def parse_record(game_id: str, raw: dict[bytes, bytes], tail: Sequence[bytes] = ()
+                 ) -> GameRecord | None:
+    """The record of a game hash (`HGETALL`) and the log entries from its `sidx` on; None
+    for no game."""
     if not raw or b"snap" not in raw:
         return None
+    # 'sver' describes 'snap' only if this code wrote the last commit (see _COMMIT)
+    kept = b"scid" in raw and raw.get(b"scid") == raw.get(b"cid")
+    sver = raw.get(b"sver") if kept else None
     players = _int(raw.get(b"players"))
     return GameRecord(
         game_id=game_id,
@@ -180,6 +213,9 @@ def _parse(game_id: str, raw: dict[bytes, bytes]) -> GameRecord | None:
         seat_digests=tuple(raw.get(f"tok:{s}".encode(), b"") for s in range(players)),
         host_digest=raw.get(b"tok:host", b""),
         commit_id=raw.get(b"cid", b"").decode(),
+        snapshot_version=int(sver) if sver is not None else None,
+        tail=tuple(tail) if sver is not None else (),
+        decision=raw.get(b"dec", b""),
     )
 
 
@@ -199,6 +235,8 @@ class GameStore:
         commit = _COMMIT_NOTIFY if notify else _COMMIT
         self._commit = client.register_script(commit)
         self._commit_sha = pipe.script(commit) if pipe is not None else ""
+        self._load = client.register_script(_LOAD)
+        self._load_sha = pipe.script(_LOAD) if pipe is not None else ""
         self._create = client.register_script(_CREATE)
         self._create_sha = pipe.script(_CREATE) if pipe is not None else ""
         self._release = client.register_script(_RELEASE_LEASE)
@@ -229,6 +267,10 @@ class GameStore:
             "meta": record.meta,
             "tok:host": record.host_digest,
             "cid": record.commit_id,
+            # the creation's snapshot; the log has no entry yet
+            "sver": record.version,
+            "sidx": 0,
+            "scid": record.commit_id,
         }
         for seat, seat_digest in enumerate(record.seat_digests):
             if seat_digest:
@@ -284,11 +326,21 @@ class GameStore:
         return await self.redis.execute_command(*command)
 
     async def load(self, game_id: str) -> GameRecord | None:
-        """The game, or None if there is no such game."""
-        raw = await self._read("HGETALL", self.keys.game(game_id))
-        if isinstance(raw, list):  # the shared connection answers the flat reply
-            raw = dict(zip(raw[::2], raw[1::2], strict=True))
-        return _parse(game_id, raw)
+        """The game with the log entries after its snapshot (one round trip, atomic), or
+        None if there is no such game."""
+        keys = [self.keys.game(game_id), self.keys.log(game_id)]
+        if self.pipe is not None:
+            command: tuple[str | int, ...] = ("EVALSHA", self._load_sha, len(keys), *keys)
+            reply = (await self.pipe.call_adjacent(command, key=keys[0]))[0]
+            if isinstance(reply, rx.ResponseError) and str(reply).startswith("NOSCRIPT"):
+                await self.pipe.load_script(self._load_sha, keys[0])
+                reply = (await self.pipe.call_adjacent(command, key=keys[0]))[0]
+            if isinstance(reply, Exception):
+                raise reply
+        else:
+            reply = await self._load(keys=keys)
+        flat, tail = reply
+        return parse_record(game_id, dict(zip(flat[::2], flat[1::2], strict=True)), tail)
 
     async def state_id(self, game_id: str) -> tuple[int, str] | None:
         """The stored state's (version, commit id), None if there is no such game: a cheap
@@ -502,10 +554,13 @@ class GameStore:
             return sum(cast(list[int], await pipe.execute()))
 
     async def load_many(self, game_ids: Sequence[str]) -> list[GameRecord]:
-        """Several games in one round trip; ids whose game is gone are skipped."""
+        """Several games in one round trip, for summaries; ids whose game is gone are skipped.
+        The records come without their log tails (`records.listed` summarises them from the
+        snapshot and the stored decision): a page of 200 games neither reads 200 lists nor
+        replays them."""
         async with self.redis.pipeline(transaction=False) as pipe:
             for game_id in game_ids:
                 pipe.hgetall(self.keys.game(game_id))
             replies = await pipe.execute()
-        parsed = (_parse(g, raw) for g, raw in zip(game_ids, replies, strict=True))
+        parsed = (parse_record(g, raw) for g, raw in zip(game_ids, replies, strict=True))
         return [record for record in parsed if record is not None]
