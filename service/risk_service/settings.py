@@ -161,7 +161,7 @@ class Settings:
     # lifecycle step, status change and end); in between it appends the action to the log
     # and a load replays at most this many minus one (docs/storage.md, "Snapshots every N
     # versions"); 1: a snapshot on every commit
-    snapshot_every: int = 4
+    snapshot_every: int = 1
     # set by the parent of `workers` for its children: bind `listen` with SO_REUSEPORT
     reuse_port: bool = False
 
