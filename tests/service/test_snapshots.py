@@ -319,7 +319,7 @@ async def test_list_games_summarises_games_between_snapshots(
 
 @pytest.mark.parametrize(("raw", "every"), [("1", 1), ("16", 16), (None, 1)])
 def test_the_interval_is_a_setting(raw: str | None, every: int) -> None:
-    """RISK_SNAPSHOT_EVERY sets the interval (default 1, a snapshot on every commit, safe while releases mix)."""
+    """RISK_SNAPSHOT_EVERY sets the interval (default 1: a snapshot on every commit)."""
     env = {} if raw is None else {"RISK_SNAPSHOT_EVERY": raw}
     assert Settings.from_env(env).snapshot_every == every
 
