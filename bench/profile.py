@@ -11,6 +11,8 @@ with it, time that Python attributes to `Handle._run` is split into what grpc an
 
 - `--phase submit`: section 1's SubmitAction phase (64 in flight, many games);
 - `--phase deliver`: section 2's delivery run with 1,000 subscribers;
+- `--phase session_acks`: section 1's acks-only Session phase (one open stream per seat, the
+  moves of the submit phase's games; what `bench/peers.py` compares with the peers);
 - `--phase engine`: `bench/engine.py --variant classic --games N` (`--games`, default 3) run
   under py-spy from its start (no service; `--seconds` is ignored), inside `play_game`.
 
@@ -105,7 +107,8 @@ def profile_engine(py_spy: str, args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--phase", choices=("submit", "deliver", "engine"), default="submit")
+    parser.add_argument("--phase", choices=("submit", "session_acks", "deliver", "engine"),
+                        default="submit")
     parser.add_argument("--seconds", type=float, default=8.0, help="sampling time")
     parser.add_argument("--native", action="store_true", help="include C frames")
     parser.add_argument("--top", type=int, default=30)
@@ -121,6 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.phase == "submit":
         bench += ["--subscribers", "", "--submit-seconds", str(args.seconds + 8)]
         marker, focus = "setup:", "GameService.submit"
+    elif args.phase == "session_acks":
+        # the phase before it ends with this line; its warm-up is half of service.py's
+        bench += ["--subscribers", "", "--submit-seconds", str(args.seconds + 4)]
+        marker, focus = "session phase:", "_Session._actions"
     else:
         bench += ["--subscribers", "1000", "--submit-seconds", "1",
                   "--deliver-seconds", str(args.seconds + 4), "--burst", "0"]
@@ -143,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(log.read_text())
                     print("the benchmark never reached the phase to profile", file=sys.stderr)
                     return 1
-                time.sleep(4 if args.phase == "submit" else 1)  # into the measured phase
+                time.sleep(1 if args.phase == "deliver" else 4)  # into the measured phase
                 spy = [py_spy, "record", "-p", pid, "-d", str(int(args.seconds)), "-r", "200",
                        "-f", "raw", "-o", str(raw)] + (["--native"] if args.native else [])
                 subprocess.run(spy, check=True, capture_output=True)

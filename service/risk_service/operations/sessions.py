@@ -25,6 +25,7 @@ from risk_service.errors import malformed
 from risk_service.operations import identity, records
 from risk_service.operations.moves import Moves
 from risk_service.operations.streams import Streams
+from risk_service.store.game_store import GameRecord
 
 SUBMIT = "SubmitAction"
 RESIGN = "Resign"
@@ -91,7 +92,7 @@ class Sessions:
         # session with the status StreamEvents would end with
         record = await records.load(self.streams.store, opening.game_id)
         identity.identify(record, token, self.streams.limits)
-        session = _Session(self.moves, self.streams, record.game_id, opening.after_seq, token,
+        session = _Session(self.moves, self.streams, record, opening.after_seq, token,
                            events=not opening.acks_only)
         async with contextlib.aclosing(session.output(requests, calls)) as output:
             async for data in output:
@@ -99,12 +100,13 @@ class Sessions:
 
 
 class _Session:
-    def __init__(self, moves: Moves, streams: Streams, game_id: str, after_seq: int,
+    def __init__(self, moves: Moves, streams: Streams, record: GameRecord, after_seq: int,
                  token: str | None, *, events: bool) -> None:
         self.events = events
         self.moves = moves
         self.streams = streams
-        self.game_id = game_id
+        self.record: GameRecord | None = record  # as opened; the event reader starts from it
+        self.game_id = record.game_id
         self.after_seq = after_seq
         self.token = token
         self.out: asyncio.Queue[bytes | _End] = asyncio.Queue(OUT_BUFFER)
@@ -144,8 +146,10 @@ class _Session:
 
     async def _events(self) -> None:
         request = service_pb2.StreamEventsRequest(game_id=self.game_id, after_seq=self.after_seq)
+        record, self.record = self.record, None  # read once: not kept for the session's life
         try:
-            async with contextlib.aclosing(self.streams.items(request, self.token)) as items:
+            async with contextlib.aclosing(self.streams.items(request, self.token,
+                                                              record=record)) as items:
                 async for seq, data in items:
                     self.read = seq
                     self.progress.set()

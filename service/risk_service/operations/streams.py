@@ -28,7 +28,7 @@ from risk_service.feed import FeedHub, FeedRolledBack
 from risk_service.operations import identity, records
 from risk_service.operations.limits import Limits
 from risk_service.operations.views import events_for
-from risk_service.store.game_store import GameStore
+from risk_service.store.game_store import GameRecord, GameStore
 
 STREAM_CACHE = 8192  # encoded stream messages kept (a few recent events x audiences x games)
 # a stream that starts behind reads its backlog this many events at a time: a spectator joining
@@ -121,13 +121,17 @@ class Streams:
 
     async def items(
         self, request: service_pb2.StreamEventsRequest, token: str | None,
-        max_batch: int | None = None,
+        max_batch: int | None = None, record: GameRecord | None = None,
     ) -> AsyncGenerator[tuple[int, bytes], None]:
         """(seq, message) for `stream`: each message with the seq of its last event, and b""
         for events the caller may not see: a session (operations.sessions) orders its
-        acknowledgements by seq, so it must hear of every seq, shown or not."""
+        acknowledgements by seq, so it must hear of every seq, shown or not. `record`: the
+        game as the caller has just read it (a session has, to refuse a bad opening before
+        any action), so it is not read twice; the subscription starts at its last seq, and
+        the backlog read covers whatever was committed since."""
         limit = min(request.max_batch if max_batch is None else max_batch, MAX_BATCH)
-        record = await records.load(self.store, request.game_id)
+        if record is None:
+            record = await records.load(self.store, request.game_id)
         caller = identity.identify(record, token, self.limits)
         meta = records.decode_meta(record)
         delay = SpectatorDelay(meta) if caller.seat is None and (
