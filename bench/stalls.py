@@ -237,7 +237,7 @@ async def run(args: argparse.Namespace, target: str, pids: dict[str, list[int]])
         out, missing, errs = [], 0, 0
         for received_lists, errors in results:
             errs += len(errors)
-            for pairs in received_lists:
+            for pairs, _messages in received_lists:  # (version, ns) and (version, messages)
                 got = dict(pairs)
                 for v in range(first, last + 1):
                     t = got.get(v)

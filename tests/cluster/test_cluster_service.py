@@ -204,3 +204,44 @@ async def test_legacy_campaign_game_shares_its_campaigns_slot_and_completes(
     listed = await b.ListCampaigns(service_pb2.ListCampaignsRequest())
     assert campaign_id in [c.campaign_id for c in listed.campaigns]
 
+
+
+async def test_snapshots_every_four_versions_load_cold_on_the_other_process(
+    make_cluster_service: ClusterServiceFactory, cluster_client: RedisCluster
+) -> None:
+    """RISK_SNAPSHOT_EVERY=4 on the cluster: a game's snapshot and the log after it share its
+    slot, so a load is still one read script. A bot game played through A; before every move
+    B (whose cached copy the move before made stale) reads it cold, replaying the entries after
+    the last snapshot, and answers GetGame and ListLegalActions exactly as A does. At the end
+    Redis holds what the engine makes of the acknowledged moves and the export verifies."""
+    procs = [make_cluster_service(RISK_SNAPSHOT_EVERY="4") for _ in range(2)]
+    channels = [channel(p.target) for p in procs]
+    a, b = Stub(channels[0]), Stub(channels[1])
+    try:
+        table = await open_table(a, quick_game(seed=13))
+        keys = Keys()
+        behind: set[int] = set()  # versions - snapshot versions seen in Redis
+
+        async def same_on_both(_moves: int, version: int) -> None:
+            raw = cast(dict[bytes, bytes], await cluster_client.hgetall(keys.game(table.game_id)))
+            behind.add(int(raw[b"version"]) - int(raw.get(b"sver", raw[b"version"])))
+            get = service_pb2.GetGameRequest(game_id=table.game_id)
+            on_a, on_b = await a.GetGame(get), await b.GetGame(get)
+            assert on_b == on_a, f"B's cold load differs from A at version {version}"
+            seat = on_a.game.decision.seats[0]
+            ask = service_pb2.ListLegalActionsRequest(game_id=table.game_id)
+            legal_a, legal_b = [await stub.ListLegalActions(
+                ask, metadata=bearer(table.tokens[seat])) for stub in (a, b)]
+            assert legal_b == legal_a, f"B's legal actions differ at version {version}"
+
+        log = Log(table.start_version)
+        await play(a, table, log, before_submit=same_on_both)
+        assert len(log.moves) > 12, "the game crossed several snapshots"
+        assert behind == {0, 1, 2, 3}, "between snapshots the state was 1 to 3 versions behind"
+        assert_replays(await stored(_plain(cluster_client), table.game_id), table, log)
+        export = await b.ExportGame(service_pb2.ExportGameRequest(game_id=table.game_id),
+                                    metadata=bearer(table.tokens[0]))
+        assert audit.verify(export).actions == len(log.moves)
+    finally:
+        for ch in channels:
+            await ch.close()
