@@ -30,6 +30,13 @@ from risk_service.store.game_store import GameRecord, GameStore
 from risk_service.store.tournament_store import TournamentStore
 
 
+def new_seat_token() -> str:
+    """A fresh bearer token (32 random bytes, URL-safe base64) that never starts with "-": a
+    command line (`risk --token TOKEN`) would take such a token for an option."""
+    while (token := secrets.token_urlsafe(32)).startswith("-"):
+        pass
+    return token
+
 class GameService:
     def __init__(
         self,
@@ -38,7 +45,7 @@ class GameService:
         *,
         clock_ms: Callable[[], int],
         limits: Limits | None = None,
-        new_token: Callable[[], str] = lambda: secrets.token_urlsafe(32),
+        new_token: Callable[[], str] = new_seat_token,
         new_seed: Callable[[], int] = lambda: secrets.randbits(64),
         new_commit_id: Callable[[], str] = lambda: secrets.token_hex(8),
         on_conflict: Callable[[], None] = lambda: None,
