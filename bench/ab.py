@@ -1,6 +1,7 @@
 """Before and after in one sitting: ours' moves job on two checkouts, alternating.
 
     python bench/ab.py --base REV [--rounds 3] [--games 64] [--seconds 10]
+    python bench/ab.py --base-python /path/to/python3.13    # one checkout, two interpreters
 
 The service of this checkout ("new") and of commit REV ("base", checked out into a git
 worktree under bench/.scratch/) run bench/peers.py's moves job in turn, the order swapped each
@@ -9,7 +10,9 @@ acks-only Session per seat. Each run starts its own redis-server and service pro
 clients, the harness and the games' seeds are this checkout's for both sides, so only the
 service differs. Printed per round and as medians: moves/s and server CPU seconds per 1,000
 moves (from /proc) for each way in, and new ÷ base. A change to the per-move path is
-measured so, on a machine whose load both sides share.
+measured so, on a machine whose load both sides share. `--new-python` / `--base-python` name
+the interpreter that runs each side's service (a virtualenv's python with the service's
+dependencies installed; default: this one); without `--base`, both sides run this checkout.
 """
 
 from __future__ import annotations
@@ -60,6 +63,12 @@ def python_path(root: Path) -> str:
                            ("service", "service/rules", "proto/python"))
 
 
+def interpreter(python: str) -> str:
+    version = subprocess.run([python, "-c", "import sys; print(sys.version.split()[0])"],
+                             check=True, capture_output=True, text=True).stdout.strip()
+    return f"Python {version} ({python})"
+
+
 async def moves(args: argparse.Namespace, target: str, pids: dict[str, list[int]]
                 ) -> dict[str, float]:
     channel = grpc.aio.insecure_channel(target)
@@ -69,9 +78,11 @@ async def moves(args: argparse.Namespace, target: str, pids: dict[str, list[int]
         await channel.close()
 
 
-def run_side(side: str, root: Path, args: argparse.Namespace) -> dict[str, float]:
-    say(f"\n-- {side} ({root}): load {load_averages()}")
-    with stack({"side": side}, args.log_level, PYTHONPATH=python_path(root)) as st:
+def run_side(side: str, root: Path, python: str, args: argparse.Namespace
+             ) -> dict[str, float]:
+    say(f"\n-- {side} ({root}, {python}): load {load_averages()}")
+    with stack({"side": side}, args.log_level, python=python,
+               PYTHONPATH=python_path(root)) as st:
         assert st.redis.pid is not None
         return asyncio.run(moves(args, st.service.target,
                                  {"server": [st.service_pid], "redis": [st.redis.pid]}))
@@ -79,7 +90,11 @@ def run_side(side: str, root: Path, args: argparse.Namespace) -> dict[str, float
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", required=True, help="the commit to compare with")
+    parser.add_argument("--base", help="the commit to compare with (default: this checkout)")
+    parser.add_argument("--new-python", default=sys.executable,
+                        help="the interpreter of this checkout's service")
+    parser.add_argument("--base-python", default=sys.executable,
+                        help="the interpreter of the base side's service")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--games", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=10.0, help="each measured phase")
@@ -88,18 +103,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--log-level", default="info", help="the services' RISK_LOG_LEVEL")
     args = parser.parse_args(argv)
     args.move_s, args.warmup = args.seconds, 2.0
-    base = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", args.base],
-                          check=True, capture_output=True, text=True).stdout.strip()
     head = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
                           check=True, capture_output=True, text=True).stdout.strip()
-    sides = {"new": ROOT, "base": worktree(args.base)}
-    say(f"new: {head} (this checkout); base: {base}; {args.rounds} round(s); "
+    if args.base:
+        base = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", args.base],
+                              check=True, capture_output=True, text=True).stdout.strip()
+        sides = {"new": ROOT, "base": worktree(args.base)}
+    else:
+        base, sides = f"{head} (this checkout)", {"new": ROOT, "base": ROOT}
+    pythons = {"new": args.new_python, "base": args.base_python}
+    say(f"new: {head} (this checkout) on {interpreter(args.new_python)}; base: {base} on "
+        f"{interpreter(args.base_python)}; {args.rounds} round(s); "
         f"load averages {load_averages()}")
     results: dict[str, list[dict[str, float]]] = {"new": [], "base": []}
     for i in range(args.rounds):
         order = ("new", "base") if i % 2 == 0 else ("base", "new")
         for side in order:
-            results[side].append(run_side(side, sides[side], args))
+            results[side].append(run_side(side, sides[side], pythons[side], args))
         new, old = results["new"][-1], results["base"][-1]
         say(f"round {i + 1} ({', '.join(order)}): " + "; ".join(
             f"{label} {fmt.format(new[key])} vs {fmt.format(old[key])}"

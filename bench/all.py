@@ -5,7 +5,8 @@
 Runs bench/engine.py, bench/service.py --quick, bench/contention.py, bench/stalls.py,
 bench/backlog.py, bench/memory.py, bench/http.py --quick, bench/bots.py, bench/snapshots.py
 --quick --rounds 1 (RISK_SNAPSHOT_EVERY=1 against the default) and bench/peers.py
---quick (boardgame.io and Colyseus, npm-installed into bench/peers/node_modules on first run)
+--quick (boardgame.io and Colyseus, npm-installed into bench/peers/node_modules on first run,
+and the grpc.aio floor: the peers' game on the service's own stack)
 with their default (or quick) options, each in its own process, streaming their output; at the
 end it repeats, per script, the lines containing "ratio" or "bytes per" (or "÷": bench/engine.py's
 ratio line says "actions/s ÷ ... moves/s" without the word).

@@ -52,12 +52,14 @@ def rss_bytes(pid: int) -> int:
 
 @contextlib.contextmanager
 def stack(settings: dict[str, Any], log_level: str = "info", keep: bool = False,
-          **service_env: str) -> Iterator[Stack]:
-    """Redis + one service process; prints date, machine, versions and `settings`."""
+          python: str = sys.executable, **service_env: str) -> Iterator[Stack]:
+    """Redis + one service process (run by `python`); prints date, machine, versions and
+    `settings`."""
     work = Path(tempfile.mkdtemp(prefix="risk-bench-"))
     redis = RedisServer(work / "redis", appendfsync="everysec")
     redis.start()
-    service = ServiceProcess(redis.url, work, RISK_LOG_LEVEL=log_level, **service_env)
+    service = ServiceProcess(redis.url, work, python=python, RISK_LOG_LEVEL=log_level,
+                             **service_env)
     try:
         service.start()
         assert service.proc is not None
@@ -69,7 +71,7 @@ def stack(settings: dict[str, Any], log_level: str = "info", keep: bool = False,
         say(f"date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M:%S} UTC; "
             f"machine: {machine_line()}")
         say(f"redis: {' '.join(version[:3])} (own process, pid {redis.pid}), appendonly yes, "
-            f"appendfsync {redis.appendfsync}; service: python -m risk_service (pid "
+            f"appendfsync {redis.appendfsync}; service: {python} -m risk_service (pid "
             f"{service.proc.pid}) at {service.target}, RISK_LOG_LEVEL={log_level}"
             f"{' ' + extra if extra else ''}; inherited: {inherited or 'none'}")
         say("service limits: " + service_limits({**os.environ, **service.env}))

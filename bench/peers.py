@@ -1,8 +1,10 @@
-"""Peers side by side: the service against boardgame.io 0.50.2 and Colyseus 0.16, one sitting.
+"""Peers side by side: the service against boardgame.io 0.50.2, Colyseus 0.16 and the floor of
+its own stack, one sitting.
 
     python bench/peers.py [--quick] [--rounds 3] [--games 64] [--spectators 1000]
+                          [--peers bgio,colyseus,floor]
 
-Rounds alternate the three sides (the order rotates each round) and every figure printed at the
+Rounds alternate the sides (the order rotates each round) and every figure printed at the
 end is the median over the rounds, as ours ÷ peer. Each side starts fresh servers every round:
 - ours: redis-server (AOF, appendfsync everysec) and `python -m risk_service` (bench/common.py's
   stack); clients in Python grpc.aio (bench/service.py's load worker and subscriber processes).
@@ -12,6 +14,11 @@ end is the median over the rounds, as ours ÷ peer. Each side starts fresh serve
   colyseus.js clients. Both validate a "place an army" move (the mover must own the territory,
   bench/peers/board.js) in memory and persist nothing: an upper bound for them. Their clients
   are node processes (bench/peers/load.js).
+- the grpc.aio floor: the same trivial game on the service's own stack (CPython, grpc.aio on
+  uvloop, protobuf; bench/peers/floor_server.py, one open stream per seated client, a watcher's
+  update serialised once for all), with Python grpc.aio clients (bench/peers/floor_load.py).
+  No rules, no Redis, no logging: where it is behind a peer on a figure, no design on this
+  stack is ahead of that peer there, and ours ÷ floor is what our own work per move costs.
 The peers' packages are installed on first run with `npm ci` from bench/peers/package-lock.json
 into bench/peers/node_modules (git-ignored); nothing is downloaded while measuring.
 
@@ -82,10 +89,14 @@ from tests.service.rpc import create_request  # noqa: E402
 
 PEERS_DIR = ROOT / "bench" / "peers"
 BATCH = 64  # ours' subscribers' max_batch in the compared run (what the clients ask for)
-PEERS = ("bgio", "colyseus")
-SIDES = ("ours", *PEERS)
-NAMES = {"ours": "ours", "bgio": "boardgame.io 0.50.2", "colyseus": "Colyseus 0.16"}
-SERVERS = {"bgio": "bgio_server.js", "colyseus": "colyseus_server.js"}
+PEERS = ("bgio", "colyseus", "floor")
+NAMES = {"ours": "ours", "bgio": "boardgame.io 0.50.2", "colyseus": "Colyseus 0.16",
+         "floor": "grpc.aio floor"}
+# how each peer's server and load generator start (in bench/peers; the server takes --port P)
+SERVERS = {"bgio": ["node", "bgio_server.js"], "colyseus": ["node", "colyseus_server.js"],
+           "floor": [sys.executable, "floor_server.py"]}
+LOADERS = {"bgio": ["node", "load.js"], "colyseus": ["node", "load.js"],
+           "floor": [sys.executable, "floor_load.py"]}
 Figures = dict[str, float]
 
 
@@ -116,7 +127,7 @@ def free_port() -> int:
 def peer_server(peer: str) -> Iterator[tuple[str, int]]:
     """The peer's server on a free port: yields (its URL, its pid)."""
     port = free_port()
-    proc = subprocess.Popen(["node", SERVERS[peer], "--port", str(port)], cwd=PEERS_DIR,
+    proc = subprocess.Popen([*SERVERS[peer], "--port", str(port)], cwd=PEERS_DIR,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert proc.stdout is not None
@@ -127,14 +138,16 @@ def peer_server(peer: str) -> Iterator[tuple[str, int]]:
             raise RuntimeError(f"{peer} server exited with {proc.wait()}")
         # keep reading its output so a chatty server never blocks on a full pipe
         threading.Thread(target=proc.stdout.read, daemon=True).start()
-        yield f"http://127.0.0.1:{port}", proc.pid
+        # the floor is a gRPC server: its clients take a target, not a URL
+        yield (f"127.0.0.1:{port}" if peer == "floor" else f"http://127.0.0.1:{port}"), proc.pid
     finally:
         proc.terminate()
         proc.wait(10)
 
 
 class NodeClient:
-    """One bench/peers/load.js process: commands in on stdin, JSON lines out on stdout."""
+    """One load generator process (bench/peers/load.js, or floor_load.py for the floor):
+    commands in on stdin, JSON lines out on stdout."""
 
     started: ClassVar[list[NodeClient]] = []  # every one, so a failed job leaves no process behind
 
@@ -145,7 +158,7 @@ class NodeClient:
     @classmethod
     async def start(cls, peer: str, url: str, *args: str | int) -> NodeClient:
         proc = await asyncio.create_subprocess_exec(
-            "node", "load.js", peer, url, *map(str, args), cwd=PEERS_DIR,
+            *LOADERS[peer], peer, url, *map(str, args), cwd=PEERS_DIR,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**28)
         return cls(proc)
 
@@ -157,7 +170,8 @@ class NodeClient:
         assert self.proc.stdout is not None
         line = await self.proc.stdout.readline()
         if not line:
-            raise RuntimeError(f"load.js (pid {self.pid}) exited with {await self.proc.wait()}")
+            raise RuntimeError(f"load generator (pid {self.pid}) exited with "
+                               f"{await self.proc.wait()}")
         value: dict[str, Any] = json.loads(line)
         return value
 
@@ -433,10 +447,11 @@ def report(args: argparse.Namespace, rounds: dict[str, list[Figures]]) -> None:
     med = {side: {k: statistics.median(r[k] for r in runs) for k in runs[0]}
            for side, runs in rounds.items()}
     say(f"\n== medians of {args.rounds} round(s); load averages now {load_averages()}")
+    peers = [side for side in med if side != "ours"]
     for key, label, fmt, higher in ROWS:
         ours = med["ours"][key]
         parts = [f"ours {fmt.format(ours)}"]
-        for peer in PEERS:
+        for peer in peers:
             theirs = med[peer][key]
             parts.append(f"{NAMES[peer]} {fmt.format(theirs)} (ours ÷ {peer} "
                          f"{ours / theirs:.2f})")
@@ -445,7 +460,7 @@ def report(args: argparse.Namespace, rounds: dict[str, list[Figures]]) -> None:
     for key, label, fmt, _higher in ROWS[:3]:
         ours = med["ours"]["session_" + key]
         say(f"ours through acks-only sessions, {label.format(**vars(args))}: {fmt.format(ours)} ("
-            + ", ".join(f"ours ÷ {peer} {ours / med[peer][key]:.2f}" for peer in PEERS)
+            + ", ".join(f"ours ÷ {peer} {ours / med[peer][key]:.2f}" for peer in peers)
             + f"; sessions ÷ unary {ours / med['ours'][key]:.2f})")
     say("ours without batching (max_batch 0), for the rows above: " + ", ".join(
         f"{key} {med['ours'][f'{key}_unbatched']:.4g}" for key in (
@@ -458,7 +473,14 @@ def report(args: argparse.Namespace, rounds: dict[str, list[Figures]]) -> None:
         f"{med['ours']['redis_cpu_per_1000_moves']:.3f}")
     say("client CPU, % of one core (moves | delivery driver + subscribers): " + ", ".join(
         f"{side} {med[side]['client_cpu_moves']:.0f} | {med[side]['client_cpu_delivery']:.0f}"
-        for side in SIDES))
+        for side in med))
+    if "floor" in med and "bgio" in med:
+        # the stack's own cost: where the floor is behind a peer, so is any design on it
+        say("the stack alone (grpc.aio floor: the peers' trivial game, in memory, on Python "
+            "grpc.aio) ÷ each peer: " + "; ".join(
+                f"{key} " + ", ".join(f"÷ {peer} {med['floor'][key] / med[peer][key]:.2f}"
+                                      for peer in peers if peer != "floor")
+                for key, *_ in ROWS))
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -474,8 +496,13 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=10.0, help="driver moves/s")
     parser.add_argument("--burst", type=int, default=300, help="moves of the saturation burst")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--peers", default=",".join(PEERS),
+                        help=f"the peers beside ours, comma-separated (default {','.join(PEERS)})")
     parser.add_argument("--log-level", default="info", help="the service's RISK_LOG_LEVEL")
     args = parser.parse_args(argv)
+    args.peers = [p for p in args.peers.split(",") if p]
+    if unknown := set(args.peers) - set(PEERS):
+        parser.error(f"unknown peers {sorted(unknown)}; choose from {', '.join(PEERS)}")
     quick = args.quick
     args.rounds = args.rounds or (1 if quick else 3)
     args.spectators = args.spectators or (200 if quick else 1000)
@@ -494,13 +521,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ensure_installed()
     node = subprocess.run(["node", "--version"], capture_output=True, text=True,
                           check=True).stdout.strip()
-    say(f"peers: {', '.join(NAMES[p] for p in PEERS)} under node {node}; {args.rounds} "
+    say(f"peers: {', '.join(NAMES[p] for p in args.peers)} (node {node}); {args.rounds} "
         f"round(s); {args.spectators} spectators"
         + (" (--quick: scaled down from 1,000)" if args.quick and args.spectators < 1000 else "")
         + f"; load averages {load_averages()}; pid {os.getpid()}")
-    rounds: dict[str, list[Figures]] = {side: [] for side in SIDES}
+    sides = ["ours", *args.peers]
+    rounds: dict[str, list[Figures]] = {side: [] for side in sides}
     for r in range(args.rounds):
-        order = SIDES[r % 3:] + SIDES[:r % 3]
+        order = sides[r % len(sides):] + sides[:r % len(sides)]
         say(f"\n==== round {r + 1} of {args.rounds}: {', '.join(order)}")
         for side in order:
             rounds[side].append(measure_ours(args) if side == "ours"

@@ -25,9 +25,10 @@ SERVICE_NAME = "risk.v1.RiskService"
 class ServiceProcess:
     def __init__(self, redis_url: str, log_dir: Path,
                  credentials: grpc.ChannelCredentials | None = None, *, http: bool = False,
-                 **env: str) -> None:
+                 python: str = sys.executable, **env: str) -> None:
         """`credentials`: how the readiness check connects (a TLS-only service); plaintext
-        when None. `http`: also serve the HTTP port (Connect, gRPC-Web, JSON) at `http_url`."""
+        when None. `http`: also serve the HTTP port (Connect, gRPC-Web, JSON) at `http_url`.
+        `python`: the interpreter that runs the service (a benchmark compares two)."""
         self.redis_url = redis_url
         self.credentials = credentials
         self.port = free_port()
@@ -38,6 +39,7 @@ class ServiceProcess:
             env = {"RISK_HTTP_LISTEN": f"127.0.0.1:{self.http_port}", **env}
         self.log_path = log_dir / f"service-{self.port}.log"
         self.env = env
+        self.python = python
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 30.0) -> None:
@@ -50,7 +52,7 @@ class ServiceProcess:
         }
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "risk_service"], env=env, stdout=log, stderr=subprocess.STDOUT
+            [self.python, "-m", "risk_service"], env=env, stdout=log, stderr=subprocess.STDOUT
         )
         log.close()
         deadline = time.monotonic() + timeout

@@ -10,6 +10,7 @@ import redis.asyncio as aioredis
 
 from risk_proto.risk.v1 import game_pb2
 from risk_service.operations import GameService
+from risk_service.operations.service import commit_ids
 from risk_service.store.game_store import CommitOutcome, GameStore
 from risk_service.store.keys import Keys
 from tests.service.inprocess import in_process_hub
@@ -50,3 +51,15 @@ async def test_stream_entries_carry_their_commit_id_and_a_commit_checks_it(
     assert (result.version, result.commit_id) == (1, record.commit_id)
     assert await store.state_id(game_id) == (1, record.commit_id)
     assert len(await redis_client.xrange(keys.events(game_id))) == len(entries)
+
+
+def test_commit_ids_never_repeat_within_or_across_processes() -> None:
+    """Commit ids are drawn from a per-process random prefix and a counter, not from the
+    kernel's random source per commit: they must still be unique (a repeat at one version of a
+    game would hide a state Redis lost), 16 hex digits as before, and two services (two
+    processes of one deployment) must not share a sequence."""
+    first, second = commit_ids(), commit_ids()
+    drawn = [first() for _ in range(20_000)] + [second() for _ in range(20_000)]
+    assert len(set(drawn)) == len(drawn)
+    assert all(len(cid) == 16 and int(cid, 16) >= 0 for cid in drawn)
+    assert drawn[0][:8] != drawn[20_000][:8]  # another prefix: 1 in 2^32 to fail by chance

@@ -1,0 +1,142 @@
+"""The floor of our own stack, as a third peer: the peers' trivial game on Python grpc.aio.
+
+    python bench/peers/floor_server.py --port P
+
+What boardgame.io and Colyseus run in bench/peers.py, on what the service runs on: CPython,
+grpc.aio on uvloop, protobuf messages. The game is board.js's: 42 territories dealt round-robin
+to 2 seats, a move names a territory and is legal only if the mover's seat owns it, and adds an
+army there. Everything is in memory and nothing is persisted or logged, and no rules, identity,
+admission or metrics run: what is left is what the stack alone costs for each of the peers'
+jobs. Where this floor is itself behind a peer on some figure, no design of the service on this
+stack can be ahead of that peer there.
+
+Methods (generic handlers, raw protobuf bytes; bench/peers/floor_load.py is the client):
+- `/floor.Floor/Create` (unary): an empty request; answers the new game's id
+  (`BytesValue`). Idle games are these, left alone.
+- `/floor.Floor/Play` (bidirectional): the first message names the game (`BytesValue`) and takes
+  seat 0; each later one is a move (`UInt32Value`, the territory), answered with the game's new
+  version (`UInt32Value`) or, for an illegal move, ended INVALID_ARGUMENT.
+- `/floor.Floor/Watch` (server streaming): the game's id in; out, the whole board once (the
+  sync), then one message per move: `BytesValue` of (version, territory, armies), serialised once
+  for every watcher, as the service serialises an event once per audience.
+Prints "listening P" once it accepts calls.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import struct
+from collections.abc import AsyncIterator
+
+import grpc
+import uvloop
+from google.protobuf import wrappers_pb2
+
+TERRITORIES = 42
+SEATS = 2
+WATCHER_BUFFER = 1024  # updates a watcher may fall behind by before it is cut off
+
+
+class Game:
+    __slots__ = ("armies", "owners", "seated", "version", "watchers")
+
+    def __init__(self) -> None:
+        self.owners = [t % SEATS for t in range(TERRITORIES)]
+        self.armies = [1] * TERRITORIES
+        self.version = 0
+        self.seated = False
+        self.watchers: set[asyncio.Queue[bytes]] = set()
+
+    def board(self) -> bytes:
+        return wrappers_pb2.BytesValue(value=struct.pack(
+            f"<I{2 * TERRITORIES}I", self.version,
+            *itertools.chain.from_iterable(zip(self.owners, self.armies, strict=True)))
+        ).SerializeToString()
+
+    def place(self, seat: int, territory: int) -> bool:
+        if not 0 <= territory < TERRITORIES or self.owners[territory] != seat:
+            return False
+        self.armies[territory] += 1
+        self.version += 1
+        update = wrappers_pb2.BytesValue(value=struct.pack(
+            "<III", self.version, territory, self.armies[territory])).SerializeToString()
+        for queue in list(self.watchers):
+            if queue.full():
+                self.watchers.discard(queue)  # too slow: its stream ends (below)
+                queue.put_nowait(b"")
+            else:
+                queue.put_nowait(update)
+        return True
+
+
+class Floor:
+    def __init__(self) -> None:
+        self.games: dict[bytes, Game] = {}
+        self.ids = itertools.count(1)
+
+    async def game(self, game_id: bytes, context: grpc.aio.ServicerContext) -> Game:
+        game = self.games.get(game_id)
+        if game is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, "unknown game")
+        assert game is not None
+        return game
+
+    async def create(self, request: bytes, context: grpc.aio.ServicerContext) -> bytes:
+        game_id = b"g%d" % next(self.ids)
+        self.games[game_id] = Game()
+        return wrappers_pb2.BytesValue(value=game_id).SerializeToString()
+
+    async def play(self, requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext
+                   ) -> AsyncIterator[bytes]:
+        game: Game | None = None
+        async for data in requests:
+            if game is None:
+                game = await self.game(wrappers_pb2.BytesValue.FromString(data).value, context)
+                game.seated = True
+                continue
+            territory = wrappers_pb2.UInt32Value.FromString(data).value
+            if not game.place(0, territory):
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "illegal move")
+            yield wrappers_pb2.UInt32Value(value=game.version).SerializeToString()
+
+    async def watch(self, request: bytes, context: grpc.aio.ServicerContext
+                    ) -> AsyncIterator[bytes]:
+        game = await self.game(wrappers_pb2.BytesValue.FromString(request).value, context)
+        queue: asyncio.Queue[bytes] = asyncio.Queue(WATCHER_BUFFER)
+        game.watchers.add(queue)
+        try:
+            yield game.board()
+            while update := await queue.get():
+                yield update
+        finally:
+            game.watchers.discard(queue)
+
+
+async def serve(port: int) -> None:
+    floor = Floor()
+    handlers = grpc.method_handlers_generic_handler("floor.Floor", {
+        "Create": grpc.unary_unary_rpc_method_handler(floor.create),
+        "Play": grpc.stream_stream_rpc_method_handler(floor.play),
+        "Watch": grpc.unary_stream_rpc_method_handler(floor.watch),
+    })
+    # as the service's server (server/app.py): a burst of watchers opened at once waits to be
+    # taken up instead of being cancelled by gRPC's default limit
+    server = grpc.aio.server(options=[("grpc.server.max_pending_requests", 20000),
+                                      ("grpc.server.max_pending_requests_hard_limit", 20000)])
+    server.add_generic_rpc_handlers((handlers,))
+    server.add_insecure_port(f"127.0.0.1:{port}")
+    await server.start()
+    print(f"listening {port}", flush=True)
+    await server.wait_for_termination()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, required=True)
+    uvloop.run(serve(parser.parse_args().port))
+
+
+if __name__ == "__main__":
+    main()
