@@ -43,6 +43,24 @@ def pipe_supported(url: str) -> bool:
     return url.startswith(("redis://", "rediss://", "unix://"))
 
 
+async def _settled(futures: list[asyncio.Future[Any]]) -> list[Any]:
+    """Each future's result, or the exception it ended with, in order (`gather` with
+    return_exceptions, without the gathering future and callbacks gather costs per call: a
+    connection answers its commands in the order they were sent, so awaiting them one by one
+    waits no longer)."""
+    replies: list[Any] = []
+    for future in futures:
+        try:
+            replies.append(await future)
+        except asyncio.CancelledError:
+            for rest in futures:
+                rest.cancel()
+            raise
+        except Exception as exc:  # an error reply (or a lost connection) is a reply
+            replies.append(exc)
+    return replies
+
+
 class _Connection(asyncio.Protocol):
     def __init__(self) -> None:
         self.reader = hiredis.Reader()
@@ -180,7 +198,7 @@ class RedisPipe:
             try:
                 connection = await self._open()
                 futures = [connection.send(part) for part in packed]
-                replies = await asyncio.gather(*futures, return_exceptions=True)
+                replies = await _settled(futures)
             except rx.ConnectionError:
                 replies = [rx.ConnectionError("lost the Redis connection")]
             lost = next((r for r in replies if isinstance(r, rx.ConnectionError)), None)
