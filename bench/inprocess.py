@@ -1,0 +1,199 @@
+"""Our own work per move, without gRPC: the service's operations in this process, on Redis.
+
+    python bench/inprocess.py [--games 64] [--seconds 6] [--rounds 3] [--log-level info]
+
+A GameService is built as the server builds it (GameStore over the pipelined RedisPipe
+connection, a FeedHub) on a redis-server of its own (AOF, appendfsync everysec), and 64 classic
+games of 4 seats are played by bot plans (bench/service.py's `make_plan`) with one move in
+flight per game:
+- `submit`: `GameService.submit`, what the unary SubmitAction does below the servicer;
+- `session`: the same moves through `GameService.session`, one acks-only session per seat fed
+  from an in-memory request stream, each action logged (`server.calls.conclude`, the line and
+  the metric-free path) as the gRPC Session logs it.
+Printed per round and as medians: moves/s and this process's CPU per move (time.process_time,
+the whole process: the harness, the operations, the Redis client), and session ÷ submit.
+Compared with the server's CPU per move through gRPC (bench/peers.py, bench/ab.py), what is
+left is the transport; compared with bench/peers.py's grpc.aio floor, this is our own work.
+A profile: `py-spy record --pid` on this process while it measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# the script's own folder comes first on sys.path, and its http.py would stand in for the
+# standard library's http (which the service's HTTP port imports)
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import redis.asyncio as aioredis  # noqa: E402
+import uvloop  # noqa: E402
+
+from bench.service import Plan, make_plan  # noqa: E402 - needs ROOT on sys.path
+from risk_proto.risk.v1 import service_pb2, session_pb2  # noqa: E402
+from risk_service import logs  # noqa: E402
+from risk_service.feed import FeedHub, reader_client  # noqa: E402
+from risk_service.operations import GameService  # noqa: E402
+from risk_service.redis_server import RedisServer  # noqa: E402
+from risk_service.server.calls import conclude  # noqa: E402
+from risk_service.store.game_store import GameStore  # noqa: E402
+from risk_service.store.keys import Keys  # noqa: E402
+from risk_service.store.pipe import RedisPipe  # noqa: E402
+from tests.service.rpc import create_request  # noqa: E402
+
+PLAYERS = 4
+PLAN = 3000
+
+
+@dataclass
+class Game:
+    game_id: str
+    tokens: list[str]
+    start: int  # the version once every seat is taken
+    plan: Plan
+    version: int
+
+    def next(self) -> tuple[int, session_pb2.SessionAction] | None:
+        step = self.version - self.start
+        if step >= len(self.plan):
+            return None  # the game ended (or the plan is used up)
+        seat, action = self.plan[step]
+        return seat, session_pb2.SessionAction(action=action, expected_version=self.version,
+                                               request_id=f"b{self.version}")
+
+
+class Calls:
+    """What SessionCalls does per action, without admission and metrics: the log line."""
+
+    def admit(self, method: str) -> None:
+        pass
+
+    def conclude(self, method: str, fields: Mapping[str, str], started: float,
+                 exc: BaseException | None) -> bytes | None:
+        conclude(f"/risk.v1.RiskService/Session/{method}", fields, started, exc, None)
+        if exc is not None:
+            raise exc
+        return None
+
+
+async def new_games(games: GameService, store: GameStore, count: int, seed: int) -> list[Game]:
+    made = []
+    for i in range(count):
+        request = create_request(seed=seed + i, players=PLAYERS)
+        game_id = (await games.create(request)).game.game_id
+        tokens = [(await games.join(service_pb2.JoinGameRequest(game_id=game_id, seat=s)))
+                  .seat_token for s in range(PLAYERS)]
+        record = await store.load(game_id)
+        assert record is not None
+        made.append(Game(game_id, tokens, record.version,
+                         make_plan(request.options, seed + i, PLAN), record.version))
+    return made
+
+
+async def submit_loop(games: GameService, game: Game, stop: float) -> int:
+    moves = 0
+    while time.monotonic() < stop and (step := game.next()) is not None:
+        seat, action = step
+        reply = await games.submit(service_pb2.SubmitActionRequest(
+            game_id=game.game_id, action=action.action, expected_version=action.expected_version,
+            request_id=action.request_id), game.tokens[seat])
+        game.version = service_pb2.SubmitActionResponse.FromString(reply).version
+        moves += 1
+    return moves
+
+
+async def session_loop(games: GameService, game: Game, stop: float) -> int:
+    inboxes = [asyncio.Queue[session_pb2.SessionRequest | None]() for _ in range(PLAYERS)]
+
+    async def requests(seat: int) -> AsyncIterator[session_pb2.SessionRequest]:
+        yield session_pb2.SessionRequest(open=session_pb2.SessionOpen(
+            game_id=game.game_id, acks_only=True))
+        while (item := await inboxes[seat].get()) is not None:
+            yield item
+
+    outputs = [aiter(games.session(requests(seat), game.tokens[seat], Calls()))
+               for seat in range(PLAYERS)]
+    moves = 0
+    while time.monotonic() < stop and (step := game.next()) is not None:
+        seat, action = step
+        await inboxes[seat].put(session_pb2.SessionRequest(submit=action))
+        reply = session_pb2.SessionResponse.FromString(await anext(outputs[seat]))
+        game.version = service_pb2.SubmitActionResponse.FromString(reply.ack.submitted).version
+        moves += 1
+    for seat in range(PLAYERS):
+        await inboxes[seat].put(None)
+        async for _ in outputs[seat]:
+            pass
+    return moves
+
+
+async def measure(args: argparse.Namespace, url: str) -> dict[str, list[tuple[float, float]]]:
+    logs.bind_loop(asyncio.get_running_loop())  # as the server does (risk_service.logs)
+    client = aioredis.Redis.from_url(url)
+    try:
+        keys = Keys()
+        store = GameStore(client, keys, RedisPipe(url))
+        hub = FeedHub(client, keys, reader_client=lambda: reader_client(url, 5000), readers=1)
+        games = GameService(store, hub, clock_ms=lambda: int(time.time() * 1000))
+        results: dict[str, list[tuple[float, float]]] = {"submit": [], "session": []}
+        for r in range(args.rounds):
+            for mode in ("submit", "session") if r % 2 == 0 else ("session", "submit"):
+                played = await new_games(games, store, args.games, args.seed + 1000 * r)
+                loop = submit_loop if mode == "submit" else session_loop
+                await asyncio.gather(*(loop(games, g, time.monotonic() + 1.0) for g in played))
+                cpu, start = time.process_time(), time.monotonic()
+                stop = start + args.seconds
+                moves = sum(await asyncio.gather(*(loop(games, g, stop) for g in played)))
+                cpu, took = time.process_time() - cpu, time.monotonic() - start
+                ended = sum(g.next() is None for g in played)
+                print(f"round {r + 1}, {mode}: {moves} moves in {took:.1f} s, "
+                      f"{moves / took:,.0f}/s, {cpu / moves * 1e6:.1f} µs of CPU per move"
+                      f" ({ended} of {len(played)} games ended before the phase did)",
+                      flush=True)
+                results[mode].append((moves / took, cpu / moves * 1e6))
+        return results
+    finally:
+        logs.bind_loop(None)
+        await client.aclose()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=64)
+    parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--log-level", default="info", help="as the service's RISK_LOG_LEVEL")
+    args = parser.parse_args(argv)
+    # the log lines go where a service's would, minus the disk: their cost is the encoding
+    # and the write, which /dev/null still takes
+    logs.configure_logging(args.log_level, open(os.devnull, "wb"))  # noqa: SIM115
+    with tempfile.TemporaryDirectory(prefix="risk-inprocess-") as work:
+        redis = RedisServer(Path(work) / "redis", appendfsync="everysec")
+        redis.start()
+        try:
+            results = uvloop.run(measure(args, redis.url))
+        finally:
+            redis.stop()
+    rate = {m: statistics.median(r for r, _ in runs) for m, runs in results.items()}
+    cpu = {m: statistics.median(c for _, c in runs) for m, runs in results.items()}
+    print(f"medians of {args.rounds} round(s): submit {rate['submit']:,.0f} moves/s, "
+          f"{cpu['submit']:.1f} µs per move; session {rate['session']:,.0f} moves/s, "
+          f"{cpu['session']:.1f} µs per move; session ÷ submit CPU per move ratio "
+          f"{cpu['session'] / cpu['submit']:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
