@@ -477,6 +477,30 @@ async def test_an_acks_only_session_answers_actions_and_sends_no_events(stub: St
         assert await session.close() is None
 
 
+async def test_a_refused_session_is_told_why_even_if_its_opening_message_comes_late(
+        make_service: ServiceFactory, redis_client: object) -> None:
+    """A session over the streams-per-connection limit whose client writes its `open` only
+    after the server has the call still hears RESOURCE_EXHAUSTED / TOO_MANY_STREAMS: the
+    server takes the opening message before it ends the call. Ended at once, the client's late
+    write failed in its gRPC library with INTERNAL, and the reason was lost."""
+    service = make_service(RISK_MAX_STREAMS_PER_CONNECTION="1")
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = service_pb2_grpc.RiskServiceStub(channel)
+        game = await create_game(stub, SEED, **FAST_OPTIONS)
+        first = await RawSession.open(stub, game.game_id, game.seat_tokens[0])
+        await _settle([first], game.last_seq)
+        late = stub.Session(metadata=bearer(game.seat_tokens[1]))
+        await late.wait_for_connection()
+        await asyncio.sleep(0.3)  # the server has had the call for a while; nothing written
+        await late.write(session_pb2.SessionRequest(open=session_pb2.SessionOpen(
+            game_id=game.game_id)))
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await late.read()
+        assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert error_info(refused.value).reason == "TOO_MANY_STREAMS"
+        assert await first.close() is None
+
+
 async def test_sessions_count_against_the_open_streams_per_connection(
         make_service: ServiceFactory, redis_client: object) -> None:
     """With RISK_MAX_STREAMS_PER_CONNECTION=2, a third session on one connection ends
