@@ -139,7 +139,6 @@ async def session_loop(games: GameService, game: Game, stop: float) -> int:
 
 
 async def measure(args: argparse.Namespace, url: str) -> dict[str, list[tuple[float, float]]]:
-    logs.bind_loop(asyncio.get_running_loop())  # as the server does (risk_service.logs)
     client = aioredis.Redis.from_url(url)
     try:
         keys = Keys()
@@ -164,7 +163,6 @@ async def measure(args: argparse.Namespace, url: str) -> dict[str, list[tuple[fl
                 results[mode].append((moves / took, cpu / moves * 1e6))
         return results
     finally:
-        logs.bind_loop(None)
         await client.aclose()
 
 

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import json
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import structlog
 
-from risk_service import logs
 from risk_service.logs import _UtcStamp, configure_logging
 
 
@@ -68,34 +65,3 @@ def test_timestamp_tracks_the_clock_across_seconds(monkeypatch: pytest.MonkeyPat
         "2025-11-30T03:50:22.999999Z", "2025-11-30T03:50:23.000000Z",
         "2025-11-30T03:50:23.000001Z", "2025-12-01T00:00:00.000000Z",
     ]
-
-
-def test_lines_of_one_loop_turn_are_all_written_in_order_and_none_is_lost(
-        log_file: Path) -> None:
-    """On a bound event loop the lines of one turn are written together when the turn ends;
-    a line from another thread meanwhile is written after those already waiting, and
-    unbinding (the service's shutdown) writes whatever still waits: every line arrives, in
-    the order it was logged."""
-    log = structlog.get_logger("x")
-
-    async def main() -> list[str]:
-        logs.bind_loop(asyncio.get_running_loop())
-        try:
-            for i in range(3):
-                log.info("turn1", i=i)
-            seen_in_turn = [str(line["event"]) for line in _lines(log_file)]
-            await asyncio.sleep(0)  # the turn ends: its lines are written
-            after_turn = [f"{line['event']}{line.get('i', '')}" for line in _lines(log_file)]
-            log.info("turn2")
-            thread = threading.Thread(target=lambda: log.info("thread"))
-            thread.start()
-            thread.join()
-            log.info("last")  # still waiting when the loop is unbound
-            return [*seen_in_turn, "|", *after_turn]
-        finally:
-            logs.bind_loop(None)
-
-    observed = asyncio.run(main())
-    assert observed == ["|", "turn10", "turn11", "turn12"]
-    assert [line["event"] for line in _lines(log_file)] == [
-        "turn1", "turn1", "turn1", "turn2", "thread", "last"]

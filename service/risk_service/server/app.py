@@ -32,7 +32,6 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_rules import variants
-from risk_service import logs
 from risk_service.campaigns import CampaignService
 from risk_service.cluster_feed import (
     ClusterStreamReader,
@@ -361,16 +360,7 @@ async def start(settings: Settings, redis_url: str) -> App:
 
 
 async def serve(settings: Settings) -> None:
-    """Run until SIGTERM or SIGINT. Log lines are batched per turn of this loop meanwhile
-    (risk_service.logs)."""
-    logs.bind_loop(asyncio.get_running_loop())
-    try:
-        await _serve(settings)
-    finally:
-        logs.bind_loop(None)  # writes what waits
-
-
-async def _serve(settings: Settings) -> None:
+    """Run until SIGTERM or SIGINT."""
     embedded: RedisServer | None = None
     stop_supervisor = asyncio.Event()
     supervisor: asyncio.Task[None] | None = None
