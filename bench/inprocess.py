@@ -8,8 +8,8 @@ games of 4 seats are played by bot plans (bench/service.py's `make_plan`) with o
 flight per game:
 - `submit`: `GameService.submit`, what the unary SubmitAction does below the servicer;
 - `session`: the same moves through `GameService.session`, one acks-only session per seat fed
-  from an in-memory request stream, each action logged (`server.calls.conclude`, the line and
-  the metric-free path) as the gRPC Session logs it.
+  from an in-memory request stream, each action put through `server.calls.SessionCalls` (the
+  admission and the log line; no metrics) as the gRPC Session puts it.
 Printed per round and as medians: moves/s and this process's CPU per move (time.process_time,
 the whole process: the harness, the operations, the Redis client), and session ÷ submit.
 Compared with the server's CPU per move through gRPC (bench/peers.py, bench/ab.py), what is
@@ -26,7 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,7 +46,8 @@ from risk_service import logs  # noqa: E402
 from risk_service.feed import FeedHub, reader_client  # noqa: E402
 from risk_service.operations import GameService  # noqa: E402
 from risk_service.redis_server import RedisServer  # noqa: E402
-from risk_service.server.calls import conclude  # noqa: E402
+from risk_service.server.calls import Admission, SessionCalls  # noqa: E402
+from risk_service.server.status import rich_status  # noqa: E402
 from risk_service.store.game_store import GameStore  # noqa: E402
 from risk_service.store.keys import Keys  # noqa: E402
 from risk_service.store.pipe import RedisPipe  # noqa: E402
@@ -73,18 +74,11 @@ class Game:
                                                request_id=f"b{self.version}")
 
 
-class Calls:
-    """What SessionCalls does per action, without admission and metrics: the log line."""
-
-    def admit(self, method: str) -> None:
-        pass
-
-    def conclude(self, method: str, fields: Mapping[str, str], started: float,
-                 exc: BaseException | None) -> bytes | None:
-        conclude(f"/risk.v1.RiskService/Session/{method}", fields, started, exc, None)
-        if exc is not None:
-            raise exc
-        return None
+def session_calls() -> SessionCalls:
+    """What the gRPC Session puts each action through (server/servicer.py), with the
+    service's default limits (none) and no metrics: admission, the log line, the status."""
+    return SessionCalls(Admission(), None, rich_status, authorization=None,
+                        peer="ipv4:127.0.0.1:1", prefix="/risk.v1.RiskService/Session")
 
 
 async def new_games(games: GameService, store: GameStore, count: int, seed: int) -> list[Game]:
@@ -122,7 +116,7 @@ async def session_loop(games: GameService, game: Game, stop: float) -> int:
         while (item := await inboxes[seat].get()) is not None:
             yield item
 
-    outputs = [aiter(games.session(requests(seat), game.tokens[seat], Calls()))
+    outputs = [aiter(games.session(requests(seat), game.tokens[seat], session_calls()))
                for seat in range(PLAYERS)]
     moves = 0
     while time.monotonic() < stop and (step := game.next()) is not None:

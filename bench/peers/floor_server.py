@@ -40,13 +40,12 @@ WATCHER_BUFFER = 1024  # updates a watcher may fall behind by before it is cut o
 
 
 class Game:
-    __slots__ = ("armies", "owners", "seated", "version", "watchers")
+    __slots__ = ("armies", "owners", "version", "watchers")
 
     def __init__(self) -> None:
         self.owners = [t % SEATS for t in range(TERRITORIES)]
         self.armies = [1] * TERRITORIES
         self.version = 0
-        self.seated = False
         self.watchers: set[asyncio.Queue[bytes]] = set()
 
     def board(self) -> bytes:
@@ -94,7 +93,6 @@ class Floor:
         async for data in requests:
             if game is None:
                 game = await self.game(wrappers_pb2.BytesValue.FromString(data).value, context)
-                game.seated = True
                 continue
             territory = wrappers_pb2.UInt32Value.FromString(data).value
             if not game.place(0, territory):
