@@ -33,9 +33,9 @@ from typing import Any, cast
 import redis.asyncio as aioredis
 import structlog
 from redis.asyncio.client import PubSub
-from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.crc import key_slot
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, SlotNotCoveredError
 
 from risk_service.feed import _XREAD_COUNT, GameFeed, StreamReader
 from risk_service.store.keys import XReadReply, stream_id
@@ -45,6 +45,15 @@ log = structlog.get_logger()
 # what of the cluster client's connection settings a doorbell's own connection takes (besides
 # every ssl_* one): who connects and how, not the cluster client's timeouts and retries
 _ACCESS_KWARGS = ("username", "password", "connection_class")
+
+
+def master_of(cluster: RedisCluster, slot: int) -> ClusterNode | None:
+    """The master `cluster`'s slot map names for `slot`; None when it names none (a failover
+    under way, a map not loaded yet: redis-py raises KeyError for a slot missing from it)."""
+    try:
+        return cluster.nodes_manager.get_node_from_slot(slot)
+    except (SlotNotCoveredError, KeyError):
+        return None
 
 
 class Doorbell:
@@ -75,7 +84,10 @@ class Doorbell:
 
     async def subscribe(self, slot: int, keys: list[bytes]) -> None:
         """Listen to `keys` (all of `slot`) on the master that serves the slot now."""
-        node = self.cluster.nodes_manager.get_node_from_slot(slot)
+        await self.cluster.initialize()  # a no-op once the client has its slot map
+        node = master_of(self.cluster, slot)
+        if node is None:
+            raise SlotNotCoveredError(f"slot {slot} has no master now")
         stale = [k for k in keys if self.node_of.get(k, node.name) != node.name]
         await self.unsubscribe(stale)
         pubsub = self._pubsub(node.name, node.host, int(node.port))
@@ -159,8 +171,10 @@ class ClusterStreamReader(StreamReader):
             self.wake.set_result(None)
 
     def _master(self, slot: int) -> str:
-        node = cast(RedisCluster, self.redis).nodes_manager.get_node_from_slot(slot)
-        return str(node.name)
+        """The name of the master serving `slot`, "" while the slot map has none for it (a
+        failover under way: a read of the slot fails and is tried again)."""
+        node = master_of(cast(RedisCluster, self.redis), slot)
+        return "" if node is None else str(node.name)
 
     async def _bells(self) -> None:
         """Subscribe the bells of new feeds (their slots are then read), drop the gone."""
@@ -211,7 +225,7 @@ class ClusterStreamReader(StreamReader):
                         for slot in todo:
                             pipe.xread(groups[slot], count=_XREAD_COUNT)  # type: ignore[arg-type]
                         replies = cast(list[XReadReply | None], await pipe.execute())
-            except RedisError as exc:
+            except Exception as exc:  # a reader outlives any failed round
                 failed = True
                 self.everything = True
                 backoff = await self._wait_after(exc, backoff)
@@ -237,6 +251,9 @@ class ClusterStreamReader(StreamReader):
         moved: list[GameFeed] = []
         for slot, streams in groups.items():
             master = self._master(slot)
+            if not master:  # none known now: checked once the map has one
+                self.dirty.add(slot)
+                continue
             if masters.get(slot, master) != master:
                 keys = [key for key in streams if key in self.feeds]
                 moved += [self.feeds[key] for key in keys]

@@ -42,6 +42,7 @@ from redis.exceptions import RedisError
 from risk_rules.wire import DecodedEvent, decode_event
 from risk_service.errors import Code, ServiceError, ServiceReason
 from risk_service.store.keys import Keys, StreamEntries, XReadReply, stream_id, stream_seq
+from risk_service.store.unreachable import store_unavailable
 
 log = structlog.get_logger()
 
@@ -232,7 +233,7 @@ class StreamReader:
                         streams, block=self.hub.block_ms, count=_XREAD_COUNT))
                 finally:
                     self.blocked = False
-            except RedisError as exc:
+            except Exception as exc:  # a reader outlives any failed round
                 # the next connection is checked for a rollback before it reads on
                 self.client_id = None
                 reconnected = True
@@ -245,11 +246,17 @@ class StreamReader:
                 if feed is not None:
                     feed.deliver(entries)
 
-    async def _wait_after(self, exc: RedisError, backoff: float) -> float:
-        """Log a failed read and wait `backoff` seconds; returns the next wait (doubled, at
-        most 2 s)."""
-        log.warning("feed_read_failed", reader=self.index, games=len(self.feeds),
-                    error=str(exc))
+    async def _wait_after(self, exc: Exception, backoff: float) -> float:
+        """Log a failed round and wait `backoff` seconds; returns the next wait (doubled, at
+        most 2 s). Whatever failed, the reader goes on: its task is all that feeds its games'
+        streams, so a reader that ended would leave them open and silent for good (a cluster
+        client raises more than `RedisError` while a failover reshapes the cluster)."""
+        if store_unavailable(exc):
+            log.warning("feed_read_failed", reader=self.index, games=len(self.feeds),
+                        error=str(exc))
+        else:
+            log.error("feed_reader_error", reader=self.index, games=len(self.feeds),
+                      error=repr(exc), exc_info=exc)
         await asyncio.sleep(backoff)
         return min(backoff * 2, 2.0)
 

@@ -14,7 +14,7 @@ import grpc
 import redis.asyncio
 from redis.asyncio.cluster import RedisCluster
 
-from risk_proto.risk.v1 import game_pb2, service_pb2
+from risk_proto.risk.v1 import service_pb2
 from risk_rules import wire
 from risk_service.redis_server import RedisServer
 from risk_service.store.keys import Keys
@@ -23,6 +23,7 @@ from tests.cluster.topology import LocalCluster
 from tests.service.harness import ServiceProcess
 from tests.service.rawbot import (
     Log,
+    Spectator,
     Stub,
     assert_replays,
     bot_move,
@@ -40,22 +41,6 @@ KILL_AT_MOVE = 12
 DURABLE = {"RISK_DURABILITY": "replica", "RISK_DURABILITY_TIMEOUT_MS": "2000"}
 
 
-async def _follow(stub: Stub, game_id: str, out: list[game_pb2.Event]) -> None:
-    """A spectator that resumes after its last seq whenever its stream ends (as a client
-    does after UNAVAILABLE), until cancelled."""
-    while True:
-        after = out[-1].seq if out else 0
-        call = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game_id,
-                                                                 after_seq=after))
-        try:
-            async for message in call:
-                out.append(message.event)
-        except grpc.aio.AioRpcError as error:
-            assert error.code() in (grpc.StatusCode.UNAVAILABLE,
-                                    grpc.StatusCode.DEADLINE_EXCEEDED), error
-        await asyncio.sleep(0.1)
-
-
 async def test_killed_master_loses_no_acknowledged_action(
     cluster: LocalCluster, cluster_client: RedisCluster,
     make_cluster_service: ClusterServiceFactory
@@ -66,8 +51,7 @@ async def test_killed_master_loses_no_acknowledged_action(
     async with channel(a.target) as ca, channel(b.target) as cb:
         sa, sb = Stub(ca), Stub(cb)
         table = await open_table(sa, quick_game(seed=9))
-        watched: list[game_pb2.Event] = []
-        watcher = asyncio.create_task(_follow(sb, table.game_id, watched))
+        spectator = Spectator(sb, table.game_id)
         victim = cluster.master_of(Keys().game(table.game_id))
         killed_at: list[float] = []
 
@@ -84,11 +68,7 @@ async def test_killed_master_loses_no_acknowledged_action(
         assert killed_at, "the master was killed during play"
         final = (await sa.GetGame(service_pb2.GetGameRequest(game_id=table.game_id))).game
         assert final.HasField("outcome")
-        for _ in range(200):
-            if watched and watched[-1].seq >= final.last_seq:
-                break
-            await asyncio.sleep(0.05)
-        watcher.cancel()
+        watched = await spectator.until(final.last_seq)
     assert log.failed_calls > 0, "the failover was seen by the client"
     assert seqs(watched) == list(range(1, final.last_seq + 1)), "a gap or a repeat"
     assert_every_version_streamed(watched, final.version)

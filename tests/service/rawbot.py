@@ -294,6 +294,41 @@ async def read_stream(stub: Stub, game_id: str, token: str | None, *, after_seq:
     return out
 
 
+class Spectator:
+    """A live spectator that, like a client, resumes after its last seq whenever its stream
+    ends UNAVAILABLE or DEADLINE_EXCEEDED (a store failing over). Any other end fails it."""
+
+    def __init__(self, stub: Stub, game_id: str) -> None:
+        self.events: list[game_pb2.Event] = []
+        self.task = asyncio.create_task(self._follow(stub, game_id))
+
+    async def _follow(self, stub: Stub, game_id: str) -> None:
+        while True:
+            after = self.events[-1].seq if self.events else 0
+            call = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game_id,
+                                                                     after_seq=after))
+            try:
+                async for message in call:
+                    self.events.append(message.event)
+            except grpc.aio.AioRpcError as error:
+                assert error.code() in (grpc.StatusCode.UNAVAILABLE,
+                                        grpc.StatusCode.DEADLINE_EXCEEDED), error
+            await asyncio.sleep(0.1)
+
+    async def until(self, last_seq: int, timeout: float = 10.0) -> list[game_pb2.Event]:
+        """Stop once it has seen `last_seq` or after `timeout` seconds; what it saw. A stream
+        that ended otherwise than a client resumes from is raised here."""
+        deadline = time.monotonic() + timeout
+        while not (self.events and self.events[-1].seq >= last_seq):
+            if self.task.done():
+                self.task.result()
+            if time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.05)
+        self.task.cancel()
+        return self.events
+
+
 def seqs(events: list[game_pb2.Event]) -> list[int]:
     return [e.seq for e in events]
 

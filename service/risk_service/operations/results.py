@@ -19,13 +19,13 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import structlog
-from redis.exceptions import RedisError
 
 from risk_proto.risk.v1 import lifecycle_pb2, tournament_pb2
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations.limits import Limits
 from risk_service.operations.tournament_facts import FINAL_KINDS, Fact
 from risk_service.store.tournament_store import TournamentStore
+from risk_service.store.unreachable import store_unavailable
 
 log = structlog.get_logger("tournaments")
 
@@ -75,7 +75,9 @@ class Results:
         """`sync` on the commit path: a failure is left to the sweeper, never the caller's."""
         try:
             await self.sync(game_id, label)
-        except RedisError as exc:
+        except Exception as exc:
+            if not store_unavailable(exc):  # a cluster mid-failover raises more than RedisError
+                raise
             log.warning("results_copy_deferred", game_id=game_id, tournament=label,
                         error=str(exc))
 
