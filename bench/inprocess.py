@@ -3,7 +3,8 @@
     python bench/inprocess.py [--games 64] [--seconds 6] [--rounds 3] [--log-level info]
 
 A GameService is built as the server builds it (GameStore over the pipelined RedisPipe
-connection, a FeedHub) on a redis-server of its own (AOF, appendfsync everysec), and 64 classic
+connection, a FeedHub, the collector tuned by RISK_GC_THRESHOLD's default) on a redis-server of
+its own (AOF, appendfsync everysec), and 64 classic
 games of 4 seats are played by bot plans (bench/service.py's `make_plan`) with one move in
 flight per game:
 - `submit`: `GameService.submit`, what the unary SubmitAction does below the servicer;
@@ -43,11 +44,13 @@ import uvloop  # noqa: E402
 from bench.service import Plan, make_plan  # noqa: E402 - needs ROOT on sys.path
 from risk_proto.risk.v1 import service_pb2, session_pb2  # noqa: E402
 from risk_service import logs  # noqa: E402
+from risk_service.__main__ import tune_gc  # noqa: E402
 from risk_service.feed import FeedHub, reader_client  # noqa: E402
 from risk_service.operations import GameService  # noqa: E402
 from risk_service.redis_server import RedisServer  # noqa: E402
 from risk_service.server.calls import Admission, SessionCalls  # noqa: E402
 from risk_service.server.status import rich_status  # noqa: E402
+from risk_service.settings import Settings  # noqa: E402
 from risk_service.store.game_store import GameStore  # noqa: E402
 from risk_service.store.keys import Keys  # noqa: E402
 from risk_service.store.pipe import RedisPipe  # noqa: E402
@@ -171,6 +174,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the log lines go where a service's would, minus the disk: their cost is the encoding
     # and the write, which /dev/null still takes
     logs.configure_logging(args.log_level, open(os.devnull, "wb"))  # noqa: SIM115
+    # as `python -m risk_service` does: at Python's default thresholds the collector took a
+    # quarter of the session phase here (it re-scans the harness's plans too)
+    tune_gc(Settings().gc_threshold)
     with tempfile.TemporaryDirectory(prefix="risk-inprocess-") as work:
         redis = RedisServer(Path(work) / "redis", appendfsync="everysec")
         redis.start()
