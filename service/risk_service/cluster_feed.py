@@ -132,8 +132,12 @@ class Doorbell:
             try:
                 message = await pubsub.get_message(ignore_subscribe_messages=True,
                                                    timeout=1.0)
-            except (RedisError, OSError) as exc:
-                log.warning("doorbell_failed", node=name, error=str(exc))
+            except Exception as exc:  # the bell rings on: a listener that ended would leave
+                # its master's games to the sweep alone
+                if isinstance(exc, RedisError | OSError):
+                    log.warning("doorbell_failed", node=name, error=str(exc))
+                else:
+                    log.error("doorbell_error", node=name, error=repr(exc), exc_info=exc)
                 self.lost()
                 await asyncio.sleep(0.5)
                 continue

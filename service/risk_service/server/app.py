@@ -129,7 +129,9 @@ async def _watch_redis(app: App) -> None:
             ok = True
         except Exception as exc:
             if not (store_unavailable(exc) or isinstance(exc, OSError | TimeoutError)):
-                raise
+                # not a store that is down: say what it was, and keep watching (a watcher that
+                # ended would leave readiness as it was, whatever Redis did next)
+                log.error("health_check_error", error=repr(exc), exc_info=exc)
             ok = False
             app.metrics.redis_error("health")
         else:
