@@ -22,6 +22,10 @@ class Settings:
     # connections for calls; a call waits up to redis_pool_timeout_s for one when all are busy
     redis_max_connections: int = 128
     redis_pool_timeout_s: float = 5.0
+    # how long a Redis connection may owe replies without a word from Redis before its calls
+    # are answered UNAVAILABLE and it is dropped (a host lost without closing its connections,
+    # a network split, a stopped process); 0: wait for ever
+    redis_timeout_ms: int = 5000
     # An external Redis' ACL user and password (or `requirepass`'s, with no user), kept out
     # of REDIS_URL so that the URL can sit in a ConfigMap and these in a Secret; each in one
     # place only (deploy/README.md, "Redis security")
@@ -212,7 +216,19 @@ class Settings:
                              "and 1024")
         if settings.workers < 1:
             raise ValueError(f"RISK_WORKERS={settings.workers} must be at least 1")
+        if settings.redis_timeout_ms < 0:
+            raise ValueError(f"RISK_REDIS_TIMEOUT_MS={settings.redis_timeout_ms} is negative")
+        if (settings.durability == "replica"
+                and 0 < settings.redis_timeout_ms <= settings.durability_timeout_ms):
+            # a commit's WAIT holds its connection's replies for up to the durability timeout
+            raise ValueError(f"RISK_REDIS_TIMEOUT_MS={settings.redis_timeout_ms} must exceed "
+                             f"RISK_DURABILITY_TIMEOUT_MS={settings.durability_timeout_ms}")
         return settings
+
+    @property
+    def redis_timeout_s(self) -> float | None:
+        """`redis_timeout_ms` in seconds; None: no limit."""
+        return self.redis_timeout_ms / 1000 if self.redis_timeout_ms else None
 
     def check_redis(self) -> None:
         """The Redis settings that only make sense together; raises ValueError naming them.

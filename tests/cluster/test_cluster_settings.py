@@ -1,5 +1,5 @@
-"""The cluster, durability and workers settings: what a deployment writes is what it gets, and
-a setting that cannot work stops the start with a message naming it."""
+"""The cluster, durability, Redis timeout and workers settings: what a deployment writes is
+what it gets, and a setting that cannot work stops the start with a message naming it."""
 
 from __future__ import annotations
 
@@ -25,12 +25,23 @@ def test_cluster_durability_and_workers_are_read_from_the_environment() -> None:
     assert Settings.from_env({}).durability == "local" and not Settings.from_env({}).redis_cluster
 
 
+def test_the_redis_timeout_is_a_setting() -> None:
+    """RISK_REDIS_TIMEOUT_MS: 5 s unless set; 0 waits for Redis for ever."""
+    assert Settings.from_env({}).redis_timeout_s == 5.0
+    assert Settings.from_env({"RISK_REDIS_TIMEOUT_MS": "1500"}).redis_timeout_s == 1.5
+    assert Settings.from_env({"RISK_REDIS_TIMEOUT_MS": "0"}).redis_timeout_s is None
+
+
 @pytest.mark.parametrize(("env", "named"), [
     ({"RISK_DURABILITY": "quorum", "REDIS_URL": "redis://r:6379"}, "RISK_DURABILITY"),
     ({"RISK_DURABILITY": "replica"}, "RISK_DURABILITY=replica needs a REDIS_URL"),
     ({"RISK_REDIS_CLUSTER": "true"}, "RISK_REDIS_CLUSTER=true needs REDIS_URL"),
     ({**CLUSTER, "RISK_INDEX_BUCKETS": "0"}, "RISK_INDEX_BUCKETS"),
     ({"RISK_WORKERS": "0"}, "RISK_WORKERS"),
+    ({"RISK_REDIS_TIMEOUT_MS": "-1"}, "RISK_REDIS_TIMEOUT_MS"),
+    # a commit's WAIT holds its connection for up to the durability timeout
+    ({"RISK_DURABILITY": "replica", "REDIS_URL": "redis://r:6379",
+      "RISK_REDIS_TIMEOUT_MS": "1000"}, "RISK_REDIS_TIMEOUT_MS=1000 must exceed"),
 ])
 def test_a_setting_that_cannot_work_stops_the_start(env: dict[str, str], named: str) -> None:
     """Each refusal names the setting to fix (a value on reading, a combination when the

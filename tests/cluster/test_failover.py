@@ -6,6 +6,8 @@ and the game replays exactly. Also: what a write no replica confirmed is answere
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import time
 from pathlib import Path
 from typing import cast
@@ -76,6 +78,65 @@ async def test_killed_master_loses_no_acknowledged_action(
     assert_replays(held, table, log)  # every acknowledged move, in order, nothing else
     assert cluster.master_of(Keys().game(table.game_id)) is not victim
     cluster.wait_ready()  # the restarted node is a replica again: the next module is whole
+
+
+async def _replicated(master: RedisServer) -> None:
+    """Until `master`'s replica has every write the master has (nothing acknowledged is then
+    lost by its failover, whatever the durability)."""
+    async with redis.asyncio.Redis.from_url(master.url) as client:
+        for _ in range(200):
+            info = await client.info("replication")
+            replicas = [v for k, v in info.items() if k.startswith("slave")
+                        and isinstance(v, dict)]
+            if replicas and all(int(r["offset"]) >= int(info["master_repl_offset"])
+                                for r in replicas):
+                return
+            await asyncio.sleep(0.01)
+    raise AssertionError("the replica did not catch up")
+
+
+async def test_a_master_that_stops_answering_is_failed_over_while_it_stays_stopped(
+    cluster: LocalCluster, cluster_client: RedisCluster,
+    make_cluster_service: ClusterServiceFactory
+) -> None:
+    """Stop the game's master (SIGSTOP: its host lost without closing a connection) after a
+    dozen moves and keep it stopped: the service gives up on its silent connections after
+    RISK_REDIS_TIMEOUT_MS, finds the promoted replica, and the game plays to its end there,
+    a spectator on another process seeing every seq once. Held on connections that no one
+    answers, the game stood still for as long as the node stayed stopped."""
+    a = make_cluster_service(RISK_REDIS_TIMEOUT_MS="1000")
+    b = make_cluster_service(RISK_REDIS_TIMEOUT_MS="1000")
+    async with channel(a.target) as ca, channel(b.target) as cb:
+        sa, sb = Stub(ca), Stub(cb)
+        table = await open_table(sa, quick_game(seed=10))
+        spectator = Spectator(sb, table.game_id)
+        victim = cluster.master_of(Keys().game(table.game_id))
+        pid = victim.pid
+        assert pid is not None
+        stopped: list[float] = []
+
+        async def stop(moves: int, _version: int) -> None:
+            if moves == KILL_AT_MOVE and not stopped:
+                await _replicated(victim)  # "local" durability: lose nothing acknowledged
+                os.kill(pid, signal.SIGSTOP)
+                stopped.append(time.monotonic())
+
+        log = Log(table.start_version)
+        try:
+            async with asyncio.timeout(60):
+                await play(sa, table, log, before_submit=stop)
+                final = (await sa.GetGame(service_pb2.GetGameRequest(
+                    game_id=table.game_id))).game
+                watched = await spectator.until(final.last_seq)
+        finally:
+            os.kill(pid, signal.SIGCONT)  # it rejoins as the promoted replica's replica
+    assert stopped, "the master was stopped during play"
+    assert final.HasField("outcome"), "the game was played to its end with its master stopped"
+    assert seqs(watched) == list(range(1, final.last_seq + 1)), "a gap or a repeat"
+    cluster.wait_ready()  # the stopped node is a replica again: the next test is whole
+    assert cluster.master_of(Keys().game(table.game_id)) is not victim, "it was failed over"
+    held = await stored(cast(redis.asyncio.Redis, cluster_client), table.game_id)
+    assert_replays(held, table, log)
 
 
 async def test_write_no_replica_confirms_is_unavailable_then_retried(tmp_path: Path) -> None:

@@ -234,20 +234,30 @@ def _connect(settings: Settings, redis_url: str, retry: dict[str, Any], metrics:
     }
     credentials = access.client_kwargs()
     pipe_access: dict[str, Any] = {"tls": access.tls, "username": access.username,
-                                   "password": access.password}
+                                   "password": access.password,
+                                   "reply_timeout_s": settings.redis_timeout_s}
+    # a Redis that stops answering fails a call after this, instead of holding it for ever
+    timeouts = {"socket_timeout": settings.redis_timeout_s,
+                "socket_connect_timeout": settings.redis_timeout_s}
     if settings.redis_cluster:
         cluster = RedisCluster.from_url(redis_url, max_connections=settings.redis_max_connections,
-                                        **retry, **credentials)
+                                        **retry, **timeouts, **credentials)
         keys = Keys(settings.key_prefix, buckets=settings.index_buckets)
         hub = FeedHub(cluster, keys,
-                      reader_client=lambda: cluster_reader_client(redis_url, **credentials),
+                      reader_client=lambda: cluster_reader_client(redis_url, **timeouts,
+                                                                  **credentials),
                       reader_class=ClusterStreamReader, **hub_options)
         attach_doorbell(hub.readers, cluster, settings.cluster_feed_sweep_ms / 1000)
         return (cluster, keys, hub,
                 ClusterPipe(redis_url, **pipe_access) if pipe_supported(redis_url) else None)
+    # one Redis: a timed-out call is not retried (the same silent server would be asked
+    # again, for as long once more); the client retries with its request id
     client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
         redis_url, max_connections=settings.redis_max_connections,
-        timeout=settings.redis_pool_timeout_s, health_check_interval=10, **retry, **credentials,
+        timeout=settings.redis_pool_timeout_s, health_check_interval=10,
+        retry=Retry(ExponentialBackoff(cap=0.5, base=0.02), 3,
+                    supported_errors=(RedisConnectionError,)),
+        retry_on_error=[RedisConnectionError], **timeouts, **credentials,
     ))
     keys = Keys(settings.key_prefix)
     # every streamed game is read over these few connections (feed.py), never one per game

@@ -7,7 +7,8 @@ slot of its key: the game hash for reads, the first key of a script. The slot ma
   the map is read again and the command is sent there.
 - `ASK <slot> <host:port>`: the slot is being migrated and this key is already on the target:
   the command goes there once, right behind `ASKING` on the same connection.
-- `TRYAGAIN`, `CLUSTERDOWN`, a lost connection: a failover or migration is under way: the map
+- `TRYAGAIN`, `CLUSTERDOWN`, a lost connection, a master silent for the reply timeout
+  (`RISK_REDIS_TIMEOUT_MS`): a failover or migration is under way: the map
   is read again after a short wait, up to `failover_wait_s` in all, then the error stands
   (UNAVAILABLE for the client, which retries with its request id).
 Retrying a commit is safe: its version check or request record answers a repeat.
@@ -39,14 +40,17 @@ _REDIRECTS = 5  # MOVED / ASK replies followed for one call before giving up
 
 class ClusterPipe:
     def __init__(self, url: str, *, failover_wait_s: float = 10.0,
+                 reply_timeout_s: float | None = None,
                  tls: ssl.SSLContext | None = None, username: str = "",
                  password: str = "") -> None:
-        """`url` names any node (redis:// or rediss://); `tls`, `username` and `password`
-        are `RedisPipe`'s, given to the connection to every master alike."""
+        """`url` names any node (redis:// or rediss://); `reply_timeout_s`, `tls`,
+        `username` and `password` are `RedisPipe`'s, given to the connection to every master
+        alike."""
         options = parse_url(url)
         # every master is reached the way the seed is: over TLS when its URL says rediss://
         self.scheme = "rediss" if url.startswith("rediss://") else "redis"
         self.tls, self.username, self.password = tls, username, password
+        self.reply_timeout_s = reply_timeout_s
         self.seed = (str(options.get("host", "localhost")), int(options.get("port", 6379)))
         # credentials in the URL itself go on to every master's URL
         url_user, url_password = options.get("username"), options.get("password")
@@ -64,7 +68,8 @@ class ClusterPipe:
         if pipe is None:
             pipe = self.pipes[address] = RedisPipe(
                 f"{self.scheme}://{self._auth}{address[0]}:{address[1]}", tls=self.tls,
-                username=self.username, password=self.password)
+                username=self.username, password=self.password,
+                reply_timeout_s=self.reply_timeout_s)
         return pipe
 
     async def refresh(self) -> None:
@@ -108,8 +113,9 @@ class ClusterPipe:
                     replies = (await self._pipe(address).call_adjacent(("ASKING",), *commands))[1:]
                 else:
                     replies = await self._pipe(address).call_adjacent(*commands)
-            except rx.ConnectionError:
-                # the master may be dead: wait for its replica to take over, then re-read
+            except (rx.ConnectionError, rx.TimeoutError):
+                # the master may be dead or silent: wait for its replica to take over, then
+                # re-read
                 if time.monotonic() + backoff > deadline:
                     raise
                 await asyncio.sleep(backoff)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import functools
 import hashlib
 import ssl
 from collections.abc import Callable, Sequence
@@ -62,13 +63,23 @@ async def _settled(futures: list[asyncio.Future[Any]]) -> list[Any]:
 
 
 class _Connection(asyncio.Protocol):
-    def __init__(self) -> None:
+    """One connection's replies, matched to their commands in order. With `timeout_s`, a
+    connection that owes replies and has heard nothing from Redis for that long is given up:
+    its calls fail with redis-py's TimeoutError and it is closed. A Redis that stops answering
+    without closing its connections (its host lost, a network split, a stopped process)
+    leaves no call waiting for longer; on a cluster that is what lets the call go on to a
+    promoted replica."""
+
+    def __init__(self, timeout_s: float | None = None) -> None:
         self.reader = hiredis.Reader()
         self.waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
         self.outgoing: list[bytes] = []
         self.transport: asyncio.Transport | None = None
         self.closed = False
         self.loop = asyncio.get_running_loop()
+        self.timeout_s = timeout_s
+        self.heard = 0.0  # loop time of the last bytes from Redis (or of the wait's start)
+        self.watchdog: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # (uvloop's transports do not subclass asyncio.Transport, but offer the same calls)
@@ -78,6 +89,10 @@ class _Connection(asyncio.Protocol):
         if self.closed:
             raise rx.ConnectionError("the Redis connection is closed")
         future: asyncio.Future[Any] = self.loop.create_future()
+        if not self.waiting and self.timeout_s is not None:  # a wait for Redis starts now
+            self.heard = self.loop.time()
+            if self.watchdog is None:
+                self.watchdog = self.loop.call_later(self.timeout_s, self._watch)
         self.waiting.append(future)
         if not self.outgoing:
             self.loop.call_soon(self._flush)
@@ -89,7 +104,20 @@ class _Connection(asyncio.Protocol):
             self.transport.writelines(self.outgoing)
         self.outgoing = []
 
+    def _watch(self) -> None:
+        self.watchdog = None
+        if self.closed or not self.waiting or self.timeout_s is None:
+            return
+        quiet = self.loop.time() - self.heard
+        if quiet < self.timeout_s:
+            self.watchdog = self.loop.call_later(self.timeout_s - quiet, self._watch)
+            return
+        self._fail(rx.TimeoutError(f"Redis did not answer for {quiet:.1f} s"))
+        if self.transport is not None:
+            self.transport.abort()
+
     def data_received(self, data: bytes) -> None:
+        self.heard = self.loop.time()
         self.reader.feed(data)
         try:
             while (reply := self.reader.gets()) is not False:
@@ -110,6 +138,9 @@ class _Connection(asyncio.Protocol):
 
     def _fail(self, error: Exception) -> None:
         self.closed = True
+        if self.watchdog is not None:
+            self.watchdog.cancel()
+            self.watchdog = None
         while self.waiting:
             future = self.waiting.popleft()
             if not future.done():
@@ -122,10 +153,13 @@ class RedisPipe:
     lists, None), or raises redis-py's exceptions."""
 
     def __init__(self, url: str, *, connect_timeout_s: float = 5.0,
+                 reply_timeout_s: float | None = None,
                  tls: ssl.SSLContext | None = None, username: str = "",
                  password: str = "") -> None:
         """`tls`: the context for a rediss:// URL (the system's defaults when None);
-        `username`/`password`: credentials given beside the URL rather than in it."""
+        `username`/`password`: credentials given beside the URL rather than in it;
+        `reply_timeout_s`: how long the connection may owe replies without a word from Redis
+        before its calls fail with TimeoutError (None: no limit)."""
         if not pipe_supported(url):
             raise ValueError(f"RedisPipe does not serve {url.split(':', 1)[0]}:// URLs")
         self.options = parse_url(url)
@@ -135,6 +169,7 @@ class RedisPipe:
             self.options["password"] = password
         self.tls = (tls or ssl.create_default_context()) if url.startswith("rediss://") else None
         self.connect_timeout_s = connect_timeout_s
+        self.reply_timeout_s = reply_timeout_s
         self._connection: _Connection | None = None
         self._connecting: asyncio.Lock | None = None
         self._scripts: dict[str, bytes] = {}  # sha1 -> script text, for NOSCRIPT after a restart
@@ -151,13 +186,14 @@ class RedisPipe:
                 return connection
             loop = asyncio.get_running_loop()
             opts = self.options
+            made = functools.partial(_Connection, self.reply_timeout_s)
             try:
                 async with asyncio.timeout(self.connect_timeout_s):
                     if opts.get("connection_class") is UnixDomainSocketConnection:
-                        _, connection = await loop.create_unix_connection(_Connection, opts["path"])
+                        _, connection = await loop.create_unix_connection(made, opts["path"])
                     else:
                         _, connection = await loop.create_connection(
-                            _Connection, opts.get("host", "localhost"), opts.get("port", 6379),
+                            made, opts.get("host", "localhost"), opts.get("port", 6379),
                             ssl=self.tls)
                     await self._handshake(connection)
             except (OSError, TimeoutError) as exc:
@@ -201,10 +237,11 @@ class RedisPipe:
                 replies = await _settled(futures)
             except rx.ConnectionError:
                 replies = [rx.ConnectionError("lost the Redis connection")]
-            lost = next((r for r in replies if isinstance(r, rx.ConnectionError)), None)
+            lost = next((r for r in replies
+                         if isinstance(r, rx.ConnectionError | rx.TimeoutError)), None)
             if lost is None:
                 return replies
-            if wait is None:
+            if wait is None or isinstance(lost, rx.TimeoutError):  # silent: no use resending
                 raise lost
             await asyncio.sleep(wait)
         raise AssertionError("unreachable")
