@@ -17,7 +17,6 @@ import redis.asyncio
 from redis.asyncio.cluster import RedisCluster
 
 from risk_proto.risk.v1 import service_pb2
-from risk_rules import wire
 from risk_service.redis_server import RedisServer
 from risk_service.store.keys import Keys
 from tests.cluster.conftest import ClusterServiceFactory
@@ -28,8 +27,8 @@ from tests.service.rawbot import (
     Spectator,
     Stub,
     assert_replays,
-    bot_move,
     channel,
+    next_request,
     open_table,
     play,
     quick_game,
@@ -156,12 +155,8 @@ async def test_write_no_replica_confirms_is_unavailable_then_retried(tmp_path: P
         async with channel(local.target) as cl, channel(durable.target) as cd:
             sl, sd = Stub(cl), Stub(cd)
             table = await open_table(sl, quick_game(seed=4))
-            move = await bot_move(sl, table)
-            assert move is not None
-            version, seat, action = move
-            request = service_pb2.SubmitActionRequest(
-                game_id=table.game_id, action=wire.action_to_proto("classic", action),
-                expected_version=version, request_id="durable-1")
+            request, seat = await next_request(sl, table, "durable-1")
+            version = request.expected_version
             error = await rpc_error(sd.SubmitAction(request, metadata=bearer(table.tokens[seat])))
             assert error.code() == grpc.StatusCode.UNAVAILABLE
             assert error_info(error).metadata["replicated"] == "false"

@@ -113,6 +113,18 @@ async def bot_move(stub: Stub, table: Table) -> tuple[int, int, Action] | None:
     return legal.version, seat, action
 
 
+async def next_request(stub: Stub, table: Table, request_id: str
+                       ) -> tuple[service_pb2.SubmitActionRequest, int]:
+    """The deciding seat's bot move as a SubmitActionRequest at the game's version, and the
+    seat (the game must not have ended)."""
+    move = await bot_move(stub, table)
+    assert move is not None, "the game has ended"
+    version, seat, action = move
+    return service_pb2.SubmitActionRequest(
+        game_id=table.game_id, action=wire.action_to_proto("classic", action),
+        expected_version=version, request_id=request_id), seat
+
+
 @dataclass
 class Log:
     """What the client knows for sure: the acknowledged moves and how it got them."""

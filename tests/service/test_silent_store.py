@@ -12,10 +12,17 @@ from pathlib import Path
 import grpc
 
 from risk_proto.risk.v1 import service_pb2
-from risk_rules import wire
 from risk_service.redis_server import RedisServer
 from tests.service.harness import ServiceProcess
-from tests.service.rawbot import Log, Stub, bot_move, channel, open_table, play, quick_game
+from tests.service.rawbot import (
+    Log,
+    Stub,
+    channel,
+    next_request,
+    open_table,
+    play,
+    quick_game,
+)
 from tests.service.rpc import bearer, error_info, rpc_error
 
 # far past the service's 1 s: a call still waiting for Redis then ends DEADLINE_EXCEEDED
@@ -33,13 +40,8 @@ async def test_a_store_that_stops_answering_is_answered_unavailable_then_plays_o
             stub = Stub(ch)
             table = await open_table(stub, quick_game(seed=6))
             await play(stub, table, Log(table.start_version), moves=3)
-            move = await bot_move(stub, table)
-            assert move is not None
-            version, seat, action = move
-            request = service_pb2.SubmitActionRequest(
-                game_id=table.game_id, action=wire.action_to_proto("classic", action),
-                expected_version=version, request_id="silent-1")
-            auth = bearer(table.tokens[seat])
+            request, seat = await next_request(stub, table, "silent-1")
+            version, auth = request.expected_version, bearer(table.tokens[seat])
             pid = redis.pid
             assert pid is not None
             os.kill(pid, signal.SIGSTOP)
