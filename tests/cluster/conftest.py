@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from redis.asyncio.cluster import RedisCluster
 
+from risk_service.redis_server import RedisServer
 from tests.cluster.topology import LocalCluster
 from tests.service.harness import ServiceProcess
 
@@ -37,11 +38,12 @@ async def cluster_client(cluster: LocalCluster) -> AsyncIterator[RedisCluster]:
 def make_cluster_service(cluster: LocalCluster, tmp_path: Path
                          ) -> Iterator[ClusterServiceFactory]:
     """Start service processes on the cluster (RISK_REDIS_CLUSTER=true, REDIS_URL naming one
-    node); stop them all after the test."""
+    node: the first, or `seed`); stop them all after the test."""
     started: list[ServiceProcess] = []
 
-    def make(**env: str) -> ServiceProcess:
-        service = ServiceProcess(cluster.url, tmp_path, RISK_REDIS_CLUSTER="true",
+    def make(seed: RedisServer | None = None, **env: str) -> ServiceProcess:
+        url = cluster.url if seed is None else seed.url
+        service = ServiceProcess(url, tmp_path, RISK_REDIS_CLUSTER="true",
                                  RISK_SWEEP_INTERVAL_MS="50", **env)
         service.start(timeout=30)
         started.append(service)

@@ -101,15 +101,19 @@ async def test_a_master_that_stops_answering_is_failed_over_while_it_stays_stopp
     """Stop the game's master (SIGSTOP: its host lost without closing a connection) after a
     dozen moves and keep it stopped: the service gives up on its silent connections after
     RISK_REDIS_TIMEOUT_MS, finds the promoted replica, and the game plays to its end there,
-    a spectator on another process seeing every seq once. Held on connections that no one
-    answers, the game stood still for as long as the node stayed stopped."""
-    a = make_cluster_service(RISK_REDIS_TIMEOUT_MS="1000")
+    a spectator on another process seeing every seq once. The players' process names that
+    very node in its REDIS_URL, so the new slot map must come from the nodes the last one
+    named. (Held on connections no one answers, the game stood still for as long as the node
+    stayed stopped; and a service whose REDIS_URL node was gone asked only that node.)"""
     b = make_cluster_service(RISK_REDIS_TIMEOUT_MS="1000")
-    async with channel(a.target) as ca, channel(b.target) as cb:
-        sa, sb = Stub(ca), Stub(cb)
-        table = await open_table(sa, quick_game(seed=10))
+    async with channel(b.target) as cb:
+        sb = Stub(cb)
+        table = await open_table(sb, quick_game(seed=10))
         spectator = Spectator(sb, table.game_id)
         victim = cluster.master_of(Keys().game(table.game_id))
+        a = make_cluster_service(seed=victim, RISK_REDIS_TIMEOUT_MS="1000")
+        ca = channel(a.target)
+        sa = Stub(ca)
         pid = victim.pid
         assert pid is not None
         stopped: list[float] = []
@@ -129,6 +133,7 @@ async def test_a_master_that_stops_answering_is_failed_over_while_it_stays_stopp
                 watched = await spectator.until(final.last_seq)
         finally:
             os.kill(pid, signal.SIGCONT)  # it rejoins as the promoted replica's replica
+            await ca.close()
     assert stopped, "the master was stopped during play"
     assert final.HasField("outcome"), "the game was played to its end with its master stopped"
     assert seqs(watched) == list(range(1, final.last_seq + 1)), "a gap or a repeat"

@@ -10,7 +10,9 @@ slot of its key: the game hash for reads, the first key of a script. The slot ma
 - `TRYAGAIN`, `CLUSTERDOWN`, a lost connection, a master silent for the reply timeout
   (`RISK_REDIS_TIMEOUT_MS`): a failover or migration is under way: the map
   is read again after a short wait, up to `failover_wait_s` in all, then the error stands
-  (UNAVAILABLE for the client, which retries with its request id).
+  (UNAVAILABLE for the client, which retries with its request id). The map is asked of every
+  node the last one named, masters and replicas, the one that just failed last: the node of
+  REDIS_URL may be the one that is gone.
 Retrying a commit is safe: its version check or request record answers a repeat.
 
 Why not redis-py's RedisCluster for this path: it does the same routing but checks a
@@ -38,6 +40,13 @@ SLOTS = 16384
 _REDIRECTS = 5  # MOVED / ASK replies followed for one call before giving up
 
 
+def _address(node: Sequence[Any], asked: str) -> tuple[str, int]:
+    """(host, port) of a node as CLUSTER SLOTS names it ([host, port, id, ...]); an empty host
+    is the node that answered's own."""
+    host = node[0].decode() if isinstance(node[0], bytes) else str(node[0])
+    return host or asked, int(node[1])
+
+
 class ClusterPipe:
     def __init__(self, url: str, *, failover_wait_s: float = 10.0,
                  reply_timeout_s: float | None = None,
@@ -58,6 +67,9 @@ class ClusterPipe:
             f"{quote(url_user or '', safe='')}:{quote(url_password, safe='')}@")
         self.failover_wait_s = failover_wait_s
         self.owners: list[tuple[str, int]] = []  # slot -> master address; [] until first read
+        # every node (master or replica) the last slot map named: who to ask for the next one
+        self.nodes: list[tuple[str, int]] = []
+        self.maps = 0  # slot maps read so far
         self.pipes: dict[tuple[str, int], RedisPipe] = {}
         self._scripts: dict[str, str] = {}
         self._refreshing: asyncio.Lock | None = None
@@ -72,12 +84,21 @@ class ClusterPipe:
                 reply_timeout_s=self.reply_timeout_s)
         return pipe
 
-    async def refresh(self) -> None:
-        """Read the slot map from the first node that answers (known masters, then the seed)."""
+    async def refresh(self, failed: tuple[str, int] | None = None) -> None:
+        """Read the slot map from the first node that answers: every node the last map named
+        (masters and replicas: a replica may be the master by now), then the seed; `failed`,
+        a node that just did not answer, is asked last. A caller that waited while another
+        read the map takes that one."""
         if self._refreshing is None:
             self._refreshing = asyncio.Lock()
+        seen = self.maps
         async with self._refreshing:
-            candidates = [*dict.fromkeys([*self.pipes, self.seed])]
+            if self.maps != seen:
+                return
+            candidates = [*dict.fromkeys([*self.nodes, *self.pipes, self.seed])]
+            if failed in candidates:
+                candidates.remove(failed)
+                candidates.append(failed)
             error: Exception = rx.ConnectionError("no Redis Cluster node answered")
             for address in candidates:
                 try:
@@ -86,11 +107,14 @@ class ClusterPipe:
                     error = exc
                     continue
                 owners = [self.seed] * SLOTS
-                for start, end, master, *_ in ranges:
-                    host = master[0].decode() if isinstance(master[0], bytes) else master[0]
+                nodes: dict[tuple[str, int], None] = {}
+                for start, end, *served in ranges:
+                    named = [_address(node, address[0]) for node in served]
+                    nodes.update(dict.fromkeys(named))
                     for slot in range(int(start), int(end) + 1):
-                        owners[slot] = (host or address[0], int(master[1]))
-                self.owners = owners
+                        owners[slot] = named[0]
+                self.owners, self.nodes = owners, list(nodes)
+                self.maps += 1
                 for gone in set(self.pipes) - set(owners) - {self.seed}:
                     await self.pipes.pop(gone).close()
                 return
@@ -120,7 +144,7 @@ class ClusterPipe:
                     raise
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 0.5)
-                await self._refresh_or_wait(deadline)
+                await self._refresh_or_wait(deadline, failed=address)
                 asking = None
                 continue
             asking = None
@@ -148,9 +172,10 @@ class ClusterPipe:
                 backoff = min(backoff * 2, 0.5)
                 await self._refresh_or_wait(deadline)
 
-    async def _refresh_or_wait(self, deadline: float) -> None:
+    async def _refresh_or_wait(self, deadline: float,
+                               failed: tuple[str, int] | None = None) -> None:
         try:
-            await self.refresh()
+            await self.refresh(failed)
         except rx.ConnectionError:
             if time.monotonic() > deadline:
                 raise
