@@ -235,7 +235,8 @@ def _connect(settings: Settings, redis_url: str, retry: dict[str, Any], metrics:
     credentials = access.client_kwargs()
     pipe_access: dict[str, Any] = {"tls": access.tls, "username": access.username,
                                    "password": access.password,
-                                   "reply_timeout_s": settings.redis_timeout_s}
+                                   "reply_timeout_s": settings.redis_timeout_s,
+                                   "connect_timeout_s": settings.redis_timeout_s or 5.0}
     # a Redis that stops answering fails a call after this, instead of holding it for ever
     timeouts = {"socket_timeout": settings.redis_timeout_s,
                 "socket_connect_timeout": settings.redis_timeout_s}

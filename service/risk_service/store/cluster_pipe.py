@@ -49,17 +49,16 @@ def _address(node: Sequence[Any], asked: str) -> tuple[str, int]:
 
 class ClusterPipe:
     def __init__(self, url: str, *, failover_wait_s: float = 10.0,
-                 reply_timeout_s: float | None = None,
+                 connect_timeout_s: float = 5.0, reply_timeout_s: float | None = None,
                  tls: ssl.SSLContext | None = None, username: str = "",
                  password: str = "") -> None:
-        """`url` names any node (redis:// or rediss://); `reply_timeout_s`, `tls`,
-        `username` and `password` are `RedisPipe`'s, given to the connection to every master
-        alike."""
+        """`url` names any node (redis:// or rediss://); the timeouts, `tls`, `username`
+        and `password` are `RedisPipe`'s, given to the connection to every master alike."""
         options = parse_url(url)
         # every master is reached the way the seed is: over TLS when its URL says rediss://
         self.scheme = "rediss" if url.startswith("rediss://") else "redis"
         self.tls, self.username, self.password = tls, username, password
-        self.reply_timeout_s = reply_timeout_s
+        self.connect_timeout_s, self.reply_timeout_s = connect_timeout_s, reply_timeout_s
         self.seed = (str(options.get("host", "localhost")), int(options.get("port", 6379)))
         # credentials in the URL itself go on to every master's URL
         url_user, url_password = options.get("username"), options.get("password")
@@ -81,7 +80,7 @@ class ClusterPipe:
             pipe = self.pipes[address] = RedisPipe(
                 f"{self.scheme}://{self._auth}{address[0]}:{address[1]}", tls=self.tls,
                 username=self.username, password=self.password,
-                reply_timeout_s=self.reply_timeout_s)
+                connect_timeout_s=self.connect_timeout_s, reply_timeout_s=self.reply_timeout_s)
         return pipe
 
     async def refresh(self, failed: tuple[str, int] | None = None) -> None:
