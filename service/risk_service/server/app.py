@@ -28,6 +28,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
@@ -55,7 +56,7 @@ from risk_service.settings import Settings
 from risk_service.store.cluster_pipe import ClusterPipe
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
-from risk_service.store.pipe import RedisPipe, pipe_supported
+from risk_service.store.pipe import CONNECT_TIMEOUT_S, RedisPipe, pipe_supported
 from risk_service.store.unreachable import store_unavailable
 from risk_service.sweeper import Sweeper
 
@@ -220,7 +221,15 @@ def server_options(settings: Settings) -> list[tuple[str, int]]:
     return options
 
 
-def _connect(settings: Settings, redis_url: str, retry: dict[str, Any], metrics: Metrics,
+def _retrying(*errors: type[RedisError]) -> dict[str, Any]:
+    """A redis-py client's retries: a call that failed with one of `errors` is tried again
+    on a fresh connection (3 times, 20 ms doubling up to 0.5 s), so the first call after a
+    Redis restart does not fail."""
+    return {"retry": Retry(ExponentialBackoff(cap=0.5, base=0.02), 3, supported_errors=errors),
+            "retry_on_error": list(errors)}
+
+
+def _connect(settings: Settings, redis_url: str, metrics: Metrics,
              access: RedisAccess) -> tuple[aioredis.Redis | RedisCluster, Keys, FeedHub,
                                            RedisPipe | ClusterPipe | None]:
     """The Redis clients: the command client, the feed hub's readers and the hot path's
@@ -236,13 +245,17 @@ def _connect(settings: Settings, redis_url: str, retry: dict[str, Any], metrics:
     pipe_access: dict[str, Any] = {"tls": access.tls, "username": access.username,
                                    "password": access.password,
                                    "reply_timeout_s": settings.redis_timeout_s,
-                                   "connect_timeout_s": settings.redis_timeout_s or 5.0}
+                                   "connect_timeout_s": settings.redis_timeout_s
+                                   or CONNECT_TIMEOUT_S}
     # a Redis that stops answering fails a call after this, instead of holding it for ever
     timeouts = {"socket_timeout": settings.redis_timeout_s,
                 "socket_connect_timeout": settings.redis_timeout_s}
     if settings.redis_cluster:
-        cluster = RedisCluster.from_url(redis_url, max_connections=settings.redis_max_connections,
-                                        **retry, **timeouts, **credentials)
+        # a timed-out call is tried again: redis-py's cluster client re-reads the slot map
+        # between tries, which is how it finds a promoted replica
+        cluster = RedisCluster.from_url(
+            redis_url, max_connections=settings.redis_max_connections,
+            **_retrying(RedisConnectionError, RedisTimeoutError), **timeouts, **credentials)
         keys = Keys(settings.key_prefix, buckets=settings.index_buckets)
         hub = FeedHub(cluster, keys,
                       reader_client=lambda: cluster_reader_client(redis_url, **timeouts,
@@ -251,14 +264,14 @@ def _connect(settings: Settings, redis_url: str, retry: dict[str, Any], metrics:
         attach_doorbell(hub.readers, cluster, settings.cluster_feed_sweep_ms / 1000)
         return (cluster, keys, hub,
                 ClusterPipe(redis_url, **pipe_access) if pipe_supported(redis_url) else None)
-    # one Redis: a timed-out call is not retried (the same silent server would be asked
-    # again, for as long once more); the client retries with its request id
+    # One Redis: calls wait (up to redis_pool_timeout_s) for a free connection instead of
+    # failing when more than redis_max_connections are busy at once. A timed-out call is not
+    # retried (the same silent server would be asked again, for as long once more); the
+    # client retries with its request id.
     client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
         redis_url, max_connections=settings.redis_max_connections,
         timeout=settings.redis_pool_timeout_s, health_check_interval=10,
-        retry=Retry(ExponentialBackoff(cap=0.5, base=0.02), 3,
-                    supported_errors=(RedisConnectionError,)),
-        retry_on_error=[RedisConnectionError], **timeouts, **credentials,
+        **_retrying(RedisConnectionError), **timeouts, **credentials,
     ))
     keys = Keys(settings.key_prefix)
     # every streamed game is read over these few connections (feed.py), never one per game
@@ -276,14 +289,8 @@ async def start(settings: Settings, redis_url: str) -> App:
     credentials, mutual = _server_credentials(settings)  # bad TLS settings fail before anything
     # the Redis user, password and TLS beside the URL; every client below connects with them
     access = RedisAccess.from_settings(settings, redis_url)
-    # Calls wait (up to redis_pool_timeout_s) for a free connection instead of failing when
-    # more than redis_max_connections are busy at once.
-    # A connection that died with a Redis restart is retried on a fresh one, so the first
-    # call after the restart does not fail.
-    retry: dict[str, Any] = {"retry": Retry(ExponentialBackoff(cap=0.5, base=0.02), 3),
-                             "retry_on_error": [RedisConnectionError, RedisTimeoutError]}
     metrics = Metrics()
-    client, keys, hub, pipe = _connect(settings, redis_url, retry, metrics, access)
+    client, keys, hub, pipe = _connect(settings, redis_url, metrics, access)
     # wrong credentials or certificates stop the start here, with the setting to fix
     if not await check_access(client, access):  # not fatal: readiness waits for it
         log.warning("redis_unreachable", redis=access.describe())

@@ -34,7 +34,7 @@ from redis import exceptions as rx
 from redis.asyncio.connection import parse_url
 from redis.crc import key_slot
 
-from risk_service.store.pipe import Arg, RedisPipe
+from risk_service.store.pipe import CONNECT_TIMEOUT_S, Arg, RedisPipe
 
 SLOTS = 16384
 _REDIRECTS = 5  # MOVED / ASK replies followed for one call before giving up
@@ -49,7 +49,8 @@ def _address(node: Sequence[Any], asked: str) -> tuple[str, int]:
 
 class ClusterPipe:
     def __init__(self, url: str, *, failover_wait_s: float = 10.0,
-                 connect_timeout_s: float = 5.0, reply_timeout_s: float | None = None,
+                 connect_timeout_s: float = CONNECT_TIMEOUT_S,
+                 reply_timeout_s: float | None = None,
                  tls: ssl.SSLContext | None = None, username: str = "",
                  password: str = "") -> None:
         """`url` names any node (redis:// or rediss://); the timeouts, `tls`, `username`

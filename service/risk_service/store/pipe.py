@@ -37,6 +37,7 @@ Arg = bytes | str | int
 _pack = cast(Callable[[tuple[Arg, ...]], bytes], hiredis.pack_command)
 
 _BACKOFF_S = (0.02, 0.04, 0.08)  # waits before the retries of a call whose connection died
+CONNECT_TIMEOUT_S = 5.0  # a connection (and its AUTH, SELECT) not made by then has failed
 
 
 def pipe_supported(url: str) -> bool:
@@ -152,7 +153,7 @@ class RedisPipe:
     loss. `await pipe.call("HGET", key, field)` answers what redis-py would (bytes, ints,
     lists, None), or raises redis-py's exceptions."""
 
-    def __init__(self, url: str, *, connect_timeout_s: float = 5.0,
+    def __init__(self, url: str, *, connect_timeout_s: float = CONNECT_TIMEOUT_S,
                  reply_timeout_s: float | None = None,
                  tls: ssl.SSLContext | None = None, username: str = "",
                  password: str = "") -> None:
