@@ -15,7 +15,7 @@ Printed per round and as medians: moves/s and this process's CPU per move (time.
 the whole process: the harness, the operations, the Redis client), and session ÷ submit.
 Compared with the server's CPU per move through gRPC (bench/peers.py, bench/ab.py), what is
 left is the transport; compared with bench/peers.py's grpc.aio floor, this is our own work.
-A profile: `py-spy record --pid` on this process while it measures.
+A profile: `py-spy record --pid` on this process while it measures, or `--cprofile PATH`.
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+import cProfile  # noqa: E402 - bench/profile.py would stand in for the standard library's
 
 import redis.asyncio as aioredis  # noqa: E402
 import uvloop  # noqa: E402
@@ -148,9 +150,15 @@ async def measure(args: argparse.Namespace, url: str) -> dict[str, list[tuple[fl
                 played = await new_games(games, store, args.games, args.seed + 1000 * r)
                 loop = submit_loop if mode == "submit" else session_loop
                 await asyncio.gather(*(loop(games, g, time.monotonic() + 1.0) for g in played))
+                profile = cProfile.Profile() if args.cprofile else None
                 cpu, start = time.process_time(), time.monotonic()
                 stop = start + args.seconds
+                if profile is not None:
+                    profile.enable()
                 moves = sum(await asyncio.gather(*(loop(games, g, stop) for g in played)))
+                if profile is not None:
+                    profile.disable()
+                    profile.dump_stats(f"{args.cprofile}.{mode}.{r + 1}")
                 cpu, took = time.process_time() - cpu, time.monotonic() - start
                 ended = sum(g.next() is None for g in played)
                 print(f"round {r + 1}, {mode}: {moves} moves in {took:.1f} s, "
@@ -170,6 +178,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log-level", default="info", help="as the service's RISK_LOG_LEVEL")
+    parser.add_argument("--cprofile", metavar="PATH",
+                        help="profile each measured phase with cProfile into PATH.MODE.ROUND "
+                             "(deterministic, so call-heavy code looks dearer than it is)")
     args = parser.parse_args(argv)
     # the log lines go where a service's would, minus the disk: their cost is the encoding
     # and the write, which /dev/null still takes

@@ -3,7 +3,8 @@ cannot install something it says what to install by hand instead of failing obsc
 
 Each case runs the real script in a copy of the checkout's top level whose PATH holds only the
 tools it uses, so redis-server, apt-get and sudo are present or absent as the case needs. The
-venv stamp is laid in place, so the script stops after its Redis step."""
+venv (its stamp and its python) is laid in place, so the script installs nothing after its
+Redis step."""
 
 from __future__ import annotations
 
@@ -29,8 +30,11 @@ def _checkout(tmp_path: Path, *, uid: str | None = None, sudo: bool = False) -> 
         shutil.copy(ROOT / folder / "pyproject.toml", top / folder / "pyproject.toml")
         metadata += (top / folder / "pyproject.toml").read_bytes()
     stamp = hashlib.sha256(metadata).hexdigest()[:16]
-    (top / ".venv").mkdir()
+    (top / ".venv" / "bin").mkdir(parents=True)
     (top / ".venv" / f".installed-{stamp}").touch()
+    (top / ".venv" / "bin" / "python").symlink_to(sys.executable)  # compiles the tree's modules
+    for folder in ("tests", "bench"):
+        (top / folder).mkdir()
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     for tool in TOOLS:

@@ -18,7 +18,7 @@ import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 import redis.asyncio as aioredis
@@ -46,7 +46,6 @@ from risk_service.redis_access import RedisAccess, check_access
 from risk_service.redis_server import RedisServer, supervise
 from risk_service.server import reflection
 from risk_service.server.calls import Admission
-from risk_service.server.http_port import HttpPort, cors_origins
 from risk_service.server.interceptor import RpcInterceptor
 from risk_service.server.limits import RateLimiter, StreamCounter
 from risk_service.server.metrics import Metrics
@@ -59,6 +58,9 @@ from risk_service.store.keys import Keys
 from risk_service.store.pipe import CONNECT_TIMEOUT_S, RedisPipe, pipe_supported
 from risk_service.store.unreachable import store_unavailable
 from risk_service.sweeper import Sweeper
+
+if TYPE_CHECKING:
+    from risk_service.server.http_port import HttpPort
 
 log = structlog.get_logger("service")
 SERVICE_NAME = service_pb2.DESCRIPTOR.services_by_name["RiskService"].full_name
@@ -348,6 +350,9 @@ async def start(settings: Settings, redis_url: str) -> App:
     app = App(settings, server, port, client, pipe, hub, health_servicer, metrics, keys, store)
     http_port = None
     if settings.http_listen:
+        # imported only when served: connectrpc and uvicorn are 90 ms of a start without it
+        from risk_service.server.http_port import HttpPort, cors_origins  # noqa: PLC0415 - when served
+
         app.http = HttpPort(games, campaigns, admission, metrics,
                             max_message_bytes=settings.max_message_bytes,
                             origins=cors_origins(settings.http_cors_origins))
