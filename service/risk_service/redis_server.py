@@ -44,6 +44,7 @@ MISSING_BINARY_MESSAGE = (
 _APPENDFSYNC_POLICIES: frozenset[str] = frozenset({"always", "everysec", "no"})
 _LOG_TAIL_LINES = 20
 _PROBE_INTERVAL_SECONDS = 0.02
+_TERM_RESEND_SECONDS = 0.5  # how often stop() repeats a SIGTERM Redis has not acted on
 
 
 class RedisServerError(RuntimeError):
@@ -299,15 +300,24 @@ class RedisServer:
         )
 
     def _terminate(self, timeout: float) -> None:
+        """SIGTERM, repeated until Redis exits; SIGKILL after `timeout`. Redis refuses a
+        shutdown while it writes its first AOF (after a start, or a replica's first copy of
+        its master: "Writing initial AOF, can't exit") and then runs on; only a later SIGTERM
+        stops it cleanly, where waiting once would end in SIGKILL `timeout` later."""
         process = self._process
         if process is None or process.poll() is not None:
             return
-        process.terminate()
-        try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        deadline = time.monotonic() + timeout
+        while True:
+            process.terminate()
+            try:
+                process.wait(min(_TERM_RESEND_SECONDS, max(0.0, deadline - time.monotonic())))
+                return
+            except subprocess.TimeoutExpired:
+                if time.monotonic() >= deadline:
+                    break
+        process.kill()
+        process.wait()
 
     def _terminate_at_exit(self) -> None:
         # Kept apart from stop(): unregistering a callback while atexit runs it is not safe.

@@ -54,12 +54,12 @@ async def test_killed_master_loses_no_acknowledged_action(
         table = await open_table(sa, quick_game(seed=9))
         spectator = Spectator(sb, table.game_id)
         victim = cluster.master_of(Keys().game(table.game_id))
-        killed_at: list[float] = []
+        killed_at: list[int] = []  # the version the game was at when its master died
 
-        async def kill(moves: int, _version: int) -> None:
+        async def kill(moves: int, version: int) -> None:
             if moves == KILL_AT_MOVE and not killed_at:
                 victim.kill()
-                killed_at.append(time.monotonic())
+                killed_at.append(version)
                 # the supervisor of a real deployment restarts the node; it rejoins as the
                 # promoted replica's replica, so "replica" durability can acknowledge again
                 asyncio.get_running_loop().call_later(3.0, victim.start)
@@ -70,12 +70,16 @@ async def test_killed_master_loses_no_acknowledged_action(
         final = (await sa.GetGame(service_pb2.GetGameRequest(game_id=table.game_id))).game
         assert final.HasField("outcome")
         watched = await spectator.until(final.last_seq)
-    assert log.failed_calls > 0, "the failover was seen by the client"
+    # the game went on through the promoted replica: moves acknowledged after the kill. (The
+    # client may see no failure at all: the service holds a move until the new master
+    # answers, and the restarted node is copied at once, so "replica" durability's wait can
+    # be met within its timeout.)
+    assert final.version > killed_at[0] + 1, "no move was acknowledged after the kill"
+    assert cluster.master_of(Keys().game(table.game_id)) is not victim
     assert seqs(watched) == list(range(1, final.last_seq + 1)), "a gap or a repeat"
     assert_every_version_streamed(watched, final.version)
     held = await stored(cast(redis.asyncio.Redis, cluster_client), table.game_id)
     assert_replays(held, table, log)  # every acknowledged move, in order, nothing else
-    assert cluster.master_of(Keys().game(table.game_id)) is not victim
     cluster.wait_ready()  # the restarted node is a replica again: the next module is whole
 
 
@@ -147,7 +151,8 @@ async def test_write_no_replica_confirms_is_unavailable_then_retried(tmp_path: P
     """On a Redis with no replica, "replica" durability answers UNAVAILABLE (replicated=
     false) after the timeout, the move stays written; once a replica is attached the same
     request id is answered with the same, stored reply and commits nothing more."""
-    primary = RedisServer(tmp_path / "primary", appendfsync="everysec")
+    primary = RedisServer(tmp_path / "primary", appendfsync="everysec",
+                          extra_args=("--repl-diskless-sync-delay", "0"))
     replica = RedisServer(tmp_path / "replica", appendfsync="everysec",
                           extra_args=("--replicaof", "127.0.0.1", str(primary.port)))
     primary.start()

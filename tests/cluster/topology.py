@@ -5,6 +5,8 @@ port with its own free cluster-bus port (`cluster-port`, so no port+10000 arithm
 `redis-cli --cluster create ... --cluster-replicas R --cluster-yes`. `cluster-node-timeout` is
 short (1 s) so that a killed master's replica takes over within a few seconds, as a test of
 failover needs; `cluster-require-full-coverage no` keeps the other shards serving meanwhile.
+`repl-diskless-sync-delay 0`, as in deploy/redis/cluster.conf, copies a (re)joining replica at
+once (Redis' default waits 5 s, which every cluster start and rejoin paid).
 """
 
 from __future__ import annotations
@@ -32,7 +34,10 @@ class LocalCluster:
                                     "--cluster-config-file", "nodes.conf",
                                     "--cluster-node-timeout", str(NODE_TIMEOUT_MS),
                                     "--cluster-require-full-coverage", "no",
-                                    "--cluster-allow-reads-when-down", "no"))
+                                    "--cluster-allow-reads-when-down", "no",
+                                    # as deploy/redis/cluster.conf: a replica is copied at
+                                    # once, not after Redis' default 5 s wait for others
+                                    "--repl-diskless-sync-delay", "0"))
             for i in range(masters * (1 + replicas))
         ]
 

@@ -227,11 +227,14 @@ class LoopbackCluster:
         self.wait_formed()
 
     def wait_formed(self, timeout: float = START_TIMEOUT_S) -> None:
-        """Every node says cluster_state:ok and every replica's link to its master is up."""
+        """Every node says cluster_state:ok, every replica's link to its master is up, and
+        every node's CLUSTER NODES names as masters the nodes that say they are masters (a
+        role change reaches the others by gossip, after the replica's link is up)."""
         deadline = time.monotonic() + timeout
         while True:
             try:
-                if all(self._settled(node) for node in self.running()):
+                running = self.running()
+                if all(self._settled(node) for node in running) and self._agreed(running):
                     return
             except redis.RedisError:
                 pass
@@ -245,6 +248,27 @@ class LoopbackCluster:
                 return False
             info = client.info("replication")
             return info["role"] == "master" or info.get("master_link_status") == "up"
+
+    def _agreed(self, nodes: list[Node]) -> bool:
+        masters = set()
+        views = []
+        for node in nodes:
+            with self.admin(node) as client:
+                if client.info("replication")["role"] == "master":
+                    masters.add(client.execute_command("CLUSTER", "MYID"))
+                views.append(set(self._masters_seen(client)))
+        return all(view == masters for view in views)
+
+    @staticmethod
+    def _masters_seen(client: redis.Redis) -> list[str]:
+        """The ids a node's CLUSTER NODES flags as live masters."""
+        text = client.execute_command("CLUSTER", "NODES")
+        seen = []
+        for line in str(text).splitlines():
+            node_id, _addr, flags, *_ = line.split()
+            if "master" in flags.split(",") and "fail" not in flags.split(","):
+                seen.append(node_id)
+        return seen
 
     def running(self) -> list[Node]:
         return [n for n in self.nodes if n.process is not None and n.process.poll() is None]

@@ -20,6 +20,8 @@ import redis
 import redis.asyncio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from redis.asyncio.cluster import RedisCluster
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from risk_proto.risk.v1 import game_pb2, service_pb2
 from risk_service.redis_access import RedisAccess
@@ -97,17 +99,20 @@ def test_cluster_has_three_masters_each_with_one_replica(cluster: LoopbackCluste
 def test_nodes_speak_only_tls_to_known_users(cluster: LoopbackCluster) -> None:
     """No plaintext port, no anonymous user, no client without a certificate."""
     node = cluster.nodes[0]
+    # one try each: redis-py's default retries would wait out the plaintext probe's 2 s
+    # timeout four times
+    once = Retry(NoBackoff(), 0)
     with pytest.raises(redis.ConnectionError):
-        redis.Redis(host="127.0.0.1", port=node.port, socket_timeout=2).ping()
+        redis.Redis(host="127.0.0.1", port=node.port, socket_timeout=2, retry=once).ping()
     anonymous = redis.Redis(host="127.0.0.1", port=node.port, ssl=True, socket_timeout=2,
                             ssl_ca_certs=str(cluster.secrets["ca.crt"]),
                             ssl_certfile=str(cluster.secrets["client.crt"]),
-                            ssl_keyfile=str(cluster.secrets["client.key"]))
+                            ssl_keyfile=str(cluster.secrets["client.key"]), retry=once)
     with pytest.raises(redis.AuthenticationError):
         anonymous.ping()
     no_cert = redis.Redis(host="127.0.0.1", port=node.port, ssl=True, socket_timeout=2,
                           username="risk", password=cluster.risk_password,
-                          ssl_ca_certs=str(cluster.secrets["ca.crt"]))
+                          ssl_ca_certs=str(cluster.secrets["ca.crt"]), retry=once)
     with pytest.raises(redis.ConnectionError):
         no_cert.ping()
 

@@ -6,6 +6,7 @@ import asyncio
 import os
 import signal
 import socket
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -133,3 +134,29 @@ async def test_supervise_leaves_a_stopped_server_alone(
     await asyncio.wait_for(supervisor, timeout=5)
 
     assert not server.is_running()
+
+
+def test_a_replica_stopped_while_it_writes_its_first_aof_exits_cleanly(
+    make_redis_server: RedisServerFactory,
+) -> None:
+    """Redis refuses a SIGTERM while it writes its first AOF, which a replica does right after
+    its first copy of its master ("Writing initial AOF, can't exit"), and runs on. stop()
+    repeats the SIGTERM, so the replica still shuts down cleanly (Redis says "bye bye"),
+    instead of being SIGKILLed once the wait ran out."""
+    primary = make_redis_server(appendfsync="everysec", extra_args=(
+        "--enable-debug-command", "local", "--repl-diskless-sync-delay", "0"))
+    with redis.Redis.from_url(primary.url) as client:
+        # enough data that the replica's AOF rewrite after the copy outlasts the stop below
+        client.execute_command("DEBUG", "POPULATE", 150_000, "game", 64)
+    replica = make_redis_server(appendfsync="everysec", extra_args=(
+        "--replicaof", "127.0.0.1", str(primary.port)))
+    with redis.Redis.from_url(replica.url) as client:
+        for _ in range(400):
+            if client.info("replication").get("master_link_status") == "up":
+                break
+            time.sleep(0.01)
+        else:
+            raise AssertionError("the replica never finished its copy")
+    replica.stop(timeout=10.0)
+    log = replica.log_path.read_text(errors="replace")
+    assert "bye bye" in log, log[-2000:]
