@@ -33,8 +33,6 @@ def _checkout(tmp_path: Path, *, uid: str | None = None, sudo: bool = False) -> 
     (top / ".venv" / "bin").mkdir(parents=True)
     (top / ".venv" / f".installed-{stamp}").touch()
     (top / ".venv" / "bin" / "python").symlink_to(sys.executable)  # compiles the tree's modules
-    for folder in ("tests", "bench"):
-        (top / folder).mkdir()
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     for tool in TOOLS:
