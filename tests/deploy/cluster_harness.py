@@ -105,6 +105,17 @@ class Node:
         return path.read_text(errors="replace")[-3000:] if path.exists() else ""
 
 
+def _cluster_nodes(client: redis.Redis) -> list[tuple[str, list[str], str]]:
+    """(id, flags, its master's id or "-") of every node a node's CLUSTER NODES names but those
+    it flags as failed."""
+    named = []
+    for line in str(client.execute_command("CLUSTER", "NODES")).splitlines():
+        node_id, _addr, flags, master, *_ = line.split()
+        if "fail" not in flags.split(","):
+            named.append((node_id, flags.split(","), master))
+    return named
+
+
 @dataclass
 class LoopbackCluster:
     root: Path
@@ -233,8 +244,7 @@ class LoopbackCluster:
         deadline = time.monotonic() + timeout
         while True:
             try:
-                running = self.running()
-                if all(self._settled(node) for node in running) and self._agreed(running):
+                if self._settled():
                     return
             except redis.RedisError:
                 pass
@@ -242,33 +252,21 @@ class LoopbackCluster:
                 f"{n.name}: {n.logs()[-800:]}" for n in self.nodes)
             time.sleep(0.2)
 
-    def _settled(self, node: Node) -> bool:
-        with self.admin(node) as client:
-            if client.cluster("INFO")["cluster_state"] != "ok":
-                return False
-            info = client.info("replication")
-            return info["role"] == "master" or info.get("master_link_status") == "up"
-
-    def _agreed(self, nodes: list[Node]) -> bool:
-        masters = set()
-        views = []
-        for node in nodes:
+    def _settled(self) -> bool:
+        masters: set[str] = set()  # the nodes that say they are masters
+        views: list[set[str]] = []  # the live masters each node's CLUSTER NODES names
+        for node in self.running():
             with self.admin(node) as client:
-                if client.info("replication")["role"] == "master":
+                if client.cluster("INFO")["cluster_state"] != "ok":
+                    return False
+                info = client.info("replication")
+                if info["role"] == "master":
                     masters.add(client.execute_command("CLUSTER", "MYID"))
-                views.append(set(self._masters_seen(client)))
+                elif info.get("master_link_status") != "up":
+                    return False
+                views.append({node_id for node_id, flags, _ in _cluster_nodes(client)
+                              if "master" in flags})
         return all(view == masters for view in views)
-
-    @staticmethod
-    def _masters_seen(client: redis.Redis) -> list[str]:
-        """The ids a node's CLUSTER NODES flags as live masters."""
-        text = client.execute_command("CLUSTER", "NODES")
-        seen = []
-        for line in str(text).splitlines():
-            node_id, _addr, flags, *_ = line.split()
-            if "master" in flags.split(",") and "fail" not in flags.split(","):
-                seen.append(node_id)
-        return seen
 
     def running(self) -> list[Node]:
         return [n for n in self.nodes if n.process is not None and n.process.poll() is None]
@@ -276,14 +274,11 @@ class LoopbackCluster:
     def topology(self) -> dict[str, list[str]]:
         """master node id -> its replicas' ids, as the first running node sees the cluster."""
         with self.admin(self.running()[0]) as client:
-            text = client.execute_command("CLUSTER", "NODES")
+            named = _cluster_nodes(client)
         masters: dict[str, list[str]] = {}
         replicas: list[tuple[str, str]] = []
-        for line in str(text).splitlines():
-            node_id, _addr, flags, master, *_ = line.split()
-            if "fail" in flags.split(","):
-                continue
-            if "master" in flags.split(","):
+        for node_id, flags, master in named:
+            if "master" in flags:
                 masters.setdefault(node_id, [])
             else:
                 replicas.append((node_id, master))
