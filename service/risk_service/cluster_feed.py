@@ -125,7 +125,7 @@ class Doorbell:
                 await task
         if pubsub is not None:
             with contextlib.suppress(RedisError, OSError):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py: no annotation
+                await pubsub.aclose()
 
     async def _listen(self, name: str, pubsub: PubSub) -> None:
         while True:

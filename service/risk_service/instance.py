@@ -61,8 +61,9 @@ class InstanceLock:
             self._file = None
 
 
-def check_listen(address: str) -> None:
-    """Raise RuntimeError if `address` (host:port) cannot be bound right now.
+def check_listen(address: str, setting: str = "RISK_LISTEN") -> None:
+    """Raise RuntimeError if `address` (host:port), the value of `setting`, cannot be bound
+    right now; the message names the setting to change.
 
     gRPC reports a taken port only after everything else has started; asking first keeps a
     doomed start from touching Redis at all. Port 0 (any free port) always passes."""
@@ -83,7 +84,7 @@ def check_listen(address: str) -> None:
             if exc.errno == errno.EADDRINUSE:
                 raise RuntimeError(
                     f"cannot listen on {address}: the address is in use (another risk-service "
-                    "or another program); set RISK_LISTEN to another address"
+                    f"or another program); set {setting} to another address"
                 ) from None
             if exc.errno == errno.EADDRNOTAVAIL:
                 raise RuntimeError(f"cannot listen on {address}: no such local address") from None

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import collections
 import contextlib
 import os
+import random
 import shutil
 import signal
 import socket
@@ -51,12 +53,50 @@ class RedisServerError(RuntimeError):
     """The redis-server child could not be found, started, or reached."""
 
 
+_PORT_FLOOR = 20000  # free_port() draws from [_PORT_FLOOR, the ephemeral range's start)
+_PORT_ATTEMPTS = 5  # first starts on ports free_port() chose, before a taken port is an error
+_recent_ports: collections.deque[int] = collections.deque(maxlen=512)
+
+
+def _ephemeral_start() -> int:
+    """The first port of the kernel's ephemeral range (Linux: 32768 unless configured)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that was free a moment ago (the kernel's ephemeral choice)."""
+    """A TCP port on 127.0.0.1 that was free a moment ago, for a child that binds it later.
+
+    It is drawn at random from below the kernel's ephemeral range: there the kernel hands out
+    ports to nobody, neither to outgoing connections nor to another program's bind to port 0,
+    which are what took such a port between this check and the child's own bind (CI saw
+    "Address already in use" from a cluster node). Two callers can still draw the same one;
+    RedisServer, which binds it last, draws again then. A port handed out lately by this
+    process is not handed out again. Where the range leaves no room, the kernel chooses.
+    """
+    ceiling = _ephemeral_start()
+    for _ in range(100 if ceiling - _PORT_FLOOR >= 1000 else 0):
+        port = random.randrange(_PORT_FLOOR, ceiling)
+        if port in _recent_ports:
+            continue
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind((HOST, port))
+            except OSError:  # in use, or in TIME_WAIT for somebody
+                continue
+        _recent_ports.append(port)
+        return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind((HOST, 0))
-        port: int = probe.getsockname()[1]
-        return port
+        chosen: int = probe.getsockname()[1]
+        _recent_ports.append(chosen)
+        return chosen
+
+
+class PortTakenError(RedisServerError):
+    """The child exited because a port it was given was bound by somebody else."""
 
 
 def _parent_death_prefix() -> list[str]:
@@ -97,7 +137,11 @@ class RedisServer:
     """One ``redis-server`` child on 127.0.0.1 with its data (AOF, log) under ``data_dir``.
 
     The port is fixed at construction (``0`` picks a free one), so ``url`` is valid before the
-    first start and stays the same across ``restart()``.
+    first start and stays the same across ``restart()``. ``bus_port`` adds a Redis Cluster bus
+    port (``--cluster-port``; ``0`` picks a free one). The first start may replace ports
+    picked here: when the child finds one taken, which no check made in advance can rule out,
+    it draws fresh ones and starts again (``_PORT_ATTEMPTS`` tries in all). Once the child has
+    answered, its ports are final; ports the caller gave are never changed.
     """
 
     def __init__(
@@ -108,11 +152,16 @@ class RedisServer:
         appendonly: bool = True,
         appendfsync: AppendFsync = "always",
         extra_args: Sequence[str] = (),
+        bus_port: int | None = None,
     ) -> None:
         if appendfsync not in _APPENDFSYNC_POLICIES:
             raise ValueError(f"appendfsync must be one of {sorted(_APPENDFSYNC_POLICIES)}")
         self.data_dir = data_dir.resolve()
         self.port = port or free_port()
+        self.bus_port = None if bus_port is None else bus_port or free_port()
+        # the ports start() may draw again: those picked here, until the child first answers
+        self._redraw = (not port, bus_port == 0)
+        self._log_start = 0  # where this start's lines begin in the (appended) log
         self.appendonly = appendonly
         self.appendfsync = appendfsync
         self.extra_args = tuple(extra_args)
@@ -153,6 +202,7 @@ class RedisServer:
             "--logfile", str(self.log_path),
             "--pidfile", str(self.data_dir / "redis.pid"),
             "--protected-mode", "yes",
+            *(() if self.bus_port is None else ("--cluster-port", str(self.bus_port))),
             *self.extra_args,
         ]  # fmt: skip
 
@@ -160,12 +210,20 @@ class RedisServer:
 
     def start(self, timeout: float = 10.0) -> None:
         """Launch the child and block until it answers PING (and INFO says it is ours)."""
-        self._spawn()
-        deadline = time.monotonic() + timeout
-        while not self._probe():
-            if time.monotonic() > deadline:
-                self._raise_not_ready(timeout)
-            time.sleep(_PROBE_INTERVAL_SECONDS)
+        for attempt in range(1, _PORT_ATTEMPTS + 1):
+            self._spawn()
+            deadline = time.monotonic() + timeout
+            try:
+                while not self._probe():
+                    if time.monotonic() > deadline:
+                        self._raise_not_ready(timeout)
+                    time.sleep(_PROBE_INTERVAL_SECONDS)
+            except PortTakenError:
+                if not self._draw_again(attempt):
+                    raise
+                continue
+            self._redraw = (False, False)
+            return
 
     def stop(self, timeout: float = 10.0) -> None:
         """Shut down gracefully (SIGTERM: Redis flushes the AOF), SIGKILL after ``timeout``."""
@@ -195,12 +253,20 @@ class RedisServer:
         The fork happens on the calling thread (normally the main thread, which keeps the
         parent-death signal meaningful); only the readiness probes go to worker threads.
         """
-        self._spawn()
-        deadline = time.monotonic() + timeout
-        while not await asyncio.to_thread(self._probe):
-            if time.monotonic() > deadline:
-                self._raise_not_ready(timeout)
-            await asyncio.sleep(_PROBE_INTERVAL_SECONDS)
+        for attempt in range(1, _PORT_ATTEMPTS + 1):
+            self._spawn()
+            deadline = time.monotonic() + timeout
+            try:
+                while not await asyncio.to_thread(self._probe):
+                    if time.monotonic() > deadline:
+                        self._raise_not_ready(timeout)
+                    await asyncio.sleep(_PROBE_INTERVAL_SECONDS)
+            except PortTakenError:
+                if not self._draw_again(attempt):
+                    raise
+                continue
+            self._redraw = (False, False)
+            return
 
     async def stop_async(self, timeout: float = 10.0) -> None:
         """stop() with the wait for the child's exit moved off the event loop."""
@@ -246,6 +312,7 @@ class RedisServer:
             raise RedisServerError(MISSING_BINARY_MESSAGE)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         _stop_leftover(self.data_dir / "redis.pid")
+        self._log_start = self.log_path.stat().st_size if self.log_path.exists() else 0
         # stdout/stderr go to the log too: errors in the arguments are printed before Redis
         # opens its logfile, and they are exactly what the startup error needs to show.
         with self.log_path.open("ab") as log_file:
@@ -267,7 +334,9 @@ class RedisServer:
         process = self._process
         if process is None or process.poll() is not None:
             code = None if process is None else process.returncode
-            raise RedisServerError(
+            error = PortTakenError if "Address already in use" in self._this_start_log() \
+                else RedisServerError
+            raise error(
                 f"redis-server on port {self.port} exited during startup (code {code}); "
                 f"log {self.log_path}:\n{self._log_tail()}"
             )
@@ -291,6 +360,27 @@ class RedisServer:
                 f"port {self.port} is answered by another Redis (pid {info.get('process_id')})"
             )
         return True
+
+    def _draw_again(self, attempt: int) -> bool:
+        """After a taken port: True with fresh ports where they may still change."""
+        port, bus = self._redraw
+        if attempt >= _PORT_ATTEMPTS or not (port or bus):
+            return False
+        structlog.get_logger().warning("redis_server_port_taken", port=self.port,
+                                       bus_port=self.bus_port, attempt=attempt)
+        if port:
+            self.port = free_port()
+        if bus:
+            self.bus_port = free_port()
+        return True
+
+    def _this_start_log(self) -> str:
+        try:
+            with self.log_path.open("rb") as log:
+                log.seek(self._log_start)
+                return log.read().decode(errors="replace")
+        except OSError:
+            return ""
 
     def _raise_not_ready(self, timeout: float) -> None:
         self._terminate(timeout=2.0)

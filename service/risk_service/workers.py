@@ -79,7 +79,7 @@ class Workers:
         settings = self.settings
         check_listen(settings.listen)
         if settings.http_listen:
-            check_listen(settings.http_listen)
+            check_listen(settings.http_listen, "RISK_HTTP_LISTEN")
         listen, held = _reserve(settings.listen)
         http_listen, http_held = _reserve(settings.http_listen) if settings.http_listen \
             else ("", None)

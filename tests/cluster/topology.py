@@ -1,7 +1,8 @@
 """A real Redis Cluster on loopback for tests and benchmarks: N masters with R replicas each.
 
 Each node is a `redis-server --cluster-enabled yes` child (risk_service.redis_server) on a free
-port with its own free cluster-bus port (`cluster-port`, so no port+10000 arithmetic), joined by
+port with its own free cluster-bus port (`bus_port`: `--cluster-port`, so no port+10000
+arithmetic; a port found taken at the first start is drawn again), joined by
 `redis-cli --cluster create ... --cluster-replicas R --cluster-yes`. `cluster-node-timeout` is
 short (1 s) so that a killed master's replica takes over within a few seconds, as a test of
 failover needs; `cluster-require-full-coverage no` keeps the other shards serving meanwhile.
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import redis
 
-from risk_service.redis_server import HOST, RedisServer, free_port
+from risk_service.redis_server import HOST, RedisServer
 
 NODE_TIMEOUT_MS = 1000
 
@@ -29,8 +30,8 @@ class LocalCluster:
         self.replicas = replicas
         self.nodes = [
             RedisServer(root / f"node-{i}", appendfsync=appendfsync,  # type: ignore[arg-type]
+                        bus_port=0,
                         extra_args=("--cluster-enabled", "yes",
-                                    "--cluster-port", str(free_port()),
                                     "--cluster-config-file", "nodes.conf",
                                     "--cluster-node-timeout", str(NODE_TIMEOUT_MS),
                                     "--cluster-require-full-coverage", "no",

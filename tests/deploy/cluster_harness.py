@@ -35,6 +35,7 @@ from tests.deploy.manifests import CLUSTER_COMPOSE, DEPLOY, compose_env
 from tests.deploy.secure_redis import make_secrets
 
 START_TIMEOUT_S = 30.0
+PORT_ATTEMPTS = 5  # starts of a node whose ports free_port() chose
 ANNOUNCE = "localhost"  # a name the certificate carries (deploy/make-secrets.sh)
 
 
@@ -97,7 +98,8 @@ class Node:
     port: int
     bus_port: int
     data_dir: Path
-    argv: list[str]
+    compose_argv: list[str]  # the compose service's command, before _argv localises it
+    argv: list[str] = field(default_factory=list)  # what the node was last started with
     process: subprocess.Popen[bytes] | None = None
 
     def logs(self) -> str:
@@ -187,16 +189,25 @@ class LoopbackCluster:
         for name, service in services.items():
             self.mounts.update({target: self._secret_file(path) for target, path
                                 in mounted_files(service, self.compose).items()})
-            node = Node(name, free_port(), free_port(), self.root / name, [])
+            node = Node(name, free_port(), free_port(), self.root / name, node_argv(service))
             node.data_dir.mkdir(parents=True)
-            node.argv = self._argv(node, node_argv(service))
             self.nodes.append(node)
         for node in self.nodes:
-            with (node.data_dir / "stdout.log").open("wb") as out:
-                node.process = subprocess.Popen(node.argv, stdout=out, stderr=subprocess.STDOUT)
+            self._spawn(node)
         for node in self.nodes:
-            self._wait_ping(node)
+            attempt = 1
+            while not self._wait_ping(node):  # a port taken since free_port(): draw again
+                assert attempt < PORT_ATTEMPTS, f"{node.name}: its ports stayed taken"
+                attempt += 1
+                node.port, node.bus_port = free_port(), free_port()
+                (node.data_dir / "redis.log").unlink()
+                self._spawn(node)
         self.create()
+
+    def _spawn(self, node: Node) -> None:
+        node.argv = self._argv(node, node.compose_argv)
+        with (node.data_dir / "stdout.log").open("wb") as out:
+            node.process = subprocess.Popen(node.argv, stdout=out, stderr=subprocess.STDOUT)
 
     def admin(self, node: Node, **kwargs: Any) -> redis.Redis:
         return redis.Redis(
@@ -206,14 +217,18 @@ class LoopbackCluster:
             socket_timeout=3, decode_responses=True, **kwargs,
         )
 
-    def _wait_ping(self, node: Node) -> None:
+    def _wait_ping(self, node: Node) -> bool:
+        """True once `node` answers; False if it exited because a port was taken."""
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
-            assert node.process is not None and node.process.poll() is None, node.logs()
+            assert node.process is not None
+            if node.process.poll() is not None:
+                assert "Address already in use" in node.logs(), node.logs()
+                return False
             try:
                 with self.admin(node) as client:
                     client.ping()
-                return
+                return True
             except redis.RedisError:
                 assert time.monotonic() < deadline, f"{node.name} did not start:\n{node.logs()}"
                 time.sleep(0.1)

@@ -17,6 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 from risk_service.settings import Settings
 from tests.deploy.manifests import (
@@ -268,6 +271,38 @@ def test_dockerfile_installs_the_siblings_each_distribution_needs(stages: list[S
             name = re.split(r"[<>=!~; \[]", requirement, maxsplit=1)[0]
             if name.startswith("risk-"):
                 assert name in names, f"{path} needs {name}, which the image does not install"
+
+
+def test_every_requirement_is_pinned_inside_its_range(stages: list[Stage]) -> None:
+    """constraints.txt pins each third-party requirement of the four distributions, dev tools
+    included, to a release inside its pyproject range, and the image's pip install and set-up
+    install under it. A dependency added without `scripts/lock`, or a range moved past its
+    pin, fails here rather than in a clean clone after an upstream release (redis-py 8.2
+    annotating PubSub.aclose() turned a `type: ignore` into a mypy error that way)."""
+    pins = {}
+    for line in (REPO / "constraints.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            assert version, f"constraints.txt: {line!r} is not name==version"
+            pins[canonicalize_name(name)] = Version(version)
+    for path in DISTRIBUTIONS:
+        project = tomllib.loads((REPO / path / "pyproject.toml").read_text())["project"]
+        wanted = [*project.get("dependencies", []),
+                  *(r for group in project.get("optional-dependencies", {}).values()
+                    for r in group)]
+        for text in wanted:
+            requirement = Requirement(text)
+            name = canonicalize_name(requirement.name)
+            if name.startswith("risk-"):
+                continue  # installed from the tree
+            assert name in pins, f"{path}: {requirement.name} has no pin (run scripts/lock)"
+            assert requirement.specifier.contains(pins[name], prereleases=True), \
+                f"{path}: {name}=={pins[name]} is outside {requirement.specifier}"
+    builder, _ = pip_install_paths(stages)
+    install = next(i.args for i in builder.all("RUN") if "pip install" in i.args)
+    assert "--constraint=constraints.txt" in install.split("&&")[0].split()
+    assert any("constraints.txt" in parse_copy(i).sources for i in builder.all("COPY"))
+    assert "--constraint constraints.txt" in (REPO / "scripts" / "setup").read_text()
 
 
 def test_dockerfile_does_not_ship_the_build_stage(stages: list[Stage], final: Stage) -> None:

@@ -25,10 +25,12 @@ def _checkout(tmp_path: Path, *, uid: str | None = None, sudo: bool = False) -> 
     (top / "scripts").mkdir(parents=True)
     shutil.copy(ROOT / "scripts" / "setup", top / "scripts" / "setup")
     metadata = b""
-    for folder in DISTRIBUTIONS:  # the stamp hashes the four pyproject files, in setup's order
+    for folder in DISTRIBUTIONS:  # the stamp hashes the four pyproject files, in setup's order,
         (top / folder).mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / folder / "pyproject.toml", top / folder / "pyproject.toml")
         metadata += (top / folder / "pyproject.toml").read_bytes()
+    shutil.copy(ROOT / "constraints.txt", top / "constraints.txt")  # hashed after them
+    metadata += (top / "constraints.txt").read_bytes()
     stamp = hashlib.sha256(metadata).hexdigest()[:16]
     (top / ".venv" / "bin").mkdir(parents=True)
     (top / ".venv" / f".installed-{stamp}").touch()

@@ -20,6 +20,13 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from risk_service.redis_server import free_port
 
 SERVICE_NAME = "risk.v1.RiskService"
+PORT_ATTEMPTS = 5
+# what the service logs when its gRPC or HTTP address is taken (server/app.py, http_port.py)
+PORT_TAKEN_LINES = ("cannot listen on 127.0.0.1:", "cannot serve HTTP on 127.0.0.1:")
+
+
+class ServiceExitedError(RuntimeError):
+    """The service process ended before it served."""
 
 
 class ServiceProcess:
@@ -31,23 +38,44 @@ class ServiceProcess:
         `python`: the interpreter that runs the service (a benchmark compares two)."""
         self.redis_url = redis_url
         self.credentials = credentials
-        self.port = free_port()
-        self.target = f"127.0.0.1:{self.port}"
-        self.http_port = free_port() if http else 0
-        self.http_url = f"http://127.0.0.1:{self.http_port}" if http else ""
-        if http:
-            env = {"RISK_HTTP_LISTEN": f"127.0.0.1:{self.http_port}", **env}
+        self.http = http
+        self._draw_ports()
         self.log_path = log_dir / f"service-{self.port}.log"
         self.env = env
         self.python = python
         self.proc: subprocess.Popen[bytes] | None = None
+        self._ports_final = False  # set once the service has served: clients hold the target
+
+    def _draw_ports(self) -> None:
+        self.port = free_port()
+        self.target = f"127.0.0.1:{self.port}"
+        self.http_port = free_port() if self.http else 0
+        self.http_url = f"http://127.0.0.1:{self.http_port}" if self.http else ""
 
     def start(self, timeout: float = 30.0) -> None:
+        """Start and wait until SERVING. A first start that finds a port free_port() picked
+        taken since (by another test's child) draws fresh ports, as RedisServer does; later
+        starts keep them."""
+        for attempt in range(1, PORT_ATTEMPTS + 1):
+            offset = self.log_path.stat().st_size if self.log_path.exists() else 0
+            try:
+                self._start_once(timeout)
+            except ServiceExitedError:
+                taken = any(line in self.logs()[offset:] for line in PORT_TAKEN_LINES)
+                if self._ports_final or attempt == PORT_ATTEMPTS or not taken:
+                    raise
+                self._draw_ports()
+                continue
+            self._ports_final = True
+            return
+
+    def _start_once(self, timeout: float) -> None:
         env = {
             **os.environ,
             "RISK_LISTEN": self.target,
             "REDIS_URL": self.redis_url,
             "RISK_SHUTDOWN_GRACE_S": "1",
+            **({"RISK_HTTP_LISTEN": f"127.0.0.1:{self.http_port}"} if self.http else {}),
             **self.env,
         }
         log = self.log_path.open("ab")
@@ -58,7 +86,7 @@ class ServiceProcess:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"service exited early:\n{self.logs()}")
+                raise ServiceExitedError(f"service exited early:\n{self.logs()}")
             if self._serving():
                 return
             time.sleep(0.05)

@@ -4,6 +4,7 @@ anything: the first keeps serving on its own Redis, and no second redis-server o
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -16,8 +17,9 @@ from tests.service.harness import ServiceProcess
 from tests.service.rpc import create_request
 
 
-def _second(tmp_path: Path, *, listen: str, data_dir: Path) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "RISK_LISTEN": listen, "RISK_DATA_DIR": str(data_dir)}
+def _second(tmp_path: Path, *, listen: str, data_dir: Path,
+            **more: str) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "RISK_LISTEN": listen, "RISK_DATA_DIR": str(data_dir), **more}
     env.pop("REDIS_URL", None)
     return subprocess.run([sys.executable, "-m", "risk_service"], env=env, capture_output=True,
                           timeout=30, check=False, cwd=tmp_path)
@@ -78,10 +80,26 @@ def test_taken_port_refuses_before_starting_redis(tmp_path: Path) -> None:
         done = _second(tmp_path, listen=first.target, data_dir=other)
         assert done.returncode == 2
         assert b"in use" in done.stderr and first.target.encode() in done.stderr
+        assert b"set RISK_LISTEN to another address" in done.stderr
         assert not (other / "redis").exists()
         assert not _redis_pids(other)
     finally:
         first.stop()
+
+
+def test_a_taken_http_port_names_the_http_setting(tmp_path: Path) -> None:
+    """The HTTP address taken, the gRPC one free: exit 2 naming the HTTP address and the
+    setting to change (RISK_HTTP_LISTEN, not RISK_LISTEN), before Redis is started."""
+    http = f"127.0.0.1:{free_port()}"
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", int(http.rpartition(":")[2])))
+        holder.listen()
+        done = _second(tmp_path, listen=f"127.0.0.1:{free_port()}", data_dir=tmp_path / "data",
+                       RISK_HTTP_LISTEN=http)
+    assert done.returncode == 2
+    assert f"cannot listen on {http}".encode() in done.stderr
+    assert b"set RISK_HTTP_LISTEN to another address" in done.stderr
+    assert not (tmp_path / "data" / "redis").exists()
 
 
 def test_a_crashed_instance_leaves_no_lock(tmp_path: Path) -> None:

@@ -14,7 +14,13 @@ import pytest
 import redis
 import redis.asyncio
 
-from risk_service.redis_server import RedisServer, RedisServerError, supervise
+from risk_service.redis_server import (
+    PortTakenError,
+    RedisServer,
+    RedisServerError,
+    free_port,
+    supervise,
+)
 
 if TYPE_CHECKING:
     from tests.conftest import RedisServerFactory
@@ -93,6 +99,65 @@ def test_failed_start_shows_the_log_tail(tmp_path: Path) -> None:
     with pytest.raises(RedisServerError, match="no-such-directive"):
         server.start()
     assert not server.is_running()
+
+
+def _occupy(port: int) -> socket.socket:
+    """Somebody else's listener on `port`, as another program that bound it first."""
+    holder = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    holder.bind(("127.0.0.1", port))
+    holder.listen()
+    return holder
+
+
+def _pid_at(port: int) -> int:
+    with redis.Redis(port=port, socket_timeout=2) as client:
+        return int(client.info("server")["process_id"])
+
+
+@pytest.mark.parametrize("which", ["port", "bus_port"])
+def test_a_picked_port_taken_before_the_first_start_is_drawn_again(
+    tmp_path: Path, which: str,
+) -> None:
+    """Between picking a free port and the child binding it, somebody else may take it (CI:
+    a cluster node "exited during startup ... Address already in use"). The first start draws
+    a fresh port and the server runs, on ports nobody else holds."""
+    server = RedisServer(tmp_path / "data", appendfsync="everysec", bus_port=0,
+                         extra_args=("--cluster-enabled", "yes"))
+    taken = getattr(server, which)
+    with _occupy(taken):
+        server.start()
+        try:
+            assert getattr(server, which) != taken
+            assert "Address already in use" in server.log_path.read_text()
+            assert _pid_at(server.port) == server.pid
+            with redis.Redis(port=server.port, socket_timeout=2) as client:
+                assert client.cluster("myid")  # a cluster node, on its own bus port
+        finally:
+            server.stop()
+
+
+def test_a_port_the_caller_gave_is_never_changed(tmp_path: Path) -> None:
+    """A port given by the caller (a configured address) is kept: taken, the start fails."""
+    port = free_port()
+    with _occupy(port), pytest.raises(PortTakenError, match=f"port {port} exited during"):
+        RedisServer(tmp_path / "data", port).start()
+
+
+def test_a_server_keeps_its_port_across_restarts(tmp_path: Path) -> None:
+    """Once the server has answered, clients hold its URL: a restart that finds the port taken
+    fails rather than moving the data to another address."""
+    server = RedisServer(tmp_path / "data", appendfsync="everysec")
+    server.start()
+    url = server.url
+    server.stop()
+    with _occupy(server.port), pytest.raises(PortTakenError):
+        server.restart()
+    assert server.url == url
+    server.restart()
+    try:
+        assert _pid_at(server.port) == server.pid
+    finally:
+        server.stop()
 
 
 async def test_supervise_restarts_a_server_killed_behind_its_back(

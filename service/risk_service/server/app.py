@@ -395,7 +395,7 @@ async def serve(settings: Settings) -> None:
     if not settings.reuse_port:
         check_listen(settings.listen)
     if settings.http_listen and not settings.reuse_port:
-        check_listen(settings.http_listen)
+        check_listen(settings.http_listen, "RISK_HTTP_LISTEN")
     lock = InstanceLock(settings.data_dir)
     if not redis_url:
         lock.acquire()  # never start (or stop) a Redis that a live instance owns
