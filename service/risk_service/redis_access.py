@@ -32,6 +32,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from risk_service.settings import Settings
 
+_ALERT_WAIT_S = 1.0  # how long _tls_alert listens for a refusal after the handshake
+
 
 @dataclass(frozen=True)
 class RedisAccess:
@@ -176,14 +178,43 @@ async def check_access(client: aioredis.Redis | RedisCluster, access: RedisAcces
     try:
         async with asyncio.timeout(timeout_s):
             await client.ping()
-    except RedisClusterException as exc:
-        # a cluster client that reached no node wraps the last node's error in its own
-        _refuse_misconfigured(exc.__cause__ or exc, access)
-        return False
     except (RedisError, OSError, TimeoutError) as exc:
-        _refuse_misconfigured(exc, access)
+        # a cluster client that reached no node wraps the last node's error in its own
+        error = (exc.__cause__ or exc) if isinstance(exc, RedisClusterException) else exc
+        _refuse_misconfigured(error, access)
+        if access.tls is not None and isinstance(error, RedisConnectionError) and \
+                (alert := await _tls_alert(access, timeout_s)) is not None:
+            _refuse_tls(alert, access)
         return False
     return True
+
+
+async def _tls_alert(access: RedisAccess, timeout_s: float) -> ssl.SSLError | None:
+    """The TLS alert with which Redis refuses this client, if it does: one more connection
+    with the same context, listened to for `_ALERT_WAIT_S` without a word sent.
+
+    Under TLS 1.3 the client's handshake is over before the server has judged its
+    certificate, and a refusal (none given, or one it does not trust) comes as an alert
+    after it. redis-py reads that alert when it waits for a reply; when the alert has
+    closed the connection before redis-py's first write, all it says is "Connection closed
+    by the server before write" (a start in six, here), which is also what an outage looks
+    like. Nor may the probe write: Redis closes with the write unread, its kernel answers
+    with a reset, and the reset discards the alert before it is read. Sent nothing, a
+    refused client reads the alert; an accepted one reads nothing until the wait ends."""
+    parts = urlsplit(access.url)
+    try:
+        async with asyncio.timeout(timeout_s):
+            reader, writer = await asyncio.open_connection(
+                parts.hostname, parts.port or 6379, ssl=access.tls)
+            try:
+                await asyncio.wait_for(reader.read(1), _ALERT_WAIT_S)
+            finally:
+                writer.close()
+    except ssl.SSLError as exc:
+        return exc
+    except (OSError, TimeoutError):  # accepted, or unreachable after all: nothing to fix
+        return None
+    return None
 
 
 def _refuse_misconfigured(exc: BaseException, access: RedisAccess) -> None:
@@ -210,6 +241,10 @@ def _refuse_misconfigured(exc: BaseException, access: RedisAccess) -> None:
                 f"Redis at {access.describe()} dropped the connection at once ({exc}); if "
                 "it serves TLS on that port, use a rediss:// URL") from None
         return
+    _refuse_tls(failure, access)
+
+
+def _refuse_tls(failure: ssl.SSLError, access: RedisAccess) -> None:
     setting = ("RISK_REDIS_TLS_CERT_FILE and RISK_REDIS_TLS_KEY_FILE"
                if "certificate required" in str(failure).lower()
                or "unknown ca" in str(failure).lower()
