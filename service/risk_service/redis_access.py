@@ -178,8 +178,9 @@ async def check_access(client: aioredis.Redis | RedisCluster, access: RedisAcces
     try:
         async with asyncio.timeout(timeout_s):
             await client.ping()
-    except (RedisError, OSError, TimeoutError) as exc:
-        # a cluster client that reached no node wraps the last node's error in its own
+    except (RedisClusterException, RedisError, OSError, TimeoutError) as exc:
+        # a cluster client that reached no node wraps the last node's error in its own (a
+        # RedisClusterException is no RedisError)
         error = (exc.__cause__ or exc) if isinstance(exc, RedisClusterException) else exc
         _refuse_misconfigured(error, access)
         if access.tls is not None and isinstance(error, RedisConnectionError) and \
