@@ -15,6 +15,7 @@ import asyncio
 import atexit
 import collections
 import contextlib
+import enum
 import os
 import random
 import shutil
@@ -54,7 +55,7 @@ class RedisServerError(RuntimeError):
 
 
 _PORT_FLOOR = 20000  # free_port() draws from [_PORT_FLOOR, the ephemeral range's start)
-_PORT_ATTEMPTS = 5  # first starts on ports free_port() chose, before a taken port is an error
+_PORT_ATTEMPTS = 5  # starts on ports free_port() chose, before a taken one is an error
 _recent_ports: collections.deque[int] = collections.deque(maxlen=512)
 
 
@@ -97,6 +98,17 @@ def free_port() -> int:
 
 class PortTakenError(RedisServerError):
     """The child exited because a port it was given was bound by somebody else."""
+
+
+class _Answer(enum.Enum):
+    """What one readiness probe found (RedisServer._probe)."""
+
+    READY = "ready"
+    WAIT = "wait"
+    RESPAWN = "respawn"  # a port was taken and fresh ones drawn: start the child again
+
+
+_READY, _WAIT, _RESPAWN = _Answer.READY, _Answer.WAIT, _Answer.RESPAWN
 
 
 def _parent_death_prefix() -> list[str]:
@@ -161,6 +173,7 @@ class RedisServer:
         self.bus_port = None if bus_port is None else bus_port or free_port()
         # the ports start() may draw again: those picked here, until the child first answers
         self._redraw = (not port, bus_port == 0)
+        self._draws = 0  # fresh ports drawn so far
         self._log_start = 0  # where this start's lines begin in the (appended) log
         self.appendonly = appendonly
         self.appendfsync = appendfsync
@@ -210,20 +223,11 @@ class RedisServer:
 
     def start(self, timeout: float = 10.0) -> None:
         """Launch the child and block until it answers PING (and INFO says it is ours)."""
-        for attempt in range(1, _PORT_ATTEMPTS + 1):
-            self._spawn()
-            deadline = time.monotonic() + timeout
-            try:
-                while not self._probe():
-                    if time.monotonic() > deadline:
-                        self._raise_not_ready(timeout)
-                    time.sleep(_PROBE_INTERVAL_SECONDS)
-            except PortTakenError:
-                if not self._draw_again(attempt):
-                    raise
-                continue
-            self._redraw = (False, False)
-            return
+        self._spawn()
+        deadline = time.monotonic() + timeout
+        while (answer := self._probe()) is not _READY:
+            deadline = self._after_probe(answer, deadline, timeout)
+            time.sleep(_PROBE_INTERVAL_SECONDS)
 
     def stop(self, timeout: float = 10.0) -> None:
         """Shut down gracefully (SIGTERM: Redis flushes the AOF), SIGKILL after ``timeout``."""
@@ -253,20 +257,11 @@ class RedisServer:
         The fork happens on the calling thread (normally the main thread, which keeps the
         parent-death signal meaningful); only the readiness probes go to worker threads.
         """
-        for attempt in range(1, _PORT_ATTEMPTS + 1):
-            self._spawn()
-            deadline = time.monotonic() + timeout
-            try:
-                while not await asyncio.to_thread(self._probe):
-                    if time.monotonic() > deadline:
-                        self._raise_not_ready(timeout)
-                    await asyncio.sleep(_PROBE_INTERVAL_SECONDS)
-            except PortTakenError:
-                if not self._draw_again(attempt):
-                    raise
-                continue
-            self._redraw = (False, False)
-            return
+        self._spawn()
+        deadline = time.monotonic() + timeout
+        while (answer := await asyncio.to_thread(self._probe)) is not _READY:
+            deadline = self._after_probe(answer, deadline, timeout)
+            await asyncio.sleep(_PROBE_INTERVAL_SECONDS)
 
     async def stop_async(self, timeout: float = 10.0) -> None:
         """stop() with the wait for the child's exit moved off the event loop."""
@@ -329,14 +324,17 @@ class RedisServer:
         atexit.unregister(self._terminate_at_exit)
         atexit.register(self._terminate_at_exit)
 
-    def _probe(self) -> bool:
-        """One readiness check: True once our child answers; raises if the child has exited."""
+    def _probe(self) -> _Answer:
+        """One readiness check: _READY once our child answers, _WAIT before. A child that
+        exited raises, but for one that found a port taken which may still change: fresh
+        ports are drawn, and the answer is _RESPAWN."""
         process = self._process
         if process is None or process.poll() is not None:
             code = None if process is None else process.returncode
-            error = PortTakenError if "Address already in use" in self._this_start_log() \
-                else RedisServerError
-            raise error(
+            taken = "Address already in use" in self._this_start_log()
+            if taken and self._draw_again():
+                return _RESPAWN
+            raise (PortTakenError if taken else RedisServerError)(
                 f"redis-server on port {self.port} exited during startup (code {code}); "
                 f"log {self.log_path}:\n{self._log_tail()}"
             )
@@ -353,21 +351,33 @@ class RedisServer:
                 client.ping()
                 info = client.info("server")
         except redis.RedisError:  # refused, or still loading the AOF
-            return False
+            return _WAIT
         # Guards against a port race: never hand out the URL of somebody else's Redis.
         if info.get("process_id") != process.pid:
             raise RedisServerError(
                 f"port {self.port} is answered by another Redis (pid {info.get('process_id')})"
             )
-        return True
+        self._redraw = (False, False)  # it answered: its ports are final
+        return _READY
 
-    def _draw_again(self, attempt: int) -> bool:
+    def _after_probe(self, answer: _Answer, deadline: float, timeout: float) -> float:
+        """The deadline for the next probe after `answer` (not _READY): a fresh start, on the
+        caller's thread, after _RESPAWN; the same one, or the end of the wait, after _WAIT."""
+        if answer is _RESPAWN:
+            self._spawn()
+            return time.monotonic() + timeout
+        if time.monotonic() > deadline:
+            self._raise_not_ready(timeout)
+        return deadline
+
+    def _draw_again(self) -> bool:
         """After a taken port: True with fresh ports where they may still change."""
         port, bus = self._redraw
-        if attempt >= _PORT_ATTEMPTS or not (port or bus):
+        if self._draws >= _PORT_ATTEMPTS - 1 or not (port or bus):
             return False
+        self._draws += 1
         structlog.get_logger().warning("redis_server_port_taken", port=self.port,
-                                       bus_port=self.bus_port, attempt=attempt)
+                                       bus_port=self.bus_port, draws=self._draws)
         if port:
             self.port = free_port()
         if bus:

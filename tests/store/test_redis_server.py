@@ -114,9 +114,10 @@ def _pid_at(port: int) -> int:
         return int(client.info("server")["process_id"])
 
 
+@pytest.mark.parametrize("how", ["start", "start_async"])
 @pytest.mark.parametrize("which", ["port", "bus_port"])
 def test_a_picked_port_taken_before_the_first_start_is_drawn_again(
-    tmp_path: Path, which: str,
+    tmp_path: Path, which: str, how: str,
 ) -> None:
     """Between picking a free port and the child binding it, somebody else may take it (CI:
     a cluster node "exited during startup ... Address already in use"). The first start draws
@@ -125,7 +126,10 @@ def test_a_picked_port_taken_before_the_first_start_is_drawn_again(
                          extra_args=("--cluster-enabled", "yes"))
     taken = getattr(server, which)
     with _occupy(taken):
-        server.start()
+        if how == "start":
+            server.start()
+        else:
+            asyncio.run(server.start_async())
         try:
             assert getattr(server, which) != taken
             assert "Address already in use" in server.log_path.read_text()
