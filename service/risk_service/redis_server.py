@@ -55,7 +55,8 @@ class RedisServerError(RuntimeError):
 
 
 _PORT_FLOOR = 20000  # free_port() draws from [_PORT_FLOOR, the ephemeral range's start)
-_PORT_ATTEMPTS = 5  # starts on ports free_port() chose, before a taken one is an error
+PORT_ATTEMPTS = 5  # starts on ports free_port() chose, before a taken one is an error
+PORT_TAKEN_LOG = "Address already in use"  # what redis-server logs when it cannot bind
 _recent_ports: collections.deque[int] = collections.deque(maxlen=512)
 
 
@@ -152,7 +153,7 @@ class RedisServer:
     first start and stays the same across ``restart()``. ``bus_port`` adds a Redis Cluster bus
     port (``--cluster-port``; ``0`` picks a free one). The first start may replace ports
     picked here: when the child finds one taken, which no check made in advance can rule out,
-    it draws fresh ones and starts again (``_PORT_ATTEMPTS`` tries in all). Once the child has
+    it draws fresh ones and starts again (``PORT_ATTEMPTS`` tries in all). Once the child has
     answered, its ports are final; ports the caller gave are never changed.
     """
 
@@ -331,7 +332,7 @@ class RedisServer:
         process = self._process
         if process is None or process.poll() is not None:
             code = None if process is None else process.returncode
-            taken = "Address already in use" in self._this_start_log()
+            taken = PORT_TAKEN_LOG in self._this_start_log()
             if taken and self._draw_again():
                 return _RESPAWN
             raise (PortTakenError if taken else RedisServerError)(
@@ -373,7 +374,7 @@ class RedisServer:
     def _draw_again(self) -> bool:
         """After a taken port: True with fresh ports where they may still change."""
         port, bus = self._redraw
-        if self._draws >= _PORT_ATTEMPTS - 1 or not (port or bus):
+        if self._draws >= PORT_ATTEMPTS - 1 or not (port or bus):
             return False
         self._draws += 1
         structlog.get_logger().warning("redis_server_port_taken", port=self.port,

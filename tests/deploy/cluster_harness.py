@@ -30,12 +30,11 @@ from typing import Any
 import redis
 import yaml
 
-from risk_service.redis_server import free_port
+from risk_service.redis_server import PORT_ATTEMPTS, PORT_TAKEN_LOG, free_port
 from tests.deploy.manifests import CLUSTER_COMPOSE, DEPLOY, compose_env
 from tests.deploy.secure_redis import make_secrets
 
 START_TIMEOUT_S = 30.0
-PORT_ATTEMPTS = 5  # starts of a node whose ports free_port() chose
 ANNOUNCE = "localhost"  # a name the certificate carries (deploy/make-secrets.sh)
 
 
@@ -223,7 +222,7 @@ class LoopbackCluster:
         while True:
             assert node.process is not None
             if node.process.poll() is not None:
-                assert "Address already in use" in node.logs(), node.logs()
+                assert PORT_TAKEN_LOG in node.logs(), node.logs()
                 return False
             try:
                 with self.admin(node) as client:

@@ -17,10 +17,9 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from risk_service.redis_server import free_port
+from risk_service.redis_server import PORT_ATTEMPTS, free_port
 
 SERVICE_NAME = "risk.v1.RiskService"
-PORT_ATTEMPTS = 5
 # what the service logs when its gRPC or HTTP address is taken (server/app.py, http_port.py)
 PORT_TAKEN_LINES = ("cannot listen on 127.0.0.1:", "cannot serve HTTP on 127.0.0.1:")
 
@@ -61,7 +60,10 @@ class ServiceProcess:
             try:
                 self._start_once(timeout)
             except ServiceExitedError:
-                taken = any(line in self.logs()[offset:] for line in PORT_TAKEN_LINES)
+                with self.log_path.open("rb") as log:  # this start's lines only
+                    log.seek(offset)
+                    lines = log.read().decode(errors="replace")
+                taken = any(line in lines for line in PORT_TAKEN_LINES)
                 if self._ports_final or attempt == PORT_ATTEMPTS or not taken:
                     raise
                 self._draw_ports()
