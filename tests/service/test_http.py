@@ -349,3 +349,48 @@ def test_the_session_is_grpc_only_and_the_http_port_says_so(web: ServiceProcess)
     assert error["code"] == "unimplemented"
     assert "gRPC port" in error["message"]
     assert info_of(error).reason == "METHOD_NOT_AVAILABLE"
+
+
+def test_header_bytes_that_are_not_utf8_are_no_server_error(web: ServiceProcess) -> None:
+    """A header value that is not UTF-8 (a Latin-1 token, a stray byte) gets the answer its
+    text would get, never HTTP 500 / unknown: such a token is unauthenticated /
+    BAD_CREDENTIALS, an unrelated header is ignored, such a content type is HTTP 415; the
+    game is unchanged."""
+    game_id, tokens, first = _game(web)
+    status, got = post_json(web, "GetGame", {"gameId": game_id}, tokens[first])
+    before = parse(service_pb2.GetGameResponse, got)
+    move = json.dumps({"gameId": game_id, "action": {"classic": {"claimTerritory": {
+        "territory": 0}}}}).encode()
+    conn = _connection(web)
+    try:
+        conn.request("POST", SERVICE + "SubmitAction", move,
+                     {"Content-Type": "application/json", "Authorization": b"Bearer \xe9t\xe9"})
+        reply = conn.getresponse()
+        status, error = reply.status, json.loads(reply.read())
+    finally:
+        conn.close()
+    assert (status, error["code"]) == (401, "unauthenticated"), error
+    assert info_of(error).reason == "BAD_CREDENTIALS"
+
+    conn = _connection(web)
+    try:
+        conn.request("POST", SERVICE + "GetGame", json.dumps({"gameId": game_id}).encode(),
+                     {"Content-Type": "application/json", "X-Client": b"caf\xe9"})
+        reply = conn.getresponse()
+        status, got = reply.status, json.loads(reply.read())
+    finally:
+        conn.close()
+    assert status == 200 and parse(service_pb2.GetGameResponse, got).game.game_id == game_id
+
+    conn = _connection(web)
+    try:
+        conn.request("POST", SERVICE + "GetGame", json.dumps({"gameId": game_id}).encode(),
+                     {"Content-Type": b"application/json\xff"})
+        reply = conn.getresponse()
+        reply.read()
+        assert reply.status == 415
+    finally:
+        conn.close()
+    assert "UnicodeDecodeError" not in web.logs()
+    status, got = post_json(web, "GetGame", {"gameId": game_id}, tokens[first])
+    assert status == 200 and parse(service_pb2.GetGameResponse, got) == before

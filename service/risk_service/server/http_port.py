@@ -411,6 +411,21 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+def _utf8_headers(headers: Any) -> Any:
+    """The request's headers with any byte that is not UTF-8 replaced (U+FFFD). connectrpc
+    decodes every header as UTF-8 before a call begins and answered a stray byte (a Latin-1
+    token, an `X-` header a proxy wrote) with HTTP 500 / unknown; with it replaced, the
+    header means what its text says: such a token is no game's (BAD_CREDENTIALS), such a
+    content type is not one the port speaks (415), any other header is ignored."""
+    try:
+        for key, value in headers:
+            key.decode(), value.decode()
+    except UnicodeDecodeError:
+        return [(key.decode(errors="replace").encode(), value.decode(errors="replace").encode())
+                for key, value in headers]
+    return headers  # the usual case: as they came
+
+
 class Cors:
     """The port's outer ASGI layer: CORS for `origins` (a set of exact origins, or "*"), and
     a log line for a request connectrpc refused before it was a call (no such method, a
@@ -427,6 +442,7 @@ class Cors:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        scope["headers"] = _utf8_headers(scope.get("headers", []))
         origin = _header(scope, b"origin")
         if scope["method"] == "OPTIONS" and _header(scope, b"access-control-request-method"):
             await self._preflight(origin, send)
