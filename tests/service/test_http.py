@@ -394,3 +394,29 @@ def test_header_bytes_that_are_not_utf8_are_no_server_error(web: ServiceProcess)
     assert "UnicodeDecodeError" not in web.logs()
     status, got = post_json(web, "GetGame", {"gameId": game_id}, tokens[first])
     assert status == 200 and parse(service_pb2.GetGameResponse, got) == before
+
+
+def test_a_compressed_flag_without_an_encoding_is_malformed(web: ServiceProcess) -> None:
+    """A message whose envelope says compressed on a call that named no compression is the
+    client's mistake: gRPC-Web answers grpc-status 3 and Connect's stream invalid_argument,
+    both with MALFORMED_REQUEST, not internal."""
+    game_id, _tokens, _first = _game(web)
+    request = service_pb2.GetGameRequest(game_id=game_id).SerializeToString()
+    status, _headers, body = post(web, "GetGame", envelope(request, flags=1),
+                                  "application/grpc-web+proto")
+    assert status == 200 and body[0] & 0x80
+    trailers = dict(line.split(": ", 1) for line in body[5:].decode().split("\r\n") if line)
+    assert trailers["grpc-status"] == "3", trailers
+    packed = trailers["grpc-status-details-bin"]
+    details = status_pb2.Status.FromString(base64.b64decode(packed + "=" * (-len(packed) % 4)))
+    info = error_details_pb2.ErrorInfo()
+    assert details.details[0].Unpack(info) and info.reason == "MALFORMED_REQUEST"
+
+    stream = service_pb2.StreamEventsRequest(game_id=game_id).SerializeToString()
+    status, _headers, body = post(web, "StreamEvents", envelope(stream, flags=1),
+                                  "application/connect+proto")
+    flags, size = struct.unpack(">BI", body[:5])
+    assert status == 200 and flags & 0x02
+    error = json.loads(body[5:5 + size])["error"]
+    assert error["code"] == "invalid_argument", error
+    assert info_of(error).reason == "MALFORMED_REQUEST"

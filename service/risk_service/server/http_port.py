@@ -54,6 +54,8 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 _ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo"
+# how connectrpc's errors about a request's envelopes begin (server side: the request's)
+_PROTOCOL_ERROR = "protocol error:"
 
 
 # ---- replies that are already serialised ----------------------------------------------------
@@ -316,10 +318,16 @@ def _library_error(exc: BaseException) -> BaseException | str:
     service's vocabulary: bytes that are not a message (or not valid JSON, base64, gzip) are
     MALFORMED_REQUEST, a body over the size limit TOO_LARGE, like every other refusal. Other
     codes it ends a call with (CANCELLED when the client left, DEADLINE_EXCEEDED) come back
-    as the code to log."""
+    as the code to log.
+
+    connectrpc reads an envelope flagged compressed on a call that named no compression as
+    `internal` ("protocol error: sent compressed message without compression support", as
+    connect-go does); it is the request's framing that is wrong, so it is MALFORMED_REQUEST
+    too, never INTERNAL for a client's mistake."""
     if not isinstance(exc, ConnectError) or exc.details:
         return exc
-    if exc.code is ConnectCode.INVALID_ARGUMENT:
+    if exc.code is ConnectCode.INVALID_ARGUMENT or (
+            exc.code is ConnectCode.INTERNAL and exc.message.startswith(_PROTOCOL_ERROR)):
         return malformed(f"the request is not a valid message of its type: {exc.message[:200]}")
     if exc.code is ConnectCode.RESOURCE_EXHAUSTED:  # connectrpc's only one: read_max_bytes
         return ServiceError(Code.RESOURCE_EXHAUSTED, ServiceReason.TOO_LARGE, exc.message)
