@@ -420,3 +420,17 @@ def test_a_compressed_flag_without_an_encoding_is_malformed(web: ServiceProcess)
     error = json.loads(body[5:5 + size])["error"]
     assert error["code"] == "invalid_argument", error
     assert info_of(error).reason == "MALFORMED_REQUEST"
+
+
+def test_native_grpc_content_types_are_refused_as_unsupported(web: ServiceProcess) -> None:
+    """A request in native gRPC's content type (application/grpc, which needs HTTP/2 and
+    trailers: the gRPC port's) is HTTP 415 like any type the port does not speak, naming
+    the types it does; not grpc-status 2 (unknown) about ASGI trailers."""
+    game_id, _tokens, _first = _game(web)
+    request = service_pb2.GetGameRequest(game_id=game_id).SerializeToString()
+    for content_type in ("application/grpc", "application/grpc+proto", "application/grpc+json"):
+        status, headers, _body = post(web, "GetGame", envelope(request), content_type)
+        assert status == 415, (content_type, headers)
+        assert "grpc-status" not in headers
+        assert "application/proto" in headers["accept-post"]
+    assert "trailers" not in web.logs()

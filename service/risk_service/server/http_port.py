@@ -419,6 +419,21 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+def _native_grpc(content_type: str) -> bool:
+    """Whether `content_type` is native gRPC's (application/grpc[+codec]): it needs HTTP/2
+    and trailers, which this port (uvicorn, HTTP/1.1) has not; the gRPC port serves it.
+    connectrpc would take it and fail for want of trailers: grpc-status 2 (unknown)."""
+    return content_type == "application/grpc" or content_type.startswith("application/grpc+")
+
+
+async def _unsupported_media_type(send: Send) -> None:
+    """What connectrpc answers a content type it does not speak: a bare 415."""
+    await send({"type": "http.response.start", "status": 415,
+                "headers": [(b"accept-post", b"application/json, application/proto"),
+                            (b"content-length", b"0")]})
+    await send({"type": "http.response.body", "body": b""})
+
+
 def _utf8_headers(headers: Any) -> Any:
     """The request's headers with any byte that is not UTF-8 replaced (U+FFFD). connectrpc
     decodes every header as UTF-8 before a call begins and answered a stray byte (a Latin-1
@@ -473,7 +488,10 @@ class Cors:
                     ]
             await send(message)
 
-        await self.app(scope, receive, respond)
+        if _native_grpc(_header(scope, b"content-type") or ""):
+            await _unsupported_media_type(respond)
+        else:
+            await self.app(scope, receive, respond)
         if not call.logged:
             log.info("rpc", method=call.path, code="UNIMPLEMENTED" if status == 404
                      else "INVALID_ARGUMENT", http_status=status,
