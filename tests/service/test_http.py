@@ -434,3 +434,18 @@ def test_native_grpc_content_types_are_refused_as_unsupported(web: ServiceProces
         assert "grpc-status" not in headers
         assert "application/proto" in headers["accept-post"]
     assert "trailers" not in web.logs()
+
+
+def test_a_json_body_that_is_not_an_object_is_malformed(web: ServiceProcess) -> None:
+    """A JSON request is an object: an array or a string (which the protobuf parser read as
+    an empty request, so ListGames answered a page and Ping OK) is invalid_argument /
+    MALFORMED_REQUEST like any other JSON that is not the method's message."""
+    for method in ("Ping", "ListGames"):
+        for body in (b"[]", b'"abc"', b'["gameId"]', b"true"):
+            status, _headers, reply = post(web, method, body, "application/json")
+            error = json.loads(reply)
+            assert (status, error.get("code")) == (400, "invalid_argument"), (method, body, error)
+            assert info_of(error).reason == "MALFORMED_REQUEST"
+        for body in (b"{}", b' \r\n{"pageSize": 1}', b" " * 100 + b"{}"):
+            status, _headers, reply = post(web, method, body, "application/json")
+            assert status == 200, (method, body, reply)

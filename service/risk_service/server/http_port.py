@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -87,6 +88,9 @@ class BinaryCodec:
         return message_class.FromString(bytes(data))
 
 
+_JSON_OBJECT = re.compile(rb"[ \t\r\n]*{")  # how a JSON object begins
+
+
 class JsonCodec:
     """The canonical protobuf JSON mapping (`application/json`): lowerCamelCase names, 64-bit
     integers as strings (so a seed survives JavaScript), compact. Unknown fields are ignored,
@@ -111,6 +115,10 @@ class JsonCodec:
             message, indent=None, always_print_fields_with_no_presence=True).encode()
 
     def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message:
+        # protobuf's parser reads any JSON it can iterate over: `[]` or `"abc"` would be an
+        # empty request. connectrpc answers this error invalid_argument (MALFORMED_REQUEST).
+        if _JSON_OBJECT.match(data) is None:
+            raise ValueError("a JSON request is an object: {...}")
         decoded: Message = self._decoder.decode(data, message_class)
         return decoded
 
