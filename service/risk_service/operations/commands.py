@@ -197,7 +197,8 @@ class Commands:
             change.fields = ((f"tok:{seat}", token_digest), (f"name:{seat}", name.encode()))
             change.claim = f"tok:{seat}"
             result, _items, _reply = await self.commits.commit(
-                change, actor=None, request_field=request_field, reply=lambda _items: stored)
+                change, actor=None, request_field=request_field,
+                reply=lambda _items, _envelopes: stored)
             if result.outcome is CommitOutcome.OK:
                 return reply
             if result.outcome is CommitOutcome.DUPLICATE:  # a retry racing its first attempt

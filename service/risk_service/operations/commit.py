@@ -35,6 +35,10 @@ log = structlog.get_logger("games")
 
 INTERNAL_RETRIES = 50  # service-made commits (joins, timeouts) retry a lost race this often
 
+# the reply stored with a commit's request id, built from its numbered events and their
+# envelopes as stored (views.events_for)
+Reply = Callable[[list[Numbered], list[game_pb2.Event]], bytes]
+
 
 @dataclass
 class Change:
@@ -128,7 +132,7 @@ class Committer:
         *,
         actor: int | None,
         request_field: str = "",
-        reply: Callable[[list[Numbered]], bytes] | None = None,
+        reply: Reply | None = None,
     ) -> tuple[CommitResult, list[Numbered], bytes]:
         """Settle clocks, number the events, write everything in one atomic commit, then
         update the secondary indexes. Returns the result, the numbered events and the reply
@@ -150,7 +154,10 @@ class Committer:
         version = record.version + 1
         items = [(record.last_seq + i, version, e, now)
                  for i, e in enumerate(change.events, start=1)]
-        reply_bytes = reply(items) if reply is not None else b""
+        # each event's envelope is made once: stored as it is, and sent as it is to a caller
+        # who may see it whole (the reply)
+        envelopes = [wire.event_to_proto(record.variant, e, s, v, at) for s, v, e, at in items]
+        reply_bytes = reply(items, envelopes) if reply is not None else b""
         if change.entry is None:  # every version has its log entry (ExportGame, verify)
             raise _broken_commit(record, "a commit without a log entry")
         change.entry.version = version
@@ -191,7 +198,7 @@ class Committer:
             snapshot=snapshot,
             status=change.status,
             now_ms=now,
-            events=[wire.encode_event(record.variant, e, s, v, at) for s, v, e, at in items],
+            events=[envelope.SerializeToString(deterministic=True) for envelope in envelopes],
             meta=meta,
             log_entry=entry,
             request_field=request_field,

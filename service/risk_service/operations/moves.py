@@ -10,6 +10,7 @@ stale never reach Redis.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 from typing import Any
 
@@ -24,6 +25,24 @@ from risk_service.operations.records import ACTIVE
 from risk_service.operations.request_ids import FINGERPRINT, check_request_id, replay
 from risk_service.operations.views import Numbered, events_for, summary
 from risk_service.store.game_store import CommitOutcome, GameRecord
+
+
+class Submitted:
+    """A SubmitAction's answer: the serialised SubmitActionResponse, and the seqs of the
+    events in it (a session orders them among the seat's stream)."""
+
+    __slots__ = ("_seqs", "reply")
+
+    def __init__(self, reply: bytes, seqs: list[int] | None = None) -> None:
+        self.reply = reply
+        self._seqs = seqs  # None: not known without reading the reply (a stored one)
+
+    @property
+    def seqs(self) -> list[int]:
+        if self._seqs is None:
+            self._seqs = [event.seq for event in
+                          service_pb2.SubmitActionResponse.FromString(self.reply).events]
+        return self._seqs
 
 
 class _Diverged(Exception):
@@ -52,48 +71,56 @@ class Moves:
     async def submit(self, request: service_pb2.SubmitActionRequest, token: str | None) -> bytes:
         """The serialised SubmitActionResponse: the bytes stored with the request id are the
         bytes sent, so a reply is serialised once (and a replayed one not at all)."""
-        check_request_id(request.request_id)
-        variant, action = wire.action_from_proto(request.action)
+        submitted = await self.act(
+            request.game_id, request.action, expected=request.expected_version,
+            request_id=request.request_id,
+            requested=request.seat if request.HasField("seat") else None, token=token)
+        return submitted.reply
+
+    async def act(self, game_id: str, action_message: game_pb2.Action, *, expected: int,
+                  request_id: str, requested: int | None, token: str | None) -> Submitted:
+        """A SubmitAction by its fields (a session's actions carry them without a request
+        message of their own): its reply, and the seqs of the events the reply holds."""
+        check_request_id(request_id)
+        variant, action = wire.action_from_proto(action_message)
         # the decoded action re-encoded: two encodings of one action share a fingerprint, and
         # the log keeps this form, so unknown fields a client sends are never stored
         canonical_action = wire.action_to_proto(variant, action)
         canonical = canonical_action.SerializeToString(deterministic=True)
         fingerprint = hashlib.sha256(canonical).digest()
+        submit = functools.partial(
+            self._submit, game_id, expected, request_id=request_id, requested=requested,
+            token=token, variant=variant, action=action, canonical_action=canonical_action,
+            fingerprint=fingerprint)
         try:
-            return await self._submit(request, token, variant=variant, action=action,
-                                      canonical_action=canonical_action,
-                                      fingerprint=fingerprint)
+            return await submit()
         except _Diverged:
             # the state this process had cached at the expected version was lost by Redis
             # and the game reached that version again through other commits: the commit was
             # refused and the cache dropped, so this try decides on the stored state
             pass
         try:
-            return await self._submit(request, token, variant=variant, action=action,
-                                      canonical_action=canonical_action,
-                                      fingerprint=fingerprint)
+            return await submit()
         except _Diverged:
-            raise stale(request.expected_version, request.expected_version) from None
+            raise stale(expected, expected) from None
 
-    async def _submit(self, request: service_pb2.SubmitActionRequest, token: str | None, *,
-                      variant: str, action: Any, canonical_action: game_pb2.Action,
-                      fingerprint: bytes) -> bytes:
-        requested = request.seat if request.HasField("seat") else None
-        game_id, expected = request.game_id, request.expected_version
+    async def _submit(self, game_id: str, expected: int, *, request_id: str,
+                      requested: int | None, token: str | None, variant: str, action: Any,
+                      canonical_action: game_pb2.Action, fingerprint: bytes) -> Submitted:
         record, state = await self._submit_view(game_id, expected)
         caller = identity.identify(record, token, self.limits)
         seat = identity.acting_seat(caller, token, requested)
         # request ids are scoped to the seat; the commit script answers a duplicate with the
         # stored reply, so a prior record only needs a separate read when the version moved on
-        request_field = f"{seat}:{request.request_id}" if request.request_id else ""
+        request_field = f"{seat}:{request_id}" if request_id else ""
         if variant != record.variant:
             raise ServiceError(
                 Code.INVALID_ARGUMENT, Reason.WRONG_VARIANT,
                 f"this is a {record.variant} game; the action is for {variant}",
             )
-        if record.version != request.expected_version:
-            return await self._answer_stale(record, request_field, fingerprint,
-                                            request.request_id, request.expected_version)
+        if record.version != expected:
+            return Submitted(await self._answer_stale(record, request_field, fingerprint,
+                                                      request_id, expected))
         rules = get_ruleset(variant)
         try:
             records.require_status(record, ACTIVE)
@@ -105,7 +132,7 @@ class Moves:
             # reply stored under its request id still answers it
             prior = await self.store.request_record(record.game_id, request_field)
             if prior is not None:
-                return replay(prior, fingerprint, request.request_id)
+                return Submitted(replay(prior, fingerprint, request_id))
             raise
         change = Change(record, new_state, records.decode_meta(record), record.status,
                         list(events), game_pb2.LogEntry(seat=seat, action=canonical_action))
@@ -113,8 +140,7 @@ class Moves:
         done = self.committing[game_id] = asyncio.get_running_loop().create_future()
         try:
             return await self._commit_reply(change, seat, request_field, fingerprint,
-                                            request_id=request.request_id,
-                                            expected_version=expected)
+                                            request_id=request_id, expected_version=expected)
         finally:
             del self.committing[game_id]
             done.set_result(None)
@@ -167,9 +193,9 @@ class Moves:
                 change = Change(record, new_state, records.decode_meta(record), record.status,
                                 list(events), game_pb2.LogEntry(seat=seat, resign=True))
                 try:
-                    reply = await self._commit_reply(
+                    reply = (await self._commit_reply(
                         change, seat, request_field, fingerprint,
-                        request_id=request.request_id, expected_version=record.version)
+                        request_id=request.request_id, expected_version=record.version)).reply
                     break
                 except _Diverged:
                     record = await self.commits.load(record.game_id)
@@ -190,15 +216,18 @@ class Moves:
     async def _commit_reply(
         self, change: Change, seat: int, request_field: str, fingerprint: bytes, *,
         request_id: str, expected_version: int,
-    ) -> bytes:
+    ) -> Submitted:
         """Commit a seat's own change and build (and store) the reply that seat gets; returns
-        it serialised."""
+        it serialised, with its events' seqs."""
         rules = get_ruleset(change.record.variant)
         reply_message = service_pb2.SubmitActionResponse()
+        seqs: list[int] = []
 
-        def build_reply(items: list[Numbered]) -> bytes:
+        def build_reply(items: list[Numbered], envelopes: list[game_pb2.Event]) -> bytes:
             reply_message.version = change.record.version + 1
-            reply_message.events.extend(events_for(change.record.variant, items, seat))
+            shown = events_for(change.record.variant, items, seat, envelopes)
+            seqs.extend(event.seq for event in shown)
+            reply_message.events.extend(shown)
             if change.status == ACTIVE:
                 reply_message.decision.CopyFrom(
                     wire.decision_to_proto(rules.decision(change.state)))
@@ -214,10 +243,10 @@ class Moves:
                 raise _Diverged
             raise stale(result.version, expected_version)
         if result.outcome is CommitOutcome.DUPLICATE:
-            return replay(result.prior, fingerprint, request_id)
+            return Submitted(replay(result.prior, fingerprint, request_id))
         if result.outcome is CommitOutcome.MISSING:
             raise not_found(change.record.game_id)
-        return stored[FINGERPRINT:]
+        return Submitted(stored[FINGERPRINT:], seqs)
 
     async def _answer_stale(
         self, record: GameRecord, request_field: str, fingerprint: bytes, request_id: str,

@@ -193,15 +193,13 @@ class _Session:
         await self._end(None)
 
     async def _submit(self, action: session_pb2.SessionAction) -> tuple[bytes, list[int]]:
-        request = service_pb2.SubmitActionRequest(
-            game_id=self.game_id, action=action.action, expected_version=action.expected_version,
-            request_id=action.request_id)
-        if action.HasField("seat"):
-            request.seat = action.seat
-        reply = await self.moves.submit(request, self.token)
-        seqs = [event.seq for event in service_pb2.SubmitActionResponse.FromString(reply).events]
+        submitted = await self.moves.act(
+            self.game_id, action.action, expected=action.expected_version,
+            request_id=action.request_id,
+            requested=action.seat if action.HasField("seat") else None, token=self.token)
         return session_pb2.SessionResponse(ack=session_pb2.SessionAck(
-            request_id=action.request_id, submitted=reply)).SerializeToString(), seqs
+            request_id=action.request_id, submitted=submitted.reply)).SerializeToString(), \
+            submitted.seqs
 
     async def _resign(self, resign: session_pb2.SessionResign) -> tuple[bytes, list[int]]:
         request = service_pb2.ResignRequest(game_id=self.game_id, request_id=resign.request_id)

@@ -71,12 +71,18 @@ def summary(
     return shown
 
 
-def events_for(variant: str, items: Sequence[Numbered], viewer: int | None
-               ) -> list[game_pb2.Event]:
-    """The events `viewer` (a seat, None: no seat) may see, each as that viewer sees it."""
+def events_for(variant: str, items: Sequence[Numbered], viewer: int | None,
+               whole: Sequence[game_pb2.Event] = ()) -> list[game_pb2.Event]:
+    """The events `viewer` (a seat, None: no seat) may see, each as that viewer sees it.
+    `whole`: the items' envelopes as stored, where the caller has them already (a commit
+    encodes them for Redis anyway): an event the viewer sees whole is sent as that one."""
     out = []
-    for seq, version, event, at_ms in items:
+    for index, (seq, version, event, at_ms) in enumerate(items):
         seen = event.for_viewer(viewer)
-        if seen is not None:
+        if seen is None:
+            continue
+        if seen is event and whole:
+            out.append(whole[index])
+        else:
             out.append(wire.event_to_proto(variant, seen, seq, version, at_ms))
     return out
