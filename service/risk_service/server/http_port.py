@@ -43,7 +43,9 @@ from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import GameService
 from risk_service.server import calls
 from risk_service.server.metrics import Metrics
+from risk_service.server.status import rich_status
 from risk_service.server.web_app import WebApp
+from risk_service.server.websocket import WebSockets
 
 log = structlog.get_logger("rpc")
 
@@ -194,9 +196,10 @@ class RiskConnect:
                       ctx: RequestContext[Any, Any], /,
                       ) -> AsyncIterator[session_pb2.SessionResponse]:
         # a bidirectional stream needs HTTP/2 both ways, which Connect over HTTP/1.1,
-        # gRPC-Web and browsers cannot give: the session is the gRPC port's alone
+        # gRPC-Web and browsers cannot give: on this port a session is a WebSocket
         raise ServiceError(Code.UNIMPLEMENTED, ServiceReason.METHOD_NOT_AVAILABLE,
-                           "Session is served on the gRPC port only; over HTTP use "
+                           "Session is served on the gRPC port, and on this port as a "
+                           "WebSocket (GET with Upgrade: websocket); over plain HTTP use "
                            "SubmitAction and StreamEvents")
         yield  # an async generator, as connectrpc expects of a streaming method
 
@@ -555,6 +558,10 @@ class HttpPort:
         )
         # the web app's files at `/` and `/app/` (server.web_app), the API on its paths
         self.app = WebApp(Cors(connect, origins))
+        # an upgrade to WebSocket on a streaming method's path (server.websocket)
+        self.websockets = WebSockets(games, admission, metrics,
+                                     max_message_bytes=max_message_bytes, origins=origins,
+                                     status=rich_status)
         self.server: uvicorn.Server | None = None
         self.sockets: list[socket.socket] = []
         self._ticks: asyncio.Task[None] | None = None
@@ -570,6 +577,8 @@ class HttpPort:
             proxy_headers=False,
             timeout_graceful_shutdown=max(1, round(grace_s)),
             ssl_certfile=cert_file or None, ssl_keyfile=key_file or None,
+            # uvicorn calls its `ws` protocol class with keywords; any factory does
+            ws=cast(type[asyncio.Protocol], self.websockets.protocol),
         )
         # our own socket: uvicorn answers a port it cannot bind with sys.exit
         family = socket.AF_INET6 if ":" in host else socket.AF_INET

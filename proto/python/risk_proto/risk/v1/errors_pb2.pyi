@@ -42,6 +42,7 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TOURNAMENT_NOT_FOUND: _ClassVar[ServiceReason]
     TOO_MANY_ROUND_GAMES: _ClassVar[ServiceReason]
     VERSION_OUT_OF_RANGE: _ClassVar[ServiceReason]
+    ORIGIN_NOT_ALLOWED: _ClassVar[ServiceReason]
 
 class RuleReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -164,6 +165,7 @@ VARIANT_NOT_FOUND: ServiceReason
 TOURNAMENT_NOT_FOUND: ServiceReason
 TOO_MANY_ROUND_GAMES: ServiceReason
 VERSION_OUT_OF_RANGE: ServiceReason
+ORIGIN_NOT_ALLOWED: ServiceReason
 RULE_REASON_UNSPECIFIED: RuleReason
 GAME_OVER: RuleReason
 NOT_YOUR_TURN: RuleReason

@@ -1,0 +1,498 @@
+"""WebSocket on the HTTP port: StreamEvents and Session over one socket per call.
+
+A browser cannot open a bidirectional gRPC stream, and a message on an HTTP/2 stream costs
+grpc.aio several times what a write to a socket costs (bench/RESULTS.md, "WebSocket"). So
+the HTTP port also upgrades a GET on either streaming method's path to a WebSocket (RFC 6455):
+
+- `/risk.v1.RiskService/StreamEvents`: the client's first binary message is a
+  StreamEventsRequest; then each binary message from the server is a StreamEventsResponse,
+  the same bytes the gRPC stream sends.
+- `/risk.v1.RiskService/Session`: binary messages in are SessionRequest (the first `open`),
+  binary messages out are SessionResponse, in the gRPC Session's order and with its answers.
+
+The call's end is the close frame: 1000 when it ended cleanly; otherwise a text message first
+(the error in Connect's JSON form, with the same `google.rpc.ErrorInfo` as every transport)
+and then close code 4000 + the gRPC status code, the ErrorInfo reason as the close reason.
+A client that closes (or drops) the socket cancels the call. The seat token comes in the
+`Authorization: Bearer` header, or, where a browser cannot set headers, as the subprotocol
+`bearer.<token>` beside `risk.v1` (the server answers `risk.v1`, never the token). A page
+from another origin is refused unless RISK_HTTP_CORS_ORIGINS lists it.
+
+What every call goes through (admission, the open-streams limit, the message size limit, the
+one log line, each session action's own line and rate limit) is server.calls', as on the
+other transports; the operations are the same ones. Framing is done here (a few dozen lines
+of the RFC: no extensions, no compression), so a delivered event is one `transport.write`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import hashlib
+import json
+import struct
+import time
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from typing import Any
+
+import structlog
+from google.protobuf.message import DecodeError
+
+from risk_proto.risk.v1 import service_pb2, session_pb2
+from risk_service.errors import Code, ServiceError, ServiceReason, malformed
+from risk_service.operations import GameService
+from risk_service.server import calls
+from risk_service.server.metrics import Metrics
+
+log = structlog.get_logger("rpc")
+
+SERVICE = "/risk.v1.RiskService/"
+STREAM_EVENTS = SERVICE + "StreamEvents"
+SESSION = SERVICE + "Session"
+SUBPROTOCOL = "risk.v1"
+_TOKEN_PREFIX = "bearer."
+_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 section 1.3
+PROTOCOL = "websocket"  # the log line's `protocol`
+
+# opcodes
+_CONTINUATION, _TEXT, _BINARY, _CLOSE, _PING, _PONG = 0x0, 0x1, 0x2, 0x8, 0x9, 0xA
+# close codes (RFC 6455 section 7.4.1; 4000-4999 are the application's: 4000 + gRPC code)
+NORMAL, GOING_AWAY, PROTOCOL_ERROR, UNSUPPORTED_DATA, TOO_BIG = 1000, 1001, 1002, 1003, 1009
+STATUS_BASE = 4000
+_GRPC_CODES = {"OK": 0, "CANCELLED": 1, "UNKNOWN": 2, "INVALID_ARGUMENT": 3,
+               "DEADLINE_EXCEEDED": 4, "NOT_FOUND": 5, "ALREADY_EXISTS": 6,
+               "PERMISSION_DENIED": 7, "RESOURCE_EXHAUSTED": 8, "FAILED_PRECONDITION": 9,
+               "ABORTED": 10, "OUT_OF_RANGE": 11, "UNIMPLEMENTED": 12, "INTERNAL": 13,
+               "UNAVAILABLE": 14, "DATA_LOSS": 15, "UNAUTHENTICATED": 16}
+_HANDSHAKE_LIMIT = 16 * 1024  # bytes of request line and headers
+_ERROR_INFO_TYPE = "google.rpc.ErrorInfo"
+
+
+def frame(opcode: int, payload: bytes) -> bytes:
+    """One final, unmasked frame (a server's frames are never masked)."""
+    size = len(payload)
+    if size < 126:
+        head = bytes((0x80 | opcode, size))
+    elif size < 1 << 16:
+        head = struct.pack("!BBH", 0x80 | opcode, 126, size)
+    else:
+        head = struct.pack("!BBQ", 0x80 | opcode, 127, size)
+    return head + payload
+
+
+def unmask(payload: bytes | bytearray, key: bytes) -> bytes:
+    """A client frame's payload XORed with its masking key, four bytes at a time as one
+    integer (a byte-by-byte loop in Python costs a microsecond per ten bytes)."""
+    size = len(payload)
+    if not size:
+        return b""
+    mask = int.from_bytes((key * (size // 4 + 1))[:size], "big")
+    return (int.from_bytes(payload, "big") ^ mask).to_bytes(size, "big")
+
+
+def close_payload(code: int, reason: str = "") -> bytes:
+    return struct.pack("!H", code) + reason.encode()[:123]
+
+
+def accept_key(key: str) -> str:
+    """Sec-WebSocket-Accept for a Sec-WebSocket-Key (SHA-1 is the RFC's, not a choice)."""
+    return base64.b64encode(hashlib.sha1(key.encode() + _GUID).digest()).decode()
+
+
+def error_json(error: ServiceError | None) -> bytes:
+    """A refusal in Connect's error JSON (what the HTTP port's other calls answer), with the
+    ErrorInfo both as Connect's `value` and, readable, as its `debug`. None: the service's
+    own fault, told as `internal` and nothing more."""
+    if error is None:
+        return json.dumps({"code": "internal", "message": "internal error"}).encode()
+    info = calls.error_info(error)
+    detail = {"type": _ERROR_INFO_TYPE,
+              "value": base64.b64encode(info.SerializeToString()).decode().rstrip("="),
+              "debug": {"reason": info.reason, "domain": info.domain,
+                        "metadata": dict(info.metadata)}}
+    return json.dumps({"code": error.code.value.lower(), "message": error.message,
+                       "details": [detail]}).encode()
+
+
+class _Refused(Exception):
+    """A handshake answered with an HTTP status instead of the upgrade."""
+
+    def __init__(self, status: int, phrase: str, error: ServiceError | None = None,
+                 extra: tuple[tuple[str, str], ...] = ()) -> None:
+        super().__init__(phrase)
+        self.status = status
+        self.phrase = phrase
+        self.error = error
+        self.extra = extra
+
+
+class _Closed(Exception):
+    """The socket closed (by the client, or by this side after a protocol error)."""
+
+
+class WebSockets:
+    """What the HTTP port's WebSocket calls share: the operations and the transports' rules.
+    uvicorn builds one protocol per upgraded connection through `protocol`."""
+
+    def __init__(self, games: GameService, admission: calls.Admission, metrics: Metrics | None,
+                 *, max_message_bytes: int, origins: frozenset[str],
+                 status: Callable[[ServiceError], bytes]) -> None:
+        self.games = games
+        self.admission = admission
+        self.metrics = metrics
+        self.max_message_bytes = max_message_bytes
+        self.origins = origins
+        self.status = status  # a session's refused action in its SessionError (rich status)
+
+    def protocol(self, config: Any = None, server_state: Any = None, app_state: Any = None,
+                 **_: Any) -> WebSocketCall:
+        """uvicorn's `ws` protocol factory (called with its config, server and app state)."""
+        return WebSocketCall(self, server_state)
+
+
+class WebSocketCall(asyncio.Protocol):
+    """One upgraded connection: its handshake, its frames, and the one call it carries."""
+
+    def __init__(self, shared: WebSockets, server_state: Any) -> None:
+        self.shared = shared
+        self.server_state = server_state
+        self.transport: asyncio.Transport | None = None
+        self.peer = "unknown"
+        self.buffer = bytearray()
+        self.upgraded = False
+        self.closing = False  # a close frame was sent: nothing more goes out
+        self.fragments: list[bytes] | None = None  # a message arriving in several frames
+        self.fragments_size = 0
+        self.inbox: asyncio.Queue[bytes | None] = asyncio.Queue()  # None: the client is gone
+        self.writable = asyncio.Event()
+        self.writable.set()
+        self.task: asyncio.Task[None] | None = None
+        self.streaming = False  # StreamEvents: one request message, then none
+        self.requests = 0
+        self.ended_by: ServiceError | None = None  # what cancelled the call, if the client did
+
+    # ---- asyncio.Protocol -------------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]  # a stream transport
+        peername = transport.get_extra_info("peername")
+        if peername:
+            host, port = peername[0], peername[1]
+            self.peer = f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{host}:{port}"
+        if self.server_state is not None:
+            self.server_state.connections.add(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.server_state is not None:
+            self.server_state.connections.discard(self)
+        self.closing = True
+        self.writable.set()
+        self.inbox.put_nowait(None)
+        self._cancel()  # the client went away: the call ends (logged CANCELLED)
+
+    def pause_writing(self) -> None:
+        self.writable.clear()
+
+    def resume_writing(self) -> None:
+        self.writable.set()
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        try:
+            if not self.upgraded:
+                self._handshake()
+            if self.upgraded:
+                self._frames()
+        except _Closed:
+            pass
+
+    def shutdown(self) -> None:
+        """uvicorn's graceful stop: the call ends with 1001 (going away)."""
+        self._cancel()
+        self._close(GOING_AWAY, "the server is stopping")
+
+    # ---- handshake --------------------------------------------------------------------------
+
+    def _handshake(self) -> None:
+        end = self.buffer.find(b"\r\n\r\n")
+        if end < 0:
+            if len(self.buffer) > _HANDSHAKE_LIMIT:
+                self._answer_http(_Refused(431, "Request Header Fields Too Large"))
+            return
+        head = bytes(self.buffer[:end]).decode("latin-1")
+        del self.buffer[:end + 4]
+        lines = head.split("\r\n")
+        parts = lines[0].split(" ")
+        headers: dict[str, list[str]] = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            headers.setdefault(name.strip().lower(), []).append(value.strip())
+        try:
+            path, authorization, chosen = self._accept(parts, headers)
+        except _Refused as refused:
+            self._answer_http(refused)
+            return
+        key = headers["sec-websocket-key"][0]
+        reply = ["HTTP/1.1 101 Switching Protocols", "Upgrade: websocket",
+                 "Connection: Upgrade", f"Sec-WebSocket-Accept: {accept_key(key)}"]
+        if chosen:
+            reply.append(f"Sec-WebSocket-Protocol: {SUBPROTOCOL}")
+        assert self.transport is not None
+        self.transport.write(("\r\n".join(reply) + "\r\n\r\n").encode())
+        self.upgraded = True
+        self.streaming = path == STREAM_EVENTS
+        run = self._stream if self.streaming else self._session
+        self.task = asyncio.get_running_loop().create_task(
+            self._call(path, authorization, run), name=f"websocket {path}")
+
+    def _accept(self, parts: list[str], headers: dict[str, list[str]]
+                ) -> tuple[str, str | None, bool]:
+        """(path, authorization, whether the client offered `risk.v1`) of an acceptable
+        upgrade. Credentials and admission are the call's, after the upgrade (as a gRPC
+        stream's are once it is open): their refusals are told as the call's end."""
+        if len(parts) != 3 or parts[0] != "GET":
+            raise _Refused(405, "Method Not Allowed", extra=(("Allow", "GET"),))
+        path = parts[1].partition("?")[0]
+        if path not in (STREAM_EVENTS, SESSION):
+            raise _Refused(404, "Not Found", ServiceError(
+                Code.UNIMPLEMENTED, ServiceReason.METHOD_NOT_AVAILABLE,
+                f"WebSocket serves {STREAM_EVENTS} and {SESSION}, not {path[:200]}"))
+        if headers.get("sec-websocket-version") != ["13"]:
+            raise _Refused(426, "Upgrade Required", extra=(("Sec-WebSocket-Version", "13"),))
+        key = headers.get("sec-websocket-key", [""])[0]
+        try:
+            if len(base64.b64decode(key, validate=True)) != 16:
+                raise ValueError(key)
+        except ValueError:
+            raise _Refused(400, "Bad Request", malformed(
+                "Sec-WebSocket-Key must be 16 bytes in base64")) from None
+        origin = headers.get("origin", [None])[0]
+        if origin is not None and not self._origin_allowed(origin, headers):
+            raise _Refused(403, "Forbidden", ServiceError(
+                Code.PERMISSION_DENIED, ServiceReason.ORIGIN_NOT_ALLOWED,
+                f"pages from {origin[:200]} may not open this service's sockets "
+                "(RISK_HTTP_CORS_ORIGINS)"))
+        offered = [p.strip() for value in headers.get("sec-websocket-protocol", [])
+                   for p in value.split(",") if p.strip()]
+        tokens = [p[len(_TOKEN_PREFIX):] for p in offered if p.startswith(_TOKEN_PREFIX)]
+        if offered and SUBPROTOCOL not in offered:
+            raise _Refused(400, "Bad Request", malformed(
+                f"the subprotocols offered must include {SUBPROTOCOL!r}"))
+        authorizations = headers.get("authorization", [])
+        if len(authorizations) + len(tokens) > 1:
+            raise _Refused(400, "Bad Request", malformed(
+                "send the token once: one Authorization header or one bearer.<token> "
+                "subprotocol"))
+        authorization = authorizations[0] if authorizations else (
+            f"Bearer {tokens[0]}" if tokens else None)
+        return path, authorization, SUBPROTOCOL in offered
+
+    def _origin_allowed(self, origin: str, headers: dict[str, list[str]]) -> bool:
+        origins = self.shared.origins
+        if "*" in origins or origin.rstrip("/") in origins:
+            return True
+        # the web app's own pages (same origin: the Host they were served from)
+        host = headers.get("host", [""])[0]
+        return bool(host) and origin.partition("://")[2].rstrip("/") == host
+
+    def _answer_http(self, refused: _Refused) -> None:
+        body = error_json(refused.error) if refused.error is not None else b""
+        lines = [f"HTTP/1.1 {refused.status} {refused.phrase}", "Connection: close",
+                 f"Content-Length: {len(body)}"]
+        if body:
+            lines.append("Content-Type: application/json")
+        lines += [f"{name}: {value}" for name, value in refused.extra]
+        if refused.error is not None:
+            calls.conclude(SERVICE + "WebSocket", {}, time.perf_counter(), refused.error,
+                           self.shared.metrics, protocol=PROTOCOL)
+        assert self.transport is not None
+        self.transport.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        self.transport.close()
+        self.closing = True
+        raise _Closed
+
+    # ---- frames -----------------------------------------------------------------------------
+
+    def _frames(self) -> None:
+        buffer = self.buffer
+        while len(buffer) >= 2:
+            first, second = buffer[0], buffer[1]
+            fin, opcode, size = first & 0x80, first & 0x0F, second & 0x7F
+            if first & 0x70:
+                self._fail(PROTOCOL_ERROR, "no extension was negotiated (RSV bits set)")
+            if not second & 0x80:
+                self._fail(PROTOCOL_ERROR, "a client's frames must be masked")
+            offset = 2
+            if size == 126:
+                if len(buffer) < 4:
+                    return
+                size = struct.unpack_from("!H", buffer, 2)[0]
+                offset = 4
+            elif size == 127:
+                if len(buffer) < 10:
+                    return
+                size = struct.unpack_from("!Q", buffer, 2)[0]
+                offset = 10
+            if opcode >= _CLOSE and (not fin or size > 125):
+                self._fail(PROTOCOL_ERROR, "a control frame is final and at most 125 bytes")
+            if size + self.fragments_size > self.shared.max_message_bytes:
+                self._fail(TOO_BIG, f"a message is at most {self.shared.max_message_bytes}"
+                                    " bytes (RISK_MAX_MESSAGE_BYTES)")
+            if len(buffer) < offset + 4 + size:
+                return
+            key = bytes(buffer[offset:offset + 4])
+            payload = unmask(buffer[offset + 4:offset + 4 + size], key)
+            del buffer[:offset + 4 + size]
+            self._frame(fin, opcode, payload)
+
+    def _frame(self, fin: int, opcode: int, payload: bytes) -> None:
+        if opcode == _PING:
+            self._send(_PONG, payload)
+        elif opcode == _PONG:
+            pass
+        elif opcode == _CLOSE:
+            self._close(NORMAL)
+            self.inbox.put_nowait(None)
+            self._cancel()  # the client is done: what it has not read is not sent
+            raise _Closed
+        elif opcode == _TEXT or (opcode == _CONTINUATION and self.fragments is None) \
+                or (opcode == _BINARY and self.fragments is not None) \
+                or opcode not in (_CONTINUATION, _BINARY):
+            if opcode == _TEXT:
+                self._fail(UNSUPPORTED_DATA, "messages are binary protobuf, not text")
+            self._fail(PROTOCOL_ERROR, f"unexpected frame (opcode {opcode})")
+        elif not fin:
+            if self.fragments is None:
+                self.fragments = []
+            self.fragments.append(payload)
+            self.fragments_size += len(payload)
+        else:
+            if self.fragments is not None:
+                payload = b"".join([*self.fragments, payload])
+                self.fragments, self.fragments_size = None, 0
+            self.requests += 1
+            if self.streaming and self.requests > 1:
+                self.ended_by = malformed(
+                    "StreamEvents takes one request message; the socket carries no more")
+                self._cancel()
+                return
+            self.inbox.put_nowait(payload)
+
+    def _fail(self, code: int, reason: str) -> None:
+        """A protocol error: the socket closes with `code` (the call is cancelled)."""
+        self._close(code, reason)
+        self.inbox.put_nowait(None)
+        self._cancel()
+        raise _Closed
+
+    def _cancel(self) -> None:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+
+    def _send(self, opcode: int, payload: bytes) -> None:
+        if not self.closing and self.transport is not None:
+            self.transport.write(frame(opcode, payload))
+
+    def _close(self, code: int, reason: str = "") -> None:
+        if self.closing or self.transport is None:
+            return
+        self.transport.write(frame(_CLOSE, close_payload(code, reason)))
+        self.closing = True
+        # the client answers with its own close; a client that never does is not waited for
+        asyncio.get_running_loop().call_later(5.0, self.transport.close)
+
+    # ---- the call ---------------------------------------------------------------------------
+
+    async def _write(self, data: bytes) -> None:
+        if not self.writable.is_set():
+            await self.writable.wait()  # a slow reader: the feed's own buffer limit applies
+        if self.closing:
+            raise _Closed  # the socket closed under the call
+        assert self.transport is not None
+        self.transport.write(frame(_BINARY, data))
+
+    async def _call(self, path: str, authorization: str | None,
+                    run: Callable[[str | None, dict[str, str]], AsyncIterator[bytes]]) -> None:
+        """The call's life: its credentials, admission and the open-streams limit, the
+        messages out, its end and its one log line."""
+        started = time.perf_counter()
+        fields: dict[str, str] = {}
+        admission = self.shared.admission
+        entered = False
+        try:
+            try:
+                token = calls.bearer_token(authorization)
+                admission.admit(path, authorization, self.peer)
+                admission.streams.enter(self.peer)
+                entered = True
+                async for data in run(token, fields):
+                    await self._write(data)
+            finally:
+                if entered:
+                    admission.streams.leave(self.peer)
+        except (asyncio.CancelledError, _Closed):
+            if self.ended_by is None:
+                calls.conclude(path, fields, started, None, self.shared.metrics,
+                               ended="CANCELLED", protocol=PROTOCOL)
+                self._close(GOING_AWAY)
+                return
+            self._end(path, fields, started, self.ended_by)
+            return
+        except Exception as exc:  # every end is told to the client and logged
+            self._end(path, fields, started, exc)
+            return
+        calls.conclude(path, fields, started, None, self.shared.metrics, protocol=PROTOCOL)
+        self._close(NORMAL)
+
+    def _end(self, path: str, fields: dict[str, str], started: float,
+             exc: BaseException) -> None:
+        """A call that failed: its line, then the error as text and the status as the close."""
+        outcome = calls.conclude(path, fields, started, exc, self.shared.metrics,
+                                 protocol=PROTOCOL)
+        reason = outcome.error.reason if outcome.error is not None else "INTERNAL"
+        self._send(_TEXT, error_json(outcome.error))
+        self._close(STATUS_BASE + _GRPC_CODES[outcome.code], reason)
+
+    async def _stream(self, token: str | None, fields: dict[str, str]) -> AsyncIterator[bytes]:
+        data = await self.inbox.get()
+        if data is None:
+            raise _Closed  # the client left before asking anything
+        try:
+            request = service_pb2.StreamEventsRequest.FromString(data)
+        except DecodeError as exc:
+            raise malformed(f"the request is not a valid message of its type: {exc}") from None
+        fields.update(calls.request_fields(request))
+        async with contextlib.aclosing(_generator(self.shared.games.stream(request, token))
+                                       ) as replies:
+            async for reply in replies:
+                yield reply
+
+    async def _session(self, token: str | None, fields: dict[str, str]
+                       ) -> AsyncIterator[bytes]:
+        actions = calls.SessionCalls(
+            self.shared.admission, self.shared.metrics, self.shared.status,
+            authorization=f"Bearer {token}" if token is not None else None,
+            peer=self.peer, prefix=SESSION)
+
+        async def requests() -> AsyncIterator[session_pb2.SessionRequest]:
+            while (data := await self.inbox.get()) is not None:
+                try:
+                    request = session_pb2.SessionRequest.FromString(data)
+                except DecodeError as exc:
+                    raise malformed(
+                        f"the request is not a valid message of its type: {exc}") from None
+                if request.WhichOneof("kind") == "open":
+                    fields["game_id"] = request.open.game_id[:128]
+                yield request
+
+        async with contextlib.aclosing(
+                _generator(self.shared.games.session(requests(), token, actions))) as replies:
+            async for reply in replies:
+                yield reply
+
+
+def _generator(replies: AsyncIterator[bytes]) -> AsyncGenerator[bytes, None]:
+    """The operations' streams are async generators (closed at once when a call ends)."""
+    assert isinstance(replies, AsyncGenerator)
+    return replies

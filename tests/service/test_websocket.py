@@ -1,0 +1,410 @@
+"""StreamEvents and Session over WebSocket on the HTTP port of a real service process: the
+same messages as gRPC's, whole games played through seat sockets, refusals told by close code
+and Connect's error JSON, handshakes refused, and clients that leave or a service that stops
+leaving nothing open. The client (tests/service/wsclient.py) speaks RFC 6455 itself."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import struct
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+
+from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, session_pb2
+from risk_rules import wire
+from risk_service.redis_server import free_port
+from tests.service.botplay import FAST_OPTIONS, create_game
+from tests.service.conftest import ServiceFactory
+from tests.service.harness import ServiceProcess
+from tests.service.rpc import bearer
+from tests.service.test_operations import Scraper
+from tests.service.test_session import SEED, TIMEOUT_S, Refusal, _play, _unary_refusal
+from tests.service.test_stream import assert_replayed
+from tests.service.wsclient import BINARY, CLOSE, TEXT, Refused, WebSocket, client_frame
+
+Stub = service_pb2_grpc.RiskServiceStub
+STREAM = "/risk.v1.RiskService/StreamEvents"
+SESSION = "/risk.v1.RiskService/Session"
+ORIGIN = "https://play.example"
+
+
+@pytest.fixture
+def web(make_service: ServiceFactory, redis_client: object) -> ServiceProcess:
+    return make_service(http=True, RISK_HTTP_CORS_ORIGINS=ORIGIN, RISK_MAX_MESSAGE_BYTES="4096")
+
+
+@pytest.fixture
+async def stub(web: ServiceProcess) -> AsyncIterator[Stub]:
+    async with grpc.aio.insecure_channel(web.target) as channel:
+        yield service_pb2_grpc.RiskServiceStub(channel)
+
+
+async def connect(service: ServiceProcess, path: str, token: str | None = None,
+                  **options: Any) -> WebSocket:
+    return await WebSocket.connect("127.0.0.1", service.http_port, path, token=token, **options)
+
+
+@dataclass
+class Ended:
+    """How a WebSocket call ended: its close code and reason, and the error JSON before it."""
+
+    code: int
+    reason: str
+    error: dict[str, Any] | None
+
+    @property
+    def info(self) -> error_details_pb2.ErrorInfo:
+        assert self.error is not None
+        (detail,) = self.error["details"]
+        value = detail["value"]
+        return error_details_pb2.ErrorInfo.FromString(
+            base64.b64decode(value + "=" * (-len(value) % 4)))
+
+
+async def read_to_end(ws: WebSocket) -> tuple[list[bytes], Ended]:
+    """Every binary message until the close, and how the call ended."""
+    messages, error = [], None
+    async with asyncio.timeout(TIMEOUT_S):
+        while True:
+            message = await ws.receive()
+            if message.opcode == BINARY:
+                messages.append(message.data)
+            elif message.opcode == TEXT:
+                error = json.loads(message.data)
+            else:
+                assert message.opcode == CLOSE
+                ws.writer.close()
+                return messages, Ended(message.close_code, message.close_reason, error)
+
+
+@dataclass
+class WsSession:
+    """A seat's Session over a WebSocket, with RawSession's interface (test_session._play)."""
+
+    ws: WebSocket
+    seen: list[game_pb2.Event] = field(default_factory=list)
+    answers: asyncio.Queue[session_pb2.SessionResponse] = field(default_factory=asyncio.Queue)
+    ended: asyncio.Future[Ended] | None = None
+
+    @classmethod
+    async def open(cls, service: ServiceProcess, game_id: str, token: str | None,
+                   *, acks_only: bool = False) -> WsSession:
+        session = cls(await connect(service, SESSION, token))
+        session.ended = asyncio.get_running_loop().create_future()
+        session.ws.send(session_pb2.SessionRequest(open=session_pb2.SessionOpen(
+            game_id=game_id, acks_only=acks_only)).SerializeToString())
+        asyncio.create_task(session._read())  # noqa: RUF006 - ends with the socket
+        return session
+
+    async def _read(self) -> None:
+        assert self.ended is not None
+        error = None
+        while True:
+            try:
+                message = await self.ws.receive()
+            except (OSError, asyncio.IncompleteReadError):
+                self.ended.set_result(Ended(1006, "", error))  # dropped without a close
+                return
+            if message.opcode == TEXT:
+                error = json.loads(message.data)
+                continue
+            if message.opcode == CLOSE:
+                self.ended.set_result(Ended(message.close_code, message.close_reason, error))
+                return
+            reply = session_pb2.SessionResponse.FromString(message.data)
+            kind = reply.WhichOneof("kind")
+            if kind == "event":
+                self.seen.append(reply.event)
+                continue
+            if kind == "ack":
+                self.seen.extend(service_pb2.SubmitActionResponse.FromString(
+                    reply.ack.submitted).events)
+            self.answers.put_nowait(reply)
+
+    async def submit(self, action: game_pb2.Action, version: int, request_id: str = "",
+                     seat: int | None = None) -> session_pb2.SessionResponse:
+        request = session_pb2.SessionAction(action=action, expected_version=version,
+                                            request_id=request_id)
+        if seat is not None:
+            request.seat = seat
+        self.ws.send(session_pb2.SessionRequest(submit=request).SerializeToString())
+        return await asyncio.wait_for(self.answers.get(), TIMEOUT_S)
+
+    async def until_seq(self, seq: int) -> None:
+        deadline = time.monotonic() + TIMEOUT_S
+        while not self.seen or self.seen[-1].seq < seq:
+            assert time.monotonic() < deadline, f"no event {seq} on the session"
+            await asyncio.sleep(0.01)
+
+    async def close(self) -> Ended:
+        """Close as a client does once it has its answers; the server's close answers it."""
+        assert self.ended is not None
+        self.ws.send(struct.pack("!H", 1000), CLOSE)
+        ended = await asyncio.wait_for(self.ended, TIMEOUT_S)
+        self.ws.writer.close()
+        return ended
+
+
+async def test_a_game_through_websocket_sessions_and_a_websocket_spectator(
+        web: ServiceProcess, stub: Stub) -> None:
+    """Three seats play a whole game on WebSocket sessions while the others submit the same
+    move at once: each seat saw exactly its events in seq order, each ack is the unary call's
+    stored reply, a WebSocket spectator saw the public events; closing ends each call
+    cleanly, and each call and each action has its log line."""
+    game = await create_game(stub, SEED, **FAST_OPTIONS)
+    sessions = [await WsSession.open(web, game.game_id, token) for token in game.seat_tokens]
+    spectator = await connect(web, STREAM, subprotocols=("risk.v1",))
+    assert spectator.headers["sec-websocket-protocol"] == "risk.v1"
+    spectator.send(service_pb2.StreamEventsRequest(game_id=game.game_id).SerializeToString())
+    acks = await _play(stub, game, sessions, rivals=True)  # type: ignore[arg-type]
+    final = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))).game
+    for seat, session in enumerate(sessions):
+        await session.until_seq(final.last_seq)
+        assert_replayed(session.seen, game, seat)
+    seen: list[game_pb2.Event] = []
+    while not seen or seen[-1].seq < final.last_seq:
+        message = await asyncio.wait_for(spectator.receive(), TIMEOUT_S)
+        assert message.opcode == BINARY
+        seen.append(service_pb2.StreamEventsResponse.FromString(message.data).event)
+    assert_replayed(seen, game, None)
+    for move in (0, len(acks) - 1):
+        seat, action = game.actions[move]
+        replayed = await stub.SubmitAction(service_pb2.SubmitActionRequest(
+            game_id=game.game_id, action=wire.action_to_proto("classic", action),
+            expected_version=game.versions[move] - 1, request_id=f"bot-{move}"),
+            metadata=bearer(game.seat_tokens[seat]))
+        assert replayed.SerializeToString(deterministic=True) == acks[move]
+    for session in sessions:
+        assert (await session.close()).code == 1000
+    await spectator.close()
+    lines = await _lines(web, lambda line: line.get("protocol") == "websocket", 4)
+    assert sorted(line["method"] for line in lines) == [SESSION] * 3 + [STREAM]
+    assert all(line["game_id"] == game.game_id for line in lines)
+    acted = [json.loads(line) for line in web.logs().splitlines()
+             if line.startswith("{") and f"{SESSION}/SubmitAction" in line]
+    assert sum(line["code"] == "OK" for line in acted) == len(acks)
+
+
+async def _lines(service: ServiceProcess, keep: Any, count: int) -> list[dict[str, Any]]:
+    deadline = time.monotonic() + TIMEOUT_S
+    while True:
+        lines = [json.loads(line) for line in service.logs().splitlines()
+                 if line.startswith("{")]
+        lines = [line for line in lines if line.get("event") == "rpc" and keep(line)]
+        if len(lines) >= count or time.monotonic() > deadline:
+            return lines
+        await asyncio.sleep(0.05)
+
+
+async def test_a_websocket_stream_sends_the_grpc_streams_bytes(
+        web: ServiceProcess, stub: Stub) -> None:
+    """StreamEvents over a WebSocket, resumed after a seq, for a seat and for a spectator:
+    each binary message is byte for byte the message gRPC's StreamEvents sends."""
+    game = await create_game(stub, SEED, **FAST_OPTIONS)
+    sessions = [await WsSession.open(web, game.game_id, token) for token in game.seat_tokens]
+    await _play(stub, game, sessions, moves=12)  # type: ignore[arg-type]
+    last = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))).game.last_seq
+    after = 2
+    async with grpc.aio.insecure_channel(web.target) as channel:
+        raw = channel.unary_stream(STREAM, request_serializer=lambda m: m.SerializeToString(),
+                                   response_deserializer=lambda data: data)
+        for token in (None, game.seat_tokens[1]):
+            request = service_pb2.StreamEventsRequest(game_id=game.game_id, after_seq=after)
+            call = raw(request, metadata=bearer(token) if token else None)
+            over_grpc = [await call.read() for _ in range(last - after)]
+            call.cancel()
+            ws = await connect(web, STREAM, token)
+            ws.send(request.SerializeToString())
+            over_ws = [(await asyncio.wait_for(ws.receive(), TIMEOUT_S)).data
+                       for _ in range(last - after)]
+            await ws.close()
+            assert over_ws == over_grpc
+
+
+async def test_refusals_end_the_call_with_their_status_as_on_grpc(
+        web: ServiceProcess, stub: Stub) -> None:
+    """An unknown game, a token of no seat, a first message that is no request, and a second
+    message on a stream each end the call with Connect's error JSON (the ErrorInfo gRPC
+    gives) and close code 4000 + the gRPC code, the reason as the close reason; a refused
+    action on a session is a SessionError with the unary call's status, and the session
+    goes on."""
+    game = await create_game(stub, SEED, **FAST_OPTIONS)
+    cases: list[tuple[str | None, bytes, int, str]] = [
+        (None, service_pb2.StreamEventsRequest(game_id="0123456789abcdef").SerializeToString(),
+         5, "GAME_NOT_FOUND"),
+        ("not-a-token", service_pb2.StreamEventsRequest(game_id=game.game_id)
+         .SerializeToString(), 16, "BAD_CREDENTIALS"),
+        (None, b"\xff\xff\xff", 3, "MALFORMED_REQUEST"),
+    ]
+    for token, first, code, reason in cases:
+        ws = await connect(web, STREAM, token)
+        ws.send(first)
+        messages, ended = await read_to_end(ws)
+        assert (messages, ended.code, ended.reason, ended.info.reason) == (
+            [], 4000 + code, reason, reason)
+        assert ended.error is not None and ended.error["message"] == ended.info.metadata[
+            "message"]
+        unary = await _grpc_refusal(web, first, token)
+        assert (unary.code, unary.reason, unary.message) == (
+            code, reason, ended.error["message"])
+    ws = await connect(web, STREAM)
+    ws.send(service_pb2.StreamEventsRequest(game_id=game.game_id).SerializeToString())
+    ws.send(service_pb2.StreamEventsRequest(game_id=game.game_id).SerializeToString())
+    _messages, ended = await read_to_end(ws)
+    assert (ended.code, ended.info.reason) == (4003, "MALFORMED_REQUEST")
+
+    session = await WsSession.open(web, game.game_id, game.seat_tokens[0])
+    version = game.version
+    request = service_pb2.SubmitActionRequest(
+        game_id=game.game_id, action=game_pb2.Action(), expected_version=version)
+    answer = await session.submit(game_pb2.Action(), version)
+    assert answer.WhichOneof("kind") == "error"
+    unary = await _unary_refusal(stub, request, game.seat_tokens[0])
+    assert Refusal.of_status(answer.error.status) == unary
+    answer = await session.submit(game_pb2.Action(), version + 5)  # still open: answered
+    assert answer.WhichOneof("kind") == "error"
+    await session.close()
+
+
+async def _grpc_refusal(service: ServiceProcess, first: bytes, token: str | None) -> Refusal:
+    """How gRPC's StreamEvents refuses the same request bytes."""
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        raw = channel.unary_stream(STREAM, request_serializer=lambda data: data,
+                                   response_deserializer=lambda data: data)
+        call = raw(first, metadata=bearer(token) if token else None)
+        try:
+            await call.read()
+        except grpc.aio.AioRpcError as error:
+            return Refusal.of_call(error)
+    raise AssertionError("the gRPC stream was not refused")
+
+
+async def test_protocol_errors_close_the_socket_with_the_rfcs_codes(
+        web: ServiceProcess, stub: Stub) -> None:
+    """A text message closes with 1003, an unmasked frame or a fragment out of place with
+    1002, a message over RISK_MAX_MESSAGE_BYTES (4096 here) with 1009; a ping is answered
+    with its pong, and a message in fragments is read whole."""
+    game = await create_game(stub, SEED, **FAST_OPTIONS)
+    for bad, code in ((client_frame(TEXT, b"{}"), 1003),
+                      (client_frame(BINARY, b"\x0a\x01x", masked=False), 1002),
+                      (client_frame(0x0, b"x"), 1002),
+                      (client_frame(BINARY, b"x", rsv=0x40), 1002),
+                      (client_frame(BINARY, b"\x00" * 5000), 1009)):
+        ws = await connect(web, STREAM)
+        ws.send_raw(bad)
+        _messages, ended = await read_to_end(ws)
+        assert ended.code == code, bad[:4]
+    ws = await connect(web, STREAM)
+    ws.send_raw(client_frame(0x9, b"hello"))
+    pong = await asyncio.wait_for(ws.reader.readexactly(7), TIMEOUT_S)
+    assert pong == b"\x8a\x05hello"
+    request = service_pb2.StreamEventsRequest(game_id=game.game_id).SerializeToString()
+    ws.send_raw(client_frame(BINARY, request[:5], fin=False))
+    ws.send_raw(client_frame(0x0, request[5:]))
+    message = await asyncio.wait_for(ws.receive(), TIMEOUT_S)
+    assert service_pb2.StreamEventsResponse.FromString(message.data).event.seq == 1
+    await ws.close()
+
+
+async def test_handshakes_that_are_refused_and_accepted(web: ServiceProcess,
+                                                        stub: Stub) -> None:
+    """Another path is 404, another page's origin 403 (ORIGIN_NOT_ALLOWED), subprotocols
+    without risk.v1 400, another protocol version 426; a listed origin and the service's own
+    are accepted, and a browser's token in the `bearer.<token>` subprotocol acts for its seat
+    while the server answers `risk.v1` alone."""
+    refusals = [
+        ({"path": "/risk.v1.RiskService/GetGame"}, 404, "METHOD_NOT_AVAILABLE"),
+        ({"origin": "https://evil.example"}, 403, "ORIGIN_NOT_ALLOWED"),
+        ({"subprotocols": ("chat",)}, 400, "MALFORMED_REQUEST"),
+        ({"extra": (("Authorization", "Bearer a"),), "subprotocols": ("risk.v1", "bearer.b")},
+         400, "MALFORMED_REQUEST"),
+    ]
+    for options, status, reason in refusals:
+        path = options.pop("path", STREAM)
+        with pytest.raises(Refused) as refused:
+            await WebSocket.connect("127.0.0.1", web.http_port, path, **options)
+        assert refused.value.status == status
+        body = json.loads(refused.value.body)
+        (detail,) = body["details"]
+        assert detail["debug"]["reason"] == reason
+    with pytest.raises(Refused) as refused:
+        await WebSocket.connect("127.0.0.1", web.http_port, STREAM, version="8")
+    assert refused.value.status == 426
+    assert refused.value.headers["sec-websocket-version"] == "13"
+    for origin in (ORIGIN, f"http://127.0.0.1:{web.http_port}"):
+        ws = await connect(web, STREAM, origin=origin)
+        await ws.close()
+    game = await create_game(stub, SEED, **FAST_OPTIONS)
+    seat = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))).game \
+        .decision.seats[0]
+    token = game.seat_tokens[seat]
+    ws = await connect(web, SESSION, subprotocols=("risk.v1", f"bearer.{token}"),
+                       origin=ORIGIN)
+    assert ws.headers["sec-websocket-protocol"] == "risk.v1"
+    session = WsSession(ws, ended=asyncio.get_running_loop().create_future())
+    ws.send(session_pb2.SessionRequest(open=session_pb2.SessionOpen(
+        game_id=game.game_id, acks_only=True)).SerializeToString())
+    reader = asyncio.create_task(session._read())
+    answer = await session.submit(game_pb2.Action(), game.version)
+    # refused by the rules, not for its credentials: the token reached the seat
+    assert answer.WhichOneof("kind") == "error"
+    assert Refusal.of_status(answer.error.status).reason not in (
+        "BAD_CREDENTIALS", "MISSING_CREDENTIALS")
+    await session.close()
+    await reader
+
+
+async def test_clients_that_leave_and_a_stopping_service_leave_nothing_open(
+        make_service: ServiceFactory, redis_client: object) -> None:
+    """Streams whose clients drop the connection release their subscriptions
+    (risk_subscribers back to 0) and log CANCELLED; a service stopping with sockets open
+    closes them with 1001 and exits within its grace period."""
+    port = free_port()
+    service = make_service(http=True, RISK_METRICS_PORT=str(port))
+    scraper = Scraper(port)
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = service_pb2_grpc.RiskServiceStub(channel)
+        game = await create_game(stub, SEED, **FAST_OPTIONS)
+    request = service_pb2.StreamEventsRequest(game_id=game.game_id).SerializeToString()
+
+    async def watching() -> WebSocket:
+        ws = await connect(service, STREAM)
+        ws.send(request)
+        await asyncio.wait_for(ws.receive(), TIMEOUT_S)
+        return ws
+
+    sockets = [await watching() for _ in range(3)]
+    assert await scraper.value("risk_subscribers") == 3
+    for ws in sockets:
+        ws.writer.transport.abort()
+    await scraper.until("risk_subscribers", lambda v: v == 0)
+    sockets = [await watching() for _ in range(3)]
+    started = time.monotonic()
+    assert await asyncio.to_thread(service.stop) == 0
+    assert time.monotonic() - started < 10
+    for ws in sockets:
+        _messages, ended = await read_to_end(ws)
+        assert ended.code == 1001
+    lines = [json.loads(line) for line in service.logs().splitlines() if line.startswith("{")]
+    dropped = [line for line in lines if line.get("method") == STREAM
+               and line.get("protocol") == "websocket"]
+    assert sum(line["code"] == "CANCELLED" for line in dropped) >= 3
+
+
+def test_frames_are_the_rfcs() -> None:
+    """The RFC's own example: the accept key of `dGhlIHNhbXBsZSBub25jZQ==`, and a masked
+    "Hello" unmasked (RFC 6455 sections 1.3 and 5.7)."""
+    from risk_service.server.websocket import accept_key, frame, unmask  # noqa: PLC0415
+
+    assert accept_key("dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+    assert unmask(bytes.fromhex("7f9f4d5158"), bytes.fromhex("37fa213d")) == b"Hello"
+    assert frame(BINARY, b"Hello") == b"\x82\x05Hello"
+    assert frame(BINARY, b"x" * 300)[:4] == b"\x82\x7e" + struct.pack("!H", 300)
