@@ -72,7 +72,9 @@ class Subscriber:
     def __init__(self, feed: GameFeed, limit: int) -> None:
         self.feed = feed
         self.limit = limit
-        self.items: deque[DecodedEvent] = deque()
+        # a list, not a deque: it is taken whole (next_batch), and an empty deque is a
+        # 600-byte block, kept by every idle stream
+        self.items: list[DecodedEvent] = []
         self.overflowed = False
         self.rolled_back: int | None = None
         self.loop = asyncio.get_running_loop()
@@ -112,8 +114,7 @@ class Subscriber:
                 self.waiter = None
         if self.rolled_back is not None:
             raise FeedRolledBack(self.rolled_back)
-        batch = list(self.items)
-        self.items.clear()
+        batch, self.items = self.items, []
         return batch
 
 

@@ -138,8 +138,11 @@ class Streams:
             meta.spectator_delay_events or meta.spectator_delay_seconds) else None
         if request.after_seq > record.last_seq:
             raise rolled_back(record.last_seq, request.after_seq)
-        sub = await self.hub.subscribe(record.game_id, self.limits.subscriber_buffer,
-                                       record.last_seq)
+        game_id = record.game_id
+        sub = await self.hub.subscribe(game_id, self.limits.subscriber_buffer, record.last_seq)
+        # an idle stream keeps this frame for as long as it is open: nothing in it holds
+        # more than it needs (the game's snapshot, a backlog page, a released batch)
+        del record, meta
         sent = read = request.after_seq  # sent to the client; read from the store's backlog
         caught_up = False  # the backlog is read to its end: the subscription takes over
         pending: list[wire.DecodedEvent] = []
@@ -147,11 +150,9 @@ class Streams:
             while True:
                 if not caught_up:
                     # registered before this read, so backlog + live covers every event
-                    page = await self.store.read_events(record.game_id, read, BACKLOG_PAGE)
-                    caught_up = len(page) < BACKLOG_PAGE
-                    if page:
-                        read = page[-1][0]
-                    pending.extend(wire.decode_event(data) for _seq, data in page)
+                    page, read, caught_up = await self._backlog(game_id, read)
+                    pending.extend(page)
+                    del page
                 if delay is not None:
                     release, wait = delay.split(pending, self.clock_ms())
                 else:
@@ -165,25 +166,26 @@ class Streams:
                                 and isinstance(item.event, SeatTokenReissued)
                                 and item.event.seat == caller.seat)
                     if limit <= 1:
-                        yield item.seq, self.message(record.game_id, item, caller.seat)
+                        yield item.seq, self.message(game_id, item, caller.seat)
                         sent = item.seq
                     else:
                         first = first or item.seq
-                        piece = self.element(record.game_id, item, caller.seat)
+                        piece = self.element(game_id, item, caller.seat)
                         if piece:
                             pieces.append(piece)
                         # a batch ends when full, at the end of what is due (seqs only grow,
                         # so the last event due is never one skipped above), and at a reissue
                         # of this seat's token (checked before anything later is sent)
                         if len(pieces) == limit or reissued or index == len(release) - 1:
-                            yield item.seq, self.batch(record.game_id, caller.seat, first,
+                            yield item.seq, self.batch(game_id, caller.seat, first,
                                                        item, pieces) if pieces else b""
                             sent = item.seq
                             first, pieces = 0, []
                     if reissued and caller.seat is not None:
                         # nothing after the reissue reaches a holder of the replaced token
-                        await self._still_seated(record.game_id, caller.seat, token)
+                        await self._still_seated(game_id, caller.seat, token)
                 pending = pending[len(release):]
+                del release
                 if not caught_up:
                     continue
                 try:
@@ -205,6 +207,14 @@ class Streams:
                 pending.extend(item for item in batch if item.seq > floor)
         finally:
             await self.hub.unsubscribe(sub)
+
+    async def _backlog(self, game_id: str, read: int
+                       ) -> tuple[list[wire.DecodedEvent], int, bool]:
+        """The next page of the stored events after seq `read`: (the events, the last seq
+        read, whether that was the end)."""
+        page = await self.store.read_events(game_id, read, BACKLOG_PAGE)
+        return ([wire.decode_event(data) for _seq, data in page],
+                page[-1][0] if page else read, len(page) < BACKLOG_PAGE)
 
     async def _still_seated(self, game_id: str, seat: int, token: str | None) -> None:
         """Raise CREDENTIALS_REVOKED unless `token` is still `seat`'s token."""

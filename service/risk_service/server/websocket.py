@@ -164,9 +164,13 @@ class WebSocketCall(asyncio.Protocol):
         self.closing = False  # a close frame was sent: nothing more goes out
         self.fragments: list[bytes] | None = None  # a message arriving in several frames
         self.fragments_size = 0
-        self.inbox: asyncio.Queue[bytes | None] = asyncio.Queue()  # None: the client is gone
-        self.writable = asyncio.Event()
-        self.writable.set()
+        # what the client sent, for the call to take (None: the client is gone), and the
+        # future the call waits on while there is none; a paused transport's future. Bare
+        # futures made when needed, not a Queue and an Event: an idle spectator keeps this
+        # object, and those are four and one 600-byte deque blocks (bench/RESULTS.md)
+        self.inbox: list[bytes | None] = []
+        self.arrived: asyncio.Future[None] | None = None
+        self.drained: asyncio.Future[None] | None = None
         self.task: asyncio.Task[None] | None = None
         self.streaming = False  # StreamEvents: one request message, then none
         self.requests = 0
@@ -187,15 +191,33 @@ class WebSocketCall(asyncio.Protocol):
         if self.server_state is not None:
             self.server_state.connections.discard(self)
         self.closing = True
-        self.writable.set()
-        self.inbox.put_nowait(None)
+        self.resume_writing()
+        self._put(None)
         self._cancel()  # the client went away: the call ends (logged CANCELLED)
 
     def pause_writing(self) -> None:
-        self.writable.clear()
+        if self.drained is None:
+            self.drained = asyncio.get_running_loop().create_future()
 
     def resume_writing(self) -> None:
-        self.writable.set()
+        drained, self.drained = self.drained, None
+        if drained is not None and not drained.done():
+            drained.set_result(None)
+
+    def _put(self, message: bytes | None) -> None:
+        self.inbox.append(message)
+        arrived = self.arrived
+        if arrived is not None and not arrived.done():
+            arrived.set_result(None)
+
+    async def _get(self) -> bytes | None:
+        while not self.inbox:
+            self.arrived = asyncio.get_running_loop().create_future()
+            try:
+                await self.arrived
+            finally:
+                self.arrived = None
+        return self.inbox.pop(0)
 
     def data_received(self, data: bytes) -> None:
         self.buffer += data
@@ -353,7 +375,7 @@ class WebSocketCall(asyncio.Protocol):
             pass
         elif opcode == _CLOSE:
             self._close(NORMAL)
-            self.inbox.put_nowait(None)
+            self._put(None)
             self._cancel()  # the client is done: what it has not read is not sent
             raise _Closed
         elif opcode == _TEXT or (opcode == _CONTINUATION and self.fragments is None) \
@@ -377,12 +399,12 @@ class WebSocketCall(asyncio.Protocol):
                     "StreamEvents takes one request message; the socket carries no more")
                 self._cancel()
                 return
-            self.inbox.put_nowait(payload)
+            self._put(payload)
 
     def _fail(self, code: int, reason: str) -> None:
         """A protocol error: the socket closes with `code` (the call is cancelled)."""
         self._close(code, reason)
-        self.inbox.put_nowait(None)
+        self._put(None)
         self._cancel()
         raise _Closed
 
@@ -405,8 +427,8 @@ class WebSocketCall(asyncio.Protocol):
     # ---- the call ---------------------------------------------------------------------------
 
     async def _write(self, data: bytes) -> None:
-        if not self.writable.is_set():
-            await self.writable.wait()  # a slow reader: the feed's own buffer limit applies
+        if self.drained is not None:
+            await self.drained  # a slow reader: the feed's own buffer limit applies
         if self.closing:
             raise _Closed  # the socket closed under the call
         assert self.transport is not None
@@ -455,7 +477,7 @@ class WebSocketCall(asyncio.Protocol):
         self._close(STATUS_BASE + _GRPC_CODES[outcome.code], reason)
 
     async def _stream(self, token: str | None, fields: dict[str, str]) -> AsyncIterator[bytes]:
-        data = await self.inbox.get()
+        data = await self._get()
         if data is None:
             raise _Closed  # the client left before asking anything
         try:
@@ -476,7 +498,7 @@ class WebSocketCall(asyncio.Protocol):
             peer=self.peer, prefix=SESSION)
 
         async def requests() -> AsyncIterator[session_pb2.SessionRequest]:
-            while (data := await self.inbox.get()) is not None:
+            while (data := await self._get()) is not None:
                 try:
                     request = session_pb2.SessionRequest.FromString(data)
                 except DecodeError as exc:
