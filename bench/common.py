@@ -52,14 +52,15 @@ def rss_bytes(pid: int) -> int:
 
 @contextlib.contextmanager
 def stack(settings: dict[str, Any], log_level: str = "info", keep: bool = False,
-          python: str = sys.executable, **service_env: str) -> Iterator[Stack]:
-    """Redis + one service process (run by `python`); prints date, machine, versions and
-    `settings`."""
+          python: str = sys.executable, http: bool = False,
+          **service_env: str) -> Iterator[Stack]:
+    """Redis + one service process (run by `python`; with `http`, serving its HTTP port too);
+    prints date, machine, versions and `settings`."""
     work = Path(tempfile.mkdtemp(prefix="risk-bench-"))
     redis = RedisServer(work / "redis", appendfsync="everysec")
     redis.start()
-    service = ServiceProcess(redis.url, work, python=python, RISK_LOG_LEVEL=log_level,
-                             **service_env)
+    service = ServiceProcess(redis.url, work, python=python, http=http,
+                             RISK_LOG_LEVEL=log_level, **service_env)
     try:
         service.start()
         assert service.proc is not None

@@ -129,7 +129,9 @@ async def idle_subscribers(args: argparse.Namespace, target: str, stub: Any,
     for n in split(args.subscribers, 2):
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=subscriber_main, daemon=True,
-                           args=(child, StreamJob(target, game_id, 0, n), ready, stop))
+                           args=(child, StreamJob(target, game_id, 0, n,
+                                                  ws_port=getattr(args, "ws_port", 0)),
+                                 ready, stop))
         proc.start()
         child.close()
         procs.append(proc)

@@ -319,10 +319,11 @@ async def measure_peer(peer: str, args: argparse.Namespace) -> Figures:
 
 
 async def ours_moves(args: argparse.Namespace, target: str, stub: Any, ctx: Any,
-                     pids: dict[str, list[int]]) -> Figures:
+                     pids: dict[str, list[int]], *, ws_port: int = 0) -> Figures:
+    """`ws_port`: the HTTP port, for a third phase on WebSocket sessions (0: none)."""
     s = parse_args(["--clients", str(args.games), "--submit-seconds", str(args.move_s),
                     "--warmup", str(args.warmup)])
-    workers = LoadWorkers(ctx, args.client_procs, target)
+    workers = LoadWorkers(ctx, args.client_procs, target, ws_port)
     try:
         games = [await new_game(stub, args.seed + i, s.players) for i in range(args.games)]
         await workers.ask([("games", (s.players, s.plan, part))
@@ -346,6 +347,20 @@ async def ours_moves(args: argparse.Namespace, target: str, stub: Any, ctx: Any,
         say(f"  moves through acks-only sessions: {session.line()} | {via.line()}")
         for note in sorted(set(session.notes))[:3]:
             say(f"  ! {note}")
+        ws_figures: Figures = {}
+        if ws_port:  # and on, each seat's session a WebSocket to the HTTP port
+            await workers.run("ws_session_acks", args.games, args.warmup, record=False)
+            ws_meter = CpuMeter({**pids, "clients": workers.pids})
+            ws_meter.start()
+            ws = await workers.run("ws_session_acks", args.games, args.move_s)
+            ws_meter.stop()
+            say(f"  moves through acks-only WebSocket sessions: {ws.line()} | "
+                f"{ws_meter.line()}")
+            for note in sorted(set(ws.notes))[:3]:
+                say(f"  ! {note}")
+            ws_figures = {"ws_moves_per_s": ws.rate, "ws_move_p99_ms": ws.p(99),
+                          "ws_cpu_per_1000_moves": cpu_per_1000(
+                              ws_meter.share["server"], ws_meter.seconds, ws.calls)}
     finally:
         await workers.close()
     return {"moves_per_s": result.rate, "move_p99_ms": result.p(99),
@@ -356,7 +371,7 @@ async def ours_moves(args: argparse.Namespace, target: str, stub: Any, ctx: Any,
             "client_cpu_moves": meter.share["clients"],
             "session_moves_per_s": session.rate, "session_move_p99_ms": session.p(99),
             "session_cpu_per_1000_moves": cpu_per_1000(via.share["server"], via.seconds,
-                                                       session.calls)}
+                                                       session.calls), **ws_figures}
 
 
 async def ours_idle_games(args: argparse.Namespace, stub: Any, pids: dict[str, list[int]]
@@ -376,7 +391,8 @@ async def ours_idle_games(args: argparse.Namespace, stub: Any, pids: dict[str, l
 
 
 async def ours_spectators(args: argparse.Namespace, target: str, stub: Any, ctx: Any,
-                          pids: dict[str, list[int]]) -> Figures:
+                          pids: dict[str, list[int]], *, ws_port: int = 0) -> Figures:
+    """`ws_port`: the HTTP port, for a third phase on WebSocket sessions (0: none)."""
     idle = await idle_subscribers(argparse.Namespace(
         subscribers=args.spectators, seed=args.seed + 70_000, settle=args.settle),
         target, stub, pids["server"][0])
@@ -398,30 +414,59 @@ async def ours_spectators(args: argparse.Namespace, target: str, stub: Any, ctx:
     on, off = figures[BATCH], figures[0]
     say(f"  ours, max_batch {BATCH} ÷ max_batch 0: " + ", ".join(
         f"{key} {on[key]:.4g} ÷ {off[key]:.4g} = {on[key] / off[key]:.2f}" for key in on))
+    run = await delivery(Env(s, target, stub, ctx, pids), args.spectators,
+                         args.seed + 10_000 + 300, args.burst, BATCH, ws_port=ws_port)
+    seconds = run["actions"] / run["rate"]
+    ws = {"delivery_p99_ms": run["p99"],
+          "cpu_per_1000_delivered": cpu_per_1000(run["cpu"]["server"], seconds,
+                                                 run["deliveries"]),
+          "messages_per_s": run["burst_rate"], "changes_per_s": run["burst_changes"],
+          "client_cpu_delivery": run["cpu"]["driver"] + run["cpu"]["subscribers"]}
+    say("  ours, WebSocket ÷ gRPC (both max_batch 64): " + ", ".join(
+        f"{key} {ws[key]:.4g} ÷ {value:.4g} = {ws[key] / value:.2f}"
+        for key, value in on.items() if key in ws))
     return {**on, **{f"{key}_unbatched": value for key, value in off.items()},
-            "bytes_per_idle_subscriber": idle}
+            "bytes_per_idle_subscriber": idle,
+            **{f"ws_{key}": value for key, value in ws.items()}}
 
 
-async def ours_jobs(args: argparse.Namespace, target: str, pids: dict[str, list[int]]
-                    ) -> Figures:
+async def ours_jobs(args: argparse.Namespace, target: str, pids: dict[str, list[int]],
+                    ws_port: int) -> Figures:
     ctx = mp.get_context("spawn")  # never fork a process that already runs grpc threads
     channel = grpc.aio.insecure_channel(target)
     stub = new_stub(channel)
     try:
         figures = await ours_idle_games(args, stub, pids)
-        figures.update(await ours_moves(args, target, stub, ctx, pids))
-        figures.update(await ours_spectators(args, target, stub, ctx, pids))
+        figures.update(await ours_moves(args, target, stub, ctx, pids, ws_port=ws_port))
+        figures.update(await ours_spectators(args, target, stub, ctx, pids, ws_port=ws_port))
         return figures
+    finally:
+        await channel.close()
+
+
+async def ours_idle_websockets(args: argparse.Namespace, target: str, server_pid: int,
+                               ws_port: int) -> float:
+    channel = grpc.aio.insecure_channel(target)
+    try:
+        return await idle_subscribers(argparse.Namespace(
+            subscribers=args.spectators, seed=args.seed + 80_000, settle=args.settle,
+            ws_port=ws_port), target, new_stub(channel), server_pid)
     finally:
         await channel.close()
 
 
 def measure_ours(args: argparse.Namespace) -> Figures:
     say(f"\n-- ours: load {load_averages()}")
-    with stack({"round": "ours"}, args.log_level) as st:
+    with stack({"round": "ours"}, args.log_level, http=True) as st:
         assert st.redis.pid is not None
         pids = {"server": [st.service_pid], "redis": [st.redis.pid]}
-        return asyncio.run(ours_jobs(args, st.service.target, pids))
+        figures = asyncio.run(ours_jobs(args, st.service.target, pids, st.service.http_port))
+    # idle WebSocket spectators on a service of their own: on the one above, they would take
+    # the heap the gRPC spectators freed, and its RSS would not show them
+    with stack({"round": "ours, idle WebSocket spectators"}, args.log_level, http=True) as st:
+        figures["ws_bytes_per_idle_subscriber"] = asyncio.run(ours_idle_websockets(
+            args, st.service.target, st.service_pid, st.service.http_port))
+    return figures
 
 
 # ---- the sitting --------------------------------------------------------------------------
@@ -462,6 +507,19 @@ def report(args: argparse.Namespace, rounds: dict[str, list[Figures]]) -> None:
         say(f"ours through acks-only sessions, {label.format(**vars(args))}: {fmt.format(ours)} ("
             + ", ".join(f"ours ÷ {peer} {ours / med[peer][key]:.2f}" for peer in peers)
             + f"; sessions ÷ unary {ours / med['ours'][key]:.2f})")
+    for key, label, fmt, _higher in ROWS[:3]:
+        ours = med["ours"]["ws_" + key]
+        say(f"ours through acks-only WebSocket sessions, {label.format(**vars(args))}: "
+            f"{fmt.format(ours)} (" + ", ".join(
+                f"ours ÷ {peer} {ours / med[peer][key]:.2f}" for peer in peers)
+            + f"; ÷ gRPC sessions {ours / med['ours']['session_' + key]:.2f})")
+    for key, label, fmt, _higher in ROWS[3:]:
+        if f"ws_{key}" in med["ours"]:
+            ours = med["ours"][f"ws_{key}"]
+            say(f"ours over WebSocket (server.websocket), {label.format(**vars(args))}: "
+                f"{fmt.format(ours)} (" + ", ".join(
+                    f"ours ÷ {peer} {ours / med[peer][key]:.2f}" for peer in peers)
+                + f"; WebSocket ÷ gRPC {ours / med['ours'][key]:.2f})")
     say("ours without batching (max_batch 0), for the rows above: " + ", ".join(
         f"{key} {med['ours'][f'{key}_unbatched']:.4g}" for key in (
             "delivery_p99_ms", "cpu_per_1000_delivered", "messages_per_s", "changes_per_s")))

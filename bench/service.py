@@ -88,11 +88,16 @@ if str(ROOT) not in sys.path:
 
 from tests.service.harness import ServiceProcess  # noqa: E402 - needs ROOT on sys.path
 from tests.service.rpc import bearer, create_request  # noqa: E402 - same reason
+from tests.service.wsclient import BINARY as WS_BINARY  # noqa: E402 - same reason
+from tests.service.wsclient import CLOSE as WS_CLOSE  # noqa: E402 - same reason
+from tests.service.wsclient import Refused, WebSocket  # noqa: E402 - same reason
 
 VARIANT = "classic"
 CALL_TIMEOUT_S = 30.0
 # 100 streams per connection: below the service's open-streams-per-connection limit (256).
 STREAMS_PER_CHANNEL = 100
+# phases whose moves go on open sessions (ws_: WebSockets to the HTTP port, acks only)
+SESSION_KINDS = ("session", "session_acks", "ws_session_acks")
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 Plan = list[tuple[int, game_pb2.Action]]
@@ -339,6 +344,47 @@ class SeatSessions:
         await asyncio.gather(*self.readers, return_exceptions=True)
 
 
+class WsSeatSessions(SeatSessions):
+    """SeatSessions over WebSockets to the HTTP port (server.websocket): the same messages."""
+
+    def __init__(self, port: int, *, acks_only: bool = False) -> None:
+        super().__init__(acks_only=acks_only)
+        self.port = port
+        self.sockets: dict[int, WebSocket] = {}
+
+    async def open(self, stubs: Callable[[], Any], game: Game, after_seq: int) -> None:
+        for seat, token in enumerate(game.tokens):
+            ws = await WebSocket.connect("127.0.0.1", self.port, "/risk.v1.RiskService/Session",
+                                         token=token)
+            ws.send(session_pb2.SessionRequest(open=session_pb2.SessionOpen(
+                game_id=game.game_id, after_seq=after_seq, acks_only=self.acks_only))
+                .SerializeToString())
+            self.sockets[seat] = ws
+            self.answers[seat] = asyncio.Queue()
+            self.readers.append(asyncio.create_task(self._read_ws(ws, self.answers[seat])))
+
+    @staticmethod
+    async def _read_ws(ws: WebSocket, answers: asyncio.Queue[session_pb2.SessionResponse]
+                       ) -> None:
+        with contextlib.suppress(OSError, asyncio.IncompleteReadError, asyncio.CancelledError):
+            while (message := await ws.receive()).opcode == WS_BINARY:
+                reply = session_pb2.SessionResponse.FromString(message.data)
+                if reply.WhichOneof("kind") != "event":
+                    answers.put_nowait(reply)
+
+    async def submit(self, game: Game) -> session_pb2.SessionResponse:
+        seat, action = game.plan[game.step]
+        self.sockets[seat].send(session_pb2.SessionRequest(submit=session_pb2.SessionAction(
+            action=action, expected_version=game.version, request_id=f"bench-{game.version}"))
+            .SerializeToString())
+        return await asyncio.wait_for(self.answers[seat].get(), CALL_TIMEOUT_S)
+
+    async def close(self) -> None:
+        for ws in self.sockets.values():
+            ws.writer.close()
+        await super().close()
+
+
 class SeatStreams:
     """One StreamEvents call per seat of a game, read and dropped: how a client of the unary
     calls follows the other seats' moves (the `submit_streams` phase)."""
@@ -384,7 +430,7 @@ async def _session_loop(sessions: SeatSessions, game: Game, deadline: float,
             answer.ack.submitted).version
 
 
-async def _load_worker(conn: Connection, target: str) -> None:
+async def _load_worker(conn: Connection, target: str, ws_port: int = 0) -> None:
     channel = grpc.aio.insecure_channel(target)
     await channel.channel_ready()
     stub = new_stub(channel)
@@ -424,11 +470,13 @@ async def _load_worker(conn: Connection, target: str) -> None:
             deadline = started + seconds
             for key in [k for k in sessions if not k.startswith(f"{kind}:")]:
                 await sessions.pop(key).close()  # another kind's sessions end before this one
-            if kind in ("session", "session_acks"):
+            if kind in SESSION_KINDS:
                 for game in games:
                     key = f"{kind}:{game.game_id}"
                     if key not in sessions:  # opened once, before the clock
-                        sessions[key] = SeatSessions(acks_only=kind == "session_acks")
+                        sessions[key] = (WsSeatSessions(ws_port, acks_only=True)
+                                         if kind == "ws_session_acks" else
+                                         SeatSessions(acks_only=kind == "session_acks"))
                         await sessions[key].open(session_stub, game, await last_seq(game))
                 started = time.monotonic()
                 deadline = started + seconds
@@ -442,7 +490,7 @@ async def _load_worker(conn: Connection, target: str) -> None:
                 deadline = started + seconds
             if kind == "ping":
                 loops = [_ping_loop(stub, deadline, result, record) for _ in range(in_flight)]
-            elif kind in ("session", "session_acks"):
+            elif kind in SESSION_KINDS:
                 loops = [_session_loop(sessions[f"{kind}:{g.game_id}"], g, deadline, result,
                                        record) for g in games]
             else:
@@ -450,7 +498,7 @@ async def _load_worker(conn: Connection, target: str) -> None:
             await asyncio.gather(*loops)
             for seat_streams in streams:
                 await seat_streams.close()
-            if kind in ("submit", "submit_streams", "session", "session_acks"):
+            if kind in ("submit", "submit_streams", *SESSION_KINDS):
                 result.notes.extend(f"game {g.game_id} stopped: {g.broken}"
                                     for g in games if g.broken)
             result.seconds = time.monotonic() - started
@@ -465,19 +513,21 @@ async def _load_worker(conn: Connection, target: str) -> None:
             return
 
 
-def load_worker_main(conn: Connection, target: str) -> None:
-    asyncio.run(_load_worker(conn, target))
+def load_worker_main(conn: Connection, target: str, ws_port: int = 0) -> None:
+    asyncio.run(_load_worker(conn, target, ws_port))
 
 
 class LoadWorkers:
     """Client processes that each keep one channel and run the phases they are told to."""
 
-    def __init__(self, ctx: Any, count: int, target: str) -> None:
+    def __init__(self, ctx: Any, count: int, target: str, ws_port: int = 0) -> None:
+        """`ws_port`: the HTTP port, for the `ws_session_acks` phase (sessions as WebSockets)."""
         self.conns: list[Connection] = []
         self.procs: list[Any] = []
         for _ in range(count):
             parent, child = ctx.Pipe()
-            proc = ctx.Process(target=load_worker_main, args=(child, target), daemon=True)
+            proc = ctx.Process(target=load_worker_main, args=(child, target, ws_port),
+                               daemon=True)
             proc.start()
             child.close()  # so a dead worker reads as EOF here instead of a hang
             self.conns.append(parent)
@@ -529,6 +579,7 @@ class StreamJob:
     after_seq: int
     count: int
     max_batch: int = 0  # StreamEventsRequest.max_batch (0: one event per message)
+    ws_port: int = 0  # not 0: the streams are WebSockets to the HTTP port on this port
 
 
 @dataclass
@@ -546,17 +597,8 @@ async def _subscribe(stub: Any, request: service_pb2.StreamEventsRequest,
     first = True
     try:
         async for reply in call:
-            now = time.monotonic_ns()
-            events = reply.events or (reply.event,)
-            # the last event of an action wins: the action is delivered once all of it is
-            for event in events:
-                received.at[event.version] = now
-            version = events[-1].version
-            received.messages[version] = received.messages.get(version, 0) + 1
-            if first:
-                first = False
-                with ready.get_lock():
-                    ready[LIVE] += 1
+            _received(reply, received, ready, first)
+            first = False
     except asyncio.CancelledError:
         call.cancel()
         raise
@@ -566,8 +608,70 @@ async def _subscribe(stub: Any, request: service_pb2.StreamEventsRequest,
             ready[FAILED] += 1
 
 
+def _received(reply: service_pb2.StreamEventsResponse, received: Received, ready: Any,
+              first: bool) -> None:
+    now = time.monotonic_ns()
+    events = reply.events or (reply.event,)
+    # the last event of an action wins: the action is delivered once all of it is
+    for event in events:
+        received.at[event.version] = now
+    version = events[-1].version
+    received.messages[version] = received.messages.get(version, 0) + 1
+    if first:
+        with ready.get_lock():
+            ready[LIVE] += 1
+
+
+async def _subscribe_ws(port: int, request: bytes, received: Received, ready: Any,
+                        errors: list[str]) -> None:
+    """One spectator stream over a WebSocket (server.websocket): the same messages."""
+    try:
+        ws = await WebSocket.connect("127.0.0.1", port, "/risk.v1.RiskService/StreamEvents")
+    except (OSError, Refused) as error:
+        errors.append(f"connect {error}")
+        with ready.get_lock():
+            ready[FAILED] += 1
+        return
+    ws.send(request)
+    first = True
+    try:
+        while True:
+            message = await ws.receive()
+            if message.opcode != WS_BINARY:
+                errors.append(f"closed {message.close_code} {message.close_reason}"
+                              if message.opcode == WS_CLOSE else message.data.decode())
+                if message.opcode == WS_CLOSE:
+                    with ready.get_lock():
+                        ready[FAILED] += 1
+                    return
+                continue
+            _received(service_pb2.StreamEventsResponse.FromString(message.data), received,
+                      ready, first)
+            first = False
+    finally:
+        ws.writer.close()
+
+
 async def _subscriber_proc(job: StreamJob, ready: Any, stop: Any
                            ) -> tuple[list[Received], list[str]]:
+    if job.ws_port:
+        request = service_pb2.StreamEventsRequest(
+            game_id=job.game_id, after_seq=job.after_seq, max_batch=job.max_batch)
+        received = [Received() for _ in range(job.count)]
+        errors: list[str] = []
+        tasks = [asyncio.create_task(_subscribe_ws(job.ws_port, request.SerializeToString(),
+                                                   received[i], ready, errors))
+                 for i in range(job.count)]
+        await asyncio.to_thread(stop.wait)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return received, errors
+    return await _grpc_subscriber_proc(job, ready, stop)
+
+
+async def _grpc_subscriber_proc(job: StreamJob, ready: Any, stop: Any
+                                ) -> tuple[list[Received], list[str]]:
     # A local subchannel pool per channel: otherwise channels to one target share one TCP
     # connection, and the server caps open streams per connection.
     channels = [grpc.aio.insecure_channel(job.target,
@@ -811,8 +915,9 @@ class Env:
     pids: dict[str, list[int]]
 
 
-async def delivery(env: Env, count: int, seed: int, burst: int, max_batch: int = 0
-                   ) -> dict[str, Any]:
+async def delivery(env: Env, count: int, seed: int, burst: int, max_batch: int = 0, *,
+                   ws_port: int = 0) -> dict[str, Any]:
+    """`ws_port`: the subscribers' streams are WebSockets to that HTTP port."""
     s, stub, ctx = env.s, env.stub, env.ctx
     game = await new_game(stub, seed, s.players)
     max_warmup_s = 30.0
@@ -827,7 +932,7 @@ async def delivery(env: Env, count: int, seed: int, burst: int, max_batch: int =
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=subscriber_main, daemon=True,
                            args=(child, StreamJob(env.target, game.game_id, game.start_seq, n,
-                                                  max_batch),
+                                                  max_batch, ws_port),
                                  ready, stop))
         proc.start()
         child.close()
