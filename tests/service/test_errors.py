@@ -157,3 +157,22 @@ async def test_legal_move_after_rejections_applies(stub: service_pb2_grpc.RiskSe
         metadata=bearer(actor))
     assert reply.version == v + 1
     assert reply.events[0].classic.territory_claimed.territory == 0
+
+
+async def test_two_authorization_values_are_refused_whichever_comes_first(
+        stub: service_pb2_grpc.RiskServiceStub) -> None:
+    """A call carrying two `authorization` values, the seat's own first or last, is refused
+    UNAUTHENTICATED / BAD_CREDENTIALS and moves nothing: the rate limit and the credential
+    check never read different ones."""
+    game_id, _host, token, _other, version = await _game(stub)
+    before = await _snapshot(stub, game_id)
+    move = service_pb2.SubmitActionRequest(game_id=game_id, action=_claim(0),
+                                           expected_version=version)
+    for values in ((token, "junk"), ("junk", token)):
+        metadata = tuple(("authorization", f"Bearer {value}") for value in values)
+        error = await rpc_error(stub.SubmitAction(move, metadata=metadata))
+        assert (error.code(), error_info(error).reason) == (
+            grpc.StatusCode.UNAUTHENTICATED, "BAD_CREDENTIALS")
+    assert await _snapshot(stub, game_id) == before
+    reply = await stub.SubmitAction(move, metadata=bearer(token))  # one value: it counts
+    assert reply.version == version + 1

@@ -11,7 +11,7 @@ same way on the other. Nothing here imports grpc.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +66,19 @@ def error_info(error: ServiceError) -> error_details_pb2.ErrorInfo:
     return error_details_pb2.ErrorInfo(
         reason=error.reason, domain=DOMAIN, metadata={"message": error.message, **error.metadata}
     )
+
+
+def single_authorization(metadata: Iterable[tuple[str, str | bytes]]) -> str | None:
+    """The one `authorization` value of a call's metadata, None without one. Two values are
+    refused: the rate limit and the credential check must never read different ones."""
+    found: str | None = None
+    for key, value in metadata:
+        if key == "authorization":
+            if found is not None:
+                raise ServiceError(Code.UNAUTHENTICATED, ServiceReason.BAD_CREDENTIALS,
+                                   "send one authorization value, not several")
+            found = value.decode() if isinstance(value, bytes) else value
+    return found
 
 
 def bearer_token(authorization: str | None) -> str | None:

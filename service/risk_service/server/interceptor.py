@@ -23,7 +23,7 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from risk_service.errors import malformed
-from risk_service.server.calls import Admission, conclude, request_fields
+from risk_service.server.calls import Admission, conclude, request_fields, single_authorization
 from risk_service.server.metrics import Metrics
 from risk_service.server.status import status_of
 
@@ -83,10 +83,7 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
         self._wrapped: dict[str, grpc.RpcMethodHandler] = {}
 
     def _admit(self, method: str, context: grpc.aio.ServicerContext) -> None:
-        authorization = None
-        for key, value in context.invocation_metadata() or ():
-            if key == "authorization":
-                authorization = value.decode() if isinstance(value, bytes) else value
+        authorization = single_authorization(context.invocation_metadata() or ())
         self.admission.admit(method, authorization, context.peer())
 
     async def intercept_service(

@@ -23,10 +23,7 @@ from risk_service.server.status import rich_status
 
 def authorization(context: grpc.aio.ServicerContext) -> str | None:
     """The call's `authorization` metadata value as sent, None without one."""
-    for key, value in context.invocation_metadata() or ():
-        if key == "authorization":
-            return value.decode() if isinstance(value, bytes) else value
-    return None
+    return calls.single_authorization(context.invocation_metadata() or ())
 
 
 def bearer_token(context: grpc.aio.ServicerContext) -> str | None:
