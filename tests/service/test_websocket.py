@@ -408,3 +408,28 @@ def test_frames_are_the_rfcs() -> None:
     assert unmask(bytes.fromhex("7f9f4d5158"), bytes.fromhex("37fa213d")) == b"Hello"
     assert frame(BINARY, b"Hello") == b"\x82\x05Hello"
     assert frame(BINARY, b"x" * 300)[:4] == b"\x82\x7e" + struct.pack("!H", 300)
+
+
+async def test_a_session_flooded_with_actions_answers_every_one_in_order(
+        web: ServiceProcess, stub: Stub) -> None:
+    """A client that sends 300 actions without reading (the socket stops reading past a bound,
+    as a gRPC stream's window does) still gets an answer to each, in the order sent, and the
+    game moves once: only the action at the current version is taken."""
+    game = await create_game(stub, SEED, **FAST_OPTIONS)
+    seat = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))).game \
+        .decision.seats[0]
+    listed = await stub.ListLegalActions(service_pb2.ListLegalActionsRequest(
+        game_id=game.game_id), metadata=bearer(game.seat_tokens[seat]))
+    session = await WsSession.open(web, game.game_id, game.seat_tokens[seat], acks_only=True)
+    for n in range(300):
+        session.ws.send(session_pb2.SessionRequest(submit=session_pb2.SessionAction(
+            action=listed.actions[0].action, expected_version=game.version,
+            request_id=f"flood-{n}")).SerializeToString())
+    answers = [await asyncio.wait_for(session.answers.get(), TIMEOUT_S) for _ in range(300)]
+    kinds = [answer.WhichOneof("kind") for answer in answers]
+    assert kinds == ["ack"] + ["error"] * 299
+    assert [a.ack.request_id if a.HasField("ack") else a.error.request_id
+            for a in answers] == [f"flood-{n}" for n in range(300)]
+    got = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))).game
+    assert got.version == game.version + 1
+    assert (await session.close()).code == 1000

@@ -66,6 +66,7 @@ _GRPC_CODES = {"OK": 0, "CANCELLED": 1, "UNKNOWN": 2, "INVALID_ARGUMENT": 3,
                "ABORTED": 10, "OUT_OF_RANGE": 11, "UNIMPLEMENTED": 12, "INTERNAL": 13,
                "UNAVAILABLE": 14, "DATA_LOSS": 15, "UNAUTHENTICATED": 16}
 _HANDSHAKE_LIMIT = 16 * 1024  # bytes of request line and headers
+INBOX_LIMIT = 64  # messages received and not yet taken by the call: past it, reading pauses
 _ERROR_INFO_TYPE = "google.rpc.ErrorInfo"
 
 
@@ -206,6 +207,10 @@ class WebSocketCall(asyncio.Protocol):
 
     def _put(self, message: bytes | None) -> None:
         self.inbox.append(message)
+        if len(self.inbox) == INBOX_LIMIT and self.transport is not None and not self.closing:
+            # a client sending faster than its call takes its messages waits in TCP's flow
+            # control, as a gRPC client waits for its stream's window: nothing piles up here
+            self.transport.pause_reading()
         arrived = self.arrived
         if arrived is not None and not arrived.done():
             arrived.set_result(None)
@@ -217,6 +222,8 @@ class WebSocketCall(asyncio.Protocol):
                 await self.arrived
             finally:
                 self.arrived = None
+        if len(self.inbox) == INBOX_LIMIT and self.transport is not None and not self.closing:
+            self.transport.resume_reading()
         return self.inbox.pop(0)
 
     def data_received(self, data: bytes) -> None:
