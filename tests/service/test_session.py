@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
 import grpc
@@ -72,8 +72,34 @@ class Refusal:
                    dict(info.metadata))
 
 
+class SessionClient:
+    """What a test does on a seat's session, whichever transport carries it (a gRPC call
+    here, a WebSocket in test_websocket.py): submit and await the answer, await a seq."""
+
+    seen: list[game_pb2.Event]  # events, then acks' events
+    answers: asyncio.Queue[session_pb2.SessionResponse]
+
+    async def send(self, request: session_pb2.SessionRequest) -> None:
+        raise NotImplementedError
+
+    async def submit(self, action: game_pb2.Action, version: int, request_id: str = "",
+                     seat: int | None = None) -> session_pb2.SessionResponse:
+        request = session_pb2.SessionAction(action=action, expected_version=version,
+                                            request_id=request_id)
+        if seat is not None:
+            request.seat = seat
+        await self.send(session_pb2.SessionRequest(submit=request))
+        return await asyncio.wait_for(self.answers.get(), TIMEOUT_S)
+
+    async def until_seq(self, seq: int) -> None:
+        deadline = time.monotonic() + TIMEOUT_S
+        while not self.seen or self.seen[-1].seq < seq:
+            assert time.monotonic() < deadline, f"no event {seq} on the session"
+            await asyncio.sleep(0.01)
+
+
 @dataclass
-class RawSession:
+class RawSession(SessionClient):
     """One Session call over a raw stub: what arrived, and each action's answer in turn."""
 
     call: grpc.aio.StreamStreamCall
@@ -111,20 +137,8 @@ class RawSession:
         except grpc.aio.AioRpcError as error:
             self.ended.set_result(error)
 
-    async def submit(self, action: game_pb2.Action, version: int, request_id: str = "",
-                     seat: int | None = None) -> session_pb2.SessionResponse:
-        request = session_pb2.SessionAction(action=action, expected_version=version,
-                                            request_id=request_id)
-        if seat is not None:
-            request.seat = seat
-        await self.call.write(session_pb2.SessionRequest(submit=request))
-        return await asyncio.wait_for(self.answers.get(), TIMEOUT_S)
-
-    async def until_seq(self, seq: int) -> None:
-        deadline = time.monotonic() + TIMEOUT_S
-        while not self.seen or self.seen[-1].seq < seq:
-            assert time.monotonic() < deadline, f"no event {seq} on the session"
-            await asyncio.sleep(0.01)
+    async def send(self, request: session_pb2.SessionRequest) -> None:
+        await self.call.write(request)
 
     async def close(self) -> grpc.aio.AioRpcError | None:
         """Half-close: the server ends the call once everything sent is answered."""
@@ -146,7 +160,7 @@ async def _choose(stub: Stub, game: BotGame, seat: int) -> game_pb2.Action:
                                                             bot_entropy(game.seed, game.moves)))
 
 
-async def _play(stub: Stub, game: BotGame, sessions: list[RawSession], *,
+async def _play(stub: Stub, game: BotGame, sessions: Sequence[SessionClient], *,
                 rivals: bool = False, moves: int | None = None) -> list[bytes]:
     """Play `game` through its seats' sessions (to its end, or `moves` actions); returns each
     acknowledgement's SubmitActionResponse bytes. With `rivals`, every other seat submits the
@@ -182,7 +196,7 @@ async def _spectate(stub: Stub, game_id: str, into: list[game_pb2.Event]) -> Non
         into.append(reply.event)
 
 
-async def _settle(sessions: list[RawSession], seq: int) -> None:
+async def _settle(sessions: Sequence[SessionClient], seq: int) -> None:
     for session in sessions:
         await session.until_seq(seq)
 
@@ -209,7 +223,12 @@ async def test_a_game_through_sessions_shows_each_seat_every_event_once_in_order
         await asyncio.sleep(0.01)
     watching.cancel()
     assert_replayed(spectator, game, None)
-    # the unary call answers a request id with the reply stored for it: the ack's bytes
+    await assert_acks_are_stored_replies(stub, game, acks)
+
+
+async def assert_acks_are_stored_replies(stub: Stub, game: BotGame, acks: list[bytes]) -> None:
+    """The unary call answers a request id with the reply stored for it: the ack's bytes
+    (for a game `_play` played, its first, middle and last moves)."""
     for move in (0, len(acks) // 2, len(acks) - 1):
         seat, action = game.actions[move]
         replayed = await stub.SubmitAction(service_pb2.SubmitActionRequest(

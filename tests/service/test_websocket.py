@@ -19,14 +19,21 @@ import pytest
 from google.rpc import error_details_pb2
 
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, session_pb2
-from risk_rules import wire
 from risk_service.redis_server import free_port
 from tests.service.botplay import FAST_OPTIONS, create_game
 from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer
 from tests.service.test_operations import Scraper
-from tests.service.test_session import SEED, TIMEOUT_S, Refusal, _play, _unary_refusal
+from tests.service.test_session import (
+    SEED,
+    TIMEOUT_S,
+    Refusal,
+    SessionClient,
+    _play,
+    _unary_refusal,
+    assert_acks_are_stored_replies,
+)
 from tests.service.test_stream import assert_replayed
 from tests.service.wsclient import BINARY, CLOSE, TEXT, Refused, WebSocket, client_frame
 
@@ -86,8 +93,8 @@ async def read_to_end(ws: WebSocket) -> tuple[list[bytes], Ended]:
 
 
 @dataclass
-class WsSession:
-    """A seat's Session over a WebSocket, with RawSession's interface (test_session._play)."""
+class WsSession(SessionClient):
+    """A seat's Session over a WebSocket."""
 
     ws: WebSocket
     seen: list[game_pb2.Event] = field(default_factory=list)
@@ -129,20 +136,8 @@ class WsSession:
                     reply.ack.submitted).events)
             self.answers.put_nowait(reply)
 
-    async def submit(self, action: game_pb2.Action, version: int, request_id: str = "",
-                     seat: int | None = None) -> session_pb2.SessionResponse:
-        request = session_pb2.SessionAction(action=action, expected_version=version,
-                                            request_id=request_id)
-        if seat is not None:
-            request.seat = seat
-        self.ws.send(session_pb2.SessionRequest(submit=request).SerializeToString())
-        return await asyncio.wait_for(self.answers.get(), TIMEOUT_S)
-
-    async def until_seq(self, seq: int) -> None:
-        deadline = time.monotonic() + TIMEOUT_S
-        while not self.seen or self.seen[-1].seq < seq:
-            assert time.monotonic() < deadline, f"no event {seq} on the session"
-            await asyncio.sleep(0.01)
+    async def send(self, request: session_pb2.SessionRequest) -> None:
+        self.ws.send(request.SerializeToString())
 
     async def close(self) -> Ended:
         """Close as a client does once it has its answers; the server's close answers it."""
@@ -164,7 +159,7 @@ async def test_a_game_through_websocket_sessions_and_a_websocket_spectator(
     spectator = await connect(web, STREAM, subprotocols=("risk.v1",))
     assert spectator.headers["sec-websocket-protocol"] == "risk.v1"
     spectator.send(service_pb2.StreamEventsRequest(game_id=game.game_id).SerializeToString())
-    acks = await _play(stub, game, sessions, rivals=True)  # type: ignore[arg-type]
+    acks = await _play(stub, game, sessions, rivals=True)
     final = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))).game
     for seat, session in enumerate(sessions):
         await session.until_seq(final.last_seq)
@@ -175,13 +170,7 @@ async def test_a_game_through_websocket_sessions_and_a_websocket_spectator(
         assert message.opcode == BINARY
         seen.append(service_pb2.StreamEventsResponse.FromString(message.data).event)
     assert_replayed(seen, game, None)
-    for move in (0, len(acks) - 1):
-        seat, action = game.actions[move]
-        replayed = await stub.SubmitAction(service_pb2.SubmitActionRequest(
-            game_id=game.game_id, action=wire.action_to_proto("classic", action),
-            expected_version=game.versions[move] - 1, request_id=f"bot-{move}"),
-            metadata=bearer(game.seat_tokens[seat]))
-        assert replayed.SerializeToString(deterministic=True) == acks[move]
+    await assert_acks_are_stored_replies(stub, game, acks)
     for session in sessions:
         assert (await session.close()).code == 1000
     await spectator.close()
@@ -210,7 +199,7 @@ async def test_a_websocket_stream_sends_the_grpc_streams_bytes(
     each binary message is byte for byte the message gRPC's StreamEvents sends."""
     game = await create_game(stub, SEED, **FAST_OPTIONS)
     sessions = [await WsSession.open(web, game.game_id, token) for token in game.seat_tokens]
-    await _play(stub, game, sessions, moves=12)  # type: ignore[arg-type]
+    await _play(stub, game, sessions, moves=12)
     last = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))).game.last_seq
     after = 2
     async with grpc.aio.insecure_channel(web.target) as channel:
