@@ -8,10 +8,12 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import ssl
 import struct
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -24,6 +26,7 @@ from tests.service.botplay import FAST_OPTIONS, create_game
 from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer
+from tests.service.test_http_protocols import _self_signed
 from tests.service.test_operations import Scraper
 from tests.service.test_session import (
     SEED,
@@ -422,3 +425,22 @@ async def test_a_session_flooded_with_actions_answers_every_one_in_order(
     got = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))).game
     assert got.version == game.version + 1
     assert (await session.close()).code == 1000
+
+
+async def test_a_websocket_over_tls(make_service: ServiceFactory, redis_client: object,
+                                    tmp_path: Path) -> None:
+    """With RISK_TLS_CERT_FILE/KEY_FILE the HTTP port's sockets are wss: a client trusting
+    the service's certificate streams a game's events over TLS."""
+    cert, key = _self_signed(tmp_path)
+    service = make_service(credentials=grpc.ssl_channel_credentials(cert.read_bytes()),
+                           http=True, RISK_TLS_CERT_FILE=str(cert), RISK_TLS_KEY_FILE=str(key))
+    async with grpc.aio.secure_channel(
+            service.target, grpc.ssl_channel_credentials(cert.read_bytes())) as channel:
+        stub = service_pb2_grpc.RiskServiceStub(channel)
+        game = await create_game(stub, SEED, **FAST_OPTIONS)
+    ws = await connect(service, STREAM, tls=ssl.create_default_context(cafile=str(cert)))
+    ws.send(service_pb2.StreamEventsRequest(game_id=game.game_id).SerializeToString())
+    first = service_pb2.StreamEventsResponse.FromString(
+        (await asyncio.wait_for(ws.receive(), TIMEOUT_S)).data)
+    assert first.event.seq == 1
+    await ws.close()

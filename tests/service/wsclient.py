@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import os
+import ssl
 import struct
 from dataclasses import dataclass
 
@@ -67,9 +68,10 @@ class WebSocket:
     @classmethod
     async def connect(cls, host: str, port: int, path: str, *, token: str | None = None,
                       subprotocols: tuple[str, ...] = (), origin: str | None = None,
-                      extra: tuple[tuple[str, str], ...] = (), version: str = "13"
-                      ) -> WebSocket:
-        reader, writer = await asyncio.open_connection(host, port, limit=1 << 22)
+                      extra: tuple[tuple[str, str], ...] = (), version: str = "13",
+                      tls: ssl.SSLContext | None = None) -> WebSocket:
+        """`tls`: wss (the HTTP port with RISK_TLS_CERT_FILE), trusting what it trusts."""
+        reader, writer = await asyncio.open_connection(host, port, limit=1 << 22, ssl=tls)
         lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Upgrade: websocket",
                  "Connection: Upgrade", f"Sec-WebSocket-Version: {version}",
                  f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}"]
