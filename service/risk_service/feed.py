@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 from collections import deque
 from collections.abc import Callable, Coroutine
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import redis.asyncio as aioredis
 import structlog
@@ -61,13 +61,29 @@ class FeedRolledBack(Exception):
         self.last_seq = last_seq
 
 
+class Listener(Protocol):
+    """Who takes a subscriber's events as they come, instead of a handler popping them
+    (a stream handed off by `Streams.items`: no task waits on it)."""
+
+    def pushed(self, item: DecodedEvent) -> bool:
+        """Take one event; False: the subscriber is done (its stream has ended)."""
+
+    def rolled_back(self, last_seq: int) -> None:
+        """The stream lost events the subscriber may have had (see FeedRolledBack)."""
+
+    def flush(self) -> None:
+        """The end of one read's events: what was taken may go out as one message."""
+
+
 class Subscriber:
-    """One stream's buffer. The feed pushes; the stream's handler pops.
+    """One stream's buffer. The feed pushes; the stream's handler pops, or its listener takes
+    each event as it is pushed.
 
     The handler parks on a bare future that `push` resolves (an asyncio.Event would look the
     running loop up on every wait, and with a thousand streams per event that adds up)."""
 
-    __slots__ = ("feed", "items", "limit", "loop", "overflowed", "rolled_back", "waiter")
+    __slots__ = ("feed", "items", "limit", "listener", "loop", "overflowed", "rolled_back",
+                 "waiter")
 
     def __init__(self, feed: GameFeed, limit: int) -> None:
         self.feed = feed
@@ -79,8 +95,25 @@ class Subscriber:
         self.rolled_back: int | None = None
         self.loop = asyncio.get_running_loop()
         self.waiter: asyncio.Future[None] | None = None
+        self.listener: Listener | None = None
+
+    def listen(self, listener: Listener) -> bool:
+        """Hand this subscriber's events to `listener` from now on: those buffered first.
+        False (and nothing handed) once it has overflowed or been rolled back: its handler
+        must end it as it would."""
+        if self.overflowed or self.rolled_back is not None:
+            return False
+        buffered, self.items = self.items, []
+        self.listener = listener
+        for item in buffered:
+            if not listener.pushed(item):
+                return True  # the listener has ended the stream (and unsubscribes it)
+        listener.flush()
+        return True
 
     def push(self, item: DecodedEvent) -> bool:
+        if self.listener is not None:
+            return self.listener.pushed(item)
         accepted = len(self.items) < self.limit
         if accepted:
             self.items.append(item)
@@ -90,6 +123,9 @@ class Subscriber:
         return accepted
 
     def roll_back(self, last_seq: int) -> None:
+        if self.listener is not None:
+            self.listener.rolled_back(last_seq)
+            return
         self.rolled_back = last_seq
         self.items.clear()  # events of the lost branch are never handed out
         self._wake()
@@ -151,9 +187,22 @@ class GameFeed:
             else:
                 self.seen[-1] = (seq, identity)  # one commit, one remembered entry: its last
             for sub in list(self.subscribers):
-                if not sub.push(item):
+                if sub in self.subscribers and not sub.push(item):
+                    # its handler (or listener) ends the stream, and drops the feed if it
+                    # was the last: not here, in the middle of the reader's round
                     self.subscribers.discard(sub)
                     self.reader.hub.subscribers -= 1
+        for sub in list(self.subscribers):
+            if sub.listener is not None:
+                sub.listener.flush()
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        """`sub` is gone (a stream that ended); the game's last one takes the feed along."""
+        if sub in self.subscribers:
+            self.subscribers.discard(sub)
+            self.reader.hub.subscribers -= 1
+        if not self.subscribers:
+            self.reader.hub.drop(self)
 
 
 class StreamReader:
@@ -387,12 +436,7 @@ class FeedHub:
         return sub
 
     async def unsubscribe(self, sub: Subscriber) -> None:
-        feed = sub.feed
-        if sub in feed.subscribers:
-            feed.subscribers.discard(sub)
-            self.subscribers -= 1
-        if not feed.subscribers:
-            self.drop(feed)
+        sub.feed.unsubscribe(sub)
 
     def drop(self, feed: GameFeed) -> None:
         if self.feeds.get(feed.game_id) is feed:

@@ -25,7 +25,7 @@ from risk_service.redis_server import free_port
 from tests.service.botplay import FAST_OPTIONS, create_game
 from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer
+from tests.service.rpc import bearer, create_request
 from tests.service.test_http_protocols import _self_signed
 from tests.service.test_operations import Scraper
 from tests.service.test_session import (
@@ -37,6 +37,7 @@ from tests.service.test_session import (
     _unary_refusal,
     assert_acks_are_stored_replies,
 )
+from tests.service.test_slow_subscriber import _play as play_moves
 from tests.service.test_stream import assert_replayed
 from tests.service.wsclient import BINARY, CLOSE, TEXT, Refused, WebSocket, client_frame
 
@@ -444,3 +445,58 @@ async def test_a_websocket_over_tls(make_service: ServiceFactory, redis_client: 
         (await asyncio.wait_for(ws.receive(), TIMEOUT_S)).data)
     assert first.event.seq == 1
     await ws.close()
+
+
+async def test_a_spectator_that_stops_reading_is_cut_off_and_resumes(
+        make_service: ServiceFactory, redis_client: object) -> None:
+    """A WebSocket spectator that stops reading (its socket's buffers full) is ended
+    4008 SUBSCRIBER_TOO_SLOW with the last seq it was sent, and sent nothing out of order
+    before; a reader beside it missed nothing, and the stalled one resumes after that seq."""
+    service = make_service(http=True, RISK_SUBSCRIBER_BUFFER="4")
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = service_pb2_grpc.RiskServiceStub(channel)
+        created = await stub.CreateGame(create_request(
+            seed=21, players=3, setup=2, auto_place=True, auto_defend_max_dice=True))
+        game_id = created.game.game_id
+        tokens = [(await stub.JoinGame(service_pb2.JoinGameRequest(
+            game_id=game_id, seat=s))).seat_token for s in range(3)]
+        request = service_pb2.StreamEventsRequest(game_id=game_id)
+        stalled = await connect(service, STREAM, receive_buffer=4096)
+        stalled.send(request.SerializeToString())
+        await asyncio.wait_for(stalled.receive(), TIMEOUT_S)  # live, then it stops reading
+        stalled.writer.transport.pause_reading()  # type: ignore[attr-defined]
+        reader = await connect(service, STREAM)
+        reader.send(request.SerializeToString())
+        read: list[int] = []
+
+        async def follow() -> None:
+            while (message := await reader.receive()).opcode == BINARY:
+                read.append(service_pb2.StreamEventsResponse.FromString(message.data).event.seq)
+
+        following = asyncio.create_task(follow())
+        last_seq = 0
+        for _ in range(40):
+            last_seq = await play_moves(stub, game_id, tokens, 25)
+            if '"SUBSCRIBER_TOO_SLOW"' in service.logs():
+                break
+        stalled.writer.transport.resume_reading()  # type: ignore[attr-defined]
+        got, ended = await read_to_end(stalled)
+        assert (ended.code, ended.reason) == (4008, "SUBSCRIBER_TOO_SLOW")
+        sent = int(ended.info.metadata["last_seq"])
+        seqs = [service_pb2.StreamEventsResponse.FromString(m).event.seq for m in got]
+        assert seqs == list(range(2, sent + 1))
+        async with asyncio.timeout(TIMEOUT_S):
+            while not read or read[-1] < last_seq:
+                await asyncio.sleep(0.01)
+        assert read == list(range(1, last_seq + 1))
+        following.cancel()
+        await asyncio.gather(following, return_exceptions=True)
+        await reader.close()
+        resumed = await connect(service, STREAM)
+        resumed.send(service_pb2.StreamEventsRequest(game_id=game_id, after_seq=sent)
+                     .SerializeToString())
+        rest = [service_pb2.StreamEventsResponse.FromString(
+            (await asyncio.wait_for(resumed.receive(), TIMEOUT_S)).data).event.seq
+            for _ in range(last_seq - sent)]
+        assert rest == list(range(sent + 1, last_seq + 1))
+        await resumed.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import os
+import socket
 import ssl
 import struct
 from dataclasses import dataclass
@@ -69,9 +70,19 @@ class WebSocket:
     async def connect(cls, host: str, port: int, path: str, *, token: str | None = None,
                       subprotocols: tuple[str, ...] = (), origin: str | None = None,
                       extra: tuple[tuple[str, str], ...] = (), version: str = "13",
-                      tls: ssl.SSLContext | None = None) -> WebSocket:
-        """`tls`: wss (the HTTP port with RISK_TLS_CERT_FILE), trusting what it trusts."""
-        reader, writer = await asyncio.open_connection(host, port, limit=1 << 22, ssl=tls)
+                      tls: ssl.SSLContext | None = None, receive_buffer: int = 0
+                      ) -> WebSocket:
+        """`tls`: wss (the HTTP port with RISK_TLS_CERT_FILE), trusting what it trusts.
+        `receive_buffer`: the socket's SO_RCVBUF, set before it connects (a small TCP window)."""
+        if receive_buffer:
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+            sock.setblocking(False)
+            await asyncio.get_running_loop().sock_connect(sock, (host, port))
+            reader, writer = await asyncio.open_connection(sock=sock, limit=1 << 22, ssl=tls,
+                                                           server_hostname=host if tls else None)
+        else:
+            reader, writer = await asyncio.open_connection(host, port, limit=1 << 22, ssl=tls)
         lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Upgrade: websocket",
                  "Connection: Upgrade", f"Sec-WebSocket-Version: {version}",
                  f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}"]

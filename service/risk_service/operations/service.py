@@ -25,7 +25,7 @@ from risk_service.operations.queries import Queries
 from risk_service.operations.results import Results
 from risk_service.operations.rounds import Rounds
 from risk_service.operations.sessions import ActionCalls, Sessions
-from risk_service.operations.streams import Streams
+from risk_service.operations.streams import Handoff, Streams
 from risk_service.operations.timers import Timers
 from risk_service.store.game_store import GameRecord, GameStore
 from risk_service.store.tournament_store import TournamentStore
@@ -132,10 +132,11 @@ class GameService:
                             token: str | None) -> service_pb2.ListLegalActionsResponse:
         return await self.queries.legal_actions(request, token)
 
-    def stream(self, request: service_pb2.StreamEventsRequest, token: str | None
-               ) -> AsyncIterator[bytes]:
-        """Serialised StreamEventsResponse messages, shared by subscribers alike."""
-        return self.streams.stream(request, token)
+    def stream(self, request: service_pb2.StreamEventsRequest, token: str | None,
+               handoff: Callable[[Handoff], bool] | None = None) -> AsyncIterator[bytes]:
+        """Serialised StreamEventsResponse messages, shared by subscribers alike; a caught-up
+        spectator's stream may be handed off (Streams.items)."""
+        return self.streams.stream(request, token, handoff=handoff)
 
     def session(self, requests: AsyncIterator[session_pb2.SessionRequest], token: str | None,
                 calls: ActionCalls) -> AsyncIterator[bytes]:

@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections import OrderedDict
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from dataclasses import dataclass, field
 
 from risk_proto.risk.v1 import lifecycle_pb2, service_pb2
 from risk_rules import wire
 from risk_rules.lifecycle import SeatTokenReissued
 from risk_service.errors import Code, ServiceError, ServiceReason
-from risk_service.feed import FeedHub, FeedRolledBack
+from risk_service.feed import FeedHub, FeedRolledBack, Subscriber
 from risk_service.operations import identity, records
 from risk_service.operations.limits import Limits
 from risk_service.operations.views import events_for
@@ -39,6 +41,48 @@ BACKLOG_PAGE = 128
 # few tens of KB, well under a client's default 4 MiB receive limit
 MAX_BATCH = 64
 BATCH_CACHE = 1024  # assembled batches kept (subscribers of one audience at the same point)
+
+
+@dataclass(slots=True)
+class Handoff:
+    """A spectator's stream that has caught up, handed by `Streams.items` to a listener of
+    its subscriber (`Subscriber.listen`) instead of a task waiting on it: what the listener
+    needs to go on alone. `encode(item, None)` is the message an event makes for it (b"":
+    none), `sent` the last seq it was sent."""
+
+    sub: Subscriber
+    sent: int
+    encode: Callable[[wire.DecodedEvent, int | None], bytes]
+    # with batches (max_batch > 1): the events taken and not yet sent, the seq of the first,
+    # and how many one message may carry; `message()` assembles them as `Streams.batch` does
+    batch: Callable[[int | None, int, wire.DecodedEvent, list[bytes]], bytes] | None
+    limit: int
+    pieces: list[bytes] = field(default_factory=list)
+    first: int = 0
+    last: wire.DecodedEvent | None = None
+
+    def take(self, item: wire.DecodedEvent) -> tuple[bytes, int]:
+        """`item` taken: (b"", 0) while it waits for the batch's end (`message`), else
+        the message to send and the seq of its first event (b"" when the spectator does
+        not see it)."""
+        data = self.encode(item, None)
+        self.sent = item.seq
+        if self.batch is None:
+            return data, item.seq
+        if data:
+            self.pieces.append(data)
+        self.first = self.first or item.seq
+        self.last = item
+        return self.message() if len(self.pieces) == self.limit else (b"", 0)
+
+    def message(self) -> tuple[bytes, int]:
+        """The events taken since the last message, as one, and the seq of its first
+        (b"": none to send)."""
+        pieces, first, last = self.pieces, self.first, self.last
+        self.pieces, self.first, self.last = [], 0, None
+        if not pieces or self.batch is None or last is None:
+            return b"", 0
+        return self.batch(None, first, last, pieces), first
 
 
 class Streams:
@@ -108,13 +152,15 @@ class Streams:
 
     async def stream(
         self, request: service_pb2.StreamEventsRequest, token: str | None,
-        max_batch: int | None = None,
+        max_batch: int | None = None, handoff: Callable[[Handoff], bool] | None = None,
     ) -> AsyncIterator[bytes]:
         """Serialised StreamEventsResponse messages for `request`. `max_batch` (default: the
         request's) is the most events one message carries; 0 or 1: one event per message,
-        in `event`; above 1 (capped at MAX_BATCH): 1 to max_batch events in `events`."""
+        in `event`; above 1 (capped at MAX_BATCH): 1 to max_batch events in `events`.
+        `handoff`: see `items`."""
         # closed with this generator, so its subscription ends when the client goes
-        async with contextlib.aclosing(self.items(request, token, max_batch)) as items:
+        async with contextlib.aclosing(self.items(request, token, max_batch,
+                                                  handoff=handoff)) as items:
             async for _seq, data in items:
                 if data:
                     yield data
@@ -122,13 +168,17 @@ class Streams:
     async def items(
         self, request: service_pb2.StreamEventsRequest, token: str | None,
         max_batch: int | None = None, record: GameRecord | None = None,
+        handoff: Callable[[Handoff], bool] | None = None,
     ) -> AsyncGenerator[tuple[int, bytes], None]:
         """(seq, message) for `stream`: each message with the seq of its last event, and b""
         for events the caller may not see: a session (operations.sessions) orders its
         acknowledgements by seq, so it must hear of every seq, shown or not. `record`: the
         game as the caller has just read it (a session has, to refuse a bad opening before
         any action), so it is not read twice; the subscription starts at its last seq, and
-        the backlog read covers whatever was committed since."""
+        the backlog read covers whatever was committed since. `handoff`: once a stream
+        without a seat or a spectator delay has caught up, it is offered to `handoff`; if
+        taken (True), the generator ends and the subscription is the taker's (it
+        unsubscribes it): a spectator then costs no task and no generator while idle."""
         limit = min(request.max_batch if max_batch is None else max_batch, MAX_BATCH)
         if record is None:
             record = await records.load(self.store, request.game_id)
@@ -146,6 +196,7 @@ class Streams:
         sent = read = request.after_seq  # sent to the client; read from the store's backlog
         caught_up = False  # the backlog is read to its end: the subscription takes over
         pending: list[wire.DecodedEvent] = []
+        handed = False
         try:
             while True:
                 if not caught_up:
@@ -188,6 +239,14 @@ class Streams:
                 del release
                 if not caught_up:
                     continue
+                if handoff is not None and delay is None and caller.seat is None \
+                        and not pending and handoff(Handoff(
+                            sub, sent, functools.partial(
+                                self.message if limit <= 1 else self.element, game_id),
+                            functools.partial(self.batch, game_id) if limit > 1 else None,
+                            limit)):
+                    handed = True
+                    return
                 try:
                     if wait is None:
                         batch = await sub.next_batch()
@@ -206,7 +265,8 @@ class Streams:
                 floor = pending[-1].seq if pending else sent
                 pending.extend(item for item in batch if item.seq > floor)
         finally:
-            await self.hub.unsubscribe(sub)
+            if not handed:
+                await self.hub.unsubscribe(sub)
 
     async def _backlog(self, game_id: str, read: int
                        ) -> tuple[list[wire.DecodedEvent], int, bool]:

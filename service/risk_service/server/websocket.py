@@ -31,6 +31,7 @@ import base64
 import contextlib
 import hashlib
 import json
+import socket
 import struct
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
@@ -40,8 +41,10 @@ import structlog
 from google.protobuf.message import DecodeError
 
 from risk_proto.risk.v1 import service_pb2, session_pb2
+from risk_rules.wire import DecodedEvent
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import GameService
+from risk_service.operations.streams import Handoff, rolled_back
 from risk_service.server import calls
 from risk_service.server.metrics import Metrics
 
@@ -67,6 +70,12 @@ _GRPC_CODES = {"OK": 0, "CANCELLED": 1, "UNKNOWN": 2, "INVALID_ARGUMENT": 3,
                "UNAVAILABLE": 14, "DATA_LOSS": 15, "UNAUTHENTICATED": 16}
 _HANDSHAKE_LIMIT = 16 * 1024  # bytes of request line and headers
 INBOX_LIMIT = 64  # messages received and not yet taken by the call: past it, reading pauses
+# a handed-off spectator whose socket holds more unsent than this many bytes per event of
+# its buffer (RISK_SUBSCRIBER_BUFFER: 1 MiB by default) is cut off (SUBSCRIBER_TOO_SLOW), as
+# a task's subscriber is once that many events wait
+PUSH_BYTES_PER_EVENT = 1024
+# SO_SNDBUF of a handed-off spectator's socket (less with a small RISK_SUBSCRIBER_BUFFER)
+SPECTATOR_SEND_BUFFER = 64 * 1024
 _ERROR_INFO_TYPE = "google.rpc.ErrorInfo"
 
 
@@ -153,7 +162,16 @@ class WebSockets:
 
 
 class WebSocketCall(asyncio.Protocol):
-    """One upgraded connection: its handshake, its frames, and the one call it carries."""
+    """One upgraded connection: its handshake, its frames, and the one call it carries.
+
+    A spectator's stream that has caught up is handed off (`Streams.items`): its task ends
+    and this object, as its subscriber's listener, writes each event as the feed pushes it,
+    so an idle spectator is this object and its transport, no task and no generator."""
+
+    __slots__ = ("arrived", "buffer", "closing", "drained", "ended_by", "fields",
+                 "fragments", "fragments_size", "handoff", "inbox", "path", "peer",
+                 "requests", "server_state", "shared", "started", "streaming", "task",
+                 "transport", "upgraded")
 
     def __init__(self, shared: WebSockets, server_state: Any) -> None:
         self.shared = shared
@@ -176,6 +194,10 @@ class WebSocketCall(asyncio.Protocol):
         self.streaming = False  # StreamEvents: one request message, then none
         self.requests = 0
         self.ended_by: ServiceError | None = None  # what cancelled the call, if the client did
+        self.path = ""  # the call's method, its log line's fields, when it started
+        self.fields: dict[str, str] = {}
+        self.started = 0.0
+        self.handoff: Handoff | None = None  # a handed-off stream's; None once it has ended
 
     # ---- asyncio.Protocol -------------------------------------------------------------------
 
@@ -416,7 +438,9 @@ class WebSocketCall(asyncio.Protocol):
         raise _Closed
 
     def _cancel(self) -> None:
-        if self.task is not None and not self.task.done():
+        if self.handoff is not None:
+            self._unfollow(self.ended_by)
+        elif self.task is not None and not self.task.done():
             self.task.cancel()
 
     def _send(self, opcode: int, payload: bytes) -> None:
@@ -445,8 +469,8 @@ class WebSocketCall(asyncio.Protocol):
                     run: Callable[[str | None, dict[str, str]], AsyncIterator[bytes]]) -> None:
         """The call's life: its credentials, admission and the open-streams limit, the
         messages out, its end and its one log line."""
-        started = time.perf_counter()
-        fields: dict[str, str] = {}
+        self.path, self.started = path, time.perf_counter()
+        started, fields = self.started, self.fields
         admission = self.shared.admission
         entered = False
         try:
@@ -457,8 +481,11 @@ class WebSocketCall(asyncio.Protocol):
                 entered = True
                 async for data in run(token, fields):
                     await self._write(data)
+                if self.handoff is not None:
+                    self.task = None  # the stream goes on without it (`pushed`)
+                    return
             finally:
-                if entered:
+                if entered and self.handoff is None:
                     admission.streams.leave(self.peer)
         except (asyncio.CancelledError, _Closed):
             if self.ended_by is None:
@@ -492,10 +519,83 @@ class WebSocketCall(asyncio.Protocol):
         except DecodeError as exc:
             raise malformed(f"the request is not a valid message of its type: {exc}") from None
         fields.update(calls.request_fields(request))
-        async with contextlib.aclosing(_generator(self.shared.games.stream(request, token))
-                                       ) as replies:
+        async with contextlib.aclosing(_generator(self.shared.games.stream(
+                request, token, handoff=self._follow))) as replies:
             async for reply in replies:
                 yield reply
+
+    # ---- a handed-off stream ----------------------------------------------------------------
+
+    def _follow(self, handoff: Handoff) -> bool:
+        """Take over a caught-up spectator's stream (Streams.items), unless the socket is
+        closing or the subscriber already overflowed (then the task ends it as before)."""
+        if self.closing:
+            return False
+        sock = self.transport.get_extra_info("socket") if self.transport is not None else None
+        if sock is not None:
+            # what an idle spectator may hold unsent in the kernel, as an HTTP/2 stream's
+            # window bounds a gRPC one's (left alone, Linux grows it to megabytes): past it
+            # the transport's buffer grows, and the stream is cut off (`pushed`)
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, min(
+                    SPECTATOR_SEND_BUFFER, handoff.sub.limit * PUSH_BYTES_PER_EVENT))
+        self.handoff = handoff
+        if not handoff.sub.listen(self):
+            self.handoff = None
+            return False
+        return True
+
+    def pushed(self, item: DecodedEvent) -> bool:
+        """The feed's next event (Subscriber.listen): written at once, or the stream ends
+        SUBSCRIBER_TOO_SLOW when the socket already holds too much unsent."""
+        handoff = self.handoff
+        if handoff is None or self.transport is None:
+            return False
+        if item.seq <= handoff.sent:
+            return True
+        return self._push(handoff, *handoff.take(item))
+
+    def flush(self) -> None:
+        """The end of a read's events: the batch taken so far goes out (Handoff.message)."""
+        if self.handoff is not None:
+            self._push(self.handoff, *self.handoff.message())
+
+    def _push(self, handoff: Handoff, data: bytes, first: int) -> bool:
+        """Write one message (its first event's seq `first`), or end the stream if the
+        socket is too far behind: the client resumes after the seq before it."""
+        if not data or self.transport is None:
+            return True
+        limit = handoff.sub.limit * PUSH_BYTES_PER_EVENT
+        if self.transport.get_write_buffer_size() > limit:
+            sent = first - 1
+            self._unfollow(ServiceError(
+                Code.RESOURCE_EXHAUSTED, ServiceReason.SUBSCRIBER_TOO_SLOW,
+                f"the stream fell {limit} bytes behind; resume after seq {sent}",
+                {"last_seq": str(sent)}))
+            return False
+        self.transport.write(frame(_BINARY, data))
+        return True
+
+    def rolled_back(self, last_seq: int) -> None:
+        """The stream lost events this spectator may have had: it ends as a task's would."""
+        if self.handoff is not None:
+            self._unfollow(rolled_back(last_seq, self.handoff.sent))
+
+    def _unfollow(self, error: ServiceError | None) -> None:
+        """A handed-off stream's end: unsubscribed (after the feed's round), its stream slot
+        left, its line logged, the client told (None: it left, or the service stops)."""
+        handoff, self.handoff = self.handoff, None
+        if handoff is None:
+            return
+        handoff.sub.listener = None
+        asyncio.get_running_loop().call_soon(handoff.sub.feed.unsubscribe, handoff.sub)
+        self.shared.admission.streams.leave(self.peer)
+        if error is None:
+            calls.conclude(self.path, self.fields, self.started, None, self.shared.metrics,
+                           ended="CANCELLED", protocol=PROTOCOL)
+            self._close(GOING_AWAY)
+        else:
+            self._end(self.path, self.fields, self.started, error)
 
     async def _session(self, token: str | None, fields: dict[str, str]
                        ) -> AsyncIterator[bytes]:
