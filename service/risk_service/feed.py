@@ -190,19 +190,21 @@ class GameFeed:
                 if sub in self.subscribers and not sub.push(item):
                     # its handler (or listener) ends the stream, and drops the feed if it
                     # was the last: not here, in the middle of the reader's round
-                    self.subscribers.discard(sub)
-                    self.reader.hub.subscribers -= 1
+                    self._discard(sub)
         for sub in list(self.subscribers):
             if sub.listener is not None:
                 sub.listener.flush()
 
     def unsubscribe(self, sub: Subscriber) -> None:
         """`sub` is gone (a stream that ended); the game's last one takes the feed along."""
+        self._discard(sub)
+        if not self.subscribers:
+            self.reader.hub.drop(self)
+
+    def _discard(self, sub: Subscriber) -> None:
         if sub in self.subscribers:
             self.subscribers.discard(sub)
             self.reader.hub.subscribers -= 1
-        if not self.subscribers:
-            self.reader.hub.drop(self)
 
 
 class StreamReader:

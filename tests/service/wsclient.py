@@ -12,6 +12,8 @@ import ssl
 import struct
 from dataclasses import dataclass
 
+from risk_service.server.websocket import unmask
+
 BINARY, TEXT, CLOSE, PING, PONG = 0x2, 0x1, 0x8, 0x9, 0xA
 
 
@@ -53,10 +55,7 @@ def client_frame(opcode: int, payload: bytes, *, fin: bool = True, masked: bool 
     if not masked:
         return head + payload
     key = os.urandom(4)
-    masked_payload = bytes(b ^ key[i % 4] for i, b in enumerate(payload)) if size < 64 else (
-        (int.from_bytes(payload, "big") ^ int.from_bytes((key * (size // 4 + 1))[:size], "big"))
-        .to_bytes(size, "big"))
-    return head + key + masked_payload
+    return head + key + unmask(payload, key)  # masking and unmasking are one XOR
 
 
 class WebSocket:

@@ -13,18 +13,25 @@ from google.rpc import status_pb2
 from risk_service.errors import ServiceError
 from risk_service.server.calls import DOMAIN, classify, error_info
 
-__all__ = ["DETAILS_KEY", "DOMAIN", "classify", "rich_status", "status_of"]
+__all__ = ["DETAILS_KEY", "DOMAIN", "classify", "code_number", "rich_status", "status_of"]
 
 DETAILS_KEY = "grpc-status-details-bin"
+
+
+def code_number(name: str) -> int:
+    """The number of the gRPC status called `name` (`INVALID_ARGUMENT`: 3)."""
+    code: grpc.StatusCode = getattr(grpc.StatusCode, name)
+    number: int = code.value[0]
+    return number
 
 
 def rich_status(error: ServiceError) -> bytes:
     """The serialised google.rpc.Status of `error`: what the trailer of a call it ends
     carries, and what a session's SessionError carries for a refused action."""
-    code: grpc.StatusCode = getattr(grpc.StatusCode, error.code.value)
     detail = any_pb2.Any()
     detail.Pack(error_info(error))
-    status = status_pb2.Status(code=code.value[0], message=error.message, details=[detail])
+    status = status_pb2.Status(code=code_number(error.code.value), message=error.message,
+                               details=[detail])
     data: bytes = status.SerializeToString()
     return data
 

@@ -47,6 +47,7 @@ from risk_service.operations import GameService
 from risk_service.operations.streams import Handoff, rolled_back
 from risk_service.server import calls
 from risk_service.server.metrics import Metrics
+from risk_service.server.status import code_number
 
 log = structlog.get_logger("rpc")
 
@@ -63,11 +64,6 @@ _CONTINUATION, _TEXT, _BINARY, _CLOSE, _PING, _PONG = 0x0, 0x1, 0x2, 0x8, 0x9, 0
 # close codes (RFC 6455 section 7.4.1; 4000-4999 are the application's: 4000 + gRPC code)
 NORMAL, GOING_AWAY, PROTOCOL_ERROR, UNSUPPORTED_DATA, TOO_BIG = 1000, 1001, 1002, 1003, 1009
 STATUS_BASE = 4000
-_GRPC_CODES = {"OK": 0, "CANCELLED": 1, "UNKNOWN": 2, "INVALID_ARGUMENT": 3,
-               "DEADLINE_EXCEEDED": 4, "NOT_FOUND": 5, "ALREADY_EXISTS": 6,
-               "PERMISSION_DENIED": 7, "RESOURCE_EXHAUSTED": 8, "FAILED_PRECONDITION": 9,
-               "ABORTED": 10, "OUT_OF_RANGE": 11, "UNIMPLEMENTED": 12, "INTERNAL": 13,
-               "UNAVAILABLE": 14, "DATA_LOSS": 15, "UNAUTHENTICATED": 16}
 _HANDSHAKE_LIMIT = 16 * 1024  # bytes of request line and headers
 INBOX_LIMIT = 64  # messages received and not yet taken by the call: past it, reading pauses
 # a handed-off spectator whose socket holds more unsent than this many bytes per event of
@@ -470,7 +466,6 @@ class WebSocketCall(asyncio.Protocol):
         """The call's life: its credentials, admission and the open-streams limit, the
         messages out, its end and its one log line."""
         self.path, self.started = path, time.perf_counter()
-        started, fields = self.started, self.fields
         admission = self.shared.admission
         entered = False
         try:
@@ -479,7 +474,7 @@ class WebSocketCall(asyncio.Protocol):
                 admission.admit(path, authorization, self.peer)
                 admission.streams.enter(self.peer)
                 entered = True
-                async for data in run(token, fields):
+                async for data in run(token, self.fields):
                     await self._write(data)
                 if self.handoff is not None:
                     self.task = None  # the stream goes on without it (`pushed`)
@@ -488,27 +483,29 @@ class WebSocketCall(asyncio.Protocol):
                 if entered and self.handoff is None:
                     admission.streams.leave(self.peer)
         except (asyncio.CancelledError, _Closed):
-            if self.ended_by is None:
-                calls.conclude(path, fields, started, None, self.shared.metrics,
-                               ended="CANCELLED", protocol=PROTOCOL)
-                self._close(GOING_AWAY)
-                return
-            self._end(path, fields, started, self.ended_by)
+            self._end(self.ended_by)
             return
         except Exception as exc:  # every end is told to the client and logged
-            self._end(path, fields, started, exc)
+            self._end(exc)
             return
-        calls.conclude(path, fields, started, None, self.shared.metrics, protocol=PROTOCOL)
+        calls.conclude(path, self.fields, self.started, None, self.shared.metrics,
+                       protocol=PROTOCOL)
         self._close(NORMAL)
 
-    def _end(self, path: str, fields: dict[str, str], started: float,
-             exc: BaseException) -> None:
-        """A call that failed: its line, then the error as text and the status as the close."""
-        outcome = calls.conclude(path, fields, started, exc, self.shared.metrics,
-                                 protocol=PROTOCOL)
+    def _end(self, exc: BaseException | None) -> None:
+        """A call that did not end cleanly, by a task or a handed-off stream: its line, then
+        the error as text and the status as the close; None: the client left (or the
+        service stops), logged CANCELLED, closed 1001 if still open."""
+        if exc is None:
+            calls.conclude(self.path, self.fields, self.started, None, self.shared.metrics,
+                           ended="CANCELLED", protocol=PROTOCOL)
+            self._close(GOING_AWAY)
+            return
+        outcome = calls.conclude(self.path, self.fields, self.started, exc,
+                                 self.shared.metrics, protocol=PROTOCOL)
         reason = outcome.error.reason if outcome.error is not None else "INTERNAL"
         self._send(_TEXT, error_json(outcome.error))
-        self._close(STATUS_BASE + _GRPC_CODES[outcome.code], reason)
+        self._close(STATUS_BASE + code_number(outcome.code), reason)
 
     async def _stream(self, token: str | None, fields: dict[str, str]) -> AsyncIterator[bytes]:
         data = await self._get()
@@ -590,12 +587,7 @@ class WebSocketCall(asyncio.Protocol):
         handoff.sub.listener = None
         asyncio.get_running_loop().call_soon(handoff.sub.feed.unsubscribe, handoff.sub)
         self.shared.admission.streams.leave(self.peer)
-        if error is None:
-            calls.conclude(self.path, self.fields, self.started, None, self.shared.metrics,
-                           ended="CANCELLED", protocol=PROTOCOL)
-            self._close(GOING_AWAY)
-        else:
-            self._end(self.path, self.fields, self.started, error)
+        self._end(error)
 
     async def _session(self, token: str | None, fields: dict[str, str]
                        ) -> AsyncIterator[bytes]:
