@@ -3,7 +3,7 @@
     python bench/all.py
 
 Runs bench/engine.py, bench/service.py --quick, bench/contention.py, bench/stalls.py,
-bench/backlog.py, bench/memory.py, bench/http.py --quick, bench/bots.py, bench/snapshots.py
+bench/backlog.py, bench/memory.py, bench/http_port.py --quick, bench/bots.py, bench/snapshots.py
 --quick --rounds 1 (RISK_SNAPSHOT_EVERY=1 against the default) and bench/peers.py
 --quick (boardgame.io and Colyseus, npm-installed into bench/peers/node_modules on first run,
 and the grpc.aio floor: the peers' game on the service's own stack)
@@ -28,7 +28,7 @@ COMMANDS = [
     ["bench/stalls.py"],
     ["bench/backlog.py"],
     ["bench/memory.py"],
-    ["bench/http.py", "--quick"],
+    ["bench/http_port.py", "--quick"],
     ["bench/bots.py"],
     ["bench/snapshots.py", "--quick", "--rounds", "1"],
     ["bench/peers.py", "--quick"],

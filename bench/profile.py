@@ -13,6 +13,8 @@ with it, time that Python attributes to `Handle._run` is split into what grpc an
 - `--phase deliver`: section 2's delivery run with 1,000 subscribers;
 - `--phase session_acks`: section 1's acks-only Session phase (one open stream per seat, the
   moves of the submit phase's games; what `bench/peers.py` compares with the peers);
+- `--phase ws_session_acks`: `bench/peers.py`'s moves job on acks-only WebSocket sessions
+  (ours alone, no peer: the figure compared with the peers);
 - `--phase engine`: `bench/engine.py --variant classic --games N` (`--games`, default 3) run
   under py-spy from its start (no service; `--seconds` is ignored), inside `play_game`.
 
@@ -107,8 +109,8 @@ def profile_engine(py_spy: str, args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--phase", choices=("submit", "session_acks", "deliver", "engine"),
-                        default="submit")
+    parser.add_argument("--phase", default="submit", choices=(
+        "submit", "session_acks", "ws_session_acks", "deliver", "engine"))
     parser.add_argument("--seconds", type=float, default=8.0, help="sampling time")
     parser.add_argument("--native", action="store_true", help="include C frames")
     parser.add_argument("--top", type=int, default=30)
@@ -128,6 +130,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the phase before it ends with this line; its warm-up is half of service.py's
         bench += ["--subscribers", "", "--submit-seconds", str(args.seconds + 4)]
         marker, focus = "session phase:", "_Session._actions"
+    elif args.phase == "ws_session_acks":
+        # bench/peers.py's moves job: its gRPC session phase ends with this line, then 2 s of
+        # WebSocket warm-up and 10 s measured
+        bench = [sys.executable, str(args.root / "bench" / "peers.py"), "--peers", "",
+                 "--rounds", "1", "--spectators", "200", "--idle-games", "200"]
+        marker, focus = "moves through acks-only sessions:", "_Session._actions"
+        args.seconds = min(args.seconds, 8.0)
     else:
         bench += ["--subscribers", "1000", "--submit-seconds", "1",
                   "--deliver-seconds", str(args.seconds + 4), "--burst", "0"]
@@ -150,7 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(log.read_text())
                     print("the benchmark never reached the phase to profile", file=sys.stderr)
                     return 1
-                time.sleep(1 if args.phase == "deliver" else 4)  # into the measured phase
+                # into the measured phase
+                time.sleep({"deliver": 1, "ws_session_acks": 2.5}.get(args.phase, 4))
                 spy = [py_spy, "record", "-p", pid, "-d", str(int(args.seconds)), "-r", "200",
                        "-f", "raw", "-o", str(raw)] + (["--native"] if args.native else [])
                 subprocess.run(spy, check=True, capture_output=True)
@@ -159,7 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"$ {' '.join(bench[1:])}  (py-spy on the service for {args.seconds:g} s"
               f"{', native frames' if args.native else ''})")
         print("\n".join(line for line in log.read_text().splitlines()
-                        if "phase:" in line or line.startswith(("deliver ", "submit:"))))
+                        if "phase:" in line or line.startswith(("deliver ", "submit:"))
+                        or "moves" in line))
         report(raw, args, focus)
     return 0
 

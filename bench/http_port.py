@@ -1,7 +1,8 @@
 """The HTTP port against gRPC: SubmitAction and StreamEvents delivery over Connect (binary and
 JSON, HTTP/1.1) ÷ the same over gRPC, in one run on one service process (issue 17, Measured).
 
-    python bench/http.py [--quick] [--clients 16] [--seconds 8] [--subscribers 50] [--burst 300]
+    python bench/http_port.py [--quick] [--clients 16] [--seconds 8] [--subscribers 50]
+                              [--burst 300]
 
 Starts its own redis-server (AOF on, `appendfsync everysec`) and one `python -m risk_service`
 process serving both ports (RISK_HTTP_LISTEN on a free port), then, for each transport —
@@ -33,27 +34,22 @@ the start and the end.
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import math
+import os
+import statistics
 import sys
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
-# Run as `python bench/http.py`, this file's folder is sys.path[0], and this file would shadow
-# the standard library's `http` package (which the HTTP clients import): take the folder off.
-if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
-    sys.path.pop(0)
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import argparse  # noqa: E402 - after the path fix above
-import asyncio  # noqa: E402
-import math  # noqa: E402
-import os  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
-from collections.abc import AsyncIterator  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-
-import grpc  # noqa: E402
+import grpc  # noqa: E402 - needs ROOT on sys.path
 from connectrpc.compat import google_protobuf_binary_codec, google_protobuf_json_codec  # noqa: E402
 from pyqwest import Client, HTTPTransport  # noqa: E402
 
