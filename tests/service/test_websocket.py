@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import gc
 import json
 import ssl
 import struct
@@ -22,6 +23,7 @@ from google.rpc import error_details_pb2
 
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, session_pb2
 from risk_service.redis_server import free_port
+from risk_service.server.http_port import HttpPort
 from tests.service.botplay import FAST_OPTIONS, create_game
 from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess
@@ -390,6 +392,37 @@ async def test_clients_that_leave_and_a_stopping_service_leave_nothing_open(
     dropped = [line for line in lines if line.get("method") == STREAM
                and line.get("protocol") == "websocket"]
     assert sum(line["code"] == "CANCELLED" for line in dropped) >= 3
+
+
+async def test_an_upgrade_leaves_no_http_protocol_for_the_collector() -> None:
+    """uvicorn breaks the cycle between its HTTP protocol object and that object's request
+    parser only in the protocol's own connection_lost, which an upgraded connection never
+    calls: the service frees it at the hand-over, so a burst of spectators' handshakes
+    leaves nothing waiting for the collector (which the service runs rarely) and the memory
+    is reused at once. (The port's own objects suffice: every upgrade is refused here.)"""
+    port = HttpPort(None, None, None, None,  # type: ignore[arg-type]  # no call is made
+                    max_message_bytes=65536, origins=frozenset())
+    bound = await port.start("127.0.0.1:0", grace_s=1)
+    assert port.server is not None
+    http_protocol = port.server.config.http_protocol_class
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(10):
+            reader, writer = await asyncio.open_connection("127.0.0.1", bound)
+            writer.write(b"GET /risk.v1.RiskService/StreamEvents HTTP/1.1\r\nHost: x\r\n"
+                         b"Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                         b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                         b"Sec-WebSocket-Version: 8\r\n\r\n")
+            assert (await reader.readline()).startswith(b"HTTP/1.1 426 ")
+            writer.close()
+            await writer.wait_closed()
+        await asyncio.sleep(0.1)
+        left = [o for o in gc.get_objects() if isinstance(o, http_protocol)]
+        assert left == []
+    finally:
+        gc.enable()
+        await port.stop()
 
 
 def test_frames_are_the_rfcs() -> None:
