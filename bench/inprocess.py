@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import os
 import statistics
 import sys
@@ -34,8 +35,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-
-import cProfile  # noqa: E402 - bench/profile.py would stand in for the standard library's
 
 import redis.asyncio as aioredis  # noqa: E402
 import uvloop  # noqa: E402

@@ -322,8 +322,9 @@ async def ours_moves(args: argparse.Namespace, target: str, stub: Any, ctx: Any,
                      pids: dict[str, list[int]], *, ws_port: int = 0) -> Figures:
     """`ws_port`: the HTTP port, for a third phase on WebSocket sessions (0: none)."""
     # the games play on through every phase: enough moves planned for unary, gRPC session
-    # and WebSocket session phases at up to 2,000, 4,000 and 6,000 moves/s
-    plan = math.ceil((2000 + 4000 + (6000 if ws_port else 0))
+    # and WebSocket session phases at up to 3,000, 6,000 and 10,000 moves/s (a game whose
+    # plan ran out stops, and a phase with fewer games in flight is slower for it)
+    plan = math.ceil((3000 + 6000 + (10_000 if ws_port else 0))
                      * (args.move_s + args.warmup) / args.games) + 50
     s = parse_args(["--clients", str(args.games), "--submit-seconds", str(args.move_s),
                     "--warmup", str(args.warmup), "--plan", str(plan)])

@@ -1,6 +1,7 @@
 """Profile the service's hot path with py-spy while bench/service.py drives it.
 
-    python bench/profile.py [--phase submit|deliver] [--seconds 8] [--native] [--top 30]
+    python bench/profile_service.py [--phase submit|session_acks|ws_session_acks|deliver|engine]
+                                     [--seconds 8] [--native] [--top 30]
 
 Runs bench/service.py (its own redis-server and service process), attaches
 `py-spy record --format raw` to the service process during the measured phase, and prints the
@@ -19,7 +20,7 @@ with it, time that Python attributes to `Handle._run` is split into what grpc an
   under py-spy from its start (no service; `--seconds` is ignored), inside `play_game`.
 
 To compare a change, run it on the commit before and after (e.g. in a `git worktree` of the
-older commit: `python /path/to/this/bench/profile.py --root <worktree>`), and record both in
+older commit: `python /path/to/this/bench/profile_service.py --root <worktree>`), and record both in
 bench/RESULTS.md. py-spy samples at 200 Hz and slows the service a little; the benchmark
 figures printed alongside are not the ones to record.
 """
