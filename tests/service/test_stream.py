@@ -11,9 +11,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 import pytest
+import redis.asyncio
 
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_service.operations.streams import BACKLOG_PAGE
@@ -203,3 +205,31 @@ async def test_a_long_backlog_arrives_whole_in_order_from_any_seq(stub: Stub) ->
             assert_replayed(got, game, viewer)
         assert await quiet_then_hang_up(call), (
             "the stream closed (or sent more) after the last event")
+
+
+async def test_spectators_joining_at_once_open_no_redis_connection_each(
+        stub: Stub, redis_client: redis.asyncio.Redis) -> None:
+    """200 spectators of a played game subscribe at once, each from seq 0: every one reads
+    its backlog (the whole game) and the service reads them all over its shared connection,
+    so Redis serves as many clients after the burst as before it (a pool grown by the burst
+    would keep its connections open, idle, on both sides)."""
+    game = await play_game(stub, 5, **{**FAST_OPTIONS, "max_turns": 3})
+    first = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game.game_id))
+    async with asyncio.timeout(TIMEOUT_S):
+        await first.read()  # the game's feed (its reader's connection) is up
+    before = (await redis_client.info("clients"))["connected_clients"]
+    calls = [stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game.game_id))
+             for _ in range(200)]
+
+    async def backlog(call: grpc.aio.UnaryStreamCall[Any, Any]) -> list[int]:
+        return [(await call.read()).event.seq for _ in range(game.last_seq)]
+
+    try:
+        async with asyncio.timeout(TIMEOUT_S):
+            got = await asyncio.gather(*(backlog(call) for call in calls))
+    finally:
+        for call in (first, *calls):
+            call.cancel()
+    assert all(seqs == list(range(1, game.last_seq + 1)) for seqs in got)
+    after = (await redis_client.info("clients"))["connected_clients"]
+    assert after <= before + 1, f"Redis clients {before} -> {after}"  # (+3 over the pool)

@@ -21,7 +21,7 @@ from redis.commands.core import AsyncScript
 
 from risk_service.errors import Code, ServiceError, ServiceReason
 from risk_service.store.cluster_pipe import ClusterPipe
-from risk_service.store.keys import Keys, StreamEntries, stream_id, stream_seq
+from risk_service.store.keys import Keys, stream_id, stream_seq
 from risk_service.store.pipe import RedisPipe
 
 _COMMIT = """
@@ -186,6 +186,14 @@ def not_replicated(replicas: int, timeout_ms: int) -> ServiceError:
 
 def _int(value: bytes | None) -> int:
     return int(value) if value else 0
+
+
+def _event_field(fields: dict[bytes, bytes] | list[bytes]) -> bytes:
+    """An event stream entry's `e` field: redis-py's XRANGE makes the entry's fields a dict;
+    the shared connection gives Redis' own reply, a flat field-value list."""
+    if isinstance(fields, dict):
+        return fields[b"e"]
+    return dict(zip(fields[::2], fields[1::2], strict=True))[b"e"]
 
 
 def parse_record(game_id: str, raw: dict[bytes, bytes], tail: Sequence[bytes] = ()
@@ -519,10 +527,14 @@ class GameStore:
         """Stored events with seq > after_seq, in order, as (seq, bytes)."""
         if after_seq >= MAX_SEQ:  # no stream id lies past the largest one (and +1 overflows)
             return []
-        entries = cast(StreamEntries, await self.redis.xrange(
-            self.keys.events(game_id), min=stream_id(after_seq + 1), max="+", count=count
-        ))
-        return [(stream_seq(entry_id), fields[b"e"]) for entry_id, fields in entries]
+        # through the shared connection: a thousand spectators joining at once read their
+        # backlogs there, rather than growing redis-py's pool to hundreds of connections
+        # that stay open idle (bench/RESULTS.md)
+        command = ["XRANGE", self.keys.events(game_id), stream_id(after_seq + 1), "+"]
+        if count is not None:
+            command += ["COUNT", str(count)]
+        entries = await self._read(*command)
+        return [(stream_seq(entry_id), _event_field(fields)) for entry_id, fields in entries]
 
     # ---- the ListGames index (secondary; rebuilt from the game hashes if lost) -------------
 
