@@ -9,6 +9,7 @@ import asyncio
 import base64
 import gc
 import json
+import shutil
 import ssl
 import struct
 import time
@@ -24,6 +25,7 @@ from google.rpc import error_details_pb2
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, session_pb2
 from risk_service.redis_server import free_port
 from risk_service.server.http_port import HttpPort
+from tests.conftest import RedisServerFactory
 from tests.service.botplay import FAST_OPTIONS, create_game
 from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess
@@ -533,3 +535,59 @@ async def test_a_spectator_that_stops_reading_is_cut_off_and_resumes(
             for _ in range(last_seq - sent)]
         assert rest == list(range(sent + 1, last_seq + 1))
         await resumed.close()
+
+
+async def test_a_websocket_spectator_across_a_redis_restart_and_a_rollback(
+        make_redis_server: RedisServerFactory, make_service: ServiceFactory,
+        tmp_path: Path) -> None:
+    """A caught-up WebSocket spectator (its stream handed off to the feed) goes on after its
+    Redis restarts (fsync always: nothing lost), and when Redis comes back from an older AOF
+    that lacks an event it was sent, its call ends ABORTED GAME_ROLLED_BACK with the last seq
+    that survived, as a gRPC stream's does (tests/service/test_feed.py)."""
+    server = make_redis_server()
+    service = make_service(server.url, http=True)
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = service_pb2_grpc.RiskServiceStub(channel)
+        game = (await stub.CreateGame(create_request(seed=31, players=3))).game
+        ws = await connect(service, STREAM)
+        ws.send(service_pb2.StreamEventsRequest(game_id=game.game_id).SerializeToString())
+
+        async def read_until(seq: int) -> list[int]:
+            seqs: list[int] = []
+            while not seqs or seqs[-1] < seq:
+                message = await asyncio.wait_for(ws.receive(), TIMEOUT_S)
+                assert message.opcode == BINARY, message
+                seqs.append(service_pb2.StreamEventsResponse.FromString(message.data).event.seq)
+            return seqs
+
+        async def join(seat: int) -> int:
+            async with asyncio.timeout(TIMEOUT_S):
+                while True:  # the service may still be reconnecting to Redis
+                    try:
+                        await stub.JoinGame(service_pb2.JoinGameRequest(
+                            game_id=game.game_id, seat=seat, display_name=f"seat {seat}"))
+                        break
+                    except grpc.aio.AioRpcError as exc:
+                        assert exc.code() == grpc.StatusCode.UNAVAILABLE, exc
+                        await asyncio.sleep(0.2)
+            return (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))
+                    ).game.last_seq
+
+        assert await read_until(game.last_seq) == list(range(1, game.last_seq + 1))
+        server.kill()
+        server.start()
+        survived = await join(0)
+        assert await read_until(survived) == list(range(game.last_seq + 1, survived + 1))
+        older = tmp_path / "older-aof"
+        shutil.copytree(server.data_dir / "appendonlydir", older)
+        lost = await join(1)
+        assert await read_until(lost) == list(range(survived + 1, lost + 1))
+        server.kill()
+        shutil.rmtree(server.data_dir / "appendonlydir")
+        shutil.copytree(older, server.data_dir / "appendonlydir")
+        server.start()
+        got, ended = await read_to_end(ws)
+        assert got == []
+        assert (ended.code, ended.reason) == (4000 + grpc.StatusCode.ABORTED.value[0],
+                                              "GAME_ROLLED_BACK")
+        assert ended.info.metadata["last_seq"] == str(survived)
