@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 from collections import OrderedDict
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -47,16 +46,15 @@ BATCH_CACHE = 1024  # assembled batches kept (subscribers of one audience at the
 class Handoff:
     """A spectator's stream that has caught up, handed by `Streams.items` to a listener of
     its subscriber (`Subscriber.listen`) instead of a task waiting on it: what the listener
-    needs to go on alone. `encode(item, None)` is the message an event makes for it (b"":
-    none), `sent` the last seq it was sent."""
+    needs to go on alone. `sent` is the last seq it was sent; `limit` the most events one
+    message carries (0 or 1: one event per message, in `event`)."""
 
     sub: Subscriber
     sent: int
-    encode: Callable[[wire.DecodedEvent, int | None], bytes]
-    # with batches (max_batch > 1): the events taken and not yet sent, the seq of the first,
-    # and how many one message may carry; `message()` assembles them as `Streams.batch` does
-    batch: Callable[[int | None, int, wire.DecodedEvent, list[bytes]], bytes] | None
+    streams: Streams  # whose message caches encode the events, as for a task's stream
+    game_id: str
     limit: int
+    # with batches: the events taken and not yet sent, the seq of the first, the last
     pieces: list[bytes] = field(default_factory=list)
     first: int = 0
     last: wire.DecodedEvent | None = None
@@ -65,10 +63,10 @@ class Handoff:
         """`item` taken: (b"", 0) while it waits for the batch's end (`message`), else
         the message to send and the seq of its first event (b"" when the spectator does
         not see it)."""
-        data = self.encode(item, None)
         self.sent = item.seq
-        if self.batch is None:
-            return data, item.seq
+        if self.limit <= 1:
+            return self.streams.message(self.game_id, item, None), item.seq
+        data = self.streams.element(self.game_id, item, None)
         if data:
             self.pieces.append(data)
         self.first = self.first or item.seq
@@ -76,13 +74,13 @@ class Handoff:
         return self.message() if len(self.pieces) == self.limit else (b"", 0)
 
     def message(self) -> tuple[bytes, int]:
-        """The events taken since the last message, as one, and the seq of its first
-        (b"": none to send)."""
+        """The events taken since the last message, as one (assembled as `Streams.batch`
+        does for a task's stream), and the seq of its first (b"": none to send)."""
         pieces, first, last = self.pieces, self.first, self.last
         self.pieces, self.first, self.last = [], 0, None
-        if not pieces or self.batch is None or last is None:
+        if not pieces or last is None:
             return b"", 0
-        return self.batch(None, first, last, pieces), first
+        return self.streams.batch(self.game_id, None, first, last, pieces), first
 
 
 class Streams:
@@ -240,11 +238,7 @@ class Streams:
                 if not caught_up:
                     continue
                 if handoff is not None and delay is None and caller.seat is None \
-                        and not pending and handoff(Handoff(
-                            sub, sent, functools.partial(
-                                self.message if limit <= 1 else self.element, game_id),
-                            functools.partial(self.batch, game_id) if limit > 1 else None,
-                            limit)):
+                        and not pending and handoff(Handoff(sub, sent, self, game_id, limit)):
                     handed = True
                     return
                 try:
