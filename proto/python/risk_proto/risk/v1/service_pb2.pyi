@@ -294,7 +294,7 @@ class ExportGameRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class GameExport(_message.Message):
-    __slots__ = ("game_id", "variant", "rules_version", "options", "seed", "status", "outcome", "log", "events", "chain", "seat_names", "next_page_token", "version", "seed_commitment", "seed_nonce")
+    __slots__ = ("game_id", "variant", "rules_version", "options", "seed", "status", "outcome", "log", "events", "chain", "seat_names", "next_page_token", "version", "seed_commitment", "seed_nonce", "format", "log_chain", "header_digest", "fingerprint", "signature")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -310,6 +310,11 @@ class GameExport(_message.Message):
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     SEED_NONCE_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    LOG_CHAIN_FIELD_NUMBER: _ClassVar[int]
+    HEADER_DIGEST_FIELD_NUMBER: _ClassVar[int]
+    FINGERPRINT_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     variant: _common_pb2.Variant
     rules_version: int
@@ -325,7 +330,22 @@ class GameExport(_message.Message):
     version: int
     seed_commitment: bytes
     seed_nonce: bytes
-    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., rules_version: _Optional[int] = ..., options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., seed: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., log: _Optional[_Iterable[_Union[_game_pb2.LogEntry, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., chain: _Optional[_Iterable[bytes]] = ..., seat_names: _Optional[_Iterable[str]] = ..., next_page_token: _Optional[str] = ..., version: _Optional[int] = ..., seed_commitment: _Optional[bytes] = ..., seed_nonce: _Optional[bytes] = ...) -> None: ...
+    format: int
+    log_chain: _containers.RepeatedScalarFieldContainer[bytes]
+    header_digest: bytes
+    fingerprint: bytes
+    signature: ExportSignature
+    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., rules_version: _Optional[int] = ..., options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., seed: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., log: _Optional[_Iterable[_Union[_game_pb2.LogEntry, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., chain: _Optional[_Iterable[bytes]] = ..., seat_names: _Optional[_Iterable[str]] = ..., next_page_token: _Optional[str] = ..., version: _Optional[int] = ..., seed_commitment: _Optional[bytes] = ..., seed_nonce: _Optional[bytes] = ..., format: _Optional[int] = ..., log_chain: _Optional[_Iterable[bytes]] = ..., header_digest: _Optional[bytes] = ..., fingerprint: _Optional[bytes] = ..., signature: _Optional[_Union[ExportSignature, _Mapping]] = ...) -> None: ...
+
+class ExportSignature(_message.Message):
+    __slots__ = ("key_id", "algorithm", "signature")
+    KEY_ID_FIELD_NUMBER: _ClassVar[int]
+    ALGORITHM_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
+    key_id: str
+    algorithm: str
+    signature: bytes
+    def __init__(self, key_id: _Optional[str] = ..., algorithm: _Optional[str] = ..., signature: _Optional[bytes] = ...) -> None: ...
 
 class JoinGameRequest(_message.Message):
     __slots__ = ("game_id", "seat", "display_name", "request_id")
