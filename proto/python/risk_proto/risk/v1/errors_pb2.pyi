@@ -43,6 +43,8 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TOO_MANY_ROUND_GAMES: _ClassVar[ServiceReason]
     VERSION_OUT_OF_RANGE: _ClassVar[ServiceReason]
     ORIGIN_NOT_ALLOWED: _ClassVar[ServiceReason]
+    NOT_TOURNAMENT_OWNER: _ClassVar[ServiceReason]
+    TOO_MANY_BOT_GAMES: _ClassVar[ServiceReason]
 
 class RuleReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -166,6 +168,8 @@ TOURNAMENT_NOT_FOUND: ServiceReason
 TOO_MANY_ROUND_GAMES: ServiceReason
 VERSION_OUT_OF_RANGE: ServiceReason
 ORIGIN_NOT_ALLOWED: ServiceReason
+NOT_TOURNAMENT_OWNER: ServiceReason
+TOO_MANY_BOT_GAMES: ServiceReason
 RULE_REASON_UNSPECIFIED: RuleReason
 GAME_OVER: RuleReason
 NOT_YOUR_TURN: RuleReason
