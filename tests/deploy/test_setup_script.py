@@ -8,12 +8,18 @@ Redis step."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("bash", "sha256sum", "cut", "dirname", "cat", "true", "env")
@@ -127,3 +133,94 @@ def test_tests_need_openssl_and_say_how_to_get_it(tmp_path: Path) -> None:
     assert "apt-get install -y openssl" in done.stderr and "command not found" not in done.stderr
     served = _run(top, bin_dir, "serve")
     assert served.returncode == 0, served.stderr
+
+
+def _private_apt(tmp_path: Path, bin_dir: Path) -> dict[str, Path]:
+    """The real apt-get on PATH, pointed (APT_CONFIG) at an empty package root of its own:
+    its locks are files in `tmp_path`, it has no sources, so it can install nothing, and the
+    machine's own apt and dpkg locks are never touched."""
+    root = tmp_path / "apt-root"
+    for folder in ("var/lib/dpkg", "var/lib/apt/lists/partial", "var/cache/apt/archives/partial",
+                   "var/log/apt", "etc/apt/apt.conf.d", "etc/apt/sources.list.d",
+                   "etc/apt/preferences.d"):
+        (root / folder).mkdir(parents=True)
+    (root / "var/lib/dpkg/status").touch()
+    (root / "etc/apt/sources.list").touch()
+    config = root / "apt.conf"
+    config.write_text(f'Dir "{root}/";\nDir::State::status "{root}/var/lib/dpkg/status";\n'
+                      f'Dir::Etc::main "{config}";\nDir::Etc::parts "{root}/etc/apt/apt.conf.d";\n')
+    for tool in ("apt-get", "sleep"):
+        found = shutil.which(tool)
+        assert found, f"{tool} (this is a Debian machine: scripts/setup installs with apt-get)"
+        (bin_dir / tool).symlink_to(found)
+    return {"config": config, "install": root / "var/lib/dpkg/lock-frontend",
+            "update": root / "var/lib/apt/lists/lock"}
+
+
+@contextlib.contextmanager
+def _holding(lock: Path) -> Iterator[Callable[[], None]]:
+    """Hold `lock` as another apt-get does (an fcntl write lock); yields its release."""
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o640)
+    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    released: list[bool] = []
+
+    def release() -> None:
+        if not released:
+            released.append(True)
+            os.close(fd)
+
+    try:
+        yield release
+    finally:
+        release()
+
+
+@pytest.mark.parametrize("step", ["update", "install"])
+def test_setup_waits_for_another_apt_get_then_goes_on(tmp_path: Path, step: str) -> None:
+    """While another apt-get holds the lock `apt-get <step>` needs, setup says it waits,
+    and once that lock is free it goes on (here to "Unable to locate package": the private
+    package root has none), instead of failing at once on the lock."""
+    top, bin_dir = _checkout(tmp_path, uid="0")
+    apt = _private_apt(tmp_path, bin_dir)
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(PATH=str(bin_dir), APT_CONFIG=str(apt["config"]), RISK_APT_LOCK_TIMEOUT_S="120")
+    err_path = tmp_path / "setup.err"
+    with _holding(apt[step]) as release, err_path.open("w") as err:
+        proc = subprocess.Popen(["bash", str(top / "scripts" / "setup"), "test"], env=env,
+                                stdout=subprocess.DEVNULL, stderr=err, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while "waiting for it to finish" not in err_path.read_text():
+                assert proc.poll() is None, f"setup ended without waiting:\n{err_path.read_text()}"
+                assert time.monotonic() < deadline, err_path.read_text()
+                time.sleep(0.05)
+            assert proc.poll() is None, "setup waits while the lock is held"
+            release()
+            assert proc.wait(60) == 1
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+    stderr = err_path.read_text()
+    assert f"It is held by process {os.getpid()}" in stderr, "apt names the holder"
+    assert "Unable to locate package redis-server" in stderr, "it went on once the lock was free"
+    assert "still held" not in stderr
+    assert "apt-get could not install redis-server" in stderr and "REDIS_URL" in stderr
+
+
+def test_setup_stops_waiting_for_the_apt_lock_and_says_what_to_do(tmp_path: Path) -> None:
+    """A lock held past RISK_APT_LOCK_TIMEOUT_S: setup stops after about that long, naming the
+    holder, and says to let it finish and run setup again (or wait longer)."""
+    top, bin_dir = _checkout(tmp_path, uid="0")
+    apt = _private_apt(tmp_path, bin_dir)
+    with _holding(apt["install"]):
+        started = time.monotonic()
+        done = _run(top, bin_dir, "test", APT_CONFIG=str(apt["config"]),
+                    RISK_APT_LOCK_TIMEOUT_S="2")
+        took = time.monotonic() - started
+    assert done.returncode == 1
+    assert 2 <= took < 50, took
+    assert f"It is held by process {os.getpid()}" in done.stderr
+    assert "the package lock was still held after 2s" in done.stderr
+    assert "run this again" in done.stderr and "RISK_APT_LOCK_TIMEOUT_S" in done.stderr
+    assert "apt-get could not install redis-server" in done.stderr
