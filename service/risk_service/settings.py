@@ -114,6 +114,14 @@ class Settings:
     list_budget_ms: int = 20
     # CreateRound: the most games one round may hold
     max_round_games: int = 64
+    # ... and the most of them with no player seat (only bots); a process plays at most
+    # `max_bot_only_games` such games at once (a round that would pass it is refused), each at
+    # most one bot move per `bot_only_move_ms`; no game's options may ask for more than
+    # `max_turns` turns (docs/tournaments.md, "What a round may cost")
+    max_round_bot_tables: int = 8
+    max_bot_only_games: int = 16
+    bot_only_move_ms: int = 100
+    max_turns: int = 1000
     # how often each process copies tournament facts a crash left uncopied (results feed)
     results_sweep_ms: int = 2000
     log_level: str = "info"

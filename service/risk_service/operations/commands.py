@@ -1,6 +1,9 @@
 """The commands that make and seat a game: create (and open, which campaigns share), join,
 start, cancel and reissue a seat's token.
 
+Cancel ends a game before its start, and after it a tournament round's game or one only bots
+still play (`stoppable`): whoever starts long work can stop it.
+
 Each is one commit (a creation that fills every seat is two: the creation, then the start);
 a seat is taken by the commit of its `seat_joined` event and a token is replaced by the
 commit of its `seat_token_reissued` event, so neither happens without its event.
@@ -42,6 +45,28 @@ from risk_service.operations.views import summary
 from risk_service.store.game_store import CommitOutcome, GameRecord
 
 MAX_NAME = 64
+
+
+def check_turns(options: Any, limit: int) -> None:
+    """Refuse options asking for more turns than a game may last here: the turn cap is what
+    bounds a game's length (and so its keys' size and its bots' work), whoever plays it."""
+    turns = getattr(options, "max_turns", None)
+    if isinstance(turns, int) and turns > limit:
+        raise ServiceError(Code.INVALID_ARGUMENT, ServiceReason.MALFORMED_REQUEST,
+                           f"options: max_turns is at most {limit} here, not {turns}",
+                           {"limit": str(limit)})
+
+
+def stoppable(record: GameRecord) -> bool:
+    """Whether the host may still cancel a game: before its start, and after it a round's
+    game (the tournament server's to stop) or one no person plays any more, whose bots would
+    otherwise play on until the turn cap."""
+    if record.status == WAITING:
+        return True
+    if record.status != ACTIVE:
+        return False
+    meta = records.decode_meta(record)
+    return bool(meta.tournament) or (len(meta.bot_seats) > 0 and all(meta.bot_seats))
 
 
 class Commands:
@@ -98,6 +123,7 @@ class Commands:
         `setup` adds to a game's meta and returns more game-hash fields (a tournament's game,
         given the time of creation); with `if_absent` a game already stored under `game_id`
         is kept, and started if it should be (a retried round)."""
+        check_turns(options, self.limits.max_turns)
         rules = REGISTRY[variant]
         seed = self.new_seed() if seed is None else seed
         nonce = secrets.token_bytes(NONCE_BYTES) if nonce is None else nonce
@@ -150,7 +176,7 @@ class Commands:
             record,
             [wire.encode_event(variant, e, seq, 0, now)
              for seq, e in enumerate(events, start=1)],
-            extra, if_absent=if_absent,
+            extra, if_absent=if_absent, ttl_ms=self.limits.live_ttl(WAITING),
         )
         if not created:  # a retry: the game is there already
             record = await self.commits.load(game_id)
@@ -239,10 +265,13 @@ class Commands:
         self, request: service_pb2.CancelGameRequest, token: str | None
     ) -> service_pb2.CancelGameResponse:
         record = await self._as_host(request.game_id, token)
-        records.require_status(record, WAITING)
+        if not stoppable(record):
+            records.require_status(record, WAITING)
 
         def build(r: GameRecord) -> Change | None:
-            records.require_status(r, WAITING)
+            if not stoppable(r):
+                records.require_status(r, WAITING)
+            # a bot run in flight loses its next commit to this one and then stops
             return lifecycle_change(r, CANCELLED, GameCancelled(), "cancel")
 
         record = await self.commits.lifecycle_commit(record.game_id, build) or record

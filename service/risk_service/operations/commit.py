@@ -203,7 +203,10 @@ class Committer:
             log_entry=entry,
             request_field=request_field,
             request_value=reply_bytes,
-            retention_ms=self.limits.retention(record.status) if final else 0,
+            # every commit pushes the game's expiry on: the retention once it is over, else
+            # its idle limit and retention (a game no process sweeps still goes in time)
+            retention_ms=(self.limits.retention(record.status) if final
+                          else self.limits.live_ttl(change.status)),
             fields=change.fields,
             campaign_id=campaign_id,
             campaign_fields=campaign_fields,

@@ -35,6 +35,14 @@ class Limits:
     list_budget_s: float = 0.02
     # CreateRound: the most games in one round
     max_round_games: int = 64
+    # what anyone may make the service play (docs/tournaments.md, "What a round may cost"):
+    # a round's tables with no player seat; the games with no person's seat one process plays
+    # at once (a round that would pass it is refused); the least time between two bot moves
+    # of such a game; and the largest turn cap a game's options may ask for
+    max_round_bot_tables: int = 8
+    max_bot_only_games: int = 16
+    bot_only_move_ms: int = 100
+    max_turns: int = 1000
     # a commit writes the whole state only every this many versions (and at every lifecycle
     # step, status change and end); in between it appends the action to the log, and a load
     # replays the entries after the snapshot (1: a snapshot on every commit)
@@ -46,6 +54,13 @@ class Limits:
         if status_before == WAITING:
             return min(self.unstarted_retention_ms, self.retention_ms)
         return self.retention_ms
+
+    def live_ttl(self, status: int) -> int:
+        """The expiry (ms) every key of a game of `status` that is not over gets at each
+        commit: the idle time after which the sweeper abandons it plus the retention it is
+        then kept, so a game no process sweeps (none is running) still goes from Redis no
+        sooner than it would have anyway."""
+        return self.idle_after(status) + self.retention(status)
 
     def idle_after(self, status: int) -> int:
         """How long (ms) a game of `status` may go without a change before it is abandoned."""

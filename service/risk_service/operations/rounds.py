@@ -7,12 +7,20 @@ request id on the tournament's slot (one HSETNX), and only then are the games cr
 only if absent. A retry of the same request (a lost reply, a crash halfway) reads the plan
 back and creates what is missing, so the round exists once with the tokens the first reply
 held; the same request id with another request is REQUEST_ID_REUSED.
+
+A tournament label belongs to the credential that created its first round (the digest of its
+bearer token, or every anonymous caller alike where anyone may create): another credential
+can neither add a round to it nor repeat one of its request ids, which would answer it the
+stored tokens (NOT_TOURNAMENT_OWNER). What a round may make the service play is bounded:
+`max_round_bot_tables` tables of bots only per round, and no more than `max_bot_only_games`
+such games played by the process at once (docs/tournaments.md, "What a round may cost").
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import hmac
 import secrets
 from collections.abc import Callable
 
@@ -23,14 +31,16 @@ from risk_rules.seed_commitment import seed_commitment
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import identity
 from risk_service.operations.bot_levels import DEFAULT_LEVEL, level_name
-from risk_service.operations.commands import MAX_NAME, Commands
+from risk_service.operations.commands import MAX_NAME, Commands, check_turns
 from risk_service.operations.identity import digest
 from risk_service.operations.request_ids import check_request_id
 from risk_service.operations.results import Results, check_label
+from risk_service.operations.timers import Timers
 from risk_service.operations.tournament_facts import Fact, fact_fields
 from risk_service.store.tournament_store import TournamentStore
 
 _PLAN_HEAD = 64  # a stored plan: the request's fingerprint (32 bytes), the secret (32), reply
+_ANONYMOUS = b"-"  # the owner of a label an anonymous caller created (no token's digest)
 
 
 def _derived(secret: bytes, what: bytes, index: int) -> bytes:
@@ -48,8 +58,9 @@ class _Table:
 
 class Rounds:
     def __init__(self, commands: Commands, store: TournamentStore, results: Results, *,
-                 new_token: Callable[[], str]) -> None:
+                 new_token: Callable[[], str], timers: Timers | None = None) -> None:
         self.commands = commands
+        self.timers = timers
         self.store = store
         self.results = results
         self.limits = commands.limits
@@ -61,6 +72,16 @@ class Rounds:
         identity.require_creator(self.limits.creator_digests, token)
         variant, options = self._check(request)
         label = request.tournament
+        owner = digest(token) if token is not None else _ANONYMOUS
+        held = await self.store.claim_owner(label, owner, self.limits.retention_ms)
+        if not hmac.compare_digest(held, owner):
+            raise ServiceError(Code.PERMISSION_DENIED, ServiceReason.NOT_TOURNAMENT_OWNER,
+                               f"tournament {label!r} belongs to the credential that created "
+                               "its first round; only that one adds rounds to it or repeats "
+                               "its requests")
+        bot_tables = [i for i, t in enumerate(request.games) if _bots_only(t)]
+        if bot_tables and not await self.store.planned(label, request.request_id):
+            self._check_bot_games(len(bot_tables))
         fingerprint = hashlib.sha256(self._without_id(request)).digest()
         secret = secrets.token_bytes(32)
         planned = self._plan(request, secret)
@@ -75,6 +96,8 @@ class Rounds:
         secret = stored[32:_PLAN_HEAD]
         reply = tournament_pb2.CreateRoundResponse.FromString(stored[_PLAN_HEAD:])
         game_ids = [g.game_id for g in reply.games]
+        if self.timers is not None:  # counted as played here from now on
+            self.timers.bot_only.update(game_ids[i] for i in bot_tables)
         await self.store.add_games(label, request.round, game_ids, self.clock_ms(),
                                    self.limits.retention_ms)
         for index, game in enumerate(reply.games):
@@ -101,11 +124,18 @@ class Rounds:
             raise ServiceError(Code.RESOURCE_EXHAUSTED, ServiceReason.TOO_MANY_ROUND_GAMES,
                                f"a round holds at most {limit} games, not {len(request.games)}",
                                {"limit": str(limit)})
+        bots_only = sum(map(_bots_only, request.games))
+        limit = self.limits.max_round_bot_tables
+        if bots_only > limit:
+            raise ServiceError(Code.RESOURCE_EXHAUSTED, ServiceReason.TOO_MANY_BOT_GAMES,
+                               f"a round holds at most {limit} tables of bots only (no player "
+                               f"seat), not {bots_only}", {"limit": str(limit)})
         try:
             variant, options = wire.options_from_proto(request.options)
         except wire.VariantNotServed as exc:
             raise ServiceError(Code.UNIMPLEMENTED, ServiceReason.VARIANT_NOT_AVAILABLE,
                                str(exc)) from None
+        check_turns(options, self.limits.max_turns)
         if request.duplicate:
             if not any(f.name == "duplicate_draws" for f in dataclasses.fields(options)):
                 raise malformed(f"duplicate play is not available for {variant} yet")
@@ -130,6 +160,18 @@ class Rounds:
                     raise malformed(f"game {number} seat {seat}: unknown bot level "
                                     f"{occupant.bot}")
         return variant, options
+
+    def _check_bot_games(self, new: int) -> None:
+        """Refuse a new round whose tables of bots only would take this process past the
+        games of bots only it plays at once (those bound its bots' work, whoever asks)."""
+        if self.timers is None:
+            return
+        limit, playing = self.limits.max_bot_only_games, self.timers.bot_only_games()
+        if playing + new > limit:
+            raise ServiceError(Code.RESOURCE_EXHAUSTED, ServiceReason.TOO_MANY_BOT_GAMES,
+                               f"this process plays {playing} games of bots only, at most "
+                               f"{limit} at once; {new} more do not fit: retry once some are "
+                               "over, or seat a player", {"limit": str(limit)})
 
     @staticmethod
     def _without_id(request: tournament_pb2.CreateRoundRequest) -> bytes:
@@ -192,3 +234,8 @@ class Rounds:
             variant, options, table.seed, game_id=game.game_id, names=names,
             seat_digests=lambda _players: digests, host_digest=digest(host_token),
             clock=request.clock, nonce=table.nonce, setup=setup, if_absent=True)
+
+
+def _bots_only(table: tournament_pb2.RoundTable) -> bool:
+    """A table with no player seat: nobody's moves set its pace."""
+    return all(s.WhichOneof("occupant") == "bot" for s in table.seats)

@@ -88,7 +88,8 @@ class GameService:
         self.catalogue = Catalogue()
         self.results = Results(self.tournaments, clock_ms=clock_ms, limits=self.limits,
                                resume=self.timers.resume_bots)
-        self.rounds = Rounds(self.commands, self.tournaments, self.results, new_token=new_token)
+        self.rounds = Rounds(self.commands, self.tournaments, self.results, new_token=new_token,
+                             timers=self.timers)
         # campaigns create their games through this (see Commands.open_game)
         self.open_game = self.commands.open_game
 

@@ -3,6 +3,11 @@ deadlines (the timeout policy), bot seats taking their turns, and abandoning idl
 
 A timeout lands exactly once: its commit is based on the version whose deadline passed, so a
 move (or another process's timeout) that got there first makes it STALE.
+
+A game no person plays (every seat the service's bot) has nobody to wait for, so its bots
+would commit as fast as the process can: they move at most once per `bot_only_move_ms`, and
+the process counts such games (`bot_only_games`) so that CreateRound can refuse more than
+`max_bot_only_games` (docs/tournaments.md, "What a round may cost").
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ class Timers:
         self.store = commits.store
         self.process_id = process_id
         self.bot_runs: dict[str, asyncio.Task[None]] = {}
+        # games of bots only this process plays (or is about to: a round being opened)
+        self.bot_only: set[str] = set()
 
     async def enforce_deadline(self, game_id: str) -> bool:
         """Apply the timeout policy if the game's pending deadline has passed. Exactly once:
@@ -96,6 +103,11 @@ class Timers:
         if seats and records.decode_meta(record).bot_seats[seats[0]]:
             self.start_bots(game_id)
 
+    def bot_only_games(self) -> int:
+        """Games of bots only this process plays now."""
+        return sum(1 for game_id in self.bot_only
+                   if (run := self.bot_runs.get(game_id)) is not None and not run.done())
+
     def start_bots(self, game_id: str) -> None:
         """Make sure a task plays the game's bot seats (a commit left one to decide)."""
         running = self.bot_runs.get(game_id)
@@ -106,7 +118,10 @@ class Timers:
     async def _play_bots(self, game_id: str) -> None:
         """Take every decision that belongs to a bot seat, until a human must act."""
         if not await self.store.lease(game_id, self.process_id, BOT_LEASE_MS):
+            self._ended(game_id)
             return
+        pace = self.commits.limits.bot_only_move_ms / 1000
+        leased = asyncio.get_running_loop().time()
         try:
             while True:
                 # the state this process committed last, when Redis still holds it: a load
@@ -132,11 +147,30 @@ class Timers:
                     seat=seat, by_bot=True, action=wire.action_to_proto(record.variant, action))
                 await self.commits.commit(Change(record, new_state, meta, record.status,
                                                  list(events), entry), actor=seat)
-                await asyncio.sleep(0)
+                if len(meta.bot_seats) and all(meta.bot_seats):
+                    self.bot_only.add(game_id)
+                    await asyncio.sleep(pace)
+                else:
+                    await asyncio.sleep(0)
+                now = asyncio.get_running_loop().time()
+                if (now - leased) * 1000 > BOT_LEASE_MS / 2:  # a paced game outlives a lease
+                    if not await self.store.extend_lease(game_id, self.process_id,
+                                                         BOT_LEASE_MS):
+                        return  # another process plays it now
+                    leased = now
         except Exception:  # a bot run must never take the process down
             log.exception("bot_run_failed", game_id=game_id)
         finally:
-            await self.store.release(game_id, self.process_id)
+            try:
+                await self.store.release(game_id, self.process_id)
+            finally:
+                self._ended(game_id)
+
+    def _ended(self, game_id: str) -> None:
+        """Forget a finished run (and so the game, as one of bots only played here)."""
+        self.bot_only.discard(game_id)
+        if self.bot_runs.get(game_id) is asyncio.current_task():
+            del self.bot_runs[game_id]
 
     def idle_cutoff(self, status: int) -> int:
         """The last update time (ms) at which a game of `status` counts as idle now."""

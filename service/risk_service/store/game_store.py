@@ -74,13 +74,17 @@ return {'ok', tostring(version), tostring(seq)}
 
 # A new game: its hash and its creation events, at once (one slot: the game's hash tag).
 # ARGV: commit id, field count n, '1' to leave a game already stored under the id alone (a
-# retried round), the n field/value pairs, the events.
+# retried round), the keys' expiry in ms (0: none), the n field/value pairs, the events.
 _CREATE = """
 if ARGV[3] == '1' and redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local n = tonumber(ARGV[2])
-for i = 4, 3 + 2 * n, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
-for i = 4 + 2 * n, #ARGV do
-  redis.call('XADD', KEYS[2], '0-' .. (i - 3 - 2 * n), 'e', ARGV[i], 'c', ARGV[1])
+for i = 5, 4 + 2 * n, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 5 + 2 * n, #ARGV do
+  redis.call('XADD', KEYS[2], '0-' .. (i - 4 - 2 * n), 'e', ARGV[i], 'c', ARGV[1])
+end
+local ttl = tonumber(ARGV[4])
+if ttl > 0 then
+  for i = 1, 2 do redis.call('PEXPIRE', KEYS[i], ttl) end
 end
 return 1
 """
@@ -124,6 +128,12 @@ return redis.call('DEL', KEYS[1])
 # Delete a lease only if this process still holds it (it may have expired and passed on).
 _RELEASE_LEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+# Extend a lease only if this process still holds it (a bot run longer than the lease).
+_EXTEND_LEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 """
 
@@ -248,6 +258,7 @@ class GameStore:
         self._create = client.register_script(_CREATE)
         self._create_sha = pipe.script(_CREATE) if pipe is not None else ""
         self._release = client.register_script(_RELEASE_LEASE)
+        self._extend = client.register_script(_EXTEND_LEASE)
         self._campaign_cas = client.register_script(_CAMPAIGN_CAS)
         self._drop_campaign = client.register_script(_DROP_CAMPAIGN)
 
@@ -258,10 +269,12 @@ class GameStore:
         extra_fields: Sequence[tuple[str, bytes]] = (),
         *,
         if_absent: bool = False,
+        ttl_ms: int = 0,
     ) -> bool:
         """Write a new game and its creation events atomically, then index it. `extra_fields`
         are more game-hash fields (a tournament game's first fact). With `if_absent`, a game
-        already stored under the id is left as it is and False returned (a retried round)."""
+        already stored under the id is left as it is and False returned (a retried round).
+        With `ttl_ms` its keys expire that long after, unless a commit pushes it on."""
         k = self.keys
         fields: dict[str, bytes | str | int] = {
             "variant": record.variant,
@@ -287,7 +300,7 @@ class GameStore:
             if name:
                 fields[f"name:{seat}"] = name
         fields.update(extra_fields)
-        args = [record.commit_id, len(fields), "1" if if_absent else "0",
+        args = [record.commit_id, len(fields), "1" if if_absent else "0", ttl_ms,
                 *(part for pair in fields.items() for part in pair), *events]
         created = await self._write(self._create_sha, self._create,
                                     [k.game(record.game_id), k.events(record.game_id)], args)
@@ -386,7 +399,8 @@ class GameStore:
         commit_id: str = "",
     ) -> CommitResult:
         """Apply one change's writes if the game is still at `expected_version`; with a
-        retention, every key of the game expires that long after this commit. `fields` are
+        retention (the end's, or a live game's idle expiry), every key of the game expires
+        that long after this commit. `fields` are
         extra game-hash fields written in the same commit (a joined or reissued seat's token
         digest and name); with `claim`, the commit is TAKEN if that game-hash field exists
         (a seat someone joined first). The stored state must also be the one
@@ -497,6 +511,10 @@ class GameStore:
 
     async def release(self, game_id: str, owner: str) -> None:
         await self._release(keys=[self.keys.lease(game_id)], args=[owner])
+
+    async def extend_lease(self, game_id: str, owner: str, ms: int) -> bool:
+        """Hold a lease `ms` longer, if `owner` still holds it; False when it passed on."""
+        return bool(await self._extend(keys=[self.keys.lease(game_id)], args=[owner, ms]))
 
     async def retire(self, game_id: str, variant: str, expires_ms: int) -> None:
         """A game reached a final status: drop its deadline and note when it expires."""

@@ -68,6 +68,11 @@ class TournamentKeys:
         """Set: the label's games whose last fact is not in the feed yet."""
         return f"{self._t(label)}:open"
 
+    def owner(self, label: str) -> str:
+        """String: who created the label's first round (the digest of its bearer token, or
+        `-` for an anonymous caller); only that credential adds rounds to it."""
+        return f"{self._t(label)}:owner"
+
     def labels(self) -> str:
         """Sorted set: label -> when a round was last created under it (ms), for the sweeper."""
         return f"{self.prefix}:tournaments"
@@ -79,6 +84,19 @@ class TournamentStore:
         self.keys = keys
         self.tkeys = TournamentKeys(keys.prefix)
         self._copy = client.register_script(_COPY)
+
+    async def claim_owner(self, label: str, owner: bytes, keep_ms: int) -> bytes:
+        """Make `owner` the label's owner unless it has one; the owner it has now."""
+        key = self.tkeys.owner(label)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(key, owner, nx=True, px=keep_ms)
+            pipe.get(key)
+            _new, held = await pipe.execute()
+        return cast(bytes, held)
+
+    async def planned(self, label: str, request_id: str) -> bool:
+        """Whether a round was planned under `request_id` already (a retry)."""
+        return bool(await self.redis.hexists(self.tkeys.requests(label), request_id))
 
     async def claim_request(self, label: str, request_id: str, record: bytes) -> bytes | None:
         """Store a round's plan under its request id unless one is there; the stored one
@@ -100,7 +118,7 @@ class TournamentStore:
             pipe.zadd(k.round_games(label, round_number), members)
             pipe.sadd(k.open(label), *game_ids)
             for key in (k.requests(label), k.games(label), k.round_games(label, round_number),
-                        k.open(label)):
+                        k.open(label), k.owner(label)):
                 pipe.pexpire(key, keep_ms)
             await pipe.execute()
         await self.redis.zadd(k.labels(), {label: now_ms})
