@@ -1,7 +1,11 @@
-"""Live fan-out: every game streamed by this process is read over a few shared Redis
-connections and handed to its local subscribers.
+"""Live fan-out: every game streamed by this process (and every tournament's results feed it
+serves) is read over a few shared Redis connections and handed to its local subscribers.
 
-A `GameFeed` is one game's cursor and subscribers. Feeds are spread over a fixed set of
+A `StreamFeed` is one followed stream's cursor and subscribers: a game's events (`GameFeed`,
+`FeedHub.subscribe`) or a tournament's results feed (`FeedHub.follow`, operations/results.py);
+both are Redis streams with entry ids `0-<seq>`, so one reader follows either, and an idle
+stream of either kind costs Redis nothing: no poll, only the readers' shared XREAD BLOCK (or,
+on a cluster, the doorbell its writes ring). Feeds are spread over a fixed set of
 `StreamReader`s (the `feed_readers` setting) by the hash slot of their stream key; each reader
 owns one Redis connection and runs one XREAD BLOCK over all its games' streams at once, so
 ten thousand streamed games take a few dozen connections, not ten thousand. A game added to a
@@ -28,8 +32,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Callable, Coroutine
-from typing import Any, Protocol, cast
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import redis.asyncio as aioredis
 import structlog
@@ -51,6 +55,10 @@ log = structlog.get_logger()
 _REMEMBERED = 16
 _XREAD_COUNT = 512  # entries per stream per read
 
+Fields = dict[bytes, bytes]  # one stream entry's fields
+Item = TypeVar("Item")  # what a feed hands its subscribers: a decoded entry
+_Taken_contra = TypeVar("_Taken_contra", contravariant=True)
+
 
 class FeedRolledBack(Exception):
     """The game's stream no longer holds events this feed delivered: Redis lost writes.
@@ -61,11 +69,11 @@ class FeedRolledBack(Exception):
         self.last_seq = last_seq
 
 
-class Listener(Protocol):
+class Listener(Protocol[_Taken_contra]):
     """Who takes a subscriber's events as they come, instead of a handler popping them
     (a stream handed off by `Streams.items`: no task waits on it)."""
 
-    def pushed(self, item: DecodedEvent) -> bool:
+    def pushed(self, item: _Taken_contra) -> bool:
         """Take one event; False: the subscriber is done (its stream has ended)."""
 
     def rolled_back(self, last_seq: int) -> None:
@@ -75,7 +83,7 @@ class Listener(Protocol):
         """The end of one read's events: what was taken may go out as one message."""
 
 
-class Subscriber:
+class FeedSubscriber(Generic[Item]):
     """One stream's buffer. The feed pushes; the stream's handler pops, or its listener takes
     each event as it is pushed.
 
@@ -85,19 +93,19 @@ class Subscriber:
     __slots__ = ("feed", "items", "limit", "listener", "loop", "overflowed", "rolled_back",
                  "waiter")
 
-    def __init__(self, feed: GameFeed, limit: int) -> None:
+    def __init__(self, feed: StreamFeed[Item], limit: int) -> None:
         self.feed = feed
         self.limit = limit
         # a list, not a deque: it is taken whole (next_batch), and an empty deque is a
         # 600-byte block, kept by every idle stream
-        self.items: list[DecodedEvent] = []
+        self.items: list[Item] = []
         self.overflowed = False
         self.rolled_back: int | None = None
         self.loop = asyncio.get_running_loop()
         self.waiter: asyncio.Future[None] | None = None
-        self.listener: Listener | None = None
+        self.listener: Listener[Item] | None = None
 
-    def listen(self, listener: Listener) -> bool:
+    def listen(self, listener: Listener[Item]) -> bool:
         """Hand this subscriber's events to `listener` from now on: those buffered first.
         False (and nothing handed) once it has overflowed or been rolled back: its handler
         must end it as it would."""
@@ -111,7 +119,7 @@ class Subscriber:
         listener.flush()
         return True
 
-    def push(self, item: DecodedEvent) -> bool:
+    def push(self, item: Item) -> bool:
         if self.listener is not None:
             return self.listener.pushed(item)
         accepted = len(self.items) < self.limit
@@ -135,7 +143,7 @@ class Subscriber:
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
-    async def next_batch(self) -> list[DecodedEvent]:
+    async def next_batch(self) -> list[Item]:
         """Wait for events; raises OverflowError once the buffer has overflowed and
         FeedRolledBack once the stream lost events this subscriber may have seen."""
         while not self.items:
@@ -154,23 +162,36 @@ class Subscriber:
         return batch
 
 
-def _identity(fields: dict[bytes, bytes]) -> bytes | int:
-    """What tells two entries at one seq apart: the commit id, else the event's bytes."""
+Subscriber = FeedSubscriber[DecodedEvent]  # a game stream's
+
+
+def _identity(fields: Fields) -> bytes | int:
+    """What tells two entries at one seq apart: the commit id, else the entry's bytes (a
+    game's event, a results feed's fact)."""
     commit = fields.get(b"c")
-    return commit if commit is not None else hash(fields[b"e"])
+    return commit if commit is not None else hash(tuple(sorted(fields.items())))
 
 
-class GameFeed:
-    """One streamed game: where its reader is in the stream, and who listens."""
+def game_event(seq: int, fields: Fields) -> DecodedEvent:
+    """A game stream's entry as its subscribers take it."""
+    return decode_event(fields[b"e"])
 
-    __slots__ = ("cursor", "game_id", "key", "reader", "seen", "subscribers")
 
-    def __init__(self, reader: StreamReader, game_id: str, key: bytes, cursor: int) -> None:
+class StreamFeed(Generic[Item]):
+    """One followed stream: where its reader is in it, and who listens. `name` is the game
+    id, or `t:<label>` for a tournament's results feed; `decode` makes an entry (its seq and
+    fields) into what the subscribers take."""
+
+    __slots__ = ("cursor", "decode", "key", "name", "reader", "seen", "subscribers")
+
+    def __init__(self, reader: StreamReader, name: str, key: bytes, cursor: int,
+                 decode: Callable[[int, Fields], Item]) -> None:
         self.reader = reader
-        self.game_id = game_id
+        self.name = name
         self.key = key
         self.cursor = cursor
-        self.subscribers: set[Subscriber] = set()
+        self.decode = decode
+        self.subscribers: set[FeedSubscriber[Item]] = set()
         # (seq, identity) of the latest entries read, newest last
         self.seen: deque[tuple[int, bytes | int]] = deque(maxlen=_REMEMBERED)
 
@@ -179,7 +200,7 @@ class GameFeed:
             seq = stream_seq(entry_id)
             if seq <= self.cursor:  # a read issued before a re-subscription moved the cursor
                 continue
-            item = decode_event(fields[b"e"])
+            item = self.decode(seq, fields)
             self.cursor = seq
             identity = _identity(fields)
             if not (self.seen and b"c" in fields and self.seen[-1][1] == identity):
@@ -195,16 +216,19 @@ class GameFeed:
             if sub.listener is not None:
                 sub.listener.flush()
 
-    def unsubscribe(self, sub: Subscriber) -> None:
-        """`sub` is gone (a stream that ended); the game's last one takes the feed along."""
+    def unsubscribe(self, sub: FeedSubscriber[Item]) -> None:
+        """`sub` is gone (a stream that ended); the stream's last one takes the feed along."""
         self._discard(sub)
         if not self.subscribers:
             self.reader.hub.drop(self)
 
-    def _discard(self, sub: Subscriber) -> None:
+    def _discard(self, sub: FeedSubscriber[Item]) -> None:
         if sub in self.subscribers:
             self.subscribers.discard(sub)
             self.reader.hub.subscribers -= 1
+
+
+GameFeed = StreamFeed[DecodedEvent]  # a streamed game's
 
 
 class StreamReader:
@@ -216,7 +240,7 @@ class StreamReader:
         # single-connection client, no retries: a reconnect must be seen (a cluster reader's
         # is a cluster client: cluster_feed.py)
         self.redis = client
-        self.feeds: dict[bytes, GameFeed] = {}
+        self.feeds: dict[bytes, StreamFeed[Any]] = {}
         self.client_id: int | None = None
         self.round = 0  # XREADs issued
         self.blocked = False  # an XREAD is out, naming the keys of `round`
@@ -225,7 +249,7 @@ class StreamReader:
         self.task: asyncio.Task[None] | None = None
         self.helpers: set[asyncio.Task[None]] = set()
 
-    def add(self, feed: GameFeed) -> None:
+    def add(self, feed: StreamFeed[Any]) -> None:
         self.feeds[feed.key] = feed
         if self.task is None:
             self.task = asyncio.create_task(self._run(), name=f"feed-reader:{self.index}")
@@ -235,7 +259,7 @@ class StreamReader:
             self.unblocking = True
             self._spawn(self._unblock(self.round, self.client_id))
 
-    def remove(self, feed: GameFeed) -> None:
+    def remove(self, feed: StreamFeed[Any]) -> None:
         # a blocked XREAD may still name the key; what it returns for it is dropped
         if self.feeds.get(feed.key) is feed:
             del self.feeds[feed.key]
@@ -312,7 +336,7 @@ class StreamReader:
         await asyncio.sleep(backoff)
         return min(backoff * 2, 2.0)
 
-    async def _verify(self, among: list[GameFeed] | None = None) -> None:
+    async def _verify(self, among: Sequence[StreamFeed[Any]] | None = None) -> None:
         """After a reconnect (or, on a cluster, a new master for their slot): end every feed
         (of `among`, default all) whose stream lost entries it had read."""
         feeds = [feed for feed in (self.feeds.values() if among is None else among)
@@ -331,7 +355,7 @@ class StreamReader:
                 continue
             await self._rolled_back(feed)
 
-    async def _rolled_back(self, feed: GameFeed) -> None:
+    async def _rolled_back(self, feed: StreamFeed[Any]) -> None:
         """The last seq that survived: the newest remembered entry still in the stream (with
         every older remembered one), else the stream's end when nothing was read yet."""
         control = self.hub.redis
@@ -348,7 +372,7 @@ class StreamReader:
         else:
             last = cast(StreamEntries, await control.xrevrange(feed.key, count=1))
             survived = min(stream_seq(last[0][0]), feed.cursor) if last else 0
-        log.warning("feed_rolled_back", game_id=feed.game_id, cursor=feed.cursor,
+        log.warning("feed_rolled_back", feed=feed.name, cursor=feed.cursor,
                     last_seq=survived, subscribers=len(feed.subscribers))
         self.hub.drop(feed)
         for sub in feed.subscribers:
@@ -368,7 +392,8 @@ class StreamReader:
 
 
 class FeedHub:
-    """The process's feeds, by game id; a feed lives while it has subscribers.
+    """The process's feeds, by name (game id, or `t:<label>`); a feed lives while it has
+    subscribers.
 
     `redis` is the command client (CLIENT UNBLOCK, rollback checks); `reader_client()` makes
     the reader connections, at most `readers` of them. Past `max_games` streamed games or
@@ -391,7 +416,7 @@ class FeedHub:
         self.max_subscribers = max_subscribers
         self.on_refused = on_refused
         self.on_rolled_back = on_rolled_back
-        self.feeds: dict[str, GameFeed] = {}
+        self.feeds: dict[str, StreamFeed[Any]] = {}
         self.subscribers = 0
         self.readers = [reader_class(self, i, reader_client()) for i in range(max(1, readers))]
 
@@ -411,38 +436,46 @@ class FeedHub:
         """Register a subscriber. `after_seq`: a seq the game's stream is known to have
         reached (its stored last seq read before this call), so a new feed need not ask
         Redis where the stream ends; None: ask."""
+        return await self.follow(game_id, self.keys.events(game_id), game_event, limit,
+                                 after_seq)
+
+    async def follow(self, name: str, key: str, decode: Callable[[int, Fields], Item],
+                     limit: int, after_seq: int | None = None) -> FeedSubscriber[Item]:
+        """Register a subscriber of the stream `key` (entry ids `0-<seq>`), under the feed
+        `name`, whose entries `decode` makes into what it takes; `after_seq` as `subscribe`.
+        Every subscriber counts against `max_subscribers`, every feed against `max_games`."""
         if self.max_subscribers and self.subscribers >= self.max_subscribers:
             raise self._refuse(
                 ServiceReason.TOO_MANY_SUBSCRIBERS,
                 f"this process serves at most {self.max_subscribers} streams; retry later or "
                 "on another replica", self.max_subscribers)
-        feed = self.feeds.get(game_id)
+        feed = self.feeds.get(name)
         if feed is None:
             if len(self.feeds) >= self.max_games:
                 raise self._refuse(
                     ServiceReason.TOO_MANY_STREAMED_GAMES,
                     f"this process streams at most {self.max_games} games at once; retry later "
                     "or on another replica", self.max_games)
-            key = self.keys.events(game_id).encode()
+            stream = key.encode()
             if after_seq is None:
-                last = cast(StreamEntries, await self.redis.xrevrange(key, count=1))
+                last = cast(StreamEntries, await self.redis.xrevrange(stream, count=1))
                 after_seq = stream_seq(last[0][0]) if last else 0
-                feed = self.feeds.get(game_id)  # another subscriber may have made it meanwhile
+                feed = self.feeds.get(name)  # another subscriber may have made it meanwhile
             if feed is None:
-                reader = self.readers[key_slot(key) % len(self.readers)]
-                feed = self.feeds[game_id] = GameFeed(reader, game_id, key, after_seq)
+                reader = self.readers[key_slot(stream) % len(self.readers)]
+                feed = self.feeds[name] = StreamFeed(reader, name, stream, after_seq, decode)
                 reader.add(feed)
-        sub = Subscriber(feed, limit)
+        sub: FeedSubscriber[Item] = FeedSubscriber(feed, limit)
         feed.subscribers.add(sub)
         self.subscribers += 1
         return sub
 
-    async def unsubscribe(self, sub: Subscriber) -> None:
+    async def unsubscribe(self, sub: FeedSubscriber[Any]) -> None:
         sub.feed.unsubscribe(sub)
 
-    def drop(self, feed: GameFeed) -> None:
-        if self.feeds.get(feed.game_id) is feed:
-            del self.feeds[feed.game_id]
+    def drop(self, feed: StreamFeed[Any]) -> None:
+        if self.feeds.get(feed.name) is feed:
+            del self.feeds[feed.name]
             feed.reader.remove(feed)
 
     async def close(self) -> None:

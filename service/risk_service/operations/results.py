@@ -11,17 +11,23 @@ crash, add each fact once. The feed is numbered 1, 2, 3 ... without gaps, and a 
 after the last seq it saw: backlog, then new facts as they come, nothing missed or repeated.
 Facts of different games appear in the order they were copied, which is not always the order
 they were committed in.
+
+A stream that has caught up waits on the process's feed hub (feed.py), which follows the
+label's feed as it follows a game's events: one subscription per stream, the feed read by the
+hub's shared readers (XREAD BLOCK; on a cluster, the doorbell the copy script rings), so an
+idle stream costs Redis nothing and a new fact reaches every open stream of the label from
+one read.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import structlog
 
 from risk_proto.risk.v1 import lifecycle_pb2, tournament_pb2
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
+from risk_service.feed import FeedHub, FeedRolledBack, Fields
 from risk_service.operations.limits import Limits
 from risk_service.operations.tournament_facts import FINAL_KINDS, Fact
 from risk_service.store.tournament_store import TournamentStore
@@ -30,7 +36,6 @@ from risk_service.store.unreachable import store_unavailable
 log = structlog.get_logger("tournaments")
 
 FEED_PAGE = 128  # facts read from the feed at a time
-POLL_S = 0.2  # how often a caught-up stream looks for new facts (no connection held between)
 LABEL_IDLE_MS = 3600 * 1000  # a label without open games and rounds this long is not swept
 
 
@@ -40,15 +45,21 @@ def check_label(label: str) -> None:
         raise malformed("tournament must be 1 to 64 characters of A-Z a-z 0-9 . _ -")
 
 
+def fact_entry(seq: int, fields: Fields) -> tuple[int, bytes]:
+    """A results feed's entry as its streams take it from the hub: (seq, TournamentFact)."""
+    return seq, fields[b"f"]
+
+
 def unknown_tournament(label: str) -> ServiceError:
     return ServiceError(Code.NOT_FOUND, ServiceReason.TOURNAMENT_NOT_FOUND,
                         f"no round was created under tournament {label!r}")
 
 
 class Results:
-    def __init__(self, store: TournamentStore, *, clock_ms: Callable[[], int],
+    def __init__(self, store: TournamentStore, hub: FeedHub, *, clock_ms: Callable[[], int],
                  limits: Limits, resume: Callable[[str], Awaitable[None]]) -> None:
         self.store = store
+        self.hub = hub
         self.resume = resume  # restart an open game's bots if nobody plays them (a crash)
         self.clock_ms = clock_ms
         self.limits = limits
@@ -97,18 +108,44 @@ class Results:
     async def stream(self, request: tournament_pb2.StreamResultsRequest
                      ) -> AsyncIterator[bytes]:
         """Serialised StreamResultsResponse messages: every fact after `after_seq`, then new
-        ones as they are copied (the stream does not end by itself)."""
-        check_label(request.tournament)
-        if not await self.store.exists(request.tournament):
-            raise unknown_tournament(request.tournament)
+        ones as they are copied (the stream does not end by itself).
+
+        Subscribed before each backlog read, so backlog + live covers every fact (seqs
+        remove the overlap). A stream that falls `subscriber_buffer` facts behind the hub,
+        or whose feed Redis rolled back, is not cut off: it drops its subscription and reads
+        on from the store after the last seq it sent, subscribed afresh."""
+        label = request.tournament
+        check_label(label)
+        if not await self.store.exists(label):
+            raise unknown_tournament(label)
         after = request.after_seq
+        key = self.store.tkeys.feed(label)
         while True:
-            page = await self.store.read_feed(request.tournament, after, FEED_PAGE)
-            for seq, data in page:
-                fact = Fact.FromString(data)
-                fact.seq = seq
-                yield tournament_pb2.StreamResultsResponse(fact=fact).SerializeToString(
-                    deterministic=True)
-                after = seq
-            if len(page) < FEED_PAGE:
-                await asyncio.sleep(POLL_S)
+            sub = await self.hub.follow(f"t:{label}", key, fact_entry,
+                                        self.limits.subscriber_buffer)
+            try:
+                while True:
+                    page = await self.store.read_feed(label, after, FEED_PAGE)
+                    for seq, data in page:
+                        yield _response(seq, data)
+                        after = seq
+                    if len(page) < FEED_PAGE:
+                        break
+                while True:
+                    try:
+                        batch = await sub.next_batch()
+                    except (OverflowError, FeedRolledBack):
+                        break
+                    for seq, data in batch:
+                        if seq > after:
+                            yield _response(seq, data)
+                            after = seq
+            finally:
+                sub.feed.unsubscribe(sub)
+
+
+def _response(seq: int, data: bytes) -> bytes:
+    """A serialised StreamResultsResponse of the fact stored as `data` at `seq`."""
+    fact = Fact.FromString(data)
+    fact.seq = seq
+    return tournament_pb2.StreamResultsResponse(fact=fact).SerializeToString(deterministic=True)

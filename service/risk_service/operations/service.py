@@ -86,7 +86,7 @@ class GameService:
         self.sessions = Sessions(self.moves, self.streams)
         self.timers = Timers(self.commits, process_id=self.process_id)
         self.catalogue = Catalogue()
-        self.results = Results(self.tournaments, clock_ms=clock_ms, limits=self.limits,
+        self.results = Results(self.tournaments, hub, clock_ms=clock_ms, limits=self.limits,
                                resume=self.timers.resume_bots)
         self.rounds = Rounds(self.commands, self.tournaments, self.results, new_token=new_token,
                              timers=self.timers)

@@ -36,6 +36,12 @@ for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], keep) end
 return seq
 """
 
+# On a cluster the copy also rings the feed's doorbell, as a game's commit rings its stream's
+# (cluster_feed.py): the shard channel named like the feed, on which the results streams of
+# every process follow it (operations/results.py); with no listener SPUBLISH costs next to
+# nothing.
+_COPY_NOTIFY = _COPY.replace("return seq\n", "redis.call('SPUBLISH', feed, seq)\nreturn seq\n")
+
 
 @dataclass(frozen=True, slots=True)
 class TournamentKeys:
@@ -83,7 +89,8 @@ class TournamentStore:
         self.redis = client
         self.keys = keys
         self.tkeys = TournamentKeys(keys.prefix)
-        self._copy = client.register_script(_COPY)
+        self._copy = client.register_script(
+            _COPY_NOTIFY if isinstance(client, RedisCluster) else _COPY)
 
     async def claim_owner(self, label: str, owner: bytes, keep_ms: int) -> bytes:
         """Make `owner` the label's owner unless it has one; the owner it has now."""
