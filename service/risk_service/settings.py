@@ -152,6 +152,13 @@ class Settings:
     # descriptor modules of variants to serve beside the contract's four, comma-separated
     # module paths each with a `DESCRIPTOR` (docs/architecture.md, "Adding a variant")
     extra_variants: str = ""
+    # exports signed by the deployment (docs/exports.md): a PEM Ed25519 private key file that
+    # signs each export's fingerprint, its public key published at
+    # /.well-known/risk-export-keys.json on the HTTP port; empty: exports are not signed
+    export_signing_key: str = ""
+    # ... and PEM public key files (comma-separated) of retired signing keys, published beside
+    # it so that exports they signed still check
+    export_retired_keys: str = ""
     # --- Redis Cluster, durability and workers (docs/storage.md, "Redis Cluster") ---
     # REDIS_URL names any node of a Redis Cluster; the service finds the others
     redis_cluster: bool = False
@@ -246,6 +253,9 @@ class Settings:
                              "embedded Redis has none)")
         if self.redis_cluster and not self.redis_url:
             raise ValueError("RISK_REDIS_CLUSTER=true needs REDIS_URL naming a cluster node")
+
+    def export_retired_key_files(self) -> tuple[str, ...]:
+        return tuple(p.strip() for p in self.export_retired_keys.split(",") if p.strip())
 
     def extra_variant_modules(self) -> tuple[str, ...]:
         return tuple(m.strip() for m in self.extra_variants.split(",") if m.strip())

@@ -138,6 +138,12 @@ def build_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", parents=[common],
                             help="replay an audit export through the rules and check it")
     verify.add_argument("file", help="an export written by `risk export`")
+    verify.add_argument("--key", metavar="FILE_OR_URL",
+                        help="check the export's signature with the deployment's published "
+                             "keys: its HTTP port's URL (or the JWKS URL), a saved JWKS file "
+                             "or a PEM Ed25519 public key")
+    verify.add_argument("--require-signature", action="store_true",
+                        help="with --key: reject an export that is not signed")
 
     demo = sub.add_parser("demo", parents=[common],
                           help="bots play a game through the service")

@@ -344,17 +344,41 @@ def read_export(path: str) -> service_pb2.GameExport:
 
 async def cmd_verify(client: RiskClient, args: argparse.Namespace) -> int:
     del client  # verification needs no service: the rules replay the export locally
+    if args.require_signature and not args.key:
+        raise FileMistake("--require-signature needs --key (the keys to check it with)")
     export = read_export(args.file)
+    keys = None
+    if args.key:  # read before the replay: a wrong --key is said at once
+        from risk_client import export_keys  # noqa: PLC0415 - cryptography only for --key
+
+        try:
+            keys = export_keys.load_keys(args.key)
+        except export_keys.KeyMistake as exc:
+            raise FileMistake(str(exc)) from None
     try:
         verified = audit.verify(export)
+        signed_by = None if keys is None else export_keys.check_signature(export, keys, args.key)
+        if keys is not None and signed_by is None and args.require_signature:
+            raise audit.VerificationError("the export is not signed (--require-signature)")
     except audit.VerificationError as exc:
         print(f"verify: REJECTED game {export.game_id}: {exc}", file=sys.stderr)
         return 1
     seed = ("the seed matches the commitment published at creation" if verified.committed
             else "no seed commitment (a game from before commitments)")
+    scope = ("of the whole export" if verified.format else
+             "of the events only: an export made before whole-export fingerprints")
     _out(f"verify: OK game {export.game_id}: {verified.actions} actions and "
          f"{verified.events} events replay exactly; {seed}; fingerprint "
-         f"{verified.head.hex()}")
+         f"{verified.head.hex()} ({scope})")
+    _out(f"seed commitment: {verified.commitment.hex()}" if verified.commitment
+         else "seed commitment: none (a game from before commitments)")
+    if not export.HasField("signature"):
+        _out("signature: not signed")
+    elif keys is None:
+        _out(f"signature: not checked (signed with key {export.signature.key_id}; pass --key "
+             "to check it)")
+    else:
+        _out(f"signature: OK (kid {signed_by})")
     return 0
 
 

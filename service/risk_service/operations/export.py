@@ -1,23 +1,33 @@
 """ExportGame: a finished game's full record, page by page — its options and seed, every log
 entry, every event and the hash chain over the events — for `risk verify` to replay.
 
-A page token carries the next log index, the last event exported and the chain link after it,
-so a page is built without rereading or rehashing what came before.
+A page token carries the next log index, the last event exported and the links of both chains
+(events and log entries) after them, so a page is built without rereading or rehashing what
+came before. The last page carries the header's digest and the fingerprint over the whole
+export (format 2, docs/exports.md), signed when the deployment has a signing key; the header
+is rebuilt for it from the stored game, which no longer changes. With a key, a page token
+also carries a MAC, so the links the last page's signature covers are this service's own.
 """
 
 from __future__ import annotations
 
-from risk_proto.risk.v1 import game_pb2, service_pb2
-from risk_rules import wire
-from risk_rules.audit import chain_root, hash_chain
-from risk_rules.engine import get_ruleset
+import hmac
+from typing import TYPE_CHECKING, Any
+
+from risk_proto.risk.v1 import game_pb2, lifecycle_pb2, service_pb2
+from risk_rules import audit, wire
+from risk_rules.audit import chain_root, hash_chain, log_root
+from risk_rules.engine import Ruleset, get_ruleset
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import identity, records
 from risk_service.operations.limits import Limits
 from risk_service.operations.records import FINAL
 from risk_service.operations.seed_reveal import seed_revealable
-from risk_service.store.game_store import GameStore
+from risk_service.store.game_store import GameRecord, GameStore
 from risk_service.store.tournament_store import TournamentStore
+
+if TYPE_CHECKING:  # the signing key's module imports cryptography: only where one is set
+    from risk_service.export_signing import ExportSigner
 
 # an export page stops growing past this many bytes of log and events, well inside a client's
 # default 4 MiB receive limit (one entry more may follow the limit: entries are small)
@@ -33,8 +43,8 @@ _STEPS = {"seat_joined": "join", "game_started": "start", "seat_token_reissued":
 
 
 async def export_page(store: GameStore, limits: Limits, request: service_pb2.ExportGameRequest,
-                      token: str | None, tournaments: TournamentStore
-                      ) -> service_pb2.GameExport:
+                      token: str | None, tournaments: TournamentStore, *,
+                      signer: ExportSigner | None = None) -> service_pb2.GameExport:
     """One page of the game's export (see GameExport.next_page_token): the log entries of a
     run of versions with their events and chain links, about EXPORT_PAGE_BYTES."""
     record = await records.load(store, request.game_id)
@@ -51,25 +61,11 @@ async def export_page(store: GameStore, limits: Limits, request: service_pb2.Exp
         raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.GAME_NOT_OVER,
                            "the games of this duplicate round share its seed: each is exported "
                            "once every one of them is over")
-    index, after_seq, link = _cursor(record.game_id, request.page_token)
+    index, after_seq, link, log_link = _cursor(record.game_id, request.page_token, signer)
     rules = get_ruleset(record.variant)
-    page = service_pb2.GameExport(
-        game_id=record.game_id,
-        variant=wire.variant_enum(record.variant),
-        rules_version=rules.rules_version,
-        status=record.status,  # type: ignore[arg-type]
-        version=record.version,
-    )
+    page = _page_header(record, rules)
     if not request.page_token:
-        state = records.decode_state(record)
-        page.options.CopyFrom(wire.options_to_proto(record.variant, state.options))
-        page.seed = state.seed
-        page.seed_commitment = meta.seed_commitment
-        page.seed_nonce = meta.seed_nonce
-        page.seat_names.extend(record.names)
-        outcome = wire.outcome_to_proto(rules.outcome(state))
-        if outcome is not None:
-            page.outcome.CopyFrom(outcome)
+        _first_page_header(page, record, meta, rules)
     events = _StoredEvents(store, record.game_id, after_seq)
     size = 0
 
@@ -104,13 +100,55 @@ async def export_page(store: GameStore, limits: Limits, request: service_pb2.Exp
     if more and len(page.log) == EXPORT_PAGE_ENTRIES and not await store.read_log(
             record.game_id, index, 1):
         more = False  # the log ended exactly at the page's end
-    if more:
-        page.next_page_token = f"{index}:{events.seq}:{link.hex()}"
-    else:
+    if not more:
         rest = await events.rest()
         add_events(rest)
         page.log.extend(_filled_entries(rest, record.version + 1))
+    log_links = audit.log_chain(record.game_id, page.log, log_link)
+    page.log_chain.extend(log_links)
+    if log_links:
+        log_link = log_links[-1]
+    if more:
+        cursor = f"{index}:{events.seq}:{link.hex()}:{log_link.hex()}"
+        page.next_page_token = cursor if signer is None else \
+            f"{cursor}:{signer.token_mac(record.game_id, cursor)}"
+        return page
+    header = page  # a one-page export: the digest leaves out the body and the proofs
+    if request.page_token:
+        header = _page_header(record, rules)
+        _first_page_header(header, record, meta, rules)
+    page.header_digest = audit.header_digest(header)
+    page.fingerprint = audit.fingerprint(record.game_id, page.header_digest, log_link, link)
+    if signer is not None:
+        page.signature.CopyFrom(signer.sign(page.fingerprint))
     return page
+
+
+def _page_header(record: GameRecord, rules: Ruleset[Any, Any, Any]
+                 ) -> service_pb2.GameExport:
+    """The fields every page repeats."""
+    return service_pb2.GameExport(
+        game_id=record.game_id,
+        variant=wire.variant_enum(record.variant),
+        rules_version=rules.rules_version,
+        status=record.status,  # type: ignore[arg-type]
+        version=record.version,
+        format=audit.EXPORT_FORMAT,
+    )
+
+
+def _first_page_header(page: service_pb2.GameExport, record: GameRecord,
+                       meta: lifecycle_pb2.GameMeta, rules: Ruleset[Any, Any, Any]) -> None:
+    """The fields only the first page holds: with `_page_header`'s, the export's header."""
+    state = records.decode_state(record)
+    page.options.CopyFrom(wire.options_to_proto(record.variant, state.options))
+    page.seed = state.seed
+    page.seed_commitment = meta.seed_commitment
+    page.seed_nonce = meta.seed_nonce
+    page.seat_names.extend(record.names)
+    outcome = wire.outcome_to_proto(rules.outcome(state))
+    if outcome is not None:
+        page.outcome.CopyFrom(outcome)
 
 
 class _StoredEvents:
@@ -148,21 +186,30 @@ class _StoredEvents:
         return await self.through(2**64 - 1)
 
 
-def _cursor(game_id: str, token: str) -> tuple[int, int, bytes]:
-    """(next log index, last seq exported, the chain link after it) from a page token.
+def _cursor(game_id: str, token: str, signer: ExportSigner | None
+            ) -> tuple[int, int, bytes, bytes]:
+    """(next log index, last seq exported, the events' chain link after it, the log's) from a
+    page token.
 
-    A client that alters the token only spoils its own export's chain, which `verify`
-    recomputes."""
+    Without a signing key, a client that alters the token only spoils its own export's chains,
+    which `verify` recomputes; with one, the token's MAC must hold, since the last page's
+    signature covers the links it carries. A token of the format before log chains (three
+    parts) is refused too: the export starts again from its first page."""
     if not token:
-        return 0, 0, chain_root(game_id)
+        return 0, 0, chain_root(game_id), log_root(game_id)
     parts = token.split(":")
+    wanted = 4 if signer is None else 5
     try:
-        index, seq, link = int(parts[0]), int(parts[1]), bytes.fromhex(parts[2])
+        index, seq = int(parts[0]), int(parts[1])
+        link, log_link = bytes.fromhex(parts[2]), bytes.fromhex(parts[3])
     except (ValueError, IndexError):
         raise malformed("page_token is not one this service issued") from None
-    if len(parts) != 3 or index < 0 or seq < 0 or len(link) != 32:
+    if len(parts) != wanted or index < 0 or seq < 0 or len(link) != 32 or len(log_link) != 32:
         raise malformed("page_token is not one this service issued")
-    return index, seq, link
+    if signer is not None and not hmac.compare_digest(
+            parts[4], signer.token_mac(game_id, ":".join(parts[:4]))):
+        raise malformed("page_token is not one this service issued")
+    return index, seq, link, log_link
 
 
 def _canonical_entry(variant: str, entry: game_pb2.LogEntry) -> game_pb2.LogEntry:

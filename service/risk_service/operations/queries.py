@@ -13,7 +13,7 @@ from risk_service.errors import malformed
 from risk_service.operations import identity, records
 from risk_service.operations.commit import Committer
 from risk_service.operations.records import ACTIVE, FINAL, GAME_ID
-from risk_service.operations.replay import Replays
+from risk_service.operations.replay import OnReplay, Replays
 from risk_service.operations.results import check_label, unknown_tournament
 from risk_service.operations.seed_reveal import seed_revealable
 from risk_service.operations.views import summary
@@ -24,12 +24,13 @@ LIST_SLICE = 25  # games of a ListGames page read and summarised between two tur
 
 
 class Queries:
-    def __init__(self, commits: Committer, tournaments: TournamentStore) -> None:
+    def __init__(self, commits: Committer, tournaments: TournamentStore, *,
+                 on_replay: OnReplay = lambda _kind, _steps: None) -> None:
         self.commits = commits
         self.tournaments = tournaments
         self.store = commits.store
         self.limits = commits.limits
-        self.replays = Replays(self.store)
+        self.replays = Replays(self.store, self.limits.replay_checkpoint_every, on_replay)
 
     async def get(
         self, request: service_pb2.GetGameRequest, token: str | None

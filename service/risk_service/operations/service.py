@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import secrets
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from risk_proto.risk.v1 import service_pb2, session_pb2, tournament_pb2, variant_pb2
 from risk_service.feed import FeedHub
@@ -29,6 +29,9 @@ from risk_service.operations.streams import Handoff, Streams
 from risk_service.operations.timers import Timers
 from risk_service.store.game_store import GameRecord, GameStore
 from risk_service.store.tournament_store import TournamentStore
+
+if TYPE_CHECKING:  # imports cryptography: only a process with a signing key loads it
+    from risk_service.export_signing import ExportSigner
 
 
 def new_seat_token() -> str:
@@ -62,8 +65,10 @@ class GameService:
         new_seed: Callable[[], int] = lambda: secrets.randbits(64),
         new_commit_id: Callable[[], str] | None = None,
         on_conflict: Callable[[], None] = lambda: None,
+        export_signer: ExportSigner | None = None,
     ) -> None:
         self.store = store
+        self.export_signer = export_signer  # signs each export's fingerprint (docs/exports.md)
         self.hub = hub
         self.clock_ms = clock_ms
         self.limits = limits or Limits()
@@ -146,7 +151,8 @@ class GameService:
 
     async def export(self, request: service_pb2.ExportGameRequest, token: str | None
                      ) -> service_pb2.GameExport:
-        return await export_page(self.store, self.limits, request, token, self.tournaments)
+        return await export_page(self.store, self.limits, request, token, self.tournaments,
+                                 signer=self.export_signer)
 
     async def create_round(self, request: tournament_pb2.CreateRoundRequest, token: str | None
                            ) -> tournament_pb2.CreateRoundResponse:

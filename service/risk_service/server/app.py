@@ -289,6 +289,12 @@ async def start(settings: Settings, redis_url: str) -> App:
     """Start serving on settings.listen against `redis_url`; returns the running app."""
     variants.load(settings.extra_variant_modules())  # before a call can name one
     credentials, mutual = _server_credentials(settings)  # bad TLS settings fail before anything
+    signer = None
+    if settings.export_signing_key:  # a bad key file fails here too, naming its setting
+        from risk_service.export_signing import ExportSigner  # noqa: PLC0415 - only with a key
+
+        signer = ExportSigner.from_files(settings.export_signing_key,
+                                         settings.export_retired_key_files())
     # the Redis user, password and TLS beside the URL; every client below connects with them
     access = RedisAccess.from_settings(settings, redis_url)
     metrics = Metrics()
@@ -321,6 +327,7 @@ async def start(settings: Settings, redis_url: str) -> App:
             snapshot_every=settings.snapshot_every,
         ),
         on_conflict=metrics.commit_conflict,
+        export_signer=signer,
     )
     metrics.count_subscribers(lambda: hub.subscriber_count)
     campaigns = CampaignService(games)
@@ -359,7 +366,8 @@ async def start(settings: Settings, redis_url: str) -> App:
 
         app.http = HttpPort(games, campaigns, admission, metrics,
                             max_message_bytes=settings.max_message_bytes,
-                            origins=cors_origins(settings.http_cors_origins))
+                            origins=cors_origins(settings.http_cors_origins),
+                            export_keys=None if signer is None else signer.jwks())
         http_port = await app.http.start(
             settings.http_listen, grace_s=settings.shutdown_grace_s,
             cert_file=settings.tls_cert_file, key_file=settings.tls_key_file,
@@ -383,6 +391,8 @@ async def start(settings: Settings, redis_url: str) -> App:
     http = ({} if http_port is None
             else {"http_address": settings.http_listen, "http_port": http_port})
     log.info("listening", address=settings.listen, port=port, tls=tls, event_loop=loop, **http)
+    if signer is not None:
+        log.info("export_signing", key_id=signer.key_id, retired=len(signer.retired))
     if mtls_port is not None:
         log.info("listening", address=settings.mtls_listen, port=mtls_port, tls="mutual")
     return app

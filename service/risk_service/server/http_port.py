@@ -44,7 +44,7 @@ from risk_service.operations import GameService
 from risk_service.server import calls
 from risk_service.server.metrics import Metrics
 from risk_service.server.status import rich_status
-from risk_service.server.web_app import WebApp
+from risk_service.server.web_app import EXPORT_KEYS_PATH, WebApp
 from risk_service.server.websocket import WebSockets
 
 log = structlog.get_logger("rpc")
@@ -549,15 +549,18 @@ class HttpPort:
 
     def __init__(self, games: GameService, campaigns: CampaignService,
                  admission: calls.Admission, metrics: Metrics | None, *,
-                 max_message_bytes: int, origins: frozenset[str]) -> None:
+                 max_message_bytes: int, origins: frozenset[str],
+                 export_keys: bytes | None = None) -> None:
         connect = RiskServiceASGIApplication(
             RiskConnect(games, campaigns),
             interceptors=[CallGate(admission, metrics), RequestFields()],
             read_max_bytes=max_message_bytes,
             codecs=[BinaryCodec(), JsonCodec()],
         )
-        # the web app's files at `/` and `/app/` (server.web_app), the API on its paths
-        self.app = WebApp(Cors(connect, origins))
+        # the web app's files at `/` and `/app/` (server.web_app), the API on its paths; the
+        # export signing keys' JWKS at its well-known path when exports are signed
+        published = None if export_keys is None else {EXPORT_KEYS_PATH: export_keys}
+        self.app = WebApp(Cors(connect, origins), published=published)
         # an upgrade to WebSocket on a streaming method's path (server.websocket)
         self.websockets = WebSockets(games, admission, metrics,
                                      max_message_bytes=max_message_bytes, origins=origins,

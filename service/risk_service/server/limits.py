@@ -29,20 +29,24 @@ class RateLimiter:
         self.clock = clock
         self.buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
 
-    def admit(self, caller: str) -> None:
+    def admit(self, caller: str, cost: float = 1) -> None:
+        """Spend `cost` of the caller's bucket, or raise RATE_LIMITED with retry_after_ms. A
+        cost above the burst (a replay budget's full replay of a long game) is admitted from
+        a full bucket and leaves it in debt, so no call is refused for ever."""
         if self.rate <= 0:
             return
         now = self.clock()
         tokens, last = self.buckets.pop(caller, (self.burst, now))
         tokens = min(self.burst, tokens + (now - last) * self.rate)
-        if tokens < 1:
+        needed = min(cost, self.burst)
+        if tokens < needed:
             self.buckets[caller] = (tokens, now)
             raise ServiceError(
                 Code.RESOURCE_EXHAUSTED, ServiceReason.RATE_LIMITED,
                 f"more than {self.rate:g} {self.what} a second from this caller; slow down",
-                {"retry_after_ms": str(int((1 - tokens) / self.rate * 1000) + 1)},
+                {"retry_after_ms": str(int((needed - tokens) / self.rate * 1000) + 1)},
             )
-        self.buckets[caller] = (tokens - 1, now)
+        self.buckets[caller] = (tokens - cost, now)
         while len(self.buckets) > _MAX_CALLERS:
             self.buckets.popitem(last=False)
 

@@ -2,6 +2,10 @@
 modules and stylesheet, read from the installed package (risk_service/web, package data), so
 the service serves the app wherever it is installed, with no build step and no other server.
 
+It also publishes what a deployment hands it to publish at fixed paths: the export signing
+keys' JWKS at `/.well-known/risk-export-keys.json` (docs/exports.md), readable from any origin,
+since a verifier of exports is usually someone else's page or tool.
+
 Everything else (the RPC paths, CORS preflights) goes on to the wrapped application
 unchanged. The files are read once, at start: they change only with the installed package.
 Each reply carries an ETag and `no-cache` (a browser revalidates, so an upgrade is seen at the
@@ -29,6 +33,8 @@ _TYPES = {
     ".svg": "image/svg+xml",
 }
 _PREFIX = "/app/"
+# the export signing keys, when the deployment signs exports (risk_service.export_signing)
+EXPORT_KEYS_PATH = "/.well-known/risk-export-keys.json"
 _POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
            "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 
@@ -57,13 +63,20 @@ def load_files(package: str = "risk_service.web") -> dict[str, StaticFile]:
 class WebApp:
     """ASGI: the app's files for GET and HEAD on their paths, the wrapped app for the rest."""
 
-    def __init__(self, app: ASGIApp, files: Mapping[str, StaticFile] | None = None) -> None:
+    def __init__(self, app: ASGIApp, files: Mapping[str, StaticFile] | None = None, *,
+                 published: Mapping[str, bytes] | None = None) -> None:
         self.app = app
-        self.files = load_files() if files is None else files
+        self.files = dict(load_files() if files is None else files)
+        # JSON documents at their own paths (the JWKS), public to every origin
+        self.published = frozenset(published or ())
+        for path, body in (published or {}).items():
+            etag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+            self.files[path] = StaticFile(body, "application/json", etag)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "") if scope["type"] == "http" else ""
-        if scope["type"] != "http" or not (path == "/" or path.startswith(_PREFIX)):
+        if scope["type"] != "http" or not (path == "/" or path.startswith(_PREFIX)
+                                           or path in self.published):
             await self.app(scope, receive, send)
             return
         if scope["method"] not in ("GET", "HEAD"):
@@ -78,6 +91,8 @@ class WebApp:
                    (b"content-security-policy", _POLICY.encode()),
                    (b"x-content-type-options", b"nosniff"),
                    (b"referrer-policy", b"no-referrer")]
+        if path in self.published:
+            headers.append((b"access-control-allow-origin", b"*"))
         if dict(scope.get("headers", ())).get(b"if-none-match") == found.etag.encode():
             await self._reply(send, 304, b"", None, headers=headers)
             return
