@@ -181,6 +181,13 @@ class Settings:
     # and a load replays at most this many minus one (docs/storage.md, "Snapshots every N
     # versions"); 1: a snapshot on every commit
     snapshot_every: int = 1
+    # GetGame's at_version (docs/api.md, "Replay"): a game that is over keeps its state every
+    # this many versions in Redis once first replayed, so a replay applies fewer than this
+    # many log entries (1 to 1024); and the replay steps one caller (its verified token, else
+    # its address) may spend a second, per process, with the burst above it (0: no budget)
+    replay_checkpoint_every: int = 32
+    replay_budget_per_s: float = 5000.0
+    replay_budget_burst: float = 0.0
     # set by the parent of `workers` for its children: bind `listen` with SO_REUSEPORT
     reuse_port: bool = False
 
@@ -229,6 +236,9 @@ class Settings:
         if not 1 <= settings.snapshot_every <= 1024:
             raise ValueError(f"RISK_SNAPSHOT_EVERY={settings.snapshot_every} is not between 1 "
                              "and 1024")
+        if not 1 <= settings.replay_checkpoint_every <= 1024:
+            raise ValueError(f"RISK_REPLAY_CHECKPOINT_EVERY={settings.replay_checkpoint_every} "
+                             "is not between 1 and 1024")
         if settings.workers < 1:
             raise ValueError(f"RISK_WORKERS={settings.workers} must be at least 1")
         if settings.redis_timeout_ms < 0:

@@ -1,17 +1,24 @@
 """GetGame's at_version: a finished game of every variant, as a spectator saw it at any version,
 over gRPC and over the HTTP port's JSON, equal to the engine's spectator view after replaying
 the game's export up to that version; refused for a game still in play and past the last
-version, with the same reasons on both ports."""
+version, with the same reasons on both ports. Replays start from checkpoints kept with the game
+in Redis, so a fresh process replays a few log entries a call, not the game."""
 
 from __future__ import annotations
 
 import asyncio
+import random
+import re
+import urllib.request
 
 import grpc
 import pytest
+import redis.asyncio as aioredis
 
-from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_rules.engine import REGISTRY
+from risk_service.redis_server import free_port
+from risk_service.store.keys import Keys
 from tests.service.conftest import ServiceFactory
 from tests.service.finished_games import (
     fast_options,
@@ -103,3 +110,72 @@ async def test_a_game_in_play_or_waiting_is_not_replayed(web: ServiceProcess) ->
         # without at_version the game in play is read as before
         got = await stub.GetGame(service_pb2.GetGameRequest(game_id=playing.game.game_id))
         assert got.game.status == service_pb2.GAME_STATUS_ACTIVE and got.HasField("board")
+
+
+async def _replayed(port: int) -> dict[str, float]:
+    """risk_replay_steps_total by kind ("answer", "build") from a process's /metrics page."""
+    def scrape() -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+            return str(reply.read().decode())
+    page = await asyncio.to_thread(scrape)
+    found = dict(re.findall(r'^risk_replay_steps_total\{kind="(\w+)"\} ([0-9.e+]+)$', page,
+                            re.MULTILINE))
+    assert set(found) == {"answer", "build"}, "risk_replay_steps_total is not on the page"
+    return {kind: float(value) for kind, value in found.items()}
+
+
+def _bytes(board: game_pb2.BoardView) -> bytes:
+    return board.SerializeToString(deterministic=True)
+
+
+async def test_a_fresh_process_replays_from_the_checkpoints_kept_with_the_game(
+    make_service: ServiceFactory, redis_client: aioredis.Redis,
+) -> None:
+    """The first replay of a finished game keeps its state every K versions in Redis (under
+    the game's hash tag, expiring with it); a fresh process (no cache, another K setting)
+    then answers random versions byte-identical to the export's full replay, applying fewer
+    than K log entries a call and never the whole game; checkpoints of another state are
+    replayed afresh."""
+    every = 8
+    first = make_service(RISK_REPLAY_CHECKPOINT_EVERY=str(every))
+    async with grpc.aio.insecure_channel(first.target) as channel:
+        stub = service_pb2_grpc.RiskServiceStub(channel)
+        game = await finished_game(stub, "classic")
+        boards = await spectator_boards(stub, game)
+        await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id,
+                                                      at_version=game.version // 2))
+    assert game.version > 4 * every
+    keys = Keys()
+    checkpoints = f"risk:g:{{{game.game_id}}}:cp"  # the game's hash tag: its slot on a cluster
+    kept = await redis_client.hgetall(checkpoints)
+    assert (kept[b"fmt"], kept[b"every"]) == (b"1", str(every).encode())
+    assert sorted(int(f[2:]) for f in kept if f.startswith(b"s:")) == list(
+        range(0, game.version + 1, every))
+    game_ttl = await redis_client.pttl(keys.game(game.game_id))
+    assert 0 < await redis_client.pttl(checkpoints) <= game_ttl
+
+    port = free_port()
+    fresh = make_service(RISK_METRICS_PORT=str(port), RISK_REPLAY_CHECKPOINT_EVERY="32")
+    versions = [0, game.version, *random.Random(game.version).sample(range(game.version), 30)]
+    async with grpc.aio.insecure_channel(fresh.target) as channel:
+        stub = service_pb2_grpc.RiskServiceStub(channel)
+        before = await _replayed(port)
+        for version in versions:
+            got = await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id,
+                                                                at_version=version))
+            assert _bytes(got.board) == _bytes(boards[version]), f"at version {version}"
+            after = await _replayed(port)
+            # the stride stored with the game, not this process' setting
+            assert after["answer"] - before["answer"] <= every - 1, f"at version {version}"
+            assert after["build"] == 0
+            before = after
+
+        # checkpoints of a state the game no longer holds (Redis lost writes) are not used
+        await redis_client.hset(checkpoints, "cid", "another-commit")
+        middle = game.version // 2 + 3
+        got = await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id,
+                                                            at_version=middle))
+        assert _bytes(got.board) == _bytes(boards[middle])
+        assert (await _replayed(port))["build"] > 0
+        assert (await redis_client.hget(checkpoints, "cid")) != \
+            b"another-commit"

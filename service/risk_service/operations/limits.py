@@ -47,6 +47,8 @@ class Limits:
     # step, status change and end); in between it appends the action to the log, and a load
     # replays the entries after the snapshot (1: a snapshot on every commit)
     snapshot_every: int = 1
+    # a replay (GetGame's at_version) keeps a game's state every this many versions in Redis
+    replay_checkpoint_every: int = 32
 
     def retention(self, status_before: int) -> int:
         """How long a game ending now is kept (ms): a game that ends before it started

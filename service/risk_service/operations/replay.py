@@ -1,21 +1,28 @@
 """Replay: a finished game's board as a spectator saw it at any version, rebuilt by replaying
 its stored log through the pure rules (as `risk_rules.audit.verify` replays an export).
 
-Cost is bounded by checkpoints: the first replay of a game reads its log once and applies every
-entry, keeping the state at every stride-th version (a stride of CHECKPOINT_STRIDE versions, or
-longer for a game of more than MAX_CHECKPOINTS strides); a later request for the same game
-starts from the checkpoint at or before its version, so it applies fewer than a stride of
-entries. The replays of the last REPLAY_CACHE_GAMES games are kept per process (memory: a
-game's decoded actions plus at most MAX_CHECKPOINTS + 1 states). Only a game that is over is
-replayed, so what is cached never changes; the cache is still keyed by the state the record
-holds, so a store rolled back to another state is replayed afresh. The full replay runs in a
-worker thread: a long game does not hold the event loop.
+Cost is bounded by checkpoints kept with the game in Redis (store/checkpoints.py), not per
+process: the state every `every` versions (Limits.replay_checkpoint_every). A read takes the
+checkpoint at or before its version and the log entries after it (one script on the game's
+slot) and applies fewer than `every` of them, in any process, fresh or not. A game that has
+none (never replayed, replayed before Redis lost writes, or stored by an earlier release) is
+replayed in full once, in a worker thread (a long game does not hold the event loop), and its
+checkpoints written; concurrent first reads of a game in one process share that replay. Only
+a game that is over is replayed, so its checkpoints never change while its state is the one
+they were replayed to (its commit id).
+
+Every replay is charged to its caller before its work is done, in replay steps (log entries
+it applies, plus STEP_COST_PER_CALL for the checkpoint's decoding and the view): the transport
+points REPLAY_BUDGET at the caller's budget for the call (server.calls.Admission), as it points
+`verified.VERIFIED` at its record of credentials; over it the call is refused
+RESOURCE_EXHAUSTED / RATE_LIMITED with `retry_after_ms`, before any replay work.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,45 +32,56 @@ from risk_rules.engine import get_ruleset
 from risk_service.errors import Code, ServiceError, ServiceReason
 from risk_service.operations import records
 from risk_service.operations.records import FINAL, Step, advance, step_of
+from risk_service.store.checkpoints import Checkpoint, CheckpointStore, Kept
 from risk_service.store.game_store import GameRecord, GameStore
 
-CHECKPOINT_STRIDE = 32  # a state is kept every this many versions ...
-MAX_CHECKPOINTS = 256  # ... or at most this many for a long game (46,589 versions: every 182)
-REPLAY_CACHE_GAMES = 16  # games whose replays a process keeps
-LOG_READ = 512  # log entries read from Redis at a time
+CHECKPOINT_EVERY = 32  # the default stride: a classic state is about 270 bytes, 8 per version
+LOG_READ = 512  # log entries read from Redis at a time by a full replay
+# what a replay costs besides its steps (a checkpoint decoded, the view built): about four
+# steps' time (bench/RESULTS.md, "Replay checkpoints in Redis")
+STEP_COST_PER_CALL = 4
+
+# charge(steps): spend this many replay steps of the call's caller, or raise RESOURCE_EXHAUSTED.
+# The transport sets it per call; the default charges nothing (no budget configured).
+REPLAY_BUDGET: ContextVar[Callable[[int], None]] = ContextVar(
+    "replay_budget", default=lambda _steps: None)
+
+# on_replay(kind, steps): "answer" for the entries applied after a checkpoint, "build" for a
+# full replay that wrote a game's checkpoints (the metric risk_replay_steps_total)
+OnReplay = Callable[[str, int], None]
 
 
 @dataclass(frozen=True, slots=True)
-class Replay:
-    """One game's log as rule steps, with the state at every CHECKPOINT_STRIDE-th version."""
+class Built:
+    """A full replay's checkpoints and the log they index, as the store would answer."""
 
-    variant: str
-    steps: list[Step]  # steps[v - 1] is what version v did
-    stride: int
-    checkpoints: list[Any]  # checkpoints[i] is the state at version i * stride
+    every: int
+    kept: list[Kept]
+    entries: list[bytes]
 
-    def state_at(self, version: int) -> Any:
-        rules = get_ruleset(self.variant)
-        start = version // self.stride * self.stride
-        state = self.checkpoints[start // self.stride]
-        for step in self.steps[start:version]:
-            state = advance(rules, state, step)
-        return state
+    def checkpoint(self, version: int) -> Checkpoint:
+        """What `CheckpointStore.read` answers for `version` once these are written."""
+        point = self.kept[version // self.every]
+        first = point.log_index
+        return Checkpoint(point.version, point.state,
+                          tuple(self.entries[first:first + version - point.version]))
 
 
 class Replays:
-    """The replays of the games this process replayed last."""
+    """At_version reads, from the checkpoints kept with each game."""
 
-    def __init__(self, store: GameStore, capacity: int = REPLAY_CACHE_GAMES) -> None:
+    def __init__(self, store: GameStore, every: int = CHECKPOINT_EVERY,
+                 on_replay: OnReplay = lambda _kind, _steps: None) -> None:
         self.store = store
-        self.capacity = capacity
-        self._games: OrderedDict[str, tuple[tuple[int, str], Replay]] = OrderedDict()
-        self._building: dict[str, tuple[tuple[int, str], asyncio.Future[Replay]]] = {}
+        self.every = every
+        self.on_replay = on_replay
+        self.checkpoints = CheckpointStore(store.redis, store.keys)
+        self._building: dict[str, tuple[tuple[int, str], asyncio.Future[Built]]] = {}
 
     async def board_at(self, record: GameRecord, version: int) -> game_pb2.BoardView:
         """The spectator's board of the game of `record` just after `version` was committed;
         GAME_NOT_OVER for a game still waiting or in play, VERSION_OUT_OF_RANGE past its
-        version."""
+        version, RATE_LIMITED past the caller's replay budget."""
         if record.status not in FINAL:
             raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.GAME_NOT_OVER,
                                "a game is replayed once it is over: until then, read its "
@@ -73,36 +91,42 @@ class Replays:
                 Code.INVALID_ARGUMENT, ServiceReason.VERSION_OUT_OF_RANGE,
                 f"at_version {version} is past the game's last version {record.version}",
                 {"current_version": str(record.version)})
-        replay = await self._replay(record)
-        state = replay.state_at(version)
+        charge = REPLAY_BUDGET.get()
+        found = await self.checkpoints.read(record.game_id, record.commit_id, version)
+        if found is None:
+            found = await self._built(record, version, charge)
+        else:
+            charge(len(found.entries) + STEP_COST_PER_CALL)
+        state, applied = _advance_from(record.variant, found, version)
+        self.on_replay("answer", applied)
         return wire.view_to_proto(record.variant, get_ruleset(record.variant).view(state, None))
 
-    async def _replay(self, record: GameRecord) -> Replay:
+    async def _built(self, record: GameRecord, version: int,
+                     charge: Callable[[int], None]) -> Checkpoint:
+        """The checkpoint for `version` from a full replay of the game (this call's, or one
+        already running in this process for the same state), its checkpoints written."""
         key = records.state_id(record)
-        held = self._games.get(record.game_id)
-        if held is not None and held[0] == key:
-            self._games.move_to_end(record.game_id)
-            return held[1]
-        # concurrent first reads of one game share one build; shielded, so a caller that
-        # gives up does not cancel it for the others
         running = self._building.get(record.game_id)
-        if running is None or running[0] != key:
+        if running is not None and running[0] == key:
+            charge(self.every + STEP_COST_PER_CALL)  # it waits for a replay someone paid for
+        else:
+            charge(record.version + STEP_COST_PER_CALL)
+            # shielded: a caller that gives up does not cancel the replay for the others
             running = (key, asyncio.ensure_future(self._build(record)))
             self._building[record.game_id] = running
         try:
-            replay = await asyncio.shield(running[1])
+            built = await asyncio.shield(running[1])
         finally:
             if self._building.get(record.game_id) is running and running[1].done():
                 del self._building[record.game_id]
-        self._games[record.game_id] = (key, replay)
-        self._games.move_to_end(record.game_id)
-        while len(self._games) > self.capacity:
-            self._games.popitem(last=False)
-        return replay
+        return built.checkpoint(version)
 
-    async def _build(self, record: GameRecord) -> Replay:
+    async def _build(self, record: GameRecord) -> Built:
         entries = await self._log(record.game_id)
-        return await asyncio.to_thread(_build, record, entries)
+        kept, steps = await asyncio.to_thread(_build, record, entries, self.every)
+        self.on_replay("build", steps)
+        await self.checkpoints.write(record.game_id, record.commit_id, self.every, kept)
+        return Built(self.every, kept, entries)
 
     async def _log(self, game_id: str) -> list[bytes]:
         entries: list[bytes] = []
@@ -113,24 +137,52 @@ class Replays:
                 return entries
 
 
-def _build(record: GameRecord, entries: list[bytes]) -> Replay:
-    """Replay the whole log from the game's options and seed (the final state holds both)."""
+def _build(record: GameRecord, entries: list[bytes], every: int) -> tuple[list[Kept], int]:
+    """Replay the whole log from the game's options and seed (the final state holds both),
+    keeping the state (encoded) at every `every`-th version; and the steps applied."""
     rules = get_ruleset(record.variant)
     final = records.decode_state(record)
     state, _events = rules.create(final.options, final.seed)
     # a game stored before every commit had a log entry lacks the entries of its lifecycle
     # steps: the versions without one changed nothing the rules hold
     steps: list[Step] = [None] * record.version
-    for data in entries:
+    after: list[int] = [0] * (record.version + 1)  # after[v]: log index of the entry after v
+    for index, data in enumerate(entries):
         entry = game_pb2.LogEntry.FromString(data)
         if not 0 < entry.version <= record.version:
             continue
         steps[entry.version - 1] = step_of(entry)
-    stride = max(CHECKPOINT_STRIDE, -(-len(steps) // MAX_CHECKPOINTS))
-    checkpoints = [state]
+        after[entry.version] = index + 1
+    for version in range(1, record.version + 1):
+        after[version] = max(after[version], after[version - 1])
+    kept = [Kept(0, 0, wire.encode_state(record.variant, state))]
+    applied = 0
     for version, step in enumerate(steps, start=1):
-        state = advance(rules, state, step)
-        if version % stride == 0:
-            checkpoints.append(state)
-    return Replay(record.variant, steps, stride, checkpoints)
+        if step is not None:
+            state = advance(rules, state, step)
+            applied += 1
+        if version % every == 0:
+            kept.append(Kept(version, after[version], wire.encode_state(record.variant, state)))
+    return kept, applied
 
+
+def _advance_from(variant: str, found: Checkpoint, version: int) -> tuple[Any, int]:
+    """The state at `version` from a checkpoint and the log entries after it; and how many
+    steps were applied."""
+    rules = get_ruleset(variant)
+    _variant, _rules_version, state = wire.decode_state(found.state)
+    applied = 0
+    last = found.version
+    for data in found.entries:
+        entry = game_pb2.LogEntry.FromString(data)
+        if entry.version > version:
+            break
+        if entry.version <= last:
+            raise records.TailMissing(f"log entry of version {entry.version} after version "
+                                      f"{last} replaying to {version}")
+        last = entry.version
+        step = step_of(entry)
+        if step is not None:
+            state = advance(rules, state, step)
+            applied += 1
+    return state, applied

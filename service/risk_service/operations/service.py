@@ -64,6 +64,7 @@ class GameService:
         new_token: Callable[[], str] = new_seat_token,
         new_seed: Callable[[], int] = lambda: secrets.randbits(64),
         new_commit_id: Callable[[], str] | None = None,
+        on_replay: Callable[[str, int], None] = lambda _kind, _steps: None,
         on_conflict: Callable[[], None] = lambda: None,
         export_signer: ExportSigner | None = None,
     ) -> None:
@@ -86,7 +87,7 @@ class GameService:
         self.commands = Commands(self.commits, new_token=new_token, new_seed=new_seed)
         self.moves = Moves(self.commits)
         self.tournaments = TournamentStore(store.redis, store.keys)
-        self.queries = Queries(self.commits, self.tournaments)
+        self.queries = Queries(self.commits, self.tournaments, on_replay=on_replay)
         self.streams = Streams(store, hub, clock_ms=clock_ms, limits=self.limits)
         self.sessions = Sessions(self.moves, self.streams)
         self.timers = Timers(self.commits, process_id=self.process_id)

@@ -325,7 +325,9 @@ async def start(settings: Settings, redis_url: str) -> App:
             bot_only_move_ms=settings.bot_only_move_ms,
             max_turns=settings.max_turns,
             snapshot_every=settings.snapshot_every,
+            replay_checkpoint_every=settings.replay_checkpoint_every,
         ),
+        on_replay=metrics.replay_steps,
         on_conflict=metrics.commit_conflict,
         export_signer=signer,
     )
@@ -343,6 +345,9 @@ async def start(settings: Settings, redis_url: str) -> App:
         creation=RateLimiter(settings.create_rate_per_s,
                              settings.create_burst or 10 * settings.create_rate_per_s,
                              what="games and campaigns created"),
+        replay=RateLimiter(settings.replay_budget_per_s,
+                           settings.replay_budget_burst or 10 * settings.replay_budget_per_s,
+                           what="replay steps (log entries GetGame's at_version applies)"),
     )
     server = grpc.aio.server(
         interceptors=[RpcInterceptor(metrics, admission)],

@@ -10,8 +10,8 @@ same way on the other. Nothing here imports grpc.
 
 from __future__ import annotations
 
-import time
 import functools
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -22,8 +22,8 @@ from google.rpc import error_details_pb2
 from risk_rules.engine import IllegalAction
 from risk_rules.wire import VariantNotServed, WireError
 from risk_service.errors import Code, ServiceError, ServiceReason
-from risk_service.server.limits import (
 from risk_service.operations.replay import REPLAY_BUDGET
+from risk_service.server.limits import (
     RateLimiter,
     StreamCounter,
     VerifiedTokens,
@@ -114,29 +114,29 @@ class Admission:
                  streams: StreamCounter | None = None, replay: RateLimiter | None = None
                  ) -> None:
         self.rate = rate or RateLimiter(0, 1)
-        # creations per address, whatever token they carry: each game or campaign is stored
         # replay steps per caller (GetGame's at_version): a replay costs up to thousands of
         # times a plain read, so requests a second alone do not bound it
         self.replay = replay or RateLimiter(0, 1)
+        # creations per address, whatever token they carry: each game or campaign is stored
         # for days, so their rate is bounded apart from (and below) other calls'
         self.creation = creation or RateLimiter(0, 1)
         self.streams = streams or StreamCounter(0)
         self.verified = VerifiedTokens()
 
-    def admit(self, method: str, authorization: str | None, peer: str) -> None:
     def charge_replay(self, authorization: str | None, peer: str, steps: int) -> None:
         """Spend `steps` of the caller's replay budget (raises RESOURCE_EXHAUSTED /
         RATE_LIMITED over it). The caller is decided now, not at admission: a token the call
         itself proved a credential already counts as its own caller."""
         self.replay.admit(caller_key(token_digest(authorization), peer, self.verified), steps)
 
+    def admit(self, method: str, authorization: str | None, peer: str) -> None:
         """Rate-limit the caller (by verified token, else by address); raises
         RESOURCE_EXHAUSTED. Health checks and reflection are never limited."""
-        if method in CREATIONS and self.creation.rate > 0:
         if self.replay.rate > 0 and method.startswith("/risk."):
             # what the call replays is charged to its caller when it knows the cost
             REPLAY_BUDGET.set(functools.partial(self.charge_replay, authorization, peer))
             VERIFIED.set(self.verified.add)
+        if method in CREATIONS and self.creation.rate > 0:
             self.creation.admit("a:" + peer_host(peer))
         if self.rate.rate <= 0 or not method.startswith("/risk."):
             return

@@ -1,7 +1,8 @@
 """Prometheus metrics of one service process (served over HTTP when a port is configured).
 
 Counters get the `_total` suffix on the wire: `risk_rpcs_total`, `risk_commit_conflicts_total`,
-`risk_redis_errors_total`, `risk_streams_refused_total`, `risk_stream_rollbacks_total`.
+`risk_redis_errors_total`, `risk_streams_refused_total`, `risk_stream_rollbacks_total`,
+`risk_replay_steps_total`.
 """
 
 from __future__ import annotations
@@ -52,6 +53,14 @@ class Metrics:
             "subscribers were ended ABORTED/GAME_ROLLED_BACK)",
             registry=self.registry,
         )
+        self.replayed = Counter(
+            "risk_replay_steps",
+            "Log entries applied by GetGame at_version replays: `answer` after a kept "
+            "checkpoint (fewer than RISK_REPLAY_CHECKPOINT_EVERY a call), `build` by the full "
+            "replay that writes a game's checkpoints", ["kind"], registry=self.registry,
+        )
+        for kind in ("answer", "build"):
+            self.replayed.labels(kind)
         for source in ("rpc", "health"):
             self.redis_errors.labels(source)  # exported as 0 before the first error
         # every RPC counts itself: its children are looked up once per label set, not through
@@ -75,6 +84,9 @@ class Metrics:
 
     def stream_rolled_back(self) -> None:
         self.stream_rollbacks.inc()
+
+    def replay_steps(self, kind: str, steps: int) -> None:
+        self.replayed.labels(kind).inc(steps)
 
     def commit_conflict(self) -> None:
         self.commit_conflicts.inc()

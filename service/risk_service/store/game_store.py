@@ -536,7 +536,7 @@ class GameStore:
                 pipe.zrem(k.index(variant, status, b), game_id)
             pipe.zrem(k.expiring(b), member)
             pipe.zrem(k.deadlines(b), game_id)
-            pipe.delete(*k.game_keys(game_id), k.lease(game_id))
+            pipe.delete(*k.game_keys(game_id), k.lease(game_id), k.checkpoints(game_id))
             await pipe.execute()
 
     async def read_events(

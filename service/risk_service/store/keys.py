@@ -85,6 +85,13 @@ class Keys:
         """List: one serialised risk.v1.LogEntry per committed change, by version."""
         return f"{self._g(game_id)}:log"
 
+    def checkpoints(self, game_id: str) -> str:
+        """Hash: replay checkpoints of a game that is over (store/checkpoints.py): `fmt`,
+        `cid`, `every`, and per checkpoint version v `s:<v>` (a serialised risk.v1.StoredGame)
+        and `i:<v>` (the log list index of the first entry after v). Not a commit's key: it is
+        written after the game ended and expires with the game hash."""
+        return f"{self._g(game_id)}:cp"
+
     def game_keys(self, game_id: str) -> tuple[str, str, str, str]:
         """Every key of one game (all in one hash slot); every commit names them."""
         return _game_keys(self, game_id)
