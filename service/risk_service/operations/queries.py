@@ -9,13 +9,13 @@ import time
 from risk_proto.risk.v1 import service_pb2
 from risk_rules import wire
 from risk_rules.engine import get_ruleset
-from risk_service.errors import malformed
+from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import identity, records
 from risk_service.operations.commit import Committer
 from risk_service.operations.records import ACTIVE, FINAL, GAME_ID
 from risk_service.operations.replay import OnReplay, Replays
 from risk_service.operations.results import check_label, unknown_tournament
-from risk_service.operations.seed_reveal import seed_revealable
+from risk_service.operations.seed_reveal import draws_secret, seed_revealable
 from risk_service.operations.views import summary
 from risk_service.store.tournament_store import TournamentStore
 
@@ -45,11 +45,20 @@ class Queries:
                          reveal=await seed_revealable(self.tournaments, record, meta)),
             viewer_seat=-1 if seat is None else seat,
         )
+        # a board shows what the draws gave (a discard pile, hands dealt face up, the last
+        # roll): withheld from callers without a seat while a duplicate round is played
+        secret = caller.seat is None and await draws_secret(self.tournaments, record, meta)
         if request.HasField("at_version"):
+            if secret:
+                raise ServiceError(
+                    Code.FAILED_PRECONDITION, ServiceReason.GAME_NOT_OVER,
+                    "the games of this duplicate round share their dice and cards: this game "
+                    "is replayed for callers without a seat in it once every one is over")
             reply.board.CopyFrom(await self.replays.board_at(record, request.at_version))
             return reply
-        delayed = meta.spectator_delay_events or meta.spectator_delay_seconds
-        if caller.seat is not None or not delayed or record.status in FINAL:
+        delayed = (meta.spectator_delay_events or meta.spectator_delay_seconds) \
+            and record.status not in FINAL
+        if caller.seat is not None or not (secret or delayed):
             view = get_ruleset(record.variant).view(state, caller.seat)
             reply.board.CopyFrom(wire.view_to_proto(record.variant, view))
         return reply

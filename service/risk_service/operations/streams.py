@@ -3,7 +3,10 @@ then the live feed, each as its subscriber may see it, held back for spectators 
 a spectator delay.
 
 Every subscriber with the same view of an event shares one serialised message (the stream
-message cache): with a thousand spectators an event is redacted and serialised once.
+message cache): with a thousand spectators an event is redacted and serialised once. A caller
+without a seat in a game of a duplicate round still in play is its own audience
+(`views.DRAWS_WITHHELD`: the events without their dice and cards), and a delayed spectator is
+never told of a seq past what its delay has released, not even by a refusal.
 
 A subscriber that asks for batches (`max_batch` > 1) gets the events it is behind on (a
 backlog page, the burst its buffer gathered while it was being sent the last one) in one
@@ -28,8 +31,10 @@ from risk_service.errors import Code, ServiceError, ServiceReason
 from risk_service.feed import FeedHub, FeedRolledBack, Subscriber
 from risk_service.operations import identity, records
 from risk_service.operations.limits import Limits
-from risk_service.operations.views import events_for
+from risk_service.operations.seed_reveal import draws_secret
+from risk_service.operations.views import events_for, viewer_of
 from risk_service.store.game_store import GameRecord, GameStore
+from risk_service.store.tournament_store import TournamentStore
 
 STREAM_CACHE = 8192  # encoded stream messages kept (a few recent events x audiences x games)
 # a stream that starts behind reads its backlog this many events at a time: a spectator joining
@@ -47,13 +52,15 @@ class Handoff:
     """A spectator's stream that has caught up, handed by `Streams.items` to a listener of
     its subscriber (`Subscriber.listen`) instead of a task waiting on it: what the listener
     needs to go on alone. `sent` is the last seq it was sent; `limit` the most events one
-    message carries (0 or 1: one event per message, in `event`)."""
+    message carries (0 or 1: one event per message, in `event`); `viewer` the audience its
+    events are encoded for (None, or views.DRAWS_WITHHELD)."""
 
     sub: Subscriber
     sent: int
     streams: Streams  # whose message caches encode the events, as for a task's stream
     game_id: str
     limit: int
+    viewer: int | None = None
     # with batches: the events taken and not yet sent, the seq of the first, the last
     pieces: list[bytes] = field(default_factory=list)
     first: int = 0
@@ -65,8 +72,8 @@ class Handoff:
         not see it)."""
         self.sent = item.seq
         if self.limit <= 1:
-            return self.streams.message(self.game_id, item, None), item.seq
-        data = self.streams.element(self.game_id, item, None)
+            return self.streams.message(self.game_id, item, self.viewer), item.seq
+        data = self.streams.element(self.game_id, item, self.viewer)
         if data:
             self.pieces.append(data)
         self.first = self.first or item.seq
@@ -80,7 +87,7 @@ class Handoff:
         self.pieces, self.first, self.last = [], 0, None
         if not pieces or last is None:
             return b"", 0
-        return self.streams.batch(self.game_id, None, first, last, pieces), first
+        return self.streams.batch(self.game_id, self.viewer, first, last, pieces), first
 
 
 class Streams:
@@ -90,6 +97,7 @@ class Streams:
         self.hub = hub
         self.clock_ms = clock_ms
         self.limits = limits
+        self.tournaments = TournamentStore(store.redis, store.keys)  # duplicate rounds' games
         # serialised stream messages by (game, seq, commit time, viewer): shared by subscribers
         # alike. The commit time is there for a store that lost writes (a rollback): the game
         # goes on with other events at the lost seqs, committed later, which must not be
@@ -184,8 +192,18 @@ class Streams:
         meta = records.decode_meta(record)
         delay = SpectatorDelay(meta) if caller.seat is None and (
             meta.spectator_delay_events or meta.spectator_delay_seconds) else None
-        if request.after_seq > record.last_seq:
-            raise rolled_back(record.last_seq, request.after_seq)
+        if delay is not None and request.after_seq and record.status not in records.FINAL:
+            # asked for more than the delay has released: refused as if past the last seq,
+            # naming the last seq released, so neither the answer nor whether there is one
+            # tells the live position (GetGame withholds it too)
+            shown = await self._released(record, delay, request.after_seq)
+            if shown is not None:
+                raise rolled_back(shown, request.after_seq, delayed=True)
+        elif request.after_seq > record.last_seq:
+            raise rolled_back(record.last_seq, request.after_seq, delayed=delay is not None)
+        # the caller's audience: its seat's, a spectator's, or without the draws
+        viewer = viewer_of(caller.seat, caller.seat is None
+                           and await draws_secret(self.tournaments, record, meta))
         game_id = record.game_id
         sub = await self.hub.subscribe(game_id, self.limits.subscriber_buffer, record.last_seq)
         # an idle stream keeps this frame for as long as it is open: nothing in it holds
@@ -215,18 +233,18 @@ class Streams:
                                 and isinstance(item.event, SeatTokenReissued)
                                 and item.event.seat == caller.seat)
                     if limit <= 1:
-                        yield item.seq, self.message(game_id, item, caller.seat)
+                        yield item.seq, self.message(game_id, item, viewer)
                         sent = item.seq
                     else:
                         first = first or item.seq
-                        piece = self.element(game_id, item, caller.seat)
+                        piece = self.element(game_id, item, viewer)
                         if piece:
                             pieces.append(piece)
                         # a batch ends when full, at the end of what is due (seqs only grow,
                         # so the last event due is never one skipped above), and at a reissue
                         # of this seat's token (checked before anything later is sent)
                         if len(pieces) == limit or reissued or index == len(release) - 1:
-                            yield item.seq, self.batch(game_id, caller.seat, first,
+                            yield item.seq, self.batch(game_id, viewer, first,
                                                        item, pieces) if pieces else b""
                             sent = item.seq
                             first, pieces = 0, []
@@ -238,7 +256,8 @@ class Streams:
                 if not caught_up:
                     continue
                 if handoff is not None and delay is None and caller.seat is None \
-                        and not pending and handoff(Handoff(sub, sent, self, game_id, limit)):
+                        and not pending \
+                        and handoff(Handoff(sub, sent, self, game_id, limit, viewer)):
                     handed = True
                     return
                 try:
@@ -255,12 +274,41 @@ class Streams:
                         {"last_seq": str(sent)},
                     ) from None
                 except FeedRolledBack as exc:
-                    raise rolled_back(exc.last_seq, sent) from None
+                    raise rolled_back(exc.last_seq, sent, delayed=delay is not None) from None
                 floor = pending[-1].seq if pending else sent
                 pending.extend(item for item in batch if item.seq > floor)
         finally:
             if not handed:
                 await self.hub.unsubscribe(sub)
+
+    async def _released(self, record: GameRecord, delay: SpectatorDelay, after_seq: int
+                        ) -> int | None:
+        """None when the event at `after_seq` is one `delay` has released by now; else the
+        last seq it has released (0: none). An event is released once `delay.events` later
+        ones exist and `delay.ms` have passed since its commit; commit times grow with seqs,
+        so the last one released is found by bisection over one-event reads (for a refusal
+        only: a resume that is allowed costs one read, or none without a delay in seconds)."""
+        newest = record.last_seq
+        cutoff = self.clock_ms() - delay.ms
+
+        async def due(seq: int) -> bool:
+            if seq + delay.events > newest:
+                return False
+            if not delay.ms:
+                return True
+            page = await self.store.read_events(record.game_id, seq - 1, 1)
+            return bool(page) and wire.decode_event(page[0][1]).at_ms <= cutoff
+
+        if await due(after_seq):
+            return None
+        low, high = 0, min(after_seq - 1, newest - delay.events)
+        while low < high:
+            middle = (low + high + 1) // 2
+            if await due(middle):
+                low = middle
+            else:
+                high = middle - 1
+        return low
 
     async def _backlog(self, game_id: str, read: int
                        ) -> tuple[list[wire.DecodedEvent], int, bool]:
@@ -309,12 +357,19 @@ class SpectatorDelay:
         return release, None
 
 
-def rolled_back(last_seq: int, seen: int) -> ServiceError:
-    """The store lost events up to `seen` (a restore, a lagging replica taking over)."""
+def rolled_back(last_seq: int, seen: int, *, delayed: bool = False) -> ServiceError:
+    """The store lost events up to `seen` (a restore, a lagging replica taking over).
+    `delayed`: told to a spectator under a spectator delay, for whom `last_seq` is the last
+    seq its delay has released (or, after a loss, whichever is lower of what survived and
+    what it was sent): no figure beyond that is named."""
     resume = min(last_seq, seen)
-    return ServiceError(
-        Code.ABORTED, ServiceReason.GAME_ROLLED_BACK,
-        f"the game's events after seq {last_seq} were lost by the store (or never existed); "
-        f"drop what you have after seq {resume} and resume after it",
-        {"last_seq": str(resume)},
-    )
+    if delayed:
+        message = (f"no event after seq {resume} is shown to this caller: the game is shown "
+                   f"with a spectator delay, and later events may not exist yet or may have "
+                   f"been lost by the store; drop what you have after seq {resume} and "
+                   f"resume after it")
+    else:
+        message = (f"the game's events after seq {last_seq} were lost by the store (or never "
+                   f"existed); drop what you have after seq {resume} and resume after it")
+    return ServiceError(Code.ABORTED, ServiceReason.GAME_ROLLED_BACK, message,
+                        {"last_seq": str(resume)})

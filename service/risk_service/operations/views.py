@@ -1,22 +1,38 @@
 """What a caller is shown of a game: its summary, and its events as that caller may see them.
 
 Redaction happens here and in the engine's views only: a spectator of a game with a spectator
-delay learns nothing of its progress from a summary that a delayed stream would not tell it.
+delay learns nothing of its progress from a summary that a delayed stream would not tell it,
+and a caller without a seat in a game of a duplicate round still in play (`DRAWS_WITHHELD`)
+sees its events without what the draws gave, since the round's other games get the same
+draws later (docs/tournaments.md, "What stays hidden during a duplicate round").
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 from risk_proto.risk.v1 import common_pb2, game_pb2, lifecycle_pb2, service_pb2
-from risk_rules import wire
+from risk_rules import variants, wire
 from risk_rules.engine import Event, get_ruleset
 from risk_service.operations.records import ACTIVE, FINAL, decode_meta
 from risk_service.store.game_store import GameRecord
 
 # an event numbered by its commit: (seq, version, event, committed at ms)
 Numbered = tuple[int, int, Event, int]
+
+# The viewer (in `events_for` and the stream caches' keys) that is a caller without a seat in
+# a game of a duplicate round still in play: a spectator's view of each event, less its draws.
+# No seat is negative, so it is no seat's number.
+DRAWS_WITHHELD = -1
+HIDDEN_DRAW = -1  # what a withheld die, card or territory of a card reads as
+
+
+def viewer_of(seat: int | None, draws_secret: bool) -> int | None:
+    """The viewer a caller holding `seat` (None: none) is; `draws_secret`: the game's
+    draws are withheld from callers without a seat (`seed_reveal.draws_secret`)."""
+    return DRAWS_WITHHELD if seat is None and draws_secret else seat
 
 
 def summary(
@@ -73,12 +89,21 @@ def summary(
 
 def events_for(variant: str, items: Sequence[Numbered], viewer: int | None,
                whole: Sequence[game_pb2.Event] = ()) -> list[game_pb2.Event]:
-    """The events `viewer` (a seat, None: no seat) may see, each as that viewer sees it.
-    `whole`: the items' envelopes as stored, where the caller has them already (a commit
-    encodes them for Redis anyway): an event the viewer sees whole is sent as that one."""
+    """The events `viewer` (a seat, None: no seat, DRAWS_WITHHELD: no seat and no draws) may
+    see, each as that viewer sees it. `whole`: the items' envelopes as stored, where the
+    caller has them already (a commit encodes them for Redis anyway): an event the viewer
+    sees whole is sent as that one."""
     out = []
+    draws = None
+    if viewer == DRAWS_WITHHELD:  # (lifecycle events, a variant of their own, draw nothing)
+        draws = variants.descriptor(variant).draws if variant in variants.DESCRIPTORS else {}
     for index, (seq, version, event, at_ms) in enumerate(items):
-        seen = event.for_viewer(viewer)
+        if draws is None:
+            seen = event.for_viewer(viewer)
+        else:
+            seen = event.for_viewer(None)
+            if seen is not None:
+                seen = without_draws(seen, draws.get(type(seen).__name__, ()))
         if seen is None:
             continue
         if seen is event and whole:
@@ -86,3 +111,22 @@ def events_for(variant: str, items: Sequence[Numbered], viewer: int | None,
         else:
             out.append(wire.event_to_proto(variant, seen, seq, version, at_ms))
     return out
+
+
+def without_draws(event: Event, fields: Sequence[str]) -> Event:
+    """`event` with each of `fields` (the variant's `draws` for its class) read as
+    HIDDEN_DRAW: an int, or every item of a tuple (how many dice or cards stays shown)."""
+    for name in fields:
+        event = _hidden(event, name.split("."))
+    return event
+
+
+def _hidden(value: Any, path: list[str]) -> Any:
+    current = getattr(value, path[0])
+    if len(path) > 1:
+        hidden = _hidden(current, path[1:])
+    elif isinstance(current, tuple):
+        hidden = (HIDDEN_DRAW,) * len(current)
+    else:
+        hidden = HIDDEN_DRAW
+    return dataclasses.replace(value, **{path[0]: hidden})

@@ -56,4 +56,7 @@ DESCRIPTOR = VariantDescriptor(
     ),
     describe=description.describe,
     renderer="risk_client.boards.classic:board_text",
+    draws={"OrderRolled": ("rolls",), "BattleResolved": ("attack_dice", "defence_dice"),
+           "CardDrawn": ("card",), "CardsTraded": ("cards", "bonus_territory"),
+           "PlayerEliminated": ("cards_taken",)},
 )

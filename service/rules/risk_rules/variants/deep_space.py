@@ -32,4 +32,7 @@ DESCRIPTOR = VariantDescriptor(
     ),
     renderer="risk_client.boards.deep_space:board_text",
     describe=description.describe,
+    draws={"OrderRolled": ("rolls",), "BattleRolled": ("attacker_roll", "defender_roll"),
+           "CardDrawn": ("card",), "CardsTraded": ("cards",), "CardPlayed": ("card",),
+           "CardDiscarded": ("card",)},
 )

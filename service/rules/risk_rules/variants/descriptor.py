@@ -122,6 +122,12 @@ class VariantDescriptor:
     # coordinates to draw it, the decks, the options' ranges and meanings
     # (`risk_rules.descriptions`); None: the generic description alone
     describe: Callable[[], Described] | None = None
+    # where its events show what a draw gave, withheld from callers without a seat in a game
+    # of a duplicate round still in play (the round's games share their draws, so one game's
+    # rolls and cards are the others' future ones): event class name -> its fields, a dotted
+    # name for a field of a field; the service hides each (an int, or every item of a tuple)
+    # as -1 and leaves the rest of the event (who fought, the losses) as it was
+    draws: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:

@@ -38,4 +38,10 @@ DESCRIPTOR = VariantDescriptor(
     ),
     describe=description.describe,
     renderer="risk_client.boards.strike:board_text",
+    draws={"OrderRolled": ("rolls",), "DiceRolled": ("attack", "defence"),
+           "DiceChanged": ("attack", "defence"), "BattleResolved": ("attack", "defence"),
+           "ContinentCardsDrawn": ("cards",), "ContinentCardLost": ("card",),
+           "TacticsDrawn": ("cards",), "HandRevealed": ("cards",),
+           "TacticPlayed": ("play.card_id",), "TroopsDeployed": ("cards",),
+           "TroopsDiscarded": ("cards",), "TroopsReturned": ("cards",)},
 )
