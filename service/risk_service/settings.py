@@ -68,6 +68,9 @@ class Settings:
     rate_limit_burst: float = 0.0
     # StreamEvents calls open at once on one connection (0: no limit)
     max_streams_per_connection: int = 256
+    # streams (StreamEvents, Session, StreamResults) one caller holds open at once over all
+    # its connections and transports: its verified token, else its address (0: no limit)
+    max_streams_per_caller: int = 1000
     # Connections (docs/reliability.md, "Connections"). Calls of any kind open at once on one
     # connection (HTTP/2 streams; a client queues calls beyond it): at least the streams above.
     max_calls_per_connection: int = 512

@@ -29,6 +29,9 @@ Stub = service_pb2_grpc.RiskServiceStub
 
 GAMES = 2_000
 STREAMS_PER_CHANNEL = 200  # under the service's open-streams-per-connection limit (256)
+# this test process stands for thousands of clients, all from one address: past the default
+# open streams per caller (RISK_MAX_STREAMS_PER_CALLER, 1,000)
+MANY_CLIENTS = {"RISK_MAX_STREAMS_PER_CALLER": "0"}
 POOL = 8  # RISK_REDIS_MAX_CONNECTIONS: the service's command connections
 READERS = 4  # RISK_FEED_READERS
 # the command pool, the commit pipe, the readers, and a spare for a connection being replaced
@@ -74,7 +77,8 @@ async def test_thousands_of_streamed_games_share_a_few_redis_connections(
 ) -> None:
     """2,000 streams on 2,000 games: each gets the event committed after it opened, and the
     service holds no more than a pool's worth of Redis connections plus its few readers."""
-    service = make_service(RISK_REDIS_MAX_CONNECTIONS=str(POOL), RISK_FEED_READERS=str(READERS))
+    service = make_service(RISK_REDIS_MAX_CONNECTIONS=str(POOL), RISK_FEED_READERS=str(READERS),
+                           **MANY_CLIENTS)
     channels = _channels(service.target, GAMES // STREAMS_PER_CHANNEL)
     stubs = [Stub(c) for c in channels]
     calls: list[Any] = []
@@ -302,7 +306,7 @@ async def test_a_burst_of_streams_opened_at_once_is_served_whole(
 ) -> None:
     """2,500 StreamEvents opened at the same moment on one game each get the next event: none
     is cancelled unseen by gRPC's backlog of calls the service has not picked up yet."""
-    service = make_service()
+    service = make_service(**MANY_CLIENTS)
     channels = _channels(service.target, -(-BURST // STREAMS_PER_CHANNEL))
     calls: list[Any] = []
     try:

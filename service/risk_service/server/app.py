@@ -341,7 +341,8 @@ async def start(settings: Settings, redis_url: str) -> App:
     admission = Admission(
         rate=RateLimiter(settings.rate_limit_per_s,
                          settings.rate_limit_burst or 2 * settings.rate_limit_per_s),
-        streams=StreamCounter(settings.max_streams_per_connection),
+        streams=StreamCounter(settings.max_streams_per_connection,
+                              settings.max_streams_per_caller),
         creation=RateLimiter(settings.create_rate_per_s,
                              settings.create_burst or 10 * settings.create_rate_per_s,
                              what="games and campaigns created"),

@@ -1,6 +1,7 @@
 """What every call goes through whichever transport carries it: the caller's bearer token,
 admission (rate limits by verified token else address, creations per address, open streams
-per connection), the client-facing error for an exception, and the call's one log line.
+per connection and per caller), the client-facing error for an exception, and the call's one
+log line.
 
 The gRPC interceptor (server.interceptor) and the HTTP port (server.http) each read these
 from their own wire (metadata or headers, a gRPC peer or an ASGI client address) and hand
@@ -138,10 +139,24 @@ class Admission:
             VERIFIED.set(self.verified.add)
         if method in CREATIONS and self.creation.rate > 0:
             self.creation.admit("a:" + peer_host(peer))
-        if self.rate.rate <= 0 or not method.startswith("/risk."):
+        if not method.startswith("/risk.") or (self.rate.rate <= 0
+                                               and not self.streams.per_caller):
             return
-        self.rate.admit(caller_key(token_digest(authorization), peer, self.verified))
-        VERIFIED.set(self.verified.add)  # this call's accepted token gets its own bucket
+        if self.rate.rate > 0:
+            self.rate.admit(caller_key(token_digest(authorization), peer, self.verified))
+        # this call's accepted token becomes a caller of its own (its bucket, its streams)
+        VERIFIED.set(self.verified.add)
+
+    def enter_stream(self, authorization: str | None, peer: str) -> str:
+        """Count a stream opening against its connection and its caller (raises
+        RESOURCE_EXHAUSTED / TOO_MANY_STREAMS over either); the caller key its
+        `leave_stream` takes, so a token verified while the stream is open moves nothing."""
+        caller = caller_key(token_digest(authorization), peer, self.verified)
+        self.streams.enter(peer, caller)
+        return caller
+
+    def leave_stream(self, peer: str, caller: str) -> None:
+        self.streams.leave(peer, caller)
 
 
 @dataclass(frozen=True, slots=True)

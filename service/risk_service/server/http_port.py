@@ -292,7 +292,7 @@ class Call:
     started: float = field(default_factory=time.perf_counter)
     fields: dict[str, str] = field(default_factory=dict)
     protocol: str = "connect"
-    stream: bool = False
+    stream: str | None = None  # a stream's caller key (Admission.enter_stream), once counted
     logged: bool = False
 
 
@@ -357,10 +357,10 @@ class CallGate:
         call = _CALL.get() or Call(f"/{ctx.method.service_name}/{ctx.method.name}", "unknown")
         call.protocol = protocol_of(ctx.request_headers.get("content-type", ""))
         try:
-            self.admission.admit(call.path, ctx.request_headers.get("authorization"), call.peer)
+            authorization = ctx.request_headers.get("authorization")
+            self.admission.admit(call.path, authorization, call.peer)
             if ctx.method.stream_type is StreamType.SERVER_STREAM:
-                self.admission.streams.enter(call.peer)
-                call.stream = True
+                call.stream = self.admission.enter_stream(authorization, call.peer)
         except Exception as exc:
             # an on_start that raises gets no on_end: the refusal is logged and answered here
             raise self._answer(call, exc) from None
@@ -368,8 +368,8 @@ class CallGate:
 
     async def on_end(self, call: Call, ctx: RequestContext[Any, Any],
                      error: Exception | None, /) -> None:
-        if call.stream:
-            self.admission.streams.leave(call.peer)
+        if call.stream is not None:
+            self.admission.leave_stream(call.peer, call.stream)
         if error is None:
             self._conclude(call, None)
             return

@@ -82,9 +82,11 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
         # wrapped handlers by method: a method's handler never changes, so it is wrapped once
         self._wrapped: dict[str, grpc.RpcMethodHandler] = {}
 
-    def _admit(self, method: str, context: grpc.aio.ServicerContext) -> None:
+    def _admit(self, method: str, context: grpc.aio.ServicerContext) -> str | None:
+        """Admit the call; its `authorization` (a stream is also counted against its caller)."""
         authorization = single_authorization(context.invocation_metadata() or ())
         self.admission.admit(method, authorization, context.peer())
+        return authorization
 
     async def intercept_service(
         self,
@@ -175,12 +177,11 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
         async def wrapped(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             started = time.perf_counter()
             peer = context.peer()
-            entered = False
+            caller: str | None = None
             try:
-                self._admit(method, context)
+                authorization = self._admit(method, context)
                 _check_decoded(request)
-                self.admission.streams.enter(peer)
-                entered = True
+                caller = self.admission.enter_stream(authorization, peer)
                 async for reply in behaviour(request, context):
                     yield reply
             except (asyncio.CancelledError, GeneratorExit):
@@ -192,8 +193,8 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
                 self._finish(method, request, started, exc, context)
                 return  # the status is set: the stream ends with it
             finally:
-                if entered:
-                    self.admission.streams.leave(peer)
+                if caller is not None:
+                    self.admission.leave_stream(peer, caller)
             self._finish(method, request, started, None, context)
 
         return wrapped
@@ -208,15 +209,14 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
                           context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             started = time.perf_counter()
             peer = context.peer()
-            entered = False
+            caller: str | None = None
             try:
                 try:
-                    self._admit(method, context)
-                    self.admission.streams.enter(peer)
+                    authorization = self._admit(method, context)
+                    caller = self.admission.enter_stream(authorization, peer)
                 except Exception:
                     await _opening(requests)
                     raise
-                entered = True
                 async for reply in behaviour(_decoded(requests), context):
                     yield reply
             except (asyncio.CancelledError, GeneratorExit):
@@ -228,8 +228,8 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
                 self._finish(method, None, started, exc, context)
                 return
             finally:
-                if entered:
-                    self.admission.streams.leave(peer)
+                if caller is not None:
+                    self.admission.leave_stream(peer, caller)
             self._finish(method, None, started, None, context)
 
         return wrapped

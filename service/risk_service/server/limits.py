@@ -1,6 +1,7 @@
 """Per-caller limits applied before a call reaches the games: a request rate per caller and
-a number of open streams per connection. Both are per process (each replica enforces its own
-share); over a limit the answer is RESOURCE_EXHAUSTED with a reason that says which.
+a number of open streams per connection and per caller. All are per process (each replica
+enforces its own share); over a limit the answer is RESOURCE_EXHAUSTED with a reason that
+says which.
 
 A caller is its verified credential when it presents a token the service has accepted
 before (`VerifiedTokens`), else its network address: a token is only a claim until it matched,
@@ -69,27 +70,46 @@ class VerifiedTokens:
 
 
 class StreamCounter:
-    """Open streams per connection (gRPC peer address)."""
+    """Open streams per connection (gRPC peer address, `limit`) and per caller (`caller_key`,
+    `per_caller`), whatever the transport; 0: no limit. The connection bound alone let one
+    client hold any number of streams by opening more connections (2,000 anonymous results
+    streams over a handful of them, issue 32)."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, per_caller: int = 0) -> None:
         self.limit = limit
+        self.per_caller = per_caller
         self.open: dict[str, int] = {}
+        self.callers: dict[str, int] = {}
 
-    def enter(self, peer: str) -> None:
+    def enter(self, peer: str, caller: str) -> None:
         count = self.open.get(peer, 0)
         if self.limit and count >= self.limit:
             raise ServiceError(
                 Code.RESOURCE_EXHAUSTED, ServiceReason.TOO_MANY_STREAMS,
                 f"at most {self.limit} open streams per connection",
             )
+        held = self.callers.get(caller, 0)
+        if self.per_caller and held >= self.per_caller:
+            raise ServiceError(
+                Code.RESOURCE_EXHAUSTED, ServiceReason.TOO_MANY_STREAMS,
+                f"at most {self.per_caller} open streams per caller (its seat, host or "
+                "organiser token once accepted, else its address), over all its connections; "
+                "close one first", {"limit": str(self.per_caller)},
+            )
         self.open[peer] = count + 1
+        self.callers[caller] = held + 1
 
-    def leave(self, peer: str) -> None:
-        count = self.open.get(peer, 0) - 1
-        if count > 0:
-            self.open[peer] = count
-        else:
-            self.open.pop(peer, None)
+    def leave(self, peer: str, caller: str) -> None:
+        _drop_one(self.open, peer)
+        _drop_one(self.callers, caller)
+
+
+def _drop_one(counts: dict[str, int], key: str) -> None:
+    count = counts.get(key, 0) - 1
+    if count > 0:
+        counts[key] = count
+    else:
+        counts.pop(key, None)
 
 
 def peer_host(peer: str) -> str:

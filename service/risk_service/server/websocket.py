@@ -164,7 +164,7 @@ class WebSocketCall(asyncio.Protocol):
     and this object, as its subscriber's listener, writes each event as the feed pushes it,
     so an idle spectator is this object and its transport, no task and no generator."""
 
-    __slots__ = ("arrived", "buffer", "closing", "drained", "ended_by", "fields",
+    __slots__ = ("arrived", "buffer", "caller", "closing", "drained", "ended_by", "fields",
                  "fragments", "fragments_size", "handoff", "inbox", "path", "peer",
                  "requests", "server_state", "shared", "started", "streaming", "task",
                  "transport", "upgraded")
@@ -194,6 +194,7 @@ class WebSocketCall(asyncio.Protocol):
         self.fields: dict[str, str] = {}
         self.started = 0.0
         self.handoff: Handoff | None = None  # a handed-off stream's; None once it has ended
+        self.caller: str | None = None  # counted as an open stream of this caller until then
 
     # ---- asyncio.Protocol -------------------------------------------------------------------
 
@@ -470,21 +471,19 @@ class WebSocketCall(asyncio.Protocol):
         messages out, its end and its one log line."""
         self.path, self.started = path, time.perf_counter()
         admission = self.shared.admission
-        entered = False
         try:
             try:
                 token = calls.bearer_token(authorization)
                 admission.admit(path, authorization, self.peer)
-                admission.streams.enter(self.peer)
-                entered = True
+                self.caller = admission.enter_stream(authorization, self.peer)
                 async for data in run(token, self.fields):
                     await self._write(data)
                 if self.handoff is not None:
                     self.task = None  # the stream goes on without it (`pushed`)
                     return
             finally:
-                if entered and self.handoff is None:
-                    admission.streams.leave(self.peer)
+                if self.handoff is None:
+                    self._leave()
         except (asyncio.CancelledError, _Closed):
             self._end(self.ended_by)
             return
@@ -589,8 +588,14 @@ class WebSocketCall(asyncio.Protocol):
             return
         handoff.sub.listener = None
         asyncio.get_running_loop().call_soon(handoff.sub.feed.unsubscribe, handoff.sub)
-        self.shared.admission.streams.leave(self.peer)
+        self._leave()
         self._end(error)
+
+    def _leave(self) -> None:
+        """The call's stream is no longer open: off its connection's and its caller's count."""
+        caller, self.caller = self.caller, None
+        if caller is not None:
+            self.shared.admission.leave_stream(self.peer, caller)
 
     async def _session(self, token: str | None, fields: dict[str, str]
                        ) -> AsyncIterator[bytes]:
