@@ -59,6 +59,9 @@ def stack(settings: dict[str, Any], log_level: str = "info", keep: bool = False,
     work = Path(tempfile.mkdtemp(prefix="risk-bench-"))
     redis = RedisServer(work / "redis", appendfsync="everysec")
     redis.start()
+    # a benchmark's clients all come from this machine's one address, standing for many
+    # callers: the per-caller bound on open streams (1,000) is off unless a benchmark sets it
+    service_env.setdefault("RISK_MAX_STREAMS_PER_CALLER", "0")
     service = ServiceProcess(redis.url, work, python=python, http=http,
                              RISK_LOG_LEVEL=log_level, **service_env)
     try:
