@@ -149,6 +149,18 @@ class Settings:
     # origins whose browser pages may call the HTTP port (CORS), comma-separated
     # (`https://play.example,http://localhost:5173`), or `*`; empty: none (same-origin only)
     http_cors_origins: str = ""
+    # the HTTP port's connections (docs/reliability.md, "The HTTP port"): a connection must
+    # deliver a whole request (its line, headers and body) within `http_request_timeout_ms` of
+    # being ready for one (accepted, or its last response sent), and an upgraded WebSocket its
+    # first message, or it is closed; one idle between requests is closed after
+    # `http_idle_timeout_ms`. A request's head is at most `http_max_header_bytes` and
+    # `http_max_headers` fields; past `http_max_connections` open at once (0: half the
+    # process's open-file limit) a new connection is closed at once.
+    http_request_timeout_ms: int = 10_000
+    http_idle_timeout_ms: int = 5_000
+    http_max_header_bytes: int = 16_384
+    http_max_headers: int = 100
+    http_max_connections: int = 0
     # a second gRPC address on which clients must present such a certificate; empty: every
     # client on `listen` must (grpc's Python API cannot ask for an optional client certificate)
     mtls_listen: str = ""

@@ -21,10 +21,11 @@ from typing import Any
 import grpc
 import pytest
 from google.rpc import error_details_pb2
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, session_pb2
 from risk_service.redis_server import free_port
-from risk_service.server.http_port import HttpPort
+from risk_service.server.http_port import ConnectionGuard, HttpPort
 from tests.conftest import RedisServerFactory
 from tests.service.botplay import FAST_OPTIONS, create_game
 from tests.service.conftest import ServiceFactory
@@ -397,16 +398,16 @@ async def test_clients_that_leave_and_a_stopping_service_leave_nothing_open(
 
 
 async def test_an_upgrade_leaves_no_http_protocol_for_the_collector() -> None:
-    """uvicorn breaks the cycle between its HTTP protocol object and that object's request
-    parser only in the protocol's own connection_lost, which an upgraded connection never
-    calls: the service frees it at the hand-over, so a burst of spectators' handshakes
-    leaves nothing waiting for the collector (which the service runs rarely) and the memory
-    is reused at once. (The port's own objects suffice: every upgrade is refused here.)"""
+    """Neither uvicorn's HTTP protocol object nor the port's guard around it outlives an
+    upgraded connection's hand-over (an upgraded connection never calls their
+    connection_lost): a burst of spectators' handshakes leaves nothing waiting for the
+    collector (which the service runs rarely) and the memory is reused at once. (The port's
+    own objects suffice: every upgrade is refused here.)"""
     port = HttpPort(None, None, None, None,  # type: ignore[arg-type]  # no call is made
                     max_message_bytes=65536, origins=frozenset())
     bound = await port.start("127.0.0.1:0", grace_s=1)
     assert port.server is not None
-    http_protocol = port.server.config.http_protocol_class
+    http_protocols = (H11Protocol, ConnectionGuard)
     gc.collect()
     gc.disable()
     try:
@@ -420,7 +421,7 @@ async def test_an_upgrade_leaves_no_http_protocol_for_the_collector() -> None:
             writer.close()
             await writer.wait_closed()
         await asyncio.sleep(0.1)
-        left = [o for o in gc.get_objects() if isinstance(o, http_protocol)]
+        left = [o for o in gc.get_objects() if isinstance(o, http_protocols)]
         assert left == []
     finally:
         gc.enable()

@@ -368,9 +368,19 @@ async def start(settings: Settings, redis_url: str) -> App:
     http_port = None
     if settings.http_listen:
         # imported only when served: connectrpc and uvicorn are 90 ms of a start without it
-        from risk_service.server.http_port import HttpPort, cors_origins  # noqa: PLC0415 - when served
+        from risk_service.server.http_port import (  # noqa: PLC0415 - when served
+            HttpLimits,
+            HttpPort,
+            cors_origins,
+        )
 
-        app.http = HttpPort(games, campaigns, admission, metrics,
+        limits = HttpLimits(
+            request_timeout_s=settings.http_request_timeout_ms / 1000,
+            idle_timeout_s=settings.http_idle_timeout_ms / 1000,
+            max_header_bytes=settings.http_max_header_bytes,
+            max_headers=settings.http_max_headers,
+            max_connections=settings.http_max_connections)
+        app.http = HttpPort(games, campaigns, admission, metrics, limits=limits,
                             max_message_bytes=settings.max_message_bytes,
                             origins=cors_origins(settings.http_cors_origins),
                             export_keys=None if signer is None else signer.jwks())

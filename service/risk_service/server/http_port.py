@@ -11,13 +11,31 @@ same `google.rpc.ErrorInfo`, in Connect's codes and its error JSON (or gRPC-Web'
 
 Over HTTP/1.1 a connection carries one call at a time, so the streams-per-connection limit
 holds by itself; it is applied all the same, keyed by the connection as gRPC's is.
+
+The connections get the gRPC port's protections (docs/reliability.md, "The HTTP port"), from
+uvicorn's public settings where it has them: its h11 implementation (a request's head is at
+most RISK_HTTP_MAX_HEADER_BYTES, answered 400 and closed past it; pipelined requests are read
+one at a time, reading paused while a response is unsent, so a client that never reads holds
+one response and the transport's high-water mark), its keep-alive timeout
+(RISK_HTTP_IDLE_TIMEOUT_MS) and graceful shutdown. What uvicorn lacks is written here, small:
+`ConnectionGuard` closes a connection that has not delivered a whole request within
+RISK_HTTP_REQUEST_TIMEOUT_MS of being ready for one (a new connection that sends nothing,
+half-sent headers, a half-sent body, a stream's body that never ends) or whose unsent
+responses have not drained within it, and refuses connections past RISK_HTTP_MAX_CONNECTIONS;
+`RequestGuard` refuses a request of more than RISK_HTTP_MAX_HEADERS fields (431), and tells
+the guard when a request has been read and when its response is done. (uvicorn has a
+keep-alive timeout only, and httptools, its faster parser, no limit on a head at all.)
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import functools
+import json
 import re
+import resource
 import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -33,8 +51,10 @@ from connectrpc.errors import ConnectError, ErrorDetail
 from connectrpc.method import StreamType
 from connectrpc.request import RequestContext
 from google.protobuf import json_format
-from google.protobuf.message import Message
+from google.protobuf.message import DecodeError, Message
+from google.rpc import error_details_pb2
 from protobuf.wkt import Any as AnyMessage
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from risk_proto.risk.v1 import service_pb2, session_pb2, tournament_pb2, variant_pb2
 from risk_proto.risk.v1.service_connect import RiskServiceASGIApplication
@@ -45,7 +65,7 @@ from risk_service.server import calls
 from risk_service.server.metrics import Metrics
 from risk_service.server.status import rich_status
 from risk_service.server.web_app import EXPORT_KEYS_PATH, WebApp
-from risk_service.server.websocket import WebSockets
+from risk_service.server.websocket import WebSockets, error_debug
 
 log = structlog.get_logger("rpc")
 
@@ -486,6 +506,8 @@ class Cors:
         status = 0
         cors = self.allowed(origin)
 
+        held: list[MutableMapping[str, Any]] = []  # an error reply, until its body is whole
+
         async def respond(message: MutableMapping[str, Any]) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
@@ -497,6 +519,23 @@ class Cors:
                         (b"access-control-expose-headers", _EXPOSE_HEADERS.encode()),
                         (b"vary", b"Origin"),
                     ]
+                if status >= 400 and (b"content-type", b"application/json") in message.get(
+                        "headers", ()):
+                    held.append(message)
+                    return
+            elif held:
+                held.append(message)
+                if message.get("more_body", False):
+                    return
+                start, *parts = held
+                held.clear()
+                body = readable_error(b"".join(part.get("body", b"") for part in parts))
+                start["headers"] = [*((k, v) for k, v in start["headers"]
+                                      if k != b"content-length"),
+                                    (b"content-length", str(len(body)).encode())]
+                await send(start)
+                await send({"type": "http.response.body", "body": body, "more_body": False})
+                return
             await send(message)
 
         if _native_grpc(_header(scope, b"content-type") or ""):
@@ -527,9 +566,204 @@ class Cors:
         await send({"type": "http.response.body", "body": b""})
 
 
+def readable_error(body: bytes) -> bytes:
+    """A Connect error's JSON with each ErrorInfo also readable, as Connect's `debug` field of
+    its detail (what connectrpc writes for detail types it has descriptors for, which the
+    google.rpc ones, in the other protobuf runtime, are not): a JSON client reads the reason
+    without decoding base64 protobuf. Anything else comes back as it was."""
+    try:
+        error = json.loads(body)
+        for detail in error.get("details", ()):
+            if detail.get("type") == _ERROR_INFO_TYPE.rpartition("/")[2] \
+                    and "debug" not in detail:
+                value = detail["value"]
+                info = error_details_pb2.ErrorInfo.FromString(
+                    base64.b64decode(value + "=" * (-len(value) % 4)))
+                detail["debug"] = error_debug(info)
+    except (ValueError, TypeError, KeyError, AttributeError, DecodeError):
+        return body
+    return json.dumps(error, ensure_ascii=False).encode()
+
+
 def cors_origins(setting: str) -> frozenset[str]:
     """RISK_HTTP_CORS_ORIGINS: comma-separated origins (`https://play.example`), or `*`."""
     return frozenset(part.strip().rstrip("/") for part in setting.split(",") if part.strip())
+
+
+# ---- the connections' limits -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HttpLimits:
+    """What one connection of the port may cost (RISK_HTTP_*; docs/configuration.md)."""
+
+    request_timeout_s: float = 10.0
+    idle_timeout_s: float = 5.0
+    max_header_bytes: int = 16 * 1024
+    max_headers: int = 100
+    max_connections: int = 0  # 0: half the process's open-file limit
+
+    def connection_cap(self) -> int:
+        """Connections open at once past which a new one is closed: the setting, else half
+        the open-file limit, so that the gRPC port, Redis and the logs keep descriptors."""
+        if self.max_connections > 0:
+            return self.max_connections
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        return max(1, soft // 2) if soft != resource.RLIM_INFINITY else 1 << 20
+
+
+# the guard of the connection whose bytes are being handed to uvicorn: the request task
+# uvicorn creates then inherits it, so `RequestGuard` finds its connection's guard
+_GUARD: ContextVar[ConnectionGuard | None] = ContextVar("http_connection", default=None)
+_TOO_MANY_CONNECTIONS = (b"HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n"
+                         b"Content-Length: 0\r\n\r\n")
+
+
+class ConnectionGuard(asyncio.Protocol):
+    """uvicorn's h11 protocol for one connection, with the deadlines uvicorn lacks.
+
+    A deadline runs whenever the connection owes the server something: from its start or the
+    end of a response until the next request has been read whole (`expect_request`,
+    `received`), and while its unsent responses are over the transport's high-water mark. A
+    connection past it is closed (and logged), as the gRPC port closes one that does not
+    finish its handshake or answer its pings. The guard stands between the transport and
+    uvicorn's protocol, forwarding every event; an upgrade to WebSocket hands the transport
+    to server.websocket, which keeps its own deadline, and the guard lets go of it."""
+
+    __slots__ = ("deadline", "inner", "limits", "peer", "server_state", "stalled", "transport")
+
+    def __init__(self, limits: HttpLimits, cap: int, config: uvicorn.Config, server_state: Any,
+                 app_state: dict[str, Any], _loop: asyncio.AbstractEventLoop | None = None,
+                 ) -> None:
+        self.limits = limits
+        self.server_state = server_state
+        self.inner: H11Protocol | None = None
+        if len(server_state.connections) < cap:
+            self.inner = H11Protocol(config=config, server_state=server_state,
+                                     app_state=app_state, _loop=_loop)
+        self.transport: asyncio.Transport | None = None
+        self.deadline: asyncio.TimerHandle | None = None
+        self.stalled: asyncio.TimerHandle | None = None
+        self.peer = "unknown"
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)
+        if self.inner is None:  # past RISK_HTTP_MAX_CONNECTIONS: refused before any request
+            self.transport.write(_TOO_MANY_CONNECTIONS)
+            self.transport.close()
+            return
+        self.peer = grpc_peer(transport.get_extra_info("peername"))
+        self.inner.connection_made(self.transport)
+        self.expect_request()
+
+    def data_received(self, data: bytes) -> None:
+        inner, transport = self.inner, self.transport
+        if inner is None or transport is None:
+            return
+        token = _GUARD.set(self)
+        try:
+            inner.data_received(data)
+        finally:
+            _GUARD.reset(token)
+        if transport.get_protocol() is not self:  # upgraded: the WebSocket's now
+            self._let_go()
+
+    def eof_received(self) -> None:
+        if self.inner is not None:
+            self.inner.eof_received()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        inner = self.inner
+        self._let_go()
+        if inner is not None:
+            inner.connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.pause_writing()
+            if self.stalled is None:
+                self.stalled = asyncio.get_running_loop().call_later(
+                    self.limits.request_timeout_s, self._late, "unread_response")
+
+    def resume_writing(self) -> None:
+        if self.stalled is not None:
+            self.stalled.cancel()
+            self.stalled = None
+        if self.inner is not None:
+            self.inner.resume_writing()
+
+    def expect_request(self) -> None:
+        """The connection owes a request: it has until the deadline to deliver it whole."""
+        self.received()
+        if self.inner is not None:
+            self.deadline = asyncio.get_running_loop().call_later(
+                self.limits.request_timeout_s, self._late, "request_timeout")
+
+    def received(self) -> None:
+        """The request has been read whole (or the connection is gone)."""
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+
+    def _let_go(self) -> None:
+        self.received()
+        self.resume_writing()
+        self.inner = None
+
+    def _late(self, why: str) -> None:
+        self.deadline = self.stalled = None
+        if self.transport is None or self.transport.is_closing():
+            return
+        log.info("http_connection_closed", reason=why, peer=self.peer,
+                 timeout_ms=round(self.limits.request_timeout_s * 1e3))
+        if why == "unread_response":
+            self.transport.abort()  # what it has not read would never drain
+        else:
+            self.transport.close()
+
+
+class RequestGuard:
+    """The port's outermost ASGI layer: refuses a head of too many fields (431), and tells the
+    connection's guard when the request has been read whole and when its response is done."""
+
+    def __init__(self, app: ASGIApp, max_headers: int) -> None:
+        self.app = app
+        self.max_headers = max_headers
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if len(scope.get("headers", ())) > self.max_headers:
+            await send({"type": "http.response.start", "status": 431,
+                        "headers": [(b"connection", b"close"), (b"content-length", b"0")]})
+            await send({"type": "http.response.body", "body": b""})
+            log.info("rpc", method=scope["path"][:200], code="INVALID_ARGUMENT",
+                     http_status=431, protocol="http",
+                     message=f"more than {self.max_headers} header fields "
+                             "(RISK_HTTP_MAX_HEADERS)")
+            return
+        guard = _GUARD.get()
+        if guard is None:
+            await self.app(scope, receive, send)
+            return
+        answered = False  # past the response, the guard waits for the next request
+
+        async def receiving() -> MutableMapping[str, Any]:
+            message = await receive()
+            if not answered and not (message["type"] == "http.request"
+                                     and message.get("more_body", False)):
+                guard.received()
+            return message
+
+        async def sending(message: MutableMapping[str, Any]) -> None:
+            nonlocal answered
+            await send(message)
+            if message["type"] == "http.response.body" and not message.get("more_body", False):
+                answered = True
+                guard.expect_request()
+
+        await self.app(scope, receiving, sending)
 
 
 # ---- the listener ----------------------------------------------------------------------------
@@ -550,7 +784,8 @@ class HttpPort:
     def __init__(self, games: GameService, campaigns: CampaignService,
                  admission: calls.Admission, metrics: Metrics | None, *,
                  max_message_bytes: int, origins: frozenset[str],
-                 export_keys: bytes | None = None) -> None:
+                 export_keys: bytes | None = None, limits: HttpLimits | None = None) -> None:
+        self.limits = limits or HttpLimits()
         connect = RiskServiceASGIApplication(
             RiskConnect(games, campaigns),
             interceptors=[CallGate(admission, metrics), RequestFields()],
@@ -560,11 +795,14 @@ class HttpPort:
         # the web app's files at `/` and `/app/` (server.web_app), the API on its paths; the
         # export signing keys' JWKS at its well-known path when exports are signed
         published = None if export_keys is None else {EXPORT_KEYS_PATH: export_keys}
-        self.app = WebApp(Cors(connect, origins), published=published)
+        self.app = RequestGuard(WebApp(Cors(connect, origins), published=published),
+                                self.limits.max_headers)
         # an upgrade to WebSocket on a streaming method's path (server.websocket)
         self.websockets = WebSockets(games, admission, metrics,
                                      max_message_bytes=max_message_bytes, origins=origins,
-                                     status=rich_status)
+                                     status=rich_status,
+                                     request_timeout_s=self.limits.request_timeout_s,
+                                     max_headers=self.limits.max_headers)
         self.server: uvicorn.Server | None = None
         self.sockets: list[socket.socket] = []
         self._ticks: asyncio.Task[None] | None = None
@@ -580,7 +818,14 @@ class HttpPort:
             proxy_headers=False,
             timeout_graceful_shutdown=max(1, round(grace_s)),
             ssl_certfile=cert_file or None, ssl_keyfile=key_file or None,
-            # uvicorn calls its `ws` protocol class with keywords; any factory does
+            # h11, not httptools: it bounds a request's head and reads pipelined requests one
+            # at a time (the module's opening); uvicorn calls its protocol classes with
+            # keywords, so any factory does for `http` and `ws`
+            http=cast(type[asyncio.Protocol], functools.partial(
+                ConnectionGuard, self.limits, self.limits.connection_cap())),
+            h11_max_incomplete_event_size=self.limits.max_header_bytes,
+            # only ever handed to call_later: a fraction of a second is as good
+            timeout_keep_alive=cast(int, self.limits.idle_timeout_s),
             ws=cast(type[asyncio.Protocol], self.websockets.protocol),
         )
         # our own socket: uvicorn answers a port it cannot bind with sys.exit

@@ -21,7 +21,16 @@ from another origin is refused unless RISK_HTTP_CORS_ORIGINS lists it.
 What every call goes through (admission, the open-streams limit, the message size limit, the
 one log line, each session action's own line and rate limit) is server.calls', as on the
 other transports; the operations are the same ones. Framing is done here (a few dozen lines
-of the RFC: no extensions, no compression), so a delivered event is one `transport.write`.
+of the RFC: no extensions, no compression), so a delivered event is one `transport.write`
+and an idle spectator is this module's one object and its transport (bench/RESULTS.md): a
+protocol library (wsproto) would add its connection, buffers and event queue to each.
+
+What a client may make the socket hold is bounded here, since no library holds it for us:
+messages received and not yet taken (INBOX_LIMIT, then reading pauses), a message's size
+(RISK_MAX_MESSAGE_BYTES) and frames (MAX_FRAGMENTS, then 1009), what the server owes it
+(pongs, events: past the transport's high-water mark reading pauses, and a handed-off
+spectator too far behind is cut off), and its first message (within
+RISK_HTTP_REQUEST_TIMEOUT_MS of the upgrade, or the socket closes 1008).
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ from typing import Any
 
 import structlog
 from google.protobuf.message import DecodeError
+from google.rpc import error_details_pb2
 
 from risk_proto.risk.v1 import service_pb2, session_pb2
 from risk_rules.wire import DecodedEvent
@@ -63,9 +73,13 @@ PROTOCOL = "websocket"  # the log line's `protocol`
 _CONTINUATION, _TEXT, _BINARY, _CLOSE, _PING, _PONG = 0x0, 0x1, 0x2, 0x8, 0x9, 0xA
 # close codes (RFC 6455 section 7.4.1; 4000-4999 are the application's: 4000 + gRPC code)
 NORMAL, GOING_AWAY, PROTOCOL_ERROR, UNSUPPORTED_DATA, TOO_BIG = 1000, 1001, 1002, 1003, 1009
+INVALID_DATA, POLICY_VIOLATION = 1007, 1008
 STATUS_BASE = 4000
 _HANDSHAKE_LIMIT = 16 * 1024  # bytes of request line and headers
 INBOX_LIMIT = 64  # messages received and not yet taken by the call: past it, reading pauses
+# frames of one fragmented message: empty continuations cost the client 6 bytes and nothing
+# toward the size limit, so they are counted (a browser sends a message as one frame)
+MAX_FRAGMENTS = 1024
 # a handed-off spectator whose socket holds more unsent than this many bytes per event of
 # its buffer (RISK_SUBSCRIBER_BUFFER: 1 MiB by default) is cut off (SUBSCRIBER_TOO_SLOW), as
 # a task's subscriber is once that many events wait
@@ -106,6 +120,29 @@ def accept_key(key: str) -> str:
     return base64.b64encode(hashlib.sha1(key.encode() + _GUID).digest()).decode()
 
 
+def close_answer(payload: bytes) -> int:
+    """The code that answers a client's close frame: its status code must be one an endpoint
+    may send (not the reserved 1005, 1006, 1015, nor an unassigned one) and its reason UTF-8,
+    else the close is a protocol error (RFC 6455 sections 5.5.1, 7.4)."""
+    if not payload:
+        return NORMAL
+    if len(payload) == 1:
+        return PROTOCOL_ERROR
+    code = struct.unpack_from("!H", payload)[0]
+    if not (1000 <= code <= 1003 or 1007 <= code <= 1014 or 3000 <= code <= 4999):
+        return PROTOCOL_ERROR
+    try:
+        payload[2:].decode()
+    except UnicodeDecodeError:
+        return INVALID_DATA
+    return NORMAL
+
+
+def error_debug(info: error_details_pb2.ErrorInfo) -> dict[str, Any]:
+    """An ErrorInfo as Connect's `debug` of its detail: the JSON a client reads it from."""
+    return {"reason": info.reason, "domain": info.domain, "metadata": dict(info.metadata)}
+
+
 def error_json(error: ServiceError | None) -> bytes:
     """A refusal in Connect's error JSON (what the HTTP port's other calls answer), with the
     ErrorInfo both as Connect's `value` and, readable, as its `debug`. None: the service's
@@ -115,8 +152,7 @@ def error_json(error: ServiceError | None) -> bytes:
     info = calls.error_info(error)
     detail = {"type": _ERROR_INFO_TYPE,
               "value": base64.b64encode(info.SerializeToString()).decode().rstrip("="),
-              "debug": {"reason": info.reason, "domain": info.domain,
-                        "metadata": dict(info.metadata)}}
+              "debug": error_debug(info)}
     return json.dumps({"code": error.code.value.lower(), "message": error.message,
                        "details": [detail]}).encode()
 
@@ -143,13 +179,16 @@ class WebSockets:
 
     def __init__(self, games: GameService, admission: calls.Admission, metrics: Metrics | None,
                  *, max_message_bytes: int, origins: frozenset[str],
-                 status: Callable[[ServiceError], bytes]) -> None:
+                 status: Callable[[ServiceError], bytes], request_timeout_s: float = 10.0,
+                 max_headers: int = 100) -> None:
         self.games = games
         self.admission = admission
         self.metrics = metrics
         self.max_message_bytes = max_message_bytes
         self.origins = origins
         self.status = status  # a session's refused action in its SessionError (rich status)
+        self.request_timeout_s = request_timeout_s  # until the first message
+        self.max_headers = max_headers
 
     def protocol(self, config: Any = None, server_state: Any = None, app_state: Any = None,
                  **_: Any) -> WebSocketCall:
@@ -164,9 +203,9 @@ class WebSocketCall(asyncio.Protocol):
     and this object, as its subscriber's listener, writes each event as the feed pushes it,
     so an idle spectator is this object and its transport, no task and no generator."""
 
-    __slots__ = ("arrived", "buffer", "caller", "closing", "drained", "ended_by", "fields",
-                 "fragments", "fragments_size", "handoff", "inbox", "path", "peer",
-                 "requests", "server_state", "shared", "started", "streaming", "task",
+    __slots__ = ("arrived", "buffer", "caller", "closing", "deadline", "drained", "ended_by",
+                 "fields", "fragment_count", "fragments", "handoff", "inbox", "path", "paused",
+                 "peer", "requests", "server_state", "shared", "started", "streaming", "task",
                  "transport", "upgraded")
 
     def __init__(self, shared: WebSockets, server_state: Any) -> None:
@@ -177,8 +216,10 @@ class WebSocketCall(asyncio.Protocol):
         self.buffer = bytearray()
         self.upgraded = False
         self.closing = False  # a close frame was sent: nothing more goes out
-        self.fragments: list[bytes] | None = None  # a message arriving in several frames
-        self.fragments_size = 0
+        self.fragments: bytearray | None = None  # a message arriving in several frames
+        self.fragment_count = 0
+        self.paused = False  # reading paused: the inbox is full, or the client owes a read
+        self.deadline: asyncio.TimerHandle | None = None  # for the first message
         # what the client sent, for the call to take (None: the client is gone), and the
         # future the call waits on while there is none; a paused transport's future. Bare
         # futures made when needed, not a Queue and an Event: an idle spectator keeps this
@@ -199,9 +240,6 @@ class WebSocketCall(asyncio.Protocol):
     # ---- asyncio.Protocol -------------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        upgraded_from = transport.get_protocol()  # uvicorn's, handing the connection over
-        if upgraded_from is not None and upgraded_from is not self:
-            asyncio.get_running_loop().call_soon(_release_http_protocol, upgraded_from)
         self.transport = transport  # type: ignore[assignment]  # a stream transport
         peername = transport.get_extra_info("peername")
         if peername:
@@ -214,6 +252,7 @@ class WebSocketCall(asyncio.Protocol):
         if self.server_state is not None:
             self.server_state.connections.discard(self)
         self.closing = True
+        self._first_message()
         self.resume_writing()
         self._put(None)
         self._cancel()  # the client went away: the call ends (logged CANCELLED)
@@ -221,18 +260,36 @@ class WebSocketCall(asyncio.Protocol):
     def pause_writing(self) -> None:
         if self.drained is None:
             self.drained = asyncio.get_running_loop().create_future()
+            self._flow()
 
     def resume_writing(self) -> None:
         drained, self.drained = self.drained, None
         if drained is not None and not drained.done():
             drained.set_result(None)
+        if drained is not None and self.upgraded and not self.closing:
+            self._flow()
+            with contextlib.suppress(_Closed):
+                self._frames()  # what arrived while the client owed a read
+
+    def _flow(self) -> None:
+        """Read only while the call takes what comes and the client reads what it is sent:
+        a client sending faster than its call takes its messages, or pinging without reading
+        the pongs, waits in TCP's flow control, as a gRPC client waits for its stream's
+        window: nothing piles up here."""
+        if self.transport is None or self.closing:
+            return
+        pause = len(self.inbox) >= INBOX_LIMIT or self.drained is not None
+        if pause != self.paused:
+            self.paused = pause
+            if pause:
+                self.transport.pause_reading()
+            else:
+                self.transport.resume_reading()
 
     def _put(self, message: bytes | None) -> None:
         self.inbox.append(message)
-        if len(self.inbox) == INBOX_LIMIT and self.transport is not None and not self.closing:
-            # a client sending faster than its call takes its messages waits in TCP's flow
-            # control, as a gRPC client waits for its stream's window: nothing piles up here
-            self.transport.pause_reading()
+        if len(self.inbox) >= INBOX_LIMIT:
+            self._flow()
         arrived = self.arrived
         if arrived is not None and not arrived.done():
             arrived.set_result(None)
@@ -244,9 +301,10 @@ class WebSocketCall(asyncio.Protocol):
                 await self.arrived
             finally:
                 self.arrived = None
-        if len(self.inbox) == INBOX_LIMIT and self.transport is not None and not self.closing:
-            self.transport.resume_reading()
-        return self.inbox.pop(0)
+        message = self.inbox.pop(0)
+        if self.paused:
+            self._flow()
+        return message
 
     def data_received(self, data: bytes) -> None:
         self.buffer += data
@@ -257,6 +315,23 @@ class WebSocketCall(asyncio.Protocol):
                 self._frames()
         except _Closed:
             pass
+
+    def _first_message(self) -> None:
+        """The first message came (or the socket closed): no deadline any more."""
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+
+    def _no_request(self) -> None:
+        """An upgraded socket that sent no message in time is closed, as the port closes a
+        connection that sends no request (server.http_port.ConnectionGuard)."""
+        self.deadline = None
+        timeout_ms = round(self.shared.request_timeout_s * 1e3)
+        log.info("http_connection_closed", reason="request_timeout", peer=self.peer,
+                 timeout_ms=timeout_ms, protocol=PROTOCOL)
+        with contextlib.suppress(_Closed):
+            self._fail(POLICY_VIOLATION, f"no message within {timeout_ms} ms of the upgrade "
+                                         "(RISK_HTTP_REQUEST_TIMEOUT_MS)")
 
     def shutdown(self) -> None:
         """uvicorn's graceful stop: the call ends with 1001 (going away)."""
@@ -274,6 +349,8 @@ class WebSocketCall(asyncio.Protocol):
         head = bytes(self.buffer[:end]).decode("latin-1")
         del self.buffer[:end + 4]
         lines = head.split("\r\n")
+        if len(lines) > self.shared.max_headers + 1:
+            self._answer_http(_Refused(431, "Request Header Fields Too Large"))
         parts = lines[0].split(" ")
         headers: dict[str, list[str]] = {}
         for line in lines[1:]:
@@ -292,6 +369,8 @@ class WebSocketCall(asyncio.Protocol):
         assert self.transport is not None
         self.transport.write(("\r\n".join(reply) + "\r\n\r\n").encode())
         self.upgraded = True
+        self.deadline = asyncio.get_running_loop().call_later(
+            self.shared.request_timeout_s, self._no_request)
         self.streaming = path == STREAM_EVENTS
         run = self._stream if self.streaming else self._session
         self.task = asyncio.get_running_loop().create_task(
@@ -367,7 +446,8 @@ class WebSocketCall(asyncio.Protocol):
 
     def _frames(self) -> None:
         buffer = self.buffer
-        while len(buffer) >= 2:
+        # while the client owes a read, what it sent waits here: a ping's pong is not made
+        while len(buffer) >= 2 and self.drained is None:
             first, second = buffer[0], buffer[1]
             fin, opcode, size = first & 0x80, first & 0x0F, second & 0x7F
             if first & 0x70:
@@ -387,7 +467,7 @@ class WebSocketCall(asyncio.Protocol):
                 offset = 10
             if opcode >= _CLOSE and (not fin or size > 125):
                 self._fail(PROTOCOL_ERROR, "a control frame is final and at most 125 bytes")
-            if size + self.fragments_size > self.shared.max_message_bytes:
+            if size + len(self.fragments or b"") > self.shared.max_message_bytes:
                 self._fail(TOO_BIG, f"a message is at most {self.shared.max_message_bytes}"
                                     " bytes (RISK_MAX_MESSAGE_BYTES)")
             if len(buffer) < offset + 4 + size:
@@ -403,7 +483,8 @@ class WebSocketCall(asyncio.Protocol):
         elif opcode == _PONG:
             pass
         elif opcode == _CLOSE:
-            self._close(NORMAL)
+            self._first_message()
+            self._close(close_answer(payload))
             self._put(None)
             self._cancel()  # the client is done: what it has not read is not sent
             raise _Closed
@@ -415,13 +496,16 @@ class WebSocketCall(asyncio.Protocol):
             self._fail(PROTOCOL_ERROR, f"unexpected frame (opcode {opcode})")
         elif not fin:
             if self.fragments is None:
-                self.fragments = []
-            self.fragments.append(payload)
-            self.fragments_size += len(payload)
+                self.fragments, self.fragment_count = bytearray(), 0
+            self.fragments += payload
+            self.fragment_count += 1
+            if self.fragment_count >= MAX_FRAGMENTS:
+                self._fail(TOO_BIG, f"a message is at most {MAX_FRAGMENTS} frames")
         else:
             if self.fragments is not None:
-                payload = b"".join([*self.fragments, payload])
-                self.fragments, self.fragments_size = None, 0
+                payload = bytes(self.fragments + payload)
+                self.fragments = None
+            self._first_message()
             self.requests += 1
             if self.streaming and self.requests > 1:
                 self.ended_by = malformed(
@@ -619,18 +703,6 @@ class WebSocketCall(asyncio.Protocol):
                 _generator(self.shared.games.session(requests(), token, actions))) as replies:
             async for reply in replies:
                 yield reply
-
-
-def _release_http_protocol(protocol: object) -> None:
-    """Free uvicorn's HTTP protocol object of an upgraded connection now. Its request
-    parser holds its bound callbacks, and uvicorn breaks that cycle only in the protocol's
-    `connection_lost`, which an upgraded connection calls on ours: left to the collector
-    (which the service runs rarely, `__main__.tune_gc`), every upgrade left about 2.8 KB
-    behind until then, and a burst of handshakes left the allocator's pages that much fuller
-    for good (bench/RESULTS.md). Called once uvicorn's upgrade has returned; a protocol
-    without a parser is left as it is."""
-    if getattr(protocol, "parser", None) is not None:
-        protocol.parser = None  # type: ignore[attr-defined]
 
 
 def _generator(replies: AsyncIterator[bytes]) -> AsyncGenerator[bytes, None]:
