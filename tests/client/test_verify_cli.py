@@ -213,11 +213,13 @@ async def test_signed_export_checks_against_the_published_keys(
     service = make_service(http=True, RISK_EXPORT_SIGNING_KEY=str(tmp_path / "signing.pem"))
     game_id, tokens, commitment = await _finished_game(service)
     path = tmp_path / "game.export"
-    export = _export(service, game_id, tokens[2], path)
+    wrote = _risk(f"--token={tokens[2]}", "export", game_id, str(path), target=service.target)
+    export = Export.FromString(path.read_bytes())
     raw = key.public_key().public_bytes(serialization.Encoding.Raw,
                                         serialization.PublicFormat.Raw)
     kid = audit.key_id(raw)
     assert export.signature.key_id == kid and export.signature.algorithm == "EdDSA"
+    assert f"fingerprint {export.fingerprint.hex()}, signed with key {kid}" in wrote.stdout
 
     with urllib.request.urlopen(f"{service.http_url}/.well-known/risk-export-keys.json",
                                 timeout=10) as answer:
@@ -231,6 +233,7 @@ async def test_signed_export_checks_against_the_published_keys(
         checked = _risk("verify", "--key", source, str(path))
         assert checked.returncode == 0, (source, checked.stderr)
         assert f"signature: OK (kid {kid})" in checked.stdout
+        assert f"fingerprint {export.fingerprint.hex()} (of the whole export)" in checked.stdout
         assert f"seed commitment: {commitment.hex()}" in checked.stdout
     unchecked = _risk("verify", str(path))
     assert f"signature: not checked (signed with key {kid}" in unchecked.stdout

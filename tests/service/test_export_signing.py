@@ -1,12 +1,14 @@
 """A deployment that signs its exports (RISK_EXPORT_SIGNING_KEY), through a real service: a
 long game's pages merge into one export whose fingerprint covers every page and whose signature
-holds, and a page token whose chain links were changed is refused rather than signed."""
+holds, a page token whose chain links were changed is refused rather than signed, and a key
+file that is not a signing key stops the start."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import grpc
+import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -16,6 +18,7 @@ from risk_rules import audit
 from risk_service.operations.export import EXPORT_PAGE_ENTRIES
 from tests.service import botplay
 from tests.service.conftest import ServiceFactory
+from tests.service.harness import ServiceExitedError
 from tests.service.rpc import bearer, error_info, rpc_error
 
 
@@ -65,3 +68,19 @@ async def test_a_signed_paged_export_verifies_and_forged_tokens_are_refused(
         assert refusal.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert error_info(refusal).reason == "MALFORMED_REQUEST"
         assert "page_token is not one this service issued" in (refusal.details() or "")
+
+
+def test_a_signing_key_that_is_not_one_stops_the_start(
+    make_service: ServiceFactory, redis_client: object, tmp_path: Path
+) -> None:
+    """RISK_EXPORT_SIGNING_KEY naming a missing file, or a file that is not an Ed25519 private
+    key (here a public one), stops the service at start, naming the setting."""
+    key = Ed25519PrivateKey.generate()
+    (tmp_path / "public.pem").write_bytes(key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+    for path, said in ((tmp_path / "absent.pem", "cannot read"),
+                       (tmp_path / "public.pem", "is not an unencrypted PEM Ed25519 private key")):
+        with pytest.raises(ServiceExitedError) as stopped:
+            make_service(RISK_EXPORT_SIGNING_KEY=str(path))
+        assert "RISK_EXPORT_SIGNING_KEY: " in str(stopped.value)
+        assert said in str(stopped.value) and str(path) in str(stopped.value)

@@ -319,8 +319,12 @@ async def cmd_export(client: RiskClient, args: argparse.Namespace) -> int:
             out.write(export.SerializeToString(deterministic=True))
     except OSError as exc:
         raise FileMistake(f"cannot write {path}: {_file_words(exc)}") from None
+    # the whole export's fingerprint (one from before format 2: its events' chain's last link)
+    fingerprint = export.fingerprint or (export.chain[-1] if export.chain else b"")
+    signed = f", signed with key {export.signature.key_id}" if export.HasField("signature") \
+        else ""
     _out(f"wrote {path}: {len(export.log)} changes, {len(export.events)} events, "
-         f"fingerprint {export.chain[-1].hex() if export.chain else '-'}")
+         f"fingerprint {fingerprint.hex() or '-'}{signed}")
     return 0
 
 
