@@ -14,9 +14,11 @@ import grpc
 import redis.asyncio
 
 from risk_proto.risk.v1 import game_pb2, service_pb2, tournament_pb2
+from risk_rules import audit
 from tests.service.rpc import bearer, classic_options, error_info, rpc_error
 from tests.tournament.conftest import ServiceFactory
 from tests.tournament.players import Stub, bot, player, quick_options
+from tests.tournament.test_verifiable_dice import export
 
 RANDOM = tournament_pb2.BOT_LEVEL_RANDOM
 FAST = {"RISK_SWEEP_INTERVAL_MS": "100", "RISK_RESULTS_SWEEP_MS": "300"}
@@ -104,8 +106,8 @@ async def test_a_turn_cap_beyond_the_bound_is_refused(start_service: ServiceFact
 async def test_the_round_host_cancels_a_started_round_game(
         start_service: ServiceFactory) -> None:
     """CancelGame with the round's host token ends a started game of bots: it is CANCELLED,
-    a spectator's stream gets `game_cancelled`, the results feed a `cancelled` fact, and the
-    bots commit nothing more."""
+    a spectator's stream gets `game_cancelled`, the results feed a `cancelled` fact, the
+    bots commit nothing more, and its export verifies."""
     service = start_service(RISK_BOT_ONLY_MOVE_MS="20", **FAST)
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
@@ -150,6 +152,9 @@ async def test_the_round_host_cancels_a_started_round_game(
         again = await rpc_error(stub.CancelGame(service_pb2.CancelGameRequest(game_id=game_id),
                                                 metadata=bearer(created.host_token)))
         assert error_info(again).reason == "GAME_OVER"
+        # the record of a game stopped halfway still checks out
+        whole = await export(stub, game_id, created.host_token)
+        assert audit.verify(whole).committed
 
 
 async def _past(stub: Stub, game_id: str, at_least: int) -> bool:
