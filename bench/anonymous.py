@@ -119,7 +119,8 @@ async def rounds(args: argparse.Namespace, target: str, window: Window) -> None:
             except grpc.aio.AioRpcError as error:
                 say(f"  CreateRound of {tables} tables of 6 random bots: {error.code().name} "
                     f"({error.details()})")
-                if tables == 1 or error.code() != grpc.StatusCode.INVALID_ARGUMENT:
+                if tables == 1 or error.code() not in (grpc.StatusCode.INVALID_ARGUMENT,
+                                                       grpc.StatusCode.RESOURCE_EXHAUSTED):
                     return
                 tables //= 2
         say(f"  CreateRound of {tables} tables of 6 random bots accepted "
