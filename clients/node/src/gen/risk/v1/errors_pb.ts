@@ -174,7 +174,8 @@ export enum ServiceReason {
   ORGANISER_NEEDS_CLIENT_CERT = 19,
 
   /**
-   * More open streams on one connection than the server allows.
+   * More open streams on one connection, or from one caller over all its connections, than
+   * the server allows.
    *
    * @generated from enum value: TOO_MANY_STREAMS = 20;
    */
