@@ -1206,7 +1206,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="risk-bench-"))
     redis = RedisServer(work / "redis", appendfsync="everysec")
     redis.start()
-    service = ServiceProcess(redis.url, work, RISK_LOG_LEVEL=s.log_level)
+    # the spectators all come from this one address: the per-caller stream bound is off
+    service = ServiceProcess(redis.url, work, RISK_LOG_LEVEL=s.log_level,
+                             RISK_MAX_STREAMS_PER_CALLER="0")
     try:
         service.start()
         assert service.proc is not None and redis.pid is not None
