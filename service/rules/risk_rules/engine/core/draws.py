@@ -4,8 +4,9 @@ In a duplicate round the same seed is dealt to several games whose players choos
 differently. With the one generator of an ordinary game, the first choice that draws more or
 fewer numbers (two dice instead of three) shifts every later draw, and the games' luck parts
 ways. `DrawStreams` keeps the kinds apart instead: dice come from one stream, shuffles (the
-deal, the deck, a reshuffle of the discards) from a second and anything else (a random spread
-of armies) from a third, each seeded from the game's seed with its own PCG32 stream constant.
+deal, the deck, a reshuffle of the discards, a random spread of armies) from a second and
+anything else (`below`, `choice`, `weighted`: no rule draws these today) from a third, each
+seeded from the game's seed with its own PCG32 stream constant (docs/dice.md).
 Every battle throws a fixed number of dice (`battle`), so the k-th battle of every game shows
 the same faces, whoever uses how many of them. It is a `Pcg32` whose own state is the dice
 stream, so a rule that takes `game.rng` needs no change; the state of the two others lives in
