@@ -5,10 +5,14 @@ free loopback port with its own temporary data directory; there is no fake and n
 machine without Redis fails loudly with the install hint from ``RedisServer``. The session server
 uses ``appendfsync everysec`` for speed; fault-injection tests ask ``make_redis_server`` for
 servers of their own (``appendfsync always`` by default) that they may kill and restart freely.
+
+Every test is bounded (pytest-timeout, configured in pyproject.toml) and none may leave a process
+running (tests.child_processes: what is left is ended and the session fails naming it).
 """
 
 from __future__ import annotations
 
+import signal
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Protocol
 
@@ -16,6 +20,18 @@ import pytest
 import redis.asyncio
 
 from risk_service.redis_server import AppendFsync, RedisServer
+from tests.child_processes import (
+    no_process_left_behind,  # noqa: F401 (an autouse fixture, found by name)
+    pytest_runtest_protocol,  # noqa: F401 (a hook, found by name)
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """SIGINT as a user's Ctrl-C, also when the suite runs as a background job of a shell
+    without job control, which starts it with SIGINT ignored: every child a test starts
+    inherits that, and a `risk watch` a test stops with SIGINT would never end."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 class RedisServerFactory(Protocol):

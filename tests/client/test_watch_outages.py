@@ -33,19 +33,32 @@ class Watcher:
             self.process = subprocess.Popen([RISK, "--target", target, "watch", *args],
                                             env=env, text=True, stdout=out, stderr=err)
 
-    def wait_for(self, text: str, timeout: float = 90) -> None:
-        """Until `text` is in the output (a slow machine may take seconds to start Python)."""
+    def wait_for(self, text: str, count: int = 1, timeout: float = 90) -> None:
+        """Until `text` is in the output `count` times (a slow machine may take seconds to
+        start Python)."""
         deadline = time.monotonic() + timeout
-        while text not in self.out.read_text() + self.err.read_text():
+        while (self.out.read_text() + self.err.read_text()).count(text) < count:
             assert self.process.poll() is None, self.err.read_text()
             assert time.monotonic() < deadline, f"no {text!r} in {self.err.read_text()}"
-            time.sleep(0.2)
+            time.sleep(0.05)
 
     def stop(self) -> tuple[str, str]:
+        """Ctrl-C (SIGINT), as a user stops it; its output. One that does not end on it within
+        30 s is killed, and that fails the test."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
-        self.process.wait(30)
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise AssertionError(f"`risk watch` ignored SIGINT:\n{self.err.read_text()}"
+                                 ) from None
         return self.out.read_text(), self.err.read_text()
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(10)
 
 
 def test_watch_with_the_service_down_says_so_on_one_line(tmp_path: Path) -> None:
@@ -54,12 +67,16 @@ def test_watch_with_the_service_down_says_so_on_one_line(tmp_path: Path) -> None
     target = f"127.0.0.1:{free_port()}"
     plain = Watcher(tmp_path, "plain", "g-nowhere", "--plain", target=target)
     live = Watcher(tmp_path, "live", "g-nowhere", target=target)
-    live.wait_for("attempt 4")  # several retries' worth, each redrawn on the one line
-    plain.wait_for("retrying in")
-    time.sleep(2)
-    assert plain.process.poll() is None and live.process.poll() is None  # not given up
-    out, err = plain.stop()
-    live_out, live_err = live.stop()
+    try:
+        plain.wait_for("retrying in")
+        live.wait_for("attempt 4")  # several retries' worth, each redrawn on the one line
+        # both started together: the plain one has been retrying as long, and neither gave up
+        assert plain.process.poll() is None and live.process.poll() is None
+        out, err = plain.stop()
+        live_out, live_err = live.stop()
+    finally:
+        plain.kill()
+        live.kill()
     assert out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
@@ -93,7 +110,7 @@ async def test_watch_rides_out_a_shutdown_and_a_crash(redis_url: str, tmp_path: 
             watcher.wait_for("answers again")
             live.wait_for("status: ")
             service.kill()  # a crash mid-stream
-            time.sleep(1)
+            watcher.wait_for("retrying in", count=2)  # seen as the second outage
             service.start()
             await client.with_token(tokens[0]).resign(game_id)
             await client.with_token(tokens[1]).resign(game_id)
@@ -103,8 +120,8 @@ async def test_watch_rides_out_a_shutdown_and_a_crash(redis_url: str, tmp_path: 
         live_out, _ = live.stop()
     finally:
         for running in (watcher, live):
-            if running is not None and running.process.poll() is None:
-                running.process.kill()
+            if running is not None:
+                running.kill()
         service.stop()
     frames = [f for f in live_out.split("\x1b[H\x1b[2J") if f.strip()]
     assert any("\nstatus: " in f for f in frames)  # the outage shown under the board

@@ -92,6 +92,7 @@ class ServiceProcess:
             if self._serving():
                 return
             time.sleep(0.05)
+        self.kill()  # no test holds a process that never served: it would outlive the test
         raise RuntimeError(f"service did not become healthy:\n{self.logs()}")
 
     def _serving(self) -> bool:
