@@ -28,15 +28,17 @@ from risk_client.render import VARIANT_NAMES, game_text
 from risk_proto.risk.v1 import service_pb2
 from risk_rules import variants, wire
 from risk_rules.engine import get_ruleset
+from risk_service.redis_server import free_port
 from tests.service.conftest import ServiceFactory
 
 RISK = str(Path(sys.executable).with_name("risk"))
 
 
-def risk(*args: str, target: str = "127.0.0.1:9", cwd: Path | None = None
+def risk(*args: str, target: str | None = None, cwd: Path | None = None
          ) -> subprocess.CompletedProcess[str]:
+    """The `risk` command against `target`; by default an address where nothing listens."""
     env = {k: v for k, v in os.environ.items() if k not in ("RISK_TOKEN", "RISK_TARGET")}
-    env["RISK_TARGET"] = target
+    env["RISK_TARGET"] = target or f"127.0.0.1:{free_port()}"
     return subprocess.run([RISK, *args], env=env, capture_output=True, text=True, timeout=90,
                           check=False, cwd=cwd)
 

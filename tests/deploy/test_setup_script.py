@@ -71,7 +71,7 @@ def _run(top: Path, bin_dir: Path, *args: str, **env: str) -> subprocess.Complet
 def test_serve_with_redis_url_needs_no_redis_server(tmp_path: Path) -> None:
     """`setup serve` with REDIS_URL set does not look for, nor try to install, redis-server."""
     top, bin_dir = _checkout(tmp_path)
-    done = _run(top, bin_dir, "serve", REDIS_URL="redis://127.0.0.1:6399/0")
+    done = _run(top, bin_dir, "serve", REDIS_URL="redis://redis.invalid:6379/0")  # not reached
     assert done.returncode == 0, done.stderr
     assert "installing" not in done.stderr and "redis-server" not in done.stderr
 

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import datetime
 import json
 import os
+import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
@@ -19,9 +23,13 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
+from risk_service.redis_server import free_port
+from risk_service.settings import Settings
 from tests.service.conftest import ServiceFactory
 from tests.service.harness import ServiceProcess
 from tests.service.rpc import bearer, create_request, rpc_error
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _log_lines(service: ServiceProcess) -> list[dict[str, object]]:
@@ -48,18 +56,39 @@ def test_embedded_redis_serves_and_keeps_games_across_restarts(tmp_path: Path) -
         service.stop()
 
 
+@contextlib.contextmanager
+def _default_addresses_taken() -> Iterator[None]:
+    """As while `scripts/serve` runs (the README's first command): its gRPC and HTTP addresses
+    are listened on, by this test where they are free."""
+    serve = (ROOT / "scripts" / "serve").read_text()
+    http = re.search(r"RISK_HTTP_LISTEN-([\d.]+):(\d+)", serve)
+    assert http, "scripts/serve names its HTTP address"
+    grpc_host, _, grpc_port = Settings().listen.rpartition(":")
+    with contextlib.ExitStack() as held:
+        for host, port in ((grpc_host, int(grpc_port)), (http[1], int(http[2]))):
+            holder = held.enter_context(socket.socket())
+            with contextlib.suppress(OSError):  # taken already: by scripts/serve, say
+                holder.bind((host, port))
+                holder.listen()
+        yield
+
+
 def test_missing_redis_binary_is_a_clear_error(tmp_path: Path) -> None:
-    """Without redis-server on PATH and no REDIS_URL, the service exits saying how to fix it."""
+    """Without redis-server on PATH and no REDIS_URL, the service exits saying how to fix it,
+    also while another service (`scripts/serve`) holds the default addresses."""
     bare = tmp_path / "bin"
     bare.mkdir()
-    env = {**os.environ, "PATH": str(bare), "RISK_DATA_DIR": str(tmp_path / "d")}
+    env = {**os.environ, "PATH": str(bare), "RISK_DATA_DIR": str(tmp_path / "d"),
+           "RISK_LISTEN": f"127.0.0.1:{free_port()}", "RISK_HTTP_LISTEN": "",
+           "RISK_METRICS_PORT": "0"}
     env.pop("REDIS_URL", None)
-    done = subprocess.run(
-        [sys.executable, "-m", "risk_service"], env=env, capture_output=True, timeout=30,
-        check=False,
-    )
+    with _default_addresses_taken():
+        done = subprocess.run(
+            [sys.executable, "-m", "risk_service"], env=env, capture_output=True, timeout=30,
+            check=False,
+        )
     assert done.returncode != 0
-    assert b"redis-server" in done.stderr and b"REDIS_URL" in done.stderr
+    assert b"redis-server" in done.stderr and b"REDIS_URL" in done.stderr, done.stderr
 
 
 def test_health_and_reflection(service: ServiceProcess) -> None:

@@ -113,7 +113,7 @@ async def test_no_server_is_a_connection_error(make_redis_server: RedisServerFac
 def test_pipe_serves_tcp_tls_and_unix_urls() -> None:
     """redis://, rediss:// and unix:// are served (tests/deploy/test_redis_security.py runs
     it over TLS); other schemes are refused by name."""
-    assert pipe_supported("redis://127.0.0.1:6379/0")
+    assert pipe_supported("redis://cache:6379/0")
     assert pipe_supported("unix:///tmp/redis.sock")
     assert pipe_supported("rediss://cache:6380/0")
     assert not pipe_supported("redis+sentinel://s:26379/mymaster")
