@@ -6,6 +6,7 @@ and the game replays exactly. Also: what a write no replica confirmed is answere
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import time
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import cast
 
 import grpc
+import redis
 import redis.asyncio
 from redis.asyncio.cluster import RedisCluster
 
@@ -55,17 +57,28 @@ async def test_killed_master_loses_no_acknowledged_action(
         spectator = Spectator(sb, table.game_id)
         victim = cluster.master_of(Keys().game(table.game_id))
         killed_at: list[int] = []  # the version the game was at when its master died
+        restarted: list[asyncio.Task[None]] = []
 
         async def kill(moves: int, version: int) -> None:
             if moves == KILL_AT_MOVE and not killed_at:
                 victim.kill()
                 killed_at.append(version)
                 # the supervisor of a real deployment restarts the node; it rejoins as the
-                # promoted replica's replica, so "replica" durability can acknowledge again
-                asyncio.get_running_loop().call_later(3.0, victim.start)
+                # promoted replica's replica, so "replica" durability can acknowledge again.
+                # Only once the replica has taken over: a node back before that (3 s after
+                # the kill, on a loaded machine) is the master again, with the AOF it had
+                # (everysec: maybe without the game just created), and its replica copies
+                # that: the game was NOT_FOUND, or its last acknowledged moves lost
+                restarted.append(asyncio.create_task(asyncio.to_thread(
+                    _restart_once_failed_over, cluster, victim, Keys().game(table.game_id))))
 
         log = Log(table.start_version)
-        await play(sa, table, log, before_submit=kill)
+        try:
+            await play(sa, table, log, before_submit=kill)
+            await asyncio.gather(*restarted)
+        finally:
+            if not victim.is_running():
+                victim.start()
         assert killed_at, "the master was killed during play"
         final = (await sa.GetGame(service_pb2.GetGameRequest(game_id=table.game_id))).game
         assert final.HasField("outcome")
@@ -81,6 +94,19 @@ async def test_killed_master_loses_no_acknowledged_action(
     held = await stored(cast(redis.asyncio.Redis, cluster_client), table.game_id)
     assert_replays(held, table, log)  # every acknowledged move, in order, nothing else
     cluster.wait_ready()  # the restarted node is a replica again: the next module is whole
+
+
+def _restart_once_failed_over(cluster: LocalCluster, victim: RedisServer, key: str,
+                              timeout: float = 60) -> None:
+    """Start the killed `victim` again once another node serves `key`'s slot."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with contextlib.suppress(redis.RedisError, LookupError, IndexError):
+            if cluster.master_of(key) is not victim:
+                break
+        assert time.monotonic() < deadline, "the killed master's replica never took over"
+        time.sleep(0.05)
+    victim.start()
 
 
 async def _replicated(master: RedisServer) -> None:
