@@ -6,6 +6,7 @@ timed game's timeouts (once each), export and verify, and a Legacy campaign."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from typing import cast
 
@@ -163,11 +164,15 @@ async def test_timed_game_times_out_once_per_deadline_with_two_sweepers(
         options=classic_options(players=3, auto_defend_max_dice=True), seed=3,
         issue_seat_tokens=True, clock=clock))
     game_id = created.game.game_id
-    await asyncio.sleep(3.6)
-    entries = await cluster_client.xrange(Keys().events(game_id))
-    events = [game_pb2.Event.FromString(fields[b"e"]) for _id, fields in entries]
-    timeouts = [e for e in events if e.WhichOneof("variant") == "lifecycle"
-                and e.lifecycle.WhichOneof("kind") == "decision_timed_out"]
+    deadline = time.monotonic() + 30
+    while True:  # until two deadlines have passed, one after the other
+        entries = await cluster_client.xrange(Keys().events(game_id))
+        events = [game_pb2.Event.FromString(fields[b"e"]) for _id, fields in entries]
+        timeouts = [e for e in events if e.WhichOneof("variant") == "lifecycle"
+                    and e.lifecycle.WhichOneof("kind") == "decision_timed_out"]
+        if len(timeouts) >= 2 or time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.05)
     started = [e for e in events if e.WhichOneof("variant") == "lifecycle"
                and e.lifecycle.WhichOneof("kind") == "clock_started"]
     assert len(timeouts) >= 2, "the deadlines passed and were applied"

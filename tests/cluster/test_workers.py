@@ -120,6 +120,7 @@ async def test_workers_share_one_port_restart_and_stop_together(
 
         os.kill(workers[0], signal.SIGKILL)
         while workers[0] in _children(service.proc.pid):  # its sockets are closed once dead
+            assert time.monotonic() < deadline + 10, "the killed worker was never reaped"
             await asyncio.sleep(0.02)
         async with channel(service.target) as ch:
             for _ in range(10):  # the survivor answers meanwhile

@@ -53,6 +53,15 @@ async def _service_connections(client: redis.asyncio.Redis) -> int:
     return sum(1 for c in clients if int(c["id"]) != mine)
 
 
+async def _until_a_reader_blocks(client: redis.asyncio.Redis, timeout: float = 10) -> None:
+    """Until a connection of the service waits in XREAD BLOCK (CLIENT LIST's `b` flag)."""
+    deadline = time.monotonic() + timeout
+    while not any(c["cmd"] == "xread" and "b" in c["flags"]
+                  for c in await client.client_list(_type="normal")):
+        assert time.monotonic() < deadline, "no feed reader blocked in XREAD"
+        await asyncio.sleep(0.01)
+
+
 async def _gather_bounded(calls: list[Callable[[], Any]], at_once: int) -> list[Any]:
     """Make each call (a gRPC call starts when it is made) with at most `at_once` in flight."""
     gate = asyncio.Semaphore(at_once)
@@ -88,16 +97,19 @@ async def test_thousands_of_streamed_games_share_a_few_redis_connections(
                 [partial(stubs[i % len(stubs)].CreateGame, create_request(seed=i, players=3))
                  for i in range(GAMES)], 64)
             games = [(c.game.game_id, c.game.last_seq) for c in created]
-            # opened a channel's worth at a time (a burst of them all is the next test's)
-            for i, (game_id, last_seq) in enumerate(games):
-                calls.append(stubs[i // STREAMS_PER_CHANNEL].StreamEvents(
-                    service_pb2.StreamEventsRequest(game_id=game_id, after_seq=last_seq)))
-                if i % STREAMS_PER_CHANNEL == STREAMS_PER_CHANNEL - 1:
-                    await asyncio.sleep(0.2)
+            # opened a channel's worth at a time (a burst of them all is the next test's),
+            # each after the game's last event but one: that one is its backlog, and once it
+            # has arrived the stream is subscribed and past its backlog, so the join
+            # committed next can only reach it live, through the feed
+            for start in range(0, GAMES, STREAMS_PER_CHANNEL):
+                opened = [stubs[start // STREAMS_PER_CHANNEL].StreamEvents(
+                    service_pb2.StreamEventsRequest(game_id=game_id, after_seq=last_seq - 1))
+                    for game_id, last_seq in games[start:start + STREAMS_PER_CHANNEL]]
+                calls += opened
+                backlog = await asyncio.gather(*(call.read() for call in opened))
+                assert [m.event.seq for m in backlog] == [
+                    last_seq for _, last_seq in games[start:start + STREAMS_PER_CHANNEL]]
             firsts = [asyncio.ensure_future(call.read()) for call in calls]
-            # every stream is registered once its call has started on the server; a join
-            # committed after that reaches it through the feed, not the backlog
-            await asyncio.sleep(1.0)
             joined = await _gather_bounded(
                 [partial(stubs[i % len(stubs)].JoinGame, service_pb2.JoinGameRequest(
                     game_id=game_id, seat=0, display_name="a")) for i, (game_id, _) in
@@ -173,11 +185,14 @@ async def test_a_game_added_to_a_blocked_reader_is_read_at_once(
         blocked = stub.StreamEvents(service_pb2.StreamEventsRequest(
             game_id=first.game_id, after_seq=first.last_seq))
         await stub.JoinGame(service_pb2.JoinGameRequest(game_id=first.game_id, seat=0))
-        await asyncio.wait_for(blocked.read(), 10)  # the reader now blocks on `first`
-        await asyncio.sleep(0.2)
+        await asyncio.wait_for(blocked.read(), 10)
+        await _until_a_reader_blocks(redis_client)  # on `first` alone
+        # after the last event but one: once that one (its backlog) has arrived, the stream
+        # is subscribed, and the join committed next can only reach it through the reader
         added = stub.StreamEvents(service_pb2.StreamEventsRequest(
-            game_id=second.game_id, after_seq=second.last_seq))
-        await asyncio.sleep(0.2)  # the stream is registered with the reader
+            game_id=second.game_id, after_seq=second.last_seq - 1))
+        backlog = await asyncio.wait_for(added.read(), 10)
+        assert backlog.event.seq == second.last_seq
         await stub.JoinGame(service_pb2.JoinGameRequest(game_id=second.game_id, seat=0))
         committed = time.monotonic()
         message = await asyncio.wait_for(added.read(), 10)
@@ -312,14 +327,21 @@ async def test_a_burst_of_streams_opened_at_once_is_served_whole(
     try:
         stub = Stub(channels[0])
         game = (await stub.CreateGame(create_request(seed=5, players=3))).game
+        # each after the last event but one, which is its backlog: once that has arrived,
+        # the stream is subscribed and past its backlog, so the join reaches it live
         calls += [Stub(channels[i // STREAMS_PER_CHANNEL]).StreamEvents(
-            service_pb2.StreamEventsRequest(game_id=game.game_id, after_seq=game.last_seq))
+            service_pb2.StreamEventsRequest(game_id=game.game_id, after_seq=game.last_seq - 1))
             for i in range(BURST)]
-        firsts = [asyncio.ensure_future(call.read()) for call in calls]
-        await asyncio.sleep(1.0)
+        async with asyncio.timeout(TIMEOUT_S):
+            backlog = await asyncio.gather(*(call.read() for call in calls),
+                                           return_exceptions=True)
+        failed = [r for r in backlog if isinstance(r, BaseException)]
+        assert not failed, f"{len(failed)} of {BURST} streams failed, e.g. {failed[0]!r}"
+        assert {m.event.seq for m in backlog} == {game.last_seq}
         await stub.JoinGame(service_pb2.JoinGameRequest(game_id=game.game_id, seat=0))
         async with asyncio.timeout(TIMEOUT_S):
-            got = await asyncio.gather(*firsts, return_exceptions=True)
+            got = await asyncio.gather(*(call.read() for call in calls),
+                                       return_exceptions=True)
         failed = [r for r in got if isinstance(r, BaseException)]
         assert not failed, f"{len(failed)} of {BURST} streams failed, e.g. {failed[0]!r}"
         assert {m.event.seq for m in got} == {game.last_seq + 1}

@@ -7,7 +7,7 @@ import asyncio
 import re
 import time
 import urllib.request
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import grpc
@@ -215,6 +215,25 @@ TIMED_GAMES = 6  # games timed out side by side: each deadline is a race the two
 DECISION_S = 1
 
 
+async def _until(condition: Callable[[], Awaitable[bool]], timeout: float, what: str) -> None:
+    """Poll `condition` until it holds; fail naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not await condition():
+        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
+        await asyncio.sleep(0.05)
+
+
+async def _timeouts_in_each(client: aioredis.Redis, games: list[str], at_least: int) -> bool:
+    """Every game's stream in Redis holds `at_least` DecisionTimedOut events."""
+    for game_id in games:
+        entries = await client.xrange(f"risk:g:{{{game_id}}}:ev")
+        kinds = [game_pb2.Event.FromString(fields[b"e"]).lifecycle.WhichOneof("kind")
+                 for _id, fields in entries]
+        if kinds.count("decision_timed_out") < at_least:
+            return False
+    return True
+
+
 def _decisions_timed_out(events: list[game_pb2.Event], allowed_ms: int) -> tuple[int, list[str]]:
     """Walk one game's stream: every ClockStarted opens a decision, and a DecisionTimedOut
     closes the open one. (timeouts seen, what is wrong): a decision timed out twice, before
@@ -281,7 +300,9 @@ async def test_timeout_applied_once_by_two_processes(
         created = await asyncio.gather(*(
             stub.CreateGame(_request(issue_seat_tokens=True, clock=clock, seed=17 + n))
             for n in range(TIMED_GAMES)))
-    await asyncio.sleep(3.6)  # three deadlines pass in each game, one after another
+    games = [reply.game.game_id for reply in created]
+    await _until(lambda: _timeouts_in_each(redis_client, games, at_least=3), 30,
+                 "three deadlines passed in each game, one after another")
     conflicts = [await _metric(port, "risk_commit_conflicts_total") for port in ports]
     for service in services:
         service.stop()  # no sweeper runs now: the streams and the logs are complete
@@ -319,7 +340,8 @@ async def test_killed_lease_holder_does_not_stop_the_timeout(
         await redis_client.set(f"risk:g:{{{game_id}}}:lease", "holder", px=2000)
         holder.kill()
         start = (await _game(stub, game_id)).game.version
-        await asyncio.sleep(3.5)
+        await _until(lambda: _timeouts_in_each(redis_client, [game_id], at_least=1), 30,
+                     "the other process applied the timeout")
         events = await _events(stub, game_id)
     timeouts = [e for e in events if e.lifecycle.WhichOneof("kind") == "decision_timed_out"]
     assert timeouts and timeouts[0].version == start + 1
@@ -351,7 +373,12 @@ async def test_spectator_delay_holds_events_back(stub: Stub) -> None:
         newest = (await _game(stub, game_id, tokens[0])).game.last_seq
         await asyncio.sleep(0.01)
     player_seen = [(await asyncio.wait_for(player.read(), 5)).event.seq for _ in range(newest)]
-    await asyncio.sleep(0.3)
+
+    async def released() -> bool:  # every event but the newest five
+        return len(received) >= newest - 5
+
+    await _until(released, 10, f"the spectator got events 1-{newest - 5}")
+    await asyncio.sleep(0.3)  # a moment in which no held-back event may arrive
     watcher.cancel()
     player.cancel()
     assert player_seen == list(range(1, newest + 1)), "players see every event at once"
@@ -406,14 +433,22 @@ async def test_retention_leaves_nothing_behind(
                           metadata=bearer(created.seat_tokens[1]))
         assert (await _game(stub, game_id)).game.status == service_pb2.GAME_STATUS_FINISHED
         assert await redis_client.keys(f"*{game_id}*")
-        await asyncio.sleep(1.6)
-        leftovers = [k for k in await redis_client.keys("*")
-                     if game_id.encode() in k]
-        members = []
-        for key in await redis_client.keys("risk:*"):
-            if await redis_client.type(key) == b"zset":
-                members += [m for m in await redis_client.zrange(key, 0, -1)
-                            if game_id.encode() in m]
+
+        async def left() -> tuple[list[Any], list[Any]]:
+            """(keys, index entries) naming the game."""
+            keys = [k for k in await redis_client.keys("*") if game_id.encode() in k]
+            members = []
+            for key in await redis_client.keys("risk:*"):
+                if await redis_client.type(key) == b"zset":
+                    members += [m for m in await redis_client.zrange(key, 0, -1)
+                                if game_id.encode() in m]
+            return keys, members
+
+        async def expired() -> bool:
+            return await left() == ([], [])
+
+        await _until(expired, 10, "the finished game expired, keys and index entries")
+        leftovers, members = await left()
         listed = await stub.ListGames(service_pb2.ListGamesRequest())
     assert leftovers == [] and members == []
     assert [g.game_id for g in listed.games] == [keep.game.game_id]

@@ -455,21 +455,22 @@ async def test_actions_on_a_session_spend_the_callers_rate_limit(
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = service_pb2_grpc.RiskServiceStub(channel)
         game = await create_game(stub, SEED, **FAST_OPTIONS)
-        await asyncio.sleep(6)  # the set-up's calls paid back
+        # the set-up spent 5 of the address's 12; the session's actions go on seat 0's token
         session = await RawSession.open(stub, game.game_id, game.seat_tokens[0])
         stale = game_pb2.Action(classic=classic_pb2.ClassicAction(
             end_turn=classic_pb2.ClassicAction.EndTurn()))
-        reasons = []
+        reasons, retry_after_ms = [], 0
         for attempt in range(40):
             answer = await session.submit(stale, game.version + 100, f"r-{attempt}")
             refusal = Refusal.of_status(answer.error.status)
             reasons.append(refusal.reason)
             if refusal.reason == "RATE_LIMITED":
                 assert refusal.code == grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
-                assert int(refusal.metadata["retry_after_ms"]) > 0
+                retry_after_ms = int(refusal.metadata["retry_after_ms"])
                 break
         assert reasons[-1] == "RATE_LIMITED" and "STALE_VERSION" in reasons
-        await asyncio.sleep(1.5)
+        assert 0 < retry_after_ms <= 1000  # one request's worth at 2 a second
+        await asyncio.sleep(retry_after_ms / 1000)  # as long as the refusal said, no longer
         answer = await session.submit(stale, game.version + 100, "after-the-pause")
         assert Refusal.of_status(answer.error.status).reason == "STALE_VERSION"
         assert await session.close() is None
