@@ -1,9 +1,14 @@
-"""The service's JSON log lines (risk_service.logs), written to a file as stdout would be."""
+"""The service's JSON log lines (risk_service.logs), written to a file as stdout would be, and
+the running service's whole output, its libraries' records included."""
 
 from __future__ import annotations
 
 import datetime
 import json
+import logging
+import socket
+import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,15 +16,24 @@ import pytest
 import structlog
 
 from risk_service.logs import _UtcStamp, configure_logging
+from risk_service.redis_server import free_port
+from tests.conftest import RedisServerFactory
+from tests.service.conftest import ServiceFactory
+from tests.service.harness import ServiceProcess
 
 
 @pytest.fixture
 def log_file(tmp_path: Path) -> Iterator[Path]:
     path = tmp_path / "out.log"
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
     with path.open("wb") as out:
         configure_logging("info", out)
         yield path
     structlog.reset_defaults()
+    root.handlers[:] = handlers  # the root handler configure_logging installed writes to `out`
+    root.setLevel(level)
+    logging.captureWarnings(False)
 
 
 def _lines(path: Path) -> list[dict[str, object]]:
@@ -36,7 +50,8 @@ def test_one_json_object_per_line_with_level_and_utc_timestamp(log_file: Path) -
     lines = _lines(log_file)  # written and flushed line by line: readable at once
     assert [line["event"] for line in lines] == ["rpc", "odd"]
     assert lines[0] == {"method": "/risk.v1.RiskService/Ping", "code": "OK", "duration_ms": 0.25,
-                        "event": "rpc", "level": "info", "timestamp": lines[0]["timestamp"]}
+                        "event": "rpc", "level": "info", "logger": "rpc",
+                        "timestamp": lines[0]["timestamp"]}
     assert lines[1]["level"] == "warning" and lines[1]["game_id"] == "g1"
     for line in lines:
         stamp = datetime.datetime.strptime(str(line["timestamp"]), "%Y-%m-%dT%H:%M:%S.%fZ")
@@ -65,3 +80,72 @@ def test_timestamp_tracks_the_clock_across_seconds(monkeypatch: pytest.MonkeyPat
         "2025-11-30T03:50:22.999999Z", "2025-11-30T03:50:23.000000Z",
         "2025-11-30T03:50:23.000001Z", "2025-12-01T00:00:00.000000Z",
     ]
+
+
+def test_library_records_share_the_line_shape_and_bound_context(log_file: Path) -> None:
+    """uvicorn, grpc, asyncio and redis-py records and warnings are the same JSON lines."""
+    structlog.contextvars.bind_contextvars(game_id="g3")
+    try:
+        logging.getLogger("uvicorn.error").warning("Invalid HTTP request received.")
+        logging.getLogger("grpc._cython.cygrpc").error("Unexpected [%s] raised", "KeyError")
+        logging.getLogger("redis.asyncio.connection").info("fallback to %s", "RESP2")
+        logging.getLogger("grpc").debug("below the level: not written")
+        try:
+            raise RuntimeError("lost")
+        except RuntimeError:
+            logging.getLogger("asyncio").exception("Task exception was never retrieved")
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")
+            warnings.warn("coroutine 'x' was never awaited", RuntimeWarning, stacklevel=1)
+    finally:
+        structlog.contextvars.clear_contextvars()
+    uvicorn, grpc_, redis_, asyncio_, warned = _lines(log_file)
+    assert uvicorn == {"event": "Invalid HTTP request received.", "game_id": "g3",
+                       "level": "warning", "logger": "uvicorn.error",
+                       "timestamp": uvicorn["timestamp"]}
+    assert (grpc_["logger"], grpc_["level"], grpc_["event"]) == (
+        "grpc._cython.cygrpc", "error", "Unexpected [KeyError] raised")
+    assert (redis_["logger"], redis_["event"]) == ("redis.asyncio.connection",
+                                                   "fallback to RESP2")
+    assert asyncio_["level"] == "error" and "RuntimeError: lost" in str(asyncio_["exception"])
+    assert warned["logger"] == "py.warnings" and "never awaited" in str(warned["event"])
+
+
+def _shaped(line: str) -> dict[str, object]:
+    """`line` as the JSON object it must be, with the fields every line has."""
+    record = json.loads(line)
+    assert isinstance(record, dict), line
+    assert {"event", "level", "logger", "timestamp"} <= record.keys(), line
+    return record
+
+
+def test_running_service_writes_its_libraries_records_as_json_lines(
+    make_service: ServiceFactory, make_redis_server: RedisServerFactory,
+) -> None:
+    """uvicorn's, asyncio's and redis-py's records in the service are JSON lines, none plain."""
+    # a Redis without HELLO: redis-py warns as it falls back to RESP2 (logger redis.*)
+    redis = make_redis_server(appendonly=False, extra_args=["--rename-command", "HELLO", ""])
+    service: ServiceProcess = make_service(
+        redis.url, http=True, RISK_METRICS_PORT=str(free_port()),
+        # asyncio's debug mode logs each server it starts (the ops port's) at INFO
+        RISK_EVENT_LOOP="asyncio", PYTHONASYNCIODEBUG="1")
+    with socket.create_connection(("127.0.0.1", service.http_port), timeout=10) as conn:
+        conn.sendall(b"NOT HTTP AT ALL\r\n\r\n")  # uvicorn warns "Invalid HTTP request"
+        assert conn.recv(1024).startswith(b"HTTP/1.1 400")
+    wanted = {"uvicorn.error": "Invalid HTTP request received.", "asyncio": " is serving",
+              "redis.asyncio.connection": "does not support HELLO"}
+    deadline = time.monotonic() + 20
+    while True:
+        text = service.logs()
+        lines = [line for line in text.splitlines() if line.strip()]
+        found = {name: any(f'"logger":"{name}"' in line and part in line for line in lines)
+                 for name, part in wanted.items()}
+        if all(found.values()) or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert all(found.values()), (found, text)
+    records = [_shaped(line) for line in lines]  # every line, the libraries' included
+    for name, part in wanted.items():
+        (record, *_) = [r for r in records if r["logger"] == name and part in str(r["event"])]
+        assert record["level"] in ("info", "warning")
+        datetime.datetime.strptime(str(record["timestamp"]), "%Y-%m-%dT%H:%M:%S.%fZ")
