@@ -61,7 +61,7 @@ def test_classic_wraps_only_alaska_to_kamchatka() -> None:
 def test_a_variant_without_a_describe_hook_is_described_from_its_rules() -> None:
     """Tiny (tests/variants/tiny) has no hook: its seat counts are what its rules accept, its
     options its message's fields with its rules' defaults; it has no map to draw."""
-    assert TINY.describe is None
+    assert TINY.describe == ""
     description = describe(TINY)
     assert description.name == "tiny" and description.title == "tiny"
     assert description.variant == TINY.number

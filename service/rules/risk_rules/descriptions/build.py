@@ -6,11 +6,16 @@ seat counts are the player numbers `create` accepts, the options are the fields 
 variant's Options message and their defaults are the engine's `default_options`, encoded by
 the same codec that encodes a created game's options. So a description cannot drift from the
 rules it describes.
+
+The descriptor names its hook ("module:function"), so this module imports the variants and no
+variant imports it: `risk_rules.descriptions` depends on `risk_rules.variants`, one way
+(tests/wire/test_import_graph.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from typing import Any
 
 from google.protobuf.descriptor import FieldDescriptor
@@ -117,10 +122,21 @@ def options(described: VariantDescriptor, players: int, counts: list[int],
     return listed
 
 
+def hook_told(described: VariantDescriptor) -> Described:
+    """What the variant's `describe` hook says of it (its name alone without a hook)."""
+    if not described.describe:
+        return Described(title=described.name)
+    module, _, name = described.describe.partition(":")
+    said = getattr(importlib.import_module(module), name)()
+    if not isinstance(said, Described):
+        raise TypeError(f"{described.describe} (variant {described.name!r}'s describe hook) "
+                        f"returned {type(said).__name__}, not a Described")
+    return said
+
+
 def describe(described: VariantDescriptor) -> variant_pb2.VariantDescription:
     """The whole description of one variant."""
-    told = described.describe() if described.describe is not None else Described(
-        title=described.name)
+    told = hook_told(described)
     counts = seat_counts(described)
     players = default_players(described, counts)
     description = variant_pb2.VariantDescription(

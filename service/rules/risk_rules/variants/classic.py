@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from risk_proto.risk.v1 import classic_pb2, common_pb2
-from risk_rules.descriptions import classic as description
 from risk_rules.engine import get_ruleset
 from risk_rules.engine.classic.model import (
     ClassicOptions,
@@ -54,7 +53,7 @@ DESCRIPTOR = VariantDescriptor(
                            "PlayerEliminated": (("seat", "by"), "cards_taken")},
         ),
     ),
-    describe=description.describe,
+    describe="risk_rules.descriptions.classic:describe",
     renderer="risk_client.boards.classic:board_text",
     draws={"OrderRolled": ("rolls",), "BattleResolved": ("attack_dice", "defence_dice"),
            "CardDrawn": ("card",), "CardsTraded": ("cards", "bonus_territory"),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from risk_proto.risk.v1 import common_pb2, deep_space_pb2
-from risk_rules.descriptions import deep_space as description
 from risk_rules.engine import get_ruleset
 from risk_rules.engine.deep_space.model import DeepSpaceOptions
 from risk_rules.variants.descriptor import (
@@ -31,7 +30,7 @@ DESCRIPTOR = VariantDescriptor(
         leaks=LeakProbe(seed=0xDEE95ACE, redacts=False, resign_at=40),
     ),
     renderer="risk_client.boards.deep_space:board_text",
-    describe=description.describe,
+    describe="risk_rules.descriptions.deep_space:describe",
     draws={"OrderRolled": ("rolls",), "BattleRolled": ("attacker_roll", "defender_roll"),
            "CardDrawn": ("card",), "CardsTraded": ("cards",), "CardPlayed": ("card",),
            "CardDiscarded": ("card",)},

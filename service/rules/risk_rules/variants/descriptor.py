@@ -16,7 +16,6 @@ from typing import Any
 
 from google.protobuf.message import Message
 
-from risk_rules.descriptions.notes import Described
 from risk_rules.engine import Ruleset
 
 # Variant numbers from here up are for variants outside the contract's enum (proto3 enums are
@@ -118,10 +117,12 @@ class VariantDescriptor:
     # imports the client. "": the command line prints the view field by field.
     renderer: str = ""
     campaign: CampaignHooks | None = None
-    # what DescribeVariant tells beyond what the rules and messages show: a title, the map with
-    # coordinates to draw it, the decks, the options' ranges and meanings
-    # (`risk_rules.descriptions`); None: the generic description alone
-    describe: Callable[[], Described] | None = None
+    # "module:function" telling what DescribeVariant says beyond what the rules and messages
+    # show (`() -> risk_rules.descriptions.notes.Described`: a title, the map with coordinates
+    # to draw it, the decks, the options' ranges and meanings); named, not imported, so the
+    # descriptions depend on the variants and never the other way. "": the generic
+    # description alone
+    describe: str = ""
     # where its events show what a draw gave, withheld from callers without a seat in a game
     # of a duplicate round still in play (the round's games share their draws, so one game's
     # rolls and cards are the others' future ones): event class name -> its fields, a dotted

@@ -8,7 +8,6 @@ from typing import Any
 
 from risk_proto.risk.v1 import common_pb2, legacy_pb2
 from risk_rules.codec import from_message, snake, to_message
-from risk_rules.descriptions import legacy as description
 from risk_rules.engine import get_ruleset
 from risk_rules.engine.legacy import campaign as rules
 from risk_rules.engine.legacy.model import LegacyOptions
@@ -111,7 +110,7 @@ DESCRIPTOR = VariantDescriptor(
     ),
     renderer="risk_client.boards.legacy:board_text",
     campaign=CampaignHooks(campaign_of=_campaign_of, record_game=_record_game),
-    describe=description.describe,
+    describe="risk_rules.descriptions.legacy:describe",
 )
 
 

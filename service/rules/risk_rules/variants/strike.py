@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from risk_proto.risk.v1 import common_pb2, strike_pb2
-from risk_rules.descriptions import strike as description
 from risk_rules.engine import get_ruleset
 from risk_rules.engine.strike.model import StrikeOptions
 from risk_rules.variants.descriptor import (
@@ -36,7 +35,7 @@ DESCRIPTOR = VariantDescriptor(
             resign_at=60,
         ),
     ),
-    describe=description.describe,
+    describe="risk_rules.descriptions.strike:describe",
     renderer="risk_client.boards.strike:board_text",
     draws={"OrderRolled": ("rolls",), "DiceRolled": ("attack", "defence"),
            "DiceChanged": ("attack", "defence"), "BattleResolved": ("attack", "defence"),
