@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
 from risk_proto.risk.v1 import classic_pb2, game_pb2, service_pb2, service_pb2_grpc
 from risk_rules import variants, wire
@@ -40,6 +42,34 @@ async def test_unknown_game_is_not_found(stub: service_pb2_grpc.RiskServiceStub)
     error = await rpc_error(stub.GetGame(service_pb2.GetGameRequest(game_id="0" * 22)))
     assert error.code() == grpc.StatusCode.NOT_FOUND
     assert error_info(error).reason == "GAME_NOT_FOUND"
+
+
+async def test_refusals_decode_with_grpcio_status(
+    stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """grpcio-status' from_call reads each refusal's trailer: same code, message, ErrorInfo."""
+    game_id, _host, actor, _other, v = await _game(stub)
+    stream = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id="0" * 22))
+    refusals = [
+        await rpc_error(stub.GetGame(service_pb2.GetGameRequest(game_id="0" * 22))),
+        await rpc_error(stub.SubmitAction(service_pb2.SubmitActionRequest(
+            game_id=game_id, action=_claim(99), expected_version=v), metadata=bearer(actor))),
+        await rpc_error(stub.SubmitAction(service_pb2.SubmitActionRequest(
+            game_id=game_id, action=_claim(0), expected_version=v + 5),
+            metadata=bearer(actor))),
+        await rpc_error(stream.read()),
+    ]
+    reasons = []
+    for error in refusals:
+        status = rpc_status.from_call(error)  # raises if code or message disagree
+        assert status is not None, error
+        assert (status.code, status.message) == (error.code().value[0], error.details())
+        (detail,) = status.details
+        info = error_details_pb2.ErrorInfo()
+        assert detail.Unpack(info)
+        assert info == error_info(error)
+        reasons.append(info.reason)
+    assert reasons == ["GAME_NOT_FOUND", "NO_SUCH_TERRITORY", "STALE_VERSION", "GAME_NOT_FOUND"]
 
 
 async def test_malformed_game_id_is_invalid(stub: service_pb2_grpc.RiskServiceStub) -> None:
