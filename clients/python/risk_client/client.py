@@ -9,6 +9,8 @@ start (the service refuses a second running game); and the event stream reconnec
 transient failures a long-lived stream meets (the service restarting, a dropped connection,
 falling behind) and resumes after the last event it yielded, so its consumer sees every event
 once and in order. Moves are resent by the caller, with the request id they were sent with.
+Given `websocket=` (the HTTP port's URL), `session` and `stream_events` travel over that
+port's WebSocket instead (risk_client.websocket), with the same messages and errors.
 The campaign calls answer the typed results of results.py.
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import ssl
 import time
 import uuid
 from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
@@ -37,6 +40,8 @@ from risk_client.results import (
     CreatedCampaign,
 )
 from risk_client.session import GameSession
+from risk_client.websocket import endpoint as websocket_endpoint
+from risk_client.websocket import session_call, stream_call
 from risk_proto.risk.v1 import (
     classic_pb2,
     common_pb2,
@@ -122,8 +127,12 @@ class _Connection:
         target: str,
         credentials: grpc.ChannelCredentials | None,
         options: Sequence[tuple[str, Any]],
+        websocket: str | None = None,
+        websocket_ssl: ssl.SSLContext | None = None,
     ) -> None:
         self.target = target
+        self.websocket = websocket
+        self.websocket_ssl = websocket_ssl
         self.credentials = credentials
         self.options = list(options)
         self.channel: Any = None
@@ -158,7 +167,10 @@ class RiskClient:
     ...     legal = await ada.legal_actions(game.game_id)
 
     `token` is sent as `authorization: Bearer <token>`; without one the client is a
-    spectator. `timeout` bounds each unary call (streams are unbounded).
+    spectator. `timeout` bounds each unary call (streams are unbounded). `websocket`, the
+    service's HTTP port (`ws://127.0.0.1:8080`, `wss://…`; `websocket_ssl` its TLS context
+    where the system's trust store will not do), carries `session` and `stream_events` over
+    WebSockets; the other calls stay on gRPC at `target`.
     """
 
     def __init__(
@@ -170,8 +182,13 @@ class RiskClient:
         credentials: grpc.ChannelCredentials | None = None,
         channel_options: Sequence[tuple[str, Any]] = (),
         backoff: Backoff | None = None,
+        websocket: str | None = None,
+        websocket_ssl: ssl.SSLContext | None = None,
     ) -> None:
-        self._connection = _Connection(target, credentials, channel_options)
+        if websocket is not None:
+            websocket_endpoint(websocket, "Session")  # a bad URL fails here, not at first use
+        self._connection = _Connection(target, credentials, channel_options, websocket,
+                                       websocket_ssl)
         self._owner = True
         self.token = token or None
         self.timeout = timeout
@@ -180,6 +197,11 @@ class RiskClient:
     @property
     def target(self) -> str:
         return self._connection.target
+
+    @property
+    def websocket(self) -> str | None:
+        """The HTTP port's URL that sessions and event streams use, or None (gRPC)."""
+        return self._connection.websocket
 
     def with_token(self, token: str | None) -> RiskClient:
         """The same connection acting with `token` (None: as a spectator)."""
@@ -620,7 +642,7 @@ class RiskClient:
         The call asks for batches (`STREAM_BATCH` events a message at most), so a stream that
         is behind (a long backlog, a burst) takes fewer messages; events are still yielded
         one at a time. A service older than batching sends one event a message, which reads
-        the same.
+        the same. With `websocket` set, the stream is a WebSocket on the HTTP port.
         """
         async for event in self._resuming(
                 "StreamEvents",
@@ -642,8 +664,17 @@ class RiskClient:
         `submit` and `resign` on an open stream, and its events by iterating it. Use it as
         `async with client.session(game_id) as session:`; with `resume` it reopens after the
         last seq seen after the transient failures `stream_events` resumes after. With
-        `events=False` the service sends only the answers (iterating yields nothing)."""
-        return GameSession(self._connection.ready_stub(), self._metadata(), game_id, after_seq,
+        `events=False` the service sends only the answers (iterating yields nothing). With
+        `websocket` set, the session is a WebSocket on the HTTP port."""
+        connection = self._connection
+        opener: Callable[[], Any]
+        if connection.websocket is not None:
+            url, token, context = connection.websocket, self.token, connection.websocket_ssl
+            opener = lambda: session_call(url, token, context)  # noqa: E731
+        else:
+            stub, metadata = connection.ready_stub(), self._metadata()
+            opener = lambda: stub.Session(metadata=metadata)  # noqa: E731
+        return GameSession(opener, game_id, after_seq,
                            backoff=self.backoff, resume=resume, resumable=_resumable,
                            on_reconnect=on_reconnect, events=events)
 
@@ -681,9 +712,18 @@ class RiskClient:
         `items_of(reply)`, reopened after the last item yielded (see `stream_events`)."""
         last = after_seq
         failures = 0
-        stub = self._connection.ready_stub()
+        connection = self._connection
+        over_socket = method == "StreamEvents" and connection.websocket is not None
+        stub = None if over_socket else connection.ready_stub()
         while True:
-            call = getattr(stub, method)(request_after(last), metadata=self._metadata())
+            request = request_after(last)
+            if over_socket:  # only StreamEvents and Session have a WebSocket
+                assert connection.websocket is not None
+                assert isinstance(request, service_pb2.StreamEventsRequest)
+                call: Any = stream_call(connection.websocket, self.token, request,
+                                        connection.websocket_ssl)
+            else:
+                call = getattr(stub, method)(request, metadata=self._metadata())
             opened = time.monotonic()
             try:
                 async for response in call:
@@ -694,8 +734,9 @@ class RiskClient:
                         failures = 0
                         yield item
                 return
-            except grpc.aio.AioRpcError as exc:
-                error = from_rpc_error(exc)
+            except (grpc.aio.AioRpcError, RiskError) as exc:
+                # a WebSocket's end comes already translated
+                error = from_rpc_error(exc) if isinstance(exc, grpc.aio.AioRpcError) else exc
                 if time.monotonic() - opened >= self.backoff.healthy_after:
                     failures = 0
                 failures += 1
@@ -706,4 +747,4 @@ class RiskClient:
             finally:
                 call.cancel()
             await asyncio.sleep(self.backoff.delay(failures))
-            stub = self._connection.ready_stub()
+            stub = None if over_socket else connection.ready_stub()

@@ -9,6 +9,9 @@ dropped connection, falling behind) the session reopens itself after the last se
 `stream_events` does; an action in flight at that moment raises its error, and the caller
 resends it with the same request id (the service answers a resend with the first reply, and
 moves once).
+
+The session travels on a gRPC Session call, or on a WebSocket of the HTTP port when the
+client was given `websocket=` (risk_client.websocket): the same messages, answers and errors.
 """
 
 from __future__ import annotations
@@ -51,14 +54,14 @@ class GameSession:
     ...         ...
     """
 
-    def __init__(self, stub: Any, metadata: tuple[tuple[str, str], ...], game_id: str,
+    def __init__(self, opener: Callable[[], Any], game_id: str,
                  after_seq: int, *, backoff: Backoff, resume: bool,
                  resumable: Callable[[RiskError], bool],
                  on_reconnect: Callable[[RiskError, int], None] | None,
                  events: bool = True) -> None:
-        self._stub = stub
+        # a new call each time: grpc.aio's Session call, or a risk_client.websocket.SocketCall
+        self._opener = opener
         self._acks_only = not events
-        self._metadata = metadata
         self.game_id = game_id
         self.last_seq = after_seq  # the last seq seen, as event or in a reply
         self._backoff = backoff
@@ -89,7 +92,7 @@ class GameSession:
         self._reader = asyncio.create_task(self._read(), name=f"session-{self.game_id}")
 
     async def _connect(self) -> None:
-        self._call = self._stub.Session(metadata=self._metadata)
+        self._call = self._opener()
         await self._call.write(session_pb2.SessionRequest(
             open=session_pb2.SessionOpen(game_id=self.game_id, after_seq=self.last_seq,
                                          acks_only=self._acks_only)))
@@ -127,7 +130,8 @@ class GameSession:
             self._pending.append((request_id, answer))
             try:
                 await self._call.write(request)
-            except (grpc.aio.AioRpcError, asyncio.InvalidStateError, grpc.aio.UsageError):
+            except (grpc.aio.AioRpcError, asyncio.InvalidStateError, grpc.aio.UsageError,
+                    RiskError):
                 # the stream broke before the request left: it was not acted on
                 with contextlib.suppress(ValueError):
                     self._pending.remove((request_id, answer))
@@ -155,9 +159,13 @@ class GameSession:
         if self._closing:
             return
         self._closing = True
+        if self._pending and not isinstance(self._call, grpc.aio.Call):
+            # a WebSocket has no half-close (closing it cancels the call): wait for the
+            # answers to what was sent, then close
+            await asyncio.wait([answer for _id, answer in self._pending], timeout=5)
         if self._call is not None and not self._call.done():
             with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError,
-                                     grpc.aio.UsageError):
+                                     grpc.aio.UsageError, RiskError):
                 await self._call.done_writing()
         if self._reader is not None:
             try:
@@ -183,6 +191,8 @@ class GameSession:
                 return
             except grpc.aio.AioRpcError as exc:
                 error = from_rpc_error(exc)
+            except RiskError as exc:  # a WebSocket call's end, already translated
+                error = exc
             self._fail_pending(error)
             if self._closing:
                 self._finish(None if error.code == "CANCELLED" else error)
@@ -199,7 +209,7 @@ class GameSession:
             await asyncio.sleep(self._backoff.delay(failures))
             async with self._writing:
                 # a failure here shows in the read below, which counts it
-                with contextlib.suppress(grpc.aio.AioRpcError):
+                with contextlib.suppress(grpc.aio.AioRpcError, RiskError):
                     await self._connect()
 
     def _take(self, reply: session_pb2.SessionResponse) -> None:
