@@ -27,13 +27,16 @@ def _run(command: list[str], **env: str) -> subprocess.CompletedProcess[str]:
 def test_node_client_plays_streams_and_reads_reasons(make_service: ServiceFactory) -> None:
     """A whole 2-player Classic game through the TypeScript client, watched by a spectator
     that sees every version; the uint64 seed arrives exactly; errors carry their reasons; a
-    variant's description (the board to draw) arrives whole."""
+    variant's description (the board to draw) arrives whole; and a game played through
+    sessions on the HTTP port's WebSocket, watched by a WebSocket spectator."""
     node = shutil.which("node")
     assert node, "node is not on PATH: run bash scripts/setup"
     built = _run([node, "node_modules/typescript/bin/tsc", "-p", "."])
     assert built.returncode == 0, built.stdout + built.stderr
-    service = make_service(RISK_KEY_PREFIX="node-client")
+    service = make_service(http=True, RISK_KEY_PREFIX="node-client")
     done = _run([node, "--test", "--test-reporter=spec", "dist/test/"],
-                RISK_TARGET=f"http://{service.target}")
+                RISK_TARGET=f"http://{service.target}", RISK_HTTP_URL=service.http_url)
     assert done.returncode == 0, f"{done.stdout}\n{done.stderr}\n{service.logs()[-4000:]}"
-    assert "pass 5" in done.stdout, done.stdout  # the node suite ran, all of it
+    assert "pass 6" in done.stdout, done.stdout  # the node suite ran, all of it
+    assert '"protocol":"websocket"' in service.logs().replace(": ", ":"), \
+        "the service logged no WebSocket call"

@@ -9,7 +9,9 @@
  * their own, as docs/api.md says a client should: `joinGame` and `submitAction` resend the same
  * request id after a lost reply, `act` re-reads and decides again after ABORTED /
  * STALE_VERSION, and `streamEvents` reconnects after transient failures and resumes after the
- * last event it yielded, so its consumer sees every event once and in order.
+ * last event it yielded, so its consumer sees every event once and in order. Given
+ * `webSocketUrl` (the service's HTTP port), `session` and `streamEvents` travel over that
+ * port's WebSocket instead (websocket.ts), with the same messages and errors.
  */
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -20,6 +22,7 @@ import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-no
 
 import { RiskError } from "./errors.js";
 import { GameSession } from "./session.js";
+import { sessionOverWebSocket, streamOverWebSocket } from "./websocket.js";
 import type { Action, Event } from "./gen/risk/v1/game_pb.js";
 import { ActionSchema, type GameOptionsSchema } from "./gen/risk/v1/game_pb.js";
 import {
@@ -83,6 +86,12 @@ export interface RiskClientOptions {
    * neither creates nor closes a connection of its own.
    */
   transport?: Transport;
+  /**
+   * The service's HTTP port, e.g. "ws://127.0.0.1:8080" (or http://, https://, wss://): then
+   * `session` and `streamEvents` are WebSockets there (docs/api.md, "WebSocket"); the other
+   * calls stay on the transport above.
+   */
+  webSocketUrl?: string;
 }
 
 export interface CreateGameOptions {
@@ -158,8 +167,10 @@ class Connection {
   readonly sessions: Http2SessionManager | undefined;
   readonly transport: Transport;
   readonly rpc: Client<typeof RiskService>;
+  readonly webSocketUrl: string | undefined;
 
   constructor(options: RiskClientOptions) {
+    this.webSocketUrl = options.webSocketUrl;
     if (options.transport !== undefined) {
       this.transport = options.transport;
     } else {
@@ -324,11 +335,14 @@ export class RiskClient {
     const backoff = options.backoff ?? STREAM_BACKOFF;
     let afterSeq = options.afterSeq ?? 0n;
     let failures = 0;
+    const overSocket = this.#connection.webSocketUrl;
     for (;;) {
       try {
-        const call = this.#connection.rpc.streamEvents(
-          { gameId, afterSeq, maxBatch: STREAM_BATCH },
-          this.#call({ timeoutMs: 0, signal: options.signal }));
+        const request = { gameId, afterSeq, maxBatch: STREAM_BATCH };
+        const call = overSocket === undefined
+          ? this.#connection.rpc.streamEvents(request,
+            this.#call({ timeoutMs: 0, signal: options.signal }))
+          : streamOverWebSocket(overSocket, this.#token, request, options.signal);
         for await (const reply of call) {
           // a batch; or one event, from a service that predates batching
           const events = reply.events.length > 0 ? reply.events
@@ -357,10 +371,14 @@ export class RiskClient {
   /**
    * A session on `gameId` for this token's seat (session.ts): moves on one open stream, each
    * answered as `submitAction` answers it, and the game's events (none with `acksOnly`).
+   * With `webSocketUrl` set, the session is a WebSocket on the HTTP port.
    */
   session(gameId: string, options: { afterSeq?: bigint; acksOnly?: boolean } = {}): GameSession {
+    const overSocket = this.#connection.webSocketUrl;
     return new GameSession(
-      (requests) => this.#connection.rpc.session(requests, this.#call({ timeoutMs: 0 })),
+      overSocket === undefined
+        ? (requests) => this.#connection.rpc.session(requests, this.#call({ timeoutMs: 0 }))
+        : sessionOverWebSocket(overSocket, this.#token),
       gameId, options.afterSeq ?? 0n, options.acksOnly ?? false);
   }
 

@@ -16,6 +16,7 @@ export {
 } from "./client.js";
 export { classicBot, playSeat, seededRandom } from "./bots.js";
 export { errorFromStatus, GameSession } from "./session.js";
+export { errorFromJson } from "./websocket.js";
 export { Code, ERROR_DOMAIN, RiskError, statusName } from "./errors.js";
 export * from "./gen/risk/v1/classic_pb.js";
 export * from "./gen/risk/v1/common_pb.js";

@@ -1,6 +1,7 @@
 /**
  * `GameSession`: one seat's Session call on one game (docs/api.md, "Sessions"), on the same
- * connection as its `RiskClient`. `submit` sends a move on the open stream and resolves with
+ * connection as its `RiskClient`, or on a WebSocket of the HTTP port when the client was given
+ * `webSocketUrl` (websocket.ts: the same messages, answers and errors). `submit` sends a move on the open stream and resolves with
  * the reply the unary `submitAction` gives (or throws the same `RiskError`); `events()` yields
  * the other events the seat may see, once and in seq order (its own moves' events are in the
  * replies). Unlike `streamEvents` it does not reopen itself: after a failure, open a new

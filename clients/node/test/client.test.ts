@@ -209,3 +209,67 @@ test("a session plays moves on one stream with the unary calls' replies and reas
   await mine.close();
   await theirs.close();
 });
+
+test("over the HTTP port's WebSocket, sessions play a game and a spectator streams it", async () => {
+  const httpUrl = process.env["RISK_HTTP_URL"];
+  assert.ok(httpUrl, "set RISK_HTTP_URL to the service's HTTP port, e.g. http://127.0.0.1:8080");
+  const socketClient = new RiskClient({ baseUrl: target, webSocketUrl: httpUrl });
+  try {
+    const created = await socketClient.createGame(QUICK_CLASSIC, { seed: 17n, issueSeatTokens: true });
+    const gameId = created.game!.gameId;
+    const seen: bigint[] = [];
+    const spectating = (async () => {
+      for await (const event of socketClient.streamEvents(gameId)) {
+        seen.push(event.seq);
+        if (isGameEnd(event)) {
+          return;
+        }
+      }
+    })();
+    const seats = created.seatTokens.map((token) => socketClient.withToken(token));
+    const sessions = seats.map((seat) => seat.session(gameId, { acksOnly: true }));
+    const decide = [classicBot(seededRandom(3)), classicBot(seededRandom(4))];
+
+    // another seat's move is refused on the socket as on the gRPC session and the unary call
+    const first = await seats[0]!.getGame(gameId);
+    const mover = first.game!.decision!.seats[0]!;
+    const legal = await seats[mover]!.legalActions(gameId);
+    const refused = await expectRiskError(sessions[1 - mover]!.submit(legal.actions[0]!.action!, legal.version));
+    const overGrpc = await expectRiskError(client.withToken(created.seatTokens[1 - mover])
+      .session(gameId, { acksOnly: true }).submit(legal.actions[0]!.action!, legal.version));
+    assert.equal(refused.reason, "NOT_YOUR_TURN");
+    assert.deepEqual([refused.code, refused.reason, refused.metadata, refused.message],
+      [overGrpc.code, overGrpc.reason, overGrpc.metadata, overGrpc.message]);
+
+    let version = legal.version;
+    for (;;) {
+      const game = await socketClient.getGame(gameId);
+      if (game.game!.outcome !== undefined) {
+        break;
+      }
+      const seat = game.game!.decision!.seats[0]!;
+      const view = await seats[seat]!.getGame(gameId);
+      const options = await seats[seat]!.legalActions(gameId);
+      const action = await decide[seat]!(view, options);
+      assert.ok(action, "the bot chose an action");
+      const reply = await sessions[seat]!.submit(action, options.version);
+      assert.equal(reply.version, options.version + 1n);
+      version = reply.version;
+    }
+    await spectating;
+    const final = (await socketClient.getGame(gameId)).game!;
+    assert.equal(final.status, GameStatus.FINISHED);
+    assert.equal(final.version, version);
+    assert.deepEqual(seen, Array.from({ length: Number(final.lastSeq) }, (_, i) => BigInt(i + 1)),
+      "the spectator's WebSocket stream saw every event once and in order");
+    await Promise.all(sessions.map((session) => session.close()));
+
+    const unknown = socketClient.session("0123456789abcdef");
+    const gone = await expectRiskError((async () => {
+      for await (const _event of unknown.events()) { /* none: the game does not exist */ }
+    })());
+    assert.deepEqual([gone.code, gone.reason], [Code.NotFound, "GAME_NOT_FOUND"]);
+  } finally {
+    socketClient.close();
+  }
+});
