@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
 import hashlib
 import json
 import os
@@ -19,6 +20,9 @@ import grpc
 import pytest
 import redis.asyncio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from prometheus_client.openmetrics.parser import (
+    text_string_to_metric_families as openmetrics_families,
+)
 from prometheus_client.parser import text_string_to_metric_families
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
@@ -155,6 +159,32 @@ async def test_http_endpoint_serves_metrics_and_probes(observed: Observed) -> No
     assert (await scraper.get("/nope"))[0] == 404
     (logged,) = [e for e in _events(observed.service) if e["event"] == "metrics"]
     assert logged["address"] == f"{scraper.base}/metrics"
+
+
+def _fetch(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    """(status, headers, raw body) of a GET sent with `headers`."""
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=5) as reply:
+        return reply.status, dict(reply.headers.items()), reply.read()
+
+
+async def test_metrics_negotiate_openmetrics_and_gzip(observed: Observed, stub: Stub) -> None:
+    """A scraper asking for OpenMetrics or gzip gets it, with the counter a call raised."""
+    url = f"{observed.scraper.base}/metrics"
+    before = await observed.scraper.value("risk_rpcs_total", method=f"{RPC}CreateGame",
+                                          code="OK")
+    await stub.CreateGame(create_request(seed=3))
+    status, headers, body = await asyncio.to_thread(
+        _fetch, url, Accept="application/openmetrics-text; version=1.0.0")
+    assert status == 200 and headers["Content-Type"].startswith("application/openmetrics-text")
+    samples = {(s.name, frozenset(s.labels.items())): s.value
+               for family in openmetrics_families(body.decode()) for s in family.samples}
+    created = ("risk_rpcs_total", frozenset({("method", f"{RPC}CreateGame"), ("code", "OK")}))
+    assert samples[created] == before + 1
+    status, headers, body = await asyncio.to_thread(_fetch, url, **{"Accept-Encoding": "gzip"})
+    assert status == 200 and headers["Content-Encoding"] == "gzip"
+    assert headers["Content-Type"].startswith("text/plain")
+    families = {f.name for f in text_string_to_metric_families(gzip.decompress(body).decode())}
+    assert {"risk_rpcs", "risk_subscribers", "risk_active_games"} <= families
 
 
 async def test_subscribers_gauge_follows_open_streams(observed: Observed, stub: Stub) -> None:
