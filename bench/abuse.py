@@ -46,8 +46,8 @@ if str(ROOT) not in sys.path:
 from bench.common import rss_bytes, stack  # noqa: E402 - needs ROOT on sys.path
 from bench.service import say  # noqa: E402
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc  # noqa: E402
-from tests.service.rawh2 import half_sent_calls  # noqa: E402
-from tests.service.rpc import bearer, create_request  # noqa: E402
+from risk_testing.rawh2 import half_sent_calls  # noqa: E402
+from risk_testing.rpc import bearer, create_request  # noqa: E402
 
 MB = 1024 * 1024
 PING = "/risk.v1.RiskService/Ping"

@@ -48,7 +48,7 @@ from bench.service import (  # noqa: E402
 )
 from bench.stalls import MB, STALLED_CHANNEL_OPTIONS  # noqa: E402
 from risk_proto.risk.v1 import service_pb2  # noqa: E402
-from tests.service.rpc import create_request  # noqa: E402
+from risk_testing.rpc import create_request  # noqa: E402
 
 CALL_TIMEOUT_S = 30.0
 

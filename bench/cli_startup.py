@@ -7,7 +7,7 @@ the tests that run the console script; so is every service start (a restart, a w
 and `--runs` times each: `python -c pass` (the interpreter alone, the baseline), `risk --help`
 (parsing only, no service), `risk list` against a service of its own (bench/common.py's Redis +
 service: one real round trip) and `python -m risk_service` from its start until its health
-check answers SERVING, then SIGTERM until it exits (tests/service/harness.py's ServiceProcess,
+check answers SERVING, then SIGTERM until it exits (risk_testing.harness's ServiceProcess,
 on the same Redis), and prints each one's median wall time and mean CPU time (user + system of
 the child) with its ratio to the baseline's.
 """
@@ -31,7 +31,7 @@ if str(ROOT) not in sys.path:
 
 from bench.common import stack  # noqa: E402 - needs ROOT
 from bench.service import say  # noqa: E402
-from tests.service.harness import ServiceProcess  # noqa: E402
+from risk_testing.harness import ServiceProcess  # noqa: E402
 
 RISK = str(Path(sys.executable).with_name("risk"))
 

@@ -52,14 +52,14 @@ sys.path.insert(0, str(ROOT))
 from bench.service import Game, make_plan, new_game, percentile, say  # noqa: E402
 from bench.streams import bounded, descriptors  # noqa: E402
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc  # noqa: E402
-from risk_service.redis_server import RedisServer  # noqa: E402
 from risk_service.store.cluster_pipe import ClusterPipe  # noqa: E402
 from risk_service.store.game_store import GameRecord, GameStore  # noqa: E402
 from risk_service.store.keys import Keys, stream_seq  # noqa: E402
 from risk_service.store.pipe import RedisPipe  # noqa: E402
-from tests.cluster.topology import LocalCluster  # noqa: E402
-from tests.service.harness import ServiceProcess  # noqa: E402
-from tests.service.rpc import create_request  # noqa: E402
+from risk_testing.cluster import LocalCluster  # noqa: E402
+from risk_testing.harness import ServiceProcess  # noqa: E402
+from risk_testing.redis_server import RedisServer  # noqa: E402
+from risk_testing.rpc import create_request  # noqa: E402
 
 SNAPSHOT = secrets.token_bytes(900)  # about a classic game's snapshot
 EVENT = secrets.token_bytes(60)

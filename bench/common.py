@@ -25,8 +25,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.service import machine_line, say, service_limits  # noqa: E402 - needs ROOT
-from risk_service.redis_server import RedisServer  # noqa: E402
-from tests.service.harness import ServiceProcess  # noqa: E402
+from risk_testing.harness import ServiceProcess  # noqa: E402
+from risk_testing.redis_server import RedisServer  # noqa: E402
 
 
 @dataclass

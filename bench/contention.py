@@ -58,7 +58,7 @@ from bench.service import (  # noqa: E402
 )
 from risk_client import CONFLICT_BACKOFF  # noqa: E402
 from risk_proto.risk.v1 import service_pb2  # noqa: E402
-from tests.service.rpc import bearer, create_request, error_info  # noqa: E402
+from risk_testing.rpc import bearer, create_request, error_info  # noqa: E402
 
 CALL_TIMEOUT_S = 30.0
 PLAN_LENGTH = 20_000  # the plan stops earlier where the bot game ends

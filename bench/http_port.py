@@ -67,7 +67,7 @@ from bench.service import (  # noqa: E402
 from risk_proto.risk.v1 import service_pb2  # noqa: E402
 from risk_proto.risk.v1.service_connect import RiskServiceClient  # noqa: E402
 from risk_service.redis_server import free_port  # noqa: E402
-from tests.service.rpc import create_request  # noqa: E402
+from risk_testing.rpc import create_request  # noqa: E402
 
 TRANSPORTS = ("grpc", "connect-proto", "connect-json")
 CALL_TIMEOUT_S = 30.0

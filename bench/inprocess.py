@@ -45,14 +45,14 @@ from risk_service import logs  # noqa: E402
 from risk_service.__main__ import tune_gc  # noqa: E402
 from risk_service.feed import FeedHub, reader_client  # noqa: E402
 from risk_service.operations import GameService  # noqa: E402
-from risk_service.redis_server import RedisServer  # noqa: E402
 from risk_service.server.calls import Admission, SessionCalls  # noqa: E402
 from risk_service.server.status import rich_status  # noqa: E402
 from risk_service.settings import Settings  # noqa: E402
 from risk_service.store.game_store import GameStore  # noqa: E402
 from risk_service.store.keys import Keys  # noqa: E402
 from risk_service.store.pipe import RedisPipe  # noqa: E402
-from tests.service.rpc import create_request  # noqa: E402
+from risk_testing.redis_server import RedisServer  # noqa: E402
+from risk_testing.rpc import create_request  # noqa: E402
 
 PLAYERS = 4
 PLAN = 3000

@@ -51,7 +51,7 @@ from risk_proto.risk.v1 import game_pb2, service_pb2  # noqa: E402
 from risk_rules import wire  # noqa: E402
 from risk_rules.engine import REGISTRY  # noqa: E402
 from risk_service.store.keys import Keys  # noqa: E402
-from tests.service.rpc import bearer  # noqa: E402
+from risk_testing.rpc import bearer  # noqa: E402
 
 CALL_TIMEOUT_S = 30.0
 

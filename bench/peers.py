@@ -85,7 +85,7 @@ from bench.service import (  # noqa: E402
     percentile,
     say,
 )
-from tests.service.rpc import create_request  # noqa: E402
+from risk_testing.rpc import create_request  # noqa: E402
 
 PEERS_DIR = ROOT / "bench" / "peers"
 BATCH = 64  # ours' subscribers' max_batch in the compared run (what the clients ask for)

@@ -55,7 +55,7 @@ from risk_service.operations.replay import (  # noqa: E402
 )
 from risk_service.store.game_store import GameRecord  # noqa: E402
 from risk_service.store.keys import Keys  # noqa: E402
-from tests.service.rpc import bearer, create_request  # noqa: E402
+from risk_testing.rpc import bearer, create_request  # noqa: E402
 
 
 def play(seed: int, players: int) -> tuple[GameRecord, list[bytes]]:

@@ -78,16 +78,16 @@ import grpc
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, session_pb2
 from risk_rules import wire
 from risk_rules.engine import get_ruleset
-from risk_service.redis_server import RedisServer
 from risk_service.settings import Settings as ServiceSettings
+from risk_testing.redis_server import RedisServer
 
 # The test harness (service process, rpc helpers) lives in the repository's `tests` package.
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.service.harness import ServiceProcess  # noqa: E402 - needs ROOT on sys.path
-from tests.service.rpc import bearer, create_request  # noqa: E402 - same reason
+from risk_testing.harness import ServiceProcess  # noqa: E402 - needs ROOT on sys.path
+from risk_testing.rpc import bearer, create_request  # noqa: E402 - same reason
 from tests.service.wsclient import BINARY as WS_BINARY  # noqa: E402 - same reason
 from tests.service.wsclient import CLOSE as WS_CLOSE  # noqa: E402 - same reason
 from tests.service.wsclient import Refused, WebSocket  # noqa: E402 - same reason

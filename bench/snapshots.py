@@ -56,11 +56,11 @@ from risk_rules import wire  # noqa: E402
 from risk_rules.engine import get_ruleset  # noqa: E402
 from risk_service.operations import GameService, records  # noqa: E402
 from risk_service.operations.limits import Limits  # noqa: E402
-from risk_service.redis_server import RedisServer  # noqa: E402
 from risk_service.store.game_store import GameStore  # noqa: E402
 from risk_service.store.keys import Keys  # noqa: E402
 from risk_service.store.pipe import RedisPipe  # noqa: E402
-from tests.service.inprocess import in_process_hub  # noqa: E402
+from risk_testing.inprocess import in_process_hub  # noqa: E402
+from risk_testing.redis_server import RedisServer  # noqa: E402
 
 RULES = get_ruleset("classic")
 OPTIONS = game_pb2.GameOptions(classic=classic_pb2.ClassicOptions(

@@ -59,7 +59,7 @@ from bench.service import (  # noqa: E402
     subscriber_main,
 )
 from risk_proto.risk.v1 import service_pb2  # noqa: E402
-from tests.service.rpc import create_request  # noqa: E402
+from risk_testing.rpc import create_request  # noqa: E402
 
 CALL_TIMEOUT_S = 30.0
 MB = 1024 * 1024

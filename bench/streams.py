@@ -42,7 +42,7 @@ if str(ROOT) not in sys.path:
 from bench.common import stack  # noqa: E402 - needs ROOT
 from bench.service import percentile, say  # noqa: E402
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc  # noqa: E402
-from tests.service.rpc import create_request  # noqa: E402
+from risk_testing.rpc import create_request  # noqa: E402
 
 CALL_TIMEOUT_S = 60.0
 SET_UP_IN_FLIGHT = 64

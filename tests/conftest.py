@@ -1,10 +1,11 @@
 """Root fixtures: a real, isolated Redis for the whole suite, plus extra servers on demand.
 
 Every test that touches storage runs against a real ``redis-server`` child started here on a
-free loopback port with its own temporary data directory; there is no fake and no skip, so a
-machine without Redis fails loudly with the install hint from ``RedisServer``. The session server
-uses ``appendfsync everysec`` for speed; fault-injection tests ask ``make_redis_server`` for
-servers of their own (``appendfsync always`` by default) that they may kill and restart freely.
+free loopback port with its own temporary data directory (``risk_testing.redis_server``); there
+is no fake and no skip, so a machine without Redis fails loudly with the install hint from
+``RedisServer``. The session server uses ``appendfsync everysec`` for speed; fault-injection
+tests ask ``make_redis_server`` for servers of their own (``appendfsync always`` by default)
+that they may kill and restart freely.
 
 Every test is bounded (pytest-timeout, configured in pyproject.toml) and none may leave a process
 running (tests.child_processes: what is left is ended and the session fails naming it).
@@ -19,7 +20,8 @@ from typing import Protocol
 import pytest
 import redis.asyncio
 
-from risk_service.redis_server import AppendFsync, RedisServer
+from risk_service.redis_server import AppendFsync
+from risk_testing.redis_server import RedisServer
 from tests.child_processes import (
     no_process_left_behind,  # noqa: F401 (an autouse fixture, found by name)
     pytest_runtest_protocol,  # noqa: F401 (a hook, found by name)

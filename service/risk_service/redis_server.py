@@ -1,12 +1,15 @@
-"""Start, stop, kill and supervise a local ``redis-server`` child process.
+"""The embedded Redis: start, stop and supervise a local ``redis-server`` child process.
 
-The service uses this when no ``REDIS_URL`` is configured: it runs its own Redis on 127.0.0.1
-with the append-only file on and ``appendfsync always``, so every write Redis acknowledged is on
-disk before the client hears back and a crash of either process loses no accepted action. Tests
-use the same class for an isolated Redis per session and for fault injection (SIGKILL Redis,
-restart it on the same port and data directory, and let it replay its AOF). The child is launched
-from command-line arguments alone, is bound to loopback, and is taken down with its parent: by
+The service uses this when no ``REDIS_URL`` is configured (``scripts/serve``): it runs its own
+Redis on 127.0.0.1 with the append-only file on and ``appendfsync always``, so every write Redis
+acknowledged is on disk before the client hears back and a crash of either process loses no
+accepted action; ``supervise`` starts it again when it dies. The child is launched from
+command-line arguments alone, is bound to loopback, and is taken down with its parent: by
 ``atexit`` on a normal exit and by the Linux parent-death signal when the parent is killed.
+Only what the service itself does lives here; the tests' and benchmarks' Redis (fault
+injection: SIGKILL and restart, a cluster bus port, extra arguments, AOF off) extends
+``RedisServer`` in the support package, ``risk_testing.redis_server``, which the service never
+imports.
 """
 
 from __future__ import annotations
@@ -25,10 +28,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
-from typing import Literal, Self
+from typing import Literal
 
 import redis
 import structlog
@@ -149,36 +150,22 @@ def _stop_leftover(pidfile: Path, timeout: float = 10.0) -> None:
 class RedisServer:
     """One ``redis-server`` child on 127.0.0.1 with its data (AOF, log) under ``data_dir``.
 
-    The port is fixed at construction (``0`` picks a free one), so ``url`` is valid before the
-    first start and stays the same across ``restart()``. ``bus_port`` adds a Redis Cluster bus
-    port (``--cluster-port``; ``0`` picks a free one). The first start may replace ports
-    picked here: when the child finds one taken, which no check made in advance can rule out,
-    it draws fresh ones and starts again (``PORT_ATTEMPTS`` tries in all). Once the child has
-    answered, its ports are final; ports the caller gave are never changed.
+    The port is drawn at construction, so ``url`` is valid before the first start and stays
+    the same across restarts. The first start may replace it: when the child finds it taken,
+    which no check made in advance can rule out, it draws a fresh one (``draw_ports``) and
+    starts again (``PORT_ATTEMPTS`` tries in all). Once the child has answered, its ports are
+    final. A subclass adds arguments through ``command_line`` and ports through ``draw_ports``.
     """
 
-    def __init__(
-        self,
-        data_dir: Path,
-        port: int = 0,
-        *,
-        appendonly: bool = True,
-        appendfsync: AppendFsync = "always",
-        extra_args: Sequence[str] = (),
-        bus_port: int | None = None,
-    ) -> None:
+    def __init__(self, data_dir: Path, *, appendfsync: AppendFsync = "always") -> None:
         if appendfsync not in _APPENDFSYNC_POLICIES:
             raise ValueError(f"appendfsync must be one of {sorted(_APPENDFSYNC_POLICIES)}")
         self.data_dir = data_dir.resolve()
-        self.port = port or free_port()
-        self.bus_port = None if bus_port is None else bus_port or free_port()
-        # the ports start() may draw again: those picked here, until the child first answers
-        self._redraw = (not port, bus_port == 0)
+        self.port = free_port()
+        self._ports_final = False  # set once the child has answered: clients hold its URL
         self._draws = 0  # fresh ports drawn so far
         self._log_start = 0  # where this start's lines begin in the (appended) log
-        self.appendonly = appendonly
         self.appendfsync = appendfsync
-        self.extra_args = tuple(extra_args)
         self._process: subprocess.Popen[bytes] | None = None
         # True from start() until stop(): an exit in between is a crash the supervisor repairs.
         self._wanted_running = False
@@ -190,6 +177,11 @@ class RedisServer:
     @property
     def log_path(self) -> Path:
         return self.data_dir / LOG_FILE_NAME
+
+    @property
+    def process(self) -> subprocess.Popen[bytes] | None:
+        """The child of the last start (running or not), None before the first."""
+        return self._process
 
     @property
     def pid(self) -> int | None:
@@ -209,16 +201,20 @@ class RedisServer:
             "--port", str(self.port),
             "--bind", HOST,
             "--dir", str(self.data_dir),
-            "--appendonly", "yes" if self.appendonly else "no",
+            "--appendonly", "yes",
             "--appendfsync", self.appendfsync,
             "--save", "",
             "--daemonize", "no",
             "--logfile", str(self.log_path),
             "--pidfile", str(self.data_dir / "redis.pid"),
             "--protected-mode", "yes",
-            *(() if self.bus_port is None else ("--cluster-port", str(self.bus_port))),
-            *self.extra_args,
         ]  # fmt: skip
+
+    def draw_ports(self) -> bool:
+        """Draw fresh ports after the child found one taken at its first start; False when
+        none may change. Never called once the child has answered."""
+        self.port = free_port()
+        return True
 
     # -- lifecycle, blocking ----------------------------------------------------------------
 
@@ -235,20 +231,6 @@ class RedisServer:
         self._wanted_running = False
         atexit.unregister(self._terminate_at_exit)
         self._terminate(timeout)
-
-    def kill(self) -> None:
-        """SIGKILL the child and reap it: a crash, for fault injection. Data on disk stays."""
-        atexit.unregister(self._terminate_at_exit)
-        process = self._process
-        if process is not None and process.poll() is None:
-            process.kill()
-            process.wait()
-
-    def restart(self, timeout: float = 10.0) -> None:
-        """Start again on the same port and data dir, so Redis replays its AOF."""
-        if self.is_running():
-            self.stop(timeout)
-        self.start(timeout)
 
     # -- lifecycle, for asyncio callers -----------------------------------------------------
 
@@ -269,34 +251,11 @@ class RedisServer:
         await asyncio.to_thread(self.stop, timeout)
 
     async def restart_async(self, timeout: float = 10.0) -> None:
-        """restart() without blocking the event loop."""
+        """Start again on the same port and data dir, so Redis replays its AOF, without
+        blocking the event loop (the supervisor's repair)."""
         if self.is_running():
             await self.stop_async(timeout)
         await self.start_async(timeout)
-
-    def __enter__(self) -> Self:
-        self.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
-
-    async def __aenter__(self) -> Self:
-        await self.start_async()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.stop_async()
 
     # -- internals --------------------------------------------------------------------------
 
@@ -358,7 +317,7 @@ class RedisServer:
             raise RedisServerError(
                 f"port {self.port} is answered by another Redis (pid {info.get('process_id')})"
             )
-        self._redraw = (False, False)  # it answered: its ports are final
+        self._ports_final = True  # it answered
         return _READY
 
     def _after_probe(self, answer: _Answer, deadline: float, timeout: float) -> float:
@@ -373,16 +332,14 @@ class RedisServer:
 
     def _draw_again(self) -> bool:
         """After a taken port: True with fresh ports where they may still change."""
-        port, bus = self._redraw
-        if self._draws >= PORT_ATTEMPTS - 1 or not (port or bus):
+        if self._ports_final or self._draws >= PORT_ATTEMPTS - 1:
+            return False
+        taken = self.port
+        if not self.draw_ports():
             return False
         self._draws += 1
-        structlog.get_logger().warning("redis_server_port_taken", port=self.port,
-                                       bus_port=self.bus_port, draws=self._draws)
-        if port:
-            self.port = free_port()
-        if bus:
-            self.bus_port = free_port()
+        structlog.get_logger().warning("redis_server_port_taken", port=taken,
+                                       draws=self._draws)
         return True
 
     def _this_start_log(self) -> str:

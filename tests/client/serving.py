@@ -13,7 +13,7 @@ import pytest
 
 from risk_client import RiskClient
 from risk_client.results import GameEvent, GameSnapshot, game_events
-from tests.service.harness import ServiceProcess
+from risk_testing.harness import ServiceProcess
 
 
 def module_service(prefix: str) -> Callable[..., Iterator[ServiceProcess]]:

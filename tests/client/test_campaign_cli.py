@@ -18,8 +18,8 @@ import pytest
 
 from risk_client import RiskClient
 from risk_client.results import Campaign
+from risk_testing.harness import ServiceProcess
 from tests.client.serving import found, module_service
-from tests.service.harness import ServiceProcess
 
 RISK = Path(sys.executable).with_name("risk")  # the console script pip installed
 TIMEOUT_S = 300

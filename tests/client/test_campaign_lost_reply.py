@@ -19,8 +19,8 @@ import pytest
 from risk_client import RiskClient
 from risk_client.campaigns import default_factions
 from risk_service.redis_server import free_port
+from risk_testing.harness import ServiceProcess
 from tests.client.serving import module_service
-from tests.service.harness import ServiceProcess
 
 service = module_service("campaign-lost-reply")
 COMMIT_WAIT_S = 30.0

@@ -22,8 +22,8 @@ from risk_client.results import CampaignDecisionTaken, CreatedCampaign, snapshot
 from risk_proto.risk.v1 import legacy_pb2, service_pb2
 from risk_rules.engine.classic.model import ClassicView
 from risk_rules.engine.legacy.model import LegacyView
+from risk_testing.harness import ServiceProcess
 from tests.client.serving import finished_events, module_service
-from tests.service.harness import ServiceProcess
 
 service = module_service("campaign-sdk")
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.conftest import ServiceFactory
+from risk_testing.harness import ServiceFactory
 
 RISK = str(Path(sys.executable).with_name("risk"))
 # the verbs that move a game on fastest, in order of preference

@@ -29,7 +29,7 @@ from risk_proto.risk.v1 import service_pb2
 from risk_rules import variants, wire
 from risk_rules.engine import get_ruleset
 from risk_service.redis_server import free_port
-from tests.service.conftest import ServiceFactory
+from risk_testing.harness import ServiceFactory
 
 RISK = str(Path(sys.executable).with_name("risk"))
 

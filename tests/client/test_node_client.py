@@ -1,6 +1,6 @@
 """The TypeScript client (clients/node) against the real service on the session Redis.
 
-The service runs as `python -m risk_service` (tests/service/harness.py); the client's own
+The service runs as `python -m risk_service` (risk_testing.harness); the client's own
 `node --test` suite (clients/node/test) runs against it after `tsc` has type-checked and built
 the client, its examples and its tests. scripts/setup installs Node.js and the client's pinned
 packages (`npm ci`), so nothing here is skipped for want of them.
@@ -13,7 +13,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from tests.service.conftest import ServiceFactory
+from risk_testing.harness import ServiceFactory
 
 NODE_CLIENT = Path(__file__).resolve().parents[2] / "clients" / "node"
 TIMEOUT_S = 240

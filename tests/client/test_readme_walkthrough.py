@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.service.conftest import ServiceFactory
+from risk_testing.harness import ServiceFactory
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 RISK = str(Path(sys.executable).with_name("risk"))

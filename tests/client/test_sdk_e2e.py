@@ -1,6 +1,6 @@
 """The SDK, the bots and the `risk` command against the real service on a real Redis.
 
-The service runs as `python -m risk_service` (tests/service/harness.py) on the session's
+The service runs as `python -m risk_service` (risk_testing.harness) on the session's
 redis-server; the command line runs as `python -m risk_client` subprocesses, as a user runs it.
 """
 
@@ -32,7 +32,7 @@ from risk_client.cli_commands import CLEAR_SCREEN
 from risk_client.render import is_game_end
 from risk_proto.risk.v1 import common_pb2, service_pb2
 from risk_rules.engine.deep_space.board import DEEP_SPACE_BOARD
-from tests.service.harness import ServiceProcess
+from risk_testing.harness import ServiceProcess
 
 SEED = 3
 GAME_TIMEOUT_S = 120

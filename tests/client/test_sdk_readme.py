@@ -18,8 +18,8 @@ import pytest
 
 from risk_client import RiskClient
 from risk_client.results import snapshot
+from risk_testing.harness import ServiceProcess
 from tests.client.serving import module_service
-from tests.service.harness import ServiceProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = (ROOT / "clients" / "python" / "README.md", ROOT / "docs" / "sdk.md")

@@ -10,8 +10,8 @@ import pytest
 
 from risk_client import IllegalMove, InvalidArgument, RiskClient
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
+from risk_testing.harness import ServiceProcess
 from tests.service.finished_games import fast_options, finished_game, spectator_boards
-from tests.service.harness import ServiceProcess
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,8 @@ from risk_rules.engine.classic.model import ClassicView
 from risk_rules.engine.deep_space.model import DeepSpaceView
 from risk_rules.engine.legacy.model import LegacyView
 from risk_rules.engine.strike.model import StrikeView
+from risk_testing.harness import ServiceProcess
 from tests.client.serving import finished_events, module_service
-from tests.service.harness import ServiceProcess
 
 service = module_service("sdk-results")
 

@@ -16,9 +16,9 @@ from risk_proto.risk.v1 import game_pb2
 from risk_rules import wire
 from risk_rules.engine import LegalAction
 from risk_rules.engine.classic.model import ClassicView
+from risk_testing.harness import ServiceProcess
+from risk_testing.rpc import classic_options
 from tests.service.botplay import FAST_OPTIONS, RULES, bot_entropy
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import classic_options
 
 SEED = 0xC0FFEE8DED00002F
 TIMEOUT_S = 120

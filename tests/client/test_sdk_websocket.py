@@ -24,8 +24,8 @@ from risk_client import (
 from risk_client.errors import RiskError
 from risk_client.session import GameSession
 from risk_proto.risk.v1 import game_pb2
+from risk_testing.harness import ServiceProcess
 from tests.client.test_sdk_session import TIMEOUT_S, _collect, _play, _seated_game, _until
-from tests.service.harness import ServiceProcess
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.service.conftest import ServiceFactory
+from risk_testing.harness import ServiceFactory
 
 REPO = Path(__file__).resolve().parents[2]
 DISTRIBUTIONS = ("proto/python", "service/rules", "clients/python")  # dependencies first

@@ -20,9 +20,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_rules import audit
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, create_request
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.rpc import bearer, create_request
 
 Export = service_pb2.GameExport
 

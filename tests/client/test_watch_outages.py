@@ -18,7 +18,7 @@ from pathlib import Path
 from risk_client import RiskClient
 from risk_client.options import classic_options
 from risk_service.redis_server import free_port
-from tests.service.harness import ServiceProcess
+from risk_testing.harness import ServiceProcess
 
 RISK = str(Path(sys.executable).with_name("risk"))
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from redis.asyncio.cluster import RedisCluster
 
-from risk_service.redis_server import RedisServer
-from tests.cluster.topology import LocalCluster
-from tests.service.harness import ServiceProcess
+from risk_testing.cluster import LocalCluster
+from risk_testing.harness import ServiceProcess
+from risk_testing.redis_server import RedisServer
 
 ClusterServiceFactory = Callable[..., ServiceProcess]
 

@@ -18,6 +18,7 @@ from redis.asyncio.cluster import RedisCluster
 from risk_proto.risk.v1 import game_pb2, legacy_pb2, lifecycle_pb2, service_pb2
 from risk_rules import audit, wire
 from risk_service.store.keys import Keys
+from risk_testing.rpc import bearer, classic_options, create_request, error_info
 from tests.cluster.conftest import ClusterServiceFactory
 from tests.service.rawbot import (
     Log,
@@ -33,7 +34,6 @@ from tests.service.rawbot import (
     seqs,
     stored,
 )
-from tests.service.rpc import bearer, classic_options, create_request, error_info
 from tests.service.streamcheck import assert_every_version_streamed
 from tests.service.test_campaign_service import _play as play_legacy
 

@@ -19,11 +19,12 @@ import redis.asyncio
 from redis.asyncio.cluster import RedisCluster
 
 from risk_proto.risk.v1 import service_pb2
-from risk_service.redis_server import RedisServer
 from risk_service.store.keys import Keys
+from risk_testing.cluster import LocalCluster
+from risk_testing.harness import ServiceProcess
+from risk_testing.redis_server import RedisServer
+from risk_testing.rpc import bearer, error_info, rpc_error
 from tests.cluster.conftest import ClusterServiceFactory
-from tests.cluster.topology import LocalCluster
-from tests.service.harness import ServiceProcess
 from tests.service.rawbot import (
     Log,
     Spectator,
@@ -37,7 +38,6 @@ from tests.service.rawbot import (
     seqs,
     stored,
 )
-from tests.service.rpc import bearer, error_info, rpc_error
 from tests.service.streamcheck import assert_every_version_streamed
 
 KILL_AT_MOVE = 12

@@ -16,12 +16,12 @@ from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
 
 from risk_proto.risk.v1 import service_pb2
-from risk_service.redis_server import RedisServer
 from risk_service.store.keys import Keys
+from risk_testing.cluster import LocalCluster
+from risk_testing.redis_server import RedisServer
+from risk_testing.rpc import bearer
 from tests.cluster.conftest import ClusterServiceFactory
-from tests.cluster.topology import LocalCluster
 from tests.service.rawbot import Stub, Table, channel, next_request, open_table, quick_game
-from tests.service.rpc import bearer
 
 WATCHED = 24  # games first watched all at once
 LIVE_S = 1.5  # a live event, well under the 5 s sweep that would otherwise bring it

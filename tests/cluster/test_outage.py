@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pytest
 
 from risk_proto.risk.v1 import service_pb2
+from risk_testing.cluster import LocalCluster
+from risk_testing.harness import ServiceProcess
 from tests.cluster.conftest import ClusterServiceFactory
-from tests.cluster.topology import LocalCluster
-from tests.service.harness import ServiceProcess
 from tests.service.rawbot import Log, Spectator, Stub, channel, open_table, play, quick_game, seqs
 
 

@@ -11,8 +11,8 @@ import grpc
 from redis.asyncio.cluster import RedisCluster
 
 from risk_proto.risk.v1 import service_pb2
+from risk_testing.rpc import bearer
 from tests.cluster.conftest import ClusterServiceFactory
-from tests.service.rpc import bearer
 from tests.tournament.players import Stub
 from tests.tournament.test_results_live import (
     STREAMS,

@@ -16,8 +16,9 @@ from redis.crc import key_slot
 from risk_proto.risk.v1 import game_pb2, service_pb2
 from risk_service.store.cluster_pipe import ClusterPipe
 from risk_service.store.keys import Keys
+from risk_testing.cluster import LocalCluster
+from risk_testing.rpc import create_request, error_info, rpc_error
 from tests.cluster.conftest import ClusterServiceFactory
-from tests.cluster.topology import LocalCluster
 from tests.service.rawbot import (
     Log,
     Stub,
@@ -29,7 +30,6 @@ from tests.service.rawbot import (
     seqs,
     stored,
 )
-from tests.service.rpc import create_request, error_info, rpc_error
 from tests.service.streamcheck import assert_every_version_streamed
 
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import grpc
 
-from tests.cluster.topology import LocalCluster
-from tests.service.harness import ServiceProcess
+from risk_testing.cluster import LocalCluster
+from risk_testing.harness import ServiceProcess
+from risk_testing.rpc import create_request
 from tests.service.rawbot import Stub, channel
-from tests.service.rpc import create_request
 
 WORKERS = 2
 

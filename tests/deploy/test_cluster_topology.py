@@ -29,6 +29,8 @@ from risk_service.redis_server import free_port
 from risk_service.server.app import SERVICE_NAME
 from risk_service.settings import Settings
 from risk_service.store.keys import Keys
+from risk_testing.harness import ServiceProcess
+from risk_testing.rpc import error_info
 from tests.deploy.cluster_harness import ANNOUNCE, LoopbackCluster, load_cluster_compose
 from tests.deploy.manifests import (
     compose_env,
@@ -39,7 +41,6 @@ from tests.deploy.manifests import (
     stage_env,
 )
 from tests.deploy.secure_redis import make_ca
-from tests.service.harness import ServiceProcess
 from tests.service.rawbot import (
     Log,
     Relay,
@@ -50,7 +51,6 @@ from tests.service.rawbot import (
     quick_game,
     seqs,
 )
-from tests.service.rpc import error_info
 from tests.service.streamcheck import assert_every_version_streamed
 
 # moves played through each replica: a few dozen calls, inside the deployments' rate limits

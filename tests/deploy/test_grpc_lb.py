@@ -22,8 +22,8 @@ import pytest
 
 from risk_proto.risk.v1 import service_pb2
 from risk_service.redis_server import free_port
+from risk_testing.harness import ServiceProcess
 from tests.deploy.manifests import HAPROXY_CFG
-from tests.service.harness import ServiceProcess
 from tests.service.rawbot import Log, Stub, channel, open_table, play, quick_game, read_stream
 
 HAPROXY_MISSING = "haproxy is required (scripts/setup test installs it)"

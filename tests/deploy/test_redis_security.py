@@ -26,8 +26,8 @@ from risk_service.redis_access import RedisAccess, _tls_alert
 from risk_service.redis_server import free_port
 from risk_service.settings import Settings
 from risk_service.store.pipe import RedisPipe
+from risk_testing.harness import ServiceProcess
 from tests.deploy.secure_redis import Certificates, Secrets, SecureRedis, make_ca, make_secrets
-from tests.service.harness import ServiceProcess
 from tests.service.rawbot import (
     Log,
     Stub,

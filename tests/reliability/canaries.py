@@ -59,8 +59,8 @@ from risk_rules.engine import get_ruleset
 from risk_rules.engine.core.ruleset import LegalAction
 from risk_rules.variants import LeakProbe
 from risk_service.store.keys import Keys
+from risk_testing.rpc import bearer, without_seed_reveal
 from tests.reliability.targets import options_for
-from tests.service.rpc import bearer, without_seed_reveal
 from tests.service.test_leaks import _check_redaction, _error_bytes, number_forms, varint
 from tests.stored_state import arecord_now, state_of
 

@@ -41,8 +41,8 @@ from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_rules import wire
 from risk_rules.engine import LegalAction, get_ruleset
 from risk_service.store.keys import Keys
+from risk_testing.rpc import bearer, classic_options, error_info
 from tests.reliability.replay import applied_actions, check_export, stored_snapshot
-from tests.service.rpc import bearer, classic_options, error_info
 
 Stub = service_pb2_grpc.RiskServiceStub
 RULES = get_ruleset("classic")

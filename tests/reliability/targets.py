@@ -28,7 +28,7 @@ from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_rules import variants, wire
 from risk_rules.engine import REGISTRY, Action, get_ruleset
 from risk_service.store.keys import Keys
-from tests.service.rpc import bearer
+from risk_testing.rpc import bearer
 from tests.stored_state import record_now, state_now, state_of
 
 ACTIVE = service_pb2.GAME_STATUS_ACTIVE

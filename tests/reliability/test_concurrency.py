@@ -18,6 +18,7 @@ import time
 import redis.asyncio
 
 from risk_proto.risk.v1 import service_pb2
+from risk_testing.harness import ServiceFactory
 from tests.reliability.contenders import (
     Behaviour,
     Contender,
@@ -31,7 +32,6 @@ from tests.reliability.contenders import (
     spectator_events,
     summary,
 )
-from tests.service.conftest import ServiceFactory
 
 CLIENTS = 24
 GAMES = 3

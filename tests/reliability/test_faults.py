@@ -28,8 +28,9 @@ import pytest
 import redis.asyncio
 
 from risk_proto.risk.v1 import game_pb2, service_pb2
-from risk_service.redis_server import RedisServer, free_port
 from risk_service.store.keys import Keys
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.redis_server import RedisServer, free_port
 from tests.conftest import RedisServerFactory
 from tests.reliability.contenders import (
     Ack,
@@ -47,8 +48,6 @@ from tests.reliability.contenders import (
     spectator_events,
     summary,
 )
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
 
 CLIENTS = 16
 GAMES = 3

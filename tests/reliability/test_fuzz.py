@@ -52,6 +52,8 @@ from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_rules import wire
 from risk_rules.engine import REGISTRY, Action, Reason, is_legal
 from risk_service.store.keys import Keys
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.rpc import DETAILS_KEY, bearer
 from tests.reliability.hostile import integers_for, message_of, raw_bytes
 from tests.reliability.replay import check_export
 from tests.reliability.targets import (
@@ -64,9 +66,6 @@ from tests.reliability.targets import (
     channel,
     fingerprint,
 )
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import DETAILS_KEY, bearer
 from tests.stored_state import state_now
 
 pytestmark = pytest.mark.slow

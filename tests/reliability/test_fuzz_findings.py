@@ -10,8 +10,8 @@ import pytest
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.server.status import classify
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import create_request, error_info, rpc_error
+from risk_testing.harness import ServiceProcess
+from risk_testing.rpc import create_request, error_info, rpc_error
 
 DOCUMENTED = {"OK", "INVALID_ARGUMENT", "FAILED_PRECONDITION", "ABORTED", "NOT_FOUND",
               "PERMISSION_DENIED", "UNAUTHENTICATED", "RESOURCE_EXHAUSTED", "UNIMPLEMENTED"}

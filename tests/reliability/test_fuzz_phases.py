@@ -23,6 +23,8 @@ from google.rpc import error_details_pb2, status_pb2
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_rules import wire
 from risk_rules.engine import Action, is_legal
+from risk_testing.harness import ServiceFactory
+from risk_testing.rpc import DETAILS_KEY, bearer
 from tests.reliability.targets import (
     PHASES,
     Builder,
@@ -31,8 +33,6 @@ from tests.reliability.targets import (
     channel,
     fingerprint,
 )
-from tests.service.conftest import ServiceFactory
-from tests.service.rpc import DETAILS_KEY, bearer
 
 # one past every board (42 territories, Deep Space's planets, hands), int32's ends, negatives
 EXTREMES = (-1, -2, 42, 43, 64, 99, 127, 128, 1000, 2**31 - 1, -(2**31))

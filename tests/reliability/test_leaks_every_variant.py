@@ -15,6 +15,7 @@ import redis.asyncio
 
 from risk_proto.risk.v1 import service_pb2_grpc
 from risk_rules.engine import REGISTRY
+from risk_testing.harness import ServiceProcess
 from tests.reliability.canaries import (
     DRIVERS,
     EVENT_SECRETS,
@@ -23,7 +24,6 @@ from tests.reliability.canaries import (
     redacted_events,
     watch_game,
 )
-from tests.service.harness import ServiceProcess
 
 VARIANTS = sorted(REGISTRY)
 

@@ -20,7 +20,7 @@ from risk_proto.risk.v1 import common_pb2, game_pb2, service_pb2, service_pb2_gr
 from risk_rules import wire
 from risk_rules.engine import Action, LegalAction, get_ruleset
 from risk_rules.engine.classic.model import ClassicView
-from tests.service.rpc import bearer, classic_options
+from risk_testing.rpc import bearer, classic_options
 
 Stub = service_pb2_grpc.RiskServiceStub
 # (method name, the viewer's seat or None for no seat, the reply message)

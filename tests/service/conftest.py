@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import grpc
 import pytest
 
 from risk_proto.risk.v1 import service_pb2_grpc
-from tests.service.harness import ServiceProcess
-
-ServiceFactory = Callable[..., ServiceProcess]
+from risk_testing.harness import ServiceFactory, ServiceProcess
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_rules import variants, wire
 from risk_rules.engine import LegalAction, get_ruleset
-from tests.service.rpc import bearer
+from risk_testing.rpc import bearer
 
 Stub = service_pb2_grpc.RiskServiceStub
 MAX_ACTIONS = 4000

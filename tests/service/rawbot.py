@@ -26,7 +26,7 @@ from risk_rules.engine import Action, LegalAction, get_ruleset
 from risk_rules.engine.classic.model import ClassicView
 from risk_service.redis_server import free_port
 from risk_service.store.keys import Keys
-from tests.service.rpc import bearer, classic_options
+from risk_testing.rpc import bearer, classic_options
 from tests.stored_state import astate_now
 
 Stub = service_pb2_grpc.RiskServiceStub

@@ -9,10 +9,9 @@ import time
 import grpc
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
-from tests.service.rawh2 import half_sent_calls
-from tests.service.rpc import create_request
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.rawh2 import half_sent_calls
+from risk_testing.rpc import create_request
 
 MB = 1024 * 1024
 

@@ -11,9 +11,9 @@ from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_rules import audit
 from risk_service.operations.export import EXPORT_PAGE_ENTRIES
 from risk_service.store.keys import Keys
+from risk_testing.harness import ServiceProcess
+from risk_testing.rpc import bearer, create_request
 from tests.service import botplay
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, create_request
 from tests.service.streamcheck import assert_every_version_streamed
 
 Stub = service_pb2_grpc.RiskServiceStub

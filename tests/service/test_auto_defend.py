@@ -7,7 +7,7 @@ from risk_proto.risk.v1 import lifecycle_pb2, service_pb2, service_pb2_grpc
 from risk_rules import wire
 from risk_rules.engine import LegalAction, get_ruleset
 from risk_rules.engine.classic.model import ClassicView
-from tests.service.rpc import bearer, classic_options
+from risk_testing.rpc import bearer, classic_options
 
 Stub = service_pb2_grpc.RiskServiceStub
 TIMED = lifecycle_pb2.ClockOptions(decision_seconds=600)  # long: nothing times out here

@@ -12,7 +12,7 @@ from risk_rules import wire
 from risk_rules.engine import LegalAction, get_ruleset
 from risk_rules.engine.classic.board import CLASSIC_BOARD
 from risk_rules.engine.legacy.model import LegacyView
-from tests.service.rpc import bearer, error_info, rpc_error
+from risk_testing.rpc import bearer, error_info, rpc_error
 from tests.service.streamcheck import assert_every_version_streamed
 
 Stub = service_pb2_grpc.RiskServiceStub

@@ -13,8 +13,8 @@ from risk_service.operations import GameService, records
 from risk_service.operations.commit import BrokenCommit, Change
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
-from tests.service.inprocess import in_process_hub
-from tests.service.rpc import create_request
+from risk_testing.inprocess import in_process_hub
+from risk_testing.rpc import create_request
 
 
 async def test_a_commit_without_an_event_is_refused_and_nothing_is_written(

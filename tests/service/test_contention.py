@@ -12,9 +12,9 @@ import redis.asyncio
 
 from risk_proto.risk.v1 import service_pb2
 from risk_rules import wire
-from tests.service.conftest import ServiceFactory
+from risk_testing.harness import ServiceFactory
+from risk_testing.rpc import bearer, error_info
 from tests.service.rawbot import Stub, bot_move, channel, open_table, quick_game, summary
-from tests.service.rpc import bearer, error_info
 
 RACERS = 32
 

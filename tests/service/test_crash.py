@@ -11,10 +11,10 @@ import pytest
 import redis.asyncio
 
 from risk_proto.risk.v1 import game_pb2, service_pb2
-from risk_service.redis_server import RedisServer
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.redis_server import RedisServer
+from risk_testing.rpc import bearer
 from tests.conftest import RedisServerFactory
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
 from tests.service.rawbot import (
     Log,
     Relay,
@@ -34,7 +34,6 @@ from tests.service.rawbot import (
     until_ok,
     wire_bytes,
 )
-from tests.service.rpc import bearer
 
 # the crashes land between snapshots as well as on them (docs/storage.md)
 SNAPSHOT_EVERY = "4"

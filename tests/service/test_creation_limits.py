@@ -10,8 +10,8 @@ import time
 import grpc
 
 from risk_proto.risk.v1 import legacy_pb2, service_pb2, service_pb2_grpc
-from tests.service.conftest import ServiceFactory
-from tests.service.rpc import bearer, create_request, error_info, rpc_error
+from risk_testing.harness import ServiceFactory
+from risk_testing.rpc import bearer, create_request, error_info, rpc_error
 
 CREATOR = "creator-token-for-tests"
 

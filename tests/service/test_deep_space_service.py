@@ -35,7 +35,7 @@ from risk_rules.engine.deep_space.model import (
     Resource,
     Warp,
 )
-from tests.service.rpc import bearer, error_info, rpc_error
+from risk_testing.rpc import bearer, error_info, rpc_error
 from tests.service.streamcheck import assert_every_version_streamed
 
 Stub = service_pb2_grpc.RiskServiceStub

@@ -15,10 +15,9 @@ import pytest
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc, session_pb2
 from risk_rules import wire
 from risk_service.server.websocket import STATUS_BASE
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.rpc import bearer, classic_options, error_info
 from tests.service.botplay import FAST_OPTIONS, BotGame
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, classic_options, error_info
 from tests.service.test_http import SERVICE, _connection, envelope, info_of, read_envelope
 from tests.service.test_session import TIMEOUT_S, _choose
 from tests.service.test_websocket import STREAM, connect, read_to_end

@@ -29,9 +29,8 @@ from risk_rules.engine.deep_space.board import DEEP_SPACE_BOARD
 from risk_rules.engine.deep_space.cards import DECK_SIZE as DEEP_SPACE_DECK
 from risk_rules.engine.legacy.content import BASE_CONTENT
 from risk_rules.engine.strike.cards import ALL_CARDS, CONTINENT_NAMES, LINKS
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import error_info
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.rpc import error_info
 from tests.service.test_http import SERVICE, info_of, post, post_json
 
 # the engine's own board per variant: (region names by id, links by id)

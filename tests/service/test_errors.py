@@ -8,7 +8,7 @@ from grpc_status import rpc_status
 
 from risk_proto.risk.v1 import classic_pb2, game_pb2, service_pb2, service_pb2_grpc
 from risk_rules import variants, wire
-from tests.service.rpc import bearer, create_request, error_info, rpc_error
+from risk_testing.rpc import bearer, create_request, error_info, rpc_error
 
 Classic = classic_pb2.ClassicAction
 

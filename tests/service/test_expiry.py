@@ -20,9 +20,9 @@ from risk_service.campaigns import CampaignService, reward_to_proto
 from risk_service.operations import GameService, Limits
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
-from tests.service.conftest import ServiceFactory
-from tests.service.inprocess import in_process_hub
-from tests.service.rpc import bearer, create_request, error_info, rpc_error
+from risk_testing.harness import ServiceFactory
+from risk_testing.inprocess import in_process_hub
+from risk_testing.rpc import bearer, create_request, error_info, rpc_error
 
 QUICK = {"RISK_SWEEP_INTERVAL_MS": "50"}
 

@@ -16,10 +16,9 @@ from risk_client import export_keys
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_rules import audit
 from risk_service.operations.export import EXPORT_PAGE_ENTRIES
+from risk_testing.harness import ServiceExitedError, ServiceFactory
+from risk_testing.rpc import bearer, error_info, rpc_error
 from tests.service import botplay
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceExitedError
-from tests.service.rpc import bearer, error_info, rpc_error
 
 
 async def test_a_signed_paged_export_verifies_and_forged_tokens_are_refused(

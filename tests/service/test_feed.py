@@ -21,9 +21,9 @@ import pytest
 import redis.asyncio
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
+from risk_testing.harness import ServiceFactory
+from risk_testing.rpc import create_request, error_info, rpc_error
 from tests.conftest import RedisServerFactory
-from tests.service.conftest import ServiceFactory
-from tests.service.rpc import create_request, error_info, rpc_error
 
 Stub = service_pb2_grpc.RiskServiceStub
 

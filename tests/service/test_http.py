@@ -22,9 +22,8 @@ from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, error_info
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.rpc import bearer, error_info
 
 SERVICE = "/risk.v1.RiskService/"
 Reply = tuple[int, dict[str, str], bytes]

@@ -14,8 +14,7 @@ from collections.abc import Awaitable, Callable
 import grpc
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
+from risk_testing.harness import ServiceFactory, ServiceProcess
 from tests.service.test_abuse import rss
 from tests.service.test_http import info_of, post_json
 from tests.service.wsclient import CLOSE, PING, WebSocket, client_frame

@@ -19,8 +19,7 @@ import grpc
 import pytest
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
+from risk_testing.harness import ServiceFactory, ServiceProcess
 from tests.service.test_http import (
     SERVICE,
     _connection,

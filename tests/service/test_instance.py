@@ -13,8 +13,8 @@ import grpc
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.redis_server import free_port
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import create_request
+from risk_testing.harness import ServiceProcess
+from risk_testing.rpc import create_request
 
 
 def _second(tmp_path: Path, *, listen: str, data_dir: Path,

@@ -9,8 +9,8 @@ import grpc
 
 from risk_client import RiskClient
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, create_request, error_info, rpc_error
+from risk_testing.harness import ServiceProcess
+from risk_testing.rpc import bearer, create_request, error_info, rpc_error
 
 Stub = service_pb2_grpc.RiskServiceStub
 

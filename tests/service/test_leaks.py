@@ -22,9 +22,9 @@ from google.protobuf.message import Message
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_rules import wire
 from risk_rules.engine.classic.model import ClassicState, ClassicView
+from risk_testing.harness import ServiceProcess
+from risk_testing.rpc import bearer, rpc_error, without_seed_reveal
 from tests.service.botplay import FAST_OPTIONS, BotGame, create_game, play, replay
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, rpc_error, without_seed_reveal
 from tests.stored_state import astate_now
 
 Stub = service_pb2_grpc.RiskServiceStub

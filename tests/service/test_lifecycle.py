@@ -20,9 +20,8 @@ from risk_rules.engine import LegalAction, get_ruleset
 from risk_rules.engine.classic.model import ClassicView
 from risk_service.operations.streams import BACKLOG_PAGE
 from risk_service.redis_server import free_port
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import (
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.rpc import (
     bearer,
     classic_options,
     error_info,

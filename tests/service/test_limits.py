@@ -12,8 +12,8 @@ import pytest
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.errors import ServiceError
 from risk_service.server.limits import RateLimiter
-from tests.service.conftest import ServiceFactory
-from tests.service.rpc import bearer, create_request, error_info, rpc_error
+from risk_testing.harness import ServiceFactory
+from risk_testing.rpc import bearer, create_request, error_info, rpc_error
 
 
 def test_token_bucket_refills_at_its_rate() -> None:

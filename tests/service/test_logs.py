@@ -17,9 +17,8 @@ import structlog
 
 from risk_service.logs import _UtcStamp, configure_logging
 from risk_service.redis_server import free_port
+from risk_testing.harness import ServiceFactory, ServiceProcess
 from tests.conftest import RedisServerFactory
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
 
 
 @pytest.fixture

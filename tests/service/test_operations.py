@@ -27,10 +27,9 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.redis_server import free_port
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.rpc import bearer, create_request, error_info, rpc_error
 from tests.conftest import RedisServerFactory
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, create_request, error_info, rpc_error
 
 Stub = service_pb2_grpc.RiskServiceStub
 RPC = "/risk.v1.RiskService/"

@@ -25,9 +25,8 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.redis_server import free_port
 from risk_service.settings import Settings
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, create_request, rpc_error
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.rpc import bearer, create_request, rpc_error
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -18,7 +18,7 @@ from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from grpc_reflection.v1alpha import reflection_pb2
 
 from risk_proto.risk.v1 import errors_pb2
-from tests.service.harness import ServiceProcess
+from risk_testing.harness import ServiceProcess
 
 V1_PROTO = """
 syntax = "proto3";

@@ -19,14 +19,13 @@ from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_rules.engine import REGISTRY
 from risk_service.redis_server import free_port
 from risk_service.store.keys import Keys
-from tests.service.conftest import ServiceFactory
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.rpc import bearer, error_info, rpc_error
 from tests.service.finished_games import (
     fast_options,
     finished_game,
     spectator_boards,
 )
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, error_info, rpc_error
 from tests.service.test_http import info_of, parse, post_json
 
 SAMPLES = 40  # versions read per port and game, spread over the whole game

@@ -8,9 +8,9 @@ from __future__ import annotations
 import grpc
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
-from tests.service.conftest import ServiceFactory
+from risk_testing.harness import ServiceFactory
+from risk_testing.rpc import bearer, error_info
 from tests.service.finished_games import finished_game
-from tests.service.rpc import bearer, error_info
 from tests.service.test_http import info_of, post_json
 
 EVERY = 16

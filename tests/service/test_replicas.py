@@ -15,7 +15,8 @@ from risk_proto.risk.v1 import classic_pb2, game_pb2, service_pb2
 from risk_rules import wire
 from risk_rules.engine.classic.model import ClaimTerritory
 from risk_service.store.keys import Keys
-from tests.service.conftest import ServiceFactory
+from risk_testing.harness import ServiceFactory
+from risk_testing.rpc import bearer, create_request, error_info, rpc_error
 from tests.service.rawbot import (
     Log,
     Stub,
@@ -32,7 +33,6 @@ from tests.service.rawbot import (
     summary,
     wire_bytes,
 )
-from tests.service.rpc import bearer, create_request, error_info, rpc_error
 
 Classic = classic_pb2.ClassicAction
 RACERS = 16

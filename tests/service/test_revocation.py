@@ -8,8 +8,8 @@ import asyncio
 import grpc
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
-from tests.service.conftest import ServiceFactory
-from tests.service.rpc import bearer, create_request, error_info
+from risk_testing.harness import ServiceFactory
+from risk_testing.rpc import bearer, create_request, error_info
 
 Stub = service_pb2_grpc.RiskServiceStub
 

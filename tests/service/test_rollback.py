@@ -11,10 +11,10 @@ import grpc
 import redis.asyncio as aioredis
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
+from risk_testing.harness import ServiceFactory
+from risk_testing.rpc import bearer, create_request
 from tests.conftest import RedisServerFactory
 from tests.reliability.replay import check_export
-from tests.service.conftest import ServiceFactory
-from tests.service.rpc import bearer, create_request
 from tests.stored_state import astate_now
 
 Stub = service_pb2_grpc.RiskServiceStub

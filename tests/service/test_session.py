@@ -24,6 +24,8 @@ from risk_rules import wire
 from risk_rules.engine import LegalAction
 from risk_rules.engine.classic.model import ClassicView
 from risk_service.redis_server import free_port
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.rpc import bearer, error_info, rpc_error
 from tests.service.botplay import (
     FAST_OPTIONS,
     RULES,
@@ -31,9 +33,6 @@ from tests.service.botplay import (
     bot_entropy,
     create_game,
 )
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, error_info, rpc_error
 from tests.service.test_operations import Scraper
 from tests.service.test_stream import assert_replayed
 

@@ -12,8 +12,9 @@ from pathlib import Path
 import grpc
 
 from risk_proto.risk.v1 import service_pb2
-from risk_service.redis_server import RedisServer
-from tests.service.harness import ServiceProcess
+from risk_testing.harness import ServiceProcess
+from risk_testing.redis_server import RedisServer
+from risk_testing.rpc import bearer, error_info, rpc_error
 from tests.service.rawbot import (
     Log,
     Stub,
@@ -23,7 +24,6 @@ from tests.service.rawbot import (
     play,
     quick_game,
 )
-from tests.service.rpc import bearer, error_info, rpc_error
 
 # far past the service's 1 s: a call still waiting for Redis then ends DEADLINE_EXCEEDED
 CLIENT_DEADLINE_S = 20

@@ -10,8 +10,8 @@ from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_rules import wire
 from risk_rules.engine import LegalAction, get_ruleset
 from risk_rules.engine.classic.model import ClassicView
-from tests.service.conftest import ServiceFactory
-from tests.service.rpc import bearer, create_request, error_info
+from risk_testing.harness import ServiceFactory
+from risk_testing.rpc import bearer, create_request, error_info
 
 BUFFER = 16
 

@@ -35,7 +35,7 @@ from risk_service.settings import Settings
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
 from risk_service.store.pipe import RedisPipe
-from tests.service.inprocess import in_process_hub
+from risk_testing.inprocess import in_process_hub
 
 EVERY = 5  # snapshot_every in these games: small, so that a game crosses many snapshots
 MOVES = 120  # moves played before the seats resign in turn (the game then ends)

@@ -19,6 +19,8 @@ import redis.asyncio
 
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_service.operations.streams import BACKLOG_PAGE
+from risk_testing.harness import ServiceProcess
+from risk_testing.rpc import bearer, error_info, quiet_then_hang_up, rpc_error
 from tests.service.botplay import (
     FAST_OPTIONS,
     BotGame,
@@ -28,8 +30,6 @@ from tests.service.botplay import (
     play_game,
     replay,
 )
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, error_info, quiet_then_hang_up, rpc_error
 
 Stub = service_pb2_grpc.RiskServiceStub
 

@@ -23,11 +23,8 @@ from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_rules import wire
 from risk_rules.engine import REGISTRY, LegalAction, get_ruleset
 from risk_service.operations.streams import BACKLOG_PAGE, MAX_BATCH
-from tests.conftest import RedisServerFactory
-from tests.reliability.canaries import DRIVERS
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import (
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.rpc import (
     bearer,
     classic_options,
     create_request,
@@ -35,6 +32,8 @@ from tests.service.rpc import (
     quiet_then_hang_up,
     rpc_error,
 )
+from tests.conftest import RedisServerFactory
+from tests.reliability.canaries import DRIVERS
 from tests.service.test_http import SERVICE, _connection, _game, envelope, parse, read_envelope
 
 Stub = service_pb2_grpc.RiskServiceStub

@@ -13,9 +13,8 @@ from typing import Any
 import grpc
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, create_request, error_info, rpc_error
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.rpc import bearer, create_request, error_info, rpc_error
 from tests.service.test_http import SERVICE, _connection, envelope, info_of, read_envelope
 from tests.service.test_websocket import STREAM, connect, read_to_end
 from tests.service.wsclient import BINARY

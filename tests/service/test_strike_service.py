@@ -29,8 +29,8 @@ from risk_rules.engine.strike.model import (
     StrikeOptions,
     StrikeView,
 )
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer
+from risk_testing.harness import ServiceProcess
+from risk_testing.rpc import bearer
 from tests.service.streamcheck import assert_every_version_streamed
 
 Stub = service_pb2_grpc.RiskServiceStub

@@ -26,11 +26,10 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, session_pb2
 from risk_service.redis_server import free_port
 from risk_service.server.http_port import ConnectionGuard, HttpPort
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.rpc import bearer, create_request
 from tests.conftest import RedisServerFactory
 from tests.service.botplay import FAST_OPTIONS, create_game
-from tests.service.conftest import ServiceFactory
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer, create_request
 from tests.service.test_http_protocols import _self_signed
 from tests.service.test_operations import Scraper
 from tests.service.test_session import (

@@ -13,8 +13,8 @@ from risk_service.operations import GameService
 from risk_service.operations.service import commit_ids
 from risk_service.store.game_store import CommitOutcome, GameStore
 from risk_service.store.keys import Keys
-from tests.service.inprocess import in_process_hub
-from tests.service.rpc import create_request
+from risk_testing.inprocess import in_process_hub
+from risk_testing.rpc import create_request
 
 
 async def test_stream_entries_carry_their_commit_id_and_a_commit_checks_it(

@@ -1,4 +1,5 @@
-"""The local redis-server child: it starts, survives SIGKILL via its AOF, stops cleanly."""
+"""The local redis-server child (the embedded Redis, and the tests' one that extends it): it
+starts, survives SIGKILL via its AOF, stops cleanly."""
 
 from __future__ import annotations
 
@@ -16,11 +17,11 @@ import redis.asyncio
 
 from risk_service.redis_server import (
     PortTakenError,
-    RedisServer,
     RedisServerError,
     free_port,
     supervise,
 )
+from risk_testing.redis_server import RedisServer
 
 if TYPE_CHECKING:
     from tests.conftest import RedisServerFactory

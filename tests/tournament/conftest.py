@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.service.conftest import ServiceFactory, make_service
+from risk_testing.harness import ServiceFactory
+from tests.service.conftest import make_service
 
 __all__ = ["ServiceFactory", "make_service", "start_service"]
 

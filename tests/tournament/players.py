@@ -14,7 +14,7 @@ from risk_rules import wire
 from risk_rules.engine import LegalAction, get_ruleset
 from risk_rules.engine.classic.model import ClassicView
 from risk_service.operations.records import FINAL
-from tests.service.rpc import bearer, classic_options
+from risk_testing.rpc import bearer, classic_options
 
 Stub = service_pb2_grpc.RiskServiceStub
 RULES = get_ruleset("classic")

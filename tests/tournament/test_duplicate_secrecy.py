@@ -15,7 +15,7 @@ from risk_rules import variants, wire
 from risk_rules.engine import LegalAction, get_ruleset
 from risk_rules.engine.classic.model import ClassicView
 from risk_service.operations.records import FINAL
-from tests.service.rpc import bearer, error_info
+from risk_testing.rpc import bearer, error_info
 from tests.service.test_http import SERVICE, _connection, envelope, parse, post_json, read_envelope
 from tests.tournament.conftest import ServiceFactory
 from tests.tournament.players import Stub, player, quick_options

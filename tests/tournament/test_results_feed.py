@@ -15,7 +15,7 @@ from risk_proto.risk.v1 import service_pb2, tournament_pb2
 from risk_service.operations import GameService
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
-from tests.service.inprocess import in_process_hub
+from risk_testing.inprocess import in_process_hub
 from tests.tournament.players import bot, player, quick_options
 
 

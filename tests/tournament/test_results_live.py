@@ -13,7 +13,7 @@ import grpc
 import redis.asyncio
 
 from risk_proto.risk.v1 import service_pb2, tournament_pb2
-from tests.service.rpc import bearer
+from risk_testing.rpc import bearer
 from tests.tournament.conftest import ServiceFactory
 from tests.tournament.players import Stub, player, quick_options
 

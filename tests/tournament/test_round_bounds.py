@@ -15,7 +15,7 @@ import redis.asyncio
 
 from risk_proto.risk.v1 import game_pb2, service_pb2, tournament_pb2
 from risk_rules import audit
-from tests.service.rpc import bearer, classic_options, error_info, rpc_error
+from risk_testing.rpc import bearer, classic_options, error_info, rpc_error
 from tests.tournament.conftest import ServiceFactory
 from tests.tournament.players import Stub, bot, player, quick_options
 from tests.tournament.test_verifiable_dice import export

@@ -5,7 +5,7 @@ from __future__ import annotations
 import grpc
 
 from risk_proto.risk.v1 import game_pb2, legacy_pb2, service_pb2, tournament_pb2
-from tests.service.rpc import error_info, rpc_error
+from risk_testing.rpc import error_info, rpc_error
 from tests.tournament.conftest import ServiceFactory
 from tests.tournament.players import Stub, bot, player, quick_options
 

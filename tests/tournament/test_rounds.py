@@ -11,7 +11,7 @@ import grpc
 from risk_client import RiskClient
 from risk_proto.risk.v1 import lifecycle_pb2, service_pb2, tournament_pb2
 from risk_service.operations.records import FINISHED
-from tests.service.harness import ServiceProcess
+from risk_testing.harness import ServiceProcess
 from tests.tournament.conftest import ServiceFactory
 from tests.tournament.players import Stub, bot, play_seat, player, quick_options
 

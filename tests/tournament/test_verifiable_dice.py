@@ -16,7 +16,7 @@ from risk_rules.engine.core.dice import sort_high
 from risk_rules.engine.core.draws import DrawStreams
 from risk_rules.seed_commitment import seed_commitment
 from risk_service.operations.records import FINAL
-from tests.service.rpc import bearer, error_info, rpc_error
+from risk_testing.rpc import bearer, error_info, rpc_error
 from tests.tournament.conftest import ServiceFactory
 from tests.tournament.players import Stub, bot, play_seat, player, quick_options
 

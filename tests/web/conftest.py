@@ -27,11 +27,8 @@ import pytest
 from playwright.async_api import Browser, ConsoleMessage, Page, async_playwright
 
 from risk_proto.risk.v1 import service_pb2_grpc
-from tests.service.conftest import (
-    ServiceFactory,
-    make_service,  # noqa: F401 (a fixture, used by name)
-)
-from tests.service.harness import ServiceProcess
+from risk_testing.harness import ServiceFactory, ServiceProcess
+from tests.service.conftest import make_service  # noqa: F401 (a fixture, used by name)
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.async_api import Page, Route
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
-from tests.service.harness import ServiceProcess
+from risk_testing.harness import ServiceProcess
 from tests.web.conftest import Pages
 from tests.web.driver import create_game, eventually, move_by_grpc, notice, page_tokens
 

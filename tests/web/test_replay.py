@@ -7,8 +7,8 @@ from playwright.async_api import Page
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc, variant_pb2
 from risk_rules.engine import REGISTRY
+from risk_testing.rpc import bearer
 from tests.service.finished_games import finished_game
-from tests.service.rpc import bearer
 from tests.web.conftest import Pages
 from tests.web.driver import (
     board_of,

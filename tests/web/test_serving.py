@@ -7,7 +7,7 @@ import http.client
 import json
 import urllib.parse
 
-from tests.service.harness import ServiceProcess
+from risk_testing.harness import ServiceProcess
 
 
 def _get(service: ServiceProcess, path: str, method: str = "GET",

@@ -5,7 +5,7 @@ spectator delay behind, as the service applies it."""
 from __future__ import annotations
 
 from risk_proto.risk.v1 import classic_pb2, game_pb2, service_pb2, service_pb2_grpc
-from tests.service.harness import ServiceProcess
+from risk_testing.harness import ServiceProcess
 from tests.web.conftest import Pages
 from tests.web.driver import eventually, logged_seqs, move_by_grpc
 

@@ -15,8 +15,8 @@ from risk_proto.risk.v1 import (
     service_pb2_grpc,
     session_pb2,
 )
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer
+from risk_testing.harness import ServiceProcess
+from risk_testing.rpc import bearer
 from tests.web.conftest import Pages
 
 # runs in the page: opens the socket, sends the (base64) messages, and resolves with the

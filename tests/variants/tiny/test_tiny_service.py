@@ -20,8 +20,8 @@ from google.protobuf import any_pb2
 from google.protobuf.message import Message
 
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, variant_pb2
-from tests.service.harness import ServiceProcess
-from tests.service.rpc import bearer
+from risk_testing.harness import ServiceProcess
+from risk_testing.rpc import bearer
 from tests.variants.tiny.descriptor import DESCRIPTOR, MESSAGES
 
 MODULE = "tests.variants.tiny.descriptor"

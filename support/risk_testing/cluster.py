@@ -1,6 +1,6 @@
 """A real Redis Cluster on loopback for tests and benchmarks: N masters with R replicas each.
 
-Each node is a `redis-server --cluster-enabled yes` child (risk_service.redis_server) on a free
+Each node is a `redis-server --cluster-enabled yes` child (risk_testing.redis_server) on a free
 port with its own free cluster-bus port (`bus_port`: `--cluster-port`, so no port+10000
 arithmetic; a port found taken at the first start is drawn again), joined by
 `redis-cli --cluster create ... --cluster-replicas R --cluster-yes`. `cluster-node-timeout` is
@@ -18,7 +18,8 @@ from pathlib import Path
 
 import redis
 
-from risk_service.redis_server import HOST, RedisServer
+from risk_service.redis_server import HOST
+from risk_testing.redis_server import RedisServer
 
 NODE_TIMEOUT_MS = 1000
 

@@ -1,4 +1,4 @@
-"""Pieces for a GameService run inside the test process, on the session's real Redis."""
+"""Pieces for a GameService run inside a test's or a benchmark's own process, on a real Redis."""
 
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
-"""Real service processes for tests: `python -m risk_service` on a free loopback port.
+"""Real service processes for tests and benchmarks: `python -m risk_service` on a free
+loopback port.
 
 Each `ServiceProcess` is a separate OS process with its own log file, so tests can run two
 replicas on one Redis, SIGKILL one mid-game, and read the JSON log lines it wrote.
+`ServiceFactory` is the type of the tests' `make_service` fixture (tests/service/conftest.py).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import grpc
@@ -142,3 +145,7 @@ class ServiceProcess:
             await asyncio.sleep(0.05)
         raise TimeoutError("service is not serving")
 
+
+
+# make_service(url=None, credentials=None, *, http=False, **env): a started ServiceProcess
+ServiceFactory = Callable[..., ServiceProcess]

@@ -1,4 +1,4 @@
-"""Small helpers for tests that talk to the service through raw gRPC stubs."""
+"""Small helpers for tests and benchmarks that talk to the service through raw gRPC stubs."""
 
 from __future__ import annotations
 
