@@ -50,8 +50,8 @@ from risk_service.operations import records  # noqa: E402
 from risk_service.operations.replay import (  # noqa: E402
     CHECKPOINT_EVERY,
     Built,
-    _advance_from,
-    _build,
+    advance_from,
+    build,
 )
 from risk_service.store.game_store import GameRecord  # noqa: E402
 from risk_service.store.keys import Keys  # noqa: E402
@@ -95,12 +95,12 @@ def engine(args: argparse.Namespace) -> None:
     baseline = (time.perf_counter() - started) / args.reads
 
     started = time.perf_counter()
-    kept, _steps = _build(record, entries, CHECKPOINT_EVERY)
+    kept, _steps = build(record, entries, CHECKPOINT_EVERY)
     cold = time.perf_counter() - started
     built = Built(CHECKPOINT_EVERY, kept, entries)
 
     def board(version: int) -> game_pb2.BoardView:
-        state, _applied = _advance_from("classic", built.checkpoint(version), version)
+        state, _applied = advance_from("classic", built.checkpoint(version), version)
         return wire.view_to_proto("classic", rules.view(state, None))
 
     versions = random.Random(args.seed).choices(range(record.version + 1), k=args.reads)

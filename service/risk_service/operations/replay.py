@@ -97,7 +97,7 @@ class Replays:
             found = await self._built(record, version, charge)
         else:
             charge(len(found.entries) + STEP_COST_PER_CALL)
-        state, applied = _advance_from(record.variant, found, version)
+        state, applied = advance_from(record.variant, found, version)
         self.on_replay("answer", applied)
         return wire.view_to_proto(record.variant, get_ruleset(record.variant).view(state, None))
 
@@ -123,7 +123,7 @@ class Replays:
 
     async def _build(self, record: GameRecord) -> Built:
         entries = await self._log(record.game_id)
-        kept, steps = await asyncio.to_thread(_build, record, entries, self.every)
+        kept, steps = await asyncio.to_thread(build, record, entries, self.every)
         self.on_replay("build", steps)
         await self.checkpoints.write(record.game_id, record.commit_id, self.every, kept)
         return Built(self.every, kept, entries)
@@ -137,7 +137,7 @@ class Replays:
                 return entries
 
 
-def _build(record: GameRecord, entries: list[bytes], every: int) -> tuple[list[Kept], int]:
+def build(record: GameRecord, entries: list[bytes], every: int) -> tuple[list[Kept], int]:
     """Replay the whole log from the game's options and seed (the final state holds both),
     keeping the state (encoded) at every `every`-th version; and the steps applied."""
     rules = get_ruleset(record.variant)
@@ -166,7 +166,7 @@ def _build(record: GameRecord, entries: list[bytes], every: int) -> tuple[list[K
     return kept, applied
 
 
-def _advance_from(variant: str, found: Checkpoint, version: int) -> tuple[Any, int]:
+def advance_from(variant: str, found: Checkpoint, version: int) -> tuple[Any, int]:
     """The state at `version` from a checkpoint and the log entries after it; and how many
     steps were applied."""
     rules = get_ruleset(variant)
