@@ -22,6 +22,7 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from websockets.protocol import Protocol
 
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, session_pb2
 from risk_service.redis_server import free_port
@@ -397,16 +398,16 @@ async def test_clients_that_leave_and_a_stopping_service_leave_nothing_open(
 
 
 async def test_an_upgrade_leaves_no_http_protocol_for_the_collector() -> None:
-    """Neither uvicorn's HTTP protocol object nor the port's guard around it outlives an
-    upgraded connection's hand-over (an upgraded connection never calls their
-    connection_lost): a burst of spectators' handshakes leaves nothing waiting for the
-    collector (which the service runs rarely) and the memory is reused at once. (The port's
-    own objects suffice: every upgrade is refused here.)"""
+    """Neither uvicorn's HTTP protocol object, the port's guard around it nor the websockets
+    library's handshake protocol outlives an upgraded connection's hand-over (an upgraded
+    connection never calls their connection_lost): a burst of spectators' handshakes leaves
+    nothing waiting for the collector (which the service runs rarely) and the memory is
+    reused at once. (The port's own objects suffice: every upgrade is refused here.)"""
     port = HttpPort(None, None, None, None,  # type: ignore[arg-type]  # no call is made
                     max_message_bytes=65536, origins=frozenset())
     bound = await port.start("127.0.0.1:0", grace_s=1)
     assert port.server is not None
-    http_protocols = (H11Protocol, ConnectionGuard)
+    http_protocols = (H11Protocol, ConnectionGuard, Protocol)
     gc.collect()
     gc.disable()
     try:
@@ -427,15 +428,21 @@ async def test_an_upgrade_leaves_no_http_protocol_for_the_collector() -> None:
         await port.stop()
 
 
-def test_frames_are_the_rfcs() -> None:
-    """The RFC's own example: the accept key of `dGhlIHNhbXBsZSBub25jZQ==`, and a masked
-    "Hello" unmasked (RFC 6455 sections 1.3 and 5.7)."""
-    from risk_service.server.websocket import accept_key, frame, unmask  # noqa: PLC0415
+def test_frames_written_by_hand_are_the_librarys() -> None:
+    """The frames the service writes itself (a delivered event, an error, its close) are the
+    bytes the websockets library would write, at each length encoding (RFC 6455 5.2)."""
+    from websockets.frames import Close, Frame, Opcode  # noqa: PLC0415
 
-    assert accept_key("dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
-    assert unmask(bytes.fromhex("7f9f4d5158"), bytes.fromhex("37fa213d")) == b"Hello"
+    from risk_service.server.websocket import close_payload, frame  # noqa: PLC0415
+
+    for size in (0, 5, 125, 126, 300, 65535, 65536, 70000):
+        payload = bytes(range(256)) * (size // 256) + bytes(size % 256)
+        assert frame(BINARY, payload) == Frame(Opcode.BINARY, payload).serialize(mask=False)
+        assert frame(TEXT, payload) == Frame(Opcode.TEXT, payload).serialize(mask=False)
     assert frame(BINARY, b"Hello") == b"\x82\x05Hello"
-    assert frame(BINARY, b"x" * 300)[:4] == b"\x82\x7e" + struct.pack("!H", 300)
+    for code, reason in ((1000, ""), (4008, "SUBSCRIBER_TOO_SLOW"), (1001, "x" * 200)):
+        expected = Close(code, reason.encode()[:123].decode()).serialize()
+        assert close_payload(code, reason) == expected
 
 
 async def test_a_session_flooded_with_actions_answers_every_one_in_order(

@@ -12,8 +12,6 @@ import ssl
 import struct
 from dataclasses import dataclass
 
-from risk_service.server.websocket import unmask
-
 BINARY, TEXT, CLOSE, PING, PONG = 0x2, 0x1, 0x8, 0x9, 0xA
 
 
@@ -39,6 +37,16 @@ class Refused(Exception):
         self.status = status
         self.headers = headers
         self.body = body
+
+
+def unmask(payload: bytes, key: bytes) -> bytes:
+    """A payload XORed with a masking key (masking and unmasking are one XOR), four bytes
+    at a time as one integer."""
+    size = len(payload)
+    if not size:
+        return b""
+    mask = int.from_bytes((key * (size // 4 + 1))[:size], "big")
+    return (int.from_bytes(payload, "big") ^ mask).to_bytes(size, "big")
 
 
 def client_frame(opcode: int, payload: bytes, *, fin: bool = True, masked: bool = True,

@@ -20,17 +20,32 @@ from another origin is refused unless RISK_HTTP_CORS_ORIGINS lists it.
 
 What every call goes through (admission, the open-streams limit, the message size limit, the
 one log line, each session action's own line and rate limit) is server.calls', as on the
-other transports; the operations are the same ones. Framing is done here (a few dozen lines
-of the RFC: no extensions, no compression), so a delivered event is one `transport.write`
-and an idle spectator is this module's one object and its transport (bench/RESULTS.md): a
-protocol library (wsproto) would add its connection, buffers and event queue to each.
+other transports; the operations are the same ones.
 
-What a client may make the socket hold is bounded here, since no library holds it for us:
-messages received and not yet taken (INBOX_LIMIT, then reading pauses), a message's size
-(RISK_MAX_MESSAGE_BYTES) and frames (MAX_FRAGMENTS, then 1009), what the server owes it
-(pongs, events: past the transport's high-water mark reading pauses, and a handed-off
-spectator too far behind is cut off), and its first message (within
-RISK_HTTP_REQUEST_TIMEOUT_MS of the upgrade, or the socket closes 1008).
+What a client sends is read by the `websockets` library's Sans-I/O layer, through its public
+API: the upgrade request's parsing and its RFC checks (method, Connection and Upgrade, the
+key, the version, the subprotocol offered) and the 101 answer are a `ServerProtocol`'s; after
+it, a `Protocol` per socket parses the frames (masking, lengths, reserved bits, opcodes,
+fragments in order, control frames final and at most 125 bytes, a close's code and UTF-8
+reason, RISK_MAX_MESSAGE_BYTES over a message's fragments) and answers pings. It was chosen
+over wsproto by measurement (bench/RESULTS.md, "WebSocket framing on a library"): an open
+`Protocol` is 1.1 KB against wsproto's connection's 1.7 KB, and it reads a frame in a third
+of wsproto's time. What is written here by hand is what no library holds for us:
+- the service's own answers on the wire: refused upgrades in Connect's error JSON, the
+  origin and token rules, a call's end as 4000 + its gRPC code, and 1000 to a client's close
+  (the library would echo the client's code);
+- the binary messages out: `frame()` makes a final unmasked frame in a fifth of the library's
+  per-message send (one `Frame` object and a list per message), and a delivered event is one
+  encode per audience then one `transport.write` per socket;
+- what a client may make the socket hold: messages received and not yet taken (INBOX_LIMIT,
+  then reading pauses), a message's frames (MAX_FRAGMENTS, then 1009: empty fragments cost
+  nothing toward the size limit), what the server owes it (pongs, events: past the
+  transport's high-water mark what it sends is not read, so no pong is made, and a handed-off
+  spectator too far behind is cut off), and its first message (within
+  RISK_HTTP_REQUEST_TIMEOUT_MS of the upgrade, or the socket closes 1008);
+- the hand-off: a caught-up spectator costs no task (its socket's protocol writes each read's
+  events as one message when the feed pushes them), so an idle spectator is this module's
+  one object, the library's `Protocol` and its transport.
 """
 
 from __future__ import annotations
@@ -38,17 +53,30 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import hashlib
 import json
+import logging
 import socket
 import struct
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from typing import Any
 
 import structlog
 from google.protobuf.message import DecodeError
 from google.rpc import error_details_pb2
+from websockets.exceptions import (
+    HeaderLineTooLong,
+    InvalidHeader,
+    InvalidMethod,
+    NegotiationError,
+    RequestLineTooLong,
+    TooManyHeaders,
+)
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Request
+from websockets.protocol import Protocol, Side, State
+from websockets.server import ServerProtocol
+from websockets.typing import BytesLike, Subprotocol
 
 from risk_proto.risk.v1 import service_pb2, session_pb2
 from risk_rules.wire import DecodedEvent
@@ -66,16 +94,14 @@ STREAM_EVENTS = SERVICE + "StreamEvents"
 SESSION = SERVICE + "Session"
 SUBPROTOCOL = "risk.v1"
 _TOKEN_PREFIX = "bearer."
-_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 section 1.3
 PROTOCOL = "websocket"  # the log line's `protocol`
 
-# opcodes
-_CONTINUATION, _TEXT, _BINARY, _CLOSE, _PING, _PONG = 0x0, 0x1, 0x2, 0x8, 0x9, 0xA
+# opcodes of the frames this module writes itself
+_TEXT, _BINARY, _CLOSE = 0x1, 0x2, 0x8
 # close codes (RFC 6455 section 7.4.1; 4000-4999 are the application's: 4000 + gRPC code)
 NORMAL, GOING_AWAY, PROTOCOL_ERROR, UNSUPPORTED_DATA, TOO_BIG = 1000, 1001, 1002, 1003, 1009
 INVALID_DATA, POLICY_VIOLATION = 1007, 1008
 STATUS_BASE = 4000
-_HANDSHAKE_LIMIT = 16 * 1024  # bytes of request line and headers
 INBOX_LIMIT = 64  # messages received and not yet taken by the call: past it, reading pauses
 # frames of one fragmented message: empty continuations cost the client 6 bytes and nothing
 # toward the size limit, so they are counted (a browser sends a message as one frame)
@@ -87,6 +113,13 @@ PUSH_BYTES_PER_EVENT = 1024
 # SO_SNDBUF of a handed-off spectator's socket (less with a small RISK_SUBSCRIBER_BUFFER)
 SPECTATOR_SEND_BUFFER = 64 * 1024
 _ERROR_INFO_TYPE = "google.rpc.ErrorInfo"
+# what the library is fed at a time: a read of many small frames (a flood of pings or empty
+# fragments) becomes that many Frame objects before any is looked at, so it is cut up
+_FEED_BYTES = 16 * 1024
+# the library's own lines ("connection open", "connection closed" at INFO, once per socket)
+# say less than the call's line (server.calls); its warnings and errors still come out
+_PROTOCOL_LOG = logging.getLogger("risk_service.websocket.protocol")
+_PROTOCOL_LOG.setLevel(logging.WARNING)
 
 
 def frame(opcode: int, payload: bytes) -> bytes:
@@ -101,41 +134,13 @@ def frame(opcode: int, payload: bytes) -> bytes:
     return head + payload
 
 
-def unmask(payload: bytes | bytearray, key: bytes) -> bytes:
-    """A client frame's payload XORed with its masking key, four bytes at a time as one
-    integer (a byte-by-byte loop in Python costs a microsecond per ten bytes)."""
-    size = len(payload)
-    if not size:
-        return b""
-    mask = int.from_bytes((key * (size // 4 + 1))[:size], "big")
-    return (int.from_bytes(payload, "big") ^ mask).to_bytes(size, "big")
-
-
 def close_payload(code: int, reason: str = "") -> bytes:
-    return struct.pack("!H", code) + reason.encode()[:123]
+    return struct.pack("!H", code) + _reason(reason).encode()
 
 
-def accept_key(key: str) -> str:
-    """Sec-WebSocket-Accept for a Sec-WebSocket-Key (SHA-1 is the RFC's, not a choice)."""
-    return base64.b64encode(hashlib.sha1(key.encode() + _GUID).digest()).decode()
-
-
-def close_answer(payload: bytes) -> int:
-    """The code that answers a client's close frame: its status code must be one an endpoint
-    may send (not the reserved 1005, 1006, 1015, nor an unassigned one) and its reason UTF-8,
-    else the close is a protocol error (RFC 6455 sections 5.5.1, 7.4)."""
-    if not payload:
-        return NORMAL
-    if len(payload) == 1:
-        return PROTOCOL_ERROR
-    code = struct.unpack_from("!H", payload)[0]
-    if not (1000 <= code <= 1003 or 1007 <= code <= 1014 or 3000 <= code <= 4999):
-        return PROTOCOL_ERROR
-    try:
-        payload[2:].decode()
-    except UnicodeDecodeError:
-        return INVALID_DATA
-    return NORMAL
+def _reason(reason: str) -> str:
+    """A close reason that fits a control frame (125 bytes, 2 of them the code)."""
+    return reason.encode()[:123].decode(errors="ignore")
 
 
 def error_debug(info: error_details_pb2.ErrorInfo) -> dict[str, Any]:
@@ -204,16 +209,18 @@ class WebSocketCall(asyncio.Protocol):
     so an idle spectator is this object and its transport, no task and no generator."""
 
     __slots__ = ("arrived", "buffer", "caller", "closing", "deadline", "drained", "ended_by",
-                 "fields", "fragment_count", "fragments", "handoff", "inbox", "path", "paused",
-                 "peer", "requests", "server_state", "shared", "started", "streaming", "task",
-                 "transport", "upgraded")
+                 "fields", "fragment_count", "fragments", "handoff", "handshake", "inbox",
+                 "path", "paused", "peer", "requests", "server_state", "shared", "started",
+                 "streaming", "task", "transport", "upgraded", "ws")
 
     def __init__(self, shared: WebSockets, server_state: Any) -> None:
         self.shared = shared
         self.server_state = server_state
         self.transport: asyncio.Transport | None = None
         self.peer = "unknown"
-        self.buffer = bytearray()
+        self.buffer = bytearray()  # what came while the client owed a read, not yet parsed
+        self.handshake: _Handshake | None = None  # the upgrade request's, until the 101
+        self.ws: Protocol | None = None  # the frames', from the 101 on
         self.upgraded = False
         self.closing = False  # a close frame was sent: nothing more goes out
         self.fragments: bytearray | None = None  # a message arriving in several frames
@@ -251,6 +258,9 @@ class WebSocketCall(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         if self.server_state is not None:
             self.server_state.connections.discard(self)
+        for protocol in (self.handshake, self.ws):
+            if protocol is not None:
+                _release(protocol)
         self.closing = True
         self._first_message()
         self.resume_writing()
@@ -307,11 +317,11 @@ class WebSocketCall(asyncio.Protocol):
         return message
 
     def data_received(self, data: bytes) -> None:
-        self.buffer += data
         try:
             if not self.upgraded:
-                self._handshake()
-            if self.upgraded:
+                self._handshake(data)
+            else:
+                self.buffer += data
                 self._frames()
         except _Closed:
             pass
@@ -340,34 +350,45 @@ class WebSocketCall(asyncio.Protocol):
 
     # ---- handshake --------------------------------------------------------------------------
 
-    def _handshake(self) -> None:
-        end = self.buffer.find(b"\r\n\r\n")
-        if end < 0:
-            if len(self.buffer) > _HANDSHAKE_LIMIT:
+    def _handshake(self, data: bytes) -> None:
+        """The upgrade request, parsed and checked by the library; the service's own rules
+        (its paths, origins and tokens) and refusals (Connect's error JSON) on top."""
+        handshake = self.handshake
+        if handshake is None:
+            handshake = self.handshake = _Handshake(
+                subprotocols=[Subprotocol(SUBPROTOCOL)], max_size=self.shared.max_message_bytes,
+                logger=_PROTOCOL_LOG)
+        handshake.receive_data(data)
+        events = handshake.events_received()
+        if not events:
+            failed = handshake.handshake_exc
+            if isinstance(failed, (TooManyHeaders, HeaderLineTooLong, RequestLineTooLong)):
                 self._answer_http(_Refused(431, "Request Header Fields Too Large"))
-            return
-        head = bytes(self.buffer[:end]).decode("latin-1")
-        del self.buffer[:end + 4]
-        lines = head.split("\r\n")
-        if len(lines) > self.shared.max_headers + 1:
+            if failed is not None:
+                self._answer_http(_Refused(400, "Bad Request", malformed(
+                    f"not an HTTP request: {failed.__cause__ or failed}")))
+            return  # the rest of the request is still to come
+        request = events[0]
+        assert isinstance(request, Request)
+        if sum(1 for _ in request.headers.raw_items()) > self.shared.max_headers:
             self._answer_http(_Refused(431, "Request Header Fields Too Large"))
-        parts = lines[0].split(" ")
-        headers: dict[str, list[str]] = {}
-        for line in lines[1:]:
-            name, _, value = line.partition(":")
-            headers.setdefault(name.strip().lower(), []).append(value.strip())
+        answer = handshake.accept(request)
         try:
-            path, authorization, chosen = self._accept(parts, headers)
+            path, authorization = self._accept(request, handshake.handshake_exc)
         except _Refused as refused:
             self._answer_http(refused)
             return
-        key = headers["sec-websocket-key"][0]
-        reply = ["HTTP/1.1 101 Switching Protocols", "Upgrade: websocket",
-                 "Connection: Upgrade", f"Sec-WebSocket-Accept: {accept_key(key)}"]
-        if chosen:
-            reply.append(f"Sec-WebSocket-Protocol: {SUBPROTOCOL}")
+        assert answer.status_code == 101, answer
+        handshake.send_response(answer)
         assert self.transport is not None
-        self.transport.write(("\r\n".join(reply) + "\r\n\r\n").encode())
+        for out in handshake.data_to_send():
+            self.transport.write(out)
+        # the frames from here on: a Protocol of its own, open, without the request the
+        # handshake's parser keeps
+        _release(handshake)
+        self.handshake = None
+        self.ws = Protocol(Side.SERVER, state=State.OPEN, max_size=self.shared.max_message_bytes,
+                           logger=_PROTOCOL_LOG)
         self.upgraded = True
         self.deadline = asyncio.get_running_loop().call_later(
             self.shared.request_timeout_s, self._no_request)
@@ -376,57 +397,58 @@ class WebSocketCall(asyncio.Protocol):
         self.task = asyncio.get_running_loop().create_task(
             self._call(path, authorization, run), name=f"websocket {path}")
 
-    def _accept(self, parts: list[str], headers: dict[str, list[str]]
-                ) -> tuple[str, str | None, bool]:
-        """(path, authorization, whether the client offered `risk.v1`) of an acceptable
-        upgrade. Credentials and admission are the call's, after the upgrade (as a gRPC
-        stream's are once it is open): their refusals are told as the call's end."""
-        if len(parts) != 3 or parts[0] != "GET":
+    def _accept(self, request: Request, failed: Exception | None) -> tuple[str, str | None]:
+        """(path, authorization) of an acceptable upgrade; `failed`: what the library found
+        wrong with it. Credentials and admission are the call's, after the upgrade (as a
+        gRPC stream's are once it is open): their refusals are told as the call's end."""
+        if isinstance(failed, InvalidMethod):
             raise _Refused(405, "Method Not Allowed", extra=(("Allow", "GET"),))
-        path = parts[1].partition("?")[0]
+        path = request.path.partition("?")[0]
         if path not in (STREAM_EVENTS, SESSION):
             raise _Refused(404, "Not Found", ServiceError(
                 Code.UNIMPLEMENTED, ServiceReason.METHOD_NOT_AVAILABLE,
                 f"WebSocket serves {STREAM_EVENTS} and {SESSION}, not {path[:200]}"))
-        if headers.get("sec-websocket-version") != ["13"]:
+        header = failed.name.lower() if isinstance(failed, InvalidHeader) else ""
+        if header == "sec-websocket-version":
             raise _Refused(426, "Upgrade Required", extra=(("Sec-WebSocket-Version", "13"),))
-        key = headers.get("sec-websocket-key", [""])[0]
-        try:
-            if len(base64.b64decode(key, validate=True)) != 16:
-                raise ValueError(key)
-        except ValueError:
+        if header == "sec-websocket-key":
             raise _Refused(400, "Bad Request", malformed(
-                "Sec-WebSocket-Key must be 16 bytes in base64")) from None
-        origin = headers.get("origin", [None])[0]
-        if origin is not None and not self._origin_allowed(origin, headers):
+                "Sec-WebSocket-Key must be 16 bytes in base64"))
+        headers = request.headers
+        origin = headers.get("Origin")
+        if origin is not None and not self._origin_allowed(origin, headers.get("Host") or ""):
             raise _Refused(403, "Forbidden", ServiceError(
                 Code.PERMISSION_DENIED, ServiceReason.ORIGIN_NOT_ALLOWED,
                 f"pages from {origin[:200]} may not open this service's sockets "
                 "(RISK_HTTP_CORS_ORIGINS)"))
-        offered = [p.strip() for value in headers.get("sec-websocket-protocol", [])
-                   for p in value.split(",") if p.strip()]
-        tokens = [p[len(_TOKEN_PREFIX):] for p in offered if p.startswith(_TOKEN_PREFIX)]
-        if offered and SUBPROTOCOL not in offered:
+        if isinstance(failed, NegotiationError):
             raise _Refused(400, "Bad Request", malformed(
                 f"the subprotocols offered must include {SUBPROTOCOL!r}"))
-        authorizations = headers.get("authorization", [])
+        if failed is not None:
+            raise _Refused(400, "Bad Request", malformed(f"not a WebSocket upgrade: {failed}"))
+        offered = [p.strip() for value in headers.get_all("Sec-WebSocket-Protocol")
+                   for p in value.split(",") if p.strip()]
+        tokens = [p[len(_TOKEN_PREFIX):] for p in offered if p.startswith(_TOKEN_PREFIX)]
+        authorizations = headers.get_all("Authorization")
         if len(authorizations) + len(tokens) > 1:
             raise _Refused(400, "Bad Request", malformed(
                 "send the token once: one Authorization header or one bearer.<token> "
                 "subprotocol"))
         authorization = authorizations[0] if authorizations else (
             f"Bearer {tokens[0]}" if tokens else None)
-        return path, authorization, SUBPROTOCOL in offered
+        return path, authorization
 
-    def _origin_allowed(self, origin: str, headers: dict[str, list[str]]) -> bool:
+    def _origin_allowed(self, origin: str, host: str) -> bool:
         origins = self.shared.origins
         if "*" in origins or origin.rstrip("/") in origins:
             return True
         # the web app's own pages (same origin: the Host they were served from)
-        host = headers.get("host", [""])[0]
         return bool(host) and origin.partition("://")[2].rstrip("/") == host
 
     def _answer_http(self, refused: _Refused) -> None:
+        if self.handshake is not None:
+            _release(self.handshake)
+            self.handshake = None
         body = error_json(refused.error) if refused.error is not None else b""
         lines = [f"HTTP/1.1 {refused.status} {refused.phrase}", "Connection: close",
                  f"Content-Length: {len(body)}"]
@@ -445,78 +467,82 @@ class WebSocketCall(asyncio.Protocol):
     # ---- frames -----------------------------------------------------------------------------
 
     def _frames(self) -> None:
-        buffer = self.buffer
-        # while the client owes a read, what it sent waits here: a ping's pong is not made
-        while len(buffer) >= 2 and self.drained is None:
-            first, second = buffer[0], buffer[1]
-            fin, opcode, size = first & 0x80, first & 0x0F, second & 0x7F
-            if first & 0x70:
-                self._fail(PROTOCOL_ERROR, "no extension was negotiated (RSV bits set)")
-            if not second & 0x80:
-                self._fail(PROTOCOL_ERROR, "a client's frames must be masked")
-            offset = 2
-            if size == 126:
-                if len(buffer) < 4:
-                    return
-                size = struct.unpack_from("!H", buffer, 2)[0]
-                offset = 4
-            elif size == 127:
-                if len(buffer) < 10:
-                    return
-                size = struct.unpack_from("!Q", buffer, 2)[0]
-                offset = 10
-            if opcode >= _CLOSE and (not fin or size > 125):
-                self._fail(PROTOCOL_ERROR, "a control frame is final and at most 125 bytes")
-            if size + len(self.fragments or b"") > self.shared.max_message_bytes:
-                self._fail(TOO_BIG, f"a message is at most {self.shared.max_message_bytes}"
-                                    " bytes (RISK_MAX_MESSAGE_BYTES)")
-            if len(buffer) < offset + 4 + size:
-                return
-            key = bytes(buffer[offset:offset + 4])
-            payload = unmask(buffer[offset + 4:offset + 4 + size], key)
-            del buffer[:offset + 4 + size]
-            self._frame(fin, opcode, payload)
+        """What the client sent, through the library: its messages to the call, its pings
+        answered (by the library), its close answered; read a slice at a time, and only
+        while the client reads what it is sent (so a ping's pong is not made meanwhile)."""
+        ws, buffer = self.ws, self.buffer
+        assert ws is not None
+        while buffer and self.drained is None:
+            chunk = bytes(buffer[:_FEED_BYTES])
+            del buffer[:_FEED_BYTES]
+            ws.receive_data(chunk)
+            answered = False
+            for event in ws.events_received():
+                assert isinstance(event, Frame)  # after the handshake, only frames
+                opcode = event.opcode
+                if opcode is Opcode.CLOSE:
+                    answered = not self.closing
+                elif self.closing or opcode is Opcode.PING or opcode is Opcode.PONG:
+                    continue  # pongs are the library's; after our close, data is dropped
+                elif opcode is Opcode.TEXT:
+                    self._fail(UNSUPPORTED_DATA, "messages are binary protobuf, not text")
+                else:  # binary, or its continuation (the library checked their order)
+                    self._message(event.data, event.fin)
+            self._flush(answered)
+            if ws.state is not State.OPEN:  # the client closed, or the library failed it
+                self._first_message()
+                self.closing = True
+                self._put(None)
+                self._cancel()  # the client is done: what it has not read is not sent
+                raise _Closed
 
-    def _frame(self, fin: int, opcode: int, payload: bytes) -> None:
-        if opcode == _PING:
-            self._send(_PONG, payload)
-        elif opcode == _PONG:
-            pass
-        elif opcode == _CLOSE:
-            self._first_message()
-            self._close(close_answer(payload))
-            self._put(None)
-            self._cancel()  # the client is done: what it has not read is not sent
-            raise _Closed
-        elif opcode == _TEXT or (opcode == _CONTINUATION and self.fragments is None) \
-                or (opcode == _BINARY and self.fragments is not None) \
-                or opcode not in (_CONTINUATION, _BINARY):
-            if opcode == _TEXT:
-                self._fail(UNSUPPORTED_DATA, "messages are binary protobuf, not text")
-            self._fail(PROTOCOL_ERROR, f"unexpected frame (opcode {opcode})")
-        elif not fin:
+    def _message(self, data: BytesLike, fin: bool) -> None:
+        if not fin:
             if self.fragments is None:
                 self.fragments, self.fragment_count = bytearray(), 0
-            self.fragments += payload
+            self.fragments += data
             self.fragment_count += 1
             if self.fragment_count >= MAX_FRAGMENTS:
                 self._fail(TOO_BIG, f"a message is at most {MAX_FRAGMENTS} frames")
-        else:
-            if self.fragments is not None:
-                payload = bytes(self.fragments + payload)
-                self.fragments = None
-            self._first_message()
-            self.requests += 1
-            if self.streaming and self.requests > 1:
-                self.ended_by = malformed(
-                    "StreamEvents takes one request message; the socket carries no more")
-                self._cancel()
-                return
-            self._put(payload)
+            return
+        message = bytes(data)  # a frame's payload: bytes already (bytes() returns it)
+        if self.fragments is not None:
+            message = bytes(self.fragments + message)
+            self.fragments = None
+        self._first_message()
+        self.requests += 1
+        if self.streaming and self.requests > 1:
+            self.ended_by = malformed(
+                "StreamEvents takes one request message; the socket carries no more")
+            self._cancel()
+            return
+        self._put(message)
+
+    def _flush(self, answered: bool = False) -> None:
+        """Write what the library has to send. `answered`: the client closed first; the
+        library echoes its close code, the service answers 1000 (the call ends as the
+        client asked), as before the library (docs/api.md)."""
+        ws, transport = self.ws, self.transport
+        if ws is None or transport is None:
+            return
+        for data in ws.data_to_send():
+            if not data:  # the library's end of the stream (its close was sent)
+                if ws.close_rcvd is not None:
+                    transport.close()  # both closes went: the handshake is over
+                elif transport.can_write_eof():
+                    transport.write_eof()  # failed: the close is the last it is sent
+            elif answered and data[0] == 0x80 | _CLOSE:
+                transport.write(frame(_CLOSE, close_payload(NORMAL)))
+            else:
+                transport.write(data)
 
     def _fail(self, code: int, reason: str) -> None:
         """A protocol error: the socket closes with `code` (the call is cancelled)."""
-        self._close(code, reason)
+        if self.ws is not None and not self.closing:
+            self.ws.fail(code, _reason(reason))
+            self._flush()
+            self._closing()
+        self.closing = True
         self._put(None)
         self._cancel()
         raise _Closed
@@ -532,12 +558,19 @@ class WebSocketCall(asyncio.Protocol):
             self.transport.write(frame(opcode, payload))
 
     def _close(self, code: int, reason: str = "") -> None:
-        if self.closing or self.transport is None:
+        ws = self.ws
+        if self.closing or self.transport is None or ws is None or ws.state is not State.OPEN:
             return
-        self.transport.write(frame(_CLOSE, close_payload(code, reason)))
+        ws.send_close(code, _reason(reason))
+        self._flush()
+        self._closing()
+
+    def _closing(self) -> None:
+        """Our close went: the client answers with its own (then the library ends the
+        stream); a client that never does is not waited for."""
         self.closing = True
-        # the client answers with its own close; a client that never does is not waited for
-        asyncio.get_running_loop().call_later(5.0, self.transport.close)
+        if self.transport is not None:
+            asyncio.get_running_loop().call_later(5.0, self.transport.close)
 
     # ---- the call ---------------------------------------------------------------------------
 
@@ -703,6 +736,34 @@ class WebSocketCall(asyncio.Protocol):
                 _generator(self.shared.games.session(requests(), token, actions))) as replies:
             async for reply in replies:
                 yield reply
+
+
+def _release(protocol: Protocol) -> None:
+    """A protocol that is done with, freed now rather than by the collector, which the
+    service runs rarely (a burst of handshakes' garbage pins the allocator's pages:
+    bench/RESULTS.md). Its parser is a generator that holds the protocol, and a refused
+    handshake's exception holds, through its traceback, the frames that hold uvicorn's
+    protocol: both cycles are cut."""
+    failed: BaseException | None = protocol.handshake_exc
+    while failed is not None:
+        failed.__traceback__ = None
+        failed = failed.__cause__ or failed.__context__
+    protocol.parser.close()
+
+
+class _Handshake(ServerProtocol):
+    """The library's server handshake, with the service's subprotocol rule (a method, not
+    the `select_subprotocol` argument: that one is bound onto the object, one more cycle
+    for the collector)."""
+
+    def select_subprotocol(self, subprotocols: Sequence[Subprotocol]) -> Subprotocol | None:
+        """`risk.v1` when offered; none when nothing is (a client that sends its token as
+        a header needs none); a list of others without it is refused."""
+        if SUBPROTOCOL in subprotocols:
+            return Subprotocol(SUBPROTOCOL)
+        if subprotocols:
+            raise NegotiationError(f"the subprotocols offered must include {SUBPROTOCOL!r}")
+        return None
 
 
 def _generator(replies: AsyncIterator[bytes]) -> AsyncGenerator[bytes, None]:
