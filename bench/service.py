@@ -88,9 +88,9 @@ if str(ROOT) not in sys.path:
 
 from risk_testing.harness import ServiceProcess  # noqa: E402 - needs ROOT on sys.path
 from risk_testing.rpc import bearer, create_request  # noqa: E402 - same reason
-from tests.service.wsclient import BINARY as WS_BINARY  # noqa: E402 - same reason
-from tests.service.wsclient import CLOSE as WS_CLOSE  # noqa: E402 - same reason
-from tests.service.wsclient import Refused, WebSocket  # noqa: E402 - same reason
+from risk_testing.wsclient import BINARY as WS_BINARY  # noqa: E402 - same reason
+from risk_testing.wsclient import CLOSE as WS_CLOSE  # noqa: E402 - same reason
+from risk_testing.wsclient import Refused, WebSocket  # noqa: E402 - same reason
 
 VARIANT = "classic"
 CALL_TIMEOUT_S = 30.0

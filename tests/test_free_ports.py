@@ -2,8 +2,9 @@
 README's first command), beside another checkout's suite, and on xdist workers at once.
 
 Every address a test uses takes its port from `risk_service.redis_server.free_port` (or from
-the child that chose it); this scans the tests' source for a loopback address with a port
-written out, as a string ("127.0.0.1:50051", "localhost:6379") or as a (host, port) pair.
+the child that chose it); this scans the tests' source (and the support package's, support/)
+for a loopback address with a port written out, as a string ("127.0.0.1:50051",
+"localhost:6379") or as a (host, port) pair.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import tokenize
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
+SUPPORT = TESTS.parent / "support"  # the harnesses tests share with the benchmarks
 LOOPBACK = r"(?:127\.0\.0\.1|localhost|0\.0\.0\.0|\[::1?\])"
 IN_TEXT = re.compile(rf"{LOOPBACK}:(\d+)")
 # Python 3.12 splits an f-string into parts; 3.11 keeps it one STRING token
@@ -58,6 +60,7 @@ kernel = "127.0.0.1:0"
 def test_no_test_uses_a_fixed_port() -> None:
     """Every address a test listens on or connects to has a port drawn when it runs."""
     offenders = [f"{path.relative_to(TESTS.parent)}:{line}: {text}"
-                 for path in sorted(TESTS.rglob("*.py")) if path != Path(__file__).resolve()
+                 for path in sorted([*TESTS.rglob("*.py"), *SUPPORT.rglob("*.py")])
+                 if path != Path(__file__).resolve()
                  for line, text in fixed_ports(path.read_text())]
     assert not offenders, "fixed ports (take one from free_port()):\n" + "\n".join(offenders)

@@ -273,6 +273,21 @@ def test_dockerfile_installs_the_siblings_each_distribution_needs(stages: list[S
                 assert name in names, f"{path} needs {name}, which the image does not install"
 
 
+def test_dockerfile_leaves_the_support_package_out(stages: list[Stage]) -> None:
+    """The image ships the four distributions only: the tests' and benchmarks' support package
+    (support/, risk-testing: service processes, Redis fault injection, raw clients) is neither
+    copied into the build context's stages nor installed."""
+    _, installed = pip_install_paths(stages)
+    assert "support" not in installed, f"the image installs the support package: {installed}"
+    copies = [parse_copy(inst) for stage in stages for inst in stage.all("COPY")]
+    copied = [source.rstrip("/").removeprefix("./") or "."
+              for copy in copies if "from" not in copy.flags for source in copy.sources]
+    assert not [c for c in copied if c in (".", "support") or c.startswith("support/")], \
+        f"a COPY brings support/ into the image: {copied}"
+    for inst in (i for stage in stages for i in stage.all("RUN")):
+        assert "risk-testing" not in inst.args and "risk_testing" not in inst.args, inst.args
+
+
 def test_every_requirement_is_pinned_inside_its_range(stages: list[Stage]) -> None:
     """constraints.txt pins each third-party requirement of the four distributions, dev tools
     included, to a release inside its pyproject range, and the image's pip install and set-up

@@ -15,9 +15,9 @@ import grpc
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.wsclient import CLOSE, PING, WebSocket, client_frame
 from tests.service.test_abuse import rss
 from tests.service.test_http import info_of, post_json
-from tests.service.wsclient import CLOSE, PING, WebSocket, client_frame
 
 SERVICE = "/risk.v1.RiskService/"
 STREAM = SERVICE + "StreamEvents"

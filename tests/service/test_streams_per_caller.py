@@ -15,9 +15,9 @@ import grpc
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_testing.harness import ServiceFactory, ServiceProcess
 from risk_testing.rpc import bearer, create_request, error_info, rpc_error
+from risk_testing.wsclient import BINARY
 from tests.service.test_http import SERVICE, _connection, envelope, info_of, read_envelope
 from tests.service.test_websocket import STREAM, connect, read_to_end
-from tests.service.wsclient import BINARY
 
 LIMIT = 3
 Stub = service_pb2_grpc.RiskServiceStub

@@ -1,7 +1,7 @@
 """StreamEvents and Session over WebSocket on the HTTP port of a real service process: the
 same messages as gRPC's, whole games played through seat sockets, refusals told by close code
 and Connect's error JSON, handshakes refused, and clients that leave or a service that stops
-leaving nothing open. The client (tests/service/wsclient.py) speaks RFC 6455 itself."""
+leaving nothing open. The client (risk_testing.wsclient) speaks RFC 6455 itself."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from risk_service.redis_server import free_port
 from risk_service.server.http_port import ConnectionGuard, HttpPort
 from risk_testing.harness import ServiceFactory, ServiceProcess
 from risk_testing.rpc import bearer, create_request
+from risk_testing.wsclient import BINARY, CLOSE, TEXT, Refused, WebSocket, client_frame
 from tests.conftest import RedisServerFactory
 from tests.service.botplay import FAST_OPTIONS, create_game
 from tests.service.test_http_protocols import _self_signed
@@ -44,7 +45,6 @@ from tests.service.test_session import (
 )
 from tests.service.test_slow_subscriber import _play as play_moves
 from tests.service.test_stream import assert_replayed
-from tests.service.wsclient import BINARY, CLOSE, TEXT, Refused, WebSocket, client_frame
 
 Stub = service_pb2_grpc.RiskServiceStub
 STREAM = "/risk.v1.RiskService/StreamEvents"
