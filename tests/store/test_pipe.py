@@ -72,10 +72,10 @@ async def test_scripts_survive_a_flushed_script_cache(
     """EVALSHA of a script the server forgot (a restart) loads it again and answers."""
     pipe = RedisPipe(redis_url)
     try:
-        sha = pipe.script(_ECHO_KEYS)
-        assert await pipe.evalsha(sha, ["k"], ["a"]) == [b"k", b"a"]
+        echo = pipe.script(_ECHO_KEYS)
+        assert await echo(["k"], ["a"]) == [b"k", b"a"]
         await redis_client.script_flush()
-        assert await pipe.evalsha(sha, ["k2"], [7]) == [b"k2", b"7"]
+        assert await echo(["k2"], [7]) == [b"k2", b"7"]
     finally:
         await pipe.close()
 

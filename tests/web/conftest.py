@@ -8,7 +8,10 @@ one pytest run, with no second test runner and no lock file to keep beside the N
 Nothing downloads a browser: `launch` is given the distribution's binary (and Playwright gives
 every launch a fresh profile directory of its own, so no --user-data-dir is passed).
 
-Every page records its console errors and uncaught exceptions, and a test fails on any. The one
+Every page records its console errors and uncaught exceptions, and a test fails on any; and
+the WebSockets it opened and the API calls it POSTed, as Chromium's DevTools network events
+report them (Playwright's `websocket` and `request` events), so a test can tell which
+transport a page used. The one
 exception is the browser's own line for a request that could not connect, which Chromium logs
 whenever a fetch meets a stopped service: a test that stops the service on purpose accepts
 those (and only those) inside `pages.outage()`.
@@ -21,6 +24,7 @@ import re
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import grpc
 import pytest
@@ -37,6 +41,7 @@ ARTIFACTS = Path(__file__).parent / "artifacts"
 # what Chromium logs itself when a request cannot reach the server
 _UNREACHABLE = re.compile(r"net::ERR_(CONNECTION_REFUSED|CONNECTION_RESET|EMPTY_RESPONSE|"
                           r"INCOMPLETE_CHUNKED_ENCODING|CONNECTION_CLOSED|NETWORK_CHANGED)")
+SERVICE = "/risk.v1.RiskService/"
 
 
 @dataclass
@@ -48,14 +53,30 @@ class Pages:
     base_url: str
     errors: list[str] = field(default_factory=list)
     down: bool = False
+    # per page: the paths of the WebSockets it opened and of the API methods it POSTed
+    opened: dict[int, list[str]] = field(default_factory=dict)
+    posted: dict[int, list[str]] = field(default_factory=dict)
 
     async def open(self, path: str = "/", *, width: int = 1280, height: int = 860) -> Page:
         context = await self.browser.new_context(viewport={"width": width, "height": height})
         page = await context.new_page()
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.errors.append(f"uncaught: {error}"))
+        opened = self.opened.setdefault(id(page), [])
+        posted = self.posted.setdefault(id(page), [])
+        page.on("websocket", lambda socket: opened.append(urlsplit(socket.url).path))
+        page.on("request", lambda request: posted.append(urlsplit(request.url).path)
+                if request.method == "POST" else None)
         await page.goto(self.base_url + path)
         return page
+
+    def sockets(self, page: Page, method: str) -> int:
+        """How many WebSockets `page` opened for `method` (StreamEvents, Session)."""
+        return self.opened[id(page)].count(f"{SERVICE}{method}")
+
+    def posts(self, page: Page, method: str) -> int:
+        """How many times `page` called `method` by HTTP POST (gRPC-Web, Connect)."""
+        return self.posted[id(page)].count(f"{SERVICE}{method}")
 
     def _console(self, message: ConsoleMessage) -> None:
         if message.type != "error":

@@ -38,6 +38,8 @@ async def test_a_stale_version_is_explained_and_the_page_catches_up(
     async def hold(route: Route) -> None:  # the page's event stream never gets an answer
         held.append(route)
     await page.route("**/StreamEvents", hold)
+    # its WebSocket neither: the page talks to a stand-in that never answers
+    await page.route_web_socket("**/StreamEvents", lambda socket: None)
     game_id = await create_game(page, "classic", "all", **OPTIONS)
     await page.locator("svg.board .region.clickable").first.wait_for()
     seen = await page.locator("#game-version").inner_text()

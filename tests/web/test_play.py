@@ -22,8 +22,9 @@ async def test_two_pages_play_classic_to_the_end_while_a_third_watches(
     pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
 ) -> None:
     """Seat 0 creates and sits from the lobby, seat 1 takes the other seat from the game
-    list, both click legal moves until the game is over; the spectator page follows the live
-    stream and ends on the same version, last seq, status and board as GetGame."""
+    list, both click legal moves until the game is over, each move on the seat's WebSocket
+    Session (no SubmitAction POST); the spectator page follows StreamEvents on a WebSocket
+    and ends on the same version, last seq, status and board as GetGame."""
     first = await pages.open()
     game_id = await create_game(first, "classic", "one", **OPTIONS)
     second = await pages.open()
@@ -63,6 +64,12 @@ async def test_two_pages_play_classic_to_the_end_while_a_third_watches(
     for player in players:
         assert await player.page.locator("#game-status").inner_text() == "finished"
         assert not await player.page.locator("#choices button.act").count()
+        assert pages.sockets(player.page, "Session") >= 1
+        assert pages.posts(player.page, "SubmitAction") == 0
+        assert int(await player.page.get_attribute("main", "data-socket-moves") or 0) > 0
+        assert await player.page.get_attribute("main", "data-unary-moves") == "0"
+    assert pages.sockets(watcher, "StreamEvents") >= 1
+    assert pages.posts(watcher, "StreamEvents") == 0
     ARTIFACTS.mkdir(exist_ok=True)
     await watcher.screenshot(path=str(ARTIFACTS / "classic-end-spectator.png"), full_page=True)
     await first.screenshot(path=str(ARTIFACTS / "classic-end-seat0.png"), full_page=True)

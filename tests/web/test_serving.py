@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import http.client
 import json
+import subprocess
 import urllib.parse
+from pathlib import Path
 
 from risk_testing.harness import ServiceProcess
 
@@ -48,3 +50,12 @@ def test_the_app_is_served_at_the_root_of_the_http_port(http_service: ServicePro
     # no games yet: the API's answer (zero values written), not a file
     assert json.loads(reply.read()) == {"games": [], "nextPageToken": ""}
     conn.close()
+
+
+def test_the_web_apps_protobuf_bundle_is_built_from_the_current_schemas() -> None:
+    """service/risk_service/web/protobuf.js is exactly what clients/node/scripts/bundle-web.sh
+    builds from the pinned @bufbuild/protobuf and the current generated schemas."""
+    script = Path(__file__).resolve().parents[2] / "clients" / "node" / "scripts" / "bundle-web.sh"
+    checked = subprocess.run(["bash", str(script), "--check"], capture_output=True, text=True,
+                             timeout=120, check=False)
+    assert checked.returncode == 0, checked.stdout + checked.stderr

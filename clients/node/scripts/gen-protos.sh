@@ -35,8 +35,10 @@ if [ "${1:-}" = --check ]; then
     diff -r "$out" "$here/src/gen" | head -20 >&2 || true
     exit 1
   fi
-  exit 0
+  exec bash "$here/scripts/bundle-web.sh" --check
 fi
 rm -rf "$here/src/gen"
 mkdir -p "$here/src"
 cp -r "$out" "$here/src/gen"
+# the web app's protobuf bundle carries the same schemas
+bash "$here/scripts/bundle-web.sh"

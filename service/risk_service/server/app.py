@@ -53,6 +53,7 @@ from risk_service.server.ops_http import OpsHttp
 from risk_service.server.servicer import RiskServicer
 from risk_service.settings import Settings
 from risk_service.store.cluster_pipe import ClusterPipe
+from risk_service.store.connection import RedisPyConnection, StoreConnection
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
 from risk_service.store.pipe import CONNECT_TIMEOUT_S, RedisPipe, pipe_supported
@@ -83,7 +84,7 @@ class App:
     server: grpc.aio.Server
     port: int
     redis: aioredis.Redis | RedisCluster
-    pipe: RedisPipe | ClusterPipe | None
+    connection: StoreConnection  # the store's (store/connection.py)
     hub: FeedHub
     health: health.aio.HealthServicer
     metrics: Metrics
@@ -115,8 +116,7 @@ class App:
             await self.ops_http.stop()
         await self.hub.close()
         await self.redis.aclose()
-        if self.pipe is not None:
-            await self.pipe.close()
+        await self.connection.close()
 
 
 async def _watch_redis(app: App) -> None:
@@ -231,24 +231,36 @@ def _retrying(*errors: type[RedisError]) -> dict[str, Any]:
             "retry_on_error": list(errors)}
 
 
+def store_connection(settings: Settings, redis_url: str, client: aioredis.Redis | RedisCluster,
+                     access: RedisAccess) -> StoreConnection:
+    """The store's connection, chosen here once for the topology (store/connection.py): a
+    single Redis's multiplexed pipe (store/pipe.py), or a cluster's, one per master
+    (store/cluster_pipe.py), plain or TLS; redis-py's `client` for a URL neither serves."""
+    if not pipe_supported(redis_url):
+        return RedisPyConnection(client)
+    pipe_access: dict[str, Any] = {"tls": access.tls, "username": access.username,
+                                   "password": access.password,
+                                   "reply_timeout_s": settings.redis_timeout_s,
+                                   "connect_timeout_s": settings.redis_timeout_s
+                                   or CONNECT_TIMEOUT_S}
+    if settings.redis_cluster:
+        return ClusterPipe(redis_url, **pipe_access)
+    return RedisPipe(redis_url, **pipe_access)
+
+
 def _connect(settings: Settings, redis_url: str, metrics: Metrics,
              access: RedisAccess) -> tuple[aioredis.Redis | RedisCluster, Keys, FeedHub,
-                                           RedisPipe | ClusterPipe | None]:
-    """The Redis clients: the command client, the feed hub's readers and the hot path's
-    shared connection(s) (store/pipe.py, plain or TLS), for a single Redis or, with
-    `redis_cluster`, a Redis Cluster (store/cluster_pipe.py, cluster_feed.py). Every one
-    connects with `access`' user, password and TLS files (redis_access.py)."""
+                                           StoreConnection]:
+    """The Redis clients: the command client, the feed hub's readers and the store's
+    connection (`store_connection`), for a single Redis or, with `redis_cluster`, a Redis
+    Cluster (cluster_feed.py). Every one connects with `access`' user, password and TLS
+    files (redis_access.py)."""
     hub_options: dict[str, Any] = {
         "readers": settings.feed_readers, "block_ms": FEED_BLOCK_MS,
         "max_games": settings.max_streamed_games, "max_subscribers": settings.max_subscribers,
         "on_refused": metrics.stream_refused, "on_rolled_back": metrics.stream_rolled_back,
     }
     credentials = access.client_kwargs()
-    pipe_access: dict[str, Any] = {"tls": access.tls, "username": access.username,
-                                   "password": access.password,
-                                   "reply_timeout_s": settings.redis_timeout_s,
-                                   "connect_timeout_s": settings.redis_timeout_s
-                                   or CONNECT_TIMEOUT_S}
     # a Redis that stops answering fails a call after this, instead of holding it for ever
     timeouts = {"socket_timeout": settings.redis_timeout_s,
                 "socket_connect_timeout": settings.redis_timeout_s}
@@ -264,8 +276,7 @@ def _connect(settings: Settings, redis_url: str, metrics: Metrics,
                                                                   **credentials),
                       reader_class=ClusterStreamReader, **hub_options)
         attach_doorbell(hub.readers, cluster, settings.cluster_feed_sweep_ms / 1000)
-        return (cluster, keys, hub,
-                ClusterPipe(redis_url, **pipe_access) if pipe_supported(redis_url) else None)
+        return cluster, keys, hub, store_connection(settings, redis_url, cluster, access)
     # One Redis: calls wait (up to redis_pool_timeout_s) for a free connection instead of
     # failing when more than redis_max_connections are busy at once. A timed-out call is not
     # retried (the same silent server would be asked again, for as long once more); the
@@ -280,9 +291,7 @@ def _connect(settings: Settings, redis_url: str, metrics: Metrics,
     hub = FeedHub(client, keys,
                   reader_client=lambda: reader_client(redis_url, FEED_BLOCK_MS, **credentials),
                   **hub_options)
-    # commits and game reads share one multiplexed connection (store/pipe.py)
-    return (client, keys, hub,
-            RedisPipe(redis_url, **pipe_access) if pipe_supported(redis_url) else None)
+    return client, keys, hub, store_connection(settings, redis_url, client, access)
 
 
 async def start(settings: Settings, redis_url: str) -> App:
@@ -298,11 +307,11 @@ async def start(settings: Settings, redis_url: str) -> App:
     # the Redis user, password and TLS beside the URL; every client below connects with them
     access = RedisAccess.from_settings(settings, redis_url)
     metrics = Metrics()
-    client, keys, hub, pipe = _connect(settings, redis_url, metrics, access)
+    client, keys, hub, connection = _connect(settings, redis_url, metrics, access)
     # wrong credentials or certificates stop the start here, with the setting to fix
     if not await check_access(client, access):  # not fatal: readiness waits for it
         log.warning("redis_unreachable", redis=access.describe())
-    store = GameStore(client, keys, pipe, notify=settings.redis_cluster,
+    store = GameStore(client, keys, connection,
                       wait_replicas=1 if settings.durability == "replica" else 0,
                       wait_timeout_ms=settings.durability_timeout_ms)
     games = GameService(
@@ -364,7 +373,8 @@ async def start(settings: Settings, redis_url: str) -> App:
     reflection.enable(server, (SERVICE_NAME, health.SERVICE_NAME))
     port = _add_port(server, settings.listen, credentials)
     mtls_port = None if mutual is None else _add_port(server, settings.mtls_listen, mutual)
-    app = App(settings, server, port, client, pipe, hub, health_servicer, metrics, keys, store)
+    app = App(settings, server, port, client, connection, hub, health_servicer, metrics, keys,
+              store)
     http_port = None
     if settings.http_listen:
         # imported only when served: connectrpc and uvicorn are 90 ms of a start without it

@@ -24,6 +24,7 @@ from typing import Any, cast
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
+from risk_service.store.connection import RedisPyConnection, StoreConnection
 from risk_service.store.keys import Keys
 
 CHECKPOINT_FORMAT = "1"
@@ -79,18 +80,22 @@ class Kept:
 
 
 class CheckpointStore:
-    def __init__(self, client: aioredis.Redis | RedisCluster, keys: Keys) -> None:
+    def __init__(self, client: aioredis.Redis | RedisCluster, keys: Keys,
+                 connection: StoreConnection | None = None) -> None:
+        """`connection`: the store's (GameStore.connection) for the scripts; None runs them
+        through `client`."""
         self.keys = keys
-        self._read = client.register_script(_READ)
-        self._write = client.register_script(_WRITE)
+        connection = connection or RedisPyConnection(client)
+        self._read = connection.script(_READ)
+        self._write = connection.script(_WRITE)
 
     async def read(self, game_id: str, commit_id: str, version: int) -> Checkpoint | None:
         """The checkpoint at or before `version` with the log entries up to `version`; None
         when the game has none for the state `commit_id` wrote (never replayed, expired, of
         another format, or replayed before Redis lost writes)."""
         reply = cast(list[Any], await self._read(
-            keys=[self.keys.checkpoints(game_id), self.keys.log(game_id)],
-            args=[commit_id, version, CHECKPOINT_FORMAT]))
+            [self.keys.checkpoints(game_id), self.keys.log(game_id)],
+            [commit_id, version, CHECKPOINT_FORMAT]))
         if not reply:
             return None
         at, state, entries = reply
@@ -104,4 +109,4 @@ class CheckpointStore:
         for point in kept:
             args += [f"s:{point.version}", point.state, f"i:{point.version}", point.log_index]
         return bool(await self._write(
-            keys=[self.keys.game(game_id), self.keys.checkpoints(game_id)], args=args))
+            [self.keys.game(game_id), self.keys.checkpoints(game_id)], args))

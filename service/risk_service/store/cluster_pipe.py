@@ -1,6 +1,7 @@
 """The store's hot path on a Redis Cluster: one multiplexed connection per master, by slot.
 
-It offers the calls of `RedisPipe` (store/pipe.py), each routed to the master that serves the
+The store's connection on a cluster (store/connection.py, `StoreConnection`): it offers the
+calls of `RedisPipe` (store/pipe.py), each routed to the master that serves the
 slot of its key: the game hash for reads, the first key of a script. The slot map comes from
 `CLUSTER SLOTS` (asked of any node known so far) and is kept until a reply says otherwise:
 - `MOVED <slot> <host:port>`: the slot has a new owner for good (a resharding, a failover):
@@ -23,7 +24,6 @@ The cluster client still serves everything that is not hot (indexes, campaigns, 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import ssl
 import time
 from collections.abc import Sequence
@@ -34,7 +34,8 @@ from redis import exceptions as rx
 from redis.asyncio.connection import parse_url
 from redis.crc import key_slot
 
-from risk_service.store.pipe import CONNECT_TIMEOUT_S, Arg, RedisPipe
+from risk_service.store.connection import Arg, Script
+from risk_service.store.pipe import CONNECT_TIMEOUT_S, RedisPipe
 
 SLOTS = 16384
 _REDIRECTS = 5  # MOVED / ASK replies followed for one call before giving up
@@ -71,7 +72,6 @@ class ClusterPipe:
         self.nodes: list[tuple[str, int]] = []
         self.maps = 0  # slot maps read so far
         self.pipes: dict[tuple[str, int], RedisPipe] = {}
-        self._scripts: dict[str, str] = {}
         self._refreshing: asyncio.Lock | None = None
         self.redirects = 0  # MOVED and ASK replies seen (a figure for tests and benchmarks)
 
@@ -188,16 +188,10 @@ class ClusterPipe:
             raise reply
         return reply
 
-    def script(self, text: str) -> str:
-        """Register a Lua script; returns its SHA1 for EVALSHA."""
-        sha = hashlib.sha1(text.encode()).hexdigest()
-        self._scripts[sha] = text
-        return sha
-
-    async def load_script(self, sha: str, key: Arg) -> None:
-        """Load a script on the master of `key` (after NOSCRIPT: a promoted replica or a
-        restarted node has an empty script cache)."""
-        await self.call_adjacent(("SCRIPT", "LOAD", self._scripts[sha]), key=key)
+    def script(self, text: str) -> Script:
+        """A Lua script run on the master of its first key; a master that answers NOSCRIPT
+        (promoted, restarted) is given the text by `Script`."""
+        return Script(self, text)
 
     async def close(self) -> None:
         pipes, self.pipes = self.pipes, {}

@@ -4,6 +4,10 @@ A commit writes the new snapshot, the action's events and the request record in 
 that first checks the stored version still equals the version the caller read (optimistic
 concurrency: a loser gets STALE and re-reads). The ListGames index is maintained after the
 commit and can be rebuilt from the game hashes, so it never sits on the commit path.
+
+Every script and every call of the hot path (commits, game reads, request records, event
+backlogs) goes through the store's connection (store/connection.py), whichever topology it
+serves; the indexes, campaigns' pages and the sweeper's bookkeeping use redis-py's client.
 """
 
 from __future__ import annotations
@@ -15,14 +19,11 @@ from enum import Enum
 from typing import Any, cast
 
 import redis.asyncio as aioredis
-from redis import exceptions as rx
 from redis.asyncio.cluster import RedisCluster
-from redis.commands.core import AsyncScript
 
 from risk_service.errors import Code, ServiceError, ServiceReason
-from risk_service.store.cluster_pipe import ClusterPipe
+from risk_service.store.connection import Arg, RedisPyConnection, Script, StoreConnection
 from risk_service.store.keys import Keys, stream_id, stream_seq
-from risk_service.store.pipe import RedisPipe
 
 _COMMIT = """
 local game, stream, requests, log = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -69,6 +70,10 @@ if req_field ~= '' then redis.call('HSET', requests, req_field, req_value) end
 if retention_ms > 0 then
   for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], retention_ms) end
 end
+-- the game's doorbell: a shard channel named like the stream (so in the game's slot), on
+-- which a cluster's feed readers listen (cluster_feed.py); with no listener it costs next to
+-- nothing, and one script serves every topology (Redis 7)
+redis.call('SPUBLISH', stream, seq)
 return {'ok', tostring(version), tostring(seq)}
 """
 
@@ -100,13 +105,6 @@ if kept[1] and kept[2] == kept[3] then
 end
 return {redis.call('HGETALL', KEYS[1]), tail}
 """
-
-# On a cluster each commit also rings its game's doorbell: a shard channel named like the
-# stream (so in the game's slot), on which the feeds of every process reading it listen
-# (cluster_feed.py); with no listener SPUBLISH costs next to nothing.
-_COMMIT_NOTIFY = _COMMIT.replace(
-    "return {'ok', tostring(version), tostring(seq)}",
-    "redis.call('SPUBLISH', stream, seq)\nreturn {'ok', tostring(version), tostring(seq)}")
 
 # The largest sequence number a Redis stream id can carry: a client may resume after it.
 MAX_SEQ = 2**64 - 1
@@ -239,28 +237,28 @@ def parse_record(game_id: str, raw: dict[bytes, bytes], tail: Sequence[bytes] = 
 
 class GameStore:
     def __init__(self, client: aioredis.Redis | RedisCluster, keys: Keys | None = None,
-                 pipe: RedisPipe | ClusterPipe | None = None, *, wait_replicas: int = 0,
-                 wait_timeout_ms: int = 1000, notify: bool = False) -> None:
+                 connection: StoreConnection | None = None, *, wait_replicas: int = 0,
+                 wait_timeout_ms: int = 1000) -> None:
+        """`connection`: the one the process chose for its topology (server/app.py); None
+        sends everything through `client` (a store built on a bare redis-py client)."""
         self.redis = client
         self.keys = keys or Keys()
-        # the hot path (commits, game reads, request records) goes through the shared
-        # connection(s) when there are; everything else uses redis-py's pool
-        self.pipe = pipe
+        # the hot path and every script: the topology's connection; everything else uses
+        # redis-py's pool
+        self.connection: StoreConnection = (
+            connection if connection is not None else RedisPyConnection(client))
         # RISK_DURABILITY=replica: a write is acknowledged only once this many replicas
         # confirm it (WAIT, on the connection that wrote it), within the timeout
         self.wait_replicas = wait_replicas
         self.wait_timeout_ms = wait_timeout_ms
-        commit = _COMMIT_NOTIFY if notify else _COMMIT
-        self._commit = client.register_script(commit)
-        self._commit_sha = pipe.script(commit) if pipe is not None else ""
-        self._load = client.register_script(_LOAD)
-        self._load_sha = pipe.script(_LOAD) if pipe is not None else ""
-        self._create = client.register_script(_CREATE)
-        self._create_sha = pipe.script(_CREATE) if pipe is not None else ""
-        self._release = client.register_script(_RELEASE_LEASE)
-        self._extend = client.register_script(_EXTEND_LEASE)
-        self._campaign_cas = client.register_script(_CAMPAIGN_CAS)
-        self._drop_campaign = client.register_script(_DROP_CAMPAIGN)
+        script = self.connection.script
+        self._commit = script(_COMMIT)
+        self._load = script(_LOAD)
+        self._create = script(_CREATE)
+        self._release = script(_RELEASE_LEASE)
+        self._extend = script(_EXTEND_LEASE)
+        self._campaign_cas = script(_CAMPAIGN_CAS)
+        self._drop_campaign = script(_DROP_CAMPAIGN)
 
     async def create(
         self,
@@ -302,71 +300,37 @@ class GameStore:
         fields.update(extra_fields)
         args = [record.commit_id, len(fields), "1" if if_absent else "0", ttl_ms,
                 *(part for pair in fields.items() for part in pair), *events]
-        created = await self._write(self._create_sha, self._create,
+        created = await self._write(self._create,
                                     [k.game(record.game_id), k.events(record.game_id)], args)
         if not created:
             return False
         await self.index(record.game_id, record.variant, None, record.status)
         return True
 
-    async def _write(self, sha: str, script: AsyncScript, keys: Sequence[str],
-                     args: Sequence[Any]) -> Any:
-        """Run a write script, through the shared connection when there is one; with
-        `wait_replicas`, `WAIT` follows it on the same connection and the write stands
-        acknowledged only if enough replicas confirm it in time."""
-        wait = ("WAIT", self.wait_replicas, self.wait_timeout_ms)
-        acked = 0
-        if self.pipe is None:
-            if not self.wait_replicas:
-                return await script(keys=keys, args=args)
-            async with self.redis.pipeline(transaction=False) as pipe:
-                # (redis-py runs a script inside a pipeline; its annotation leaves that out)
-                await script(keys=keys, args=args, client=pipe)  # type: ignore[arg-type]
-                pipe.execute_command(*wait)
-                reply, acked = await pipe.execute()
-        else:
-            command = ("EVALSHA", sha, len(keys), *keys, *args)
-            tail = (wait,) if self.wait_replicas else ()
-            replies = await self.pipe.call_adjacent(command, *tail, key=keys[0])
-            if isinstance(replies[0], rx.ResponseError) and str(replies[0]).startswith(
-                    "NOSCRIPT"):  # a restarted or promoted server's empty script cache
-                await self.pipe.load_script(sha, keys[0])
-                replies = await self.pipe.call_adjacent(command, *tail, key=keys[0])
-            reply = replies[0]
-            if isinstance(reply, Exception):
-                raise reply
-            acked = replies[1] if tail else 0
-        if acked < self.wait_replicas:
+    async def _write(self, script: Script, keys: Sequence[str], args: Sequence[Arg]) -> Any:
+        """Run a write script; with `wait_replicas`, `WAIT` follows it on the same connection
+        and the write stands acknowledged only if enough replicas confirm it in time."""
+        if not self.wait_replicas:
+            return await script(keys, args)
+        reply, acked = await script.run(
+            keys, args, ("WAIT", self.wait_replicas, self.wait_timeout_ms))
+        if isinstance(reply, Exception):
+            raise reply
+        if isinstance(acked, Exception) or acked < self.wait_replicas:
             raise not_replicated(self.wait_replicas, self.wait_timeout_ms)
         return reply
-
-    async def _read(self, *command: str) -> Any:
-        """A read on the hot path: through the shared connection when there is one."""
-        if self.pipe is not None:
-            return await self.pipe.call(*command)
-        return await self.redis.execute_command(*command)
 
     async def load(self, game_id: str) -> GameRecord | None:
         """The game with the log entries after its snapshot (one round trip, atomic), or
         None if there is no such game."""
-        keys = [self.keys.game(game_id), self.keys.log(game_id)]
-        if self.pipe is not None:
-            command: tuple[str | int, ...] = ("EVALSHA", self._load_sha, len(keys), *keys)
-            reply = (await self.pipe.call_adjacent(command, key=keys[0]))[0]
-            if isinstance(reply, rx.ResponseError) and str(reply).startswith("NOSCRIPT"):
-                await self.pipe.load_script(self._load_sha, keys[0])
-                reply = (await self.pipe.call_adjacent(command, key=keys[0]))[0]
-            if isinstance(reply, Exception):
-                raise reply
-        else:
-            reply = await self._load(keys=keys)
-        flat, tail = reply
+        flat, tail = await self._load([self.keys.game(game_id), self.keys.log(game_id)])
         return parse_record(game_id, dict(zip(flat[::2], flat[1::2], strict=True)), tail)
 
     async def state_id(self, game_id: str) -> tuple[int, str] | None:
         """The stored state's (version, commit id), None if there is no such game: a cheap
         freshness check for a cached copy."""
-        version, cid = await self._read("HMGET", self.keys.game(game_id), "version", "cid")
+        version, cid = await self.connection.call("HMGET", self.keys.game(game_id), "version",
+                                                  "cid")
         return (int(version), (cid or b"").decode()) if version is not None else None
 
     async def request_record(self, game_id: str, request_field: str) -> bytes | None:
@@ -374,7 +338,8 @@ class GameStore:
         if not request_field:
             return None
         return cast(bytes | None,
-                    await self._read("HGET", self.keys.requests(game_id), request_field))
+                    await self.connection.call("HGET", self.keys.requests(game_id),
+                                               request_field))
 
     async def commit(
         self,
@@ -416,7 +381,7 @@ class GameStore:
             *(part for pair in fields for part in pair), len(campaign_fields),
             *(part for pair in campaign_fields for part in pair), *events,
         ]
-        reply = await self._write(self._commit_sha, self._commit, keys, args)
+        reply = await self._write(self._commit, keys, args)
         outcome = CommitOutcome(reply[0].decode())
         if outcome is CommitOutcome.OK:
             return CommitResult(outcome, version=int(reply[1]))
@@ -442,9 +407,8 @@ class GameStore:
                               fields: Sequence[tuple[str, bytes | str]]) -> bool:
         """Write `fields` and bump the version if it is still `expected_version`."""
         done = await self._campaign_cas(
-            keys=[self.keys.campaign(campaign_id)],
-            args=[expected_version, *(part for pair in fields for part in pair)],
-        )
+            [self.keys.campaign(campaign_id)],
+            [expected_version, *(part for pair in fields for part in pair)])
         return bool(done)
 
     async def schedule_campaign(self, campaign_id: str, expires_ms: int) -> None:
@@ -456,7 +420,7 @@ class GameStore:
         """Delete the campaign record if it is still at `version` (None: it is gone already),
         then its index entries. False when it changed meanwhile (it stays, indexed)."""
         if version is not None and not await self._drop_campaign(
-                keys=[self.keys.campaign(campaign_id)], args=[version]):
+                [self.keys.campaign(campaign_id)], [version]):
             return False
         bucket = self.keys.bucket(campaign_id)
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -510,11 +474,11 @@ class GameStore:
         return bool(await self.redis.set(self.keys.lease(game_id), owner, nx=True, px=ms))
 
     async def release(self, game_id: str, owner: str) -> None:
-        await self._release(keys=[self.keys.lease(game_id)], args=[owner])
+        await self._release([self.keys.lease(game_id)], [owner])
 
     async def extend_lease(self, game_id: str, owner: str, ms: int) -> bool:
         """Hold a lease `ms` longer, if `owner` still holds it; False when it passed on."""
-        return bool(await self._extend(keys=[self.keys.lease(game_id)], args=[owner, ms]))
+        return bool(await self._extend([self.keys.lease(game_id)], [owner, ms]))
 
     async def retire(self, game_id: str, variant: str, expires_ms: int) -> None:
         """A game reached a final status: drop its deadline and note when it expires."""
@@ -551,7 +515,7 @@ class GameStore:
         command = ["XRANGE", self.keys.events(game_id), stream_id(after_seq + 1), "+"]
         if count is not None:
             command += ["COUNT", str(count)]
-        entries = await self._read(*command)
+        entries = await self.connection.call(*command)
         return [(stream_seq(entry_id), _event_field(fields)) for entry_id, fields in entries]
 
     # ---- the ListGames index (secondary; rebuilt from the game hashes if lost) -------------

@@ -1,4 +1,5 @@
-"""One multiplexed Redis connection for the store's hot path (commits and game reads).
+"""One multiplexed Redis connection: the store's connection to a single Redis
+(store/connection.py, `StoreConnection`).
 
 redis-py checks a connection out of its pool for every command, packs it in Python and checks
 it back in: at a few thousand commits a second that bookkeeping costs more than Redis itself.
@@ -22,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import functools
-import hashlib
 import ssl
 from collections.abc import Callable, Sequence
 from typing import Any, cast
@@ -31,7 +31,7 @@ import hiredis
 from redis import exceptions as rx
 from redis.asyncio.connection import UnixDomainSocketConnection, parse_url
 
-Arg = bytes | str | int
+from risk_service.store.connection import Arg, Script
 
 # hiredis's stub types the argument as a one-element tuple; it takes any number of parts
 _pack = cast(Callable[[tuple[Arg, ...]], bytes], hiredis.pack_command)
@@ -173,7 +173,6 @@ class RedisPipe:
         self.reply_timeout_s = reply_timeout_s
         self._connection: _Connection | None = None
         self._connecting: asyncio.Lock | None = None
-        self._scripts: dict[str, bytes] = {}  # sha1 -> script text, for NOSCRIPT after a restart
 
     async def _open(self) -> _Connection:
         connection = self._connection
@@ -247,25 +246,9 @@ class RedisPipe:
             await asyncio.sleep(wait)
         raise AssertionError("unreachable")
 
-    def script(self, text: str) -> str:
-        """Register a Lua script; returns its SHA1 for `evalsha`."""
-        sha = hashlib.sha1(text.encode()).hexdigest()
-        self._scripts[sha] = text.encode()
-        return sha
-
-    async def evalsha(self, sha: str, keys: Sequence[Arg], args: Sequence[Arg]) -> Any:
-        try:
-            return await self.call("EVALSHA", sha, len(keys), *keys, *args)
-        except rx.ResponseError as exc:
-            if not str(exc).startswith("NOSCRIPT"):
-                raise
-        # the server lost its script cache (a restart): load it once more and retry
-        await self.call("SCRIPT", "LOAD", self._scripts[sha])
-        return await self.call("EVALSHA", sha, len(keys), *keys, *args)
-
-    async def load_script(self, sha: str, key: Arg = "") -> None:
-        """Load a registered script again (after NOSCRIPT: a restarted Redis lost it)."""
-        await self.call("SCRIPT", "LOAD", self._scripts[sha])
+    def script(self, text: str) -> Script:
+        """A Lua script run on this connection (NOSCRIPT handled by `Script`)."""
+        return Script(self, text)
 
     async def close(self) -> None:
         connection, self._connection = self._connection, None

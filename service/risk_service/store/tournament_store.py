@@ -19,6 +19,7 @@ from typing import cast
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
+from risk_service.store.connection import RedisPyConnection, StoreConnection
 from risk_service.store.keys import Keys, StreamEntries, stream_id, stream_seq
 
 # Append one game's fact n to the label's feed, if it is the next one of that game not copied
@@ -33,14 +34,12 @@ redis.call('XADD', feed, '0-' .. seq, 'f', fact)
 redis.call('HSET', copied, game, n)
 if final == '1' then redis.call('SREM', open, game) end
 for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], keep) end
+-- the feed's doorbell, as a game's commit rings its stream's: the shard channel named like
+-- the feed, on which a cluster's results streams follow it (cluster_feed.py,
+-- operations/results.py); with no listener it costs next to nothing
+redis.call('SPUBLISH', feed, seq)
 return seq
 """
-
-# On a cluster the copy also rings the feed's doorbell, as a game's commit rings its stream's
-# (cluster_feed.py): the shard channel named like the feed, on which the results streams of
-# every process follow it (operations/results.py); with no listener SPUBLISH costs next to
-# nothing.
-_COPY_NOTIFY = _COPY.replace("return seq\n", "redis.call('SPUBLISH', feed, seq)\nreturn seq\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +84,14 @@ class TournamentKeys:
 
 
 class TournamentStore:
-    def __init__(self, client: aioredis.Redis | RedisCluster, keys: Keys) -> None:
+    def __init__(self, client: aioredis.Redis | RedisCluster, keys: Keys,
+                 connection: StoreConnection | None = None) -> None:
+        """`connection`: the store's (GameStore.connection) for the copy script; None runs
+        it through `client`."""
         self.redis = client
         self.keys = keys
         self.tkeys = TournamentKeys(keys.prefix)
-        self._copy = client.register_script(
-            _COPY_NOTIFY if isinstance(client, RedisCluster) else _COPY)
+        self._copy = (connection or RedisPyConnection(client)).script(_COPY)
 
     async def claim_owner(self, label: str, owner: bytes, keep_ms: int) -> bytes:
         """Make `owner` the label's owner unless it has one; the owner it has now."""
@@ -150,8 +151,8 @@ class TournamentStore:
                    keep_ms: int) -> int:
         """Append the game's fact `n` to the feed if it is the next one; its seq, else 0."""
         k = self.tkeys
-        seq = await self._copy(keys=[k.copied(label), k.feed(label), k.open(label)],
-                               args=[game_id, n, fact, "1" if final else "0", keep_ms])
+        seq = await self._copy([k.copied(label), k.feed(label), k.open(label)],
+                               [game_id, n, fact, "1" if final else "0", keep_ms])
         return int(seq)
 
     async def read_feed(self, label: str, after_seq: int, count: int

@@ -1,11 +1,16 @@
-// The service over the HTTP port in JSON. Unary calls use gRPC-Web with the JSON codec: its
-// replies are HTTP 200 with the status in a trailer frame, so a refused move is an answer and
-// not a failed load (Chromium logs every non-2xx fetch as a console error, and Connect's unary
-// protocol answers refusals with 4xx). StreamEvents uses Connect's streaming protocol, which
-// also carries its error in-band, in the end-of-stream frame. Both frame messages the same
-// way: 1 flag byte, a 4-byte big-endian length, then JSON (or trailers). Errors become ApiError
-// with the service's reason from the google.rpc.ErrorInfo detail, so views can say what went
-// wrong in words. 64-bit fields travel as strings and stay strings.
+// The service over the HTTP port. Unary calls use gRPC-Web with the JSON codec: its replies
+// are HTTP 200 with the status in a trailer frame, so a refused move is an answer and not a
+// failed load (Chromium logs every non-2xx fetch as a console error, and Connect's unary
+// protocol answers refusals with 4xx). The live streams (StreamEvents, and a seat's Session)
+// are WebSockets (`openSocket`): binary protobuf, encoded and decoded by protobuf.js (the
+// bundle of @bufbuild/protobuf that clients/node/scripts/bundle-web.sh builds) into the same
+// JSON the other calls use; where the browser has no WebSocket, StreamEvents falls back to
+// Connect's streaming protocol (`stream`), which carries its error in-band, in the
+// end-of-stream frame. Errors become ApiError with the service's reason from the
+// google.rpc.ErrorInfo detail, so views can say what went wrong in words. 64-bit fields
+// travel as strings and stay strings.
+
+import { streamReply, streamRequest } from "./protobuf.js";
 
 const SERVICE = "/risk.v1.RiskService/";
 
@@ -87,6 +92,33 @@ function fromTrailers(trailers) {
     for (const [number, value] of fields(base64Bytes(trailers["grpc-status-details-bin"]))) {
       if (number === 2 && !message) message = text.decode(value);
       if (number !== 3) continue;
+      const any = Object.fromEntries(fields(value));
+      if (any[1] && text.decode(any[1]) === INFO) found = errorInfo(any[2] || new Uint8Array());
+    }
+  }
+  return new ApiError(CODES[code] || "unknown", message || CODES[code] || "error",
+    found.reason, found.metadata);
+}
+
+// a serialised google.rpc.Status (a session's refused action), as the unary call's ApiError
+export function fromStatus(bytes) {
+  let code = 2, message = "", found = { reason: "", metadata: {} };
+  let at = 0;
+  while (at < bytes.length) {
+    let key, size;
+    [key, at] = readVarint(bytes, at);
+    if ((key & 7) === 0) {
+      let value;
+      [value, at] = readVarint(bytes, at);
+      if (key >>> 3 === 1) code = value;
+      continue;
+    }
+    if ((key & 7) !== 2) break; // a Status holds varints and length-delimited fields only
+    [size, at] = readVarint(bytes, at);
+    const value = bytes.subarray(at, at + size);
+    at += size;
+    if (key >>> 3 === 2) message = text.decode(value);
+    if (key >>> 3 === 3) {
       const any = Object.fromEntries(fields(value));
       if (any[1] && text.decode(any[1]) === INFO) found = errorInfo(any[2] || new Uint8Array());
     }
@@ -206,6 +238,73 @@ export async function stream(method, request, onMessage,
   if (ended || (stopped && signal?.aborted) || signal?.aborted) return;
   // a stream that stops without its end frame was cut (a restart, a proxy, the network)
   throw lostConnection("the stream was cut");
+}
+
+// ---- WebSockets (docs/api.md, "WebSocket") ------------------------------------------------
+
+// Opens `method`'s socket with the token as a subprotocol (a browser cannot set headers on a
+// WebSocket). Each binary message goes to onMessage(bytes); the call's end to onEnd(error):
+// null for a clean end (close 1000, or closed by `close()`), else an ApiError: the service's
+// own (its text message before a close 4000 + gRPC code), or CONNECTION_LOST for a socket that
+// dropped or never opened. Returns {send(bytes), close()}; send before the open is queued.
+export function openSocket(method, token, { onOpen = () => {}, onMessage, onEnd }) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const protocols = ["risk.v1", ...(token ? ["bearer." + token] : [])];
+  const socket = new WebSocket(`${scheme}//${location.host}${SERVICE}${method}`, protocols);
+  socket.binaryType = "arraybuffer";
+  let told = null, closing = false, opened = false;
+  const queue = [];
+  socket.onopen = () => {
+    opened = true;
+    for (const bytes of queue.splice(0)) socket.send(bytes);
+    onOpen();
+  };
+  socket.onmessage = (message) => {
+    if (typeof message.data === "string") { // the error, then the close that ends the call
+      try { told = fromConnect(JSON.parse(message.data)); } catch { told = null; }
+      return;
+    }
+    onMessage(new Uint8Array(message.data));
+  };
+  socket.onclose = (close) => {
+    if (close.code === 1000 || closing) { onEnd(null); return; }
+    if (told) { onEnd(told); return; }
+    if (close.code >= 4000 && close.code <= 4016) {
+      onEnd(new ApiError(CODES[close.code - 4000] || "unknown", close.reason || "refused",
+        close.reason));
+      return;
+    }
+    // 1006 (no close frame: a restart, the network), 1001 (the service stopping), ...
+    onEnd(lostConnection(opened ? `the socket closed (${close.code})`
+      : "the socket did not open"));
+  };
+  return {
+    send(bytes) { if (opened) socket.send(bytes); else queue.push(bytes); },
+    close() {
+      closing = true;
+      if (socket.readyState <= WebSocket.OPEN) socket.close(1000);
+    },
+  };
+}
+
+// StreamEvents over a WebSocket, with `stream`'s contract: onMessage(message) per reply (as
+// JSON); resolves when the stream ends cleanly or `signal` aborts it, rejects with ApiError
+// when it ends with an error or the connection drops.
+export function socketStream(request, onMessage, { token = "", signal, onOpen = () => {} } = {}) {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const socket = openSocket("StreamEvents", token, {
+      onOpen,
+      onMessage: (bytes) => onMessage(streamReply(bytes)),
+      onEnd: (error) => {
+        signal?.removeEventListener("abort", stop);
+        if (error) reject(error); else resolve();
+      },
+    });
+    const stop = () => socket.close();
+    signal?.addEventListener("abort", stop);
+    socket.send(streamRequest(request));
+  });
 }
 
 // Browser storage of seat and host tokens, one entry per game, so a reload keeps the seat.

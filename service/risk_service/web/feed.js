@@ -1,9 +1,13 @@
-// A game's live events for one page: StreamEvents over Connect from the last seq seen, again
-// from that seq whenever the stream drops (a restart of the service, a lost network), with a
-// growing pause between tries. Each seq reaches the page once and in order; a seq that comes
-// twice is dropped, so a resumed stream shows neither a gap nor a repeat.
+// A game's live events for one page: StreamEvents over a WebSocket (over Connect where the
+// browser has none) from the last seq seen, again from that seq whenever the stream drops (a
+// restart of the service, a lost network), with a growing pause between tries. Each seq
+// reaches the page once and in order; a seq that comes twice is dropped, so a resumed stream
+// shows neither a gap nor a repeat.
 
-import { stream } from "./api.js";
+import { socketStream, stream } from "./api.js";
+
+// the most events the service puts in one message (it caps this at its own limit)
+const MAX_BATCH = 64;
 
 // refusals that another try would only repeat: the game is gone, the token is not (or no
 // longer) good, the request is wrong
@@ -29,18 +33,27 @@ export class Feed {
     let pause = 250;
     while (!this.stopped) {
       this.controller = new AbortController();
+      const take = (message) => {
+        if (pause !== 250) { pause = 250; this.onState("live"); }
+        // a batch, or one event (a Connect stream asks for no batches)
+        for (const event of message.events?.length ? message.events : [message.event || {}]) {
+          const seq = Number(event.seq || 0);
+          if (seq <= this.lastSeq) { this.repeats++; continue; }
+          if (seq !== this.lastSeq + 1) this.gaps++;
+          this.lastSeq = seq;
+          this.onEvent(event);
+        }
+      };
+      const options = { token: this.token, signal: this.controller.signal,
+        onOpen: () => { pause = 250; this.onState("live"); } };
       try {
-        await stream("StreamEvents", { gameId: this.gameId, afterSeq: String(this.lastSeq) },
-          (message) => {
-            if (pause !== 250) { pause = 250; this.onState("live"); }
-            const event = message.event || {};
-            const seq = Number(event.seq || 0);
-            if (seq <= this.lastSeq) { this.repeats++; return; }
-            if (seq !== this.lastSeq + 1) this.gaps++;
-            this.lastSeq = seq;
-            this.onEvent(event);
-          }, { token: this.token, signal: this.controller.signal,
-            onOpen: () => { pause = 250; this.onState("live"); } });
+        if (typeof WebSocket === "function") {
+          await socketStream({ gameId: this.gameId, afterSeq: String(this.lastSeq),
+            maxBatch: MAX_BATCH }, take, options);
+        } else {
+          await stream("StreamEvents", { gameId: this.gameId, afterSeq: String(this.lastSeq) },
+            take, options);
+        }
       } catch (error) {
         if (this.stopped) return;
         this.onError(error);

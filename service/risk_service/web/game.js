@@ -1,7 +1,8 @@
 // The play view (#/play/GAME, with a seat token from the browser's storage) and the spectator
 // view (#/watch/GAME, no token): the board drawn from DescribeVariant, the game as GetGame
 // shows it to this caller, the live event log from StreamEvents (resumed from its last seq
-// after any drop), and for a seat whose decision it is the legal actions of ListLegalActions,
+// after any drop), moves sent on the seat's WebSocket Session (session.js), and for a seat
+// whose decision it is the legal actions of ListLegalActions,
 // chosen by clicking regions (a first region, then a target where the action has one) and
 // picking a count where the action has a range. Holding several seats (a game created with
 // "every seat on this device") the view acts for whichever of them is asked.
@@ -10,6 +11,7 @@ import { ApiError, call, tokens } from "./api.js";
 import { connectionState, onLeave, say, sayError, variants } from "./app.js";
 import { Board, NEUTRAL_COLOUR, SEAT_COLOURS } from "./board.js";
 import { Feed } from "./feed.js";
+import { SeatSession } from "./session.js";
 import { el, statusWord } from "./dom.js";
 import * as V from "./variants.js";
 
@@ -44,6 +46,7 @@ class GameView {
     this.refreshing = null;
     this.dirty = false;
     this.lost = false; // the connection dropped and no call has been answered since
+    this.sessions = new Map(); // seat token -> its SeatSession, opened at its first move
   }
 
   // the seat this page acts for now: one asked to decide, else the first held
@@ -84,6 +87,12 @@ class GameView {
   stop() {
     this.feed?.stop();
     clearInterval(this.probe);
+    for (const session of this.sessions.values()) session.close();
+  }
+
+  sessionOf(token) {
+    if (!this.sessions.has(token)) this.sessions.set(token, new SeatSession(this.gameId, token));
+    return this.sessions.get(token);
   }
 
   layout() {
@@ -299,15 +308,19 @@ class GameView {
     // every choice waits for the answer: the next ones come with the refreshed game
     for (const other of this.choices.querySelectorAll("button")) other.disabled = true;
     const seat = this.actingSeat;
+    const session = this.sessionOf(this.token);
     try {
-      const reply = await call("SubmitAction", { gameId: this.gameId, action, seat,
-        expectedVersion: String(this.version), requestId: crypto.randomUUID() }, this.token);
+      const reply = await session.submit({ action, seat, expectedVersion: String(this.version),
+        requestId: crypto.randomUUID() });
       this.selection = [];
       say("");
       if (Number(reply.version || 0) > this.version) this.version = Number(reply.version);
     } catch (error) {
       sayError(error);
     }
+    const sessions = [...this.sessions.values()];
+    this.main.dataset.socketMoves = String(sessions.reduce((n, s) => n + s.acked, 0));
+    this.main.dataset.unaryMoves = String(sessions.reduce((n, s) => n + s.fallbacks, 0));
     await this.refresh();
     this.showChoices();
   }
