@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from risk_rules import variants  # noqa: E402
 from risk_service.redis_server import RedisServer, free_port  # noqa: E402
-from tests.service.harness import ServiceProcess  # noqa: E402
+from risk_testing.harness import ServiceProcess  # noqa: E402
 
 RISK = str(Path(sys.executable).with_name("risk"))
 OUT = ROOT / "docs" / "watch"

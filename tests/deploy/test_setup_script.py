@@ -23,7 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("bash", "sha256sum", "cut", "dirname", "cat", "true", "env")
-DISTRIBUTIONS = ("proto/python", "service/rules", "clients/python", ".")
+DISTRIBUTIONS = ("proto/python", "service/rules", "clients/python", "support", ".")
 
 
 def _checkout(tmp_path: Path, *, uid: str | None = None, sudo: bool = False) -> tuple[Path, Path]:
@@ -31,7 +31,7 @@ def _checkout(tmp_path: Path, *, uid: str | None = None, sudo: bool = False) -> 
     (top / "scripts").mkdir(parents=True)
     shutil.copy(ROOT / "scripts" / "setup", top / "scripts" / "setup")
     metadata = b""
-    for folder in DISTRIBUTIONS:  # the stamp hashes the four pyproject files, in setup's order,
+    for folder in DISTRIBUTIONS:  # the stamp hashes the five pyproject files, in setup's order,
         (top / folder).mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / folder / "pyproject.toml", top / folder / "pyproject.toml")
         metadata += (top / folder / "pyproject.toml").read_bytes()
@@ -133,6 +133,35 @@ def test_tests_need_openssl_and_say_how_to_get_it(tmp_path: Path) -> None:
     assert "apt-get install -y openssl" in done.stderr and "command not found" not in done.stderr
     served = _run(top, bin_dir, "serve")
     assert served.returncode == 0, served.stderr
+
+
+def test_a_changed_pyproject_updates_the_venv_in_place(tmp_path: Path) -> None:
+    """When a pyproject changed, setup installs the five distributions into the existing .venv
+    (support/ too) instead of removing it: tests and services running from it meanwhile keep
+    their interpreter and packages."""
+    top, bin_dir = _checkout(tmp_path)
+    for tool in ("rm", "touch"):
+        (bin_dir / tool).symlink_to(shutil.which(tool) or f"/usr/bin/{tool}")
+    (bin_dir / "redis-server").write_text("#!/bin/sh\nexit 0\n")
+    (bin_dir / "redis-server").chmod(0o755)
+    venv = top / ".venv"
+    old_stamp = next(venv.glob(".installed-*"))
+    old_stamp.rename(venv / ".installed-0000000000000000")  # as before a pyproject changed
+    in_use = venv / "lib" / "in-use"  # stands for what a running process has open
+    in_use.parent.mkdir()
+    in_use.touch()
+    calls = tmp_path / "pip-calls"
+    (venv / "bin" / "pip").write_text(f'#!/bin/sh\necho "$*" >> {calls}\n')
+    (venv / "bin" / "pip").chmod(0o755)
+    done = _run(top, bin_dir, "serve")
+    assert done.returncode == 0, done.stderr
+    assert in_use.exists(), "setup removed the .venv other processes run from"
+    assert "updating .venv" in done.stderr
+    install = calls.read_text().splitlines()[-1].split()
+    assert install[:2] == ["install", "-q"] and "--constraint" in install
+    assert [install[i + 1] for i, word in enumerate(install) if word == "-e"] == [
+        "./proto/python", "./service/rules", "./clients/python", "./support", ".[dev]"]
+    assert [p.name for p in venv.glob(".installed-*")] == [old_stamp.name]
 
 
 def _private_apt(tmp_path: Path, bin_dir: Path) -> dict[str, Path]:
