@@ -45,6 +45,7 @@ from risk_service import logs  # noqa: E402
 from risk_service.__main__ import tune_gc  # noqa: E402
 from risk_service.feed import FeedHub, reader_client  # noqa: E402
 from risk_service.operations import GameService  # noqa: E402
+from risk_service.operations.identity import Caller  # noqa: E402
 from risk_service.server.calls import Admission, SessionCalls  # noqa: E402
 from risk_service.server.status import rich_status  # noqa: E402
 from risk_service.settings import Settings  # noqa: E402
@@ -76,18 +77,18 @@ class Game:
 
 
 def session_calls() -> SessionCalls:
-    """What the gRPC Session puts each action through (server/servicer.py), with the
+    """What the gRPC Session puts each action through (server/interceptor.py), with the
     service's default limits (none) and no metrics: admission, the log line, the status."""
-    return SessionCalls(Admission(), None, rich_status, authorization=None,
-                        peer="ipv4:127.0.0.1:1", prefix="/risk.v1.RiskService/Session")
+    return SessionCalls(Admission(), None, rich_status, caller=Caller(peer="ipv4:127.0.0.1:1"),
+                        prefix="/risk.v1.RiskService/Session")
 
 
 async def new_games(games: GameService, store: GameStore, count: int, seed: int) -> list[Game]:
     made = []
     for i in range(count):
         request = create_request(seed=seed + i, players=PLAYERS)
-        game_id = (await games.create(request)).game.game_id
-        tokens = [(await games.join(service_pb2.JoinGameRequest(game_id=game_id, seat=s)))
+        game_id = (await games.commands.create(request)).game.game_id
+        tokens = [(await games.commands.join(service_pb2.JoinGameRequest(game_id=game_id, seat=s)))
                   .seat_token for s in range(PLAYERS)]
         record = await store.load(game_id)
         assert record is not None
@@ -100,9 +101,10 @@ async def submit_loop(games: GameService, game: Game, stop: float) -> int:
     moves = 0
     while time.monotonic() < stop and (step := game.next()) is not None:
         seat, action = step
-        reply = await games.submit(service_pb2.SubmitActionRequest(
+        reply = await games.moves.submit(service_pb2.SubmitActionRequest(
             game_id=game.game_id, action=action.action, expected_version=action.expected_version,
-            request_id=action.request_id), game.tokens[seat])
+            request_id=action.request_id),
+            Caller.of(game.tokens[seat]))
         game.version = service_pb2.SubmitActionResponse.FromString(reply).version
         moves += 1
     return moves
@@ -117,7 +119,8 @@ async def session_loop(games: GameService, game: Game, stop: float) -> int:
         while (item := await inboxes[seat].get()) is not None:
             yield item
 
-    outputs = [aiter(games.session(requests(seat), game.tokens[seat], session_calls()))
+    outputs = [aiter(games.sessions.run(requests(seat), Caller.of(game.tokens[seat]),
+                                        session_calls()))
                for seat in range(PLAYERS)]
     moves = 0
     while time.monotonic() < stop and (step := game.next()) is not None:

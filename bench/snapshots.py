@@ -55,6 +55,7 @@ from risk_proto.risk.v1 import classic_pb2, game_pb2, service_pb2  # noqa: E402
 from risk_rules import wire  # noqa: E402
 from risk_rules.engine import get_ruleset  # noqa: E402
 from risk_service.operations import GameService, records  # noqa: E402
+from risk_service.operations.identity import Caller  # noqa: E402
 from risk_service.operations.limits import Limits  # noqa: E402
 from risk_service.store.game_store import GameStore  # noqa: E402
 from risk_service.store.keys import Keys  # noqa: E402
@@ -185,7 +186,7 @@ class _Games:
 
 
 async def _new_game(games: GameService, seed: int) -> tuple[str, list[str]]:
-    created = await games.create(service_pb2.CreateGameRequest(
+    created = await games.commands.create(service_pb2.CreateGameRequest(
         options=OPTIONS, seed=seed, issue_seat_tokens=True))
     return created.game.game_id, list(created.seat_tokens)
 
@@ -202,7 +203,7 @@ async def _move(games: GameService, game_id: str, tokens: list[str], n: int) -> 
         game_id=game_id, action=wire.action_to_proto("classic", action),
         expected_version=record.version, request_id=f"b{record.version}")
     t0 = time.process_time()
-    await games.submit(request, tokens[seat])
+    await games.moves.submit(request, Caller.of(tokens[seat]))
     return time.process_time() - t0
 
 
@@ -320,7 +321,7 @@ async def section_list(g: _Games, every: int, count: int, repeat: int) -> None:
             for m in range(4 + i % every):  # a spread of distances from the last snapshot
                 await _move(games, game_id, tokens, m)
         request = service_pb2.ListGamesRequest(page_size=count)
-        page = await games.list(request)
+        page = await games.queries.list(request)
         assert len(page.games) == count, len(page.games)
         times[n] = await _time(functools.partial(games.list, request), repeat)
         say(f"N={n}: {times[n] * 1e3:.1f} ms per page of {count} (fastest of 5 batches)")

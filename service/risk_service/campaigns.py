@@ -21,8 +21,7 @@ from risk_rules.engine import Event, IllegalAction
 from risk_rules.engine.legacy import campaign as rules
 from risk_rules.variants.legacy import decode_campaign, encode_campaign, reward_to_proto
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
-from risk_service.operations import ACTIVE, FINAL, GameService, digest, require_creator
-from risk_service.verified import VERIFIED
+from risk_service.operations import ACTIVE, FINAL, Caller, GameService, digest, require_creator
 
 _REWARDS = {wire.snake(cls.__name__): cls for cls in rules.REWARD_TYPES}
 _EVENT_CASES: dict[type[Event], str] = {cls: wire.snake(cls.__name__) for cls in (
@@ -53,11 +52,12 @@ class CampaignService:
         return raw
 
     @staticmethod
-    def _seat(raw: dict[bytes, bytes], token: str | None) -> tuple[int | None, bool]:
-        """(the token's seat or None, whether it is the host's); raises for a bad token."""
-        if token is None:
+    def _seat(raw: dict[bytes, bytes], caller: Caller) -> tuple[int | None, bool]:
+        """(the caller's token's seat or None, whether it is the host's); raises for a bad
+        token."""
+        if caller.token is None:
             return None, False
-        presented = digest(token)
+        presented = caller.digest or digest(caller.token)
         players = int(raw[b"players"])
         seat = None
         for index in range(players):
@@ -67,7 +67,7 @@ class CampaignService:
         if seat is None and not host:
             raise ServiceError(Code.UNAUTHENTICATED, ServiceReason.BAD_CREDENTIALS,
                                "the token is not valid for this campaign")
-        VERIFIED.get()(presented)  # a credential: its caller is rate-limited as itself
+        caller.verified()  # a credential: its caller is rate-limited as itself
         return seat, host
 
     @staticmethod
@@ -86,9 +86,9 @@ class CampaignService:
         )
 
     async def create(
-        self, request: service_pb2.CreateCampaignRequest, token: str | None = None
+        self, request: service_pb2.CreateCampaignRequest, caller: Caller
     ) -> service_pb2.CreateCampaignResponse:
-        require_creator(self.games.limits.creator_digests, token)
+        require_creator(self.games.limits.creator_digests, caller.token)
         try:
             state = rules.new_campaign(
                 request.players,
@@ -121,10 +121,10 @@ class CampaignService:
         )
 
     async def get(
-        self, request: service_pb2.GetCampaignRequest, token: str | None
+        self, request: service_pb2.GetCampaignRequest, caller: Caller
     ) -> service_pb2.GetCampaignResponse:
         raw = await self._load(request.campaign_id)
-        seat, _host = self._seat(raw, token)
+        seat, _host = self._seat(raw, caller)
         reply = service_pb2.GetCampaignResponse(
             campaign=self._summary(request.campaign_id, raw),
             viewer_seat=-1 if seat is None else seat,
@@ -153,12 +153,12 @@ class CampaignService:
             campaigns=campaigns, next_page_token=ids[size - 1] if len(ids) > size else "")
 
     async def start_game(
-        self, request: service_pb2.StartCampaignGameRequest, token: str | None
+        self, request: service_pb2.StartCampaignGameRequest, caller: Caller
     ) -> service_pb2.StartCampaignGameResponse:
         campaign_id = request.campaign_id
         raw = await self._load(campaign_id)
-        _seat, host = self._seat(raw, token)
-        if token is None:
+        _seat, host = self._seat(raw, caller)
+        if caller.token is None:
             raise ServiceError(Code.UNAUTHENTICATED, ServiceReason.MISSING_CREDENTIALS,
                                "starting a campaign game needs the host's token")
         if not host:
@@ -203,13 +203,14 @@ class CampaignService:
         )
 
     async def decide(
-        self, request: service_pb2.SubmitCampaignDecisionRequest, token: str | None
+        self, request: service_pb2.SubmitCampaignDecisionRequest, caller: Caller
     ) -> service_pb2.SubmitCampaignDecisionResponse:
         raw = await self._load(request.campaign_id)
-        seat, _host = self._seat(raw, token)
+        seat, _host = self._seat(raw, caller)
         if seat is None:
-            raise ServiceError(Code.UNAUTHENTICATED if token is None else Code.PERMISSION_DENIED,
-                               ServiceReason.MISSING_CREDENTIALS if token is None
+            raise ServiceError(Code.UNAUTHENTICATED if caller.token is None
+                               else Code.PERMISSION_DENIED,
+                               ServiceReason.MISSING_CREDENTIALS if caller.token is None
                                else ServiceReason.WRONG_SEAT,
                                "reward decisions are taken with the seat's token")
         reward = reward_from_proto(request.reward)

@@ -28,7 +28,7 @@ async def test_a_commit_without_an_event_is_refused_and_nothing_is_written(
                         clock_ms=lambda: int(time.time() * 1000))
     request = create_request(seed=3, players=3)
     request.issue_seat_tokens = True
-    created = await games.create(request)
+    created = await games.commands.create(request)
     game_id = created.game.game_id
     record = await games.store.load(game_id)
     assert record is not None

@@ -448,3 +448,25 @@ def test_a_json_body_that_is_not_an_object_is_malformed(web: ServiceProcess) -> 
         for body in (b"{}", b' \r\n{"pageSize": 1}', b" " * 100 + b"{}"):
             status, _headers, reply = post(web, method, body, "application/json")
             assert status == 200, (method, body, reply)
+
+
+def test_a_token_accepted_over_http_gets_its_own_rate_bucket(make_service: ServiceFactory,
+                                                              redis_client: object) -> None:
+    """A seat token the HTTP port accepted is then limited as its own caller, as over gRPC:
+    once the address's bucket is spent, the seat's calls over HTTP still pass."""
+    service = make_service(http=True, RISK_RATE_LIMIT_PER_S="0.01", RISK_RATE_LIMIT_BURST="6")
+    status, created = post_json(service, "CreateGame", {
+        "options": {"classic": {"players": 2}}, "issueSeatTokens": True})
+    assert status == 200, created
+    game_id, token = created["game"]["gameId"], created["seatTokens"][0]
+    status, got = post_json(service, "GetGame", {"gameId": game_id}, token)  # accepted now
+    assert (status, got["viewerSeat"]) == (200, 0)
+    refused = None
+    for _ in range(10):  # the address's bucket: what is left of its burst of 6
+        status, reply = post_json(service, "Ping", {})
+        if status != 200:
+            refused = reply
+            break
+    assert refused is not None and info_of(refused).reason == "RATE_LIMITED"
+    status, got = post_json(service, "GetGame", {"gameId": game_id}, token)
+    assert (status, got.get("viewerSeat")) == (200, 0), got

@@ -29,6 +29,7 @@ from risk_proto.risk.v1 import (
 from risk_rules import wire
 from risk_rules.engine import get_ruleset
 from risk_service.operations import GameService, records
+from risk_service.operations.identity import ANONYMOUS, Caller
 from risk_service.operations.limits import Limits
 from risk_service.operations.records import ACTIVE, FINAL
 from risk_service.settings import Settings
@@ -111,9 +112,10 @@ async def _play(games: GameService, variant: str, seed: int, tokens: list[str], 
             return move
         seat = rules.decision(state).seats[0]
         action = rules.bot_action(state, seat, (seed * 0x9E3779B97F4A7C15 + move) & _MASK64)
-        await games.submit(service_pb2.SubmitActionRequest(
+        await games.moves.submit(service_pb2.SubmitActionRequest(
             game_id=game_id, action=wire.action_to_proto(variant, action),
-            expected_version=held.version, request_id=f"m{next(_REQUESTS)}"), tokens[seat])
+            expected_version=held.version, request_id=f"m{next(_REQUESTS)}"),
+            Caller.of(tokens[seat]))
         await _check_cold(games, game_id, seen)
     return moves
 
@@ -129,7 +131,7 @@ async def test_a_cold_load_rebuilds_the_held_state_at_every_version(
     clock = Clock()
     games = _service(redis_client, redis_url, clock, pipe)
     seed = 4242
-    created = await games.create(service_pb2.CreateGameRequest(
+    created = await games.commands.create(service_pb2.CreateGameRequest(
         options=OPTIONS[variant], seed=seed, issue_seat_tokens=True))
     game_id, tokens = created.game.game_id, list(created.seat_tokens)
     seen: set[str] = set()
@@ -139,8 +141,9 @@ async def test_a_cold_load_rebuilds_the_held_state_at_every_version(
     while (await _held(games, game_id))[0].status == ACTIVE:
         _held_record, state = await _held(games, game_id)
         seat = rules.decision(state).seats[0]
-        await games.resign(service_pb2.ResignRequest(
-            game_id=game_id, request_id=f"r{next(_REQUESTS)}"), tokens[seat])
+        await games.moves.resign(service_pb2.ResignRequest(
+            game_id=game_id, request_id=f"r{next(_REQUESTS)}"),
+            Caller.of(tokens[seat]))
         await _check_cold(games, game_id, seen)
         # a move or two between resignations, so some resign within a tail
         await _play(games, variant, seed + 1, tokens, game_id, moves=2, seen=seen)
@@ -154,8 +157,8 @@ async def test_a_cold_load_rebuilds_the_held_state_at_every_version(
     stored = await redis_client.hgetall(Keys().game(game_id))
     assert int(stored[b"sver"]) == final.version
     # a spectator's replay of the finished game agrees with it at every version
-    last = await games.get(service_pb2.GetGameRequest(game_id=game_id,
-                                                      at_version=final.version), None)
+    last = await games.queries.get(service_pb2.GetGameRequest(game_id=game_id,
+                                                      at_version=final.version), ANONYMOUS)
     assert last.board == wire.view_to_proto(
         variant, rules.view(records.decode_state(final), None))
 
@@ -174,7 +177,7 @@ async def test_timeouts_and_bot_moves_are_rebuilt_from_the_log(
     request = service_pb2.CreateGameRequest(
         options=OPTIONS["classic"], seed=77, issue_seat_tokens=True,
         clock=lifecycle_pb2.ClockOptions(decision_seconds=30, on_timeout=policy))  # type: ignore[arg-type]
-    created = await games.create(request)
+    created = await games.commands.create(request)
     game_id, tokens = created.game.game_id, list(created.seat_tokens)
     seen: set[str] = set()
     await _play(games, "classic", 77, tokens, game_id, moves=7, seen=seen)
@@ -212,7 +215,7 @@ async def test_a_game_stored_by_the_previous_format_loads_and_plays_on(
     from); later commits append, and cold loads still rebuild the held state."""
     clock = Clock()
     old = _service(redis_client, redis_url, clock, pipe, every=1)
-    created = await old.create(service_pb2.CreateGameRequest(
+    created = await old.commands.create(service_pb2.CreateGameRequest(
         options=OPTIONS["classic"], seed=99, issue_seat_tokens=True))
     game_id, tokens = created.game.game_id, list(created.seat_tokens)
     seen: set[str] = set()
@@ -233,9 +236,10 @@ async def test_a_game_stored_by_the_previous_format_loads_and_plays_on(
     rules = get_ruleset("classic")
     state = records.decode_state(record)
     seat = rules.decision(state).seats[0]
-    await games.submit(service_pb2.SubmitActionRequest(
+    await games.moves.submit(service_pb2.SubmitActionRequest(
         game_id=game_id, action=wire.action_to_proto("classic", rules.default_action(
-            state, seat)), expected_version=record.version, request_id="x"), tokens[seat])
+            state, seat)), expected_version=record.version, request_id="x"),
+            Caller.of(tokens[seat]))
     after = await games.store.load(game_id)
     assert after is not None and after.snapshot_version == after.version == record.version + 1
     await _play(games, "classic", 100, tokens, game_id, moves=2 * EVERY, seen=seen)
@@ -253,7 +257,7 @@ async def test_a_commit_by_an_earlier_release_between_snapshots_is_read_as_its_s
     of this release writes a snapshot again."""
     clock = Clock()
     games = _service(redis_client, redis_url, clock, pipe)
-    created = await games.create(service_pb2.CreateGameRequest(
+    created = await games.commands.create(service_pb2.CreateGameRequest(
         options=OPTIONS["classic"], seed=31, issue_seat_tokens=True))
     game_id, tokens = created.game.game_id, list(created.seat_tokens)
     seen: set[str] = set()
@@ -295,14 +299,15 @@ async def test_list_games_summarises_games_between_snapshots(
     plain = _service(redis_client, redis_url, clock, None)
     ids = []
     for seed, moves in enumerate((2, 3, 7)):
-        created = await games.create(service_pb2.CreateGameRequest(
+        created = await games.commands.create(service_pb2.CreateGameRequest(
             options=OPTIONS["classic"], seed=seed, issue_seat_tokens=True))
         game_id = created.game.game_id
         await _play(games, "classic", seed, list(created.seat_tokens), game_id,
                     moves=moves, seen=set())
         ids.append(game_id)
     tails: list[int] = []
-    listed = {g.game_id: g for g in (await games.list(service_pb2.ListGamesRequest())).games}
+    page = await games.queries.list(service_pb2.ListGamesRequest())
+    listed = {g.game_id: g for g in page.games}
     for game_id in ids:
         held, state = await _held(games, game_id)
         assert listed[game_id].version == held.version

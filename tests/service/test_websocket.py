@@ -26,6 +26,7 @@ from websockets.protocol import Protocol
 
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, session_pb2
 from risk_service.redis_server import free_port
+from risk_service.server.calls import Chain
 from risk_service.server.http_port import ConnectionGuard, HttpPort
 from risk_testing.harness import ServiceFactory, ServiceProcess
 from risk_testing.rpc import bearer, create_request
@@ -403,8 +404,7 @@ async def test_an_upgrade_leaves_no_http_protocol_for_the_collector() -> None:
     connection never calls their connection_lost): a burst of spectators' handshakes leaves
     nothing waiting for the collector (which the service runs rarely) and the memory is
     reused at once. (The port's own objects suffice: every upgrade is refused here.)"""
-    port = HttpPort(None, None, None, None,  # type: ignore[arg-type]  # no call is made
-                    max_message_bytes=65536, origins=frozenset())
+    port = HttpPort({}, Chain(), max_message_bytes=65536, origins=frozenset())
     bound = await port.start("127.0.0.1:0", grace_s=1)
     assert port.server is not None
     http_protocols = (H11Protocol, ConnectionGuard, Protocol)

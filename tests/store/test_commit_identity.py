@@ -29,7 +29,7 @@ async def test_stream_entries_carry_their_commit_id_and_a_commit_checks_it(
                         clock_ms=lambda: int(time.time() * 1000))
     request = create_request(seed=3, players=3)
     request.issue_seat_tokens = True  # created (version 0), then started (version 1)
-    game_id = (await games.create(request)).game.game_id
+    game_id = (await games.commands.create(request)).game.game_id
     record = await store.load(game_id)
     assert record is not None and record.version == 1 and record.commit_id
     entries = await redis_client.xrange(keys.events(game_id))

@@ -13,6 +13,7 @@ import redis.asyncio
 
 from risk_proto.risk.v1 import service_pb2, tournament_pb2
 from risk_service.operations import GameService
+from risk_service.operations.identity import ANONYMOUS, Caller
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
 from risk_testing.inprocess import in_process_hub
@@ -49,14 +50,14 @@ async def test_a_fact_left_uncopied_by_a_crash_reaches_the_feed_once(games: Game
         request_id="r", tournament="crash-cup", round=3, options=quick_options(),
         games=[tournament_pb2.RoundTable(seats=[player("ann"), player("bob"),
                                                 bot(tournament_pb2.BOT_LEVEL_RANDOM)])])
-    created = await games.create_round(request, None)
+    created = await games.rounds.create(request, ANONYMOUS)
     game_id = created.games[0].game_id
     assert [f.WhichOneof("kind") for f in await feed(games, "crash-cup")] == [
         "created", "started"]
 
     games.commits.on_facts = None  # the crash: commits land, nothing copies after them
-    await games.resign(service_pb2.ResignRequest(game_id=game_id, request_id="bye"),
-                       created.games[0].seat_tokens[0])
+    await games.moves.resign(service_pb2.ResignRequest(game_id=game_id, request_id="bye"),
+    Caller.of(created.games[0].seat_tokens[0]))
     assert len(await feed(games, "crash-cup")) == 2  # the fact is with the game only
     assert await games.tournaments.open_games("crash-cup") == [game_id]
 
@@ -95,17 +96,17 @@ async def test_a_round_cut_short_is_completed_by_its_retry_and_made_once(
 
     games.commits.on_facts = copy_then_die
     with pytest.raises(Died):
-        await games.create_round(request, None)
+        await games.rounds.create(request, ANONYMOUS)
     games.commits.on_facts = copy
     made = {f.game_id for f in await feed(games, "crash-round")
             if f.WhichOneof("kind") == "created"}
     assert 2 <= len(made) < 40
 
-    retried = await games.create_round(request, None)
+    retried = await games.rounds.create(request, ANONYMOUS)
     ids = [g.game_id for g in retried.games]
     assert made <= set(ids) and len(set(ids)) == 40
-    assert await games.create_round(request, None) == retried
-    listed = await games.list(service_pb2.ListGamesRequest(tournament="crash-round",
+    assert await games.rounds.create(request, ANONYMOUS) == retried
+    listed = await games.queries.list(service_pb2.ListGamesRequest(tournament="crash-round",
                                                            page_size=100))
     assert sorted(g.game_id for g in listed.games) == sorted(ids)
     assert all(g.status == service_pb2.GAME_STATUS_ACTIVE for g in listed.games)

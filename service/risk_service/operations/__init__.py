@@ -10,7 +10,7 @@ statuses (`server.status` for gRPC). Nothing here imports grpc (tests/service/te
 docs/architecture.md maps the modules.
 """
 
-from risk_service.operations.identity import CLIENT_CERT, Caller, digest, require_creator
+from risk_service.operations.identity import ANONYMOUS, Caller, digest, require_creator
 from risk_service.operations.limits import Limits
 from risk_service.operations.records import (
     ABANDONED,
@@ -23,6 +23,6 @@ from risk_service.operations.records import (
 from risk_service.operations.service import GameService
 
 __all__ = [
-    "ABANDONED", "ACTIVE", "CANCELLED", "CLIENT_CERT", "FINAL", "FINISHED", "WAITING", "Caller",
+    "ABANDONED", "ACTIVE", "ANONYMOUS", "CANCELLED", "FINAL", "FINISHED", "WAITING", "Caller",
     "GameService", "Limits", "digest", "require_creator",
 ]

@@ -38,7 +38,7 @@ from risk_service.operations.commit import (
     lifecycle_change,
     start_change,
 )
-from risk_service.operations.identity import digest
+from risk_service.operations.identity import ANONYMOUS, Caller, digest
 from risk_service.operations.records import ACTIVE, CANCELLED, FINAL, WAITING
 from risk_service.operations.request_ids import check_request_id, replay
 from risk_service.operations.views import summary
@@ -79,9 +79,9 @@ class Commands:
         self.new_seed = new_seed
 
     async def create(
-        self, request: service_pb2.CreateGameRequest, token: str | None = None
+        self, request: service_pb2.CreateGameRequest, caller: Caller = ANONYMOUS
     ) -> service_pb2.CreateGameResponse:
-        identity.require_creator(self.limits.creator_digests, token)
+        identity.require_creator(self.limits.creator_digests, caller.token)
         try:
             variant, options = wire.options_from_proto(request.options)
         except wire.VariantNotServed as exc:
@@ -235,16 +235,16 @@ class Commands:
         raise ServiceError(Code.UNAVAILABLE, ServiceReason.STORE_UNAVAILABLE,
                            "the game changes too fast to join now; retry")
 
-    async def _as_host(self, game_id: str, token: str | None) -> GameRecord:
-        """The game, if `token` is its host's."""
+    async def _as_host(self, game_id: str, caller: Caller) -> GameRecord:
+        """The game, if the caller's token is its host's."""
         record = await self.commits.load(game_id)
-        identity.require_host(identity.identify(record, token, self.limits), token)
+        identity.require_host(identity.identify(record, caller, self.limits), caller.token)
         return record
 
     async def start(
-        self, request: service_pb2.StartGameRequest, token: str | None
+        self, request: service_pb2.StartGameRequest, caller: Caller
     ) -> service_pb2.StartGameResponse:
-        record = await self._as_host(request.game_id, token)
+        record = await self._as_host(request.game_id, caller)
         records.require_status(record, WAITING)
         if not all(record.seat_digests):
             free = [s for s, d in enumerate(record.seat_digests) if not d]
@@ -262,9 +262,9 @@ class Commands:
             game=summary(record, records.decode_state(record)))
 
     async def cancel(
-        self, request: service_pb2.CancelGameRequest, token: str | None
+        self, request: service_pb2.CancelGameRequest, caller: Caller
     ) -> service_pb2.CancelGameResponse:
-        record = await self._as_host(request.game_id, token)
+        record = await self._as_host(request.game_id, caller)
         if not stoppable(record):
             records.require_status(record, WAITING)
 
@@ -279,9 +279,9 @@ class Commands:
             game=summary(record, records.decode_state(record)))
 
     async def reissue(
-        self, request: service_pb2.ReissueSeatTokenRequest, token: str | None
+        self, request: service_pb2.ReissueSeatTokenRequest, caller: Caller
     ) -> service_pb2.ReissueSeatTokenResponse:
-        record = await self._as_host(request.game_id, token)
+        record = await self._as_host(request.game_id, caller)
         if not 0 <= request.seat < record.players:
             raise malformed(f"seat must be 0..{record.players - 1}, got {request.seat}")
         if record.status in FINAL:

@@ -20,6 +20,7 @@ from risk_rules.audit import chain_root, hash_chain, log_root
 from risk_rules.engine import Ruleset, get_ruleset
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import identity, records
+from risk_service.operations.identity import Caller
 from risk_service.operations.limits import Limits
 from risk_service.operations.records import FINAL
 from risk_service.operations.seed_reveal import seed_revealable
@@ -43,14 +44,14 @@ _STEPS = {"seat_joined": "join", "game_started": "start", "seat_token_reissued":
 
 
 async def export_page(store: GameStore, limits: Limits, request: service_pb2.ExportGameRequest,
-                      token: str | None, tournaments: TournamentStore, *,
+                      caller: Caller, tournaments: TournamentStore, *,
                       signer: ExportSigner | None = None) -> service_pb2.GameExport:
     """One page of the game's export (see GameExport.next_page_token): the log entries of a
     run of versions with their events and chain links, about EXPORT_PAGE_BYTES."""
     record = await records.load(store, request.game_id)
     # any credential of this game, or an organiser's, may export it; spectators may not
-    identity.identify(record, token, limits)
-    if token is None:
+    identity.identify(record, caller, limits)
+    if caller.token is None:
         raise ServiceError(Code.UNAUTHENTICATED, ServiceReason.MISSING_CREDENTIALS,
                            "exports are for the host, the seats and organisers")
     if record.status not in FINAL:

@@ -21,6 +21,7 @@ from risk_service.errors import Code, ServiceError, ServiceReason, not_found
 from risk_service.operations import identity, records
 from risk_service.operations.cache import Cached
 from risk_service.operations.commit import INTERNAL_RETRIES, Change, Committer
+from risk_service.operations.identity import Caller
 from risk_service.operations.records import ACTIVE
 from risk_service.operations.request_ids import FINGERPRINT, check_request_id, replay
 from risk_service.operations.views import Numbered, events_for, summary
@@ -68,17 +69,17 @@ class Moves:
         # for it, then answer from the cache (the ones it made stale never reach Redis).
         self.committing: dict[str, asyncio.Future[None]] = {}
 
-    async def submit(self, request: service_pb2.SubmitActionRequest, token: str | None) -> bytes:
+    async def submit(self, request: service_pb2.SubmitActionRequest, caller: Caller) -> bytes:
         """The serialised SubmitActionResponse: the bytes stored with the request id are the
         bytes sent, so a reply is serialised once (and a replayed one not at all)."""
         submitted = await self.act(
             request.game_id, request.action, expected=request.expected_version,
             request_id=request.request_id,
-            requested=request.seat if request.HasField("seat") else None, token=token)
+            requested=request.seat if request.HasField("seat") else None, caller=caller)
         return submitted.reply
 
     async def act(self, game_id: str, action_message: game_pb2.Action, *, expected: int,
-                  request_id: str, requested: int | None, token: str | None) -> Submitted:
+                  request_id: str, requested: int | None, caller: Caller) -> Submitted:
         """A SubmitAction by its fields (a session's actions carry them without a request
         message of their own): its reply, and the seqs of the events the reply holds."""
         check_request_id(request_id)
@@ -90,7 +91,7 @@ class Moves:
         fingerprint = hashlib.sha256(canonical).digest()
         submit = functools.partial(
             self._submit, game_id, expected, request_id=request_id, requested=requested,
-            token=token, variant=variant, action=action, canonical_action=canonical_action,
+            caller=caller, variant=variant, action=action, canonical_action=canonical_action,
             fingerprint=fingerprint)
         try:
             return await submit()
@@ -105,11 +106,11 @@ class Moves:
             raise stale(expected, expected) from None
 
     async def _submit(self, game_id: str, expected: int, *, request_id: str,
-                      requested: int | None, token: str | None, variant: str, action: Any,
+                      requested: int | None, caller: Caller, variant: str, action: Any,
                       canonical_action: game_pb2.Action, fingerprint: bytes) -> Submitted:
         record, state = await self._submit_view(game_id, expected)
-        caller = identity.identify(record, token, self.limits)
-        seat = identity.acting_seat(caller, token, requested)
+        seat = identity.acting_seat(identity.identify(record, caller, self.limits),
+                                    caller.token, requested)
         # request ids are scoped to the seat; the commit script answers a duplicate with the
         # stored reply, so a prior record only needs a separate read when the version moved on
         request_field = f"{seat}:{request_id}" if request_id else ""
@@ -173,13 +174,13 @@ class Moves:
             # a commit began while this one read the game: wait for it and look again
 
     async def resign(
-        self, request: service_pb2.ResignRequest, token: str | None
+        self, request: service_pb2.ResignRequest, caller: Caller
     ) -> service_pb2.ResignResponse:
         check_request_id(request.request_id)
         record = await self.commits.load(request.game_id)
-        caller = identity.identify(record, token, self.limits)
-        seat = identity.acting_seat(caller, token, request.seat if request.HasField("seat")
-                                    else None)
+        seat = identity.acting_seat(identity.identify(record, caller, self.limits),
+                                    caller.token,
+                                    request.seat if request.HasField("seat") else None)
         fingerprint = hashlib.sha256(b"resign").digest()
         request_field = f"{seat}:{request.request_id}" if request.request_id else ""
         prior = await self.store.request_record(record.game_id, request_field)

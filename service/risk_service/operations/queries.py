@@ -12,6 +12,7 @@ from risk_rules.engine import get_ruleset
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import identity, records
 from risk_service.operations.commit import Committer
+from risk_service.operations.identity import Caller
 from risk_service.operations.records import ACTIVE, FINAL, GAME_ID
 from risk_service.operations.replay import OnReplay, Replays
 from risk_service.operations.results import check_label, unknown_tournament
@@ -33,13 +34,13 @@ class Queries:
         self.replays = Replays(self.store, self.limits.replay_checkpoint_every, on_replay)
 
     async def get(
-        self, request: service_pb2.GetGameRequest, token: str | None
+        self, request: service_pb2.GetGameRequest, caller: Caller
     ) -> service_pb2.GetGameResponse:
         record, state = await self.commits.fresh(request.game_id)
-        caller = identity.identify(record, token, self.limits)
+        role = identity.identify(record, caller, self.limits)
         meta = records.decode_meta(record)
         # a replay (at_version) shows every caller the spectator's board, whatever it holds
-        seat = None if request.HasField("at_version") else caller.seat
+        seat = None if request.HasField("at_version") else role.seat
         reply = service_pb2.GetGameResponse(
             game=summary(record, state, meta, seat=seat,
                          reveal=await seed_revealable(self.tournaments, record, meta)),
@@ -47,19 +48,20 @@ class Queries:
         )
         # a board shows what the draws gave (a discard pile, hands dealt face up, the last
         # roll): withheld from callers without a seat while a duplicate round is played
-        secret = caller.seat is None and await draws_secret(self.tournaments, record, meta)
+        secret = role.seat is None and await draws_secret(self.tournaments, record, meta)
         if request.HasField("at_version"):
             if secret:
                 raise ServiceError(
                     Code.FAILED_PRECONDITION, ServiceReason.GAME_NOT_OVER,
                     "the games of this duplicate round share their dice and cards: this game "
                     "is replayed for callers without a seat in it once every one is over")
-            reply.board.CopyFrom(await self.replays.board_at(record, request.at_version))
+            reply.board.CopyFrom(await self.replays.board_at(record, request.at_version,
+                                                             caller))
             return reply
         delayed = (meta.spectator_delay_events or meta.spectator_delay_seconds) \
             and record.status not in FINAL
-        if caller.seat is not None or not (secret or delayed):
-            view = get_ruleset(record.variant).view(state, caller.seat)
+        if role.seat is not None or not (secret or delayed):
+            view = get_ruleset(record.variant).view(state, role.seat)
             reply.board.CopyFrom(wire.view_to_proto(record.variant, view))
         return reply
 
@@ -106,12 +108,12 @@ class Queries:
         )
 
     async def legal_actions(
-        self, request: service_pb2.ListLegalActionsRequest, token: str | None
+        self, request: service_pb2.ListLegalActionsRequest, caller: Caller
     ) -> service_pb2.ListLegalActionsResponse:
         record = await self.commits.load(request.game_id)
-        caller = identity.identify(record, token, self.limits)
         seat = identity.acting_seat(
-            caller, token, request.seat if request.HasField("seat") else None
+            identity.identify(record, caller, self.limits), caller.token,
+            request.seat if request.HasField("seat") else None,
         )
         state = records.decode_state(record)
         rules = get_ruleset(record.variant)

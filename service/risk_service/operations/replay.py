@@ -12,17 +12,16 @@ a game that is over is replayed, so its checkpoints never change while its state
 they were replayed to (its commit id).
 
 Every replay is charged to its caller before its work is done, in replay steps (log entries
-it applies, plus STEP_COST_PER_CALL for the checkpoint's decoding and the view): the transport
-points REPLAY_BUDGET at the caller's budget for the call (server.calls.Admission), as it points
-`verified.VERIFIED` at its record of credentials; over it the call is refused
-RESOURCE_EXHAUSTED / RATE_LIMITED with `retry_after_ms`, before any replay work.
+it applies, plus STEP_COST_PER_CALL for the checkpoint's decoding and the view) through the
+call's `Caller`, whose admission record (server.calls.Admission) keeps the budgets; over it the
+call is refused RESOURCE_EXHAUSTED / RATE_LIMITED with `retry_after_ms`, before any replay
+work.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +30,7 @@ from risk_rules import wire
 from risk_rules.engine import get_ruleset
 from risk_service.errors import Code, ServiceError, ServiceReason
 from risk_service.operations import records
+from risk_service.operations.identity import ANONYMOUS, Caller
 from risk_service.operations.records import FINAL, Step, advance, step_of
 from risk_service.store.checkpoints import Checkpoint, CheckpointStore, Kept
 from risk_service.store.game_store import GameRecord, GameStore
@@ -40,11 +40,6 @@ LOG_READ = 512  # log entries read from Redis at a time by a full replay
 # what a replay costs besides its steps (a checkpoint decoded, the view built): about four
 # steps' time (bench/RESULTS.md, "Replay checkpoints in Redis")
 STEP_COST_PER_CALL = 4
-
-# charge(steps): spend this many replay steps of the call's caller, or raise RESOURCE_EXHAUSTED.
-# The transport sets it per call; the default charges nothing (no budget configured).
-REPLAY_BUDGET: ContextVar[Callable[[int], None]] = ContextVar(
-    "replay_budget", default=lambda _steps: None)
 
 # on_replay(kind, steps): "answer" for the entries applied after a checkpoint, "build" for a
 # full replay that wrote a game's checkpoints (the metric risk_replay_steps_total)
@@ -78,7 +73,8 @@ class Replays:
         self.checkpoints = CheckpointStore(store.redis, store.keys)
         self._building: dict[str, tuple[tuple[int, str], asyncio.Future[Built]]] = {}
 
-    async def board_at(self, record: GameRecord, version: int) -> game_pb2.BoardView:
+    async def board_at(self, record: GameRecord, version: int,
+                       caller: Caller = ANONYMOUS) -> game_pb2.BoardView:
         """The spectator's board of the game of `record` just after `version` was committed;
         GAME_NOT_OVER for a game still waiting or in play, VERSION_OUT_OF_RANGE past its
         version, RATE_LIMITED past the caller's replay budget."""
@@ -91,7 +87,7 @@ class Replays:
                 Code.INVALID_ARGUMENT, ServiceReason.VERSION_OUT_OF_RANGE,
                 f"at_version {version} is past the game's last version {record.version}",
                 {"current_version": str(record.version)})
-        charge = REPLAY_BUDGET.get()
+        charge = caller.charge_replay
         found = await self.checkpoints.read(record.game_id, record.commit_id, version)
         if found is None:
             found = await self._built(record, version, charge)

@@ -32,7 +32,7 @@ from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import identity
 from risk_service.operations.bot_levels import DEFAULT_LEVEL, level_name
 from risk_service.operations.commands import MAX_NAME, Commands, check_turns
-from risk_service.operations.identity import digest
+from risk_service.operations.identity import Caller, digest
 from risk_service.operations.request_ids import check_request_id
 from risk_service.operations.results import Results, check_label
 from risk_service.operations.timers import Timers
@@ -67,8 +67,9 @@ class Rounds:
         self.clock_ms = commands.commits.clock_ms
         self.new_token = new_token
 
-    async def create(self, request: tournament_pb2.CreateRoundRequest, token: str | None
+    async def create(self, request: tournament_pb2.CreateRoundRequest, caller: Caller
                      ) -> tournament_pb2.CreateRoundResponse:
+        token = caller.token
         identity.require_creator(self.limits.creator_digests, token)
         variant, options = self._check(request)
         label = request.tournament

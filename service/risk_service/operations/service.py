@@ -1,17 +1,17 @@
-"""`GameService`: the one object a transport holds. It wires the operations' parts together
-(the cache and the commit path they share, the commands, moves, reads, streams, timers,
-export and tournaments) and answers each call by handing it to the part that owns it; it
-holds no rule itself.
+"""`GameService`: the one object the transports' route table (server.routes) is built on. It
+wires the operations' parts together (the cache and the commit path they share, the commands,
+moves, reads, streams, timers, export and tournaments); each call of the API is the method of
+the part that owns it, which the route table names. It holds no rule itself.
 """
 
 from __future__ import annotations
 
 import itertools
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from risk_proto.risk.v1 import service_pb2, session_pb2, tournament_pb2, variant_pb2
+from risk_proto.risk.v1 import service_pb2
 from risk_service.feed import FeedHub
 from risk_service.operations import views
 from risk_service.operations.cache import GameCache
@@ -19,13 +19,14 @@ from risk_service.operations.catalogue import Catalogue
 from risk_service.operations.commands import Commands
 from risk_service.operations.commit import Committer
 from risk_service.operations.export import export_page
+from risk_service.operations.identity import Caller
 from risk_service.operations.limits import Limits
 from risk_service.operations.moves import Moves
 from risk_service.operations.queries import Queries
 from risk_service.operations.results import Results
 from risk_service.operations.rounds import Rounds
-from risk_service.operations.sessions import ActionCalls, Sessions
-from risk_service.operations.streams import Handoff, Streams
+from risk_service.operations.sessions import Sessions
+from risk_service.operations.streams import Streams
 from risk_service.operations.timers import Timers
 from risk_service.store.game_store import GameRecord, GameStore
 from risk_service.store.tournament_store import TournamentStore
@@ -100,77 +101,13 @@ class GameService:
         self.open_game = self.commands.open_game
 
     # ---- the calls of the API ----------------------------------------------------------
+    # Each call of the contract is one part's method, named in server.routes (the route
+    # table every transport serves); only what is composed here is written here.
 
-    async def create(self, request: service_pb2.CreateGameRequest, token: str | None = None
-                     ) -> service_pb2.CreateGameResponse:
-        return await self.commands.create(request, token)
-
-    async def join(self, request: service_pb2.JoinGameRequest) -> service_pb2.JoinGameResponse:
-        return await self.commands.join(request)
-
-    async def start(self, request: service_pb2.StartGameRequest, token: str | None
-                    ) -> service_pb2.StartGameResponse:
-        return await self.commands.start(request, token)
-
-    async def cancel(self, request: service_pb2.CancelGameRequest, token: str | None
-                     ) -> service_pb2.CancelGameResponse:
-        return await self.commands.cancel(request, token)
-
-    async def reissue(self, request: service_pb2.ReissueSeatTokenRequest, token: str | None
-                      ) -> service_pb2.ReissueSeatTokenResponse:
-        return await self.commands.reissue(request, token)
-
-    async def submit(self, request: service_pb2.SubmitActionRequest, token: str | None) -> bytes:
-        """The serialised SubmitActionResponse (see Moves.submit)."""
-        return await self.moves.submit(request, token)
-
-    async def resign(self, request: service_pb2.ResignRequest, token: str | None
-                     ) -> service_pb2.ResignResponse:
-        return await self.moves.resign(request, token)
-
-    async def get(self, request: service_pb2.GetGameRequest, token: str | None
-                  ) -> service_pb2.GetGameResponse:
-        return await self.queries.get(request, token)
-
-    async def list(self, request: service_pb2.ListGamesRequest) -> service_pb2.ListGamesResponse:
-        return await self.queries.list(request)
-
-    async def legal_actions(self, request: service_pb2.ListLegalActionsRequest,
-                            token: str | None) -> service_pb2.ListLegalActionsResponse:
-        return await self.queries.legal_actions(request, token)
-
-    def stream(self, request: service_pb2.StreamEventsRequest, token: str | None,
-               handoff: Callable[[Handoff], bool] | None = None) -> AsyncIterator[bytes]:
-        """Serialised StreamEventsResponse messages, shared by subscribers alike; a caught-up
-        spectator's stream may be handed off (Streams.items)."""
-        return self.streams.stream(request, token, handoff=handoff)
-
-    def session(self, requests: AsyncIterator[session_pb2.SessionRequest], token: str | None,
-                calls: ActionCalls) -> AsyncIterator[bytes]:
-        """Serialised SessionResponse messages for one seat's session (see Sessions.run)."""
-        return self.sessions.run(requests, token, calls)
-
-    async def export(self, request: service_pb2.ExportGameRequest, token: str | None
+    async def export(self, request: service_pb2.ExportGameRequest, caller: Caller
                      ) -> service_pb2.GameExport:
-        return await export_page(self.store, self.limits, request, token, self.tournaments,
+        return await export_page(self.store, self.limits, request, caller, self.tournaments,
                                  signer=self.export_signer)
-
-    async def create_round(self, request: tournament_pb2.CreateRoundRequest, token: str | None
-                           ) -> tournament_pb2.CreateRoundResponse:
-        return await self.rounds.create(request, token)
-
-    def stream_results(self, request: tournament_pb2.StreamResultsRequest
-                       ) -> AsyncIterator[bytes]:
-        """Serialised StreamResultsResponse messages (see Results.stream)."""
-        return self.results.stream(request)
-
-    async def describe_variant(self, request: variant_pb2.DescribeVariantRequest
-                               ) -> variant_pb2.DescribeVariantResponse:
-        return self.catalogue.describe(request)
-
-    async def list_variants(self, request: variant_pb2.ListVariantsRequest
-                            ) -> variant_pb2.ListVariantsResponse:
-        return self.catalogue.list(request)
 
     # ---- for campaigns and the sweeper -------------------------------------------------
 

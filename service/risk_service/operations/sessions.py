@@ -23,6 +23,7 @@ from typing import Protocol
 from risk_proto.risk.v1 import service_pb2, session_pb2
 from risk_service.errors import malformed
 from risk_service.operations import identity, records
+from risk_service.operations.identity import Caller
 from risk_service.operations.moves import Moves
 from risk_service.operations.streams import Streams
 from risk_service.store.game_store import GameRecord
@@ -77,7 +78,7 @@ class Sessions:
         self.moves = moves
         self.streams = streams
 
-    async def run(self, requests: AsyncIterator[session_pb2.SessionRequest], token: str | None,
+    async def run(self, requests: AsyncIterator[session_pb2.SessionRequest], caller: Caller,
                   calls: ActionCalls) -> AsyncIterator[bytes]:
         """Serialised SessionResponse messages for one session. Ends cleanly once the client
         has closed its side and every action it sent is answered; raises what ends it
@@ -91,8 +92,8 @@ class Sessions:
         # refused here, before any action is read: an unknown game or a wrong token ends the
         # session with the status StreamEvents would end with
         record = await records.load(self.streams.store, opening.game_id)
-        identity.identify(record, token, self.streams.limits)
-        session = _Session(self.moves, self.streams, record, opening.after_seq, token,
+        identity.identify(record, caller, self.streams.limits)
+        session = _Session(self.moves, self.streams, record, opening.after_seq, caller,
                            events=not opening.acks_only)
         async with contextlib.aclosing(session.output(requests, calls)) as output:
             async for data in output:
@@ -101,14 +102,14 @@ class Sessions:
 
 class _Session:
     def __init__(self, moves: Moves, streams: Streams, record: GameRecord, after_seq: int,
-                 token: str | None, *, events: bool) -> None:
+                 caller: Caller, *, events: bool) -> None:
         self.events = events
         self.moves = moves
         self.streams = streams
         self.record: GameRecord | None = record  # as opened; the event reader starts from it
         self.game_id = record.game_id
         self.after_seq = after_seq
-        self.token = token
+        self.caller = caller
         self.out: asyncio.Queue[bytes | _End] = asyncio.Queue(OUT_BUFFER)
         self.sent = after_seq  # the highest seq sent, or acknowledged in a reply
         self.read = after_seq  # the highest seq the event reader has seen
@@ -148,7 +149,7 @@ class _Session:
         request = service_pb2.StreamEventsRequest(game_id=self.game_id, after_seq=self.after_seq)
         record, self.record = self.record, None  # read once: not kept for the session's life
         try:
-            async with contextlib.aclosing(self.streams.items(request, self.token,
+            async with contextlib.aclosing(self.streams.items(request, self.caller,
                                                               record=record)) as items:
                 async for seq, data in items:
                     self.read = seq
@@ -196,7 +197,7 @@ class _Session:
         submitted = await self.moves.act(
             self.game_id, action.action, expected=action.expected_version,
             request_id=action.request_id,
-            requested=action.seat if action.HasField("seat") else None, token=self.token)
+            requested=action.seat if action.HasField("seat") else None, caller=self.caller)
         return session_pb2.SessionResponse(ack=session_pb2.SessionAck(
             request_id=action.request_id, submitted=submitted.reply)).SerializeToString(), \
             submitted.seqs
@@ -205,7 +206,7 @@ class _Session:
         request = service_pb2.ResignRequest(game_id=self.game_id, request_id=resign.request_id)
         if resign.HasField("seat"):
             request.seat = resign.seat
-        reply = await self.moves.resign(request, self.token)
+        reply = await self.moves.resign(request, self.caller)
         return session_pb2.SessionResponse(ack=session_pb2.SessionAck(
             request_id=resign.request_id,
             resigned=reply.SerializeToString(deterministic=True))).SerializeToString(), [

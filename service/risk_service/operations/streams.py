@@ -30,6 +30,7 @@ from risk_rules.lifecycle import SeatTokenReissued
 from risk_service.errors import Code, ServiceError, ServiceReason
 from risk_service.feed import FeedHub, FeedRolledBack, Subscriber
 from risk_service.operations import identity, records
+from risk_service.operations.identity import Caller
 from risk_service.operations.limits import Limits
 from risk_service.operations.seed_reveal import draws_secret
 from risk_service.operations.views import events_for, viewer_of
@@ -157,7 +158,7 @@ class Streams:
         return data
 
     async def stream(
-        self, request: service_pb2.StreamEventsRequest, token: str | None,
+        self, request: service_pb2.StreamEventsRequest, caller: Caller,
         max_batch: int | None = None, handoff: Callable[[Handoff], bool] | None = None,
     ) -> AsyncIterator[bytes]:
         """Serialised StreamEventsResponse messages for `request`. `max_batch` (default: the
@@ -165,14 +166,14 @@ class Streams:
         in `event`; above 1 (capped at MAX_BATCH): 1 to max_batch events in `events`.
         `handoff`: see `items`."""
         # closed with this generator, so its subscription ends when the client goes
-        async with contextlib.aclosing(self.items(request, token, max_batch,
+        async with contextlib.aclosing(self.items(request, caller, max_batch,
                                                   handoff=handoff)) as items:
             async for _seq, data in items:
                 if data:
                     yield data
 
     async def items(
-        self, request: service_pb2.StreamEventsRequest, token: str | None,
+        self, request: service_pb2.StreamEventsRequest, caller: Caller,
         max_batch: int | None = None, record: GameRecord | None = None,
         handoff: Callable[[Handoff], bool] | None = None,
     ) -> AsyncGenerator[tuple[int, bytes], None]:
@@ -188,9 +189,9 @@ class Streams:
         limit = min(request.max_batch if max_batch is None else max_batch, MAX_BATCH)
         if record is None:
             record = await records.load(self.store, request.game_id)
-        caller = identity.identify(record, token, self.limits)
+        role = identity.identify(record, caller, self.limits)
         meta = records.decode_meta(record)
-        delay = SpectatorDelay(meta) if caller.seat is None and (
+        delay = SpectatorDelay(meta) if role.seat is None and (
             meta.spectator_delay_events or meta.spectator_delay_seconds) else None
         if delay is not None and request.after_seq and record.status not in records.FINAL:
             # asked for more than the delay has released: refused as if past the last seq,
@@ -202,7 +203,7 @@ class Streams:
         elif request.after_seq > record.last_seq:
             raise rolled_back(record.last_seq, request.after_seq, delayed=delay is not None)
         # the caller's audience: its seat's, a spectator's, or without the draws
-        viewer = viewer_of(caller.seat, caller.seat is None
+        viewer = viewer_of(role.seat, role.seat is None
                            and await draws_secret(self.tournaments, record, meta))
         game_id = record.game_id
         sub = await self.hub.subscribe(game_id, self.limits.subscriber_buffer, record.last_seq)
@@ -229,9 +230,9 @@ class Streams:
                 for index, item in enumerate(release):
                     if item.seq <= sent:
                         continue
-                    reissued = (caller.seat is not None
+                    reissued = (role.seat is not None
                                 and isinstance(item.event, SeatTokenReissued)
-                                and item.event.seat == caller.seat)
+                                and item.event.seat == role.seat)
                     if limit <= 1:
                         yield item.seq, self.message(game_id, item, viewer)
                         sent = item.seq
@@ -248,14 +249,14 @@ class Streams:
                                                        item, pieces) if pieces else b""
                             sent = item.seq
                             first, pieces = 0, []
-                    if reissued and caller.seat is not None:
+                    if reissued and role.seat is not None:
                         # nothing after the reissue reaches a holder of the replaced token
-                        await self._still_seated(game_id, caller.seat, token)
+                        await self._still_seated(game_id, role.seat, caller.token)
                 pending = pending[len(release):]
                 del release
                 if not caught_up:
                     continue
-                if handoff is not None and delay is None and caller.seat is None \
+                if handoff is not None and delay is None and role.seat is None \
                         and not pending \
                         and handoff(Handoff(sub, sent, self, game_id, limit, viewer)):
                     handed = True

@@ -31,7 +31,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import service_pb2
 from risk_rules import variants
 from risk_service.campaigns import CampaignService
 from risk_service.cluster_feed import (
@@ -45,12 +45,12 @@ from risk_service.operations import ACTIVE, GameService, Limits
 from risk_service.redis_access import RedisAccess, check_access
 from risk_service.redis_server import RedisServer, supervise
 from risk_service.server import reflection
-from risk_service.server.calls import Admission
-from risk_service.server.interceptor import RpcInterceptor
+from risk_service.server.calls import Admission, Chain
+from risk_service.server.interceptor import RouteHandlers, RpcInterceptor
 from risk_service.server.limits import RateLimiter, StreamCounter
 from risk_service.server.metrics import Metrics
 from risk_service.server.ops_http import OpsHttp
-from risk_service.server.servicer import RiskServicer
+from risk_service.server.routes import build as build_routes
 from risk_service.settings import Settings
 from risk_service.store.cluster_pipe import ClusterPipe
 from risk_service.store.connection import RedisPyConnection, StoreConnection
@@ -359,14 +359,16 @@ async def start(settings: Settings, redis_url: str) -> App:
                            settings.replay_budget_burst or 10 * settings.replay_budget_per_s,
                            what="replay steps (log entries GetGame's at_version applies)"),
     )
+    # every transport serves the one route table through the one chain (server.routes, calls)
+    chain = Chain(admission, metrics)
+    routes = build_routes(games, campaigns)
+    handlers = RouteHandlers(routes, chain)
     server = grpc.aio.server(
-        interceptors=[RpcInterceptor(metrics, admission)],
+        interceptors=[RpcInterceptor(chain, handlers)],
         options=server_options(settings),
     )
-    # generated grpc code ships without type stubs
-    service_pb2_grpc.add_RiskServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        RiskServicer(games, campaigns, admission=admission, metrics=metrics), server
-    )
+    server.add_generic_rpc_handlers((handlers,))
+    server.add_registered_method_handlers(SERVICE_NAME, handlers.by_name())
     health_servicer = health.aio.HealthServicer()  # "" starts SERVING: the process is alive
     await health_servicer.set(SERVICE_NAME, NOT_SERVING)  # until Redis first answers
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -390,7 +392,7 @@ async def start(settings: Settings, redis_url: str) -> App:
             max_header_bytes=settings.http_max_header_bytes,
             max_headers=settings.http_max_headers,
             max_connections=settings.http_max_connections)
-        app.http = HttpPort(games, campaigns, admission, metrics, limits=limits,
+        app.http = HttpPort(routes, chain, limits=limits,
                             max_message_bytes=settings.max_message_bytes,
                             origins=cors_origins(settings.http_cors_origins),
                             export_keys=None if signer is None else signer.jwks())

@@ -1,17 +1,20 @@
-"""What every call goes through whichever transport carries it: the caller's bearer token,
-admission (rate limits by verified token else address, creations per address, open streams
-per connection and per caller), the client-facing error for an exception, and the call's one
-log line.
+"""What every call goes through whichever transport carries it, once: the chain of links
+around a route's operation (server.routes). A transport reads a `Caller` off its wire (the
+`authorization` value, the peer; on gRPC whether a client certificate was verified) and
+hands it to `Chain.enter` (admission: the rate limit by verified token else address, the
+creation limit per address, open streams per connection and per caller; then the bearer
+token, for a route that reads credentials), runs the operation with it, and ends the call
+with `Chain.leave` and `conclude` (the one log line, the metric, and which error the client
+is told, as a `ServiceError` with the ErrorInfo every transport carries). The transport then
+only writes that answer in its form: a gRPC status, a Connect error, a WebSocket close.
 
-The gRPC interceptor (server.interceptor) and the HTTP port (server.http) each read these
-from their own wire (metadata or headers, a gRPC peer or an ASGI client address) and hand
-them here, so a request refused, limited or logged on one is refused, limited and logged the
-same way on the other. Nothing here imports grpc.
+The `Caller` carries `Admission` as its ledger, so what an operation learns (this token is a
+credential; this replay costs so many steps) reaches the limits without a context variable.
+Nothing here imports grpc.
 """
 
 from __future__ import annotations
 
-import functools
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -23,24 +26,21 @@ from google.rpc import error_details_pb2
 from risk_rules.engine import IllegalAction
 from risk_rules.wire import VariantNotServed, WireError
 from risk_service.errors import Code, ServiceError, ServiceReason
-from risk_service.operations.replay import REPLAY_BUDGET
+from risk_service.operations.identity import Caller
 from risk_service.server.limits import (
     RateLimiter,
     StreamCounter,
     VerifiedTokens,
     caller_key,
     peer_host,
-    token_digest,
 )
 from risk_service.server.metrics import Metrics
+from risk_service.server.routes import Route
 from risk_service.store.unreachable import store_unavailable
-from risk_service.verified import VERIFIED
 
 log = structlog.get_logger("rpc")
 
 DOMAIN = "risk.v1"
-CREATIONS = frozenset({"/risk.v1.RiskService/CreateGame", "/risk.v1.RiskService/CreateCampaign",
-                       "/risk.v1.RiskService/CreateRound"})
 _BEARER = "bearer "
 
 
@@ -122,41 +122,89 @@ class Admission:
         # for days, so their rate is bounded apart from (and below) other calls'
         self.creation = creation or RateLimiter(0, 1)
         self.streams = streams or StreamCounter(0)
-        self.verified = VerifiedTokens()
+        self.verified_tokens = VerifiedTokens()
 
-    def charge_replay(self, authorization: str | None, peer: str, steps: int) -> None:
+    def verified(self, digest: bytes) -> None:
+        """A token that matched a credential (Ledger): a caller of its own from now on."""
+        if self.tracks_callers:
+            self.verified_tokens.add(digest)
+
+    def charge_replay(self, caller: Caller, steps: int) -> None:
         """Spend `steps` of the caller's replay budget (raises RESOURCE_EXHAUSTED /
         RATE_LIMITED over it). The caller is decided now, not at admission: a token the call
         itself proved a credential already counts as its own caller."""
-        self.replay.admit(caller_key(token_digest(authorization), peer, self.verified), steps)
+        self.replay.admit(caller_key(caller.digest, caller.peer, self.verified_tokens), steps)
 
-    def admit(self, method: str, authorization: str | None, peer: str) -> None:
-        """Rate-limit the caller (by verified token, else by address); raises
-        RESOURCE_EXHAUSTED. Health checks and reflection are never limited."""
-        if self.replay.rate > 0 and method.startswith("/risk."):
-            # what the call replays is charged to its caller when it knows the cost
-            REPLAY_BUDGET.set(functools.partial(self.charge_replay, authorization, peer))
-            VERIFIED.set(self.verified.add)
-        if method in CREATIONS and self.creation.rate > 0:
-            self.creation.admit("a:" + peer_host(peer))
-        if not method.startswith("/risk.") or (self.rate.rate <= 0
-                                               and not self.streams.per_caller):
-            return
+    @property
+    def tracks_callers(self) -> bool:
+        """Whether any limit tells callers apart (else nothing is recorded about them)."""
+        return self.rate.rate > 0 or self.streams.per_caller > 0 or self.replay.rate > 0
+
+    def admit(self, caller: Caller, *, creation: bool = False) -> None:
+        """Rate-limit the caller (by verified token, else by address), and a creation by its
+        address; raises RESOURCE_EXHAUSTED."""
+        if creation and self.creation.rate > 0:
+            self.creation.admit("a:" + peer_host(caller.peer))
         if self.rate.rate > 0:
-            self.rate.admit(caller_key(token_digest(authorization), peer, self.verified))
-        # this call's accepted token becomes a caller of its own (its bucket, its streams)
-        VERIFIED.set(self.verified.add)
+            self.rate.admit(caller_key(caller.digest, caller.peer, self.verified_tokens))
 
-    def enter_stream(self, authorization: str | None, peer: str) -> str:
+    def enter_stream(self, caller: Caller) -> str:
         """Count a stream opening against its connection and its caller (raises
         RESOURCE_EXHAUSTED / TOO_MANY_STREAMS over either); the caller key its
         `leave_stream` takes, so a token verified while the stream is open moves nothing."""
-        caller = caller_key(token_digest(authorization), peer, self.verified)
-        self.streams.enter(peer, caller)
-        return caller
+        key = caller_key(caller.digest, caller.peer, self.verified_tokens)
+        self.streams.enter(caller.peer, key)
+        return key
 
-    def leave_stream(self, peer: str, caller: str) -> None:
-        self.streams.leave(peer, caller)
+    def leave_stream(self, peer: str, key: str) -> None:
+        self.streams.leave(peer, key)
+
+
+class Chain:
+    """The links every call of a route goes through, once, on every transport: admission and
+    limits, the credentials, and at its end the open stream left, the one log line, its metric
+    and the client-facing error (`conclude`)."""
+
+    def __init__(self, admission: Admission | None = None,
+                 metrics: Metrics | None = None) -> None:
+        self.admission = admission or Admission()
+        self.metrics = metrics
+
+    def caller(self, authorization: str | None, peer: str, **kwargs: Any) -> Caller:
+        """A transport's caller, its ledger this process's admission (when a limit tells
+        callers apart: else nothing needs telling)."""
+        ledger = self.admission if self.admission.tracks_callers else None
+        return Caller(authorization, peer=peer, ledger=ledger, **kwargs)
+
+    def enter(self, route: Route, caller: Caller) -> str | None:
+        """Admit the call (raises the refusal); for a stream, the caller key it is counted
+        under until `leave`. Then the bearer token, for a route that reads credentials."""
+        if route.limited:
+            self.admission.admit(caller, creation=route.creation)
+        stream = self.admission.enter_stream(caller) if route.stream else None
+        if route.credentials:
+            try:
+                caller.token = bearer_token(caller.authorization)
+            except ServiceError:
+                self.leave(caller, stream)
+                raise
+        return stream
+
+    def leave(self, caller: Caller, stream: str | None) -> None:
+        """The call's stream is no longer open (None: it never counted as one)."""
+        if stream is not None:
+            self.admission.leave_stream(caller.peer, stream)
+
+    def conclude(self, method: str, fields: Mapping[str, str], started: float,
+                 exc: BaseException | None, *, ended: str | None = None,
+                 **extra: str) -> Outcome:
+        return conclude(method, fields, started, exc, self.metrics, ended=ended, **extra)
+
+    def session_calls(self, route: Route, caller: Caller,
+                      status: Callable[[ServiceError], bytes]) -> SessionCalls:
+        """What each action of a session goes through (its own admission and line)."""
+        return SessionCalls(self.admission, self.metrics, status, caller=caller,
+                            prefix=route.path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,20 +261,19 @@ class SessionCalls:
     """What each action on a session goes through, as the unary call it stands for would: the
     caller's rate limit, the one log line (with game and request id) and its metric, and the
     refusal's rich status. `status` puts an error in the transport's form (a serialised
-    google.rpc.Status); `authorization` and `peer` are the session call's."""
+    google.rpc.Status); `caller` is the session call's."""
 
     def __init__(self, admission: Admission, metrics: Metrics | None,
-                 status: Callable[[ServiceError], bytes], *, authorization: str | None,
-                 peer: str, prefix: str) -> None:
+                 status: Callable[[ServiceError], bytes], *, caller: Caller,
+                 prefix: str) -> None:
         self.admission = admission
         self.metrics = metrics
         self.status = status
-        self.authorization = authorization
-        self.peer = peer
+        self.caller = caller
         self.prefix = prefix  # the session method's name: each action logs as `<it>/<action>`
 
     def admit(self, method: str) -> None:
-        self.admission.admit(f"{self.prefix}/{method}", self.authorization, self.peer)
+        self.admission.admit(self.caller)
 
     def conclude(self, method: str, fields: Mapping[str, str], started: float,
                  exc: BaseException | None) -> bytes | None:

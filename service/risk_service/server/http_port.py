@@ -1,12 +1,13 @@
 """The HTTP port: the same RiskService over Connect (binary and JSON), gRPC-Web and plain
 JSON POSTs, served by this process on its own event loop beside gRPC.
 
-connectrpc's ASGI application (generated into pb/risk/v1/service_connect.py) speaks the
-protocols; uvicorn serves it on a socket of this loop (started and stopped with the gRPC
-server, never a thread or process of its own). Like the gRPC servicer, `RiskConnect` only
-reads the caller's token and delegates to the operations; `CallGate` is the HTTP side of
-server.calls: the same admission, the same one log line per call, the same refusals with the
-same `google.rpc.ErrorInfo`, in Connect's codes and its error JSON (or gRPC-Web's trailers).
+connectrpc's ASGI application speaks the protocols; uvicorn serves it on a socket of this
+loop (started and stopped with the gRPC server, never a thread or process of its own). Its
+endpoints are built from the route table (server.routes; `endpoints` here), as the gRPC
+port's handlers are; `CallGate` reads the caller off the headers and is the HTTP side of
+server.calls' chain: the same admission, the same one log line per call, the same refusals
+with the same `google.rpc.ErrorInfo`, in Connect's codes and its error JSON (or gRPC-Web's
+trailers).
 `Cors` answers browsers' preflights for the configured origins.
 
 Over HTTP/1.1 a connection carries one call at a time, so the streams-per-connection limit
@@ -38,7 +39,7 @@ import re
 import resource
 import socket
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
@@ -48,21 +49,19 @@ import uvicorn
 from connectrpc.code import Code as ConnectCode
 from connectrpc.compat import google_protobuf_json_codec
 from connectrpc.errors import ConnectError, ErrorDetail
-from connectrpc.method import StreamType
+from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.request import RequestContext
+from connectrpc.server import ConnectASGIApplication, Endpoint
 from google.protobuf import json_format
 from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2
 from protobuf.wkt import Any as AnyMessage
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from risk_proto.risk.v1 import service_pb2, session_pb2, tournament_pb2, variant_pb2
-from risk_proto.risk.v1.service_connect import RiskServiceASGIApplication
-from risk_service.campaigns import CampaignService
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
-from risk_service.operations import GameService
+from risk_service.operations import Caller
 from risk_service.server import calls
-from risk_service.server.metrics import Metrics
+from risk_service.server.routes import SERVICE, Kind, Route
 from risk_service.server.status import rich_status
 from risk_service.server.web_app import EXPORT_KEYS_PATH, WebApp
 from risk_service.server.websocket import WebSockets, error_debug
@@ -145,25 +144,15 @@ class JsonCodec:
         return decoded
 
 
-def _encoded(data: bytes, message_type: type[RES]) -> RES:
-    # The generated interface names the reply's message type; `Encoded` stands in for it and
-    # only this module's codecs ever see it (the gRPC servicer returns bytes the same way).
-    return cast(RES, Encoded(data, cast(type[Message], message_type)))
-
-
-# ---- the servicer ----------------------------------------------------------------------------
-
-
-def credentials(ctx: RequestContext[Any, Any]) -> str | None:
-    """The caller's bearer token from `Authorization`. No client certificate is asked for on
-    this port, so organiser tokens that need one are refused here as on a plain listener."""
-    return calls.bearer_token(ctx.request_headers.get("authorization"))
-
+# ---- the routes as connectrpc's endpoints ---------------------------------------------------
 
 # How long a browser or proxy may keep a variant's description fetched with GET: it changes
 # only with a deployment that changes the rules, and a client that sees a game with another
 # rules_version than the cached description's asks again.
 _DESCRIPTION_MAX_AGE_S = 3600
+
+_STREAM_TYPES = {Kind.UNARY: StreamType.UNARY, Kind.SERVER_STREAM: StreamType.SERVER_STREAM,
+                 Kind.BIDI: StreamType.BIDI_STREAM}
 
 
 def cacheable(ctx: RequestContext[Any, Any]) -> None:
@@ -172,132 +161,69 @@ def cacheable(ctx: RequestContext[Any, Any]) -> None:
         ctx.response_headers["cache-control"] = f"public, max-age={_DESCRIPTION_MAX_AGE_S}"
 
 
-class RiskConnect:
-    """RiskService for connectrpc: read the caller's token, delegate to the operations."""
+def _caller() -> Caller:
+    """The call's caller, read off its headers by `CallGate` as the call began."""
+    call = _CALL.get()
+    return call.caller if call is not None and call.caller is not None else Caller()
 
-    def __init__(self, games: GameService, campaigns: CampaignService) -> None:
-        self.games = games
-        self.campaigns = campaigns
 
-    async def create_game(self, request: service_pb2.CreateGameRequest,
-                          ctx: RequestContext[Any, Any], /) -> service_pb2.CreateGameResponse:
-        return await self.games.create(request, credentials(ctx))
+def _unary(route: Route) -> Callable[[Any, RequestContext[Any, Any]], Awaitable[Any]]:
+    async def call(request: Any, ctx: RequestContext[Any, Any], /) -> Any:
+        reply = await route.call(request, _caller())
+        if route.cacheable:
+            cacheable(ctx)
+        # a serialised reply (SubmitAction's stored bytes) goes out as it is (`Encoded`)
+        return Encoded(reply, route.response) if route.encoded else reply
+    return call
 
-    async def join_game(self, request: service_pb2.JoinGameRequest,
-                        ctx: RequestContext[Any, Any], /) -> service_pb2.JoinGameResponse:
-        return await self.games.join(request)
 
-    async def get_game(self, request: service_pb2.GetGameRequest,
-                       ctx: RequestContext[Any, Any], /) -> service_pb2.GetGameResponse:
-        return await self.games.get(request, credentials(ctx))
+def _server_stream(route: Route) -> Callable[[Any, RequestContext[Any, Any]], AsyncIterator[Any]]:
+    async def call(request: Any, ctx: RequestContext[Any, Any], /) -> AsyncIterator[Any]:
+        async for reply in route.call(request, _caller()):
+            yield Encoded(reply, route.response) if route.encoded else reply
+    return call
 
-    async def list_games(self, request: service_pb2.ListGamesRequest,
-                         ctx: RequestContext[Any, Any], /) -> service_pb2.ListGamesResponse:
-        return await self.games.list(request)
 
-    async def list_legal_actions(
-        self, request: service_pb2.ListLegalActionsRequest, ctx: RequestContext[Any, Any], /,
-    ) -> service_pb2.ListLegalActionsResponse:
-        return await self.games.legal_actions(request, credentials(ctx))
-
-    async def submit_action(self, request: service_pb2.SubmitActionRequest,
-                            ctx: RequestContext[Any, Any], /,
-                            ) -> service_pb2.SubmitActionResponse:
-        reply = await self.games.submit(request, credentials(ctx))
-        return _encoded(reply, service_pb2.SubmitActionResponse)
-
-    async def stream_events(self, request: service_pb2.StreamEventsRequest,
-                            ctx: RequestContext[Any, Any], /,
-                            ) -> AsyncIterator[service_pb2.StreamEventsResponse]:
-        async for reply in self.games.stream(request, credentials(ctx)):
-            yield _encoded(reply, service_pb2.StreamEventsResponse)
-
-    async def session(self, requests: AsyncIterator[session_pb2.SessionRequest],
-                      ctx: RequestContext[Any, Any], /,
-                      ) -> AsyncIterator[session_pb2.SessionResponse]:
+def _bidi(route: Route) -> Callable[[Any, RequestContext[Any, Any]], AsyncIterator[Any]]:
+    async def call(requests: Any, ctx: RequestContext[Any, Any], /) -> AsyncIterator[Any]:
         # a bidirectional stream needs HTTP/2 both ways, which Connect over HTTP/1.1,
         # gRPC-Web and browsers cannot give: on this port a session is a WebSocket
         raise ServiceError(Code.UNIMPLEMENTED, ServiceReason.METHOD_NOT_AVAILABLE,
-                           "Session is served on the gRPC port, and on this port as a "
+                           f"{route.name} is served on the gRPC port, and on this port as a "
                            "WebSocket (GET with Upgrade: websocket); over plain HTTP use "
                            "SubmitAction and StreamEvents")
         yield  # an async generator, as connectrpc expects of a streaming method
+    return call
 
-    async def create_round(self, request: tournament_pb2.CreateRoundRequest,
-                           ctx: RequestContext[Any, Any], /,
-                           ) -> tournament_pb2.CreateRoundResponse:
-        return await self.games.create_round(request, credentials(ctx))
 
-    async def stream_results(self, request: tournament_pb2.StreamResultsRequest,
-                             ctx: RequestContext[Any, Any], /,
-                             ) -> AsyncIterator[tournament_pb2.StreamResultsResponse]:
-        async for reply in self.games.stream_results(request):
-            yield _encoded(reply, tournament_pb2.StreamResultsResponse)
+def endpoints(routes: Mapping[str, Route]) -> dict[str, Any]:
+    """connectrpc's endpoints for the route table (what protoc-gen-connectrpc generates per
+    service, built here from the same descriptor so a new route needs no code here)."""
+    out: dict[str, Any] = {}
+    for path, route in routes.items():
+        info = MethodInfo(
+            name=route.name, service_name=path.split("/")[1], input=route.request,
+            output=route.response, stream_type=_STREAM_TYPES[route.kind],
+            idempotency_level=(IdempotencyLevel.UNKNOWN if route.side_effects
+                               else IdempotencyLevel.NO_SIDE_EFFECTS))
+        if route.kind is Kind.UNARY:
+            out[path] = Endpoint.unary(method=info, function=_unary(route))
+        elif route.kind is Kind.SERVER_STREAM:
+            out[path] = Endpoint.server_stream(method=info, function=_server_stream(route))
+        else:
+            out[path] = Endpoint.bidi_stream(method=info, function=_bidi(route))
+    return out
 
-    async def ping(self, request: service_pb2.PingRequest,
-                   ctx: RequestContext[Any, Any], /) -> service_pb2.PingResponse:
-        return service_pb2.PingResponse()
 
-    async def start_game(self, request: service_pb2.StartGameRequest,
-                         ctx: RequestContext[Any, Any], /) -> service_pb2.StartGameResponse:
-        return await self.games.start(request, credentials(ctx))
+class RouteApplication(ConnectASGIApplication[Mapping[str, Route]]):
+    """connectrpc's ASGI application serving the route table."""
 
-    async def cancel_game(self, request: service_pb2.CancelGameRequest,
-                          ctx: RequestContext[Any, Any], /) -> service_pb2.CancelGameResponse:
-        return await self.games.cancel(request, credentials(ctx))
+    def __init__(self, routes: Mapping[str, Route], **options: Any) -> None:
+        super().__init__(service=routes, endpoints=endpoints, **options)
 
-    async def reissue_seat_token(
-        self, request: service_pb2.ReissueSeatTokenRequest, ctx: RequestContext[Any, Any], /,
-    ) -> service_pb2.ReissueSeatTokenResponse:
-        return await self.games.reissue(request, credentials(ctx))
-
-    async def resign(self, request: service_pb2.ResignRequest,
-                     ctx: RequestContext[Any, Any], /) -> service_pb2.ResignResponse:
-        return await self.games.resign(request, credentials(ctx))
-
-    async def export_game(self, request: service_pb2.ExportGameRequest,
-                          ctx: RequestContext[Any, Any], /) -> service_pb2.GameExport:
-        return await self.games.export(request, credentials(ctx))
-
-    async def describe_variant(
-        self, request: variant_pb2.DescribeVariantRequest, ctx: RequestContext[Any, Any], /,
-    ) -> variant_pb2.DescribeVariantResponse:
-        reply = await self.games.describe_variant(request)
-        cacheable(ctx)
-        return reply
-
-    async def list_variants(
-        self, request: variant_pb2.ListVariantsRequest, ctx: RequestContext[Any, Any], /,
-    ) -> variant_pb2.ListVariantsResponse:
-        reply = await self.games.list_variants(request)
-        cacheable(ctx)
-        return reply
-
-    async def create_campaign(
-        self, request: service_pb2.CreateCampaignRequest, ctx: RequestContext[Any, Any], /,
-    ) -> service_pb2.CreateCampaignResponse:
-        return await self.campaigns.create(request, credentials(ctx))
-
-    async def get_campaign(self, request: service_pb2.GetCampaignRequest,
-                           ctx: RequestContext[Any, Any], /,
-                           ) -> service_pb2.GetCampaignResponse:
-        return await self.campaigns.get(request, credentials(ctx))
-
-    async def list_campaigns(
-        self, request: service_pb2.ListCampaignsRequest, ctx: RequestContext[Any, Any], /,
-    ) -> service_pb2.ListCampaignsResponse:
-        return await self.campaigns.list(request)
-
-    async def start_campaign_game(
-        self, request: service_pb2.StartCampaignGameRequest, ctx: RequestContext[Any, Any], /,
-    ) -> service_pb2.StartCampaignGameResponse:
-        return await self.campaigns.start_game(request, credentials(ctx))
-
-    async def submit_campaign_decision(
-        self, request: service_pb2.SubmitCampaignDecisionRequest,
-        ctx: RequestContext[Any, Any], /,
-    ) -> service_pb2.SubmitCampaignDecisionResponse:
-        return await self.campaigns.decide(request, credentials(ctx))
+    @property
+    def path(self) -> str:
+        return "/" + SERVICE.full_name
 
 
 # ---- admission, the log line, errors ---------------------------------------------------------
@@ -312,7 +238,8 @@ class Call:
     started: float = field(default_factory=time.perf_counter)
     fields: dict[str, str] = field(default_factory=dict)
     protocol: str = "connect"
-    stream: str | None = None  # a stream's caller key (Admission.enter_stream), once counted
+    caller: Caller | None = None  # read off the headers once the call begins
+    stream: str | None = None  # a stream's caller key (Chain.enter), once counted
     logged: bool = False
 
 
@@ -366,21 +293,21 @@ def _library_error(exc: BaseException) -> BaseException | str:
 
 
 class CallGate:
-    """connectrpc's metadata interceptor: admission before the request body is read, then
-    the call's one line and its error in the service's vocabulary at its end."""
+    """connectrpc's metadata interceptor: the caller read off the headers and the chain's
+    admission before the request body is read, then the call's one line and its error in
+    the service's vocabulary at its end."""
 
-    def __init__(self, admission: calls.Admission, metrics: Metrics | None) -> None:
-        self.admission = admission
-        self.metrics = metrics
+    def __init__(self, routes: Mapping[str, Route], chain: calls.Chain) -> None:
+        self.routes = routes
+        self.chain = chain
 
     async def on_start(self, ctx: RequestContext[Any, Any]) -> Call:
-        call = _CALL.get() or Call(f"/{ctx.method.service_name}/{ctx.method.name}", "unknown")
+        path = f"/{ctx.method.service_name}/{ctx.method.name}"
+        call = _CALL.get() or Call(path, "unknown")
         call.protocol = protocol_of(ctx.request_headers.get("content-type", ""))
         try:
-            authorization = ctx.request_headers.get("authorization")
-            self.admission.admit(call.path, authorization, call.peer)
-            if ctx.method.stream_type is StreamType.SERVER_STREAM:
-                call.stream = self.admission.enter_stream(authorization, call.peer)
+            call.caller = self.chain.caller(ctx.request_headers.get("authorization"), call.peer)
+            call.stream = self.chain.enter(self.routes[path], call.caller)
         except Exception as exc:
             # an on_start that raises gets no on_end: the refusal is logged and answered here
             raise self._answer(call, exc) from None
@@ -388,8 +315,8 @@ class CallGate:
 
     async def on_end(self, call: Call, ctx: RequestContext[Any, Any],
                      error: Exception | None, /) -> None:
-        if call.stream is not None:
-            self.admission.leave_stream(call.peer, call.stream)
+        if call.caller is not None:
+            self.chain.leave(call.caller, call.stream)
         if error is None:
             self._conclude(call, None)
             return
@@ -408,8 +335,8 @@ class CallGate:
     def _conclude(self, call: Call, exc: BaseException | None,
                   ended: str | None = None) -> calls.Outcome:
         call.logged = True
-        return calls.conclude(call.path, call.fields, call.started, exc, self.metrics,
-                              ended=ended, protocol=call.protocol)
+        return self.chain.conclude(call.path, call.fields, call.started, exc, ended=ended,
+                                   protocol=call.protocol)
 
 
 class RequestFields:
@@ -781,14 +708,13 @@ def split_address(address: str) -> tuple[str, int]:
 class HttpPort:
     """uvicorn serving the Connect application on this event loop."""
 
-    def __init__(self, games: GameService, campaigns: CampaignService,
-                 admission: calls.Admission, metrics: Metrics | None, *,
+    def __init__(self, routes: Mapping[str, Route], chain: calls.Chain, *,
                  max_message_bytes: int, origins: frozenset[str],
                  export_keys: bytes | None = None, limits: HttpLimits | None = None) -> None:
         self.limits = limits or HttpLimits()
-        connect = RiskServiceASGIApplication(
-            RiskConnect(games, campaigns),
-            interceptors=[CallGate(admission, metrics), RequestFields()],
+        connect = RouteApplication(
+            routes,
+            interceptors=[CallGate(routes, chain), RequestFields()],
             read_max_bytes=max_message_bytes,
             codecs=[BinaryCodec(), JsonCodec()],
         )
@@ -798,7 +724,7 @@ class HttpPort:
         self.app = RequestGuard(WebApp(Cors(connect, origins), published=published),
                                 self.limits.max_headers)
         # an upgrade to WebSocket on a streaming method's path (server.websocket)
-        self.websockets = WebSockets(games, admission, metrics,
+        self.websockets = WebSockets(routes, chain,
                                      max_message_bytes=max_message_bytes, origins=origins,
                                      status=rich_status,
                                      request_timeout_s=self.limits.request_timeout_s,

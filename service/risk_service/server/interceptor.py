@@ -1,20 +1,24 @@
-"""Every gRPC call passes here: admission, one structlog line with its outcome, and errors
-mapped to statuses.
+"""The gRPC transport of the route table: RiskService is served by one generic handler built
+from server.routes (`RouteHandlers`), and the process's other services (health, reflection) by
+their libraries' handlers, wrapped by `RpcInterceptor` in the same links.
 
-The line carries the method, the game id and the client's request id (when the request has
-them), the status code and the duration; never a token. Admission, the line and which error
-the client is told are server.calls', shared with the HTTP port; this module reads them off
-gRPC's call and sets gRPC's status. Exceptions that are the client's doing become their
-documented status; anything else is logged with its traceback and answered INTERNAL without
-details. Bytes that do not parse as the method's
-request message are the client's doing too: they reach the call as `Undecodable` and are
-answered INVALID_ARGUMENT (gRPC itself would answer UNKNOWN, and log nothing).
+For each call this module reads the `Caller` off gRPC's call (its `authorization` metadata,
+its peer, and on request whether the TLS handshake verified a client certificate), passes it
+through server.calls' chain (admission, the credentials, the one log line, which error the
+client is told) and sets gRPC's status with the ErrorInfo. The line carries the method, the
+game id and the client's request id (when the request has them), the status code and the
+duration; never a token. Exceptions that are the client's doing become their documented
+status; anything else is logged with its traceback and answered INTERNAL without details.
+Bytes that do not parse as the method's request message are the client's doing too: they
+reach the call as `Undecodable` and are answered INVALID_ARGUMENT (gRPC itself would answer
+UNKNOWN, and log nothing).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -23,14 +27,17 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from risk_service.errors import malformed
-from risk_service.server.calls import Admission, conclude, request_fields, single_authorization
-from risk_service.server.metrics import Metrics
-from risk_service.server.status import status_of
+from risk_service.operations import Caller
+from risk_service.server.calls import Chain, request_fields, single_authorization
+from risk_service.server.routes import Kind, Route, foreign
+from risk_service.server.status import rich_status, status_of
 
 # how long a session refused as it opens may take to send its first message (_opening)
 REFUSAL_WAIT_S = 1.0
 
 Behaviour = Callable[[Any, grpc.aio.ServicerContext], Any]
+# what a wrapped call runs once admitted: the route's operation, or a library's handler
+Invoke = Callable[[Any, grpc.aio.ServicerContext, Caller], Any]
 
 
 class Undecodable:
@@ -74,19 +81,53 @@ def _check_decoded(request: Any) -> None:
         raise malformed(f"the request is not a valid message of its type: {request.error[:200]}")
 
 
-class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc ships no stubs
-    def __init__(self, metrics: Metrics | None = None,
-                 admission: Admission | None = None) -> None:
-        self.metrics = metrics
-        self.admission = admission or Admission()
-        # wrapped handlers by method: a method's handler never changes, so it is wrapped once
-        self._wrapped: dict[str, grpc.RpcMethodHandler] = {}
+def has_client_cert(context: grpc.aio.ServicerContext) -> bool:
+    """Whether the peer presented a client certificate that the TLS handshake verified.
 
-    def _admit(self, method: str, context: grpc.aio.ServicerContext) -> str | None:
-        """Admit the call; its `authorization` (a stream is also counted against its caller)."""
-        authorization = single_authorization(context.invocation_metadata() or ())
-        self.admission.admit(method, authorization, context.peer())
-        return authorization
+    Only a listener that requires client certificates asks for one (see server.app), and a
+    certificate reaches the auth context only once it has been verified against the CA."""
+    auth = context.auth_context() or {}
+    return bool(auth.get("x509_pem_cert") or auth.get("x509_common_name"))
+
+
+class RouteHandlers(grpc.GenericRpcHandler):  # type: ignore[misc]  # grpc ships no stubs
+    """RiskService for grpc.aio: one method handler per route of the table."""
+
+    def __init__(self, routes: dict[str, Route], chain: Chain) -> None:
+        self.service_name = next(iter(routes)).split("/")[1] if routes else ""
+        self.handlers = {path: _handler(route, chain, _operation(route, chain),
+                                        route.request.FromString,
+                                        route.response.SerializeToString)
+                         for path, route in routes.items()}
+
+    def service(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
+        return self.handlers.get(details.method)
+
+    def by_name(self) -> dict[str, grpc.RpcMethodHandler]:
+        """The handlers by method name, for grpc.aio's registered methods."""
+        return {path.rpartition("/")[2]: handler for path, handler in self.handlers.items()}
+
+
+def _operation(route: Route, chain: Chain) -> Invoke:
+    """The route's operation as a gRPC behaviour calls it (a session with its actions'
+    links, each refused action's status in gRPC's rich form)."""
+    if route.kind is Kind.BIDI:
+        def session(requests: Any, _context: grpc.aio.ServicerContext, caller: Caller) -> Any:
+            return route.call(requests, caller, chain.session_calls(route, caller, rich_status))
+        return session
+    return lambda request, _context, caller: route.call(request, caller)
+
+
+class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc ships no stubs
+    """The process's other services (health, reflection) through the same links: each call's
+    line and metric, its status, and its stream counted; RiskService's own calls come
+    wrapped already (`RouteHandlers`) and pass untouched."""
+
+    def __init__(self, chain: Chain, routes: RouteHandlers | None = None) -> None:
+        self.chain = chain
+        # wrapped handlers by method: a method's handler never changes, so it is wrapped once
+        self._wrapped: dict[str, grpc.RpcMethodHandler] = dict(
+            routes.handlers if routes is not None else {})
 
     async def intercept_service(
         self,
@@ -99,140 +140,154 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc 
             return wrapped
         handler = await continuation(details)
         if handler is None:
-            return None
-        wrapped = self._wrap(method, handler)
+            return handler
+        kind = (Kind.BIDI if handler.stream_stream else Kind.SERVER_STREAM
+                if handler.unary_stream else Kind.UNARY if handler.unary_unary else None)
+        if kind is None:
+            return handler
+        behaviour = handler.stream_stream or handler.unary_stream or handler.unary_unary
+        wrapped = _handler(foreign(method, kind), self.chain,
+                           lambda request, context, _caller: behaviour(request, context),
+                           handler.request_deserializer, handler.response_serializer)
         self._wrapped[method] = wrapped
         return wrapped
 
-    def _wrap(self, method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
-        if handler.unary_unary:
-            return grpc.unary_unary_rpc_method_handler(
-                self._unary(method, handler.unary_unary),
-                request_deserializer=_tolerant(handler.request_deserializer),
-                response_serializer=_passthrough(handler.response_serializer),
-            )
-        if handler.unary_stream:
-            return grpc.unary_stream_rpc_method_handler(
-                self._stream(method, handler.unary_stream),
-                request_deserializer=_tolerant(handler.request_deserializer),
-                response_serializer=_passthrough(handler.response_serializer),
-            )
-        if handler.stream_stream:
-            return grpc.stream_stream_rpc_method_handler(
-                self._bidi(method, handler.stream_stream),
-                request_deserializer=_tolerant(handler.request_deserializer),
-                response_serializer=_passthrough(handler.response_serializer),
-            )
-        return handler
 
-    def _finish(
-        self, method: str, request: Any, started: float, exc: BaseException | None,
-        context: grpc.aio.ServicerContext,
-    ) -> None:
-        """Log the call and, for a failure, set the call's status.
+def _handler(route: Route, chain: Chain, invoke: Invoke,
+             deserializer: Callable[[bytes], Any] | None,
+             serializer: Callable[[Any], bytes] | None) -> grpc.RpcMethodHandler:
+    make = (grpc.stream_stream_rpc_method_handler if route.kind is Kind.BIDI
+            else grpc.unary_stream_rpc_method_handler if route.kind is Kind.SERVER_STREAM
+            else grpc.unary_unary_rpc_method_handler)
+    wrap = _bidi if route.kind is Kind.BIDI else (
+        _stream if route.kind is Kind.SERVER_STREAM else _unary)
+    return make(wrap(route, chain, invoke), request_deserializer=_tolerant(deserializer),
+                response_serializer=_passthrough(serializer))
 
-        A failure is answered by setting the status, not by `context.abort`: abort raises an
-        exception that the call's state keeps, and its traceback holds this frame, the context
-        and so the call state itself: a reference cycle per refused call, which keeps the
-        request (and gRPC's buffers for it) alive until the cycle collector runs. Under a flood
-        of refused requests the memory held grows with every refusal (bench/abuse.py flood;
-        figures in bench/RESULTS.md, "Abuse")."""
-        outcome = conclude(method, request_fields(request), started, exc, self.metrics)
-        if exc is None:
+
+def _caller(chain: Chain, context: grpc.aio.ServicerContext) -> Caller:
+    """The call's caller as gRPC carries it (two `authorization` values are refused)."""
+    return chain.caller(single_authorization(context.invocation_metadata() or ()),
+                        context.peer(), client_cert=functools.partial(has_client_cert, context))
+
+
+def _finish(chain: Chain, method: str, request: Any, started: float, *,
+            exc: BaseException | None, context: grpc.aio.ServicerContext) -> None:
+    """Log the call and, for a failure, set the call's status.
+
+    A failure is answered by setting the status, not by `context.abort`: abort raises an
+    exception that the call's state keeps, and its traceback holds this frame, the context
+    and so the call state itself: a reference cycle per refused call, which keeps the
+    request (and gRPC's buffers for it) alive until the cycle collector runs. Under a flood
+    of refused requests the memory held grows with every refusal (bench/abuse.py flood;
+    figures in bench/RESULTS.md, "Abuse")."""
+    fields = request_fields(request) if request is not None else {}
+    outcome = chain.conclude(method, fields, started, exc)
+    if exc is None:
+        return
+    if outcome.error is None:
+        context.set_code(grpc.StatusCode.INTERNAL)
+        context.set_details("internal error")
+        return
+    status, message, trailing = status_of(outcome.error)
+    context.set_code(status)
+    context.set_details(message)
+    context.set_trailing_metadata(trailing)
+
+
+def _cancelled(chain: Chain, method: str, request: Any, started: float) -> None:
+    fields = request_fields(request) if request is not None else {}
+    chain.conclude(method, fields, started, None, ended="CANCELLED")
+
+
+def _unary(route: Route, chain: Chain, invoke: Invoke) -> Behaviour:
+    method = route.path
+
+    async def wrapped(request: Any, context: grpc.aio.ServicerContext) -> Any:
+        started = time.perf_counter()
+        try:
+            caller = _caller(chain, context)
+            chain.enter(route, caller)
+            _check_decoded(request)
+            reply = await invoke(request, context, caller)
+        except asyncio.CancelledError:
+            _cancelled(chain, method, request, started)
+            raise
+        except grpc.aio.AbortError:
+            raise
+        except Exception as exc:
+            _finish(chain, method, request, started, exc=exc, context=context)
+            return None  # the status is set; gRPC sends no message with it
+        _finish(chain, method, request, started, exc=None, context=context)
+        return reply
+
+    return wrapped
+
+
+def _stream(route: Route, chain: Chain, invoke: Invoke) -> Behaviour:
+    method = route.path
+
+    async def wrapped(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        started = time.perf_counter()
+        caller: Caller | None = None
+        stream: str | None = None
+        try:
+            caller = _caller(chain, context)
+            stream = chain.enter(route, caller)
+            _check_decoded(request)
+            async for reply in invoke(request, context, caller):
+                yield reply
+        except (asyncio.CancelledError, GeneratorExit):
+            _cancelled(chain, method, request, started)
+            raise
+        except grpc.aio.AbortError:
+            raise
+        except Exception as exc:
+            _finish(chain, method, request, started, exc=exc, context=context)
+            return  # the status is set: the stream ends with it
+        finally:
+            if caller is not None:
+                chain.leave(caller, stream)
+        _finish(chain, method, request, started, exc=None, context=context)
+
+    return wrapped
+
+
+def _bidi(route: Route, chain: Chain, invoke: Invoke) -> Behaviour:
+    """A session (the one bidirectional call): admitted and counted as a stream when it
+    opens, logged when it ends; each message it reads must decode (a stream that sends
+    bytes of another type is malformed and ends INVALID_ARGUMENT). The actions on it
+    are admitted and logged one by one by the session itself (calls.SessionCalls)."""
+    method = route.path
+
+    async def wrapped(requests: AsyncIterator[Any],
+                      context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        started = time.perf_counter()
+        caller: Caller | None = None
+        stream: str | None = None
+        try:
+            try:
+                caller = _caller(chain, context)
+                stream = chain.enter(route, caller)
+            except Exception:
+                await _opening(requests)
+                raise
+            async for reply in invoke(_decoded(requests), context, caller):
+                yield reply
+        except (asyncio.CancelledError, GeneratorExit):
+            _cancelled(chain, method, None, started)
+            raise
+        except grpc.aio.AbortError:
+            raise
+        except Exception as exc:
+            _finish(chain, method, None, started, exc=exc, context=context)
             return
-        if outcome.error is None:
-            context.set_code(grpc.StatusCode.INTERNAL)
-            context.set_details("internal error")
-            return
-        status, message, trailing = status_of(outcome.error)
-        context.set_code(status)
-        context.set_details(message)
-        context.set_trailing_metadata(trailing)
+        finally:
+            if caller is not None:
+                chain.leave(caller, stream)
+        _finish(chain, method, None, started, exc=None, context=context)
 
-    def _cancelled(self, method: str, request: Any, started: float) -> None:
-        conclude(method, request_fields(request), started, None, self.metrics,
-                 ended="CANCELLED")
-
-    def _unary(self, method: str, behaviour: Behaviour) -> Behaviour:
-        async def wrapped(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            started = time.perf_counter()
-            try:
-                self._admit(method, context)
-                _check_decoded(request)
-                reply = await behaviour(request, context)
-            except asyncio.CancelledError:
-                self._cancelled(method, request, started)
-                raise
-            except grpc.aio.AbortError:
-                raise
-            except Exception as exc:
-                self._finish(method, request, started, exc, context)
-                return None  # the status is set; gRPC sends no message with it
-            self._finish(method, request, started, None, context)
-            return reply
-
-        return wrapped
-
-    def _stream(self, method: str, behaviour: Behaviour) -> Behaviour:
-        async def wrapped(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-            started = time.perf_counter()
-            peer = context.peer()
-            caller: str | None = None
-            try:
-                authorization = self._admit(method, context)
-                _check_decoded(request)
-                caller = self.admission.enter_stream(authorization, peer)
-                async for reply in behaviour(request, context):
-                    yield reply
-            except (asyncio.CancelledError, GeneratorExit):
-                self._cancelled(method, request, started)
-                raise
-            except grpc.aio.AbortError:
-                raise
-            except Exception as exc:
-                self._finish(method, request, started, exc, context)
-                return  # the status is set: the stream ends with it
-            finally:
-                if caller is not None:
-                    self.admission.leave_stream(peer, caller)
-            self._finish(method, request, started, None, context)
-
-        return wrapped
-
-    def _bidi(self, method: str, behaviour: Behaviour) -> Behaviour:
-        """A session (the one bidirectional call): admitted and counted as a stream when it
-        opens, logged when it ends; each message it reads must decode (a stream that sends
-        bytes of another type is malformed and ends INVALID_ARGUMENT). The actions on it
-        are admitted and logged one by one by the session itself (calls.SessionCalls)."""
-
-        async def wrapped(requests: AsyncIterator[Any],
-                          context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-            started = time.perf_counter()
-            peer = context.peer()
-            caller: str | None = None
-            try:
-                try:
-                    authorization = self._admit(method, context)
-                    caller = self.admission.enter_stream(authorization, peer)
-                except Exception:
-                    await _opening(requests)
-                    raise
-                async for reply in behaviour(_decoded(requests), context):
-                    yield reply
-            except (asyncio.CancelledError, GeneratorExit):
-                self._cancelled(method, None, started)
-                raise
-            except grpc.aio.AbortError:
-                raise
-            except Exception as exc:
-                self._finish(method, None, started, exc, context)
-                return
-            finally:
-                if caller is not None:
-                    self.admission.leave_stream(peer, caller)
-            self._finish(method, None, started, None, context)
-
-        return wrapped
+    return wrapped
 
 
 async def _opening(requests: AsyncIterator[Any]) -> None:

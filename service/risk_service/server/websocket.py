@@ -58,7 +58,7 @@ import logging
 import socket
 import struct
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
 import structlog
@@ -81,10 +81,10 @@ from websockets.typing import BytesLike, Subprotocol
 from risk_proto.risk.v1 import service_pb2, session_pb2
 from risk_rules.wire import DecodedEvent
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
-from risk_service.operations import GameService
+from risk_service.operations import Caller
 from risk_service.operations.streams import Handoff, rolled_back
 from risk_service.server import calls
-from risk_service.server.metrics import Metrics
+from risk_service.server.routes import Route
 from risk_service.server.status import code_number
 
 log = structlog.get_logger("rpc")
@@ -182,13 +182,14 @@ class WebSockets:
     """What the HTTP port's WebSocket calls share: the operations and the transports' rules.
     uvicorn builds one protocol per upgraded connection through `protocol`."""
 
-    def __init__(self, games: GameService, admission: calls.Admission, metrics: Metrics | None,
+    def __init__(self, routes: Mapping[str, Route], chain: calls.Chain,
                  *, max_message_bytes: int, origins: frozenset[str],
                  status: Callable[[ServiceError], bytes], request_timeout_s: float = 10.0,
                  max_headers: int = 100) -> None:
-        self.games = games
-        self.admission = admission
-        self.metrics = metrics
+        self.routes = routes  # the calls are the route table's (server.routes)
+        self.chain = chain
+        self.admission = chain.admission
+        self.metrics = chain.metrics
         self.max_message_bytes = max_message_bytes
         self.origins = origins
         self.status = status  # a session's refused action in its SessionError (rich status)
@@ -583,17 +584,18 @@ class WebSocketCall(asyncio.Protocol):
         self.transport.write(frame(_BINARY, data))
 
     async def _call(self, path: str, authorization: str | None,
-                    run: Callable[[str | None, dict[str, str]], AsyncIterator[bytes]]) -> None:
-        """The call's life: its credentials, admission and the open-streams limit, the
-        messages out, its end and its one log line."""
+                    run: Callable[[Route, Caller, dict[str, str]], AsyncIterator[bytes]]
+                    ) -> None:
+        """The call's life through the chain (server.calls): its caller, admission and the
+        open-streams limit, its credentials, the messages out, its end and its one log line."""
         self.path, self.started = path, time.perf_counter()
-        admission = self.shared.admission
+        chain = self.shared.chain
+        route = self.shared.routes[path]
         try:
             try:
-                token = calls.bearer_token(authorization)
-                admission.admit(path, authorization, self.peer)
-                self.caller = admission.enter_stream(authorization, self.peer)
-                async for data in run(token, self.fields):
+                caller = chain.caller(authorization, self.peer)
+                self.caller = chain.enter(route, caller)
+                async for data in run(route, caller, self.fields):
                     await self._write(data)
                 if self.handoff is not None:
                     self.task = None  # the stream goes on without it (`pushed`)
@@ -626,7 +628,8 @@ class WebSocketCall(asyncio.Protocol):
         self._send(_TEXT, error_json(outcome.error))
         self._close(STATUS_BASE + code_number(outcome.code), reason)
 
-    async def _stream(self, token: str | None, fields: dict[str, str]) -> AsyncIterator[bytes]:
+    async def _stream(self, route: Route, caller: Caller, fields: dict[str, str]
+                      ) -> AsyncIterator[bytes]:
         data = await self._get()
         if data is None:
             raise _Closed  # the client left before asking anything
@@ -635,8 +638,8 @@ class WebSocketCall(asyncio.Protocol):
         except DecodeError as exc:
             raise malformed(f"the request is not a valid message of its type: {exc}") from None
         fields.update(calls.request_fields(request))
-        async with contextlib.aclosing(_generator(self.shared.games.stream(
-                request, token, handoff=self._follow))) as replies:
+        async with contextlib.aclosing(_generator(route.call(
+                request, caller, handoff=self._follow))) as replies:
             async for reply in replies:
                 yield reply
 
@@ -714,12 +717,9 @@ class WebSocketCall(asyncio.Protocol):
         if caller is not None:
             self.shared.admission.leave_stream(self.peer, caller)
 
-    async def _session(self, token: str | None, fields: dict[str, str]
+    async def _session(self, route: Route, caller: Caller, fields: dict[str, str]
                        ) -> AsyncIterator[bytes]:
-        actions = calls.SessionCalls(
-            self.shared.admission, self.shared.metrics, self.shared.status,
-            authorization=f"Bearer {token}" if token is not None else None,
-            peer=self.peer, prefix=SESSION)
+        actions = self.shared.chain.session_calls(route, caller, self.shared.status)
 
         async def requests() -> AsyncIterator[session_pb2.SessionRequest]:
             while (data := await self._get()) is not None:
@@ -733,7 +733,7 @@ class WebSocketCall(asyncio.Protocol):
                 yield request
 
         async with contextlib.aclosing(
-                _generator(self.shared.games.session(requests(), token, actions))) as replies:
+                _generator(route.call(requests(), caller, actions))) as replies:
             async for reply in replies:
                 yield reply
 
