@@ -120,8 +120,9 @@ class WebSocket:
     def send_raw(self, data: bytes) -> None:
         self.writer.write(data)
 
-    async def receive(self) -> Message:
-        """The next data or close message (pings are answered, pongs skipped)."""
+    async def receive(self, *, pongs: bool = False) -> Message:
+        """The next data or close message (pings are answered, pongs skipped unless
+        `pongs`)."""
         while True:
             first, second = await self.reader.readexactly(2)
             size = second & 0x7F
@@ -135,7 +136,7 @@ class WebSocket:
             if opcode == PING:
                 self.writer.write(client_frame(PONG, payload))
                 continue
-            if opcode == PONG:
+            if opcode == PONG and not pongs:
                 continue
             return Message(opcode, payload)
 

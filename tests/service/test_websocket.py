@@ -30,7 +30,16 @@ from risk_service.server.calls import Chain
 from risk_service.server.http_port import ConnectionGuard, HttpPort
 from risk_testing.harness import ServiceFactory, ServiceProcess
 from risk_testing.rpc import bearer, create_request
-from risk_testing.wsclient import BINARY, CLOSE, TEXT, Refused, WebSocket, client_frame
+from risk_testing.wsclient import (
+    BINARY,
+    CLOSE,
+    PING,
+    PONG,
+    TEXT,
+    Refused,
+    WebSocket,
+    client_frame,
+)
 from tests.conftest import RedisServerFactory
 from tests.service.botplay import FAST_OPTIONS, create_game
 from tests.service.test_http_protocols import _self_signed
@@ -359,6 +368,49 @@ async def test_handshakes_that_are_refused_and_accepted(web: ServiceProcess,
         "BAD_CREDENTIALS", "MISSING_CREDENTIALS")
     await session.close()
     await reader
+
+
+async def test_ambiguous_upgrades_are_refused(web: ServiceProcess) -> None:
+    """An upgrade with two Sec-WebSocket-Key headers, or two Origin headers (the first one
+    allowed, the second not), is refused 400 MALFORMED_REQUEST rather than read by its first
+    header (RFC 6455 4.2.1, 10.2)."""
+    key = base64.b64encode(b"k" * 16).decode()
+    own = f"http://127.0.0.1:{web.http_port}"
+    for extra in ((("Sec-WebSocket-Key", key),),
+                  (("Origin", own), ("Origin", "https://evil.example"))):
+        with pytest.raises(Refused) as refused:
+            await WebSocket.connect("127.0.0.1", web.http_port, STREAM, extra=extra)
+        assert refused.value.status == 400, extra
+        (detail,) = json.loads(refused.value.body)["details"]
+        assert detail["debug"]["reason"] == "MALFORMED_REQUEST"
+
+
+async def test_a_close_inside_a_fragmented_message_is_a_protocol_error(
+        web: ServiceProcess, stub: Stub) -> None:
+    """A client that closes between the fragments of a message, leaving it unfinished, is
+    answered 1002 (RFC 6455 5.4: a message's fragments are not interleaved with its end);
+    a spectator that has its backlog still has its pings answered, and its close after a
+    whole message is answered 1000."""
+    game = await create_game(stub, SEED, **FAST_OPTIONS)
+    request = service_pb2.StreamEventsRequest(game_id=game.game_id).SerializeToString()
+    ws = await connect(web, STREAM)
+    ws.send_raw(client_frame(BINARY, request[:3], fin=False))
+    ws.send_raw(client_frame(CLOSE, struct.pack("!H", 1000)))
+    _messages, ended = await read_to_end(ws)
+    assert ended.code == 1002
+    ws = await connect(web, STREAM)
+    ws.send_raw(client_frame(BINARY, request[:3], fin=False))
+    ws.send_raw(client_frame(0x0, request[3:]))
+    assert service_pb2.StreamEventsResponse.FromString(
+        (await asyncio.wait_for(ws.receive(), TIMEOUT_S)).data).event.seq == 1
+    ws.send_raw(client_frame(PING, b"still there"))
+    async with asyncio.timeout(TIMEOUT_S):
+        while (message := await ws.receive(pongs=True)).opcode != PONG:
+            assert message.opcode == BINARY
+    assert message.data == b"still there"
+    ws.send_raw(client_frame(CLOSE, struct.pack("!H", 1000)))
+    _messages, ended = await read_to_end(ws)
+    assert ended.code == 1000
 
 
 async def test_clients_that_leave_and_a_stopping_service_leave_nothing_open(

@@ -212,7 +212,7 @@ class WebSocketCall(asyncio.Protocol):
     __slots__ = ("arrived", "buffer", "caller", "closing", "deadline", "drained", "ended_by",
                  "fields", "fragment_count", "fragments", "handoff", "handshake", "inbox",
                  "path", "paused", "peer", "requests", "server_state", "shared", "started",
-                 "streaming", "task", "transport", "upgraded", "ws")
+                 "streaming", "task", "transport", "unparsed", "upgraded", "ws")
 
     def __init__(self, shared: WebSockets, server_state: Any) -> None:
         self.shared = shared
@@ -221,7 +221,8 @@ class WebSocketCall(asyncio.Protocol):
         self.peer = "unknown"
         self.buffer = bytearray()  # what came while the client owed a read, not yet parsed
         self.handshake: _Handshake | None = None  # the upgrade request's, until the 101
-        self.ws: Protocol | None = None  # the frames', from the 101 on
+        self.ws: Protocol | None = None  # the frames', from the 101 on (not while at rest)
+        self.unparsed = 0  # bytes the library was fed and has not yet made frames of
         self.upgraded = False
         self.closing = False  # a close frame was sent: nothing more goes out
         self.fragments: bytearray | None = None  # a message arriving in several frames
@@ -416,8 +417,10 @@ class WebSocketCall(asyncio.Protocol):
             raise _Refused(400, "Bad Request", malformed(
                 "Sec-WebSocket-Key must be 16 bytes in base64"))
         headers = request.headers
-        origin = headers.get("Origin")
-        if origin is not None and not self._origin_allowed(origin, headers.get("Host") or ""):
+        # the first of several is checked here; several are refused below (the library's)
+        origin = next(iter(headers.get_all("Origin")), None)
+        host = next(iter(headers.get_all("Host")), "")
+        if origin is not None and not self._origin_allowed(origin, host):
             raise _Refused(403, "Forbidden", ServiceError(
                 Code.PERMISSION_DENIED, ServiceReason.ORIGIN_NOT_ALLOWED,
                 f"pages from {origin[:200]} may not open this service's sockets "
@@ -471,15 +474,16 @@ class WebSocketCall(asyncio.Protocol):
         """What the client sent, through the library: its messages to the call, its pings
         answered (by the library), its close answered; read a slice at a time, and only
         while the client reads what it is sent (so a ping's pong is not made meanwhile)."""
-        ws, buffer = self.ws, self.buffer
-        assert ws is not None
+        ws, buffer = self._protocol(), self.buffer
         while buffer and self.drained is None:
             chunk = bytes(buffer[:_FEED_BYTES])
             del buffer[:_FEED_BYTES]
             ws.receive_data(chunk)
+            self.unparsed += len(chunk)
             answered = False
             for event in ws.events_received():
                 assert isinstance(event, Frame)  # after the handshake, only frames
+                self.unparsed -= _client_frame_size(len(event.data))
                 opcode = event.opcode
                 if opcode is Opcode.CLOSE:
                     answered = not self.closing
@@ -496,6 +500,27 @@ class WebSocketCall(asyncio.Protocol):
                 self._put(None)
                 self._cancel()  # the client is done: what it has not read is not sent
                 raise _Closed
+        self._rest()
+
+    def _protocol(self) -> Protocol:
+        """The socket's frame parser, made again if it was let go at rest (`_rest`)."""
+        if self.ws is None:
+            self.ws = Protocol(Side.SERVER, state=State.OPEN,
+                               max_size=self.shared.max_message_bytes, logger=_PROTOCOL_LOG)
+        return self.ws
+
+    def _rest(self) -> None:
+        """A handed-off spectator's socket keeps no parser while the client has nothing in
+        flight: an open `Protocol` between whole frames holds nothing a new one lacks (no
+        partial frame, no message in fragments, no close), and is 1.1 KB of each idle
+        spectator's memory (bench/RESULTS.md). A client's next bytes make a new one (a ping
+        every 20 s, as some clients send, costs a few microseconds for it)."""
+        ws = self.ws
+        if (ws is not None and self.handoff is not None and not self.unparsed
+                and self.fragments is None and not self.closing and not self.buffer
+                and ws.state is State.OPEN):
+            self.ws = None
+            _release(ws)
 
     def _message(self, data: BytesLike, fin: bool) -> None:
         if not fin:
@@ -539,8 +564,8 @@ class WebSocketCall(asyncio.Protocol):
 
     def _fail(self, code: int, reason: str) -> None:
         """A protocol error: the socket closes with `code` (the call is cancelled)."""
-        if self.ws is not None and not self.closing:
-            self.ws.fail(code, _reason(reason))
+        if self.upgraded and not self.closing:
+            self._protocol().fail(code, _reason(reason))
             self._flush()
             self._closing()
         self.closing = True
@@ -559,8 +584,10 @@ class WebSocketCall(asyncio.Protocol):
             self.transport.write(frame(opcode, payload))
 
     def _close(self, code: int, reason: str = "") -> None:
-        ws = self.ws
-        if self.closing or self.transport is None or ws is None or ws.state is not State.OPEN:
+        if self.closing or self.transport is None or not self.upgraded:
+            return
+        ws = self._protocol()
+        if ws.state is not State.OPEN:
             return
         ws.send_close(code, _reason(reason))
         self._flush()
@@ -662,6 +689,7 @@ class WebSocketCall(asyncio.Protocol):
         if not handoff.sub.listen(self):
             self.handoff = None
             return False
+        self._rest()
         return True
 
     def pushed(self, item: DecodedEvent) -> bool:
@@ -749,6 +777,13 @@ def _release(protocol: Protocol) -> None:
         failed.__traceback__ = None
         failed = failed.__cause__ or failed.__context__
     protocol.parser.close()
+
+
+def _client_frame_size(payload: int) -> int:
+    """The bytes of a client's frame of `payload` bytes: head, length (its shortest form),
+    masking key. A longer form than needed leaves bytes counted as unparsed, and the
+    socket keeps its parser (`_rest`): never the wrong way round."""
+    return 6 + payload + (0 if payload < 126 else 2 if payload < 1 << 16 else 8)
 
 
 class _Handshake(ServerProtocol):
