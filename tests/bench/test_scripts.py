@@ -2,7 +2,7 @@
 
 Run that way, the script's own folder is first on sys.path, so a module there named like one of
 the standard library's (an `http.py`) stands in for it in every import below, the service's
-included; and the scripts import each other and the tests' clients. A script that cannot get
+included; and the scripts import each other and risk_testing's clients. A script that cannot get
 past its imports fails here rather than in the middle of a benchmark sitting (bench/all.py).
 `--help` parses the script's arguments and stops: nothing is started and nothing measured.
 """
