@@ -55,7 +55,13 @@ async def test_a_fact_left_uncopied_by_a_crash_reaches_the_feed_once(games: Game
     assert [f.WhichOneof("kind") for f in await feed(games, "crash-cup")] == [
         "created", "started"]
 
-    games.commits.on_facts = None  # the crash: commits land, nothing copies after them
+    class Dead:
+        """The process after the write: nothing copies a commit's facts."""
+
+        async def sync_after_commit(self, game_id: str, label: str) -> None:
+            pass
+
+    games.effects.facts = Dead()  # the crash: commits land, their CopyFacts is never run
     await games.moves.resign(service_pb2.ResignRequest(game_id=game_id, request_id="bye"),
     Caller.of(created.games[0].seat_tokens[0]))
     assert len(await feed(games, "crash-cup")) == 2  # the fact is with the game only
@@ -81,23 +87,25 @@ async def test_a_round_cut_short_is_completed_by_its_retry_and_made_once(
         games=[tournament_pb2.RoundTable(seats=[player(f"p{g}"), player(f"q{g}"),
                                                 player(f"r{g}")]) for g in range(40)])
     copies = 0
-    copy = games.commits.on_facts
-    assert copy is not None
+    results = games.results
 
     class Died(Exception):
         """The process stops here: nothing after this point of CreateRound runs."""
 
-    async def copy_then_die(game_id: str, label: str) -> None:
-        nonlocal copies
-        await copy(game_id, label)
-        copies += 1
-        if copies == 5:  # after the fifth game's start: the round is half made
-            raise Died
+    class CopyThenDie:
+        """The results feed, until the fifth commit's copy."""
 
-    games.commits.on_facts = copy_then_die
+        async def sync_after_commit(self, game_id: str, label: str) -> None:
+            nonlocal copies
+            await results.sync_after_commit(game_id, label)
+            copies += 1
+            if copies == 5:  # after the fifth game's start: the round is half made
+                raise Died
+
+    games.effects.facts = CopyThenDie()
     with pytest.raises(Died):
         await games.rounds.create(request, ANONYMOUS)
-    games.commits.on_facts = copy
+    games.effects.facts = results
     made = {f.game_id for f in await feed(games, "crash-round")
             if f.WhichOneof("kind") == "created"}
     assert 2 <= len(made) < 40

@@ -222,9 +222,9 @@ class Commands:
             change = start_change(seated, [SeatJoined(seat, name)], ["join"])
             change.fields = ((f"tok:{seat}", token_digest), (f"name:{seat}", name.encode()))
             change.claim = f"tok:{seat}"
-            result, _items, _reply = await self.commits.commit(
+            result, _plan = await self.commits.commit(
                 change, actor=None, request_field=request_field,
-                reply=lambda _items, _envelopes: stored)
+                reply=lambda _status, _items, _envelopes: stored)
             if result.outcome is CommitOutcome.OK:
                 return reply
             if result.outcome is CommitOutcome.DUPLICATE:  # a retry racing its first attempt

@@ -1,30 +1,44 @@
-"""The one way a change to a game is written, and what follows it.
+"""The one way a change to a game is written, and what follows it: plan, write, effects.
 
-A `Change` is built by an operation (a move, a join, a timeout, a cancellation); `Committer.commit`
-settles the clocks, numbers the events and writes the new state, its events, its log entry and
-the request's reply in one atomic Redis commit, only if the stored version and commit id are
-still those the change was built on. After a commit that landed come the process cache and the
-secondary bookkeeping (indexes, expiry, deadlines, bots), which can be rebuilt and are never
-part of the commit. Service-made changes go through `lifecycle_commit`, which rebuilds them
-after a lost race.
+A `Change` is built by an operation (a move, a join, a timeout, a cancellation). `plan` turns
+it into a `Plan`, purely (no clock, no Redis, the change left as it was): the clocks settled,
+the events numbered and encoded, the reply to store with the request id, every key and value
+the write sets, and the effects that follow it (effects.py). `write` is the one atomic script
+(`GameStore.commit`), which lands only if the stored version and commit id are still those
+the change was built on. After a write that landed, `Effects.run` carries out the plan's
+effects in order: the process cache, the secondary bookkeeping (indexes, expiry, deadlines),
+the tournament facts' copy and the bots, none of them part of the commit. `Committer.commit`
+runs the three steps; service-made changes go through `lifecycle_commit`, which rebuilds
+them after a lost race.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import structlog
 
 from risk_proto.risk.v1 import game_pb2, lifecycle_pb2
 from risk_rules import variants, wire
-from risk_rules.engine import Event, get_ruleset
+from risk_rules.engine import Event, Ruleset, get_ruleset
 from risk_rules.lifecycle import GameStarted
 from risk_service import clocks
 from risk_service.errors import Code, ServiceError, ServiceReason, not_found
 from risk_service.operations import records
 from risk_service.operations.cache import Cached, GameCache
+from risk_service.operations.effects import (
+    CacheState,
+    CopyFacts,
+    Effect,
+    Effects,
+    IndexGame,
+    ScheduleCampaign,
+    ScheduleDeadline,
+    SetExpiry,
+    StartBots,
+)
 from risk_service.operations.limits import Limits
 from risk_service.operations.records import ACTIVE, FINAL, FINISHED, WAITING
 from risk_service.operations.tournament_facts import commit_facts, fact_fields
@@ -35,9 +49,9 @@ log = structlog.get_logger("games")
 
 INTERNAL_RETRIES = 50  # service-made commits (joins, timeouts) retry a lost race this often
 
-# the reply stored with a commit's request id, built from its numbered events and their
-# envelopes as stored (views.events_for)
-Reply = Callable[[list[Numbered], list[game_pb2.Event]], bytes]
+# the reply stored with a commit's request id, built from the status the commit leaves the
+# game in, its numbered events and their envelopes as stored (views.events_for)
+Reply = Callable[[int, list[Numbered], list[game_pb2.Event]], bytes]
 
 
 @dataclass
@@ -89,14 +103,220 @@ def start_change(record: GameRecord, events: list[Event], steps: list[str]) -> C
                   lifecycle_entry(",".join(steps)))
 
 
+
+
+class Plan(NamedTuple):
+    """A change made ready to write: every value the atomic script sets (the arguments of
+    `GameStore.commit`), the reply it stores with the request id, and the effects that follow
+    a write that landed, in the order they are carried out. Immutable; a named tuple rather
+    than a frozen dataclass because one is made per move, and a frozen dataclass of this many
+    fields costs microseconds to build (bench/RESULTS.md, "The commit in three steps")."""
+
+    game_id: str
+    expected_version: int
+    expected_commit_id: str
+    commit_id: str
+    version: int
+    first_seq: int
+    now_ms: int
+    status: int
+    snapshot: bytes  # b"": the state is the last snapshot's plus the log (a `dec` field added)
+    events: list[bytes]  # the serialised envelopes, from `first_seq` on
+    meta: bytes
+    log_entry: bytes
+    request_field: str
+    reply: bytes
+    retention_ms: int
+    fields: tuple[tuple[str, bytes], ...]
+    claim: str
+    campaign_id: str  # "" unless the commit records the game's result in its campaign
+    campaign_fields: Sequence[tuple[str, bytes]]
+    items: list[Numbered]  # the events as numbered: (seq, version, event, at_ms)
+    effects: tuple[Effect, ...]
+
+
+def settled_status(change: Change, rules: Ruleset[Any, Any, Any] | None = None) -> int:
+    """The status `change` leaves the game in: an active game whose state has an outcome is
+    finished. (`rules`: the game's, when the caller has them.)"""
+    if change.status != ACTIVE:
+        return change.status
+    if rules is None:
+        rules = get_ruleset(change.record.variant)
+    return FINISHED if rules.outcome(change.state) is not None else ACTIVE
+
+
+def finished_campaign(change: Change, tag: Callable[[str], str]) -> str:
+    """The campaign whose record the commit of `change` writes (a campaign game it finishes),
+    or "". Only a game the campaign opened counts (its id carries the campaign's hash tag,
+    `tag`, so the two share a slot and one commit): options naming a campaign in a
+    CreateGame cannot write into someone's campaign."""
+    hooks = variants.descriptor(change.record.variant).campaign
+    if hooks is None or settled_status(change) != FINISHED:
+        return ""
+    campaign_id = hooks.campaign_of(change.state)
+    return campaign_id if campaign_id == tag(change.record.game_id) else ""
+
+
+def plan(
+    change: Change,
+    *,
+    actor: int | None,
+    now_ms: int,
+    commit_id: str,
+    limits: Limits,
+    request_field: str = "",
+    reply: Reply | None = None,
+    campaign_id: str = "",
+    campaign: Mapping[bytes, bytes] | None = None,
+) -> Plan:
+    """The commit of `change` at `now_ms` as `commit_id`: clocks settled (`actor` made the
+    decision, None for the service), events numbered, the reply built, what to write and
+    what follows. Pure: it reads no clock and no store, and leaves `change` as it was.
+    `campaign`: the record of `finished_campaign(change)` as stored, when that is not ""."""
+    record = change.record
+    rules = get_ruleset(record.variant)
+    status = settled_status(change, rules)
+    meta = lifecycle_pb2.GameMeta()
+    meta.CopyFrom(change.meta)
+    events = list(change.events)
+    decision = None
+    if status == ACTIVE:
+        decision = rules.decision(change.state)
+        seats = decision.seats
+        started = clocks.advance(meta, actor, seats[0] if seats else None, now_ms)
+        if started is not None:
+            events.append(started)
+    else:
+        clocks.stop(meta)
+    if not events:  # a client following the stream would never see this version
+        raise _broken_commit(record, "a commit without an event")
+    version = record.version + 1
+    items = [(record.last_seq + i, version, e, now_ms) for i, e in enumerate(events, start=1)]
+    # each event's envelope is made once: stored as it is, and sent as it is to a caller
+    # who may see it whole (the reply)
+    envelopes = [wire.event_to_proto(record.variant, e, s, v, at) for s, v, e, at in items]
+    reply_bytes = reply(status, items, envelopes) if reply is not None else b""
+    if change.entry is None:  # every version has its log entry (ExportGame, verify)
+        raise _broken_commit(record, "a commit without a log entry")
+    log_entry = game_pb2.LogEntry()
+    log_entry.CopyFrom(change.entry)
+    log_entry.version = version
+    log_entry.at_ms = now_ms
+    entry = log_entry.SerializeToString(deterministic=True)
+    final = status in FINAL
+    fields = change.fields
+    # a tournament game's facts (started, timed out, resigned, finished) are written with
+    # the change that makes them true, so no crash can lose one (tournament_facts.py)
+    facts = commit_facts(record, meta, status=status, state=change.state, events=events,
+                         entry=log_entry, version=version, now_ms=now_ms)
+    if facts:
+        fields = (*fields, *fact_fields(meta, facts))
+    hooks = variants.descriptor(record.variant).campaign
+    campaign_fields = (hooks.record_game(campaign, change.state)
+                       if campaign and campaign_id and hooks is not None else [])
+    if _snapshot_due(record, log_entry, status, version, limits.snapshot_every):
+        snapshot = wire.encode_state(record.variant, change.state)
+    else:  # the state is the snapshot's plus the log; a list shows this decision
+        snapshot = b""
+        fields = (*fields, ("dec", wire.decision_to_proto(
+            decision if decision is not None else rules.decision(change.state)
+        ).SerializeToString(deterministic=True)))
+    meta_bytes = meta.SerializeToString(deterministic=True)
+    committed = _committed(record, snapshot, entry, meta_bytes, status=status, fields=fields,
+                           now=now_ms, events=len(items), commit_id=commit_id)
+    effects: list[Effect] = [CacheState(committed, change.state)]
+    if status != record.status:
+        effects.append(IndexGame(record.game_id, record.variant, record.status, status))
+        if final:
+            effects.append(SetExpiry(record.game_id, record.variant,
+                                     now_ms + limits.retention(record.status)))
+    if campaign_fields:
+        effects.append(ScheduleCampaign(campaign_id, now_ms + limits.campaign_idle_ms))
+    if clocks.timed(meta) or record.status != status:
+        effects.append(ScheduleDeadline(record.game_id, meta.deadline_ms))
+    if meta.tournament and meta.facts != records.decode_meta(record).facts:
+        effects.append(CopyFacts(record.game_id, meta.tournament))
+    if decision is not None and any(meta.bot_seats):
+        seats = decision.seats
+        if seats and meta.bot_seats[seats[0]]:
+            effects.append(StartBots(record.game_id))
+    # positional, in the order of Plan's fields (keywords cost microseconds per move)
+    return Plan(
+        record.game_id,  # game_id
+        record.version,  # expected_version
+        record.commit_id,  # expected_commit_id
+        commit_id,
+        version,
+        record.last_seq + 1,  # first_seq
+        now_ms,
+        status,
+        snapshot,
+        [envelope.SerializeToString(deterministic=True) for envelope in envelopes],  # events
+        meta_bytes,  # meta
+        entry,  # log_entry
+        request_field,
+        reply_bytes,  # reply
+        # every commit pushes the game's expiry on: the retention once it is over, else
+        # its idle limit and retention (a game no process sweeps still goes in time)
+        limits.retention(record.status) if final else limits.live_ttl(status),  # retention_ms
+        fields,
+        change.claim,  # claim
+        campaign_id if campaign_fields else "",  # campaign_id
+        campaign_fields,
+        items,
+        tuple(effects),
+    )
+
+
+async def write(store: GameStore, plan: Plan) -> CommitResult:
+    """The plan's one atomic commit: everything or nothing, only on the version and commit id
+    the plan was made from."""
+    return await store.commit(
+        plan.game_id,
+        expected_version=plan.expected_version,
+        first_seq=plan.first_seq,
+        snapshot=plan.snapshot,
+        status=plan.status,
+        now_ms=plan.now_ms,
+        events=plan.events,
+        meta=plan.meta,
+        log_entry=plan.log_entry,
+        request_field=plan.request_field,
+        request_value=plan.reply,
+        retention_ms=plan.retention_ms,
+        fields=plan.fields,
+        campaign_id=plan.campaign_id,
+        campaign_fields=plan.campaign_fields,
+        claim=plan.claim,
+        expected_commit_id=plan.expected_commit_id,
+        commit_id=plan.commit_id,
+    )
+
+
+def _snapshot_due(record: GameRecord, entry: game_pb2.LogEntry, status: int, version: int,
+                  snapshot_every: int) -> bool:
+    """Whether the commit of `record`'s next `version` (to `status`, logged as `entry`)
+    writes the whole state. Otherwise the state is its snapshot's plus the log entries after
+    it, replayed by a cold load, and that must stay cheap and able to stand alone: so a
+    snapshot is written every `snapshot_every` versions, for a step the rules do not replay
+    (joins, the start, a cancel, an abandonment: the log holds no engine action for it), on
+    a change of status (a final state is what export, replay and campaigns read, and a
+    status change is rare), and for a game stored before snapshots were spaced out (it
+    names no log index where its successors start)."""
+    return (record.snapshot_version is None
+            or version - record.snapshot_version >= snapshot_every
+            or status != record.status
+            or entry.WhichOneof("entry") not in ("action", "resign"))
+
+
 class Committer:
-    """Reads games for the operations (through the process cache) and writes their changes."""
+    """Reads games for the operations (through the process cache) and writes their changes:
+    plan, write, effects."""
 
     def __init__(
         self, store: GameStore, cache: GameCache, *, clock_ms: Callable[[], int],
         limits: Limits, new_commit_id: Callable[[], str], on_conflict: Callable[[], None],
-        on_bot_turn: Callable[[str], None],
-        on_facts: Callable[[str, str], Awaitable[None]] | None = None,
+        effects: Effects,
     ) -> None:
         self.store = store
         self.cache = cache
@@ -104,9 +324,7 @@ class Committer:
         self.limits = limits
         self.new_commit_id = new_commit_id
         self.on_conflict = on_conflict  # a commit lost the version race (metrics)
-        self.on_bot_turn = on_bot_turn  # a commit left a bot seat to decide (game id)
-        # a commit recorded tournament facts (game id, label): copy them to the results feed
-        self.on_facts = on_facts
+        self.effects = effects  # carries out what follows a commit that landed
 
     async def load(self, game_id: str) -> GameRecord:
         return await records.load(self.store, game_id)
@@ -133,132 +351,25 @@ class Committer:
         actor: int | None,
         request_field: str = "",
         reply: Reply | None = None,
-    ) -> tuple[CommitResult, list[Numbered], bytes]:
-        """Settle clocks, number the events, write everything in one atomic commit, then
-        update the secondary indexes. Returns the result, the numbered events and the reply
-        bytes that were stored with the request id (if any)."""
-        record = change.record
-        rules = get_ruleset(record.variant)
+    ) -> tuple[CommitResult, Plan]:
+        """Plan the change, write it in one atomic commit, and if it landed carry out its
+        effects. Returns the write's result and the plan (its reply: the bytes stored with
+        the request id, if any)."""
         now = self.clock_ms()
-        if change.status == ACTIVE and rules.outcome(change.state) is not None:
-            change.status = FINISHED
-        if change.status == ACTIVE:
-            seats = rules.decision(change.state).seats
-            started = clocks.advance(change.meta, actor, seats[0] if seats else None, now)
-            if started is not None:
-                change.events.append(started)
-        else:
-            clocks.stop(change.meta)
-        if not change.events:  # a client following the stream would never see this version
-            raise _broken_commit(record, "a commit without an event")
-        version = record.version + 1
-        items = [(record.last_seq + i, version, e, now)
-                 for i, e in enumerate(change.events, start=1)]
-        # each event's envelope is made once: stored as it is, and sent as it is to a caller
-        # who may see it whole (the reply)
-        envelopes = [wire.event_to_proto(record.variant, e, s, v, at) for s, v, e, at in items]
-        reply_bytes = reply(items, envelopes) if reply is not None else b""
-        if change.entry is None:  # every version has its log entry (ExportGame, verify)
-            raise _broken_commit(record, "a commit without a log entry")
-        change.entry.version = version
-        change.entry.at_ms = now
-        entry = change.entry.SerializeToString(deterministic=True)
-        final = change.status in FINAL
-        # a tournament game's facts (started, timed out, resigned, finished) are written with
-        # the change that makes them true, so no crash can lose one (tournament_facts.py)
-        facts = commit_facts(record, change.meta, status=change.status, state=change.state,
-                             events=change.events, entry=change.entry, version=version,
-                             now_ms=now)
-        if facts:
-            change.fields = (*change.fields, *fact_fields(change.meta, facts))
-        campaign_id, campaign_fields = "", []
-        hooks = variants.descriptor(record.variant).campaign
-        if change.status == FINISHED and hooks is not None:  # a game that may have a campaign
-            campaign_id = hooks.campaign_of(change.state)
-            # Only a game the campaign opened counts (its id carries the campaign's hash tag, so
-            # the two share a slot and one commit): options naming a campaign in a CreateGame
-            # cannot write into someone's campaign.
-            if campaign_id != self.store.keys.tag(record.game_id):
-                campaign_id = ""
-            raw = await self.store.load_campaign(campaign_id) if campaign_id else {}
-            if raw:
-                campaign_fields = hooks.record_game(raw, change.state)
-        if self._snapshot_due(change, version):
-            snapshot = wire.encode_state(record.variant, change.state)
-        else:  # the state is the snapshot's plus the log; a list shows this decision
-            snapshot = b""
-            change.fields = (*change.fields, ("dec", wire.decision_to_proto(
-                rules.decision(change.state)).SerializeToString(deterministic=True)))
-        meta = change.meta.SerializeToString(deterministic=True)
-        commit_id = self.new_commit_id()
-        result = await self.store.commit(
-            record.game_id,
-            expected_version=record.version,
-            first_seq=record.last_seq + 1,
-            snapshot=snapshot,
-            status=change.status,
-            now_ms=now,
-            events=[envelope.SerializeToString(deterministic=True) for envelope in envelopes],
-            meta=meta,
-            log_entry=entry,
-            request_field=request_field,
-            request_value=reply_bytes,
-            # every commit pushes the game's expiry on: the retention once it is over, else
-            # its idle limit and retention (a game no process sweeps still goes in time)
-            retention_ms=(self.limits.retention(record.status) if final
-                          else self.limits.live_ttl(change.status)),
-            fields=change.fields,
-            campaign_id=campaign_id,
-            campaign_fields=campaign_fields,
-            claim=change.claim,
-            expected_commit_id=record.commit_id,
-            commit_id=commit_id,
-        )
+        # the one read a plan needs: the record of a campaign whose game this change ends
+        campaign_id = finished_campaign(change, self.store.keys.tag)
+        campaign = await self.store.load_campaign(campaign_id) if campaign_id else None
+        planned = plan(change, actor=actor, now_ms=now, commit_id=self.new_commit_id(),
+                       limits=self.limits, request_field=request_field, reply=reply,
+                       campaign_id=campaign_id, campaign=campaign)
+        result = await write(self.store, planned)
         if result.outcome is CommitOutcome.OK:
-            self.cache.keep(_committed(change, snapshot, entry, meta, now=now,
-                                       events=len(items), commit_id=commit_id), change.state)
-            await self._after_commit(record, change, now, campaign_id if campaign_fields else "")
+            await self.effects.run(planned.effects)
         else:
-            self.cache.forget_up_to(record.game_id, record.version)
+            self.cache.forget_up_to(change.record.game_id, change.record.version)
             if result.outcome is CommitOutcome.STALE:
                 self.on_conflict()
-        return result, items, reply_bytes
-
-    def _snapshot_due(self, change: Change, version: int) -> bool:
-        """Whether the commit of `change` as `version` writes the whole state. Otherwise
-        the state is its snapshot's plus the log entries after it, replayed by a cold load,
-        and that must stay cheap and able to stand alone: so a snapshot is written every
-        `snapshot_every` versions, for a step the rules do not replay (joins, the start, a
-        cancel, an abandonment: the log holds no engine action for it), on a change of
-        status (a final state is what export, replay and campaigns read, and a status
-        change is rare), and for a game stored before snapshots were spaced out (it names
-        no log index where its successors start)."""
-        record, entry = change.record, change.entry
-        return (record.snapshot_version is None
-                or version - record.snapshot_version >= self.limits.snapshot_every
-                or change.status != record.status
-                or entry is None or entry.WhichOneof("entry") not in ("action", "resign"))
-
-    async def _after_commit(self, record: GameRecord, change: Change, now: int,
-                            campaign_id: str = "") -> None:
-        """Secondary bookkeeping (rebuildable, never part of the commit): indexes, expiry,
-        deadlines, bots. `campaign_id`: the campaign whose game this commit ended."""
-        if change.status != record.status:
-            await self.store.index(record.game_id, record.variant, record.status, change.status)
-            if change.status in FINAL:
-                await self.store.retire(record.game_id, record.variant,
-                                        now + self.limits.retention(record.status))
-        if campaign_id:
-            await self.store.schedule_campaign(campaign_id, now + self.limits.campaign_idle_ms)
-        if clocks.timed(change.meta) or record.status != change.status:
-            await self.store.schedule(record.game_id, change.meta.deadline_ms)
-        if change.meta.tournament and self.on_facts is not None and \
-                change.meta.facts != records.decode_meta(record).facts:
-            await self.on_facts(record.game_id, change.meta.tournament)
-        if change.status == ACTIVE and any(change.meta.bot_seats):
-            seats = get_ruleset(record.variant).decision(change.state).seats
-            if seats and change.meta.bot_seats[seats[0]]:
-                self.on_bot_turn(record.game_id)
+        return result, planned
 
     async def lifecycle_commit(
         self, game_id: str, build: Callable[[GameRecord], Change | None]
@@ -270,7 +381,7 @@ class Committer:
             change = build(record)
             if change is None:
                 return None
-            result, _items, _reply = await self.commit(change, actor=None)
+            result, _plan = await self.commit(change, actor=None)
             if result.outcome is CommitOutcome.OK:
                 return await self.store.load(game_id)
             if result.outcome is CommitOutcome.MISSING:
@@ -279,14 +390,15 @@ class Committer:
                            "the game changes too fast to commit this; retry")
 
 
-def _committed(change: Change, snapshot: bytes, entry: bytes, meta: bytes, *, now: int,
-               events: int, commit_id: str) -> GameRecord:
-    """The record a landed commit of `change` left in Redis, for the process cache: with
-    the new snapshot (`snapshot`), or with the old one and `entry` added to its tail."""
-    record = change.record
+def _committed(record: GameRecord, snapshot: bytes, entry: bytes, meta: bytes, *, status: int,
+               fields: tuple[tuple[str, bytes], ...], now: int, events: int,
+               commit_id: str) -> GameRecord:
+    """The record a landed commit of `record`'s next version leaves in Redis, for the process
+    cache: with the new snapshot (`snapshot`), or with the old one and `entry` added to its
+    tail; `fields`, the game-hash fields it writes."""
     digests, names = record.seat_digests, record.names
-    if change.fields:  # a joined or reissued seat: keep the cache's seats in step
-        replaced = dict(change.fields)
+    if fields:  # a joined or reissued seat: keep the cache's seats in step
+        replaced = dict(fields)
         digests = tuple(replaced.get(f"tok:{seat}", d) for seat, d in enumerate(digests))
         names = tuple(replaced[f"name:{seat}"].decode() if f"name:{seat}" in replaced
                       else n for seat, n in enumerate(names))
@@ -297,7 +409,7 @@ def _committed(change: Change, snapshot: bytes, entry: bytes, meta: bytes, *, no
         base, base_version, tail = snapshot, version, ()
     else:
         base, base_version, tail = record.snapshot, record.snapshot_version, (*record.tail, entry)
-    return GameRecord(record.game_id, record.variant, change.status, version,
+    return GameRecord(record.game_id, record.variant, status, version,
                       record.last_seq + events, record.created_ms, now, record.players,
                       base, meta, names, digests, record.host_digest, commit_id,
                       base_version, tail)

@@ -224,12 +224,13 @@ class Moves:
         reply_message = service_pb2.SubmitActionResponse()
         seqs: list[int] = []
 
-        def build_reply(items: list[Numbered], envelopes: list[game_pb2.Event]) -> bytes:
+        def build_reply(status: int, items: list[Numbered], envelopes: list[game_pb2.Event]
+                        ) -> bytes:
             reply_message.version = change.record.version + 1
             shown = events_for(change.record.variant, items, seat, envelopes)
             seqs.extend(event.seq for event in shown)
             reply_message.events.extend(shown)
-            if change.status == ACTIVE:
+            if status == ACTIVE:
                 reply_message.decision.CopyFrom(
                     wire.decision_to_proto(rules.decision(change.state)))
             outcome = wire.outcome_to_proto(rules.outcome(change.state))
@@ -237,7 +238,7 @@ class Moves:
                 reply_message.outcome.CopyFrom(outcome)
             return fingerprint + reply_message.SerializeToString(deterministic=True)
 
-        result, _items, stored = await self.commits.commit(
+        result, planned = await self.commits.commit(
             change, actor=seat, request_field=request_field, reply=build_reply)
         if result.outcome is CommitOutcome.STALE:
             if result.version == expected_version:
@@ -247,7 +248,7 @@ class Moves:
             return Submitted(replay(result.prior, fingerprint, request_id))
         if result.outcome is CommitOutcome.MISSING:
             raise not_found(change.record.game_id)
-        return Submitted(stored[FINGERPRINT:], seqs)
+        return Submitted(planned.reply[FINGERPRINT:], seqs)
 
     async def _answer_stale(
         self, record: GameRecord, request_field: str, fingerprint: bytes, request_id: str,

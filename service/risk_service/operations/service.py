@@ -18,6 +18,7 @@ from risk_service.operations.cache import GameCache
 from risk_service.operations.catalogue import Catalogue
 from risk_service.operations.commands import Commands
 from risk_service.operations.commit import Committer
+from risk_service.operations.effects import Effects
 from risk_service.operations.export import export_page
 from risk_service.operations.identity import Caller
 from risk_service.operations.limits import Limits
@@ -76,14 +77,14 @@ class GameService:
         self.limits = limits or Limits()
         self.new_token = new_token
         self.process_id = secrets.token_hex(8)
+        cache = GameCache(self.limits.cached_games)
+        # what follows each commit that landed (effects.py): the cache and the store's
+        # bookkeeping from here, the bots and the results feed once they are built below
+        self.effects = Effects(store, cache)
         self.commits = Committer(
-            store, GameCache(self.limits.cached_games), clock_ms=clock_ms, limits=self.limits,
+            store, cache, clock_ms=clock_ms, limits=self.limits,
             new_commit_id=new_commit_id or commit_ids(), on_conflict=on_conflict,
-            # self.timers is built below, on this committer: looked up when a bot is due
-            on_bot_turn=lambda game_id: self.timers.start_bots(game_id),  # noqa: PLW0108
-            # self.results is built below: a tournament game's facts go to its feed
-            on_facts=lambda game_id, label: self.results.sync_after_commit(  # noqa: PLW0108
-                game_id, label),
+            effects=self.effects,
         )
         self.commands = Commands(self.commits, new_token=new_token, new_seed=new_seed)
         self.moves = Moves(self.commits)
@@ -95,6 +96,9 @@ class GameService:
         self.catalogue = Catalogue()
         self.results = Results(self.tournaments, hub, clock_ms=clock_ms, limits=self.limits,
                                resume=self.timers.resume_bots)
+        # both commit through self.commits (a bot's move, none for the feed but its resume),
+        # so they join the dispatcher after it: StartBots to the timers, CopyFacts to the feed
+        self.effects.serve(bots=self.timers, facts=self.results)
         self.rounds = Rounds(self.commands, self.tournaments, self.results, new_token=new_token,
                              timers=self.timers)
         # campaigns create their games through this (see Commands.open_game)

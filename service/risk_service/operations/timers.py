@@ -83,7 +83,7 @@ class Timers:
             entry.action.CopyFrom(wire.action_to_proto(record.variant, action))
         events.extend(engine_events)
         change = Change(record, state, meta, record.status, events, entry)
-        result, _items, _ = await self.commits.commit(change, actor=seat)
+        result, _plan = await self.commits.commit(change, actor=seat)
         if result.outcome is CommitOutcome.OK:
             log.info("timeout_applied", game_id=game_id, seat=seat, policy=policy.name,
                      version=record.version + 1)

@@ -1,0 +1,156 @@
+"""What follows a commit that landed: the effects a plan lists (commit.plan), as values, and
+the one dispatcher that carries them out.
+
+A commit is plan, write, effects. The plan is pure and ends in a tuple of effects; the write is
+the one atomic script; then `Effects.run` carries out the effects in the plan's order, each by
+the part that owns it: the process cache, the store's secondary indexes, the bot runner
+(`Timers`) and the results feed (`Results`). Nothing here is part of the commit: each effect
+can be lost with the process that was to carry it out (it died between the write and the
+effect); what makes it good then, today:
+
+- `CacheState` (`GameCache.keep`): nothing to redo, the cache died with the process.
+- `IndexGame` (`GameStore.index`, ListGames' status lists): the game is missing from its new
+  status's list until its next status change (lists check each game's status in its hash, so
+  it never shows under a wrong one); no sweep rebuilds it.
+- `SetExpiry` (`GameStore.retire`, the expiring index): the game's keys expire anyway (the
+  commit set their TTL); its index entries stay, skipped as gone.
+- `ScheduleCampaign` (`GameStore.schedule_campaign`): the campaign keeps its previous expiry
+  until its next game pushes it on.
+- `ScheduleDeadline` (`GameStore.schedule`, the deadline index): the timeout waits for the
+  game's next commit, or the idle sweep ends the game.
+- `CopyFacts` (`Results.sync_after_commit`): the facts are in the game's hash (the commit wrote
+  them); the results sweep copies them, each once.
+- `StartBots` (`Timers.start_bots`): the results sweep resumes a tournament game's bots, a due
+  deadline a timed game's; others wait for the idle sweep.
+
+Every effect may be carried out twice (a sweep racing the process, a retried run) without
+harm: the index writes are sets, a fact is appended only after its predecessor
+(`TournamentStore.copy`), and a game's bots play under one lease.
+
+The bot runner and the results feed are built on the committer (a bot's move is a commit), so
+they are given to the dispatcher once, by `GameService` right after it builds them (`serve`);
+the effects of the commit path itself (cache, indexes, expiry, deadlines) need nothing more
+than the store and the cache it is built with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from risk_service.operations.cache import GameCache
+from risk_service.store.game_store import GameRecord, GameStore
+
+
+@dataclass(frozen=True, slots=True)
+class CacheState:
+    """Keep the committed state in the process cache (the record as the commit left it)."""
+
+    record: GameRecord
+    state: Any
+
+
+@dataclass(frozen=True, slots=True)
+class IndexGame:
+    """Move the game from `old_status`'s ListGames lists to `status`'s."""
+
+    game_id: str
+    variant: str
+    old_status: int
+    status: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetExpiry:
+    """The game ended: drop its deadline and note when its keys expire (`expires_ms`)."""
+
+    game_id: str
+    variant: str
+    expires_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleCampaign:
+    """The commit recorded a game's result in its campaign: the campaign lives on until
+    `expires_ms`."""
+
+    campaign_id: str
+    expires_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleDeadline:
+    """Record the game's pending decision deadline in the deadline index (0: none)."""
+
+    game_id: str
+    deadline_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class CopyFacts:
+    """The commit recorded tournament facts in the game's hash: copy them to `label`'s feed."""
+
+    game_id: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class StartBots:
+    """The commit left a bot seat to decide: make sure a task plays it."""
+
+    game_id: str
+
+
+Effect = (CacheState | IndexGame | SetExpiry | ScheduleCampaign | ScheduleDeadline
+          | CopyFacts | StartBots)
+
+
+class BotRunner(Protocol):
+    def start_bots(self, game_id: str) -> None: ...
+
+
+class FactCopier(Protocol):
+    async def sync_after_commit(self, game_id: str, label: str) -> None: ...
+
+
+class EffectsNotServed(RuntimeError):
+    """An effect of bots or facts before `Effects.serve`: a process built wrongly."""
+
+
+class Effects:
+    """Carries out a landed commit's effects, in order, each exactly as the plan says."""
+
+    def __init__(self, store: GameStore, cache: GameCache) -> None:
+        self.store = store
+        self.cache = cache
+        self.bots: BotRunner | None = None
+        self.facts: FactCopier | None = None
+
+    def serve(self, *, bots: BotRunner, facts: FactCopier) -> None:
+        """Hand StartBots to `bots` and CopyFacts to `facts` (both built on the committer
+        this dispatcher serves, so given after it; once, by GameService)."""
+        self.bots = bots
+        self.facts = facts
+
+    async def run(self, effects: Iterable[Effect]) -> None:
+        for effect in effects:
+            match effect:
+                case CacheState(record, state):
+                    self.cache.keep(record, state)
+                case IndexGame(game_id, variant, old_status, status):
+                    await self.store.index(game_id, variant, old_status, status)
+                case SetExpiry(game_id, variant, expires_ms):
+                    await self.store.retire(game_id, variant, expires_ms)
+                case ScheduleCampaign(campaign_id, expires_ms):
+                    await self.store.schedule_campaign(campaign_id, expires_ms)
+                case ScheduleDeadline(game_id, deadline_ms):
+                    await self.store.schedule(game_id, deadline_ms)
+                case CopyFacts(game_id, label):
+                    if self.facts is None:
+                        raise EffectsNotServed("CopyFacts before Effects.serve")
+                    await self.facts.sync_after_commit(game_id, label)
+                case StartBots(game_id):
+                    if self.bots is None:
+                        raise EffectsNotServed("StartBots before Effects.serve")
+                    self.bots.start_bots(game_id)
