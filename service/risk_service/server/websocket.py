@@ -322,9 +322,12 @@ class WebSocketCall(asyncio.Protocol):
         try:
             if not self.upgraded:
                 self._handshake(data)
-            else:
+            elif self.buffer or self.drained is not None or len(data) > _FEED_BYTES:
                 self.buffer += data
                 self._frames()
+            else:  # the usual read: a message or two, fed as it came
+                self._feed(data)
+                self._rest()
         except _Closed:
             pass
 
@@ -474,33 +477,37 @@ class WebSocketCall(asyncio.Protocol):
         """What the client sent, through the library: its messages to the call, its pings
         answered (by the library), its close answered; read a slice at a time, and only
         while the client reads what it is sent (so a ping's pong is not made meanwhile)."""
-        ws, buffer = self._protocol(), self.buffer
+        buffer = self.buffer
         while buffer and self.drained is None:
             chunk = bytes(buffer[:_FEED_BYTES])
             del buffer[:_FEED_BYTES]
-            ws.receive_data(chunk)
-            self.unparsed += len(chunk)
-            answered = False
-            for event in ws.events_received():
-                assert isinstance(event, Frame)  # after the handshake, only frames
-                self.unparsed -= _client_frame_size(len(event.data))
-                opcode = event.opcode
-                if opcode is Opcode.CLOSE:
-                    answered = not self.closing
-                elif self.closing or opcode is Opcode.PING or opcode is Opcode.PONG:
-                    continue  # pongs are the library's; after our close, data is dropped
-                elif opcode is Opcode.TEXT:
-                    self._fail(UNSUPPORTED_DATA, "messages are binary protobuf, not text")
-                else:  # binary, or its continuation (the library checked their order)
-                    self._message(event.data, event.fin)
-            self._flush(answered)
-            if ws.state is not State.OPEN:  # the client closed, or the library failed it
-                self._first_message()
-                self.closing = True
-                self._put(None)
-                self._cancel()  # the client is done: what it has not read is not sent
-                raise _Closed
+            self._feed(chunk)
         self._rest()
+
+    def _feed(self, chunk: bytes) -> None:
+        ws = self._protocol()
+        ws.receive_data(chunk)
+        self.unparsed += len(chunk)
+        answered = False
+        for event in ws.events_received():
+            assert isinstance(event, Frame)  # after the handshake, only frames
+            self.unparsed -= _client_frame_size(len(event.data))
+            opcode = event.opcode
+            if opcode is Opcode.CLOSE:
+                answered = not self.closing
+            elif self.closing or opcode is Opcode.PING or opcode is Opcode.PONG:
+                continue  # pongs are the library's; after our close, data is dropped
+            elif opcode is Opcode.TEXT:
+                self._fail(UNSUPPORTED_DATA, "messages are binary protobuf, not text")
+            else:  # binary, or its continuation (the library checked their order)
+                self._message(event.data, event.fin)
+        self._flush(answered)
+        if ws.state is not State.OPEN:  # the client closed, or the library failed it
+            self._first_message()
+            self.closing = True
+            self._put(None)
+            self._cancel()  # the client is done: what it has not read is not sent
+            raise _Closed
 
     def _protocol(self) -> Protocol:
         """The socket's frame parser, made again if it was let go at rest (`_rest`)."""
