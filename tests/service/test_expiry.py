@@ -18,6 +18,7 @@ from risk_rules.engine.legacy.content import board_of
 from risk_rules.variants.legacy import decode_campaign, encode_campaign
 from risk_service.campaigns import CampaignService, reward_to_proto
 from risk_service.operations import GameService, Limits
+from risk_service.operations.identity import Caller
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
 from risk_testing.harness import ServiceFactory
@@ -113,7 +114,7 @@ async def test_a_complete_campaign_is_kept_for_the_retention_then_expires(
                         in_process_hub(redis_client, keys, redis_url),
                         clock_ms=lambda: now[0], limits=limits)
     campaigns = CampaignService(games)
-    created = await campaigns.create(_campaign_request())
+    created = await campaigns.create(_campaign_request(), Caller.of(None))
     campaign_id = created.campaign.campaign_id
     assert await redis_client.zscore(keys.campaign_expiring(), campaign_id) == now[0] + 60_000
     # the campaign at its last reward decision: every game played, the winner to choose
@@ -132,7 +133,7 @@ async def test_a_complete_campaign_is_kept_for_the_retention_then_expires(
     now[0] += 10
     done = await campaigns.decide(service_pb2.SubmitCampaignDecisionRequest(
         campaign_id=campaign_id, expected_version=1, reward=reward_to_proto(reward)),
-        created.seat_tokens[0])
+        Caller.of(created.seat_tokens[0]))
     assert done.campaign.state.phase == legacy_pb2.LEGACY_CAMPAIGN_PHASE_COMPLETE
     due = await redis_client.zscore(keys.campaign_expiring(), campaign_id)
     assert due == now[0] + 5_000_000
