@@ -13,6 +13,7 @@ from risk_proto.risk.v1 import variant_pb2
 from risk_rules import variants
 from risk_rules.descriptions.build import describe
 from risk_rules.variants import VariantDescriptor
+from risk_service import clocks
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 
 
@@ -29,7 +30,9 @@ class Catalogue:
     def _description(self, described: VariantDescriptor) -> variant_pb2.VariantDescription:
         known = self._described.get(described.name)
         if known is None or known[0] is not described:
-            known = self._described[described.name] = (described, describe(described))
+            description = describe(described)
+            description.clock_options.extend(clocks.described_options())  # the service's
+            known = self._described[described.name] = (described, description)
         return known[1]
 
     def _find(self, request: variant_pb2.DescribeVariantRequest) -> VariantDescriptor:

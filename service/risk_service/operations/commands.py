@@ -128,8 +128,8 @@ class Commands:
         seed = self.new_seed() if seed is None else seed
         nonce = secrets.token_bytes(NONCE_BYTES) if nonce is None else nonce
         # options the creator left to the game's clock (classic's auto-defend) are decided here
-        options = rules.settle_options(
-            options, timed=bool(clock.decision_seconds or clock.bank_seconds))
+        options = rules.settle_options(options, timed=bool(
+            clock.decision_seconds or clock.bank_seconds or clock.turn_seconds))
         try:
             state, events = rules.create(options, seed)
         except IllegalAction as exc:
@@ -144,11 +144,13 @@ class Commands:
             policy = TimeoutPolicy(clock.on_timeout or TimeoutPolicy.DEFAULT_ACTION)
         except ValueError:
             raise malformed(f"unknown timeout policy {clock.on_timeout}") from None
+        asked = clock
         clock = lifecycle_pb2.ClockOptions(
             decision_seconds=clock.decision_seconds, bank_seconds=clock.bank_seconds,
             increment_seconds=clock.increment_seconds,
             on_timeout=policy.value,  # type: ignore[arg-type]
         )
+        clocks.settle_correspondence(asked, clock)
         meta = clocks.new_meta(clock, players, delay_events=delay_events,
                                delay_seconds=delay_seconds, manual_start=manual_start)
         meta.seed_nonce = nonce

@@ -180,10 +180,15 @@ def plan(
     meta.CopyFrom(change.meta)
     events = list(change.events)
     decision = None
+    entry_in = change.entry
+    if (actor is not None and entry_in is not None and not entry_in.timed_out
+            and not entry_in.by_bot):
+        clocks.played(meta, actor)  # a correspondence seat's run of missed turns ends
     if status == ACTIVE:
         decision = rules.decision(change.state)
         seats = decision.seats
-        started = clocks.advance(meta, actor, seats[0] if seats else None, now_ms)
+        turn = rules.turn_seat(change.state) if clocks.correspondence(meta) else -1
+        started = clocks.advance(meta, actor, seats[0] if seats else None, now_ms, turn)
         if started is not None:
             events.append(started)
     else:

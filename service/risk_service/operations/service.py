@@ -121,7 +121,8 @@ class GameService:
         return views.summary(record, state)
 
     async def enforce_deadline(self, game_id: str) -> bool:
-        return await self.timers.enforce_deadline(game_id)
+        """Every timeout due in the game (the rest of a missed correspondence turn too)."""
+        return await self.timers.enforce_deadlines(game_id) > 0
 
     def idle_cutoff(self, status: int) -> int:
         return self.timers.idle_cutoff(status)

@@ -1,5 +1,7 @@
 """What happens to games without a caller, driven by the sweeper and by commits: decision
-deadlines (the timeout policy), bot seats taking their turns, and abandoning idle games.
+deadlines (the timeout policy), correspondence turns (missed turns counted, a seat removed or
+botted after too many in a row, and the vacations that stop a seat's clocks), bot seats
+taking their turns, and abandoning idle games.
 
 A timeout lands exactly once: its commit is based on the version whose deadline passed, so a
 move (or another process's timeout) that got there first makes it STALE.
@@ -17,20 +19,31 @@ import secrets
 
 import structlog
 
-from risk_proto.risk.v1 import game_pb2
+from risk_proto.risk.v1 import game_pb2, service_pb2
 from risk_rules import wire
 from risk_rules.engine import Event, get_ruleset
 from risk_rules.lifecycle import (
     DecisionTimedOut,
     GameAbandoned,
+    MissedTurnPolicy,
     SeatHandedToBot,
+    SeatRemoved,
     TimeoutPolicy,
+    TurnMissed,
 )
-from risk_service.errors import ServiceError
-from risk_service.operations import records
+from risk_service import clocks
+from risk_service.errors import Code, ServiceError, ServiceReason, malformed
+from risk_service.operations import identity, records
 from risk_service.operations.bot_levels import level_name
-from risk_service.operations.commit import Change, Committer, lifecycle_change
+from risk_service.operations.commit import (
+    Change,
+    Committer,
+    lifecycle_change,
+    lifecycle_entry,
+)
+from risk_service.operations.identity import Caller
 from risk_service.operations.records import ABANDONED, ACTIVE, WAITING
+from risk_service.operations.views import summary
 from risk_service.store.game_store import CommitOutcome, GameRecord
 
 log = structlog.get_logger("games")
@@ -68,6 +81,21 @@ class Timers:
         policy = TimeoutPolicy(meta.clock.on_timeout or TimeoutPolicy.DEFAULT_ACTION)
         events: list[Event] = [DecisionTimedOut(seat, policy)]
         entry = game_pb2.LogEntry(seat=seat, timed_out=True)
+        if clocks.correspondence(meta) and seat == meta.turn_seat and not meta.turn_missed:
+            # a missed turn (once per turn): counted, and after the limit in a row the seat
+            # is removed or handed to the bot instead of the timeout policy
+            meta.turn_missed = True
+            meta.missed_turns[seat] += 1
+            missed = meta.missed_turns[seat]
+            events.append(TurnMissed(seat, missed))
+            limit = meta.clock.missed_turns_limit
+            if limit and missed >= limit:
+                if MissedTurnPolicy(meta.clock.on_missed_turns
+                                    or MissedTurnPolicy.REMOVE) is MissedTurnPolicy.REMOVE:
+                    events.append(SeatRemoved(seat, missed))
+                    policy = TimeoutPolicy.FORFEIT
+                else:
+                    policy = TimeoutPolicy.BOT
         if policy is TimeoutPolicy.FORFEIT:
             state, engine_events = rules.resign(state, seat)
             entry.resign = True
@@ -89,6 +117,80 @@ class Timers:
                      version=record.version + 1)
             return True
         return False
+
+    async def enforce_deadlines(self, game_id: str, most: int = 500) -> int:
+        """`enforce_deadline` until none is due: the rest of a missed correspondence turn is
+        taken decision by decision (a log entry holds one action), each its own commit, and
+        its deadline has passed already. How many were applied."""
+        applied = 0
+        while applied < most and await self.enforce_deadline(game_id):
+            applied += 1
+        return applied
+
+    # ---- vacations (correspondence clocks) ---------------------------------------------
+
+    async def start_vacation(self, request: service_pb2.StartVacationRequest, caller: Caller
+                             ) -> service_pb2.StartVacationResponse:
+        """The caller's seat stops its clocks in this game for `days` whole days."""
+        if request.days < 1:
+            raise malformed("days: at least 1")
+        seat_asked = request.seat if request.HasField("seat") else None
+
+        def build(record: GameRecord) -> Change | None:
+            seat = self._vacation_seat(record, caller, seat_asked)
+            meta = records.decode_meta(record)
+            if not clocks.correspondence(meta) or not meta.clock.vacation_days:
+                raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.VACATION_NOT_OFFERED,
+                                   "this game's clock gives no vacation")
+            if meta.bot_seats[seat]:
+                raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.VACATION_NOT_OFFERED,
+                                   f"the service's bot plays seat {seat}")
+            now = self.commits.clock_ms()
+            if clocks.on_vacation(meta, seat, now):
+                raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.ALREADY_ON_VACATION,
+                                   f"seat {seat} is on vacation until "
+                                   f"{meta.vacation_until_ms[seat]} (Unix ms)")
+            days_left = meta.vacation_left_ms[seat] // clocks.DAY_MS
+            if request.days > days_left:
+                raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.VACATION_EXHAUSTED,
+                                   f"seat {seat} has {days_left} whole days of vacation left",
+                                   {"days_left": str(days_left)})
+            events = clocks.start_vacation(meta, seat, request.days, now)
+            return Change(record, records.decode_state(record), meta, record.status, events,
+                          lifecycle_entry("vacation"))
+
+        record = await self.commits.lifecycle_commit(request.game_id, build)
+        assert record is not None  # build refuses rather than returning None
+        return service_pb2.StartVacationResponse(
+            game=summary(record, records.decode_state(record)))
+
+    async def end_vacation(self, request: service_pb2.EndVacationRequest, caller: Caller
+                           ) -> service_pb2.EndVacationResponse:
+        """The caller's seat is back: its clocks run again, the unused time returned."""
+        seat_asked = request.seat if request.HasField("seat") else None
+
+        def build(record: GameRecord) -> Change | None:
+            seat = self._vacation_seat(record, caller, seat_asked)
+            meta = records.decode_meta(record)
+            now = self.commits.clock_ms()
+            if not clocks.on_vacation(meta, seat, now):
+                raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.NOT_ON_VACATION,
+                                   f"seat {seat} is not on vacation")
+            events = clocks.end_vacation(meta, seat, now)
+            return Change(record, records.decode_state(record), meta, record.status, events,
+                          lifecycle_entry("vacation_end"))
+
+        record = await self.commits.lifecycle_commit(request.game_id, build)
+        assert record is not None
+        return service_pb2.EndVacationResponse(
+            game=summary(record, records.decode_state(record)))
+
+    def _vacation_seat(self, record: GameRecord, caller: Caller, asked: int | None) -> int:
+        """The seat a vacation call acts for: the caller's, in a game being played."""
+        seat = identity.acting_seat(identity.identify(record, caller, self.commits.limits),
+                                    caller.token, asked)
+        records.require_status(record, ACTIVE)
+        return seat
 
     async def resume_bots(self, game_id: str) -> None:
         """Start the game's bots if one is to decide and none plays here: after a crash of the

@@ -42,9 +42,10 @@ def summary(
 ) -> service_pb2.GameSummary:
     """The summary for a caller holding `seat` (None: no seat). While a game with a spectator
     delay is played, a caller without a seat gets no more of its progress than a delayed
-    stream gives: version, last seq, the decision, its deadline, the banks, the bot seats and
-    the time of the last change are withheld (left unset). With `reveal` (the game is over:
-    `seed_reveal.seed_revealable`), the seed and its commitment's nonce are shown. With
+    stream gives: version, last seq, the decision, its deadline, the banks, the bot seats,
+    vacations, missed turns and the time of the last change are withheld (left unset). With
+    `reveal` (the game is over: `seed_reveal.seed_revealable`), the seed and its
+    commitment's nonce are shown. With
     `decision`, that is the decision shown (`records.listed`: `state` is an earlier one's)."""
     rules = get_ruleset(record.variant)
     meta = meta if meta is not None else decode_meta(record)
@@ -78,6 +79,9 @@ def summary(
     shown.deadline_ms = meta.deadline_ms
     shown.bank_ms.extend(meta.bank_ms)
     shown.bot_seats.extend(meta.bot_seats)
+    shown.vacation_left_ms.extend(meta.vacation_left_ms)  # correspondence clocks only
+    shown.vacation_until_ms.extend(meta.vacation_until_ms)
+    shown.missed_turns.extend(meta.missed_turns)
     if record.status == ACTIVE:
         shown.decision.CopyFrom(decision if decision is not None
                                 else wire.decision_to_proto(rules.decision(state)))

@@ -136,6 +136,8 @@ OPERATIONS: Mapping[str, Declared] = {
     "CreateRound": Declared(lambda g, _c: g.rounds.create, creation=True),
     "StreamResults": Declared(lambda g, _c: _without_caller(g.results.stream),
                               credentials=False, encoded=True),
+    "StartVacation": Declared(lambda g, _c: g.timers.start_vacation),
+    "EndVacation": Declared(lambda g, _c: g.timers.end_vacation),
 }
 
 _NO_SIDE_EFFECTS = descriptor_pb2.MethodOptions.NO_SIDE_EFFECTS

@@ -1,6 +1,7 @@
 """The service's own events: what happens to a game outside its rules (start, joins, clocks,
-timeouts, bot takeover, cancel, abandon). They sit in the event log beside the variant's
-events, travel as `risk.v1.LifecycleEvent`, and every viewer may see them."""
+timeouts, missed correspondence turns and removals, vacations, bot takeover, cancel, abandon).
+They sit in the event log beside the variant's events, travel as `risk.v1.LifecycleEvent`, and
+every viewer may see them."""
 
 from __future__ import annotations
 
@@ -16,6 +17,11 @@ class TimeoutPolicy(IntEnum):
     PASS = 2
     BOT = 3
     FORFEIT = 4
+
+
+class MissedTurnPolicy(IntEnum):
+    REMOVE = 1
+    BOT = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +73,32 @@ class ClockStarted(LifecycleEvent):
     bank_ms: int
 
 
+@dataclass(frozen=True, slots=True)
+class TurnMissed(LifecycleEvent):
+    seat: int
+    missed: int  # turns missed in a row, this one included
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRemoved(LifecycleEvent):
+    seat: int
+    missed: int
+
+
+@dataclass(frozen=True, slots=True)
+class VacationStarted(LifecycleEvent):
+    seat: int
+    until_ms: int
+    vacation_left_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class VacationEnded(LifecycleEvent):
+    seat: int
+    vacation_left_ms: int
+
+
 LIFECYCLE_EVENT_TYPES: tuple[type[LifecycleEvent], ...] = (
     GameStarted, SeatJoined, SeatTokenReissued, GameCancelled, GameAbandoned, DecisionTimedOut,
-    SeatHandedToBot, ClockStarted,
+    SeatHandedToBot, ClockStarted, TurnMissed, SeatRemoved, VacationStarted, VacationEnded,
 )

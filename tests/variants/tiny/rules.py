@@ -97,6 +97,9 @@ class TinyRules:
     def decision(self, state: TinyState) -> Decision:
         return Decision((), "") if state.finished else Decision((state.current,), "claim")
 
+    def turn_seat(self, state: TinyState) -> int:
+        return -1 if state.finished else state.current
+
     def legal_actions(self, state: TinyState, seat: int) -> list[LegalAction]:
         if state.finished or seat != state.current:
             return []

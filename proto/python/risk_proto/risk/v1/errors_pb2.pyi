@@ -45,6 +45,10 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ORIGIN_NOT_ALLOWED: _ClassVar[ServiceReason]
     NOT_TOURNAMENT_OWNER: _ClassVar[ServiceReason]
     TOO_MANY_BOT_GAMES: _ClassVar[ServiceReason]
+    VACATION_NOT_OFFERED: _ClassVar[ServiceReason]
+    VACATION_EXHAUSTED: _ClassVar[ServiceReason]
+    ALREADY_ON_VACATION: _ClassVar[ServiceReason]
+    NOT_ON_VACATION: _ClassVar[ServiceReason]
 
 class RuleReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -170,6 +174,10 @@ VERSION_OUT_OF_RANGE: ServiceReason
 ORIGIN_NOT_ALLOWED: ServiceReason
 NOT_TOURNAMENT_OWNER: ServiceReason
 TOO_MANY_BOT_GAMES: ServiceReason
+VACATION_NOT_OFFERED: ServiceReason
+VACATION_EXHAUSTED: ServiceReason
+ALREADY_ON_VACATION: ServiceReason
+NOT_ON_VACATION: ServiceReason
 RULE_REASON_UNSPECIFIED: RuleReason
 GAME_OVER: RuleReason
 NOT_YOUR_TURN: RuleReason

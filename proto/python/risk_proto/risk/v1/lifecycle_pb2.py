@@ -24,35 +24,45 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17risk/v1/lifecycle.proto\x12\x07risk.v1\"\x85\x01\n\x0c\x43lockOptions\x12\x18\n\x10\x64\x65\x63ision_seconds\x18\x01 \x01(\x05\x12\x14\n\x0c\x62\x61nk_seconds\x18\x02 \x01(\x05\x12\x19\n\x11increment_seconds\x18\x03 \x01(\x05\x12*\n\non_timeout\x18\x04 \x01(\x0e\x32\x16.risk.v1.TimeoutPolicy\"\xdf\x06\n\x0eLifecycleEvent\x12;\n\x0cgame_started\x18\x01 \x01(\x0b\x32#.risk.v1.LifecycleEvent.GameStartedH\x00\x12\x39\n\x0bseat_joined\x18\x02 \x01(\x0b\x32\".risk.v1.LifecycleEvent.SeatJoinedH\x00\x12H\n\x13seat_token_reissued\x18\x03 \x01(\x0b\x32).risk.v1.LifecycleEvent.SeatTokenReissuedH\x00\x12?\n\x0egame_cancelled\x18\x04 \x01(\x0b\x32%.risk.v1.LifecycleEvent.GameCancelledH\x00\x12?\n\x0egame_abandoned\x18\x05 \x01(\x0b\x32%.risk.v1.LifecycleEvent.GameAbandonedH\x00\x12\x46\n\x12\x64\x65\x63ision_timed_out\x18\x06 \x01(\x0b\x32(.risk.v1.LifecycleEvent.DecisionTimedOutH\x00\x12\x45\n\x12seat_handed_to_bot\x18\x07 \x01(\x0b\x32\'.risk.v1.LifecycleEvent.SeatHandedToBotH\x00\x12=\n\rclock_started\x18\x08 \x01(\x0b\x32$.risk.v1.LifecycleEvent.ClockStartedH\x00\x1a\r\n\x0bGameStarted\x1a\x30\n\nSeatJoined\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x1a!\n\x11SeatTokenReissued\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a\x0f\n\rGameCancelled\x1a\x0f\n\rGameAbandoned\x1aH\n\x10\x44\x65\x63isionTimedOut\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x06policy\x18\x02 \x01(\x0e\x32\x16.risk.v1.TimeoutPolicy\x1a\x1f\n\x0fSeatHandedToBot\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a\x42\n\x0c\x43lockStarted\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x02 \x01(\x03\x12\x0f\n\x07\x62\x61nk_ms\x18\x03 \x01(\x03\x42\x06\n\x04kind\"\xfd\x02\n\x08GameMeta\x12$\n\x05\x63lock\x18\x01 \x01(\x0b\x32\x15.risk.v1.ClockOptions\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x02 \x01(\x03\x12\x12\n\nclock_seat\x18\x03 \x01(\x05\x12\x1b\n\x13\x64\x65\x63ision_started_ms\x18\x04 \x01(\x03\x12\x0f\n\x07\x62\x61nk_ms\x18\x05 \x03(\x03\x12\x11\n\tbot_seats\x18\x06 \x03(\x08\x12\x1e\n\x16spectator_delay_events\x18\x07 \x01(\r\x12\x1f\n\x17spectator_delay_seconds\x18\x08 \x01(\r\x12\x14\n\x0cmanual_start\x18\t \x01(\x08\x12\x12\n\ntournament\x18\n \x01(\t\x12\r\n\x05round\x18\x0b \x01(\r\x12\x12\n\nbot_levels\x18\x0c \x03(\x05\x12\x12\n\nseed_nonce\x18\r \x01(\x0c\x12\x17\n\x0fseed_commitment\x18\x0e \x01(\x0c\x12\x17\n\x0f\x64uplicate_games\x18\x0f \x03(\t\x12\r\n\x05\x66\x61\x63ts\x18\x10 \x01(\r*\x9f\x01\n\rTimeoutPolicy\x12\x1e\n\x1aTIMEOUT_POLICY_UNSPECIFIED\x10\x00\x12!\n\x1dTIMEOUT_POLICY_DEFAULT_ACTION\x10\x01\x12\x17\n\x13TIMEOUT_POLICY_PASS\x10\x02\x12\x16\n\x12TIMEOUT_POLICY_BOT\x10\x03\x12\x1a\n\x16TIMEOUT_POLICY_FORFEIT\x10\x04\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17risk/v1/lifecycle.proto\x12\x07risk.v1\"\x82\x02\n\x0c\x43lockOptions\x12\x18\n\x10\x64\x65\x63ision_seconds\x18\x01 \x01(\x05\x12\x14\n\x0c\x62\x61nk_seconds\x18\x02 \x01(\x05\x12\x19\n\x11increment_seconds\x18\x03 \x01(\x05\x12*\n\non_timeout\x18\x04 \x01(\x0e\x32\x16.risk.v1.TimeoutPolicy\x12\x14\n\x0cturn_seconds\x18\x05 \x01(\x05\x12\x15\n\rvacation_days\x18\x06 \x01(\x05\x12\x1a\n\x12missed_turns_limit\x18\x07 \x01(\x05\x12\x32\n\x0fon_missed_turns\x18\x08 \x01(\x0e\x32\x19.risk.v1.MissedTurnPolicy\"\xbc\n\n\x0eLifecycleEvent\x12;\n\x0cgame_started\x18\x01 \x01(\x0b\x32#.risk.v1.LifecycleEvent.GameStartedH\x00\x12\x39\n\x0bseat_joined\x18\x02 \x01(\x0b\x32\".risk.v1.LifecycleEvent.SeatJoinedH\x00\x12H\n\x13seat_token_reissued\x18\x03 \x01(\x0b\x32).risk.v1.LifecycleEvent.SeatTokenReissuedH\x00\x12?\n\x0egame_cancelled\x18\x04 \x01(\x0b\x32%.risk.v1.LifecycleEvent.GameCancelledH\x00\x12?\n\x0egame_abandoned\x18\x05 \x01(\x0b\x32%.risk.v1.LifecycleEvent.GameAbandonedH\x00\x12\x46\n\x12\x64\x65\x63ision_timed_out\x18\x06 \x01(\x0b\x32(.risk.v1.LifecycleEvent.DecisionTimedOutH\x00\x12\x45\n\x12seat_handed_to_bot\x18\x07 \x01(\x0b\x32\'.risk.v1.LifecycleEvent.SeatHandedToBotH\x00\x12=\n\rclock_started\x18\x08 \x01(\x0b\x32$.risk.v1.LifecycleEvent.ClockStartedH\x00\x12\x39\n\x0bturn_missed\x18\t \x01(\x0b\x32\".risk.v1.LifecycleEvent.TurnMissedH\x00\x12;\n\x0cseat_removed\x18\n \x01(\x0b\x32#.risk.v1.LifecycleEvent.SeatRemovedH\x00\x12\x43\n\x10vacation_started\x18\x0b \x01(\x0b\x32\'.risk.v1.LifecycleEvent.VacationStartedH\x00\x12?\n\x0evacation_ended\x18\x0c \x01(\x0b\x32%.risk.v1.LifecycleEvent.VacationEndedH\x00\x1a\r\n\x0bGameStarted\x1a\x30\n\nSeatJoined\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x1a!\n\x11SeatTokenReissued\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a\x0f\n\rGameCancelled\x1a\x0f\n\rGameAbandoned\x1aH\n\x10\x44\x65\x63isionTimedOut\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x06policy\x18\x02 \x01(\x0e\x32\x16.risk.v1.TimeoutPolicy\x1a\x1f\n\x0fSeatHandedToBot\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a\x42\n\x0c\x43lockStarted\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x02 \x01(\x03\x12\x0f\n\x07\x62\x61nk_ms\x18\x03 \x01(\x03\x1a*\n\nTurnMissed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06missed\x18\x02 \x01(\x05\x1a+\n\x0bSeatRemoved\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06missed\x18\x02 \x01(\x05\x1aK\n\x0fVacationStarted\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x10\n\x08until_ms\x18\x02 \x01(\x03\x12\x18\n\x10vacation_left_ms\x18\x03 \x01(\x03\x1a\x37\n\rVacationEnded\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x18\n\x10vacation_left_ms\x18\x02 \x01(\x03\x42\x06\n\x04kind\"\x86\x04\n\x08GameMeta\x12$\n\x05\x63lock\x18\x01 \x01(\x0b\x32\x15.risk.v1.ClockOptions\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x02 \x01(\x03\x12\x12\n\nclock_seat\x18\x03 \x01(\x05\x12\x1b\n\x13\x64\x65\x63ision_started_ms\x18\x04 \x01(\x03\x12\x0f\n\x07\x62\x61nk_ms\x18\x05 \x03(\x03\x12\x11\n\tbot_seats\x18\x06 \x03(\x08\x12\x1e\n\x16spectator_delay_events\x18\x07 \x01(\r\x12\x1f\n\x17spectator_delay_seconds\x18\x08 \x01(\r\x12\x14\n\x0cmanual_start\x18\t \x01(\x08\x12\x12\n\ntournament\x18\n \x01(\t\x12\r\n\x05round\x18\x0b \x01(\r\x12\x12\n\nbot_levels\x18\x0c \x03(\x05\x12\x12\n\nseed_nonce\x18\r \x01(\x0c\x12\x17\n\x0fseed_commitment\x18\x0e \x01(\x0c\x12\x17\n\x0f\x64uplicate_games\x18\x0f \x03(\t\x12\r\n\x05\x66\x61\x63ts\x18\x10 \x01(\r\x12\x11\n\tturn_seat\x18\x11 \x01(\x05\x12\x14\n\x0cturn_left_ms\x18\x12 \x01(\x03\x12\x18\n\x10vacation_left_ms\x18\x13 \x03(\x03\x12\x19\n\x11vacation_until_ms\x18\x14 \x03(\x03\x12\x14\n\x0cmissed_turns\x18\x15 \x03(\x05\x12\x13\n\x0bturn_missed\x18\x18 \x01(\x08*\x9f\x01\n\rTimeoutPolicy\x12\x1e\n\x1aTIMEOUT_POLICY_UNSPECIFIED\x10\x00\x12!\n\x1dTIMEOUT_POLICY_DEFAULT_ACTION\x10\x01\x12\x17\n\x13TIMEOUT_POLICY_PASS\x10\x02\x12\x16\n\x12TIMEOUT_POLICY_BOT\x10\x03\x12\x1a\n\x16TIMEOUT_POLICY_FORFEIT\x10\x04*q\n\x10MissedTurnPolicy\x12\"\n\x1eMISSED_TURN_POLICY_UNSPECIFIED\x10\x00\x12\x1d\n\x19MISSED_TURN_POLICY_REMOVE\x10\x01\x12\x1a\n\x16MISSED_TURN_POLICY_BOT\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'risk.v1.lifecycle_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_TIMEOUTPOLICY']._serialized_start=1423
-  _globals['_TIMEOUTPOLICY']._serialized_end=1582
+  _globals['_TIMEOUTPOLICY']._serialized_start=2162
+  _globals['_TIMEOUTPOLICY']._serialized_end=2321
+  _globals['_MISSEDTURNPOLICY']._serialized_start=2323
+  _globals['_MISSEDTURNPOLICY']._serialized_end=2436
   _globals['_CLOCKOPTIONS']._serialized_start=37
-  _globals['_CLOCKOPTIONS']._serialized_end=170
-  _globals['_LIFECYCLEEVENT']._serialized_start=173
-  _globals['_LIFECYCLEEVENT']._serialized_end=1036
-  _globals['_LIFECYCLEEVENT_GAMESTARTED']._serialized_start=721
-  _globals['_LIFECYCLEEVENT_GAMESTARTED']._serialized_end=734
-  _globals['_LIFECYCLEEVENT_SEATJOINED']._serialized_start=736
-  _globals['_LIFECYCLEEVENT_SEATJOINED']._serialized_end=784
-  _globals['_LIFECYCLEEVENT_SEATTOKENREISSUED']._serialized_start=786
-  _globals['_LIFECYCLEEVENT_SEATTOKENREISSUED']._serialized_end=819
-  _globals['_LIFECYCLEEVENT_GAMECANCELLED']._serialized_start=821
-  _globals['_LIFECYCLEEVENT_GAMECANCELLED']._serialized_end=836
-  _globals['_LIFECYCLEEVENT_GAMEABANDONED']._serialized_start=838
-  _globals['_LIFECYCLEEVENT_GAMEABANDONED']._serialized_end=853
-  _globals['_LIFECYCLEEVENT_DECISIONTIMEDOUT']._serialized_start=855
-  _globals['_LIFECYCLEEVENT_DECISIONTIMEDOUT']._serialized_end=927
-  _globals['_LIFECYCLEEVENT_SEATHANDEDTOBOT']._serialized_start=929
-  _globals['_LIFECYCLEEVENT_SEATHANDEDTOBOT']._serialized_end=960
-  _globals['_LIFECYCLEEVENT_CLOCKSTARTED']._serialized_start=962
-  _globals['_LIFECYCLEEVENT_CLOCKSTARTED']._serialized_end=1028
-  _globals['_GAMEMETA']._serialized_start=1039
-  _globals['_GAMEMETA']._serialized_end=1420
+  _globals['_CLOCKOPTIONS']._serialized_end=295
+  _globals['_LIFECYCLEEVENT']._serialized_start=298
+  _globals['_LIFECYCLEEVENT']._serialized_end=1638
+  _globals['_LIFECYCLEEVENT_GAMESTARTED']._serialized_start=1100
+  _globals['_LIFECYCLEEVENT_GAMESTARTED']._serialized_end=1113
+  _globals['_LIFECYCLEEVENT_SEATJOINED']._serialized_start=1115
+  _globals['_LIFECYCLEEVENT_SEATJOINED']._serialized_end=1163
+  _globals['_LIFECYCLEEVENT_SEATTOKENREISSUED']._serialized_start=1165
+  _globals['_LIFECYCLEEVENT_SEATTOKENREISSUED']._serialized_end=1198
+  _globals['_LIFECYCLEEVENT_GAMECANCELLED']._serialized_start=1200
+  _globals['_LIFECYCLEEVENT_GAMECANCELLED']._serialized_end=1215
+  _globals['_LIFECYCLEEVENT_GAMEABANDONED']._serialized_start=1217
+  _globals['_LIFECYCLEEVENT_GAMEABANDONED']._serialized_end=1232
+  _globals['_LIFECYCLEEVENT_DECISIONTIMEDOUT']._serialized_start=1234
+  _globals['_LIFECYCLEEVENT_DECISIONTIMEDOUT']._serialized_end=1306
+  _globals['_LIFECYCLEEVENT_SEATHANDEDTOBOT']._serialized_start=1308
+  _globals['_LIFECYCLEEVENT_SEATHANDEDTOBOT']._serialized_end=1339
+  _globals['_LIFECYCLEEVENT_CLOCKSTARTED']._serialized_start=1341
+  _globals['_LIFECYCLEEVENT_CLOCKSTARTED']._serialized_end=1407
+  _globals['_LIFECYCLEEVENT_TURNMISSED']._serialized_start=1409
+  _globals['_LIFECYCLEEVENT_TURNMISSED']._serialized_end=1451
+  _globals['_LIFECYCLEEVENT_SEATREMOVED']._serialized_start=1453
+  _globals['_LIFECYCLEEVENT_SEATREMOVED']._serialized_end=1496
+  _globals['_LIFECYCLEEVENT_VACATIONSTARTED']._serialized_start=1498
+  _globals['_LIFECYCLEEVENT_VACATIONSTARTED']._serialized_end=1573
+  _globals['_LIFECYCLEEVENT_VACATIONENDED']._serialized_start=1575
+  _globals['_LIFECYCLEEVENT_VACATIONENDED']._serialized_end=1630
+  _globals['_GAMEMETA']._serialized_start=1641
+  _globals['_GAMEMETA']._serialized_end=2159
 # @@protoc_insertion_point(module_scope)

@@ -24,7 +24,7 @@ from risk_proto.risk.v1.session_pb2 import SessionRequest, SessionResponse
 from risk_proto.risk.v1.tournament_pb2 import CreateRoundRequest, CreateRoundResponse, StreamResultsRequest, StreamResultsResponse
 from risk_proto.risk.v1.variant_pb2 import DescribeVariantRequest, DescribeVariantResponse, ListVariantsRequest, ListVariantsResponse
 
-from .service_pb2 import CancelGameRequest, CancelGameResponse, CreateCampaignRequest, CreateCampaignResponse, CreateGameRequest, CreateGameResponse, ExportGameRequest, GameExport, GetCampaignRequest, GetCampaignResponse, GetGameRequest, GetGameResponse, JoinGameRequest, JoinGameResponse, ListCampaignsRequest, ListCampaignsResponse, ListGamesRequest, ListGamesResponse, ListLegalActionsRequest, ListLegalActionsResponse, PingRequest, PingResponse, ReissueSeatTokenRequest, ReissueSeatTokenResponse, ResignRequest, ResignResponse, StartCampaignGameRequest, StartCampaignGameResponse, StartGameRequest, StartGameResponse, StreamEventsRequest, StreamEventsResponse, SubmitActionRequest, SubmitActionResponse, SubmitCampaignDecisionRequest, SubmitCampaignDecisionResponse
+from .service_pb2 import CancelGameRequest, CancelGameResponse, CreateCampaignRequest, CreateCampaignResponse, CreateGameRequest, CreateGameResponse, EndVacationRequest, EndVacationResponse, ExportGameRequest, GameExport, GetCampaignRequest, GetCampaignResponse, GetGameRequest, GetGameResponse, JoinGameRequest, JoinGameResponse, ListCampaignsRequest, ListCampaignsResponse, ListGamesRequest, ListGamesResponse, ListLegalActionsRequest, ListLegalActionsResponse, PingRequest, PingResponse, ReissueSeatTokenRequest, ReissueSeatTokenResponse, ResignRequest, ResignResponse, StartCampaignGameRequest, StartCampaignGameResponse, StartGameRequest, StartGameResponse, StartVacationRequest, StartVacationResponse, StreamEventsRequest, StreamEventsResponse, SubmitActionRequest, SubmitActionResponse, SubmitCampaignDecisionRequest, SubmitCampaignDecisionResponse
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping
@@ -182,6 +182,17 @@ class RiskService(Protocol):
         Every lifecycle fact of a tournament's games after after_seq, once and in order, then live
         ones: created, started, a seat timed out or resigned, finished (outcome and ranking).
         """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def start_vacation(self, request: StartVacationRequest, ctx: RequestContext[StartVacationRequest, StartVacationResponse], /) -> StartVacationResponse:
+        """
+        Correspondence clocks (docs/lifecycle.md): a seat stops its clocks in a game for whole
+        days of the vacation the game's clock gives it (ClockOptions.vacation_days), and comes
+        back early, the unused time returned.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def end_vacation(self, request: EndVacationRequest, ctx: RequestContext[EndVacationRequest, EndVacationResponse], /) -> EndVacationResponse:
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
 
@@ -450,6 +461,28 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         stream_type=StreamType.SERVER_STREAM,
                     ),
                     function=svc.stream_results,
+                ),
+                "/risk.v1.RiskService/StartVacation": Endpoint.unary(
+                    method=MethodInfo(
+                        name="StartVacation",
+                        service_name="risk.v1.RiskService",
+                        input=StartVacationRequest,
+                        output=StartVacationResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.start_vacation,
+                ),
+                "/risk.v1.RiskService/EndVacation": Endpoint.unary(
+                    method=MethodInfo(
+                        name="EndVacation",
+                        service_name="risk.v1.RiskService",
+                        input=EndVacationRequest,
+                        output=EndVacationResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.end_vacation,
                 ),
             },
             interceptors=interceptors,
@@ -1033,6 +1066,51 @@ class RiskServiceClient(ConnectClient):
                 output=StreamResultsResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.SERVER_STREAM,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def start_vacation(
+        self,
+        request: StartVacationRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> StartVacationResponse:
+        """
+        Correspondence clocks (docs/lifecycle.md): a seat stops its clocks in a game for whole
+        days of the vacation the game's clock gives it (ClockOptions.vacation_days), and comes
+        back early, the unused time returned.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="StartVacation",
+                service_name="risk.v1.RiskService",
+                input=StartVacationRequest,
+                output=StartVacationResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def end_vacation(
+        self,
+        request: EndVacationRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> EndVacationResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="EndVacation",
+                service_name="risk.v1.RiskService",
+                input=EndVacationRequest,
+                output=EndVacationResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
             ),
             headers=headers,
             timeout_ms=timeout_ms,

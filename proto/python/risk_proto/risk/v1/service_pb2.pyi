@@ -29,6 +29,36 @@ GAME_STATUS_FINISHED: GameStatus
 GAME_STATUS_ABANDONED: GameStatus
 GAME_STATUS_CANCELLED: GameStatus
 
+class StartVacationRequest(_message.Message):
+    __slots__ = ("game_id", "days", "seat")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    DAYS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    days: int
+    seat: int
+    def __init__(self, game_id: _Optional[str] = ..., days: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class StartVacationResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: GameSummary
+    def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ...) -> None: ...
+
+class EndVacationRequest(_message.Message):
+    __slots__ = ("game_id", "seat")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class EndVacationResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: GameSummary
+    def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ...) -> None: ...
+
 class CreateCampaignRequest(_message.Message):
     __slots__ = ("players", "factions", "seat_names")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -148,7 +178,7 @@ class Seat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., display_name: _Optional[str] = ..., taken: _Optional[bool] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "variant", "status", "version", "last_seq", "rules_version", "seats", "decision", "outcome", "created_at_ms", "updated_at_ms", "clock", "deadline_ms", "bank_ms", "bot_seats", "spectator_delay_events", "spectator_delay_seconds", "tournament", "round", "bot_levels", "seed_commitment", "seed_reveal")
+    __slots__ = ("game_id", "variant", "status", "version", "last_seq", "rules_version", "seats", "decision", "outcome", "created_at_ms", "updated_at_ms", "clock", "deadline_ms", "bank_ms", "bot_seats", "spectator_delay_events", "spectator_delay_seconds", "tournament", "round", "bot_levels", "seed_commitment", "seed_reveal", "vacation_left_ms", "vacation_until_ms", "missed_turns")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -171,6 +201,9 @@ class GameSummary(_message.Message):
     BOT_LEVELS_FIELD_NUMBER: _ClassVar[int]
     SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     SEED_REVEAL_FIELD_NUMBER: _ClassVar[int]
+    VACATION_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
+    VACATION_UNTIL_MS_FIELD_NUMBER: _ClassVar[int]
+    MISSED_TURNS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     variant: _common_pb2.Variant
     status: GameStatus
@@ -193,7 +226,10 @@ class GameSummary(_message.Message):
     bot_levels: _containers.RepeatedScalarFieldContainer[_tournament_pb2.BotLevel]
     seed_commitment: bytes
     seed_reveal: _tournament_pb2.SeedReveal
-    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., last_seq: _Optional[int] = ..., rules_version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., decision: _Optional[_Union[_common_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., clock: _Optional[_Union[_lifecycle_pb2.ClockOptions, _Mapping]] = ..., deadline_ms: _Optional[int] = ..., bank_ms: _Optional[_Iterable[int]] = ..., bot_seats: _Optional[_Iterable[bool]] = ..., spectator_delay_events: _Optional[int] = ..., spectator_delay_seconds: _Optional[int] = ..., tournament: _Optional[str] = ..., round: _Optional[int] = ..., bot_levels: _Optional[_Iterable[_Union[_tournament_pb2.BotLevel, str]]] = ..., seed_commitment: _Optional[bytes] = ..., seed_reveal: _Optional[_Union[_tournament_pb2.SeedReveal, _Mapping]] = ...) -> None: ...
+    vacation_left_ms: _containers.RepeatedScalarFieldContainer[int]
+    vacation_until_ms: _containers.RepeatedScalarFieldContainer[int]
+    missed_turns: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., last_seq: _Optional[int] = ..., rules_version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., decision: _Optional[_Union[_common_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., clock: _Optional[_Union[_lifecycle_pb2.ClockOptions, _Mapping]] = ..., deadline_ms: _Optional[int] = ..., bank_ms: _Optional[_Iterable[int]] = ..., bot_seats: _Optional[_Iterable[bool]] = ..., spectator_delay_events: _Optional[int] = ..., spectator_delay_seconds: _Optional[int] = ..., tournament: _Optional[str] = ..., round: _Optional[int] = ..., bot_levels: _Optional[_Iterable[_Union[_tournament_pb2.BotLevel, str]]] = ..., seed_commitment: _Optional[bytes] = ..., seed_reveal: _Optional[_Union[_tournament_pb2.SeedReveal, _Mapping]] = ..., vacation_left_ms: _Optional[_Iterable[int]] = ..., vacation_until_ms: _Optional[_Iterable[int]] = ..., missed_turns: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
     __slots__ = ("options", "seed", "seat_names", "clock", "manual_start", "spectator_delay_events", "spectator_delay_seconds", "issue_seat_tokens")

@@ -152,6 +152,16 @@ class RiskServiceStub:
                 request_serializer=risk_dot_v1_dot_tournament__pb2.StreamResultsRequest.SerializeToString,
                 response_deserializer=risk_dot_v1_dot_tournament__pb2.StreamResultsResponse.FromString,
                 _registered_method=True)
+        self.StartVacation = channel.unary_unary(
+                '/risk.v1.RiskService/StartVacation',
+                request_serializer=risk_dot_v1_dot_service__pb2.StartVacationRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_service__pb2.StartVacationResponse.FromString,
+                _registered_method=True)
+        self.EndVacation = channel.unary_unary(
+                '/risk.v1.RiskService/EndVacation',
+                request_serializer=risk_dot_v1_dot_service__pb2.EndVacationRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_service__pb2.EndVacationResponse.FromString,
+                _registered_method=True)
 
 
 class RiskServiceServicer:
@@ -327,6 +337,21 @@ class RiskServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def StartVacation(self, request, context):
+        """Correspondence clocks (docs/lifecycle.md): a seat stops its clocks in a game for whole
+        days of the vacation the game's clock gives it (ClockOptions.vacation_days), and comes
+        back early, the unused time returned.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def EndVacation(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RiskServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -444,6 +469,16 @@ def add_RiskServiceServicer_to_server(servicer, server):
                     servicer.StreamResults,
                     request_deserializer=risk_dot_v1_dot_tournament__pb2.StreamResultsRequest.FromString,
                     response_serializer=risk_dot_v1_dot_tournament__pb2.StreamResultsResponse.SerializeToString,
+            ),
+            'StartVacation': grpc.unary_unary_rpc_method_handler(
+                    servicer.StartVacation,
+                    request_deserializer=risk_dot_v1_dot_service__pb2.StartVacationRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_service__pb2.StartVacationResponse.SerializeToString,
+            ),
+            'EndVacation': grpc.unary_unary_rpc_method_handler(
+                    servicer.EndVacation,
+                    request_deserializer=risk_dot_v1_dot_service__pb2.EndVacationRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_service__pb2.EndVacationResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1067,6 +1102,60 @@ class RiskService:
             '/risk.v1.RiskService/StreamResults',
             risk_dot_v1_dot_tournament__pb2.StreamResultsRequest.SerializeToString,
             risk_dot_v1_dot_tournament__pb2.StreamResultsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StartVacation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/StartVacation',
+            risk_dot_v1_dot_service__pb2.StartVacationRequest.SerializeToString,
+            risk_dot_v1_dot_service__pb2.StartVacationResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EndVacation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/EndVacation',
+            risk_dot_v1_dot_service__pb2.EndVacationRequest.SerializeToString,
+            risk_dot_v1_dot_service__pb2.EndVacationResponse.FromString,
             options,
             channel_credentials,
             insecure,

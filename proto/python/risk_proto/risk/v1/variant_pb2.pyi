@@ -49,7 +49,7 @@ class ListVariantsResponse(_message.Message):
     def __init__(self, variants: _Optional[_Iterable[_Union[VariantDescription, _Mapping]]] = ...) -> None: ...
 
 class VariantDescription(_message.Message):
-    __slots__ = ("variant", "name", "title", "rules_version", "seat_counts", "default_players", "map", "decks", "options", "default_options")
+    __slots__ = ("variant", "name", "title", "rules_version", "seat_counts", "default_players", "map", "decks", "options", "default_options", "clock_options")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
@@ -60,6 +60,7 @@ class VariantDescription(_message.Message):
     DECKS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_OPTIONS_FIELD_NUMBER: _ClassVar[int]
     variant: _common_pb2.Variant
     name: str
     title: str
@@ -70,7 +71,8 @@ class VariantDescription(_message.Message):
     decks: _containers.RepeatedCompositeFieldContainer[Deck]
     options: _containers.RepeatedCompositeFieldContainer[OptionDescription]
     default_options: _game_pb2.GameOptions
-    def __init__(self, variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., name: _Optional[str] = ..., title: _Optional[str] = ..., rules_version: _Optional[int] = ..., seat_counts: _Optional[_Iterable[int]] = ..., default_players: _Optional[int] = ..., map: _Optional[_Union[GameMap, _Mapping]] = ..., decks: _Optional[_Iterable[_Union[Deck, _Mapping]]] = ..., options: _Optional[_Iterable[_Union[OptionDescription, _Mapping]]] = ..., default_options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ...) -> None: ...
+    clock_options: _containers.RepeatedCompositeFieldContainer[OptionDescription]
+    def __init__(self, variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., name: _Optional[str] = ..., title: _Optional[str] = ..., rules_version: _Optional[int] = ..., seat_counts: _Optional[_Iterable[int]] = ..., default_players: _Optional[int] = ..., map: _Optional[_Union[GameMap, _Mapping]] = ..., decks: _Optional[_Iterable[_Union[Deck, _Mapping]]] = ..., options: _Optional[_Iterable[_Union[OptionDescription, _Mapping]]] = ..., default_options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., clock_options: _Optional[_Iterable[_Union[OptionDescription, _Mapping]]] = ...) -> None: ...
 
 class GameMap(_message.Message):
     __slots__ = ("region_noun", "group_noun", "view_box", "regions", "groups", "links", "hubs", "layouts")

@@ -133,6 +133,12 @@ class Ruleset(Protocol, Generic[StateT, OptionsT, ViewT]):
         """Whose decision it is; no seats once the game is over."""
         ...
 
+    def turn_seat(self, state: StateT) -> int:
+        """Whose turn it is (during setup: whose setup step), -1 once the game is over. The
+        decision may be another seat's meanwhile (a defence, a response window): the
+        service's per-turn clocks run for this seat's whole turn, not for each decision."""
+        ...
+
     def legal_actions(self, state: StateT, seat: int) -> list[LegalAction]:
         """Every legal action for `seat` (empty when it is not that seat's decision)."""
         ...

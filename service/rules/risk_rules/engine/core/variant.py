@@ -3,9 +3,10 @@
 The interface the service sees stays `core.ruleset.Ruleset`; this base only fills in the parts
 of it that do not depend on the variant's rules: the class attributes the generic parameters
 already name (`VariantRules[State, Options, View]` sets `state_type`, `options_type` and
-`view_type`), the default options, the outcome of a finished game, the seat count,
-resignation's checks and work area, and a bot's move drawn from the seat's own view. A
-variant names itself, its action and event types and its work area, and supplies the rest.
+`view_type`), the default options, the outcome of a finished game, whose turn it is, the
+seat count, resignation's checks and work area, and a bot's move drawn from the seat's own
+view. A variant names itself, its action and event types and its work area, and supplies
+the rest.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class GameState(Protocol):
     def ranking(self) -> tuple[int, ...]: ...
     @property
     def end_reason(self) -> str: ...
+    @property
+    def current(self) -> int: ...
 
 
 StateT = TypeVar("StateT", bound=GameState)
@@ -76,6 +79,10 @@ class VariantRules(ABC, Generic[StateT, OptionsT, ViewT]):
 
     def seat_count(self, state: StateT) -> int:
         return state.options.players
+
+    def turn_seat(self, state: StateT) -> int:
+        # every variant's state names the seat whose turn (or setup step) it is `current`
+        return -1 if state.phase is self.work_type.finished_phase else state.current
 
     def outcome(self, state: StateT) -> Outcome | None:
         if state.phase is not self.work_type.finished_phase:

@@ -14,10 +14,10 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file risk/v1/lifecycle.proto.
  */
 export const file_risk_v1_lifecycle: GenFile = /*@__PURE__*/
-  fileDesc("ChdyaXNrL3YxL2xpZmVjeWNsZS5wcm90bxIHcmlzay52MSKFAQoMQ2xvY2tPcHRpb25zEhgKEGRlY2lzaW9uX3NlY29uZHMYASABKAUSFAoMYmFua19zZWNvbmRzGAIgASgFEhkKEWluY3JlbWVudF9zZWNvbmRzGAMgASgFEioKCm9uX3RpbWVvdXQYBCABKA4yFi5yaXNrLnYxLlRpbWVvdXRQb2xpY3ki3wYKDkxpZmVjeWNsZUV2ZW50EjsKDGdhbWVfc3RhcnRlZBgBIAEoCzIjLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuR2FtZVN0YXJ0ZWRIABI5CgtzZWF0X2pvaW5lZBgCIAEoCzIiLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuU2VhdEpvaW5lZEgAEkgKE3NlYXRfdG9rZW5fcmVpc3N1ZWQYAyABKAsyKS5yaXNrLnYxLkxpZmVjeWNsZUV2ZW50LlNlYXRUb2tlblJlaXNzdWVkSAASPwoOZ2FtZV9jYW5jZWxsZWQYBCABKAsyJS5yaXNrLnYxLkxpZmVjeWNsZUV2ZW50LkdhbWVDYW5jZWxsZWRIABI/Cg5nYW1lX2FiYW5kb25lZBgFIAEoCzIlLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuR2FtZUFiYW5kb25lZEgAEkYKEmRlY2lzaW9uX3RpbWVkX291dBgGIAEoCzIoLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuRGVjaXNpb25UaW1lZE91dEgAEkUKEnNlYXRfaGFuZGVkX3RvX2JvdBgHIAEoCzInLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuU2VhdEhhbmRlZFRvQm90SAASPQoNY2xvY2tfc3RhcnRlZBgIIAEoCzIkLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuQ2xvY2tTdGFydGVkSAAaDQoLR2FtZVN0YXJ0ZWQaMAoKU2VhdEpvaW5lZBIMCgRzZWF0GAEgASgFEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRohChFTZWF0VG9rZW5SZWlzc3VlZBIMCgRzZWF0GAEgASgFGg8KDUdhbWVDYW5jZWxsZWQaDwoNR2FtZUFiYW5kb25lZBpIChBEZWNpc2lvblRpbWVkT3V0EgwKBHNlYXQYASABKAUSJgoGcG9saWN5GAIgASgOMhYucmlzay52MS5UaW1lb3V0UG9saWN5Gh8KD1NlYXRIYW5kZWRUb0JvdBIMCgRzZWF0GAEgASgFGkIKDENsb2NrU3RhcnRlZBIMCgRzZWF0GAEgASgFEhMKC2RlYWRsaW5lX21zGAIgASgDEg8KB2JhbmtfbXMYAyABKANCBgoEa2luZCL9AgoIR2FtZU1ldGESJAoFY2xvY2sYASABKAsyFS5yaXNrLnYxLkNsb2NrT3B0aW9ucxITCgtkZWFkbGluZV9tcxgCIAEoAxISCgpjbG9ja19zZWF0GAMgASgFEhsKE2RlY2lzaW9uX3N0YXJ0ZWRfbXMYBCABKAMSDwoHYmFua19tcxgFIAMoAxIRCglib3Rfc2VhdHMYBiADKAgSHgoWc3BlY3RhdG9yX2RlbGF5X2V2ZW50cxgHIAEoDRIfChdzcGVjdGF0b3JfZGVsYXlfc2Vjb25kcxgIIAEoDRIUCgxtYW51YWxfc3RhcnQYCSABKAgSEgoKdG91cm5hbWVudBgKIAEoCRINCgVyb3VuZBgLIAEoDRISCgpib3RfbGV2ZWxzGAwgAygFEhIKCnNlZWRfbm9uY2UYDSABKAwSFwoPc2VlZF9jb21taXRtZW50GA4gASgMEhcKD2R1cGxpY2F0ZV9nYW1lcxgPIAMoCRINCgVmYWN0cxgQIAEoDSqfAQoNVGltZW91dFBvbGljeRIeChpUSU1FT1VUX1BPTElDWV9VTlNQRUNJRklFRBAAEiEKHVRJTUVPVVRfUE9MSUNZX0RFRkFVTFRfQUNUSU9OEAESFwoTVElNRU9VVF9QT0xJQ1lfUEFTUxACEhYKElRJTUVPVVRfUE9MSUNZX0JPVBADEhoKFlRJTUVPVVRfUE9MSUNZX0ZPUkZFSVQQBGIGcHJvdG8z");
+  fileDesc("ChdyaXNrL3YxL2xpZmVjeWNsZS5wcm90bxIHcmlzay52MSKCAgoMQ2xvY2tPcHRpb25zEhgKEGRlY2lzaW9uX3NlY29uZHMYASABKAUSFAoMYmFua19zZWNvbmRzGAIgASgFEhkKEWluY3JlbWVudF9zZWNvbmRzGAMgASgFEioKCm9uX3RpbWVvdXQYBCABKA4yFi5yaXNrLnYxLlRpbWVvdXRQb2xpY3kSFAoMdHVybl9zZWNvbmRzGAUgASgFEhUKDXZhY2F0aW9uX2RheXMYBiABKAUSGgoSbWlzc2VkX3R1cm5zX2xpbWl0GAcgASgFEjIKD29uX21pc3NlZF90dXJucxgIIAEoDjIZLnJpc2sudjEuTWlzc2VkVHVyblBvbGljeSK8CgoOTGlmZWN5Y2xlRXZlbnQSOwoMZ2FtZV9zdGFydGVkGAEgASgLMiMucmlzay52MS5MaWZlY3ljbGVFdmVudC5HYW1lU3RhcnRlZEgAEjkKC3NlYXRfam9pbmVkGAIgASgLMiIucmlzay52MS5MaWZlY3ljbGVFdmVudC5TZWF0Sm9pbmVkSAASSAoTc2VhdF90b2tlbl9yZWlzc3VlZBgDIAEoCzIpLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuU2VhdFRva2VuUmVpc3N1ZWRIABI/Cg5nYW1lX2NhbmNlbGxlZBgEIAEoCzIlLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuR2FtZUNhbmNlbGxlZEgAEj8KDmdhbWVfYWJhbmRvbmVkGAUgASgLMiUucmlzay52MS5MaWZlY3ljbGVFdmVudC5HYW1lQWJhbmRvbmVkSAASRgoSZGVjaXNpb25fdGltZWRfb3V0GAYgASgLMigucmlzay52MS5MaWZlY3ljbGVFdmVudC5EZWNpc2lvblRpbWVkT3V0SAASRQoSc2VhdF9oYW5kZWRfdG9fYm90GAcgASgLMicucmlzay52MS5MaWZlY3ljbGVFdmVudC5TZWF0SGFuZGVkVG9Cb3RIABI9Cg1jbG9ja19zdGFydGVkGAggASgLMiQucmlzay52MS5MaWZlY3ljbGVFdmVudC5DbG9ja1N0YXJ0ZWRIABI5Cgt0dXJuX21pc3NlZBgJIAEoCzIiLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuVHVybk1pc3NlZEgAEjsKDHNlYXRfcmVtb3ZlZBgKIAEoCzIjLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuU2VhdFJlbW92ZWRIABJDChB2YWNhdGlvbl9zdGFydGVkGAsgASgLMicucmlzay52MS5MaWZlY3ljbGVFdmVudC5WYWNhdGlvblN0YXJ0ZWRIABI/Cg52YWNhdGlvbl9lbmRlZBgMIAEoCzIlLnJpc2sudjEuTGlmZWN5Y2xlRXZlbnQuVmFjYXRpb25FbmRlZEgAGg0KC0dhbWVTdGFydGVkGjAKClNlYXRKb2luZWQSDAoEc2VhdBgBIAEoBRIUCgxkaXNwbGF5X25hbWUYAiABKAkaIQoRU2VhdFRva2VuUmVpc3N1ZWQSDAoEc2VhdBgBIAEoBRoPCg1HYW1lQ2FuY2VsbGVkGg8KDUdhbWVBYmFuZG9uZWQaSAoQRGVjaXNpb25UaW1lZE91dBIMCgRzZWF0GAEgASgFEiYKBnBvbGljeRgCIAEoDjIWLnJpc2sudjEuVGltZW91dFBvbGljeRofCg9TZWF0SGFuZGVkVG9Cb3QSDAoEc2VhdBgBIAEoBRpCCgxDbG9ja1N0YXJ0ZWQSDAoEc2VhdBgBIAEoBRITCgtkZWFkbGluZV9tcxgCIAEoAxIPCgdiYW5rX21zGAMgASgDGioKClR1cm5NaXNzZWQSDAoEc2VhdBgBIAEoBRIOCgZtaXNzZWQYAiABKAUaKwoLU2VhdFJlbW92ZWQSDAoEc2VhdBgBIAEoBRIOCgZtaXNzZWQYAiABKAUaSwoPVmFjYXRpb25TdGFydGVkEgwKBHNlYXQYASABKAUSEAoIdW50aWxfbXMYAiABKAMSGAoQdmFjYXRpb25fbGVmdF9tcxgDIAEoAxo3Cg1WYWNhdGlvbkVuZGVkEgwKBHNlYXQYASABKAUSGAoQdmFjYXRpb25fbGVmdF9tcxgCIAEoA0IGCgRraW5kIoYECghHYW1lTWV0YRIkCgVjbG9jaxgBIAEoCzIVLnJpc2sudjEuQ2xvY2tPcHRpb25zEhMKC2RlYWRsaW5lX21zGAIgASgDEhIKCmNsb2NrX3NlYXQYAyABKAUSGwoTZGVjaXNpb25fc3RhcnRlZF9tcxgEIAEoAxIPCgdiYW5rX21zGAUgAygDEhEKCWJvdF9zZWF0cxgGIAMoCBIeChZzcGVjdGF0b3JfZGVsYXlfZXZlbnRzGAcgASgNEh8KF3NwZWN0YXRvcl9kZWxheV9zZWNvbmRzGAggASgNEhQKDG1hbnVhbF9zdGFydBgJIAEoCBISCgp0b3VybmFtZW50GAogASgJEg0KBXJvdW5kGAsgASgNEhIKCmJvdF9sZXZlbHMYDCADKAUSEgoKc2VlZF9ub25jZRgNIAEoDBIXCg9zZWVkX2NvbW1pdG1lbnQYDiABKAwSFwoPZHVwbGljYXRlX2dhbWVzGA8gAygJEg0KBWZhY3RzGBAgASgNEhEKCXR1cm5fc2VhdBgRIAEoBRIUCgx0dXJuX2xlZnRfbXMYEiABKAMSGAoQdmFjYXRpb25fbGVmdF9tcxgTIAMoAxIZChF2YWNhdGlvbl91bnRpbF9tcxgUIAMoAxIUCgxtaXNzZWRfdHVybnMYFSADKAUSEwoLdHVybl9taXNzZWQYGCABKAgqnwEKDVRpbWVvdXRQb2xpY3kSHgoaVElNRU9VVF9QT0xJQ1lfVU5TUEVDSUZJRUQQABIhCh1USU1FT1VUX1BPTElDWV9ERUZBVUxUX0FDVElPThABEhcKE1RJTUVPVVRfUE9MSUNZX1BBU1MQAhIWChJUSU1FT1VUX1BPTElDWV9CT1QQAxIaChZUSU1FT1VUX1BPTElDWV9GT1JGRUlUEAQqcQoQTWlzc2VkVHVyblBvbGljeRIiCh5NSVNTRURfVFVSTl9QT0xJQ1lfVU5TUEVDSUZJRUQQABIdChlNSVNTRURfVFVSTl9QT0xJQ1lfUkVNT1ZFEAESGgoWTUlTU0VEX1RVUk5fUE9MSUNZX0JPVBACYgZwcm90bzM");
 
 /**
- * A game's clock. With neither limit set the game is untimed.
+ * A game's clock. With no limit set the game is untimed.
  *
  * @generated from message risk.v1.ClockOptions
  */
@@ -47,6 +47,38 @@ export type ClockOptions = Message<"risk.v1.ClockOptions"> & {
    * @generated from field: risk.v1.TimeoutPolicy on_timeout = 4;
    */
   onTimeout: TimeoutPolicy;
+
+  /**
+   * Correspondence: each seat's whole turn must be taken within this many seconds (3600 to
+   * 2592000: an hour to 30 days; 0: no per-turn deadline). The turn's clock is paused while
+   * another seat answers out of turn (a defence, a response window), which has its own
+   * deadline: decision_seconds where set, else turn_seconds. A passed turn deadline is a
+   * missed turn: on_timeout applies to the rest of the turn.
+   *
+   * @generated from field: int32 turn_seconds = 5;
+   */
+  turnSeconds: number;
+
+  /**
+   * Correspondence: whole days of vacation each seat may take in this game (StartVacation),
+   * 0 to 60; while on vacation the seat's clock stops
+   *
+   * @generated from field: int32 vacation_days = 6;
+   */
+  vacationDays: number;
+
+  /**
+   * Correspondence: after this many turns missed in a row the seat is removed or botted
+   * (on_missed_turns); 0: never, 1 to 10
+   *
+   * @generated from field: int32 missed_turns_limit = 7;
+   */
+  missedTurnsLimit: number;
+
+  /**
+   * @generated from field: risk.v1.MissedTurnPolicy on_missed_turns = 8;
+   */
+  onMissedTurns: MissedTurnPolicy;
 };
 
 /**
@@ -111,6 +143,30 @@ export type LifecycleEvent = Message<"risk.v1.LifecycleEvent"> & {
      */
     value: LifecycleEvent_ClockStarted;
     case: "clockStarted";
+  } | {
+    /**
+     * @generated from field: risk.v1.LifecycleEvent.TurnMissed turn_missed = 9;
+     */
+    value: LifecycleEvent_TurnMissed;
+    case: "turnMissed";
+  } | {
+    /**
+     * @generated from field: risk.v1.LifecycleEvent.SeatRemoved seat_removed = 10;
+     */
+    value: LifecycleEvent_SeatRemoved;
+    case: "seatRemoved";
+  } | {
+    /**
+     * @generated from field: risk.v1.LifecycleEvent.VacationStarted vacation_started = 11;
+     */
+    value: LifecycleEvent_VacationStarted;
+    case: "vacationStarted";
+  } | {
+    /**
+     * @generated from field: risk.v1.LifecycleEvent.VacationEnded vacation_ended = 12;
+     */
+    value: LifecycleEvent_VacationEnded;
+    case: "vacationEnded";
   } | { case: undefined; value?: undefined };
 };
 
@@ -276,6 +332,109 @@ export const LifecycleEvent_ClockStartedSchema: GenMessage<LifecycleEvent_ClockS
   messageDesc(file_risk_v1_lifecycle, 1, 7);
 
 /**
+ * a correspondence turn's deadline passed (after `decision_timed_out`): the seat's turns
+ * missed in a row, this one included
+ *
+ * @generated from message risk.v1.LifecycleEvent.TurnMissed
+ */
+export type LifecycleEvent_TurnMissed = Message<"risk.v1.LifecycleEvent.TurnMissed"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: int32 missed = 2;
+   */
+  missed: number;
+};
+
+/**
+ * Describes the message risk.v1.LifecycleEvent.TurnMissed.
+ * Use `create(LifecycleEvent_TurnMissedSchema)` to create a new message.
+ */
+export const LifecycleEvent_TurnMissedSchema: GenMessage<LifecycleEvent_TurnMissed> = /*@__PURE__*/
+  messageDesc(file_risk_v1_lifecycle, 1, 8);
+
+/**
+ * the seat missed `missed` turns in a row and is out of the game (MISSED_TURN_POLICY_REMOVE);
+ * the variant's resignation events follow
+ *
+ * @generated from message risk.v1.LifecycleEvent.SeatRemoved
+ */
+export type LifecycleEvent_SeatRemoved = Message<"risk.v1.LifecycleEvent.SeatRemoved"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: int32 missed = 2;
+   */
+  missed: number;
+};
+
+/**
+ * Describes the message risk.v1.LifecycleEvent.SeatRemoved.
+ * Use `create(LifecycleEvent_SeatRemovedSchema)` to create a new message.
+ */
+export const LifecycleEvent_SeatRemovedSchema: GenMessage<LifecycleEvent_SeatRemoved> = /*@__PURE__*/
+  messageDesc(file_risk_v1_lifecycle, 1, 9);
+
+/**
+ * the seat's clocks stop until `until_ms` (Unix ms); `vacation_left_ms`: what it has left
+ *
+ * @generated from message risk.v1.LifecycleEvent.VacationStarted
+ */
+export type LifecycleEvent_VacationStarted = Message<"risk.v1.LifecycleEvent.VacationStarted"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: int64 until_ms = 2;
+   */
+  untilMs: bigint;
+
+  /**
+   * @generated from field: int64 vacation_left_ms = 3;
+   */
+  vacationLeftMs: bigint;
+};
+
+/**
+ * Describes the message risk.v1.LifecycleEvent.VacationStarted.
+ * Use `create(LifecycleEvent_VacationStartedSchema)` to create a new message.
+ */
+export const LifecycleEvent_VacationStartedSchema: GenMessage<LifecycleEvent_VacationStarted> = /*@__PURE__*/
+  messageDesc(file_risk_v1_lifecycle, 1, 10);
+
+/**
+ * the seat came back before its vacation ran out; the unused time is returned to it
+ *
+ * @generated from message risk.v1.LifecycleEvent.VacationEnded
+ */
+export type LifecycleEvent_VacationEnded = Message<"risk.v1.LifecycleEvent.VacationEnded"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: int64 vacation_left_ms = 2;
+   */
+  vacationLeftMs: bigint;
+};
+
+/**
+ * Describes the message risk.v1.LifecycleEvent.VacationEnded.
+ * Use `create(LifecycleEvent_VacationEndedSchema)` to create a new message.
+ */
+export const LifecycleEvent_VacationEndedSchema: GenMessage<LifecycleEvent_VacationEnded> = /*@__PURE__*/
+  messageDesc(file_risk_v1_lifecycle, 1, 11);
+
+/**
  * Service-side bookkeeping kept beside a game's snapshot: not rules, so not engine state.
  *
  * @generated from message risk.v1.GameMeta
@@ -382,6 +541,45 @@ export type GameMeta = Message<"risk.v1.GameMeta"> & {
    * @generated from field: uint32 facts = 16;
    */
   facts: number;
+
+  /**
+   * correspondence clocks (ClockOptions.turn_seconds): whose turn runs (-1 none) and, while
+   * another seat answers out of turn, what is left of that turn (ms)
+   *
+   * @generated from field: int32 turn_seat = 17;
+   */
+  turnSeat: number;
+
+  /**
+   * @generated from field: int64 turn_left_ms = 18;
+   */
+  turnLeftMs: bigint;
+
+  /**
+   * per seat: vacation left (ms), on vacation until (Unix ms, 0: never taken), turns missed in
+   * a row
+   *
+   * @generated from field: repeated int64 vacation_left_ms = 19;
+   */
+  vacationLeftMs: bigint[];
+
+  /**
+   * @generated from field: repeated int64 vacation_until_ms = 20;
+   */
+  vacationUntilMs: bigint[];
+
+  /**
+   * @generated from field: repeated int32 missed_turns = 21;
+   */
+  missedTurns: number[];
+
+  /**
+   * correspondence clocks: the running turn's deadline passed and was counted as missed; the
+   * rest of that turn is taken by the timeout policy without counting again
+   *
+   * @generated from field: bool turn_missed = 24;
+   */
+  turnMissed: boolean;
 };
 
 /**
@@ -437,4 +635,40 @@ export enum TimeoutPolicy {
  */
 export const TimeoutPolicySchema: GenEnum<TimeoutPolicy> = /*@__PURE__*/
   enumDesc(file_risk_v1_lifecycle, 0);
+
+/**
+ * What becomes of a seat that missed `missed_turns_limit` turns in a row (a correspondence
+ * clock's turns, docs/lifecycle.md "Correspondence clocks").
+ *
+ * @generated from enum risk.v1.MissedTurnPolicy
+ */
+export enum MissedTurnPolicy {
+  /**
+   * REMOVE
+   *
+   * @generated from enum value: MISSED_TURN_POLICY_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * the seat is removed from the game as a resignation removes it (classic: its territories
+   * and armies stay as the neutral's); `seat_removed`
+   *
+   * @generated from enum value: MISSED_TURN_POLICY_REMOVE = 1;
+   */
+  REMOVE = 1,
+
+  /**
+   * the built-in bot plays the seat from then on; `seat_handed_to_bot`
+   *
+   * @generated from enum value: MISSED_TURN_POLICY_BOT = 2;
+   */
+  BOT = 2,
+}
+
+/**
+ * Describes the enum risk.v1.MissedTurnPolicy.
+ */
+export const MissedTurnPolicySchema: GenEnum<MissedTurnPolicy> = /*@__PURE__*/
+  enumDesc(file_risk_v1_lifecycle, 1);
 

@@ -30,7 +30,96 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file risk/v1/service.proto.
  */
 export const file_risk_v1_service: GenFile = /*@__PURE__*/
-  fileDesc("ChVyaXNrL3YxL3NlcnZpY2UucHJvdG8SB3Jpc2sudjEiZgoVQ3JlYXRlQ2FtcGFpZ25SZXF1ZXN0Eg8KB3BsYXllcnMYASABKAUSKAoIZmFjdGlvbnMYAiADKAsyFi5yaXNrLnYxLkZhY3Rpb25DaG9pY2USEgoKc2VhdF9uYW1lcxgDIAMoCSLAAQoPQ2FtcGFpZ25TdW1tYXJ5EhMKC2NhbXBhaWduX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAQSJQoFc3RhdGUYAyABKAsyFi5yaXNrLnYxLkNhbXBhaWduU3RhdGUSIwoIZGVjaXNpb24YBCABKAsyES5yaXNrLnYxLkRlY2lzaW9uEhAKCGdhbWVfaWRzGAUgAygJEhIKCnNlYXRfbmFtZXMYBiADKAkSFQoNY3JlYXRlZF9hdF9tcxgHIAEoAyJtChZDcmVhdGVDYW1wYWlnblJlc3BvbnNlEioKCGNhbXBhaWduGAEgASgLMhgucmlzay52MS5DYW1wYWlnblN1bW1hcnkSEgoKaG9zdF90b2tlbhgCIAEoCRITCgtzZWF0X3Rva2VucxgDIAMoCSIpChJHZXRDYW1wYWlnblJlcXVlc3QSEwoLY2FtcGFpZ25faWQYASABKAkihAEKE0dldENhbXBhaWduUmVzcG9uc2USKgoIY2FtcGFpZ24YASABKAsyGC5yaXNrLnYxLkNhbXBhaWduU3VtbWFyeRITCgt2aWV3ZXJfc2VhdBgCIAEoBRIsCg1sZWdhbF9yZXdhcmRzGAMgAygLMhUucmlzay52MS5MZWdhY3lSZXdhcmQiPQoUTGlzdENhbXBhaWduc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiXQoVTGlzdENhbXBhaWduc1Jlc3BvbnNlEisKCWNhbXBhaWducxgBIAMoCzIYLnJpc2sudjEuQ2FtcGFpZ25TdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKXAQoYU3RhcnRDYW1wYWlnbkdhbWVSZXF1ZXN0EhMKC2NhbXBhaWduX2lkGAEgASgJEhEKBHNlZWQYAiABKARIAIgBARIWCgltYXhfdHVybnMYAyABKAVIAYgBARIkCgVjbG9jaxgEIAEoCzIVLnJpc2sudjEuQ2xvY2tPcHRpb25zQgcKBV9zZWVkQgwKCl9tYXhfdHVybnMiawoZU3RhcnRDYW1wYWlnbkdhbWVSZXNwb25zZRIqCghjYW1wYWlnbhgBIAEoCzIYLnJpc2sudjEuQ2FtcGFpZ25TdW1tYXJ5EiIKBGdhbWUYAiABKAsyFC5yaXNrLnYxLkdhbWVTdW1tYXJ5InUKHVN1Ym1pdENhbXBhaWduRGVjaXNpb25SZXF1ZXN0EhMKC2NhbXBhaWduX2lkGAEgASgJEiUKBnJld2FyZBgCIAEoCzIVLnJpc2sudjEuTGVnYWN5UmV3YXJkEhgKEGV4cGVjdGVkX3ZlcnNpb24YAyABKAQiegoeU3VibWl0Q2FtcGFpZ25EZWNpc2lvblJlc3BvbnNlEioKCGNhbXBhaWduGAEgASgLMhgucmlzay52MS5DYW1wYWlnblN1bW1hcnkSLAoGZXZlbnRzGAIgAygLMhwucmlzay52MS5MZWdhY3lDYW1wYWlnbkV2ZW50IjkKBFNlYXQSDAoEc2VhdBgBIAEoBRIUCgxkaXNwbGF5X25hbWUYAiABKAkSDQoFdGFrZW4YAyABKAgi4QQKC0dhbWVTdW1tYXJ5Eg8KB2dhbWVfaWQYASABKAkSIQoHdmFyaWFudBgCIAEoDjIQLnJpc2sudjEuVmFyaWFudBIjCgZzdGF0dXMYAyABKA4yEy5yaXNrLnYxLkdhbWVTdGF0dXMSDwoHdmVyc2lvbhgEIAEoBBIQCghsYXN0X3NlcRgFIAEoBBIVCg1ydWxlc192ZXJzaW9uGAYgASgNEhwKBXNlYXRzGAcgAygLMg0ucmlzay52MS5TZWF0EiMKCGRlY2lzaW9uGAggASgLMhEucmlzay52MS5EZWNpc2lvbhIhCgdvdXRjb21lGAkgASgLMhAucmlzay52MS5PdXRjb21lEhUKDWNyZWF0ZWRfYXRfbXMYCiABKAMSFQoNdXBkYXRlZF9hdF9tcxgLIAEoAxIkCgVjbG9jaxgMIAEoCzIVLnJpc2sudjEuQ2xvY2tPcHRpb25zEhMKC2RlYWRsaW5lX21zGA0gASgDEg8KB2JhbmtfbXMYDiADKAMSEQoJYm90X3NlYXRzGA8gAygIEh4KFnNwZWN0YXRvcl9kZWxheV9ldmVudHMYECABKA0SHwoXc3BlY3RhdG9yX2RlbGF5X3NlY29uZHMYESABKA0SEgoKdG91cm5hbWVudBgSIAEoCRINCgVyb3VuZBgTIAEoDRIlCgpib3RfbGV2ZWxzGBQgAygOMhEucmlzay52MS5Cb3RMZXZlbBIXCg9zZWVkX2NvbW1pdG1lbnQYFSABKAwSKAoLc2VlZF9yZXZlYWwYFiABKAsyEy5yaXNrLnYxLlNlZWRSZXZlYWwiggIKEUNyZWF0ZUdhbWVSZXF1ZXN0EiUKB29wdGlvbnMYASABKAsyFC5yaXNrLnYxLkdhbWVPcHRpb25zEhEKBHNlZWQYAiABKARIAIgBARISCgpzZWF0X25hbWVzGAMgAygJEiQKBWNsb2NrGAQgASgLMhUucmlzay52MS5DbG9ja09wdGlvbnMSFAoMbWFudWFsX3N0YXJ0GAUgASgIEh4KFnNwZWN0YXRvcl9kZWxheV9ldmVudHMYBiABKA0SHwoXc3BlY3RhdG9yX2RlbGF5X3NlY29uZHMYByABKA0SGQoRaXNzdWVfc2VhdF90b2tlbnMYCCABKAhCBwoFX3NlZWQiYQoSQ3JlYXRlR2FtZVJlc3BvbnNlEiIKBGdhbWUYASABKAsyFC5yaXNrLnYxLkdhbWVTdW1tYXJ5EhIKCmhvc3RfdG9rZW4YAiABKAkSEwoLc2VhdF90b2tlbnMYAyADKAkiIwoQU3RhcnRHYW1lUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJIjcKEVN0YXJ0R2FtZVJlc3BvbnNlEiIKBGdhbWUYASABKAsyFC5yaXNrLnYxLkdhbWVTdW1tYXJ5IiQKEUNhbmNlbEdhbWVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkiOAoSQ2FuY2VsR2FtZVJlc3BvbnNlEiIKBGdhbWUYASABKAsyFC5yaXNrLnYxLkdhbWVTdW1tYXJ5IjgKF1JlaXNzdWVTZWF0VG9rZW5SZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSDAoEc2VhdBgCIAEoBSI8ChhSZWlzc3VlU2VhdFRva2VuUmVzcG9uc2USDAoEc2VhdBgBIAEoBRISCgpzZWF0X3Rva2VuGAIgASgJIlAKDVJlc2lnblJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESEgoKcmVxdWVzdF9pZBgDIAEoCUIHCgVfc2VhdCJlCg5SZXNpZ25SZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgEEh4KBmV2ZW50cxgCIAMoCzIOLnJpc2sudjEuRXZlbnQSIgoEZ2FtZRgDIAEoCzIULnJpc2sudjEuR2FtZVN1bW1hcnkiOAoRRXhwb3J0R2FtZVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRISCgpwYWdlX3Rva2VuGAIgASgJIooECgpHYW1lRXhwb3J0Eg8KB2dhbWVfaWQYASABKAkSIQoHdmFyaWFudBgCIAEoDjIQLnJpc2sudjEuVmFyaWFudBIVCg1ydWxlc192ZXJzaW9uGAMgASgNEiUKB29wdGlvbnMYBCABKAsyFC5yaXNrLnYxLkdhbWVPcHRpb25zEgwKBHNlZWQYBSABKAQSIwoGc3RhdHVzGAYgASgOMhMucmlzay52MS5HYW1lU3RhdHVzEiEKB291dGNvbWUYByABKAsyEC5yaXNrLnYxLk91dGNvbWUSHgoDbG9nGAggAygLMhEucmlzay52MS5Mb2dFbnRyeRIeCgZldmVudHMYCSADKAsyDi5yaXNrLnYxLkV2ZW50Eg0KBWNoYWluGAogAygMEhIKCnNlYXRfbmFtZXMYCyADKAkSFwoPbmV4dF9wYWdlX3Rva2VuGAwgASgJEg8KB3ZlcnNpb24YDSABKAQSFwoPc2VlZF9jb21taXRtZW50GA4gASgMEhIKCnNlZWRfbm9uY2UYDyABKAwSDgoGZm9ybWF0GBAgASgNEhEKCWxvZ19jaGFpbhgRIAMoDBIVCg1oZWFkZXJfZGlnZXN0GBIgASgMEhMKC2ZpbmdlcnByaW50GBMgASgMEisKCXNpZ25hdHVyZRgUIAEoCzIYLnJpc2sudjEuRXhwb3J0U2lnbmF0dXJlIkcKD0V4cG9ydFNpZ25hdHVyZRIOCgZrZXlfaWQYASABKAkSEQoJYWxnb3JpdGhtGAIgASgJEhEKCXNpZ25hdHVyZRgDIAEoDCJaCg9Kb2luR2FtZVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIMCgRzZWF0GAIgASgFEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRISCgpyZXF1ZXN0X2lkGAQgASgJIjQKEEpvaW5HYW1lUmVzcG9uc2USDAoEc2VhdBgBIAEoBRISCgpzZWF0X3Rva2VuGAIgASgJIkkKDkdldEdhbWVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSFwoKYXRfdmVyc2lvbhgCIAEoBEgAiAEBQg0KC19hdF92ZXJzaW9uIm0KD0dldEdhbWVSZXNwb25zZRIiCgRnYW1lGAEgASgLMhQucmlzay52MS5HYW1lU3VtbWFyeRIhCgVib2FyZBgCIAEoCzISLnJpc2sudjEuQm9hcmRWaWV3EhMKC3ZpZXdlcl9zZWF0GAMgASgFIrMBChBMaXN0R2FtZXNSZXF1ZXN0EiEKB3ZhcmlhbnQYASABKA4yEC5yaXNrLnYxLlZhcmlhbnQSIwoGc3RhdHVzGAIgASgOMhMucmlzay52MS5HYW1lU3RhdHVzEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJEhIKCnRvdXJuYW1lbnQYBSABKAkSEgoFcm91bmQYBiABKA1IAIgBAUIICgZfcm91bmQiUQoRTGlzdEdhbWVzUmVzcG9uc2USIwoFZ2FtZXMYASADKAsyFC5yaXNrLnYxLkdhbWVTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJGChdMaXN0TGVnYWxBY3Rpb25zUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhEKBHNlYXQYAiABKAVIAIgBAUIHCgVfc2VhdCKFAQoYTGlzdExlZ2FsQWN0aW9uc1Jlc3BvbnNlEg8KB3ZlcnNpb24YASABKAQSDAoEc2VhdBgCIAEoBRIjCghkZWNpc2lvbhgDIAEoCzIRLnJpc2sudjEuRGVjaXNpb24SJQoHYWN0aW9ucxgEIAMoCzIULnJpc2sudjEuTGVnYWxBY3Rpb24ikQEKE1N1Ym1pdEFjdGlvblJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIfCgZhY3Rpb24YAiABKAsyDy5yaXNrLnYxLkFjdGlvbhIYChBleHBlY3RlZF92ZXJzaW9uGAMgASgEEhIKCnJlcXVlc3RfaWQYBCABKAkSEQoEc2VhdBgFIAEoBUgAiAEBQgcKBV9zZWF0Io8BChRTdWJtaXRBY3Rpb25SZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgEEh4KBmV2ZW50cxgCIAMoCzIOLnJpc2sudjEuRXZlbnQSIwoIZGVjaXNpb24YAyABKAsyES5yaXNrLnYxLkRlY2lzaW9uEiEKB291dGNvbWUYBCABKAsyEC5yaXNrLnYxLk91dGNvbWUiTAoTU3RyZWFtRXZlbnRzUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhEKCWFmdGVyX3NlcRgCIAEoBBIRCgltYXhfYmF0Y2gYAyABKA0iVQoUU3RyZWFtRXZlbnRzUmVzcG9uc2USHQoFZXZlbnQYASABKAsyDi5yaXNrLnYxLkV2ZW50Eh4KBmV2ZW50cxgCIAMoCzIOLnJpc2sudjEuRXZlbnQiDQoLUGluZ1JlcXVlc3QiDgoMUGluZ1Jlc3BvbnNlKqoBCgpHYW1lU3RhdHVzEhsKF0dBTUVfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTR0FNRV9TVEFUVVNfV0FJVElORxABEhYKEkdBTUVfU1RBVFVTX0FDVElWRRACEhgKFEdBTUVfU1RBVFVTX0ZJTklTSEVEEAMSGQoVR0FNRV9TVEFUVVNfQUJBTkRPTkVEEAQSGQoVR0FNRV9TVEFUVVNfQ0FOQ0VMTEVEEAUy9w0KC1Jpc2tTZXJ2aWNlEkUKCkNyZWF0ZUdhbWUSGi5yaXNrLnYxLkNyZWF0ZUdhbWVSZXF1ZXN0Ghsucmlzay52MS5DcmVhdGVHYW1lUmVzcG9uc2USPwoISm9pbkdhbWUSGC5yaXNrLnYxLkpvaW5HYW1lUmVxdWVzdBoZLnJpc2sudjEuSm9pbkdhbWVSZXNwb25zZRJBCgdHZXRHYW1lEhcucmlzay52MS5HZXRHYW1lUmVxdWVzdBoYLnJpc2sudjEuR2V0R2FtZVJlc3BvbnNlIgOQAgESRwoJTGlzdEdhbWVzEhkucmlzay52MS5MaXN0R2FtZXNSZXF1ZXN0Ghoucmlzay52MS5MaXN0R2FtZXNSZXNwb25zZSIDkAIBElwKEExpc3RMZWdhbEFjdGlvbnMSIC5yaXNrLnYxLkxpc3RMZWdhbEFjdGlvbnNSZXF1ZXN0GiEucmlzay52MS5MaXN0TGVnYWxBY3Rpb25zUmVzcG9uc2UiA5ACARJLCgxTdWJtaXRBY3Rpb24SHC5yaXNrLnYxLlN1Ym1pdEFjdGlvblJlcXVlc3QaHS5yaXNrLnYxLlN1Ym1pdEFjdGlvblJlc3BvbnNlEk0KDFN0cmVhbUV2ZW50cxIcLnJpc2sudjEuU3RyZWFtRXZlbnRzUmVxdWVzdBodLnJpc2sudjEuU3RyZWFtRXZlbnRzUmVzcG9uc2UwARJACgdTZXNzaW9uEhcucmlzay52MS5TZXNzaW9uUmVxdWVzdBoYLnJpc2sudjEuU2Vzc2lvblJlc3BvbnNlKAEwARIzCgRQaW5nEhQucmlzay52MS5QaW5nUmVxdWVzdBoVLnJpc2sudjEuUGluZ1Jlc3BvbnNlEkIKCVN0YXJ0R2FtZRIZLnJpc2sudjEuU3RhcnRHYW1lUmVxdWVzdBoaLnJpc2sudjEuU3RhcnRHYW1lUmVzcG9uc2USRQoKQ2FuY2VsR2FtZRIaLnJpc2sudjEuQ2FuY2VsR2FtZVJlcXVlc3QaGy5yaXNrLnYxLkNhbmNlbEdhbWVSZXNwb25zZRJXChBSZWlzc3VlU2VhdFRva2VuEiAucmlzay52MS5SZWlzc3VlU2VhdFRva2VuUmVxdWVzdBohLnJpc2sudjEuUmVpc3N1ZVNlYXRUb2tlblJlc3BvbnNlEjkKBlJlc2lnbhIWLnJpc2sudjEuUmVzaWduUmVxdWVzdBoXLnJpc2sudjEuUmVzaWduUmVzcG9uc2USPQoKRXhwb3J0R2FtZRIaLnJpc2sudjEuRXhwb3J0R2FtZVJlcXVlc3QaEy5yaXNrLnYxLkdhbWVFeHBvcnQSWQoPRGVzY3JpYmVWYXJpYW50Eh8ucmlzay52MS5EZXNjcmliZVZhcmlhbnRSZXF1ZXN0GiAucmlzay52MS5EZXNjcmliZVZhcmlhbnRSZXNwb25zZSIDkAIBElAKDExpc3RWYXJpYW50cxIcLnJpc2sudjEuTGlzdFZhcmlhbnRzUmVxdWVzdBodLnJpc2sudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2UiA5ACARJRCg5DcmVhdGVDYW1wYWlnbhIeLnJpc2sudjEuQ3JlYXRlQ2FtcGFpZ25SZXF1ZXN0Gh8ucmlzay52MS5DcmVhdGVDYW1wYWlnblJlc3BvbnNlEk0KC0dldENhbXBhaWduEhsucmlzay52MS5HZXRDYW1wYWlnblJlcXVlc3QaHC5yaXNrLnYxLkdldENhbXBhaWduUmVzcG9uc2UiA5ACARJTCg1MaXN0Q2FtcGFpZ25zEh0ucmlzay52MS5MaXN0Q2FtcGFpZ25zUmVxdWVzdBoeLnJpc2sudjEuTGlzdENhbXBhaWduc1Jlc3BvbnNlIgOQAgESWgoRU3RhcnRDYW1wYWlnbkdhbWUSIS5yaXNrLnYxLlN0YXJ0Q2FtcGFpZ25HYW1lUmVxdWVzdBoiLnJpc2sudjEuU3RhcnRDYW1wYWlnbkdhbWVSZXNwb25zZRJpChZTdWJtaXRDYW1wYWlnbkRlY2lzaW9uEiYucmlzay52MS5TdWJtaXRDYW1wYWlnbkRlY2lzaW9uUmVxdWVzdBonLnJpc2sudjEuU3VibWl0Q2FtcGFpZ25EZWNpc2lvblJlc3BvbnNlEkgKC0NyZWF0ZVJvdW5kEhsucmlzay52MS5DcmVhdGVSb3VuZFJlcXVlc3QaHC5yaXNrLnYxLkNyZWF0ZVJvdW5kUmVzcG9uc2USUAoNU3RyZWFtUmVzdWx0cxIdLnJpc2sudjEuU3RyZWFtUmVzdWx0c1JlcXVlc3QaHi5yaXNrLnYxLlN0cmVhbVJlc3VsdHNSZXNwb25zZTABYgZwcm90bzM", [file_risk_v1_common, file_risk_v1_game, file_risk_v1_legacy, file_risk_v1_lifecycle, file_risk_v1_session, file_risk_v1_variant, file_risk_v1_tournament]);
+  fileDesc("ChVyaXNrL3YxL3NlcnZpY2UucHJvdG8SB3Jpc2sudjEiUQoUU3RhcnRWYWNhdGlvblJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIMCgRkYXlzGAIgASgFEhEKBHNlYXQYAyABKAVIAIgBAUIHCgVfc2VhdCI7ChVTdGFydFZhY2F0aW9uUmVzcG9uc2USIgoEZ2FtZRgBIAEoCzIULnJpc2sudjEuR2FtZVN1bW1hcnkiQQoSRW5kVmFjYXRpb25SZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBQgcKBV9zZWF0IjkKE0VuZFZhY2F0aW9uUmVzcG9uc2USIgoEZ2FtZRgBIAEoCzIULnJpc2sudjEuR2FtZVN1bW1hcnkiZgoVQ3JlYXRlQ2FtcGFpZ25SZXF1ZXN0Eg8KB3BsYXllcnMYASABKAUSKAoIZmFjdGlvbnMYAiADKAsyFi5yaXNrLnYxLkZhY3Rpb25DaG9pY2USEgoKc2VhdF9uYW1lcxgDIAMoCSLAAQoPQ2FtcGFpZ25TdW1tYXJ5EhMKC2NhbXBhaWduX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAQSJQoFc3RhdGUYAyABKAsyFi5yaXNrLnYxLkNhbXBhaWduU3RhdGUSIwoIZGVjaXNpb24YBCABKAsyES5yaXNrLnYxLkRlY2lzaW9uEhAKCGdhbWVfaWRzGAUgAygJEhIKCnNlYXRfbmFtZXMYBiADKAkSFQoNY3JlYXRlZF9hdF9tcxgHIAEoAyJtChZDcmVhdGVDYW1wYWlnblJlc3BvbnNlEioKCGNhbXBhaWduGAEgASgLMhgucmlzay52MS5DYW1wYWlnblN1bW1hcnkSEgoKaG9zdF90b2tlbhgCIAEoCRITCgtzZWF0X3Rva2VucxgDIAMoCSIpChJHZXRDYW1wYWlnblJlcXVlc3QSEwoLY2FtcGFpZ25faWQYASABKAkihAEKE0dldENhbXBhaWduUmVzcG9uc2USKgoIY2FtcGFpZ24YASABKAsyGC5yaXNrLnYxLkNhbXBhaWduU3VtbWFyeRITCgt2aWV3ZXJfc2VhdBgCIAEoBRIsCg1sZWdhbF9yZXdhcmRzGAMgAygLMhUucmlzay52MS5MZWdhY3lSZXdhcmQiPQoUTGlzdENhbXBhaWduc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiXQoVTGlzdENhbXBhaWduc1Jlc3BvbnNlEisKCWNhbXBhaWducxgBIAMoCzIYLnJpc2sudjEuQ2FtcGFpZ25TdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKXAQoYU3RhcnRDYW1wYWlnbkdhbWVSZXF1ZXN0EhMKC2NhbXBhaWduX2lkGAEgASgJEhEKBHNlZWQYAiABKARIAIgBARIWCgltYXhfdHVybnMYAyABKAVIAYgBARIkCgVjbG9jaxgEIAEoCzIVLnJpc2sudjEuQ2xvY2tPcHRpb25zQgcKBV9zZWVkQgwKCl9tYXhfdHVybnMiawoZU3RhcnRDYW1wYWlnbkdhbWVSZXNwb25zZRIqCghjYW1wYWlnbhgBIAEoCzIYLnJpc2sudjEuQ2FtcGFpZ25TdW1tYXJ5EiIKBGdhbWUYAiABKAsyFC5yaXNrLnYxLkdhbWVTdW1tYXJ5InUKHVN1Ym1pdENhbXBhaWduRGVjaXNpb25SZXF1ZXN0EhMKC2NhbXBhaWduX2lkGAEgASgJEiUKBnJld2FyZBgCIAEoCzIVLnJpc2sudjEuTGVnYWN5UmV3YXJkEhgKEGV4cGVjdGVkX3ZlcnNpb24YAyABKAQiegoeU3VibWl0Q2FtcGFpZ25EZWNpc2lvblJlc3BvbnNlEioKCGNhbXBhaWduGAEgASgLMhgucmlzay52MS5DYW1wYWlnblN1bW1hcnkSLAoGZXZlbnRzGAIgAygLMhwucmlzay52MS5MZWdhY3lDYW1wYWlnbkV2ZW50IjkKBFNlYXQSDAoEc2VhdBgBIAEoBRIUCgxkaXNwbGF5X25hbWUYAiABKAkSDQoFdGFrZW4YAyABKAgirAUKC0dhbWVTdW1tYXJ5Eg8KB2dhbWVfaWQYASABKAkSIQoHdmFyaWFudBgCIAEoDjIQLnJpc2sudjEuVmFyaWFudBIjCgZzdGF0dXMYAyABKA4yEy5yaXNrLnYxLkdhbWVTdGF0dXMSDwoHdmVyc2lvbhgEIAEoBBIQCghsYXN0X3NlcRgFIAEoBBIVCg1ydWxlc192ZXJzaW9uGAYgASgNEhwKBXNlYXRzGAcgAygLMg0ucmlzay52MS5TZWF0EiMKCGRlY2lzaW9uGAggASgLMhEucmlzay52MS5EZWNpc2lvbhIhCgdvdXRjb21lGAkgASgLMhAucmlzay52MS5PdXRjb21lEhUKDWNyZWF0ZWRfYXRfbXMYCiABKAMSFQoNdXBkYXRlZF9hdF9tcxgLIAEoAxIkCgVjbG9jaxgMIAEoCzIVLnJpc2sudjEuQ2xvY2tPcHRpb25zEhMKC2RlYWRsaW5lX21zGA0gASgDEg8KB2JhbmtfbXMYDiADKAMSEQoJYm90X3NlYXRzGA8gAygIEh4KFnNwZWN0YXRvcl9kZWxheV9ldmVudHMYECABKA0SHwoXc3BlY3RhdG9yX2RlbGF5X3NlY29uZHMYESABKA0SEgoKdG91cm5hbWVudBgSIAEoCRINCgVyb3VuZBgTIAEoDRIlCgpib3RfbGV2ZWxzGBQgAygOMhEucmlzay52MS5Cb3RMZXZlbBIXCg9zZWVkX2NvbW1pdG1lbnQYFSABKAwSKAoLc2VlZF9yZXZlYWwYFiABKAsyEy5yaXNrLnYxLlNlZWRSZXZlYWwSGAoQdmFjYXRpb25fbGVmdF9tcxgXIAMoAxIZChF2YWNhdGlvbl91bnRpbF9tcxgYIAMoAxIUCgxtaXNzZWRfdHVybnMYGSADKAUiggIKEUNyZWF0ZUdhbWVSZXF1ZXN0EiUKB29wdGlvbnMYASABKAsyFC5yaXNrLnYxLkdhbWVPcHRpb25zEhEKBHNlZWQYAiABKARIAIgBARISCgpzZWF0X25hbWVzGAMgAygJEiQKBWNsb2NrGAQgASgLMhUucmlzay52MS5DbG9ja09wdGlvbnMSFAoMbWFudWFsX3N0YXJ0GAUgASgIEh4KFnNwZWN0YXRvcl9kZWxheV9ldmVudHMYBiABKA0SHwoXc3BlY3RhdG9yX2RlbGF5X3NlY29uZHMYByABKA0SGQoRaXNzdWVfc2VhdF90b2tlbnMYCCABKAhCBwoFX3NlZWQiYQoSQ3JlYXRlR2FtZVJlc3BvbnNlEiIKBGdhbWUYASABKAsyFC5yaXNrLnYxLkdhbWVTdW1tYXJ5EhIKCmhvc3RfdG9rZW4YAiABKAkSEwoLc2VhdF90b2tlbnMYAyADKAkiIwoQU3RhcnRHYW1lUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJIjcKEVN0YXJ0R2FtZVJlc3BvbnNlEiIKBGdhbWUYASABKAsyFC5yaXNrLnYxLkdhbWVTdW1tYXJ5IiQKEUNhbmNlbEdhbWVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkiOAoSQ2FuY2VsR2FtZVJlc3BvbnNlEiIKBGdhbWUYASABKAsyFC5yaXNrLnYxLkdhbWVTdW1tYXJ5IjgKF1JlaXNzdWVTZWF0VG9rZW5SZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSDAoEc2VhdBgCIAEoBSI8ChhSZWlzc3VlU2VhdFRva2VuUmVzcG9uc2USDAoEc2VhdBgBIAEoBRISCgpzZWF0X3Rva2VuGAIgASgJIlAKDVJlc2lnblJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESEgoKcmVxdWVzdF9pZBgDIAEoCUIHCgVfc2VhdCJlCg5SZXNpZ25SZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgEEh4KBmV2ZW50cxgCIAMoCzIOLnJpc2sudjEuRXZlbnQSIgoEZ2FtZRgDIAEoCzIULnJpc2sudjEuR2FtZVN1bW1hcnkiOAoRRXhwb3J0R2FtZVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRISCgpwYWdlX3Rva2VuGAIgASgJIooECgpHYW1lRXhwb3J0Eg8KB2dhbWVfaWQYASABKAkSIQoHdmFyaWFudBgCIAEoDjIQLnJpc2sudjEuVmFyaWFudBIVCg1ydWxlc192ZXJzaW9uGAMgASgNEiUKB29wdGlvbnMYBCABKAsyFC5yaXNrLnYxLkdhbWVPcHRpb25zEgwKBHNlZWQYBSABKAQSIwoGc3RhdHVzGAYgASgOMhMucmlzay52MS5HYW1lU3RhdHVzEiEKB291dGNvbWUYByABKAsyEC5yaXNrLnYxLk91dGNvbWUSHgoDbG9nGAggAygLMhEucmlzay52MS5Mb2dFbnRyeRIeCgZldmVudHMYCSADKAsyDi5yaXNrLnYxLkV2ZW50Eg0KBWNoYWluGAogAygMEhIKCnNlYXRfbmFtZXMYCyADKAkSFwoPbmV4dF9wYWdlX3Rva2VuGAwgASgJEg8KB3ZlcnNpb24YDSABKAQSFwoPc2VlZF9jb21taXRtZW50GA4gASgMEhIKCnNlZWRfbm9uY2UYDyABKAwSDgoGZm9ybWF0GBAgASgNEhEKCWxvZ19jaGFpbhgRIAMoDBIVCg1oZWFkZXJfZGlnZXN0GBIgASgMEhMKC2ZpbmdlcnByaW50GBMgASgMEisKCXNpZ25hdHVyZRgUIAEoCzIYLnJpc2sudjEuRXhwb3J0U2lnbmF0dXJlIkcKD0V4cG9ydFNpZ25hdHVyZRIOCgZrZXlfaWQYASABKAkSEQoJYWxnb3JpdGhtGAIgASgJEhEKCXNpZ25hdHVyZRgDIAEoDCJaCg9Kb2luR2FtZVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIMCgRzZWF0GAIgASgFEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRISCgpyZXF1ZXN0X2lkGAQgASgJIjQKEEpvaW5HYW1lUmVzcG9uc2USDAoEc2VhdBgBIAEoBRISCgpzZWF0X3Rva2VuGAIgASgJIkkKDkdldEdhbWVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSFwoKYXRfdmVyc2lvbhgCIAEoBEgAiAEBQg0KC19hdF92ZXJzaW9uIm0KD0dldEdhbWVSZXNwb25zZRIiCgRnYW1lGAEgASgLMhQucmlzay52MS5HYW1lU3VtbWFyeRIhCgVib2FyZBgCIAEoCzISLnJpc2sudjEuQm9hcmRWaWV3EhMKC3ZpZXdlcl9zZWF0GAMgASgFIrMBChBMaXN0R2FtZXNSZXF1ZXN0EiEKB3ZhcmlhbnQYASABKA4yEC5yaXNrLnYxLlZhcmlhbnQSIwoGc3RhdHVzGAIgASgOMhMucmlzay52MS5HYW1lU3RhdHVzEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJEhIKCnRvdXJuYW1lbnQYBSABKAkSEgoFcm91bmQYBiABKA1IAIgBAUIICgZfcm91bmQiUQoRTGlzdEdhbWVzUmVzcG9uc2USIwoFZ2FtZXMYASADKAsyFC5yaXNrLnYxLkdhbWVTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJGChdMaXN0TGVnYWxBY3Rpb25zUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhEKBHNlYXQYAiABKAVIAIgBAUIHCgVfc2VhdCKFAQoYTGlzdExlZ2FsQWN0aW9uc1Jlc3BvbnNlEg8KB3ZlcnNpb24YASABKAQSDAoEc2VhdBgCIAEoBRIjCghkZWNpc2lvbhgDIAEoCzIRLnJpc2sudjEuRGVjaXNpb24SJQoHYWN0aW9ucxgEIAMoCzIULnJpc2sudjEuTGVnYWxBY3Rpb24ikQEKE1N1Ym1pdEFjdGlvblJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIfCgZhY3Rpb24YAiABKAsyDy5yaXNrLnYxLkFjdGlvbhIYChBleHBlY3RlZF92ZXJzaW9uGAMgASgEEhIKCnJlcXVlc3RfaWQYBCABKAkSEQoEc2VhdBgFIAEoBUgAiAEBQgcKBV9zZWF0Io8BChRTdWJtaXRBY3Rpb25SZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgEEh4KBmV2ZW50cxgCIAMoCzIOLnJpc2sudjEuRXZlbnQSIwoIZGVjaXNpb24YAyABKAsyES5yaXNrLnYxLkRlY2lzaW9uEiEKB291dGNvbWUYBCABKAsyEC5yaXNrLnYxLk91dGNvbWUiTAoTU3RyZWFtRXZlbnRzUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhEKCWFmdGVyX3NlcRgCIAEoBBIRCgltYXhfYmF0Y2gYAyABKA0iVQoUU3RyZWFtRXZlbnRzUmVzcG9uc2USHQoFZXZlbnQYASABKAsyDi5yaXNrLnYxLkV2ZW50Eh4KBmV2ZW50cxgCIAMoCzIOLnJpc2sudjEuRXZlbnQiDQoLUGluZ1JlcXVlc3QiDgoMUGluZ1Jlc3BvbnNlKqoBCgpHYW1lU3RhdHVzEhsKF0dBTUVfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTR0FNRV9TVEFUVVNfV0FJVElORxABEhYKEkdBTUVfU1RBVFVTX0FDVElWRRACEhgKFEdBTUVfU1RBVFVTX0ZJTklTSEVEEAMSGQoVR0FNRV9TVEFUVVNfQUJBTkRPTkVEEAQSGQoVR0FNRV9TVEFUVVNfQ0FOQ0VMTEVEEAUykQ8KC1Jpc2tTZXJ2aWNlEkUKCkNyZWF0ZUdhbWUSGi5yaXNrLnYxLkNyZWF0ZUdhbWVSZXF1ZXN0Ghsucmlzay52MS5DcmVhdGVHYW1lUmVzcG9uc2USPwoISm9pbkdhbWUSGC5yaXNrLnYxLkpvaW5HYW1lUmVxdWVzdBoZLnJpc2sudjEuSm9pbkdhbWVSZXNwb25zZRJBCgdHZXRHYW1lEhcucmlzay52MS5HZXRHYW1lUmVxdWVzdBoYLnJpc2sudjEuR2V0R2FtZVJlc3BvbnNlIgOQAgESRwoJTGlzdEdhbWVzEhkucmlzay52MS5MaXN0R2FtZXNSZXF1ZXN0Ghoucmlzay52MS5MaXN0R2FtZXNSZXNwb25zZSIDkAIBElwKEExpc3RMZWdhbEFjdGlvbnMSIC5yaXNrLnYxLkxpc3RMZWdhbEFjdGlvbnNSZXF1ZXN0GiEucmlzay52MS5MaXN0TGVnYWxBY3Rpb25zUmVzcG9uc2UiA5ACARJLCgxTdWJtaXRBY3Rpb24SHC5yaXNrLnYxLlN1Ym1pdEFjdGlvblJlcXVlc3QaHS5yaXNrLnYxLlN1Ym1pdEFjdGlvblJlc3BvbnNlEk0KDFN0cmVhbUV2ZW50cxIcLnJpc2sudjEuU3RyZWFtRXZlbnRzUmVxdWVzdBodLnJpc2sudjEuU3RyZWFtRXZlbnRzUmVzcG9uc2UwARJACgdTZXNzaW9uEhcucmlzay52MS5TZXNzaW9uUmVxdWVzdBoYLnJpc2sudjEuU2Vzc2lvblJlc3BvbnNlKAEwARIzCgRQaW5nEhQucmlzay52MS5QaW5nUmVxdWVzdBoVLnJpc2sudjEuUGluZ1Jlc3BvbnNlEkIKCVN0YXJ0R2FtZRIZLnJpc2sudjEuU3RhcnRHYW1lUmVxdWVzdBoaLnJpc2sudjEuU3RhcnRHYW1lUmVzcG9uc2USRQoKQ2FuY2VsR2FtZRIaLnJpc2sudjEuQ2FuY2VsR2FtZVJlcXVlc3QaGy5yaXNrLnYxLkNhbmNlbEdhbWVSZXNwb25zZRJXChBSZWlzc3VlU2VhdFRva2VuEiAucmlzay52MS5SZWlzc3VlU2VhdFRva2VuUmVxdWVzdBohLnJpc2sudjEuUmVpc3N1ZVNlYXRUb2tlblJlc3BvbnNlEjkKBlJlc2lnbhIWLnJpc2sudjEuUmVzaWduUmVxdWVzdBoXLnJpc2sudjEuUmVzaWduUmVzcG9uc2USPQoKRXhwb3J0R2FtZRIaLnJpc2sudjEuRXhwb3J0R2FtZVJlcXVlc3QaEy5yaXNrLnYxLkdhbWVFeHBvcnQSWQoPRGVzY3JpYmVWYXJpYW50Eh8ucmlzay52MS5EZXNjcmliZVZhcmlhbnRSZXF1ZXN0GiAucmlzay52MS5EZXNjcmliZVZhcmlhbnRSZXNwb25zZSIDkAIBElAKDExpc3RWYXJpYW50cxIcLnJpc2sudjEuTGlzdFZhcmlhbnRzUmVxdWVzdBodLnJpc2sudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2UiA5ACARJRCg5DcmVhdGVDYW1wYWlnbhIeLnJpc2sudjEuQ3JlYXRlQ2FtcGFpZ25SZXF1ZXN0Gh8ucmlzay52MS5DcmVhdGVDYW1wYWlnblJlc3BvbnNlEk0KC0dldENhbXBhaWduEhsucmlzay52MS5HZXRDYW1wYWlnblJlcXVlc3QaHC5yaXNrLnYxLkdldENhbXBhaWduUmVzcG9uc2UiA5ACARJTCg1MaXN0Q2FtcGFpZ25zEh0ucmlzay52MS5MaXN0Q2FtcGFpZ25zUmVxdWVzdBoeLnJpc2sudjEuTGlzdENhbXBhaWduc1Jlc3BvbnNlIgOQAgESWgoRU3RhcnRDYW1wYWlnbkdhbWUSIS5yaXNrLnYxLlN0YXJ0Q2FtcGFpZ25HYW1lUmVxdWVzdBoiLnJpc2sudjEuU3RhcnRDYW1wYWlnbkdhbWVSZXNwb25zZRJpChZTdWJtaXRDYW1wYWlnbkRlY2lzaW9uEiYucmlzay52MS5TdWJtaXRDYW1wYWlnbkRlY2lzaW9uUmVxdWVzdBonLnJpc2sudjEuU3VibWl0Q2FtcGFpZ25EZWNpc2lvblJlc3BvbnNlEkgKC0NyZWF0ZVJvdW5kEhsucmlzay52MS5DcmVhdGVSb3VuZFJlcXVlc3QaHC5yaXNrLnYxLkNyZWF0ZVJvdW5kUmVzcG9uc2USUAoNU3RyZWFtUmVzdWx0cxIdLnJpc2sudjEuU3RyZWFtUmVzdWx0c1JlcXVlc3QaHi5yaXNrLnYxLlN0cmVhbVJlc3VsdHNSZXNwb25zZTABEk4KDVN0YXJ0VmFjYXRpb24SHS5yaXNrLnYxLlN0YXJ0VmFjYXRpb25SZXF1ZXN0Gh4ucmlzay52MS5TdGFydFZhY2F0aW9uUmVzcG9uc2USSAoLRW5kVmFjYXRpb24SGy5yaXNrLnYxLkVuZFZhY2F0aW9uUmVxdWVzdBocLnJpc2sudjEuRW5kVmFjYXRpb25SZXNwb25zZWIGcHJvdG8z", [file_risk_v1_common, file_risk_v1_game, file_risk_v1_legacy, file_risk_v1_lifecycle, file_risk_v1_session, file_risk_v1_variant, file_risk_v1_tournament]);
+
+/**
+ * @generated from message risk.v1.StartVacationRequest
+ */
+export type StartVacationRequest = Message<"risk.v1.StartVacationRequest"> & {
+  /**
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * whole days, 1 to what the seat has left
+   *
+   * @generated from field: int32 days = 2;
+   */
+  days: number;
+
+  /**
+   * omitted: the token's seat (as Resign's)
+   *
+   * @generated from field: optional int32 seat = 3;
+   */
+  seat?: number | undefined;
+};
+
+/**
+ * Describes the message risk.v1.StartVacationRequest.
+ * Use `create(StartVacationRequestSchema)` to create a new message.
+ */
+export const StartVacationRequestSchema: GenMessage<StartVacationRequest> = /*@__PURE__*/
+  messageDesc(file_risk_v1_service, 0);
+
+/**
+ * @generated from message risk.v1.StartVacationResponse
+ */
+export type StartVacationResponse = Message<"risk.v1.StartVacationResponse"> & {
+  /**
+   * @generated from field: risk.v1.GameSummary game = 1;
+   */
+  game?: GameSummary | undefined;
+};
+
+/**
+ * Describes the message risk.v1.StartVacationResponse.
+ * Use `create(StartVacationResponseSchema)` to create a new message.
+ */
+export const StartVacationResponseSchema: GenMessage<StartVacationResponse> = /*@__PURE__*/
+  messageDesc(file_risk_v1_service, 1);
+
+/**
+ * @generated from message risk.v1.EndVacationRequest
+ */
+export type EndVacationRequest = Message<"risk.v1.EndVacationRequest"> & {
+  /**
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * omitted: the token's seat
+   *
+   * @generated from field: optional int32 seat = 2;
+   */
+  seat?: number | undefined;
+};
+
+/**
+ * Describes the message risk.v1.EndVacationRequest.
+ * Use `create(EndVacationRequestSchema)` to create a new message.
+ */
+export const EndVacationRequestSchema: GenMessage<EndVacationRequest> = /*@__PURE__*/
+  messageDesc(file_risk_v1_service, 2);
+
+/**
+ * @generated from message risk.v1.EndVacationResponse
+ */
+export type EndVacationResponse = Message<"risk.v1.EndVacationResponse"> & {
+  /**
+   * @generated from field: risk.v1.GameSummary game = 1;
+   */
+  game?: GameSummary | undefined;
+};
+
+/**
+ * Describes the message risk.v1.EndVacationResponse.
+ * Use `create(EndVacationResponseSchema)` to create a new message.
+ */
+export const EndVacationResponseSchema: GenMessage<EndVacationResponse> = /*@__PURE__*/
+  messageDesc(file_risk_v1_service, 3);
 
 /**
  * @generated from message risk.v1.CreateCampaignRequest
@@ -61,7 +150,7 @@ export type CreateCampaignRequest = Message<"risk.v1.CreateCampaignRequest"> & {
  * Use `create(CreateCampaignRequestSchema)` to create a new message.
  */
 export const CreateCampaignRequestSchema: GenMessage<CreateCampaignRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 0);
+  messageDesc(file_risk_v1_service, 4);
 
 /**
  * @generated from message risk.v1.CampaignSummary
@@ -114,7 +203,7 @@ export type CampaignSummary = Message<"risk.v1.CampaignSummary"> & {
  * Use `create(CampaignSummarySchema)` to create a new message.
  */
 export const CampaignSummarySchema: GenMessage<CampaignSummary> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 1);
+  messageDesc(file_risk_v1_service, 5);
 
 /**
  * @generated from message risk.v1.CreateCampaignResponse
@@ -143,7 +232,7 @@ export type CreateCampaignResponse = Message<"risk.v1.CreateCampaignResponse"> &
  * Use `create(CreateCampaignResponseSchema)` to create a new message.
  */
 export const CreateCampaignResponseSchema: GenMessage<CreateCampaignResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 2);
+  messageDesc(file_risk_v1_service, 6);
 
 /**
  * @generated from message risk.v1.GetCampaignRequest
@@ -160,7 +249,7 @@ export type GetCampaignRequest = Message<"risk.v1.GetCampaignRequest"> & {
  * Use `create(GetCampaignRequestSchema)` to create a new message.
  */
 export const GetCampaignRequestSchema: GenMessage<GetCampaignRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 3);
+  messageDesc(file_risk_v1_service, 7);
 
 /**
  * @generated from message risk.v1.GetCampaignResponse
@@ -189,7 +278,7 @@ export type GetCampaignResponse = Message<"risk.v1.GetCampaignResponse"> & {
  * Use `create(GetCampaignResponseSchema)` to create a new message.
  */
 export const GetCampaignResponseSchema: GenMessage<GetCampaignResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 4);
+  messageDesc(file_risk_v1_service, 8);
 
 /**
  * @generated from message risk.v1.ListCampaignsRequest
@@ -211,7 +300,7 @@ export type ListCampaignsRequest = Message<"risk.v1.ListCampaignsRequest"> & {
  * Use `create(ListCampaignsRequestSchema)` to create a new message.
  */
 export const ListCampaignsRequestSchema: GenMessage<ListCampaignsRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 5);
+  messageDesc(file_risk_v1_service, 9);
 
 /**
  * @generated from message risk.v1.ListCampaignsResponse
@@ -233,7 +322,7 @@ export type ListCampaignsResponse = Message<"risk.v1.ListCampaignsResponse"> & {
  * Use `create(ListCampaignsResponseSchema)` to create a new message.
  */
 export const ListCampaignsResponseSchema: GenMessage<ListCampaignsResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 6);
+  messageDesc(file_risk_v1_service, 10);
 
 /**
  * @generated from message risk.v1.StartCampaignGameRequest
@@ -267,7 +356,7 @@ export type StartCampaignGameRequest = Message<"risk.v1.StartCampaignGameRequest
  * Use `create(StartCampaignGameRequestSchema)` to create a new message.
  */
 export const StartCampaignGameRequestSchema: GenMessage<StartCampaignGameRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 7);
+  messageDesc(file_risk_v1_service, 11);
 
 /**
  * @generated from message risk.v1.StartCampaignGameResponse
@@ -289,7 +378,7 @@ export type StartCampaignGameResponse = Message<"risk.v1.StartCampaignGameRespon
  * Use `create(StartCampaignGameResponseSchema)` to create a new message.
  */
 export const StartCampaignGameResponseSchema: GenMessage<StartCampaignGameResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 8);
+  messageDesc(file_risk_v1_service, 12);
 
 /**
  * @generated from message risk.v1.SubmitCampaignDecisionRequest
@@ -318,7 +407,7 @@ export type SubmitCampaignDecisionRequest = Message<"risk.v1.SubmitCampaignDecis
  * Use `create(SubmitCampaignDecisionRequestSchema)` to create a new message.
  */
 export const SubmitCampaignDecisionRequestSchema: GenMessage<SubmitCampaignDecisionRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 9);
+  messageDesc(file_risk_v1_service, 13);
 
 /**
  * @generated from message risk.v1.SubmitCampaignDecisionResponse
@@ -340,7 +429,7 @@ export type SubmitCampaignDecisionResponse = Message<"risk.v1.SubmitCampaignDeci
  * Use `create(SubmitCampaignDecisionResponseSchema)` to create a new message.
  */
 export const SubmitCampaignDecisionResponseSchema: GenMessage<SubmitCampaignDecisionResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 10);
+  messageDesc(file_risk_v1_service, 14);
 
 /**
  * @generated from message risk.v1.Seat
@@ -369,7 +458,7 @@ export type Seat = Message<"risk.v1.Seat"> & {
  * Use `create(SeatSchema)` to create a new message.
  */
 export const SeatSchema: GenMessage<Seat> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 11);
+  messageDesc(file_risk_v1_service, 15);
 
 /**
  * @generated from message risk.v1.GameSummary
@@ -507,6 +596,24 @@ export type GameSummary = Message<"risk.v1.GameSummary"> & {
    * @generated from field: risk.v1.SeedReveal seed_reveal = 22;
    */
   seedReveal?: SeedReveal | undefined;
+
+  /**
+   * correspondence clocks, per seat: vacation left (ms), on vacation until (Unix ms; past or
+   * 0: not on vacation), turns missed in a row
+   *
+   * @generated from field: repeated int64 vacation_left_ms = 23;
+   */
+  vacationLeftMs: bigint[];
+
+  /**
+   * @generated from field: repeated int64 vacation_until_ms = 24;
+   */
+  vacationUntilMs: bigint[];
+
+  /**
+   * @generated from field: repeated int32 missed_turns = 25;
+   */
+  missedTurns: number[];
 };
 
 /**
@@ -514,7 +621,7 @@ export type GameSummary = Message<"risk.v1.GameSummary"> & {
  * Use `create(GameSummarySchema)` to create a new message.
  */
 export const GameSummarySchema: GenMessage<GameSummary> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 12);
+  messageDesc(file_risk_v1_service, 16);
 
 /**
  * @generated from message risk.v1.CreateGameRequest
@@ -580,7 +687,7 @@ export type CreateGameRequest = Message<"risk.v1.CreateGameRequest"> & {
  * Use `create(CreateGameRequestSchema)` to create a new message.
  */
 export const CreateGameRequestSchema: GenMessage<CreateGameRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 13);
+  messageDesc(file_risk_v1_service, 17);
 
 /**
  * @generated from message risk.v1.CreateGameResponse
@@ -609,7 +716,7 @@ export type CreateGameResponse = Message<"risk.v1.CreateGameResponse"> & {
  * Use `create(CreateGameResponseSchema)` to create a new message.
  */
 export const CreateGameResponseSchema: GenMessage<CreateGameResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 14);
+  messageDesc(file_risk_v1_service, 18);
 
 /**
  * @generated from message risk.v1.StartGameRequest
@@ -626,7 +733,7 @@ export type StartGameRequest = Message<"risk.v1.StartGameRequest"> & {
  * Use `create(StartGameRequestSchema)` to create a new message.
  */
 export const StartGameRequestSchema: GenMessage<StartGameRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 15);
+  messageDesc(file_risk_v1_service, 19);
 
 /**
  * @generated from message risk.v1.StartGameResponse
@@ -643,7 +750,7 @@ export type StartGameResponse = Message<"risk.v1.StartGameResponse"> & {
  * Use `create(StartGameResponseSchema)` to create a new message.
  */
 export const StartGameResponseSchema: GenMessage<StartGameResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 16);
+  messageDesc(file_risk_v1_service, 20);
 
 /**
  * @generated from message risk.v1.CancelGameRequest
@@ -660,7 +767,7 @@ export type CancelGameRequest = Message<"risk.v1.CancelGameRequest"> & {
  * Use `create(CancelGameRequestSchema)` to create a new message.
  */
 export const CancelGameRequestSchema: GenMessage<CancelGameRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 17);
+  messageDesc(file_risk_v1_service, 21);
 
 /**
  * @generated from message risk.v1.CancelGameResponse
@@ -677,7 +784,7 @@ export type CancelGameResponse = Message<"risk.v1.CancelGameResponse"> & {
  * Use `create(CancelGameResponseSchema)` to create a new message.
  */
 export const CancelGameResponseSchema: GenMessage<CancelGameResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 18);
+  messageDesc(file_risk_v1_service, 22);
 
 /**
  * @generated from message risk.v1.ReissueSeatTokenRequest
@@ -699,7 +806,7 @@ export type ReissueSeatTokenRequest = Message<"risk.v1.ReissueSeatTokenRequest">
  * Use `create(ReissueSeatTokenRequestSchema)` to create a new message.
  */
 export const ReissueSeatTokenRequestSchema: GenMessage<ReissueSeatTokenRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 19);
+  messageDesc(file_risk_v1_service, 23);
 
 /**
  * @generated from message risk.v1.ReissueSeatTokenResponse
@@ -721,7 +828,7 @@ export type ReissueSeatTokenResponse = Message<"risk.v1.ReissueSeatTokenResponse
  * Use `create(ReissueSeatTokenResponseSchema)` to create a new message.
  */
 export const ReissueSeatTokenResponseSchema: GenMessage<ReissueSeatTokenResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 20);
+  messageDesc(file_risk_v1_service, 24);
 
 /**
  * @generated from message risk.v1.ResignRequest
@@ -752,7 +859,7 @@ export type ResignRequest = Message<"risk.v1.ResignRequest"> & {
  * Use `create(ResignRequestSchema)` to create a new message.
  */
 export const ResignRequestSchema: GenMessage<ResignRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 21);
+  messageDesc(file_risk_v1_service, 25);
 
 /**
  * @generated from message risk.v1.ResignResponse
@@ -779,7 +886,7 @@ export type ResignResponse = Message<"risk.v1.ResignResponse"> & {
  * Use `create(ResignResponseSchema)` to create a new message.
  */
 export const ResignResponseSchema: GenMessage<ResignResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 22);
+  messageDesc(file_risk_v1_service, 26);
 
 /**
  * @generated from message risk.v1.ExportGameRequest
@@ -803,7 +910,7 @@ export type ExportGameRequest = Message<"risk.v1.ExportGameRequest"> & {
  * Use `create(ExportGameRequestSchema)` to create a new message.
  */
 export const ExportGameRequestSchema: GenMessage<ExportGameRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 23);
+  messageDesc(file_risk_v1_service, 27);
 
 /**
  * @generated from message risk.v1.GameExport
@@ -953,7 +1060,7 @@ export type GameExport = Message<"risk.v1.GameExport"> & {
  * Use `create(GameExportSchema)` to create a new message.
  */
 export const GameExportSchema: GenMessage<GameExport> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 24);
+  messageDesc(file_risk_v1_service, 28);
 
 /**
  * A deployment's signature over an export's fingerprint (docs/exports.md). Its public keys are
@@ -991,7 +1098,7 @@ export type ExportSignature = Message<"risk.v1.ExportSignature"> & {
  * Use `create(ExportSignatureSchema)` to create a new message.
  */
 export const ExportSignatureSchema: GenMessage<ExportSignature> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 25);
+  messageDesc(file_risk_v1_service, 29);
 
 /**
  * @generated from message risk.v1.JoinGameRequest
@@ -1029,7 +1136,7 @@ export type JoinGameRequest = Message<"risk.v1.JoinGameRequest"> & {
  * Use `create(JoinGameRequestSchema)` to create a new message.
  */
 export const JoinGameRequestSchema: GenMessage<JoinGameRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 26);
+  messageDesc(file_risk_v1_service, 30);
 
 /**
  * @generated from message risk.v1.JoinGameResponse
@@ -1051,7 +1158,7 @@ export type JoinGameResponse = Message<"risk.v1.JoinGameResponse"> & {
  * Use `create(JoinGameResponseSchema)` to create a new message.
  */
 export const JoinGameResponseSchema: GenMessage<JoinGameResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 27);
+  messageDesc(file_risk_v1_service, 31);
 
 /**
  * @generated from message risk.v1.GetGameRequest
@@ -1079,7 +1186,7 @@ export type GetGameRequest = Message<"risk.v1.GetGameRequest"> & {
  * Use `create(GetGameRequestSchema)` to create a new message.
  */
 export const GetGameRequestSchema: GenMessage<GetGameRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 28);
+  messageDesc(file_risk_v1_service, 32);
 
 /**
  * @generated from message risk.v1.GetGameResponse
@@ -1110,7 +1217,7 @@ export type GetGameResponse = Message<"risk.v1.GetGameResponse"> & {
  * Use `create(GetGameResponseSchema)` to create a new message.
  */
 export const GetGameResponseSchema: GenMessage<GetGameResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 29);
+  messageDesc(file_risk_v1_service, 33);
 
 /**
  * @generated from message risk.v1.ListGamesRequest
@@ -1164,7 +1271,7 @@ export type ListGamesRequest = Message<"risk.v1.ListGamesRequest"> & {
  * Use `create(ListGamesRequestSchema)` to create a new message.
  */
 export const ListGamesRequestSchema: GenMessage<ListGamesRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 30);
+  messageDesc(file_risk_v1_service, 34);
 
 /**
  * @generated from message risk.v1.ListGamesResponse
@@ -1188,7 +1295,7 @@ export type ListGamesResponse = Message<"risk.v1.ListGamesResponse"> & {
  * Use `create(ListGamesResponseSchema)` to create a new message.
  */
 export const ListGamesResponseSchema: GenMessage<ListGamesResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 31);
+  messageDesc(file_risk_v1_service, 35);
 
 /**
  * @generated from message risk.v1.ListLegalActionsRequest
@@ -1212,7 +1319,7 @@ export type ListLegalActionsRequest = Message<"risk.v1.ListLegalActionsRequest">
  * Use `create(ListLegalActionsRequestSchema)` to create a new message.
  */
 export const ListLegalActionsRequestSchema: GenMessage<ListLegalActionsRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 32);
+  messageDesc(file_risk_v1_service, 36);
 
 /**
  * @generated from message risk.v1.ListLegalActionsResponse
@@ -1244,7 +1351,7 @@ export type ListLegalActionsResponse = Message<"risk.v1.ListLegalActionsResponse
  * Use `create(ListLegalActionsResponseSchema)` to create a new message.
  */
 export const ListLegalActionsResponseSchema: GenMessage<ListLegalActionsResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 33);
+  messageDesc(file_risk_v1_service, 37);
 
 /**
  * @generated from message risk.v1.SubmitActionRequest
@@ -1289,7 +1396,7 @@ export type SubmitActionRequest = Message<"risk.v1.SubmitActionRequest"> & {
  * Use `create(SubmitActionRequestSchema)` to create a new message.
  */
 export const SubmitActionRequestSchema: GenMessage<SubmitActionRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 34);
+  messageDesc(file_risk_v1_service, 38);
 
 /**
  * @generated from message risk.v1.SubmitActionResponse
@@ -1325,7 +1432,7 @@ export type SubmitActionResponse = Message<"risk.v1.SubmitActionResponse"> & {
  * Use `create(SubmitActionResponseSchema)` to create a new message.
  */
 export const SubmitActionResponseSchema: GenMessage<SubmitActionResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 35);
+  messageDesc(file_risk_v1_service, 39);
 
 /**
  * @generated from message risk.v1.StreamEventsRequest
@@ -1363,7 +1470,7 @@ export type StreamEventsRequest = Message<"risk.v1.StreamEventsRequest"> & {
  * Use `create(StreamEventsRequestSchema)` to create a new message.
  */
 export const StreamEventsRequestSchema: GenMessage<StreamEventsRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 36);
+  messageDesc(file_risk_v1_service, 40);
 
 /**
  * @generated from message risk.v1.StreamEventsResponse
@@ -1389,7 +1496,7 @@ export type StreamEventsResponse = Message<"risk.v1.StreamEventsResponse"> & {
  * Use `create(StreamEventsResponseSchema)` to create a new message.
  */
 export const StreamEventsResponseSchema: GenMessage<StreamEventsResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 37);
+  messageDesc(file_risk_v1_service, 41);
 
 /**
  * @generated from message risk.v1.PingRequest
@@ -1402,7 +1509,7 @@ export type PingRequest = Message<"risk.v1.PingRequest"> & {
  * Use `create(PingRequestSchema)` to create a new message.
  */
 export const PingRequestSchema: GenMessage<PingRequest> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 38);
+  messageDesc(file_risk_v1_service, 42);
 
 /**
  * @generated from message risk.v1.PingResponse
@@ -1415,7 +1522,7 @@ export type PingResponse = Message<"risk.v1.PingResponse"> & {
  * Use `create(PingResponseSchema)` to create a new message.
  */
 export const PingResponseSchema: GenMessage<PingResponse> = /*@__PURE__*/
-  messageDesc(file_risk_v1_service, 39);
+  messageDesc(file_risk_v1_service, 43);
 
 /**
  * @generated from enum risk.v1.GameStatus
@@ -1698,6 +1805,26 @@ export const RiskService: GenService<{
     methodKind: "server_streaming";
     input: typeof StreamResultsRequestSchema;
     output: typeof StreamResultsResponseSchema;
+  },
+  /**
+   * Correspondence clocks (docs/lifecycle.md): a seat stops its clocks in a game for whole
+   * days of the vacation the game's clock gives it (ClockOptions.vacation_days), and comes
+   * back early, the unused time returned.
+   *
+   * @generated from rpc risk.v1.RiskService.StartVacation
+   */
+  startVacation: {
+    methodKind: "unary";
+    input: typeof StartVacationRequestSchema;
+    output: typeof StartVacationResponseSchema;
+  },
+  /**
+   * @generated from rpc risk.v1.RiskService.EndVacation
+   */
+  endVacation: {
+    methodKind: "unary";
+    input: typeof EndVacationRequestSchema;
+    output: typeof EndVacationResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_risk_v1_service, 0);
