@@ -1,5 +1,5 @@
 """Each service process's background sweeper: deadlines, idle games, expired index entries,
-tournament facts left uncopied.
+tournament facts left uncopied, webhook notices left unqueued.
 
 Every process runs one; they cooperate through Redis. A due deadline is taken under a short
 per-game lease so two processes rarely do the same work, and the commit's version check makes
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import TYPE_CHECKING
 
 import structlog
 
@@ -18,6 +19,9 @@ from risk_service.campaigns import CampaignService
 from risk_service.operations import ACTIVE, WAITING, GameService
 from risk_service.store.game_store import GameStore
 from risk_service.store.unreachable import store_unavailable
+
+if TYPE_CHECKING:
+    from risk_service.notify.webhooks import Webhooks
 
 log = structlog.get_logger("sweeper")
 LEASE_MS = 5_000
@@ -27,7 +31,7 @@ BATCH = 64
 class Sweeper:
     def __init__(self, games: GameService, store: GameStore, *, interval_ms: int,
                  idle_scan_ms: int = 60_000, campaigns: CampaignService | None = None,
-                 results_sweep_ms: int = 2_000) -> None:
+                 results_sweep_ms: int = 2_000, webhooks: Webhooks | None = None) -> None:
         self.games = games
         self.campaigns = campaigns
         self.store = store
@@ -36,6 +40,7 @@ class Sweeper:
         self.last_idle_scan = 0.0
         self.results_sweep_ms = results_sweep_ms
         self.last_results_sweep = 0.0
+        self.webhooks = webhooks
 
     async def run(self) -> None:
         while True:
@@ -68,6 +73,8 @@ class Sweeper:
         if (time.monotonic() - self.last_results_sweep) * 1000 >= self.results_sweep_ms:
             self.last_results_sweep = time.monotonic()
             await self.games.results.sweep()  # tournament facts a crash left uncopied
+            if self.webhooks is not None:
+                await self.webhooks.sweep()  # notices a crash left in their games' hashes
         if (time.monotonic() - self.last_idle_scan) * 1000 >= self.idle_scan_ms:
             self.last_idle_scan = time.monotonic()
             await self.abandon_idle()

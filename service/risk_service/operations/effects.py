@@ -22,6 +22,9 @@ effect); what makes it good then, today:
   them); the results sweep copies them, each once.
 - `StartBots` (`Timers.start_bots`): the results sweep resumes a tournament game's bots, a due
   deadline a timed game's; others wait for the idle sweep.
+- `Notify` (`Notifier.after_commit`, the webhooks): the notices are in the game's hash (the
+  commit wrote them), and an intent noted just before the write (`Effects.before_write`) lets
+  the sweeper of any process queue them (risk_service/notify/outbox.py), each once.
 
 Every effect may be carried out twice (a sweep racing the process, a retried run) without
 harm: the index writes are sets, a fact is appended only after its predecessor
@@ -102,8 +105,17 @@ class StartBots:
     game_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class Notify:
+    """The commit recorded webhook notices in the game's hash (operations/notices.py): queue
+    them. The one effect with a step before the write (`Effects.before_write`)."""
+
+    game_id: str
+    version: int
+
+
 Effect = (CacheState | IndexGame | SetExpiry | ScheduleCampaign | ScheduleDeadline
-          | CopyFacts | StartBots)
+          | CopyFacts | StartBots | Notify)
 
 
 class BotRunner(Protocol):
@@ -112,6 +124,15 @@ class BotRunner(Protocol):
 
 class FactCopier(Protocol):
     async def sync_after_commit(self, game_id: str, label: str) -> None: ...
+
+
+class Notifier(Protocol):
+    """The webhooks (risk_service/notify/webhooks.py), as the operations see them."""
+
+    async def intend(self, game_id: str, version: int) -> None: ...
+    async def after_commit(self, game_id: str, version: int) -> None: ...
+    async def enqueue(self, event_type: str, payload: dict[str, Any], *,
+                      key: str | None = None) -> str: ...
 
 
 class EffectsNotServed(RuntimeError):
@@ -126,12 +147,23 @@ class Effects:
         self.cache = cache
         self.bots: BotRunner | None = None
         self.facts: FactCopier | None = None
+        # the webhooks, where configured: plans record notices only then (Committer)
+        self.notifier: Notifier | None = None
 
     def serve(self, *, bots: BotRunner, facts: FactCopier) -> None:
         """Hand StartBots to `bots` and CopyFacts to `facts` (both built on the committer
         this dispatcher serves, so given after it; once, by GameService)."""
         self.bots = bots
         self.facts = facts
+
+    async def before_write(self, effects: Iterable[Effect]) -> None:
+        """What must precede the write: the intent of a `Notify`, so that its notices are
+        queued even if this process dies right after the write (notify/outbox.py)."""
+        for effect in effects:
+            if isinstance(effect, Notify):
+                if self.notifier is None:
+                    raise EffectsNotServed("Notify without a notifier")
+                await self.notifier.intend(effect.game_id, effect.version)
 
     async def run(self, effects: Iterable[Effect]) -> None:
         for effect in effects:
@@ -154,3 +186,7 @@ class Effects:
                     if self.bots is None:
                         raise EffectsNotServed("StartBots before Effects.serve")
                     self.bots.start_bots(game_id)
+                case Notify(game_id, version):
+                    if self.notifier is None:
+                        raise EffectsNotServed("Notify without a notifier")
+                    await self.notifier.after_commit(game_id, version)

@@ -2,7 +2,9 @@
 
 Counters get the `_total` suffix on the wire: `risk_rpcs_total`, `risk_commit_conflicts_total`,
 `risk_redis_errors_total`, `risk_streams_refused_total`, `risk_stream_rollbacks_total`,
-`risk_replay_steps_total`.
+`risk_replay_steps_total`, and the webhooks' `risk_webhooks_delivered_total`,
+`risk_webhooks_failed_total`, `risk_webhooks_dead_total` and `risk_webhooks_queue_depth`
+(docs/notifications.md), by endpoint (the id in its Redis keys, not its URL).
 """
 
 from __future__ import annotations
@@ -59,6 +61,21 @@ class Metrics:
             "checkpoint (fewer than RISK_REPLAY_CHECKPOINT_EVERY a call), `build` by the full "
             "replay that writes a game's checkpoints", ["kind"], registry=self.registry,
         )
+        self.webhooks_delivered = Counter(
+            "risk_webhooks_delivered", "Webhook messages an endpoint answered 2xx, by endpoint",
+            ["endpoint"], registry=self.registry)
+        self.webhooks_failed = Counter(
+            "risk_webhooks_failed",
+            "Webhook attempts that failed (not 2xx, a timeout, no connection), by endpoint",
+            ["endpoint"], registry=self.registry)
+        self.webhooks_dead = Counter(
+            "risk_webhooks_dead",
+            "Webhook messages given up, by endpoint and reason (max_age, gone: the endpoint "
+            "answered 410, queue_full)", ["endpoint", "reason"], registry=self.registry)
+        self.webhooks_queue_depth = Gauge(
+            "risk_webhooks_queue_depth",
+            "Messages queued for an endpoint (all processes'), as this process last read it",
+            ["endpoint"], registry=self.registry)
         for kind in ("answer", "build"):
             self.replayed.labels(kind)
         for source in ("rpc", "health"):
@@ -90,6 +107,18 @@ class Metrics:
 
     def commit_conflict(self) -> None:
         self.commit_conflicts.inc()
+
+    def webhook_delivered(self, endpoint: str) -> None:
+        self.webhooks_delivered.labels(endpoint).inc()
+
+    def webhook_failed(self, endpoint: str) -> None:
+        self.webhooks_failed.labels(endpoint).inc()
+
+    def webhook_dead(self, endpoint: str, reason: str, count: int = 1) -> None:
+        self.webhooks_dead.labels(endpoint, reason).inc(count)
+
+    def webhook_queue_depth(self, endpoint: str, depth: int) -> None:
+        self.webhooks_queue_depth.labels(endpoint).set(depth)
 
     def redis_error(self, source: str) -> None:
         self.redis_errors.labels(source).inc()

@@ -112,6 +112,19 @@ class Keys:
         """Sorted set of game ids by creation time; '*' / 0 stand for any variant / status."""
         return f"{self._ix(bucket)}:idx:{variant}:{status}"
 
+    def notices_pending(self, bucket: int = 0) -> str:
+        """Sorted set: `<game id>/<version>` -> when a commit that records webhook notices
+        was about to be written (ms), until the notices are queued (notify/outbox.py).
+        Rebuildable only by replaying commits: the sweeper reads it."""
+        return f"{self._ix(bucket)}:wpend"
+
+    def webhook(self, endpoint: str, part: str) -> str:
+        """One key of a webhook endpoint's queue (notify/queue.py names the parts: `due`,
+        `msg`, `meta`, `done`, `dead`, `stats`, `gone`). All of an endpoint's keys share the
+        hash tag `{<prefix>:wh:<endpoint>}`: one slot per endpoint, so each of its scripts
+        runs on one node of a cluster and endpoints spread over the slots."""
+        return f"{self.prefix}:wh:{{{self.prefix}:wh:{endpoint}}}:{part}"
+
 
 @functools.lru_cache(maxsize=4096)
 def _game_keys(keys: Keys, game_id: str) -> tuple[str, str, str, str]:

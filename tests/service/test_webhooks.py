@@ -1,0 +1,294 @@
+"""Signed webhooks (docs/notifications.md) through real service processes on a real Redis, to a
+receiver process that verifies every delivery with the Standard Webhooks library: games'
+starts and ends arrive signed; a receiver down for a while gets everything once back, with the
+same webhook-id on every retry; messages queued by a process killed -9 are delivered by
+another; a dead endpoint does not hold up another; 410 Gone stops delivery."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import inspect
+import json
+import secrets
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+import redis.asyncio as aioredis
+
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
+from risk_service.notify.delivery import endpoint_id
+from risk_service.redis_server import free_port
+from risk_service.store.keys import Keys
+from risk_testing.harness import ServiceFactory
+from risk_testing.rpc import bearer, classic_options
+
+Stub = service_pb2_grpc.RiskServiceStub
+RECEIVER = Path(__file__).with_name("webhook_receiver.py")
+KEYS = Keys()
+# notices of one game played by `play_game`: started, two seats resigning, finished
+PER_GAME = 4
+
+
+class Receiver:
+    """The receiver process (webhook_receiver.py) on one port, which it keeps across restarts."""
+
+    def __init__(self, tmp: Path, secret: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/hooks"
+        self.secret = secret
+        self.log = tmp / f"receiver-{self.port}.jsonl"
+        self.proc: subprocess.Popen[str] | None = None
+
+    def start(self, status: int = 200) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(RECEIVER), "--port", str(self.port), "--secret", self.secret,
+             "--log", str(self.log), "--status", str(status)],
+            stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        assert self.proc.stdout.readline().strip() == "ready"
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+        self.proc = None
+
+    def records(self) -> list[dict[str, Any]]:
+        if not self.log.exists():
+            return []
+        return [json.loads(line) for line in self.log.read_text().splitlines() if line]
+
+    def delivered(self) -> list[dict[str, Any]]:
+        """The deliveries this receiver accepted (verified, answered 2xx)."""
+        return [r for r in self.records() if r["verified"] and 200 <= r["status"] < 300]
+
+
+@pytest.fixture
+def secret() -> str:
+    return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
+
+
+@pytest.fixture
+def receivers(tmp_path: Path, secret: str) -> Iterator[Callable[[], Receiver]]:
+    made: list[Receiver] = []
+
+    def make() -> Receiver:
+        receiver = Receiver(tmp_path, secret)
+        made.append(receiver)
+        return receiver
+
+    yield make
+    for receiver in made:
+        receiver.stop()
+
+
+def hook_env(secret: str, *urls: str, **more: str) -> dict[str, str]:
+    """A service posting to `urls`, retrying fast (so that a test waits seconds, not hours)."""
+    return {"RISK_WEBHOOK_URL": ",".join(urls), "RISK_WEBHOOK_SECRET": secret,
+            "RISK_WEBHOOK_RETRY_BASE_MS": "100", "RISK_WEBHOOK_RETRY_CAP_MS": "400",
+            "RISK_WEBHOOK_POLL_MS": "100", "RISK_WEBHOOK_TIMEOUT_MS": "2000",
+            "RISK_SWEEP_INTERVAL_MS": "50", **more}
+
+
+async def play_game(target: str) -> str:
+    """A 3-seat classic game: started at creation, two seats resign, seat 1 wins."""
+    async with grpc.aio.insecure_channel(target) as channel:
+        stub = Stub(channel)
+        created = await stub.CreateGame(service_pb2.CreateGameRequest(
+            options=classic_options(players=3, auto_defend_max_dice=True), seed=17,
+            issue_seat_tokens=True))
+        game_id = created.game.game_id
+        for seat in (2, 0):
+            await stub.Resign(service_pb2.ResignRequest(game_id=game_id),
+                              metadata=bearer(created.seat_tokens[seat]))
+        return game_id
+
+
+def notices(records: list[dict[str, Any]], game_id: str) -> list[dict[str, Any]]:
+    return [r for r in records if r["envelope"]["data"].get("game_id") == game_id]
+
+
+def notice_name(record: dict[str, Any]) -> tuple[str, str, int]:
+    """What a message is about, whatever its id: (type, game, seat)."""
+    data = record["envelope"]["data"]
+    return record["envelope"]["type"], data.get("game_id", ""), data.get("seat", -1)
+
+
+async def wait_for(what: str, check: Callable[[], Any], timeout: float = 30.0) -> Any:
+    """`check()` (awaited if it is a coroutine) once it is true, polled for `timeout`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = check()
+        if inspect.isawaitable(result):
+            result = await result
+        if result:
+            return result
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"not within {timeout} s: {what}")
+
+
+async def stats(redis: aioredis.Redis, url: str) -> dict[str, int]:
+    raw = await redis.hgetall(KEYS.webhook(endpoint_id(url), "stats"))
+    return {k.decode(): int(v) for k, v in raw.items()}
+
+
+async def queued(redis: aioredis.Redis, url: str) -> int:
+    return int(await redis.zcard(KEYS.webhook(endpoint_id(url), "due")))
+
+
+def one_id_per_notice(records: list[dict[str, Any]]) -> dict[tuple[str, str, int], str]:
+    """Each notice's webhook-id, checking that every delivery of it carried the same one."""
+    ids: dict[tuple[str, str, int], set[str]] = {}
+    for record in records:
+        ids.setdefault(notice_name(record), set()).add(record["id"])
+    assert all(len(seen) == 1 for seen in ids.values()), ids
+    return {name: seen.pop() for name, seen in ids.items()}
+
+
+async def test_game_start_and_end_arrive_signed(
+        make_service: ServiceFactory, redis_client: aioredis.Redis,
+        receivers: Callable[[], Receiver], secret: str) -> None:
+    """A game's start, its seats' resignations and its end (with the ranking) reach the
+    receiver, each verified with the standardwebhooks library, in the spec's envelope."""
+    receiver = receivers()
+    receiver.start()
+    service = make_service(**hook_env(secret, receiver.url))
+    game_id = await play_game(service.target)
+    got = await wait_for("the game's four notices", lambda: len(
+        notices(receiver.delivered(), game_id)) >= PER_GAME and receiver.delivered())
+    assert all(r["verified"] for r in receiver.records())
+    by_type = {r["envelope"]["type"]: r["envelope"] for r in notices(got, game_id)}
+    assert set(by_type) == {"game.started", "seat.removed", "game.finished"}
+    started, finished = by_type["game.started"], by_type["game.finished"]
+    assert started["data"]["players"] == 3 and len(started["data"]["seats"]) == 3
+    assert finished["data"]["winner"] == 1 and finished["data"]["ranking"][0] == 1
+    assert finished["data"]["reason"] == "resignation"
+    assert finished["timestamp"].endswith("Z")
+    removed = sorted(r["envelope"]["data"]["seat"] for r in notices(got, game_id)
+                     if r["envelope"]["type"] == "seat.removed")
+    assert removed == [0, 2]
+    assert len({r["id"] for r in got}) == len(got), "one delivery per message"
+
+
+async def test_receiver_down_then_up_gets_everything_with_the_same_ids(
+        make_service: ServiceFactory, redis_client: aioredis.Redis,
+        receivers: Callable[[], Receiver], secret: str) -> None:
+    """A receiver failing (503), then gone from the network, then back: every notice arrives
+    after, and every attempt of one notice carried the same webhook-id."""
+    receiver = receivers()
+    receiver.start(status=503)
+    service = make_service(**hook_env(secret, receiver.url))
+    game_id = await play_game(service.target)
+    await wait_for("a second attempt at the game's end", lambda: sum(
+        1 for r in notices(receiver.records(), game_id)
+        if r["envelope"]["type"] == "game.finished") >= 2)
+    receiver.stop()
+    failed = (await stats(redis_client, receiver.url))["failed"]
+
+    async def refused() -> bool:  # attempts made while nothing listens
+        return (await stats(redis_client, receiver.url))["failed"] > failed + 1
+
+    await wait_for("attempts while the receiver is down", refused)
+    assert not receiver.delivered()
+    receiver.start(status=200)
+    await wait_for("all four notices once the receiver is back", lambda: len(
+        notices(receiver.delivered(), game_id)) == PER_GAME)
+    records = notices(receiver.records(), game_id)
+    assert all(r["verified"] for r in records)
+    ids = one_id_per_notice(records)
+    assert len(ids) == PER_GAME
+    retried = [r for r in records if r["status"] == 503]
+    assert {r["id"] for r in retried} <= set(ids.values())
+    assert await queued(redis_client, receiver.url) == 0
+
+
+async def test_messages_queued_by_a_killed_process_are_delivered_by_another(
+        make_service: ServiceFactory, redis_client: aioredis.Redis,
+        receivers: Callable[[], Receiver], secret: str) -> None:
+    """Notices queued while the receiver is down survive a kill -9 of the service: a restarted
+    process delivers them all, any duplicate with the same webhook-id."""
+    receiver = receivers()  # not started: the service's attempts are refused
+    env = hook_env(secret, receiver.url)
+    first = make_service(**env)
+    games = [await play_game(first.target) for _ in range(3)]
+
+    async def all_queued() -> bool:
+        return await queued(redis_client, receiver.url) == PER_GAME * len(games)
+
+    await wait_for("every notice queued in Redis", all_queued)
+    first.kill()
+    receiver.start()
+    make_service(**env)
+    await wait_for("every notice of the three games", lambda: all(
+        len({notice_name(r) for r in notices(receiver.delivered(), g)}) == PER_GAME
+        for g in games))
+    records = receiver.records()
+    assert all(r["verified"] for r in records)
+    ids = one_id_per_notice(records)
+    assert len(ids) == PER_GAME * len(games)
+
+    async def empty() -> bool:
+        return await queued(redis_client, receiver.url) == 0
+
+    await wait_for("an empty queue", empty)
+
+
+async def test_a_dead_endpoint_does_not_hold_up_another(
+        make_service: ServiceFactory, redis_client: aioredis.Redis,
+        receivers: Callable[[], Receiver], secret: str) -> None:
+    """With two endpoints, one always answering 500, the other gets every notice while the
+    dead one's messages wait in its own queue; the metrics count each endpoint apart."""
+    dead, good = receivers(), receivers()
+    dead.start(status=500)
+    good.start()
+    metrics_port = free_port()
+    service = make_service(**hook_env(secret, dead.url, good.url,
+                                      RISK_METRICS_PORT=str(metrics_port)))
+    games = [await play_game(service.target) for _ in range(2)]
+    await wait_for("every notice at the good endpoint", lambda: all(
+        len(notices(good.delivered(), g)) == PER_GAME for g in games))
+    assert await queued(redis_client, dead.url) == PER_GAME * len(games)
+    dead_stats = await stats(redis_client, dead.url)
+    assert dead_stats["failed"] >= 1 and "delivered" not in dead_stats
+    assert not dead.delivered() and dead.records()
+    assert all(r["verified"] for r in dead.records() + good.records())
+    with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5) as reply:
+        text = reply.read().decode()
+    good_id, dead_id = endpoint_id(good.url), endpoint_id(dead.url)
+    assert f'risk_webhooks_delivered_total{{endpoint="{good_id}"}} {PER_GAME * 2}.0' in text
+    assert f'risk_webhooks_failed_total{{endpoint="{dead_id}"}}' in text
+    assert f'risk_webhooks_delivered_total{{endpoint="{dead_id}"}}' not in text
+
+
+async def test_gone_stops_delivery(
+        make_service: ServiceFactory, redis_client: aioredis.Redis,
+        receivers: Callable[[], Receiver], secret: str) -> None:
+    """An endpoint answering 410 Gone is sent nothing more: later notices are dead-lettered
+    and counted, and the receiver sees the one request it answered 410."""
+    receiver = receivers()
+    receiver.start(status=410)
+    service = make_service(**hook_env(secret, receiver.url))
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        created = await Stub(channel).CreateGame(service_pb2.CreateGameRequest(
+            options=classic_options(players=3), seed=5, issue_seat_tokens=True))
+    await wait_for("the 410", receiver.records)
+    gone = KEYS.webhook(endpoint_id(receiver.url), "gone")
+    await wait_for("the endpoint disabled", lambda: redis_client.exists(gone))
+    await play_game(service.target)
+
+    async def buried() -> bool:
+        return (await stats(redis_client, receiver.url)).get("dead", 0) >= 1 + PER_GAME
+
+    await wait_for("later notices dead-lettered", buried)
+    [only] = receiver.records()
+    assert only["verified"] and only["status"] == 410
+    assert only["envelope"]["data"]["game_id"] == created.game.game_id
+    assert await queued(redis_client, receiver.url) == 0
