@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from risk_service.notify.secret import check_secret
+
 EVENT_LOOPS = ("uvloop", "asyncio")
 DURABILITIES = ("local", "replica")
 
@@ -203,8 +205,45 @@ class Settings:
     replay_checkpoint_every: int = 32
     replay_budget_per_s: float = 5000.0
     replay_budget_burst: float = 0.0
+    # --- signed webhooks (docs/notifications.md) ---
+    # the deployment's receiver: one URL, or several separated by commas, each with its own
+    # queue (empty: no webhooks); and the Standard Webhooks secret every delivery is signed
+    # with, `whsec_` + the base64 of 24 to 64 random bytes
+    webhook_url: str = ""
+    webhook_secret: str = ""
+    # one attempt's limit (connect, send, answer); no redirect is followed
+    webhook_timeout_ms: int = 10_000
+    # a failed attempt is retried after about this, doubling per attempt (half of it drawn
+    # at random) up to the cap; a message still undelivered this old is dead-lettered
+    webhook_retry_base_ms: int = 5_000
+    webhook_retry_cap_ms: int = 3_600_000
+    webhook_max_age_s: int = 3 * 24 * 3600
+    # messages one endpoint's queue holds; past it a new one is dead-lettered (queue_full)
+    webhook_queue_max: int = 100_000
+    # how often each process looks for messages other processes queued (or retries fell due)
+    webhook_poll_ms: int = 1_000
     # set by the parent of `workers` for its children: bind `listen` with SO_REUSEPORT
     reuse_port: bool = False
+    # Players (docs/players.md). The deployment's identity provider: its JWKS, a file path or an
+    # https:// URL (empty: the service issues player tokens itself, IssuePlayerToken), and the
+    # `iss` and `aud` its tokens must carry (required with a JWKS; without one they name the
+    # service's own tokens, "risk-service" and "risk" when empty). A token's `sub` is the player.
+    jwt_jwks: str = ""
+    jwt_issuer: str = ""
+    jwt_audience: str = ""
+    # the PEM CA bundle that signed the JWKS URL's certificate (empty: the system's)
+    jwt_jwks_ca_file: str = ""
+    # the key set is fetched again once this old (in the background, its keys used meanwhile),
+    # and for a key id it does not hold at most once per `jwt_jwks_min_refetch_s`
+    jwt_jwks_refresh_s: float = 300.0
+    jwt_jwks_min_refetch_s: float = 30.0
+    # clock skew tolerated on a token's `exp` (and `nbf`, `iat`)
+    jwt_leeway_s: float = 30.0
+    # without a JWKS: the Ed25519 private key (PEM file) the service signs player tokens with;
+    # empty: one generated at first start and kept in Redis (every process shares it)
+    player_signing_key: str = ""
+    # how long the service's own player tokens last
+    player_token_ttl_s: int = 30 * 24 * 3600
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -254,6 +293,19 @@ class Settings:
         if not 1 <= settings.replay_checkpoint_every <= 1024:
             raise ValueError(f"RISK_REPLAY_CHECKPOINT_EVERY={settings.replay_checkpoint_every} "
                              "is not between 1 and 1024")
+        if settings.jwt_jwks and not (settings.jwt_issuer and settings.jwt_audience):
+            raise ValueError("RISK_JWT_JWKS needs RISK_JWT_ISSUER and RISK_JWT_AUDIENCE: a token "
+                             "is accepted only for this issuer and audience")
+        if settings.jwt_jwks and "://" in settings.jwt_jwks \
+                and not settings.jwt_jwks.startswith("https://"):
+            raise ValueError(f"RISK_JWT_JWKS={settings.jwt_jwks!r}: a file path or an https:// "
+                             "URL (keys read over plain http could be anyone's)")
+        if settings.jwt_jwks and settings.player_signing_key:
+            raise ValueError("RISK_PLAYER_SIGNING_KEY is for the service's own player tokens: "
+                             "unset it where RISK_JWT_JWKS names the identity provider")
+        if settings.player_token_ttl_s < 60:
+            raise ValueError(f"RISK_PLAYER_TOKEN_TTL_S={settings.player_token_ttl_s} is under 60")
+        settings.check_webhooks()
         if settings.workers < 1:
             raise ValueError(f"RISK_WORKERS={settings.workers} must be at least 1")
         if settings.redis_timeout_ms < 0:
@@ -278,6 +330,27 @@ class Settings:
                              "embedded Redis has none)")
         if self.redis_cluster and not self.redis_url:
             raise ValueError("RISK_REDIS_CLUSTER=true needs REDIS_URL naming a cluster node")
+
+    def webhook_urls(self) -> tuple[str, ...]:
+        return tuple(u.strip() for u in self.webhook_url.split(",") if u.strip())
+
+    def check_webhooks(self) -> None:
+        """The webhook settings together; raises ValueError naming them."""
+        urls = self.webhook_urls()
+        if not urls:
+            return
+        for url in urls:
+            if not url.startswith(("https://", "http://")):
+                raise ValueError(f"RISK_WEBHOOK_URL: {url!r} is not an http(s) URL")
+        if len(set(urls)) != len(urls):
+            raise ValueError("RISK_WEBHOOK_URL names one URL twice")
+        if not self.webhook_secret:
+            raise ValueError("RISK_WEBHOOK_URL needs RISK_WEBHOOK_SECRET (whsec_...)")
+        check_secret(self.webhook_secret)
+        for name in ("timeout_ms", "retry_base_ms", "retry_cap_ms", "max_age_s", "queue_max",
+                     "poll_ms"):
+            if getattr(self, f"webhook_{name}") < 1:
+                raise ValueError(f"RISK_WEBHOOK_{name.upper()} must be at least 1")
 
     def export_retired_key_files(self) -> tuple[str, ...]:
         return tuple(p.strip() for p in self.export_retired_keys.split(",") if p.strip())

@@ -48,6 +48,7 @@ from risk_proto.risk.v1 import (
     game_pb2,
     legacy_pb2,
     lifecycle_pb2,
+    players_pb2,
     service_pb2,
     service_pb2_grpc,
     tournament_pb2,
@@ -258,13 +259,16 @@ class RiskClient:
         manual_start: bool = False,
         spectator_delay_events: int = 0,
         spectator_delay_seconds: int = 0,
+        seat_players: Sequence[str] = (),
     ) -> tuple[service_pb2.GameSummary, str]:
         """A new game (classic with default options when `options` is None), and the host token.
 
         A fixed `seed` makes the game reproducible; `seat_names` are display names by seat.
         The game waits for its seats and starts on the last JoinGame (or on the host's
         `start_game` with `manual_start`). `clock` sets decision deadlines or time banks; the
-        spectator delays hold spectators' streams behind the game.
+        spectator delays hold spectators' streams behind the game. `seat_players` binds seats
+        to player ids (by seat; "" for none): those players act for them with their own player
+        token (docs/players.md).
         """
         if options is None:
             options = game_pb2.GameOptions(classic=classic_pb2.ClassicOptions())
@@ -274,6 +278,7 @@ class RiskClient:
             manual_start=manual_start,
             spectator_delay_events=spectator_delay_events,
             spectator_delay_seconds=spectator_delay_seconds,
+            seat_players=list(seat_players),
         )
         if seed is not None:
             request.seed = seed
@@ -281,6 +286,14 @@ class RiskClient:
             request.clock.CopyFrom(clock)
         response = await self._unary("CreateGame", request, service_pb2.CreateGameResponse)
         return response.game, response.host_token
+
+    async def issue_player_token(self) -> players_pb2.IssuePlayerTokenResponse:
+        """A player token from a service that issues its own (no identity provider, see
+        docs/players.md): a new player, or with this client's player token a fresh one for the
+        same player. A player token is used as any token: `with_token(reply.token)`; seats the
+        player joins with it (`join_game`) belong to the player in every game."""
+        return await self._unary("IssuePlayerToken", players_pb2.IssuePlayerTokenRequest(),
+                                 players_pb2.IssuePlayerTokenResponse)
 
     async def join_game(
         self, game_id: str, seat: int, display_name: str = "", *, request_id: str | None = None

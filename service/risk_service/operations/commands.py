@@ -30,6 +30,7 @@ from risk_rules.lifecycle import (
 from risk_rules.seed_commitment import NONCE_BYTES, seed_commitment
 from risk_service import clocks
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed, not_found
+from risk_service.jwt_auth import MAX_PLAYER_ID
 from risk_service.operations import identity, records
 from risk_service.operations.commit import (
     INTERNAL_RETRIES,
@@ -89,11 +90,25 @@ class Commands:
                                str(exc)) from None
         host_token = self.new_token()
         seat_tokens: list[str] = []
+        seat_players = list(request.seat_players)
 
         def seats(players: int) -> tuple[bytes, ...]:
             if request.issue_seat_tokens:
                 seat_tokens.extend(self.new_token() for _ in range(players))
-            return tuple(digest(t) for t in seat_tokens) or (b"",) * players
+                return tuple(digest(t) for t in seat_tokens)
+            # a player's seat is taken at once, by a token nobody holds: the player acts
+            # with their own credential (docs/players.md)
+            return tuple(digest(secrets.token_urlsafe(32)) if s < len(seat_players)
+                         and seat_players[s] else b"" for s in range(players))
+
+        def bind(meta: lifecycle_pb2.GameMeta, _now_ms: int) -> tuple[tuple[str, bytes], ...]:
+            check_seat_players(seat_players, len(meta.bot_seats))  # bot_seats: one per seat
+            if any(seat_players):
+                meta.seat_players.extend(seat_players)
+                meta.seat_players.extend([""] * (len(meta.bot_seats) - len(seat_players)))
+            if caller.player is not None:  # a player created it: they act as its host too
+                meta.host_player = caller.player
+            return ()
 
         now = self.commits.clock_ms()
         record, state = await self.open_game(
@@ -102,6 +117,7 @@ class Commands:
             seat_digests=seats, host_digest=digest(host_token), clock=request.clock,
             delay_events=request.spectator_delay_events,
             delay_seconds=request.spectator_delay_seconds, manual_start=request.manual_start,
+            setup=bind,
         )
         return service_pb2.CreateGameResponse(
             game=summary(record, state), host_token=host_token, seat_tokens=seat_tokens,
@@ -188,25 +204,31 @@ class Commands:
             ) or record
         return record, records.decode_state(record)
 
-    async def join(self, request: service_pb2.JoinGameRequest) -> service_pb2.JoinGameResponse:
+    async def join(self, request: service_pb2.JoinGameRequest, caller: Caller = ANONYMOUS
+                   ) -> service_pb2.JoinGameResponse:
         """Take a seat: its token digest and name are written by the commit of its
         `seat_joined` event (which starts the game when it takes the last seat), so a seat is
         never taken without its event. With a request id the reply is stored with the commit,
-        and a retry of a join whose reply was lost gets the same token."""
+        and a retry of a join whose reply was lost gets the same token. With a player token
+        the seat belongs to its player from then on (written by the same commit); a player
+        holds at most one seat of a game."""
         check_request_id(request.request_id)
+        player = caller.player
         record = await self.commits.load(request.game_id)
         seat, name = request.seat, request.display_name
         if not 0 <= seat < record.players:
             raise malformed(f"seat must be 0..{record.players - 1}, got {seat}")
         if len(name) > MAX_NAME:
             raise malformed(f"display_name is longer than {MAX_NAME} characters")
-        fingerprint = hashlib.sha256(f"join\0{seat}\0{name}".encode()).digest()
+        joined = f"join\0{seat}\0{name}" + (f"\0player\0{player}" if player else "")
+        fingerprint = hashlib.sha256(joined.encode()).digest()
         # request ids of joins are scoped to the game (the caller has no seat yet)
         request_field = f"join:{request.request_id}" if request.request_id else ""
         prior = await self.store.request_record(record.game_id, request_field)
         if prior is not None:
             return _joined(record, prior, fingerprint, request.request_id)
-        reply = service_pb2.JoinGameResponse(seat=seat, seat_token=self.new_token())
+        reply = service_pb2.JoinGameResponse(seat=seat, seat_token=self.new_token(),
+                                             player_id=player or "")
         stored = fingerprint + reply.SerializeToString(deterministic=True)
         token_digest = digest(reply.seat_token)
         for _ in range(INTERNAL_RETRIES):
@@ -222,6 +244,8 @@ class Commands:
                 names=tuple(name if s == seat else n for s, n in enumerate(record.names)),
             )
             change = start_change(seated, [SeatJoined(seat, name)], ["join"])
+            if player is not None:
+                _bind_player(change.meta, seat, player, record.players)
             change.fields = ((f"tok:{seat}", token_digest), (f"name:{seat}", name.encode()))
             change.claim = f"tok:{seat}"
             result, _plan = await self.commits.commit(
@@ -304,6 +328,30 @@ class Commands:
         if done is None:
             records.require_status(await self.commits.load(record.game_id), WAITING, ACTIVE)
         return service_pb2.ReissueSeatTokenResponse(seat=request.seat, seat_token=new_token)
+
+
+def check_seat_players(seat_players: Sequence[str], players: int) -> None:
+    """Refuse seat player ids that are more than the seats, too long, or one player twice."""
+    if len(seat_players) > players:
+        raise malformed(f"seat_players names {len(seat_players)} seats; the game has {players}")
+    named = [p for p in seat_players if p]
+    if any(len(p) > MAX_PLAYER_ID for p in named):
+        raise malformed(f"a player id has 1 to {MAX_PLAYER_ID} characters")
+    if len(set(named)) != len(named):
+        raise malformed("a player holds at most one seat of a game: seat_players names one "
+                        "twice")
+
+
+def _bind_player(meta: lifecycle_pb2.GameMeta, seat: int, player: str, players: int) -> None:
+    """Seat `seat` belongs to `player` from this commit on (PLAYER_ALREADY_SEATED if they
+    hold another seat of the game already)."""
+    held = identity.player_seat(meta, player)
+    if held is not None:
+        raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.PLAYER_ALREADY_SEATED,
+                           f"player {player[:MAX_PLAYER_ID]!r} holds seat {held} of this game "
+                           "already; a player holds one seat per game")
+    meta.seat_players.extend([""] * (players - len(meta.seat_players)))
+    meta.seat_players[seat] = player
 
 
 def _joined(record: GameRecord, prior: bytes, fingerprint: bytes, request_id: str

@@ -50,10 +50,14 @@ async def export_page(store: GameStore, limits: Limits, request: service_pb2.Exp
     run of versions with their events and chain links, about EXPORT_PAGE_BYTES."""
     record = await records.load(store, request.game_id)
     # any credential of this game, or an organiser's, may export it; spectators may not
-    identity.identify(record, caller, limits)
+    role = identity.identify(record, caller, limits)
     if caller.token is None:
         raise ServiceError(Code.UNAUTHENTICATED, ServiceReason.MISSING_CREDENTIALS,
                            "exports are for the host, the seats and organisers")
+    if role == identity.SPECTATOR:  # a player token of someone with no seat here
+        raise ServiceError(Code.PERMISSION_DENIED, ServiceReason.WRONG_SEAT,
+                           "exports are for the host, the seats and organisers; this player "
+                           "holds no seat of this game")
     if record.status not in FINAL:
         raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.GAME_NOT_OVER,
                            "a game is exported once it is over; its seed is secret until then")

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from risk_proto.risk.v1 import lifecycle_pb2
 from risk_service.errors import Code, ServiceError, ServiceReason
 from risk_service.operations.limits import Limits
 from risk_service.store.game_store import GameRecord
@@ -48,9 +49,11 @@ class Caller:
     server.routes), the `peer` in gRPC's form ("ipv4:1.2.3.4:5678", the HTTP port writes its
     clients so too), whether the peer presented a verified client certificate (`client_cert`,
     asked only when an organiser token needs one: reading gRPC's auth context costs every call
-    that asks), and the `ledger` of the admission that let the call in (None: no limits)."""
+    that asks), and the `ledger` of the admission that let the call in (None: no limits).
+    `player`: the player id of a verified player token (a JWT's `sub`, set by
+    operations.players before the operation runs; docs/players.md), None for any other."""
 
-    __slots__ = ("_digest", "authorization", "client_cert", "ledger", "peer", "token")
+    __slots__ = ("_digest", "authorization", "client_cert", "ledger", "peer", "player", "token")
 
     def __init__(self, authorization: str | None = None, *, token: str | None = None,
                  peer: str = "unknown", client_cert: Callable[[], bool] = _no_client_cert,
@@ -60,6 +63,7 @@ class Caller:
         self.peer = peer
         self.client_cert = client_cert
         self.ledger = ledger
+        self.player: str | None = None
         self._digest: bytes | bool | None = False  # False: not computed yet
 
     @classmethod
@@ -134,11 +138,32 @@ class Role:
 SPECTATOR = Role(None)
 
 
+def player_seat(meta: lifecycle_pb2.GameMeta, player: str) -> int | None:
+    """The seat of the game that belongs to `player` (a player holds at most one per game)."""
+    for seat, holder in enumerate(meta.seat_players):
+        if holder == player:
+            return seat
+    return None
+
+
+def _as_player(record: GameRecord, player: str) -> Role:
+    """A verified player's role in the game: the seat bound to them, the host if they created
+    it; else a spectator (a valid credential that holds nothing here, as no token would)."""
+    if not record.meta:
+        return SPECTATOR
+    meta = lifecycle_pb2.GameMeta.FromString(record.meta)
+    seat = player_seat(meta, player)
+    host = bool(meta.host_player) and meta.host_player == player
+    return Role(seat, host) if seat is not None or host else SPECTATOR
+
+
 def identify(record: GameRecord, caller: Caller, limits: Limits) -> Role:
     """What the caller's token is in this game; organiser tokens may also need the caller's
-    client certificate."""
+    client certificate. A player token acts for the seat bound to its player."""
     if caller.token is None:
         return SPECTATOR
+    if caller.player is not None:
+        return _as_player(record, caller.player)
     presented = caller.digest or digest(caller.token)
     seat = None
     for index, stored in enumerate(record.seat_digests):

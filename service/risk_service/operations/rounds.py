@@ -31,8 +31,14 @@ from risk_rules.seed_commitment import seed_commitment
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import identity
 from risk_service.operations.bot_levels import DEFAULT_LEVEL, level_name
-from risk_service.operations.commands import MAX_NAME, Commands, check_turns
+from risk_service.operations.commands import (
+    MAX_NAME,
+    Commands,
+    check_seat_players,
+    check_turns,
+)
 from risk_service.operations.identity import Caller, digest
+from risk_service.operations.notices import ROUND_CREATED
 from risk_service.operations.request_ids import check_request_id
 from risk_service.operations.results import Results, check_label
 from risk_service.operations.timers import Timers
@@ -108,7 +114,27 @@ class Rounds:
                              host_token=reply.host_token,
                              duplicates=game_ids if request.duplicate else [])
             await self.results.sync_after_commit(game.game_id, label)
+        await self._notify(request, reply, variant)
         return reply
+
+    async def _notify(self, request: tournament_pb2.CreateRoundRequest,
+                      reply: tournament_pb2.CreateRoundResponse, variant: str) -> None:
+        """The `round.created` webhook (docs/notifications.md), keyed by the request: a
+        retried CreateRound, which is how a crash before this line is made good, queues
+        nothing new."""
+        notifier = self.commands.commits.effects.notifier
+        if notifier is None:
+            return
+        games = [{"game_id": game.game_id,
+                  "seats": [{"seat": seat, "bot": s.WhichOneof("occupant") == "bot",
+                             "name": s.player if s.WhichOneof("occupant") == "player"
+                             else f"bot ({level_name(s.bot or DEFAULT_LEVEL)})"}
+                            for seat, s in enumerate(request.games[index].seats)]}
+                 for index, game in enumerate(reply.games)]
+        await notifier.enqueue(ROUND_CREATED, {
+            "tournament": request.tournament, "round": request.round, "variant": variant,
+            "duplicate": request.duplicate, "games": games,
+        }, key=f"{ROUND_CREATED}/{request.tournament}/{request.request_id}")
 
     def _check(self, request: tournament_pb2.CreateRoundRequest) -> tuple[str, object]:
         """The variant and its options (with duplicate play's discipline), once the request
@@ -160,6 +186,13 @@ class Rounds:
                 if which == "bot" and occupant.bot not in tournament_pb2.BotLevel.values():
                     raise malformed(f"game {number} seat {seat}: unknown bot level "
                                     f"{occupant.bot}")
+                if occupant.player_id and which != "player":
+                    raise malformed(f"game {number} seat {seat}: a bot's seat belongs to no "
+                                    "player (player_id)")
+            try:
+                check_seat_players([s.player_id for s in table.seats], players)
+            except ServiceError as exc:
+                raise malformed(f"game {number}: {exc.message}") from None
         return variant, options
 
     def _check_bot_games(self, new: int) -> None:
@@ -223,6 +256,8 @@ class Rounds:
             for seat, level in enumerate(bots):
                 meta.bot_seats[seat] = bool(level)
             meta.duplicate_games.extend(duplicates)
+            if any(s.player_id for s in table.seats):  # docs/players.md
+                meta.seat_players.extend(s.player_id for s in table.seats)
             created = Fact(game_id=game.game_id, round=request.round, game_version=0,
                            at_ms=now_ms, created=Fact.Created(
                                players=[s.player for s in table.seats],

@@ -18,11 +18,12 @@ from risk_service.operations.cache import GameCache
 from risk_service.operations.catalogue import Catalogue
 from risk_service.operations.commands import Commands
 from risk_service.operations.commit import Committer
-from risk_service.operations.effects import Effects
+from risk_service.operations.effects import Effects, Notifier
 from risk_service.operations.export import export_page
 from risk_service.operations.identity import Caller
 from risk_service.operations.limits import Limits
 from risk_service.operations.moves import Moves
+from risk_service.operations.players import Players
 from risk_service.operations.queries import Queries
 from risk_service.operations.results import Results
 from risk_service.operations.rounds import Rounds
@@ -69,6 +70,8 @@ class GameService:
         on_replay: Callable[[str, int], None] = lambda _kind, _steps: None,
         on_conflict: Callable[[], None] = lambda: None,
         export_signer: ExportSigner | None = None,
+        notifier: Notifier | None = None,
+        players: Players | None = None,
     ) -> None:
         self.store = store
         self.export_signer = export_signer  # signs each export's fingerprint (docs/exports.md)
@@ -81,6 +84,8 @@ class GameService:
         # what follows each commit that landed (effects.py): the cache and the store's
         # bookkeeping from here, the bots and the results feed once they are built below
         self.effects = Effects(store, cache)
+        # the webhooks (risk_service/notify), where configured: commits then record notices
+        self.effects.notifier = notifier
         self.commits = Committer(
             store, cache, clock_ms=clock_ms, limits=self.limits,
             new_commit_id=new_commit_id or commit_ids(), on_conflict=on_conflict,
@@ -101,6 +106,8 @@ class GameService:
         self.effects.serve(bots=self.timers, facts=self.results)
         self.rounds = Rounds(self.commands, self.tournaments, self.results, new_token=new_token,
                              timers=self.timers)
+        # player tokens (docs/players.md): the deployment's, else the service's own
+        self.players = players or Players.ephemeral(clock_ms)
         # campaigns create their games through this (see Commands.open_game)
         self.open_game = self.commands.open_game
 

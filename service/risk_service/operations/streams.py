@@ -249,8 +249,9 @@ class Streams:
                                                        item, pieces) if pieces else b""
                             sent = item.seq
                             first, pieces = 0, []
-                    if reissued and role.seat is not None:
+                    if reissued and role.seat is not None and caller.player is None:
                         # nothing after the reissue reaches a holder of the replaced token
+                        # (a player holds the seat by their id, which a reissue leaves)
                         await self._still_seated(game_id, role.seat, caller.token)
                 pending = pending[len(release):]
                 del release

@@ -41,7 +41,7 @@ from risk_service.cluster_feed import (
 )
 from risk_service.feed import FeedHub, reader_client
 from risk_service.instance import InstanceLock, check_listen
-from risk_service.operations import ACTIVE, GameService, Limits
+from risk_service.operations import ACTIVE, GameService, Limits, players
 from risk_service.redis_access import RedisAccess, check_access
 from risk_service.redis_server import RedisServer, supervise
 from risk_service.server import reflection
@@ -61,6 +61,7 @@ from risk_service.store.unreachable import store_unavailable
 from risk_service.sweeper import Sweeper
 
 if TYPE_CHECKING:
+    from risk_service.notify.webhooks import Webhooks
     from risk_service.server.http_port import HttpPort
 
 log = structlog.get_logger("service")
@@ -92,6 +93,7 @@ class App:
     store: GameStore
     ops_http: OpsHttp | None = None
     http: HttpPort | None = None
+    webhooks: Webhooks | None = None  # closed after its delivery task ends
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     ready: bool = False  # readiness, as "risk.v1.RiskService" reports it
     stopping: bool = False
@@ -114,6 +116,8 @@ class App:
                 await task
         if self.ops_http is not None:
             await self.ops_http.stop()
+        if self.webhooks is not None:
+            await self.webhooks.close()
         await self.hub.close()
         await self.redis.aclose()
         await self.connection.close()
@@ -294,6 +298,25 @@ def _connect(settings: Settings, redis_url: str, metrics: Metrics,
     return client, keys, hub, store_connection(settings, redis_url, client, access)
 
 
+def _webhooks(settings: Settings, store: GameStore, metrics: Metrics) -> Webhooks | None:
+    """The webhooks of RISK_WEBHOOK_URL (docs/notifications.md), or None."""
+    urls = settings.webhook_urls()
+    if not urls:
+        return None
+    # imported only when configured: httpx is a good part of a start without it
+    from risk_service.notify.delivery import Retries  # noqa: PLC0415 - when configured
+    from risk_service.notify.webhooks import Webhooks  # noqa: PLC0415 - when configured
+
+    retries = Retries(timeout_ms=settings.webhook_timeout_ms,
+                      base_ms=settings.webhook_retry_base_ms,
+                      cap_ms=settings.webhook_retry_cap_ms,
+                      max_age_ms=settings.webhook_max_age_s * 1000,
+                      poll_ms=settings.webhook_poll_ms)
+    return Webhooks(store.connection, store.keys, urls, settings.webhook_secret,
+                    clock_ms=clock_ms, retries=retries, metrics=metrics,
+                    max_len=settings.webhook_queue_max)
+
+
 async def start(settings: Settings, redis_url: str) -> App:
     """Start serving on settings.listen against `redis_url`; returns the running app."""
     variants.load(settings.extra_variant_modules())  # before a call can name one
@@ -314,6 +337,7 @@ async def start(settings: Settings, redis_url: str) -> App:
     store = GameStore(client, keys, connection,
                       wait_replicas=1 if settings.durability == "replica" else 0,
                       wait_timeout_ms=settings.durability_timeout_ms)
+    webhooks = _webhooks(settings, store, metrics)
     games = GameService(
         store, hub, clock_ms=clock_ms,
         limits=Limits(
@@ -339,13 +363,17 @@ async def start(settings: Settings, redis_url: str) -> App:
         on_replay=metrics.replay_steps,
         on_conflict=metrics.commit_conflict,
         export_signer=signer,
+        notifier=webhooks,
+        # player tokens (docs/players.md): a bad JWKS or key setting fails the start here
+        players=players.from_settings(settings, client, keys.prefix, clock_ms=clock_ms,
+                                      creator_digests=settings.creator_digests()),
     )
     metrics.count_subscribers(lambda: hub.subscriber_count)
     campaigns = CampaignService(games)
     idle_limit_ms = min(settings.abandon_after_s, settings.unstarted_expire_s) * 1000
     sweeper = Sweeper(games, store, interval_ms=settings.sweep_interval_ms,
                       idle_scan_ms=min(60_000, idle_limit_ms // 4 or 1), campaigns=campaigns,
-                      results_sweep_ms=settings.results_sweep_ms)
+                      results_sweep_ms=settings.results_sweep_ms, webhooks=webhooks)
     # one set of limits for both transports: a caller's bucket is the same over gRPC and HTTP
     admission = Admission(
         rate=RateLimiter(settings.rate_limit_per_s,
@@ -376,7 +404,7 @@ async def start(settings: Settings, redis_url: str) -> App:
     port = _add_port(server, settings.listen, credentials)
     mtls_port = None if mutual is None else _add_port(server, settings.mtls_listen, mutual)
     app = App(settings, server, port, client, connection, hub, health_servicer, metrics, keys,
-              store)
+              store, webhooks=webhooks)
     http_port = None
     if settings.http_listen:
         # imported only when served: connectrpc and uvicorn are 90 ms of a start without it
@@ -412,6 +440,9 @@ async def start(settings: Settings, redis_url: str) -> App:
     await server.start()
     app.tasks.append(asyncio.create_task(_watch_redis(app), name="health"))
     app.tasks.append(asyncio.create_task(sweeper.run(), name="sweeper"))
+    if webhooks is not None:  # delivery stops with the drain; a claim it held passes on
+        app.tasks.append(asyncio.create_task(webhooks.run(), name="webhooks"))
+        log.info("webhooks", endpoints=[e.id for e in webhooks.endpoints])
     tls = ("off" if credentials is None
            else "mutual" if settings.tls_client_ca_file and not settings.mtls_listen
            else "server")

@@ -19,8 +19,9 @@ all the same, answering UNIMPLEMENTED / METHOD_NOT_AVAILABLE.
 
 from __future__ import annotations
 
+import contextlib
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,7 @@ from google.protobuf.message import Message
 
 from risk_proto.risk.v1 import service_pb2
 from risk_service.campaigns import CampaignService
+from risk_service.jwt_auth import looks_like_jwt
 from risk_service.operations import Caller, GameService
 
 SERVICE = service_pb2.DESCRIPTOR.services_by_name["RiskService"]
@@ -111,7 +113,7 @@ def _unimplemented(name: str) -> Operation:
 
 OPERATIONS: Mapping[str, Declared] = {
     "CreateGame": Declared(lambda g, _c: g.commands.create, creation=True),
-    "JoinGame": Declared(lambda g, _c: _without_caller(g.commands.join), credentials=False),
+    "JoinGame": Declared(lambda g, _c: g.commands.join),
     "GetGame": Declared(lambda g, _c: g.queries.get),
     "ListGames": Declared(lambda g, _c: _without_caller(g.queries.list), credentials=False),
     "ListLegalActions": Declared(lambda g, _c: g.queries.legal_actions),
@@ -138,9 +140,62 @@ OPERATIONS: Mapping[str, Declared] = {
                               credentials=False, encoded=True),
     "StartVacation": Declared(lambda g, _c: g.timers.start_vacation),
     "EndVacation": Declared(lambda g, _c: g.timers.end_vacation),
+    "IssuePlayerToken": Declared(lambda g, _c: g.players.issue, creation=True),
 }
 
 _NO_SIDE_EFFECTS = descriptor_pb2.MethodOptions.NO_SIDE_EFFECTS
+
+
+def _as_player(operation: Operation, kind: Kind,
+               authenticate: Callable[[Caller], Awaitable[None]]) -> Operation:
+    """`operation`, with a player token (a JWT) verified first: its `sub` becomes the
+    caller's player (operations.players), for every transport alike. Any other token goes
+    straight to the operation, as before; a session's token is verified once its opening
+    message is in (a refusal before it would fail the client's first write, not tell why)."""
+    if kind is Kind.UNARY:
+        async def verified_unary(request: Any, caller: Caller) -> Any:
+            await authenticate(caller)
+            return await operation(request, caller)
+
+        def unary(request: Any, caller: Caller) -> Any:
+            if caller.token is None or not looks_like_jwt(caller.token):
+                return operation(request, caller)
+            return verified_unary(request, caller)
+        return unary
+    if kind is Kind.SERVER_STREAM:
+        async def verified_stream(request: Any, caller: Caller) -> AsyncIterator[Any]:
+            await authenticate(caller)
+            async with contextlib.aclosing(operation(request, caller)) as replies:
+                async for reply in replies:
+                    yield reply
+
+        def stream(request: Any, caller: Caller) -> Any:
+            if caller.token is None or not looks_like_jwt(caller.token):
+                return operation(request, caller)
+            return verified_stream(request, caller)
+        return stream
+
+    async def verified_session(requests: AsyncIterator[Any], caller: Caller,
+                               *rest: Any) -> AsyncIterator[Any]:
+        incoming = aiter(requests)
+        first = await anext(incoming, None)
+        await authenticate(caller)
+
+        async def replayed() -> AsyncIterator[Any]:
+            if first is not None:
+                yield first
+            async for request in incoming:
+                yield request
+
+        async with contextlib.aclosing(operation(replayed(), caller, *rest)) as replies:
+            async for reply in replies:
+                yield reply
+
+    def session(requests: AsyncIterator[Any], caller: Caller, *rest: Any) -> Any:
+        if caller.token is None or not looks_like_jwt(caller.token):
+            return operation(requests, caller, *rest)
+        return verified_session(requests, caller, *rest)
+    return session
 
 
 def build(games: GameService, campaigns: CampaignService) -> dict[str, Route]:
@@ -159,7 +214,9 @@ def build(games: GameService, campaigns: CampaignService) -> dict[str, Route]:
             response=message_factory.GetMessageClass(method.output_type),
             kind=kind,
             call=(_unimplemented(method.name) if declared is None
-                  else declared.operation(games, campaigns)),
+                  else declared.operation(games, campaigns) if not declared.credentials
+                  else _as_player(declared.operation(games, campaigns), kind,
+                                  games.players.authenticate)),
             credentials=declared is not None and declared.credentials,
             creation=declared is not None and declared.creation,
             encoded=declared is not None and declared.encoded,

@@ -49,6 +49,14 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     VACATION_EXHAUSTED: _ClassVar[ServiceReason]
     ALREADY_ON_VACATION: _ClassVar[ServiceReason]
     NOT_ON_VACATION: _ClassVar[ServiceReason]
+    TOKEN_EXPIRED: _ClassVar[ServiceReason]
+    BAD_ISSUER: _ClassVar[ServiceReason]
+    BAD_AUDIENCE: _ClassVar[ServiceReason]
+    UNKNOWN_KEY: _ClassVar[ServiceReason]
+    BAD_SIGNATURE: _ClassVar[ServiceReason]
+    KEYS_UNAVAILABLE: _ClassVar[ServiceReason]
+    PLAYER_ALREADY_SEATED: _ClassVar[ServiceReason]
+    PLAYERS_FROM_PROVIDER: _ClassVar[ServiceReason]
 
 class RuleReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -178,6 +186,14 @@ VACATION_NOT_OFFERED: ServiceReason
 VACATION_EXHAUSTED: ServiceReason
 ALREADY_ON_VACATION: ServiceReason
 NOT_ON_VACATION: ServiceReason
+TOKEN_EXPIRED: ServiceReason
+BAD_ISSUER: ServiceReason
+BAD_AUDIENCE: ServiceReason
+UNKNOWN_KEY: ServiceReason
+BAD_SIGNATURE: ServiceReason
+KEYS_UNAVAILABLE: ServiceReason
+PLAYER_ALREADY_SEATED: ServiceReason
+PLAYERS_FROM_PROVIDER: ServiceReason
 RULE_REASON_UNSPECIFIED: RuleReason
 GAME_OVER: RuleReason
 NOT_YOUR_TURN: RuleReason

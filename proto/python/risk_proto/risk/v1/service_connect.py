@@ -20,6 +20,7 @@ from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
+from risk_proto.risk.v1.players_pb2 import IssuePlayerTokenRequest, IssuePlayerTokenResponse
 from risk_proto.risk.v1.session_pb2 import SessionRequest, SessionResponse
 from risk_proto.risk.v1.tournament_pb2 import CreateRoundRequest, CreateRoundResponse, StreamResultsRequest, StreamResultsResponse
 from risk_proto.risk.v1.variant_pb2 import DescribeVariantRequest, DescribeVariantResponse, ListVariantsRequest, ListVariantsResponse
@@ -193,6 +194,14 @@ class RiskService(Protocol):
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
     async def end_vacation(self, request: EndVacationRequest, ctx: RequestContext[EndVacationRequest, EndVacationResponse], /) -> EndVacationResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def issue_player_token(self, request: IssuePlayerTokenRequest, ctx: RequestContext[IssuePlayerTokenRequest, IssuePlayerTokenResponse], /) -> IssuePlayerTokenResponse:
+        """
+        Players (players.proto, docs/players.md): where the deployment names no identity provider
+        (RISK_JWT_JWKS unset), the service issues player credentials itself: without a player
+        credential, a new player and its token; with one, a fresh token for the same player.
+        """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
 
@@ -483,6 +492,17 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.end_vacation,
+                ),
+                "/risk.v1.RiskService/IssuePlayerToken": Endpoint.unary(
+                    method=MethodInfo(
+                        name="IssuePlayerToken",
+                        service_name="risk.v1.RiskService",
+                        input=IssuePlayerTokenRequest,
+                        output=IssuePlayerTokenResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.issue_player_token,
                 ),
             },
             interceptors=interceptors,
@@ -1109,6 +1129,31 @@ class RiskServiceClient(ConnectClient):
                 service_name="risk.v1.RiskService",
                 input=EndVacationRequest,
                 output=EndVacationResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def issue_player_token(
+        self,
+        request: IssuePlayerTokenRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> IssuePlayerTokenResponse:
+        """
+        Players (players.proto, docs/players.md): where the deployment names no identity provider
+        (RISK_JWT_JWKS unset), the service issues player credentials itself: without a player
+        credential, a new player and its token; with one, a fresh token for the same player.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="IssuePlayerToken",
+                service_name="risk.v1.RiskService",
+                input=IssuePlayerTokenRequest,
+                output=IssuePlayerTokenResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),

@@ -3,6 +3,7 @@
 import grpc
 import warnings
 
+from risk_proto.risk.v1 import players_pb2 as risk_dot_v1_dot_players__pb2
 from risk_proto.risk.v1 import service_pb2 as risk_dot_v1_dot_service__pb2
 from risk_proto.risk.v1 import session_pb2 as risk_dot_v1_dot_session__pb2
 from risk_proto.risk.v1 import tournament_pb2 as risk_dot_v1_dot_tournament__pb2
@@ -161,6 +162,11 @@ class RiskServiceStub:
                 '/risk.v1.RiskService/EndVacation',
                 request_serializer=risk_dot_v1_dot_service__pb2.EndVacationRequest.SerializeToString,
                 response_deserializer=risk_dot_v1_dot_service__pb2.EndVacationResponse.FromString,
+                _registered_method=True)
+        self.IssuePlayerToken = channel.unary_unary(
+                '/risk.v1.RiskService/IssuePlayerToken',
+                request_serializer=risk_dot_v1_dot_players__pb2.IssuePlayerTokenRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_players__pb2.IssuePlayerTokenResponse.FromString,
                 _registered_method=True)
 
 
@@ -352,6 +358,15 @@ class RiskServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def IssuePlayerToken(self, request, context):
+        """Players (players.proto, docs/players.md): where the deployment names no identity provider
+        (RISK_JWT_JWKS unset), the service issues player credentials itself: without a player
+        credential, a new player and its token; with one, a fresh token for the same player.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RiskServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -479,6 +494,11 @@ def add_RiskServiceServicer_to_server(servicer, server):
                     servicer.EndVacation,
                     request_deserializer=risk_dot_v1_dot_service__pb2.EndVacationRequest.FromString,
                     response_serializer=risk_dot_v1_dot_service__pb2.EndVacationResponse.SerializeToString,
+            ),
+            'IssuePlayerToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.IssuePlayerToken,
+                    request_deserializer=risk_dot_v1_dot_players__pb2.IssuePlayerTokenRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_players__pb2.IssuePlayerTokenResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1156,6 +1176,33 @@ class RiskService:
             '/risk.v1.RiskService/EndVacation',
             risk_dot_v1_dot_service__pb2.EndVacationRequest.SerializeToString,
             risk_dot_v1_dot_service__pb2.EndVacationResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def IssuePlayerToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/IssuePlayerToken',
+            risk_dot_v1_dot_players__pb2.IssuePlayerTokenRequest.SerializeToString,
+            risk_dot_v1_dot_players__pb2.IssuePlayerTokenResponse.FromString,
             options,
             channel_credentials,
             insecure,

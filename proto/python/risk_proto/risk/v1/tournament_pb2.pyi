@@ -22,12 +22,14 @@ BOT_LEVEL_GREEDY: BotLevel
 BOT_LEVEL_PLANNER: BotLevel
 
 class RoundSeat(_message.Message):
-    __slots__ = ("player", "bot")
+    __slots__ = ("player", "bot", "player_id")
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     player: str
     bot: BotLevel
-    def __init__(self, player: _Optional[str] = ..., bot: _Optional[_Union[BotLevel, str]] = ...) -> None: ...
+    player_id: str
+    def __init__(self, player: _Optional[str] = ..., bot: _Optional[_Union[BotLevel, str]] = ..., player_id: _Optional[str] = ...) -> None: ...
 
 class RoundTable(_message.Message):
     __slots__ = ("seats",)
