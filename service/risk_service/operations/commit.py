@@ -34,12 +34,14 @@ from risk_service.operations.effects import (
     Effect,
     Effects,
     IndexGame,
+    Notify,
     ScheduleCampaign,
     ScheduleDeadline,
     SetExpiry,
     StartBots,
 )
 from risk_service.operations.limits import Limits
+from risk_service.operations.notices import commit_notices, outbox_field, pack
 from risk_service.operations.records import ACTIVE, FINAL, FINISHED, WAITING
 from risk_service.operations.tournament_facts import commit_facts, fact_fields
 from risk_service.operations.views import Numbered
@@ -168,11 +170,14 @@ def plan(
     reply: Reply | None = None,
     campaign_id: str = "",
     campaign: Mapping[bytes, bytes] | None = None,
+    notify: bool = False,
 ) -> Plan:
     """The commit of `change` at `now_ms` as `commit_id`: clocks settled (`actor` made the
     decision, None for the service), events numbered, the reply built, what to write and
     what follows. Pure: it reads no clock and no store, and leaves `change` as it was.
-    `campaign`: the record of `finished_campaign(change)` as stored, when that is not ""."""
+    `campaign`: the record of `finished_campaign(change)` as stored, when that is not "".
+    `notify`: webhooks are configured; the commit records its notices (operations/notices.py)
+    in the game's hash, and a `Notify` effect queues them."""
     record = change.record
     rules = get_ruleset(record.variant)
     status = settled_status(change, rules)
@@ -216,6 +221,12 @@ def plan(
                          entry=log_entry, version=version, now_ms=now_ms)
     if facts:
         fields = (*fields, *fact_fields(meta, facts))
+    # webhook notices, likewise written with the change that makes them true
+    notices = commit_notices(record, meta, status=status, state=change.state, events=events,
+                             entry=log_entry, names=_names(record, fields), version=version,
+                             now_ms=now_ms) if notify else []
+    if notices:
+        fields = (*fields, (outbox_field(version), pack(notices)))
     hooks = variants.descriptor(record.variant).campaign
     campaign_fields = (hooks.record_game(campaign, change.state)
                        if campaign and campaign_id and hooks is not None else [])
@@ -245,6 +256,8 @@ def plan(
         seats = decision.seats
         if seats and meta.bot_seats[seats[0]]:
             effects.append(StartBots(record.game_id))
+    if notices:
+        effects.append(Notify(record.game_id, version))
     # positional, in the order of Plan's fields (keywords cost microseconds per move)
     return Plan(
         record.game_id,  # game_id
@@ -366,7 +379,10 @@ class Committer:
         campaign = await self.store.load_campaign(campaign_id) if campaign_id else None
         planned = plan(change, actor=actor, now_ms=now, commit_id=self.new_commit_id(),
                        limits=self.limits, request_field=request_field, reply=reply,
-                       campaign_id=campaign_id, campaign=campaign)
+                       campaign_id=campaign_id, campaign=campaign,
+                       notify=self.effects.notifier is not None)
+        if self.effects.notifier is not None:
+            await self.effects.before_write(planned.effects)
         result = await write(self.store, planned)
         if result.outcome is CommitOutcome.OK:
             await self.effects.run(planned.effects)
@@ -393,6 +409,15 @@ class Committer:
                 raise not_found(game_id)
         raise ServiceError(Code.UNAVAILABLE, ServiceReason.STORE_UNAVAILABLE,
                            "the game changes too fast to commit this; retry")
+
+
+def _names(record: GameRecord, fields: tuple[tuple[str, bytes], ...]) -> tuple[str, ...]:
+    """The seats' names as a commit writing `fields` leaves them (a join names its seat)."""
+    if not fields:
+        return record.names
+    replaced = dict(fields)
+    return tuple(replaced[f"name:{seat}"].decode() if f"name:{seat}" in replaced else name
+                 for seat, name in enumerate(record.names))
 
 
 def _committed(record: GameRecord, snapshot: bytes, entry: bytes, meta: bytes, *, status: int,

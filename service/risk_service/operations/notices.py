@@ -19,9 +19,8 @@ from typing import Any
 import orjson
 
 from risk_proto.risk.v1 import game_pb2, lifecycle_pb2
-from risk_rules import lifecycle
 from risk_rules.engine import Event, get_ruleset
-from risk_rules.lifecycle import DecisionTimedOut, TimeoutPolicy
+from risk_rules.lifecycle import DecisionTimedOut, SeatRemoved, TimeoutPolicy
 from risk_service.operations.records import ACTIVE, FINISHED, WAITING
 from risk_service.store.game_store import GameRecord
 
@@ -30,10 +29,6 @@ GAME_FINISHED = "game.finished"
 SEAT_TIMED_OUT = "seat.timed_out"
 SEAT_REMOVED = "seat.removed"
 ROUND_CREATED = "round.created"
-
-# the correspondence clocks' removal after missed turns (issue 34 item 5) lands beside this
-# module; until its event class is there, no commit makes one
-_SEAT_REMOVED: type[Event] | None = getattr(lifecycle, "SeatRemoved", None)
 
 # a queued notice: its type and its envelope, serialised
 Notice = tuple[str, bytes]
@@ -51,9 +46,15 @@ def envelope(event_type: str, data: dict[str, Any], at_ms: int) -> bytes:
                         option=orjson.OPT_SORT_KEYS)
 
 
+def _player(meta: lifecycle_pb2.GameMeta, seat: int) -> str:
+    """The player id the seat belongs to (docs/players.md), "" for none."""
+    return meta.seat_players[seat] if 0 <= seat < len(meta.seat_players) else ""
+
+
 def _seats(names: Sequence[str], meta: lifecycle_pb2.GameMeta) -> list[dict[str, Any]]:
     bots = list(meta.bot_seats)
-    return [{"seat": seat, "name": name, "bot": bool(bots[seat]) if seat < len(bots) else False}
+    return [{"seat": seat, "name": name, "player_id": _player(meta, seat),
+             "bot": bool(bots[seat]) if seat < len(bots) else False}
             for seat, name in enumerate(names)]
 
 
@@ -71,7 +72,8 @@ def commit_notices(record: GameRecord, meta: lifecycle_pb2.GameMeta, *, status: 
         made.append((kind, envelope(kind, game | data, now_ms)))
 
     def seat(number: int) -> dict[str, Any]:
-        return {"seat": number, "name": names[number] if 0 <= number < len(names) else ""}
+        return {"seat": number, "name": names[number] if 0 <= number < len(names) else "",
+                "player_id": _player(meta, number)}
 
     if record.status == WAITING and status in (ACTIVE, FINISHED):
         notice(GAME_STARTED, players=len(names), seats=_seats(names, meta))
@@ -81,8 +83,8 @@ def commit_notices(record: GameRecord, meta: lifecycle_pb2.GameMeta, *, status: 
             notice(SEAT_TIMED_OUT, policy=policy.name.lower(), **seat(event.seat))
             if policy is TimeoutPolicy.FORFEIT:
                 notice(SEAT_REMOVED, cause="forfeit", **seat(event.seat))
-        elif _SEAT_REMOVED is not None and isinstance(event, _SEAT_REMOVED):
-            notice(SEAT_REMOVED, cause="missed_turns", **seat(getattr(event, "seat", -1)))
+        elif isinstance(event, SeatRemoved):  # a correspondence game's missed-turn policy
+            notice(SEAT_REMOVED, cause="missed_turns", missed=event.missed, **seat(event.seat))
     if entry is not None and entry.WhichOneof("entry") == "resign":
         notice(SEAT_REMOVED, cause="resigned", **seat(entry.seat))
     if status == FINISHED and record.status != FINISHED:
