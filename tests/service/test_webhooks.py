@@ -2,7 +2,8 @@
 receiver process that verifies every delivery with the Standard Webhooks library: games'
 starts and ends arrive signed; a receiver down for a while gets everything once back, with the
 same webhook-id on every retry; messages queued by a process killed -9 are delivered by
-another; a dead endpoint does not hold up another; 410 Gone stops delivery."""
+another; a dead endpoint does not hold up another; 410 Gone stops delivery; a timeout and a
+round are notified; notices a crash left unqueued are swept."""
 
 from __future__ import annotations
 
@@ -23,12 +24,14 @@ import grpc
 import pytest
 import redis.asyncio as aioredis
 
-from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import lifecycle_pb2, service_pb2, service_pb2_grpc, tournament_pb2
 from risk_service.notify.delivery import endpoint_id
+from risk_service.operations.notices import envelope, outbox_field, pack
 from risk_service.redis_server import free_port
 from risk_service.store.keys import Keys
 from risk_testing.harness import ServiceFactory
 from risk_testing.rpc import bearer, classic_options
+from tests.tournament.players import player, quick_options
 
 Stub = service_pb2_grpc.RiskServiceStub
 RECEIVER = Path(__file__).with_name("webhook_receiver.py")
@@ -292,3 +295,109 @@ async def test_gone_stops_delivery(
     assert only["verified"] and only["status"] == 410
     assert only["envelope"]["data"]["game_id"] == created.game.game_id
     assert await queued(redis_client, receiver.url) == 0
+
+
+async def test_a_timed_out_seat_is_notified(
+        make_service: ServiceFactory, redis_client: aioredis.Redis,
+        receivers: Callable[[], Receiver], secret: str) -> None:
+    """A seat whose decision clock runs out under the forfeit policy is notified as timed out
+    and then removed, with the policy and the seat."""
+    receiver = receivers()
+    receiver.start()
+    service = make_service(**hook_env(secret, receiver.url))
+    clock = lifecycle_pb2.ClockOptions(decision_seconds=1,
+                                       on_timeout=lifecycle_pb2.TIMEOUT_POLICY_FORFEIT)
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        created = await stub.CreateGame(service_pb2.CreateGameRequest(
+            options=classic_options(players=3, auto_defend_max_dice=True), seed=17,
+            issue_seat_tokens=True, clock=clock))
+        game_id = created.game.game_id
+        sleeper = created.game.decision.seats[0]
+
+    def timed_out() -> list[dict[str, Any]]:
+        return [r["envelope"] for r in notices(receiver.delivered(), game_id)
+                if r["envelope"]["type"] in ("seat.timed_out", "seat.removed")]
+
+    first, second = (await wait_for("the timeout's two notices",
+                                    lambda: len(timed_out()) >= 2 and timed_out()))[:2]
+    assert {first["type"], second["type"]} == {"seat.timed_out", "seat.removed"}
+    by_type = {first["type"]: first["data"], second["type"]: second["data"]}
+    assert by_type["seat.timed_out"]["seat"] == sleeper
+    assert by_type["seat.timed_out"]["policy"] == "forfeit"
+    assert by_type["seat.removed"] == by_type["seat.removed"] | {"seat": sleeper,
+                                                                 "cause": "forfeit"}
+    assert all(r["verified"] for r in receiver.records())
+
+
+async def test_notices_a_crash_left_unqueued_are_swept(
+        make_service: ServiceFactory, redis_client: aioredis.Redis,
+        receivers: Callable[[], Receiver], secret: str) -> None:
+    """A commit's notices left in its game's hash by a process that died before queueing them
+    are queued by another process's sweeper, once; an intent whose commit never landed is
+    dropped."""
+    receiver = receivers()
+    receiver.start()
+    service = make_service(**hook_env(secret, receiver.url))
+    game_id = await play_game(service.target)
+    await wait_for("the game's notices", lambda: len(
+        notices(receiver.delivered(), game_id)) == PER_GAME)
+    # what a process killed between the write and the Notify effect leaves: the commit's
+    # field in the game's hash and the intent it noted before the write (long ago)
+    left = envelope("seat.timed_out", {"game_id": game_id, "variant": "classic",
+                                       "version": 99, "seat": 1, "name": "", "policy": "pass"},
+                    int(time.time() * 1000))
+    await redis_client.hset(KEYS.game(game_id), outbox_field(99),
+                            pack([("seat.timed_out", left)]))
+    pending = KEYS.notices_pending()
+    await redis_client.zadd(pending, {f"{game_id}/99": 1, f"{game_id}/100": 1})
+    swept = await wait_for("the swept notice", lambda: [
+        r for r in notices(receiver.delivered(), game_id)
+        if r["envelope"]["data"]["version"] == 99])
+    assert swept[0]["envelope"]["type"] == "seat.timed_out"
+
+    async def cleared() -> bool:
+        return (not await redis_client.zcard(pending)
+                and not await redis_client.hexists(KEYS.game(game_id), outbox_field(99)))
+
+    await wait_for("the intents and the field gone", cleared)
+    assert len(notices(receiver.delivered(), game_id)) == PER_GAME + 1
+
+
+async def test_a_round_is_notified_once_per_request(
+        make_service: ServiceFactory, redis_client: aioredis.Redis,
+        receivers: Callable[[], Receiver], secret: str) -> None:
+    """CreateRound sends `round.created` with its games and seats, and its games' starts name
+    the tournament; the same request retried sends nothing new, another request does."""
+    receiver = receivers()
+    receiver.start()
+    service = make_service(**hook_env(secret, receiver.url))
+    table = tournament_pb2.RoundTable(seats=[player("ann"), player("bob"), player("cy")])
+
+    def a_round(request_id: str, number: int) -> tournament_pb2.CreateRoundRequest:
+        return tournament_pb2.CreateRoundRequest(
+            request_id=request_id, tournament="cup", round=number, options=quick_options(),
+            games=[table])
+
+    def rounds() -> list[dict[str, Any]]:
+        return [r["envelope"]["data"] for r in receiver.delivered()
+                if r["envelope"]["type"] == "round.created"]
+
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        first = await stub.CreateRound(a_round("r1", 1))
+        await wait_for("the round's notice", rounds)
+        again = await stub.CreateRound(a_round("r1", 1))
+        assert again.games[0].game_id == first.games[0].game_id
+        await stub.CreateRound(a_round("r2", 2))
+    await wait_for("the second round's notice", lambda: len(rounds()) >= 2)
+    [one, two] = sorted(rounds(), key=lambda data: data["round"])
+    assert (one["round"], two["round"]) == (1, 2)
+    assert one["tournament"] == "cup" and one["games"][0]["game_id"] == first.games[0].game_id
+    assert [s["name"] for s in one["games"][0]["seats"]] == ["ann", "bob", "cy"]
+    game_id = first.games[0].game_id
+    started = await wait_for("the round game's start", lambda: [
+        r["envelope"]["data"] for r in notices(receiver.delivered(), game_id)
+        if r["envelope"]["type"] == "game.started"])
+    assert started[0]["tournament"] == "cup" and started[0]["round"] == 1
+    assert all(r["verified"] for r in receiver.records())
