@@ -47,6 +47,7 @@ from bench.service import CpuMeter, new_stub, percentile, say  # noqa: E402
 from risk_client.bots import play_game  # noqa: E402
 from risk_client.client import RiskClient  # noqa: E402
 from risk_proto.risk.v1 import game_pb2, service_pb2, tournament_pb2  # noqa: E402
+from risk_testing.harness import ServiceProcess  # noqa: E402
 
 BYSTANDER_EVERY_S = 0.02
 PUBLIC_LIMITS = {"RISK_RATE_LIMIT_PER_S": "50", "RISK_RATE_LIMIT_BURST": "100"}
@@ -186,11 +187,16 @@ def _replayer_main(target: str, games: list[tuple[str, int]], callers: int, seco
     out.send(asyncio.run(run()))
 
 
-async def replay(args: argparse.Namespace, target: str, window: Window) -> None:
+async def played(args: argparse.Namespace, target: str) -> list[tuple[str, int]]:
     started = time.monotonic()
     games = await finished_games(target, args.games)
     say(f"  {len(games)} finished games of {min(v for _g, v in games)} to "
         f"{max(v for _g, v in games)} versions, played in {time.monotonic() - started:.0f} s")
+    return games
+
+
+async def replay(args: argparse.Namespace, target: str, window: Window,
+                 games: list[tuple[str, int]]) -> None:
     ctx = mp.get_context("spawn")
     ours, theirs = ctx.Pipe()
     load = ctx.Process(target=_replayer_main,
@@ -267,26 +273,44 @@ async def results(args: argparse.Namespace, target: str, window: Window) -> None
             load.kill()
 
 
-MODES = {"rounds": rounds, "replay": replay, "results": results}
+MODES: dict[str, Any] = {"rounds": rounds, "replay": replay, "results": results}
 
 
 async def run_mode(mode: str, args: argparse.Namespace, target: str, redis_url: str,
-                   pids: dict[str, list[int]]) -> None:
+                   pids: dict[str, list[int]], *extra: Any) -> None:
     async with grpc.aio.insecure_channel(target) as channel:
         stub = new_stub(channel)
         await stub.Ping(service_pb2.PingRequest(), timeout=30)
         window = Window(stub, redis_url, pids, args.seconds)
         await window.measure("idle (baseline)")
-        await MODES[mode](args, target, window)
+        await MODES[mode](args, target, window, *extra)
 
 
 def run_side(side: str, root: Path, args: argparse.Namespace) -> None:
     for mode in args.modes:
         say(f"\n-- {side}: {mode}")
-        env = dict(PUBLIC_LIMITS) if mode == "replay" else {}
-        with stack({"side": side, "mode": mode}, "warning", PYTHONPATH=python_path(root),
-                   **env) as st:
+        with stack({"side": side, "mode": mode}, "warning",
+                   PYTHONPATH=python_path(root)) as st:
             assert st.redis.pid is not None
+            if mode == "replay":
+                # the games are played on this service, then replayed by a fresh one under the
+                # documented public deployment's limits (bots exceed 50 calls/s per seat)
+                games = asyncio.run(played(args, st.service.target))
+                st.service.stop()
+                limited = ServiceProcess(st.redis.url, st.work, python=sys.executable,
+                                         PYTHONPATH=python_path(root),
+                                         RISK_LOG_LEVEL="warning", **PUBLIC_LIMITS)
+                limited.start()
+                assert limited.proc is not None
+                try:
+                    say("  replayed by a fresh service with " + ", ".join(
+                        f"{k}={v}" for k, v in PUBLIC_LIMITS.items()))
+                    asyncio.run(run_mode(mode, args, limited.target, st.redis.url,
+                                         {"server": [limited.proc.pid],
+                                          "redis": [st.redis.pid]}, games))
+                finally:
+                    limited.stop()
+                continue
             asyncio.run(run_mode(mode, args, st.service.target, st.redis.url,
                                  {"server": [st.service_pid], "redis": [st.redis.pid]}))
 
