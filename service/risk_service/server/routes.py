@@ -163,16 +163,19 @@ def _as_player(operation: Operation, kind: Kind,
             return verified_unary(request, caller)
         return unary
     if kind is Kind.SERVER_STREAM:
-        async def verified_stream(request: Any, caller: Caller) -> AsyncIterator[Any]:
+        async def verified_stream(request: Any, caller: Caller, **options: Any
+                                  ) -> AsyncIterator[Any]:
             await authenticate(caller)
-            async with contextlib.aclosing(operation(request, caller)) as replies:
+            async with contextlib.aclosing(operation(request, caller, **options)) as replies:
                 async for reply in replies:
                     yield reply
 
-        def stream(request: Any, caller: Caller) -> Any:
+        # `options`: what a transport passes a stream beside the request (the WebSocket's
+        # `handoff`, Streams.stream)
+        def stream(request: Any, caller: Caller, **options: Any) -> Any:
             if caller.token is None or not looks_like_jwt(caller.token):
-                return operation(request, caller)
-            return verified_stream(request, caller)
+                return operation(request, caller, **options)
+            return verified_stream(request, caller, **options)
         return stream
 
     async def verified_session(requests: AsyncIterator[Any], caller: Caller,
