@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from risk_proto.risk.v1 import lifecycle_pb2, service_pb2
@@ -39,7 +39,9 @@ from risk_service.operations.commit import (
     lifecycle_change,
     start_change,
 )
+from risk_service.operations.effects import IndexPlayers
 from risk_service.operations.identity import ANONYMOUS, Caller, digest
+from risk_service.operations.player_facts import players_of
 from risk_service.operations.records import ACTIVE, CANCELLED, FINAL, WAITING
 from risk_service.operations.request_ids import check_request_id, replay
 from risk_service.operations.views import summary
@@ -119,6 +121,10 @@ class Commands:
             delay_seconds=request.spectator_delay_seconds, manual_start=request.manual_start,
             setup=bind,
         )
+        named = players_of(records.decode_meta(record))
+        if named:  # "my games" lists a game from its creation (later commits keep it fresh)
+            await self.commits.effects.run([IndexPlayers(record.game_id, tuple(named),
+                                                         record.updated_ms)])
         return service_pb2.CreateGameResponse(
             game=summary(record, state), host_token=host_token, seat_tokens=seat_tokens,
         )
@@ -230,6 +236,21 @@ class Commands:
         reply = service_pb2.JoinGameResponse(seat=seat, seat_token=self.new_token(),
                                              player_id=player or "")
         stored = fingerprint + reply.SerializeToString(deterministic=True)
+        return await self.take_seat(record, seat, name, player, reply=reply, stored=stored,
+                                    request_field=request_field, fingerprint=fingerprint,
+                                    request_id=request.request_id)
+
+    async def take_seat(
+        self, record: GameRecord, seat: int, name: str, player: str | None, *,
+        reply: service_pb2.JoinGameResponse, stored: bytes, request_field: str = "",
+        fingerprint: bytes = b"", request_id: str = "",
+        fields: tuple[tuple[str, bytes], ...] = (), claim: str = "",
+        check: Callable[[GameRecord], Awaitable[None]] | None = None,
+    ) -> service_pb2.JoinGameResponse:
+        """The join's commit of `seat` for `reply`'s token (and `player`), retried after a
+        lost race. An invitation's acceptance (invitations.py) adds its `fields`, its own
+        `claim` (its answer, which a decline or a revocation also claims: whichever comes
+        first wins) and `check`, which refuses it on each attempt's fresh record."""
         token_digest = digest(reply.seat_token)
         for _ in range(INTERNAL_RETRIES):
             if record.status in FINAL:
@@ -237,6 +258,8 @@ class Commands:
             if record.seat_digests[seat]:
                 raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.SEAT_TAKEN,
                                    f"seat {seat} is taken")
+            if check is not None:
+                await check(record)
             seated = dataclasses.replace(
                 record,
                 seat_digests=tuple(token_digest if s == seat else d
@@ -246,15 +269,16 @@ class Commands:
             change = start_change(seated, [SeatJoined(seat, name)], ["join"])
             if player is not None:
                 _bind_player(change.meta, seat, player, record.players)
-            change.fields = ((f"tok:{seat}", token_digest), (f"name:{seat}", name.encode()))
-            change.claim = f"tok:{seat}"
+            change.fields = ((f"tok:{seat}", token_digest), (f"name:{seat}", name.encode()),
+                             *fields)
+            change.claim = claim or f"tok:{seat}"
             result, _plan = await self.commits.commit(
                 change, actor=None, request_field=request_field,
                 reply=lambda _status, _items, _envelopes: stored)
             if result.outcome is CommitOutcome.OK:
                 return reply
             if result.outcome is CommitOutcome.DUPLICATE:  # a retry racing its first attempt
-                return _joined(record, result.prior, fingerprint, request.request_id)
+                return _joined(record, result.prior, fingerprint, request_id)
             if result.outcome is CommitOutcome.MISSING:
                 raise not_found(record.game_id)
             record = await self.commits.load(record.game_id)  # STALE or TAKEN: look again

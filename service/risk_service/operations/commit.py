@@ -26,14 +26,16 @@ from risk_rules.engine import Event, Ruleset, get_ruleset
 from risk_rules.lifecycle import GameStarted
 from risk_service import clocks
 from risk_service.errors import Code, ServiceError, ServiceReason, not_found
-from risk_service.operations import records
+from risk_service.operations import player_facts, records
 from risk_service.operations.cache import Cached, GameCache
 from risk_service.operations.effects import (
     CacheState,
     CopyFacts,
+    CopyPlayerFacts,
     Effect,
     Effects,
     IndexGame,
+    IndexPlayers,
     Notify,
     ScheduleCampaign,
     ScheduleDeadline,
@@ -227,6 +229,14 @@ def plan(
                              now_ms=now_ms) if notify else []
     if notices:
         fields = (*fields, (outbox_field(version), pack(notices)))
+    # the players' facts (their streams, "your turn"), likewise; a change may bring its own
+    # (an invitation's acceptance), and every one is copied after the write
+    told = player_facts.commit_facts(record, meta, rules=rules, status=status,
+                                     state=change.state, names=_names(record, fields),
+                                     version=version, now_ms=now_ms) if meta.seat_players else []
+    if told:
+        fields = (*fields, (player_facts.field(player_facts.commit_key(version)),
+                            player_facts.pack(told)))
     hooks = variants.descriptor(record.variant).campaign
     campaign_fields = (hooks.record_game(campaign, change.state)
                        if campaign and campaign_id and hooks is not None else [])
@@ -258,6 +268,14 @@ def plan(
             effects.append(StartBots(record.game_id))
     if notices:
         effects.append(Notify(record.game_id, version))
+    if meta.seat_players or meta.host_player:
+        prefix = player_facts.FIELD_PREFIX
+        told_keys = tuple(name[len(prefix):] for name, _value in fields
+                          if name.startswith(prefix))
+        if told_keys:
+            effects.append(CopyPlayerFacts(record.game_id, told_keys))
+        effects.append(IndexPlayers(record.game_id, tuple(player_facts.players_of(meta)),
+                                    now_ms))
     # positional, in the order of Plan's fields (keywords cost microseconds per move)
     return Plan(
         record.game_id,  # game_id
@@ -381,8 +399,7 @@ class Committer:
                        limits=self.limits, request_field=request_field, reply=reply,
                        campaign_id=campaign_id, campaign=campaign,
                        notify=self.effects.notifier is not None)
-        if self.effects.notifier is not None:
-            await self.effects.before_write(planned.effects)
+        await self.effects.before_write(planned.effects)
         result = await write(self.store, planned)
         if result.outcome is CommitOutcome.OK:
             await self.effects.run(planned.effects)

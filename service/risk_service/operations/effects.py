@@ -25,6 +25,11 @@ effect); what makes it good then, today:
 - `Notify` (`Notifier.after_commit`, the webhooks): the notices are in the game's hash (the
   commit wrote them), and an intent noted just before the write (`Effects.before_write`) lets
   the sweeper of any process queue them (risk_service/notify/outbox.py), each once.
+- `CopyPlayerFacts` (`PlayerFeed.after_write`, the players' streams and their webhooks): the
+  facts are in the game's hash (the write put them there), and an intent noted just before the
+  write lets the sweeper of any process copy them (operations/player_feed.py), each once.
+- `IndexPlayers` (`MyGames.index`, ListMyGames): the game shows with its previous activity
+  time (or, never indexed, not at all) until its next commit; `MyGames.rebuild` rebuilds it.
 
 Every effect may be carried out twice (a sweep racing the process, a retried run) without
 harm: the index writes are sets, a fact is appended only after its predecessor
@@ -108,14 +113,32 @@ class StartBots:
 @dataclass(frozen=True, slots=True)
 class Notify:
     """The commit recorded webhook notices in the game's hash (operations/notices.py): queue
-    them. The one effect with a step before the write (`Effects.before_write`)."""
+    them. An effect with a step before the write (`Effects.before_write`)."""
 
     game_id: str
     version: int
 
 
+@dataclass(frozen=True, slots=True)
+class CopyPlayerFacts:
+    """The write recorded players' facts in the game's hash under `keys` (player_facts.py):
+    copy them to the players' streams. Like `Notify`, with a step before the write."""
+
+    game_id: str
+    keys: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class IndexPlayers:
+    """The game of `players` had activity at `at_ms`: their ListMyGames index."""
+
+    game_id: str
+    players: tuple[str, ...]
+    at_ms: int
+
+
 Effect = (CacheState | IndexGame | SetExpiry | ScheduleCampaign | ScheduleDeadline
-          | CopyFacts | StartBots | Notify)
+          | CopyFacts | StartBots | Notify | CopyPlayerFacts | IndexPlayers)
 
 
 class BotRunner(Protocol):
@@ -135,6 +158,14 @@ class Notifier(Protocol):
                       key: str | None = None) -> str: ...
 
 
+class PlayerBooks(Protocol):
+    """The players' streams and indexes (player_feed.py, my_games.py), as effects see them."""
+
+    async def intend(self, game_id: str, keys: Iterable[str]) -> None: ...
+    async def after_write(self, game_id: str, keys: Iterable[str]) -> None: ...
+    async def index(self, game_id: str, players: Iterable[str], at_ms: int) -> None: ...
+
+
 class EffectsNotServed(RuntimeError):
     """An effect of bots or facts before `Effects.serve`: a process built wrongly."""
 
@@ -149,6 +180,8 @@ class Effects:
         self.facts: FactCopier | None = None
         # the webhooks, where configured: plans record notices only then (Committer)
         self.notifier: Notifier | None = None
+        # players' streams and "my games" (GameService sets it once it is built)
+        self.players: PlayerBooks | None = None
 
     def serve(self, *, bots: BotRunner, facts: FactCopier) -> None:
         """Hand StartBots to `bots` and CopyFacts to `facts` (both built on the committer
@@ -157,13 +190,18 @@ class Effects:
         self.facts = facts
 
     async def before_write(self, effects: Iterable[Effect]) -> None:
-        """What must precede the write: the intent of a `Notify`, so that its notices are
-        queued even if this process dies right after the write (notify/outbox.py)."""
+        """What must precede the write: the intent of a `Notify` or a `CopyPlayerFacts`, so
+        that its notices or facts go out even if this process dies right after the write
+        (notify/outbox.py, player_feed.py)."""
         for effect in effects:
             if isinstance(effect, Notify):
                 if self.notifier is None:
                     raise EffectsNotServed("Notify without a notifier")
                 await self.notifier.intend(effect.game_id, effect.version)
+            elif isinstance(effect, CopyPlayerFacts):
+                if self.players is None:
+                    raise EffectsNotServed("CopyPlayerFacts without the players' books")
+                await self.players.intend(effect.game_id, effect.keys)
 
     async def run(self, effects: Iterable[Effect]) -> None:
         for effect in effects:
@@ -190,3 +228,11 @@ class Effects:
                     if self.notifier is None:
                         raise EffectsNotServed("Notify without a notifier")
                     await self.notifier.after_commit(game_id, version)
+                case CopyPlayerFacts(game_id, keys):
+                    if self.players is None:
+                        raise EffectsNotServed("CopyPlayerFacts without the players' books")
+                    await self.players.after_write(game_id, keys)
+                case IndexPlayers(game_id, players, at_ms):
+                    if self.players is None:
+                        raise EffectsNotServed("IndexPlayers without the players' books")
+                    await self.players.index(game_id, players, at_ms)

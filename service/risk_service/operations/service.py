@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from risk_proto.risk.v1 import service_pb2
@@ -21,8 +21,11 @@ from risk_service.operations.commit import Committer
 from risk_service.operations.effects import Effects, Notifier
 from risk_service.operations.export import export_page
 from risk_service.operations.identity import Caller
+from risk_service.operations.invitations import Invitations
 from risk_service.operations.limits import Limits
 from risk_service.operations.moves import Moves
+from risk_service.operations.my_games import MyGames
+from risk_service.operations.player_feed import PlayerFeed, Presence
 from risk_service.operations.players import Players
 from risk_service.operations.queries import Queries
 from risk_service.operations.results import Results
@@ -108,6 +111,18 @@ class GameService:
                              timers=self.timers)
         # player tokens (docs/players.md): the deployment's, else the service's own
         self.players = players or Players.ephemeral(clock_ms)
+        # a player's games, stream and invitations (docs/players.md); the players' facts of
+        # every write go through the dispatcher to the stream, and commits index "my games"
+        self.presence = Presence(store.redis, store.keys, process_id=self.process_id,
+                                 clock_ms=clock_ms)
+        self.player_feed = PlayerFeed(store.redis, store.keys, hub, clock_ms=clock_ms,
+                                      limits=self.limits, presence=self.presence,
+                                      connection=store.connection, notifier=notifier)
+        self.my_games = MyGames(store, self.limits, clock_ms)
+        self.effects.players = _PlayerBooks(self.player_feed, self.my_games)
+        self.streams.presence = self.presence
+        self.invitations = Invitations(self.commands, self.player_feed, clock_ms=clock_ms,
+                                       connection=store.connection)
         # campaigns create their games through this (see Commands.open_game)
         self.open_game = self.commands.open_game
 
@@ -136,3 +151,20 @@ class GameService:
 
     async def abandon_if_idle(self, game_id: str) -> bool:
         return await self.timers.abandon_if_idle(game_id)
+
+
+class _PlayerBooks:
+    """The players' facts and "my games" index, as the effects dispatcher sees them."""
+
+    def __init__(self, feed: PlayerFeed, my_games: MyGames) -> None:
+        self.feed = feed
+        self.my_games = my_games
+
+    async def intend(self, game_id: str, keys: Iterable[str]) -> None:
+        await self.feed.intend(game_id, keys)
+
+    async def after_write(self, game_id: str, keys: Iterable[str]) -> None:
+        await self.feed.after_write(game_id, keys)
+
+    async def index(self, game_id: str, players: Iterable[str], at_ms: int) -> None:
+        await self.my_games.index(game_id, tuple(players), at_ms)

@@ -32,6 +32,7 @@ from risk_service.feed import FeedHub, FeedRolledBack, Subscriber
 from risk_service.operations import identity, records
 from risk_service.operations.identity import Caller
 from risk_service.operations.limits import Limits
+from risk_service.operations.player_feed import Presence
 from risk_service.operations.seed_reveal import draws_secret
 from risk_service.operations.views import events_for, viewer_of
 from risk_service.store.game_store import GameRecord, GameStore
@@ -109,6 +110,9 @@ class Streams:
         # assembled batches by (game, viewer, first seq, last seq, last commit time) of the
         # events they cover
         self.batches: OrderedDict[tuple[str, int | None, int, int, int], bytes] = OrderedDict()
+        # which players stream their own seat's game (player_feed.Presence): "your turn"
+        # is not pushed to them meanwhile; set by GameService
+        self.presence: Presence | None = None
 
     def message(self, game_id: str, item: wire.DecodedEvent, viewer: int | None) -> bytes:
         """One event as a serialised StreamEventsResponse for `viewer` (b"" when hidden)."""
@@ -214,7 +218,11 @@ class Streams:
         caught_up = False  # the backlog is read to its end: the subscription takes over
         pending: list[wire.DecodedEvent] = []
         handed = False
+        present = (caller.player if caller.player is not None and role.seat is not None
+                   and self.presence is not None else None)
         try:
+            if present is not None and self.presence is not None:
+                await self.presence.enter(present, game_id)
             while True:
                 if not caught_up:
                     # registered before this read, so backlog + live covers every event
@@ -282,6 +290,8 @@ class Streams:
         finally:
             if not handed:
                 await self.hub.unsubscribe(sub)
+            if present is not None and self.presence is not None:
+                await self.presence.leave(present, game_id)
 
     async def _released(self, record: GameRecord, delay: SpectatorDelay, after_seq: int
                         ) -> int | None:

@@ -49,13 +49,15 @@ def summary(
     `decision`, that is the decision shown (`records.listed`: `state` is an earlier one's)."""
     rules = get_ruleset(record.variant)
     meta = meta if meta is not None else decode_meta(record)
+    players = meta.seat_players  # the seats' player ids (docs/players.md), where bound
     shown = service_pb2.GameSummary(
         game_id=record.game_id,
         variant=wire.variant_enum(record.variant),
         status=record.status,  # type: ignore[arg-type]
         rules_version=rules.rules_version,
         seats=[service_pb2.Seat(seat=i, display_name=record.names[i],
-                                taken=bool(record.seat_digests[i]))
+                                taken=bool(record.seat_digests[i]),
+                                player_id=players[i] if i < len(players) else "")
                for i in range(record.players)],
         created_at_ms=record.created_ms,
         clock=meta.clock,

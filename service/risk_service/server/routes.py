@@ -141,6 +141,13 @@ OPERATIONS: Mapping[str, Declared] = {
     "StartVacation": Declared(lambda g, _c: g.timers.start_vacation),
     "EndVacation": Declared(lambda g, _c: g.timers.end_vacation),
     "IssuePlayerToken": Declared(lambda g, _c: g.players.issue, creation=True),
+    "ListMyGames": Declared(lambda g, _c: g.my_games.list),
+    "StreamPlayerEvents": Declared(lambda g, _c: g.player_feed.stream, encoded=True),
+    "CreateInvitation": Declared(lambda g, _c: g.invitations.create),
+    "AcceptInvitation": Declared(lambda g, _c: g.invitations.accept),
+    "DeclineInvitation": Declared(lambda g, _c: g.invitations.decline),
+    "RevokeInvitation": Declared(lambda g, _c: g.invitations.revoke),
+    "ListInvitations": Declared(lambda g, _c: g.invitations.list),
 }
 
 _NO_SIDE_EFFECTS = descriptor_pb2.MethodOptions.NO_SIDE_EFFECTS

@@ -118,6 +118,22 @@ class Keys:
         Rebuildable only by replaying commits: the sweeper reads it."""
         return f"{self._ix(bucket)}:wpend"
 
+    def player(self, player_id: str, part: str) -> str:
+        """One key of a player's (operations/player_feed.py, my_games.py, invitations.py):
+        `feed` (stream: the player's events, entry `0-<seq>`, field `f`), `copied` (sorted
+        set: the facts copied into it, by id, and `#seq`... in `seq`), `seq` (string: the
+        feed's last seq), `games` (sorted set: game id -> last activity ms), `invites` (sorted
+        set: `<game id>/<invitation id>` -> expiry ms), `here:<game id>` (sorted set: process
+        id -> until when it streams that game for the player). All of a player's keys share
+        the hash tag `{<prefix>:pl:<player id>}`: one slot per player, none shared."""
+        return f"{self.prefix}:pl:{{{self.prefix}:pl:{player_id}}}:{part}"
+
+    def player_facts_pending(self, bucket: int = 0) -> str:
+        """Sorted set: `<game id>/<key>` -> when a write recording players' facts in the
+        game's hash (field `pf:<key>`) was about to happen (ms), until they are copied to the
+        players' streams (operations/player_feed.py); the sweeper reads it."""
+        return f"{self._ix(bucket)}:ppend"
+
     def webhook(self, endpoint: str, part: str) -> str:
         """One key of a webhook endpoint's queue (notify/queue.py names the parts: `due`,
         `msg`, `meta`, `done`, `dead`, `stats`, `gone`). All of an endpoint's keys share the

@@ -57,6 +57,11 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     KEYS_UNAVAILABLE: _ClassVar[ServiceReason]
     PLAYER_ALREADY_SEATED: _ClassVar[ServiceReason]
     PLAYERS_FROM_PROVIDER: _ClassVar[ServiceReason]
+    NOT_A_PLAYER: _ClassVar[ServiceReason]
+    INVITATION_NOT_FOUND: _ClassVar[ServiceReason]
+    INVITATION_EXPIRED: _ClassVar[ServiceReason]
+    INVITATION_CLOSED: _ClassVar[ServiceReason]
+    NOT_INVITED: _ClassVar[ServiceReason]
 
 class RuleReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -194,6 +199,11 @@ BAD_SIGNATURE: ServiceReason
 KEYS_UNAVAILABLE: ServiceReason
 PLAYER_ALREADY_SEATED: ServiceReason
 PLAYERS_FROM_PROVIDER: ServiceReason
+NOT_A_PLAYER: ServiceReason
+INVITATION_NOT_FOUND: ServiceReason
+INVITATION_EXPIRED: ServiceReason
+INVITATION_CLOSED: ServiceReason
+NOT_INVITED: ServiceReason
 RULE_REASON_UNSPECIFIED: RuleReason
 GAME_OVER: RuleReason
 NOT_YOUR_TURN: RuleReason

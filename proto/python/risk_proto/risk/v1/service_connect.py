@@ -20,12 +20,13 @@ from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
+from risk_proto.risk.v1.player_games_pb2 import AcceptInvitationRequest, AcceptInvitationResponse, CreateInvitationRequest, Invitation, InvitationRequest, ListInvitationsRequest, ListInvitationsResponse, StreamPlayerEventsRequest, StreamPlayerEventsResponse
 from risk_proto.risk.v1.players_pb2 import IssuePlayerTokenRequest, IssuePlayerTokenResponse
 from risk_proto.risk.v1.session_pb2 import SessionRequest, SessionResponse
 from risk_proto.risk.v1.tournament_pb2 import CreateRoundRequest, CreateRoundResponse, StreamResultsRequest, StreamResultsResponse
 from risk_proto.risk.v1.variant_pb2 import DescribeVariantRequest, DescribeVariantResponse, ListVariantsRequest, ListVariantsResponse
 
-from .service_pb2 import CancelGameRequest, CancelGameResponse, CreateCampaignRequest, CreateCampaignResponse, CreateGameRequest, CreateGameResponse, EndVacationRequest, EndVacationResponse, ExportGameRequest, GameExport, GetCampaignRequest, GetCampaignResponse, GetGameRequest, GetGameResponse, JoinGameRequest, JoinGameResponse, ListCampaignsRequest, ListCampaignsResponse, ListGamesRequest, ListGamesResponse, ListLegalActionsRequest, ListLegalActionsResponse, PingRequest, PingResponse, ReissueSeatTokenRequest, ReissueSeatTokenResponse, ResignRequest, ResignResponse, StartCampaignGameRequest, StartCampaignGameResponse, StartGameRequest, StartGameResponse, StartVacationRequest, StartVacationResponse, StreamEventsRequest, StreamEventsResponse, SubmitActionRequest, SubmitActionResponse, SubmitCampaignDecisionRequest, SubmitCampaignDecisionResponse
+from .service_pb2 import CancelGameRequest, CancelGameResponse, CreateCampaignRequest, CreateCampaignResponse, CreateGameRequest, CreateGameResponse, EndVacationRequest, EndVacationResponse, ExportGameRequest, GameExport, GetCampaignRequest, GetCampaignResponse, GetGameRequest, GetGameResponse, JoinGameRequest, JoinGameResponse, ListCampaignsRequest, ListCampaignsResponse, ListGamesRequest, ListGamesResponse, ListLegalActionsRequest, ListLegalActionsResponse, ListMyGamesRequest, ListMyGamesResponse, PingRequest, PingResponse, ReissueSeatTokenRequest, ReissueSeatTokenResponse, ResignRequest, ResignResponse, StartCampaignGameRequest, StartCampaignGameResponse, StartGameRequest, StartGameResponse, StartVacationRequest, StartVacationResponse, StreamEventsRequest, StreamEventsResponse, SubmitActionRequest, SubmitActionResponse, SubmitCampaignDecisionRequest, SubmitCampaignDecisionResponse
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping
@@ -201,6 +202,51 @@ class RiskService(Protocol):
         Players (players.proto, docs/players.md): where the deployment names no identity provider
         (RISK_JWT_JWKS unset), the service issues player credentials itself: without a player
         credential, a new player and its token; with one, a fresh token for the same player.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def list_my_games(self, request: ListMyGamesRequest, ctx: RequestContext[ListMyGamesRequest, ListMyGamesResponse], /) -> ListMyGamesResponse:
+        """
+        A player's games (player_games.proto, docs/players.md), with a player credential.
+        The caller's games, newest activity first, paged: waiting, active (whose turn, the
+        deadline) and finished.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def stream_player_events(self, request: StreamPlayerEventsRequest, ctx: RequestContext[StreamPlayerEventsRequest, StreamPlayerEventsResponse], /) -> AsyncIterator[StreamPlayerEventsResponse]:
+        """
+        Everything that concerns the caller across their games after after_seq, once and in
+        order, then live: their turns, invitations, games starting and ending.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def create_invitation(self, request: CreateInvitationRequest, ctx: RequestContext[CreateInvitationRequest, Invitation], /) -> Invitation:
+        """
+        Host: invite a player (by id) to a free seat, or make an open-seat link.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def accept_invitation(self, request: AcceptInvitationRequest, ctx: RequestContext[AcceptInvitationRequest, AcceptInvitationResponse], /) -> AcceptInvitationResponse:
+        """
+        Take the invitation's seat: one commit (the join), the seat bound to the caller's player.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def decline_invitation(self, request: InvitationRequest, ctx: RequestContext[InvitationRequest, Invitation], /) -> Invitation:
+        """
+        The invitee turns an invitation down.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def revoke_invitation(self, request: InvitationRequest, ctx: RequestContext[InvitationRequest, Invitation], /) -> Invitation:
+        """
+        Host: withdraw an invitation or link that is still open.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def list_invitations(self, request: ListInvitationsRequest, ctx: RequestContext[ListInvitationsRequest, ListInvitationsResponse], /) -> ListInvitationsResponse:
+        """
+        The caller's pending invitations; with a game, that game's (the host).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -503,6 +549,83 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.issue_player_token,
+                ),
+                "/risk.v1.RiskService/ListMyGames": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ListMyGames",
+                        service_name="risk.v1.RiskService",
+                        input=ListMyGamesRequest,
+                        output=ListMyGamesResponse,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.list_my_games,
+                ),
+                "/risk.v1.RiskService/StreamPlayerEvents": Endpoint.server_stream(
+                    method=MethodInfo(
+                        name="StreamPlayerEvents",
+                        service_name="risk.v1.RiskService",
+                        input=StreamPlayerEventsRequest,
+                        output=StreamPlayerEventsResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.SERVER_STREAM,
+                    ),
+                    function=svc.stream_player_events,
+                ),
+                "/risk.v1.RiskService/CreateInvitation": Endpoint.unary(
+                    method=MethodInfo(
+                        name="CreateInvitation",
+                        service_name="risk.v1.RiskService",
+                        input=CreateInvitationRequest,
+                        output=Invitation,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.create_invitation,
+                ),
+                "/risk.v1.RiskService/AcceptInvitation": Endpoint.unary(
+                    method=MethodInfo(
+                        name="AcceptInvitation",
+                        service_name="risk.v1.RiskService",
+                        input=AcceptInvitationRequest,
+                        output=AcceptInvitationResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.accept_invitation,
+                ),
+                "/risk.v1.RiskService/DeclineInvitation": Endpoint.unary(
+                    method=MethodInfo(
+                        name="DeclineInvitation",
+                        service_name="risk.v1.RiskService",
+                        input=InvitationRequest,
+                        output=Invitation,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.decline_invitation,
+                ),
+                "/risk.v1.RiskService/RevokeInvitation": Endpoint.unary(
+                    method=MethodInfo(
+                        name="RevokeInvitation",
+                        service_name="risk.v1.RiskService",
+                        input=InvitationRequest,
+                        output=Invitation,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.revoke_invitation,
+                ),
+                "/risk.v1.RiskService/ListInvitations": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ListInvitations",
+                        service_name="risk.v1.RiskService",
+                        input=ListInvitationsRequest,
+                        output=ListInvitationsResponse,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.list_invitations,
                 ),
             },
             interceptors=interceptors,
@@ -1159,4 +1282,172 @@ class RiskServiceClient(ConnectClient):
             ),
             headers=headers,
             timeout_ms=timeout_ms,
+        )
+    async def list_my_games(
+        self,
+        request: ListMyGamesRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+        use_get: bool = False,
+    ) -> ListMyGamesResponse:
+        """
+        A player's games (player_games.proto, docs/players.md), with a player credential.
+        The caller's games, newest activity first, paged: waiting, active (whose turn, the
+        deadline) and finished.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ListMyGames",
+                service_name="risk.v1.RiskService",
+                input=ListMyGamesRequest,
+                output=ListMyGamesResponse,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+            use_get=use_get,
+        )
+    def stream_player_events(
+        self,
+        request: StreamPlayerEventsRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> AsyncIterator[StreamPlayerEventsResponse]:
+        """
+        Everything that concerns the caller across their games after after_seq, once and in
+        order, then live: their turns, invitations, games starting and ending.
+        """
+        return self.execute_server_stream(
+            request=request,
+            method=MethodInfo(
+                name="StreamPlayerEvents",
+                service_name="risk.v1.RiskService",
+                input=StreamPlayerEventsRequest,
+                output=StreamPlayerEventsResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.SERVER_STREAM,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def create_invitation(
+        self,
+        request: CreateInvitationRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> Invitation:
+        """
+        Host: invite a player (by id) to a free seat, or make an open-seat link.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="CreateInvitation",
+                service_name="risk.v1.RiskService",
+                input=CreateInvitationRequest,
+                output=Invitation,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def accept_invitation(
+        self,
+        request: AcceptInvitationRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> AcceptInvitationResponse:
+        """
+        Take the invitation's seat: one commit (the join), the seat bound to the caller's player.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="AcceptInvitation",
+                service_name="risk.v1.RiskService",
+                input=AcceptInvitationRequest,
+                output=AcceptInvitationResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def decline_invitation(
+        self,
+        request: InvitationRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> Invitation:
+        """
+        The invitee turns an invitation down.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="DeclineInvitation",
+                service_name="risk.v1.RiskService",
+                input=InvitationRequest,
+                output=Invitation,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def revoke_invitation(
+        self,
+        request: InvitationRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> Invitation:
+        """
+        Host: withdraw an invitation or link that is still open.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="RevokeInvitation",
+                service_name="risk.v1.RiskService",
+                input=InvitationRequest,
+                output=Invitation,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def list_invitations(
+        self,
+        request: ListInvitationsRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+        use_get: bool = False,
+    ) -> ListInvitationsResponse:
+        """
+        The caller's pending invitations; with a game, that game's (the host).
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ListInvitations",
+                service_name="risk.v1.RiskService",
+                input=ListInvitationsRequest,
+                output=ListInvitationsResponse,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+            use_get=use_get,
         )

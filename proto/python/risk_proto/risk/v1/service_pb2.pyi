@@ -3,6 +3,7 @@ from risk_proto.risk.v1 import game_pb2 as _game_pb2
 from risk_proto.risk.v1 import legacy_pb2 as _legacy_pb2
 from risk_proto.risk.v1 import lifecycle_pb2 as _lifecycle_pb2
 from risk_proto.risk.v1 import players_pb2 as _players_pb2
+from risk_proto.risk.v1 import player_games_pb2 as _player_games_pb2
 from risk_proto.risk.v1 import session_pb2 as _session_pb2
 from risk_proto.risk.v1 import variant_pb2 as _variant_pb2
 from risk_proto.risk.v1 import tournament_pb2 as _tournament_pb2
@@ -169,14 +170,16 @@ class SubmitCampaignDecisionResponse(_message.Message):
     def __init__(self, campaign: _Optional[_Union[CampaignSummary, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_legacy_pb2.LegacyCampaignEvent, _Mapping]]] = ...) -> None: ...
 
 class Seat(_message.Message):
-    __slots__ = ("seat", "display_name", "taken")
+    __slots__ = ("seat", "display_name", "taken", "player_id")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     TAKEN_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     seat: int
     display_name: str
     taken: bool
-    def __init__(self, seat: _Optional[int] = ..., display_name: _Optional[str] = ..., taken: _Optional[bool] = ...) -> None: ...
+    player_id: str
+    def __init__(self, seat: _Optional[int] = ..., display_name: _Optional[str] = ..., taken: _Optional[bool] = ..., player_id: _Optional[str] = ...) -> None: ...
 
 class GameSummary(_message.Message):
     __slots__ = ("game_id", "variant", "status", "version", "last_seq", "rules_version", "seats", "decision", "outcome", "created_at_ms", "updated_at_ms", "clock", "deadline_ms", "bank_ms", "bot_seats", "spectator_delay_events", "spectator_delay_seconds", "tournament", "round", "bot_levels", "seed_commitment", "seed_reveal", "vacation_left_ms", "vacation_until_ms", "missed_turns")
@@ -521,3 +524,33 @@ class PingRequest(_message.Message):
 class PingResponse(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class ListMyGamesRequest(_message.Message):
+    __slots__ = ("status", "page_size", "page_token")
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    status: GameStatus
+    page_size: int
+    page_token: str
+    def __init__(self, status: _Optional[_Union[GameStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class MyGame(_message.Message):
+    __slots__ = ("game", "seat", "your_turn", "last_activity_ms")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    YOUR_TURN_FIELD_NUMBER: _ClassVar[int]
+    LAST_ACTIVITY_MS_FIELD_NUMBER: _ClassVar[int]
+    game: GameSummary
+    seat: int
+    your_turn: bool
+    last_activity_ms: int
+    def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ..., seat: _Optional[int] = ..., your_turn: _Optional[bool] = ..., last_activity_ms: _Optional[int] = ...) -> None: ...
+
+class ListMyGamesResponse(_message.Message):
+    __slots__ = ("games", "next_page_token")
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[MyGame]
+    next_page_token: str
+    def __init__(self, games: _Optional[_Iterable[_Union[MyGame, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

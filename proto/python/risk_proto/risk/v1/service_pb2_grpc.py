@@ -3,6 +3,7 @@
 import grpc
 import warnings
 
+from risk_proto.risk.v1 import player_games_pb2 as risk_dot_v1_dot_player__games__pb2
 from risk_proto.risk.v1 import players_pb2 as risk_dot_v1_dot_players__pb2
 from risk_proto.risk.v1 import service_pb2 as risk_dot_v1_dot_service__pb2
 from risk_proto.risk.v1 import session_pb2 as risk_dot_v1_dot_session__pb2
@@ -167,6 +168,41 @@ class RiskServiceStub:
                 '/risk.v1.RiskService/IssuePlayerToken',
                 request_serializer=risk_dot_v1_dot_players__pb2.IssuePlayerTokenRequest.SerializeToString,
                 response_deserializer=risk_dot_v1_dot_players__pb2.IssuePlayerTokenResponse.FromString,
+                _registered_method=True)
+        self.ListMyGames = channel.unary_unary(
+                '/risk.v1.RiskService/ListMyGames',
+                request_serializer=risk_dot_v1_dot_service__pb2.ListMyGamesRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_service__pb2.ListMyGamesResponse.FromString,
+                _registered_method=True)
+        self.StreamPlayerEvents = channel.unary_stream(
+                '/risk.v1.RiskService/StreamPlayerEvents',
+                request_serializer=risk_dot_v1_dot_player__games__pb2.StreamPlayerEventsRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_player__games__pb2.StreamPlayerEventsResponse.FromString,
+                _registered_method=True)
+        self.CreateInvitation = channel.unary_unary(
+                '/risk.v1.RiskService/CreateInvitation',
+                request_serializer=risk_dot_v1_dot_player__games__pb2.CreateInvitationRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_player__games__pb2.Invitation.FromString,
+                _registered_method=True)
+        self.AcceptInvitation = channel.unary_unary(
+                '/risk.v1.RiskService/AcceptInvitation',
+                request_serializer=risk_dot_v1_dot_player__games__pb2.AcceptInvitationRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_player__games__pb2.AcceptInvitationResponse.FromString,
+                _registered_method=True)
+        self.DeclineInvitation = channel.unary_unary(
+                '/risk.v1.RiskService/DeclineInvitation',
+                request_serializer=risk_dot_v1_dot_player__games__pb2.InvitationRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_player__games__pb2.Invitation.FromString,
+                _registered_method=True)
+        self.RevokeInvitation = channel.unary_unary(
+                '/risk.v1.RiskService/RevokeInvitation',
+                request_serializer=risk_dot_v1_dot_player__games__pb2.InvitationRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_player__games__pb2.Invitation.FromString,
+                _registered_method=True)
+        self.ListInvitations = channel.unary_unary(
+                '/risk.v1.RiskService/ListInvitations',
+                request_serializer=risk_dot_v1_dot_player__games__pb2.ListInvitationsRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_player__games__pb2.ListInvitationsResponse.FromString,
                 _registered_method=True)
 
 
@@ -367,6 +403,58 @@ class RiskServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListMyGames(self, request, context):
+        """A player's games (player_games.proto, docs/players.md), with a player credential.
+        The caller's games, newest activity first, paged: waiting, active (whose turn, the
+        deadline) and finished.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def StreamPlayerEvents(self, request, context):
+        """Everything that concerns the caller across their games after after_seq, once and in
+        order, then live: their turns, invitations, games starting and ending.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateInvitation(self, request, context):
+        """Host: invite a player (by id) to a free seat, or make an open-seat link.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AcceptInvitation(self, request, context):
+        """Take the invitation's seat: one commit (the join), the seat bound to the caller's player.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeclineInvitation(self, request, context):
+        """The invitee turns an invitation down.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeInvitation(self, request, context):
+        """Host: withdraw an invitation or link that is still open.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListInvitations(self, request, context):
+        """The caller's pending invitations; with a game, that game's (the host).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RiskServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -499,6 +587,41 @@ def add_RiskServiceServicer_to_server(servicer, server):
                     servicer.IssuePlayerToken,
                     request_deserializer=risk_dot_v1_dot_players__pb2.IssuePlayerTokenRequest.FromString,
                     response_serializer=risk_dot_v1_dot_players__pb2.IssuePlayerTokenResponse.SerializeToString,
+            ),
+            'ListMyGames': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMyGames,
+                    request_deserializer=risk_dot_v1_dot_service__pb2.ListMyGamesRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_service__pb2.ListMyGamesResponse.SerializeToString,
+            ),
+            'StreamPlayerEvents': grpc.unary_stream_rpc_method_handler(
+                    servicer.StreamPlayerEvents,
+                    request_deserializer=risk_dot_v1_dot_player__games__pb2.StreamPlayerEventsRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_player__games__pb2.StreamPlayerEventsResponse.SerializeToString,
+            ),
+            'CreateInvitation': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateInvitation,
+                    request_deserializer=risk_dot_v1_dot_player__games__pb2.CreateInvitationRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_player__games__pb2.Invitation.SerializeToString,
+            ),
+            'AcceptInvitation': grpc.unary_unary_rpc_method_handler(
+                    servicer.AcceptInvitation,
+                    request_deserializer=risk_dot_v1_dot_player__games__pb2.AcceptInvitationRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_player__games__pb2.AcceptInvitationResponse.SerializeToString,
+            ),
+            'DeclineInvitation': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeclineInvitation,
+                    request_deserializer=risk_dot_v1_dot_player__games__pb2.InvitationRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_player__games__pb2.Invitation.SerializeToString,
+            ),
+            'RevokeInvitation': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeInvitation,
+                    request_deserializer=risk_dot_v1_dot_player__games__pb2.InvitationRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_player__games__pb2.Invitation.SerializeToString,
+            ),
+            'ListInvitations': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListInvitations,
+                    request_deserializer=risk_dot_v1_dot_player__games__pb2.ListInvitationsRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_player__games__pb2.ListInvitationsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1203,6 +1326,195 @@ class RiskService:
             '/risk.v1.RiskService/IssuePlayerToken',
             risk_dot_v1_dot_players__pb2.IssuePlayerTokenRequest.SerializeToString,
             risk_dot_v1_dot_players__pb2.IssuePlayerTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMyGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/ListMyGames',
+            risk_dot_v1_dot_service__pb2.ListMyGamesRequest.SerializeToString,
+            risk_dot_v1_dot_service__pb2.ListMyGamesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StreamPlayerEvents(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/risk.v1.RiskService/StreamPlayerEvents',
+            risk_dot_v1_dot_player__games__pb2.StreamPlayerEventsRequest.SerializeToString,
+            risk_dot_v1_dot_player__games__pb2.StreamPlayerEventsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateInvitation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/CreateInvitation',
+            risk_dot_v1_dot_player__games__pb2.CreateInvitationRequest.SerializeToString,
+            risk_dot_v1_dot_player__games__pb2.Invitation.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AcceptInvitation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/AcceptInvitation',
+            risk_dot_v1_dot_player__games__pb2.AcceptInvitationRequest.SerializeToString,
+            risk_dot_v1_dot_player__games__pb2.AcceptInvitationResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeclineInvitation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/DeclineInvitation',
+            risk_dot_v1_dot_player__games__pb2.InvitationRequest.SerializeToString,
+            risk_dot_v1_dot_player__games__pb2.Invitation.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeInvitation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/RevokeInvitation',
+            risk_dot_v1_dot_player__games__pb2.InvitationRequest.SerializeToString,
+            risk_dot_v1_dot_player__games__pb2.Invitation.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListInvitations(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/ListInvitations',
+            risk_dot_v1_dot_player__games__pb2.ListInvitationsRequest.SerializeToString,
+            risk_dot_v1_dot_player__games__pb2.ListInvitationsResponse.FromString,
             options,
             channel_credentials,
             insecure,
