@@ -12,6 +12,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 import grpc
+import pytest
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_testing.harness import ServiceFactory, ServiceProcess
@@ -289,3 +290,30 @@ def test_settings_are_documented() -> None:
                  "RISK_HTTP_MAX_HEADER_BYTES", "RISK_HTTP_MAX_HEADERS",
                  "RISK_HTTP_MAX_CONNECTIONS"):
         assert f"`{name}`" in docs, name
+
+
+async def _reply(reader: asyncio.StreamReader) -> bytes:
+    """One whole HTTP/1.1 response (by its Content-Length, or to its last chunk)."""
+    head = await reader.readuntil(b"\r\n\r\n")
+    if b"transfer-encoding: chunked" in head.lower():
+        return head + await reader.readuntil(b"\r\n0\r\n\r\n")
+    length = next(int(line.split(b":")[1]) for line in head.lower().split(b"\r\n")
+                  if line.startswith(b"content-length:"))
+    return head + await reader.readexactly(length)
+
+
+@pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
+async def test_calls_on_a_kept_alive_connection_do_not_wait_on_delayed_acks(
+        make_service: ServiceFactory, redis_client: object, loop: str) -> None:
+    """Calls one after the other on one kept-alive connection are answered in a few ms, not
+    the 40 ms of a reply written in two parts that waits for the client's delayed ACK."""
+    service = make_service(http=True, RISK_EVENT_LOOP=loop)
+    reader, writer = await _open(service)
+    took = []
+    for _ in range(15):
+        started = time.perf_counter()
+        writer.write(PING_REQUEST)
+        assert (await asyncio.wait_for(_reply(reader), 5)).startswith(b"HTTP/1.1 200")
+        took.append(time.perf_counter() - started)
+    writer.close()
+    assert sorted(took)[len(took) // 2] < 0.03, [round(t * 1e3, 1) for t in took]

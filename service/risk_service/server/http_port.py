@@ -2,7 +2,15 @@
 JSON POSTs, served by this process on its own event loop beside gRPC.
 
 connectrpc's ASGI application speaks the protocols; uvicorn serves it on a socket of this
-loop (started and stopped with the gRPC server, never a thread or process of its own). Its
+loop (started and stopped with the gRPC server, never a thread or process of its own),
+through its public API: `Server.serve(sockets=...)` in a task, `should_exit` for the drain,
+its signal handlers left out (`_Server`: the process's own SIGTERM handling stays in charge).
+uvicorn over Hypercorn, HTTP/1.1 only, by measurement (bench/http_servers.py, bench/RESULTS.md
+"HTTP on a well-kept server"; docs/reliability.md "The HTTP port"): Hypercorn's HTTP/1.1 took
+1.21x uvicorn's server CPU per Connect call, and the WebSocket stays a raw protocol handed the
+transport at the upgrade (its idle spectator's memory), which no Hypercorn API allows. HTTP/2
+was not measured to an end (the bench's HTTP/2 client failed against Hypercorn) and stays
+open; the web app holds one StreamEvents per page, its moves on a WebSocket. Its
 endpoints are built from the route table (server.routes; `endpoints` here), as the gRPC
 port's handlers are; `CallGate` reads the caller off the headers and is the HTTP side of
 server.calls' chain: the same admission, the same one log line per call, the same refusals
@@ -25,21 +33,27 @@ half-sent headers, a half-sent body, a stream's body that never ends) or whose u
 responses have not drained within it, and refuses connections past RISK_HTTP_MAX_CONNECTIONS;
 `RequestGuard` refuses a request of more than RISK_HTTP_MAX_HEADERS fields (431), and tells
 the guard when a request has been read and when its response is done. (uvicorn has a
-keep-alive timeout only, and httptools, its faster parser, no limit on a head at all.)
+keep-alive timeout only, and httptools, its faster parser, no limit on a head at all.) The
+connections are counted in a `Tally` of the port's own (the guards, and the WebSockets,
+which count themselves), not read off uvicorn's state.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
-import functools
-import json
 import re
 import resource
 import socket
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Generator,
+    Mapping,
+    MutableMapping,
+)
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
@@ -48,23 +62,22 @@ import structlog
 import uvicorn
 from connectrpc.code import Code as ConnectCode
 from connectrpc.compat import google_protobuf_json_codec
-from connectrpc.errors import ConnectError, ErrorDetail
+from connectrpc.errors import ConnectError
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.request import RequestContext
 from connectrpc.server import ConnectASGIApplication, Endpoint
 from google.protobuf import json_format
-from google.protobuf.message import DecodeError, Message
-from google.rpc import error_details_pb2
-from protobuf.wkt import Any as AnyMessage
+from google.protobuf.message import Message
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import Caller
 from risk_service.server import calls
+from risk_service.server.connect_errors import connect_error, error_body
 from risk_service.server.routes import SERVICE, Kind, Route
 from risk_service.server.status import rich_status
 from risk_service.server.web_app import EXPORT_KEYS_PATH, WebApp
-from risk_service.server.websocket import WebSockets, error_debug
+from risk_service.server.websocket import WebSockets
 
 log = structlog.get_logger("rpc")
 
@@ -75,7 +88,6 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-_ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo"
 # how connectrpc's errors about a request's envelopes begin (server side: the request's)
 _PROTOCOL_ERROR = "protocol error:"
 
@@ -236,23 +248,15 @@ class Call:
     path: str
     peer: str
     started: float = field(default_factory=time.perf_counter)
-    fields: dict[str, str] = field(default_factory=dict)
     protocol: str = "connect"
     caller: Caller | None = None  # read off the headers once the call begins
     stream: str | None = None  # a stream's caller key (Chain.enter), once counted
     logged: bool = False
+    bound: calls.Bound | None = None  # its log fields, bound once the call begins
+    error: ServiceError | None = None  # what the client is told (its error JSON: `Cors`)
 
 
 _CALL: ContextVar[Call | None] = ContextVar("http_call", default=None)
-
-
-def grpc_peer(client: tuple[str, int] | list[Any] | None) -> str:
-    """An ASGI client address in gRPC's peer form, so one caller is one caller on both ports
-    (server.limits keys on it)."""
-    if not client:
-        return "unknown"
-    host, port = client[0], client[1]
-    return f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{host}:{port}"
 
 
 def protocol_of(content_type: str) -> str:
@@ -262,13 +266,6 @@ def protocol_of(content_type: str) -> str:
     if content_type.startswith("application/connect+"):
         return "connect"
     return "json" if content_type.startswith("application/json") else "connect"
-
-
-def connect_error(error: ServiceError) -> ConnectError:
-    """A refusal in Connect's form: its code, its message, the same ErrorInfo as over gRPC."""
-    info = calls.error_info(error).SerializeToString()
-    return ConnectError(ConnectCode(error.code.value.lower()), error.message,
-                        [ErrorDetail(AnyMessage(type_url=_ERROR_INFO_TYPE, value=info))])
 
 
 def _library_error(exc: BaseException) -> BaseException | str:
@@ -305,6 +302,7 @@ class CallGate:
         path = f"/{ctx.method.service_name}/{ctx.method.name}"
         call = _CALL.get() or Call(path, "unknown")
         call.protocol = protocol_of(ctx.request_headers.get("content-type", ""))
+        call.bound = self.chain.bind(path, started=call.started)
         try:
             call.caller = self.chain.caller(ctx.request_headers.get("authorization"), call.peer)
             call.stream = self.chain.enter(self.routes[path], call.caller)
@@ -329,14 +327,15 @@ class CallGate:
             return exc
         outcome = self._conclude(call, mapped)
         if outcome.error is not None:
+            call.error = outcome.error
             return connect_error(outcome.error)
         return ConnectError(ConnectCode.INTERNAL, "internal error")
 
     def _conclude(self, call: Call, exc: BaseException | None,
                   ended: str | None = None) -> calls.Outcome:
         call.logged = True
-        return self.chain.conclude(call.path, call.fields, call.started, exc, ended=ended,
-                                   protocol=call.protocol)
+        assert call.bound is not None  # bound as the call began (`on_start`)
+        return self.chain.conclude(call.bound, exc, ended=ended, protocol=call.protocol)
 
 
 class RequestFields:
@@ -346,16 +345,16 @@ class RequestFields:
     async def intercept_unary(self, call_next: Callable[[REQ, RequestContext[Any, Any]],
                                                         Awaitable[RES]],
                               request: REQ, ctx: RequestContext[Any, Any], /) -> RES:
-        if (call := _CALL.get()) is not None:
-            call.fields = calls.request_fields(request)
+        if (call := _CALL.get()) is not None and call.bound is not None:
+            call.bound.add(calls.request_fields(request))
         return await call_next(request, ctx)
 
     def intercept_server_stream(
         self, call_next: Callable[[REQ, RequestContext[Any, Any]], AsyncIterator[RES]],
         request: REQ, ctx: RequestContext[Any, Any], /,
     ) -> AsyncIterator[RES]:
-        if (call := _CALL.get()) is not None:
-            call.fields = calls.request_fields(request)
+        if (call := _CALL.get()) is not None and call.bound is not None:
+            call.bound.add(calls.request_fields(request))
         return call_next(request, ctx)
 
 
@@ -428,7 +427,7 @@ class Cors:
         if scope["method"] == "OPTIONS" and _header(scope, b"access-control-request-method"):
             await self._preflight(origin, send)
             return
-        call = Call(scope["path"], grpc_peer(scope.get("client")))
+        call = Call(scope["path"], calls.grpc_peer(scope.get("client")))
         _CALL.set(call)
         status = 0
         cors = self.allowed(origin)
@@ -456,7 +455,9 @@ class Cors:
                     return
                 start, *parts = held
                 held.clear()
-                body = readable_error(b"".join(part.get("body", b"") for part in parts))
+                body = b"".join(part.get("body", b"") for part in parts)
+                if call.error is not None:  # the refusal's JSON, its ErrorInfo readable too
+                    body = error_body(call.error)
                 start["headers"] = [*((k, v) for k, v in start["headers"]
                                       if k != b"content-length"),
                                     (b"content-length", str(len(body)).encode())]
@@ -493,25 +494,6 @@ class Cors:
         await send({"type": "http.response.body", "body": b""})
 
 
-def readable_error(body: bytes) -> bytes:
-    """A Connect error's JSON with each ErrorInfo also readable, as Connect's `debug` field of
-    its detail (what connectrpc writes for detail types it has descriptors for, which the
-    google.rpc ones, in the other protobuf runtime, are not): a JSON client reads the reason
-    without decoding base64 protobuf. Anything else comes back as it was."""
-    try:
-        error = json.loads(body)
-        for detail in error.get("details", ()):
-            if detail.get("type") == _ERROR_INFO_TYPE.rpartition("/")[2] \
-                    and "debug" not in detail:
-                value = detail["value"]
-                info = error_details_pb2.ErrorInfo.FromString(
-                    base64.b64decode(value + "=" * (-len(value) % 4)))
-                detail["debug"] = error_debug(info)
-    except (ValueError, TypeError, KeyError, AttributeError, DecodeError):
-        return body
-    return json.dumps(error, ensure_ascii=False).encode()
-
-
 def cors_origins(setting: str) -> frozenset[str]:
     """RISK_HTTP_CORS_ORIGINS: comma-separated origins (`https://play.example`), or `*`."""
     return frozenset(part.strip().rstrip("/") for part in setting.split(",") if part.strip())
@@ -546,6 +528,41 @@ _TOO_MANY_CONNECTIONS = (b"HTTP/1.1 503 Service Unavailable\r\nConnection: close
                          b"Content-Length: 0\r\n\r\n")
 
 
+class _Sockets(set[Any]):
+    """The port's open WebSockets: each adds itself on connection_made and discards itself on
+    connection_lost (server.websocket's protocol contract); `emptied` is set when none is
+    left, for the drain to wait on."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.emptied = asyncio.Event()
+        self.emptied.set()
+
+    def add(self, item: Any) -> None:
+        super().add(item)
+        self.emptied.clear()
+
+    def discard(self, item: Any) -> None:
+        super().discard(item)
+        if not self:
+            self.emptied.set()
+
+
+class Tally:
+    """The port's open connections, counted here rather than read off uvicorn's state: the
+    HTTP/1.1 connections by their guards, the upgraded ones by their WebSocket (which the
+    port's `ws` factory hands this tally as its `server_state`: see `HttpPort.start`)."""
+
+    __slots__ = ("connections", "guards")
+
+    def __init__(self) -> None:
+        self.guards: set[ConnectionGuard] = set()
+        self.connections = _Sockets()  # the name server.websocket's protocol adds itself to
+
+    def __len__(self) -> int:
+        return len(self.guards) + len(self.connections)
+
+
 class ConnectionGuard(asyncio.Protocol):
     """uvicorn's h11 protocol for one connection, with the deadlines uvicorn lacks.
 
@@ -554,18 +571,23 @@ class ConnectionGuard(asyncio.Protocol):
     `received`), and while its unsent responses are over the transport's high-water mark. A
     connection past it is closed (and logged), as the gRPC port closes one that does not
     finish its handshake or answer its pings. The guard stands between the transport and
-    uvicorn's protocol, forwarding every event; an upgrade to WebSocket hands the transport
-    to server.websocket, which keeps its own deadline, and the guard lets go of it."""
+    uvicorn's protocol, forwarding every asyncio.Protocol event and touching nothing else of
+    it; an upgrade to WebSocket hands the transport to server.websocket, which keeps its own
+    deadline and counts itself in the tally, and the guard lets go of it.
 
-    __slots__ = ("deadline", "inner", "limits", "peer", "server_state", "stalled", "transport")
+    uvicorn builds it as it builds any protocol class given as its `http` setting (with
+    keywords: its config, its server state, its app state), and it builds the class uvicorn
+    names for `http="h11"` with them as they came."""
 
-    def __init__(self, limits: HttpLimits, cap: int, config: uvicorn.Config, server_state: Any,
-                 app_state: dict[str, Any], _loop: asyncio.AbstractEventLoop | None = None,
-                 ) -> None:
+    __slots__ = ("deadline", "inner", "limits", "peer", "stalled", "tally", "transport")
+
+    def __init__(self, limits: HttpLimits, tally: Tally, cap: int, *, config: uvicorn.Config,
+                 server_state: Any, app_state: dict[str, Any],
+                 _loop: asyncio.AbstractEventLoop | None = None) -> None:
         self.limits = limits
-        self.server_state = server_state
+        self.tally = tally
         self.inner: H11Protocol | None = None
-        if len(server_state.connections) < cap:
+        if len(tally) < cap:
             self.inner = H11Protocol(config=config, server_state=server_state,
                                      app_state=app_state, _loop=_loop)
         self.transport: asyncio.Transport | None = None
@@ -579,7 +601,8 @@ class ConnectionGuard(asyncio.Protocol):
             self.transport.write(_TOO_MANY_CONNECTIONS)
             self.transport.close()
             return
-        self.peer = grpc_peer(transport.get_extra_info("peername"))
+        self.peer = calls.grpc_peer(transport.get_extra_info("peername"))
+        self.tally.guards.add(self)
         self.inner.connection_made(self.transport)
         self.expect_request()
 
@@ -636,6 +659,7 @@ class ConnectionGuard(asyncio.Protocol):
         self.received()
         self.resume_writing()
         self.inner = None
+        self.tally.guards.discard(self)
 
     def _late(self, why: str) -> None:
         self.deadline = self.stalled = None
@@ -729,14 +753,24 @@ class HttpPort:
                                      status=rich_status,
                                      request_timeout_s=self.limits.request_timeout_s,
                                      max_headers=self.limits.max_headers)
+        self.tally = Tally()
         self.server: uvicorn.Server | None = None
-        self.sockets: list[socket.socket] = []
-        self._ticks: asyncio.Task[None] | None = None
+        self._serving: asyncio.Task[None] | None = None
+        self._grace_s = 0.0
 
     async def start(self, address: str, *, grace_s: float, cert_file: str = "",
                     key_file: str = "", reuse_port: bool = False) -> int:
         """Listen on `address`; returns the bound port (useful with port 0)."""
         host, port = split_address(address)
+        tally, limits = self.tally, self.limits
+
+        def http(**state: Any) -> asyncio.Protocol:
+            return ConnectionGuard(limits, tally, limits.connection_cap(), **state)
+
+        def ws(**_state: Any) -> asyncio.Protocol:
+            # the upgraded connection counts itself in the tally, and the drain ends it
+            return self.websockets.protocol(server_state=tally)
+
         config = uvicorn.Config(
             self.app, host=host, port=port, lifespan="off", log_config=None,
             log_level="warning", access_log=False, server_header=False,
@@ -745,18 +779,21 @@ class HttpPort:
             timeout_graceful_shutdown=max(1, round(grace_s)),
             ssl_certfile=cert_file or None, ssl_keyfile=key_file or None,
             # h11, not httptools: it bounds a request's head and reads pipelined requests one
-            # at a time (the module's opening); uvicorn calls its protocol classes with
+            # at a time (the module's opening); uvicorn builds its protocol classes with
             # keywords, so any factory does for `http` and `ws`
-            http=cast(type[asyncio.Protocol], functools.partial(
-                ConnectionGuard, self.limits, self.limits.connection_cap())),
-            h11_max_incomplete_event_size=self.limits.max_header_bytes,
+            http=cast(type[asyncio.Protocol], http),
+            h11_max_incomplete_event_size=limits.max_header_bytes,
             # only ever handed to call_later: a fraction of a second is as good
-            timeout_keep_alive=cast(int, self.limits.idle_timeout_s),
-            ws=cast(type[asyncio.Protocol], self.websockets.protocol),
+            timeout_keep_alive=cast(int, limits.idle_timeout_s),
+            ws=cast(type[asyncio.Protocol], ws),
         )
-        # our own socket: uvicorn answers a port it cannot bind with sys.exit
+        # our own socket: uvicorn answers a port it cannot bind with sys.exit. Its protocol
+        # named (TCP), not left 0: asyncio sets TCP_NODELAY only on accepted sockets whose
+        # `proto` says TCP, and without it a reply written in two parts (a chunked Connect
+        # reply: its head, then its last chunk) waited on Nagle for the client's delayed ACK,
+        # 40 ms per call on a kept-alive connection
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             if reuse_port:  # one of several workers sharing the address (workers.py)
@@ -766,23 +803,58 @@ class HttpPort:
             sock.close()
             raise RuntimeError(f"cannot serve HTTP on {address}: {exc.strerror or exc}") from None
         sock.setblocking(False)
-        server = uvicorn.Server(config)
-        # serve()'s steps without its signal handling: serve() installs its own SIGTERM and
-        # SIGINT handlers, and the process's own (server.app) must stay in charge
-        config.load()
-        server.lifespan = config.lifespan_class(config)
-        await server.startup(sockets=[sock])
-        self.server, self.sockets = server, [sock]
-        self._ticks = asyncio.create_task(server.main_loop(), name="http")
-        return int(sock.getsockname()[1])
+        bound = int(sock.getsockname()[1])
+        server = _Server(config)
+        serving = asyncio.create_task(server.serve(sockets=[sock]), name="http")
+        # serve() reports nothing when it is listening but `started`; its setup is quick
+        # (no lifespan), and a failure in it (a TLS file it cannot read) ends the task
+        deadline = time.monotonic() + _START_BOUND_S
+        while not server.started and not serving.done():
+            if time.monotonic() > deadline:
+                serving.cancel()
+                sock.close()
+                raise RuntimeError(f"cannot serve HTTP on {address}: not listening within "
+                                   f"{_START_BOUND_S:.0f} s")
+            await asyncio.sleep(0.001)
+        if serving.done():
+            sock.close()
+            error = serving.exception()
+            raise RuntimeError(f"cannot serve HTTP on {address}: {error}") from error
+        self.server, self._serving, self._grace_s = server, serving, grace_s
+        return bound
 
     async def stop(self) -> None:
-        """Stop accepting, let calls in flight finish within the grace, then end them."""
-        if self.server is None:
+        """Stop accepting, let calls in flight finish within the grace, then end them:
+        uvicorn's own drain (`should_exit`) for HTTP/1.1, each WebSocket told the server is
+        going away (1001) and waited for within the same grace."""
+        server, serving = self.server, self._serving
+        if server is None or serving is None:
             return
-        self.server.should_exit = True
-        if self._ticks is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._ticks
-        await self.server.shutdown(sockets=self.sockets)
-        self.server, self.sockets = None, []
+        server.should_exit = True
+        for socket_ in list(self.tally.connections):
+            socket_.shutdown()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.tally.connections.emptied.wait(),
+                                   timeout=max(self._grace_s, 1.0))
+        with contextlib.suppress(asyncio.CancelledError):
+            await serving
+        self.server = self._serving = None
+
+
+# how long a start may take before it is an error (uvicorn's setup does no network I/O)
+_START_BOUND_S = 10.0
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's Server, run through its public `serve()` without its signal handlers.
+
+    On the main thread `serve()` replaces SIGINT's and SIGTERM's handlers with its own for as
+    long as it runs, then puts back those it found and raises again a signal it caught. The
+    process (server.app) has its own: a SIGTERM stops both ports and Redis in order, and a
+    second one during that drain must not meet the default action. uvicorn offers no setting
+    for it; overriding `capture_signals` with nothing is how embedders run it (vLLM does the
+    same: vllm-project/vllm#50916)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        yield
