@@ -12,11 +12,17 @@ import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
+import grpc
 import pytest
 import structlog
 
+from risk_proto.risk.v1 import service_pb2
 from risk_service.logs import _UtcStamp, configure_logging
+from risk_service.operations import Caller
 from risk_service.redis_server import free_port
+from risk_service.server.calls import Chain
+from risk_service.server.interceptor import RouteHandlers
+from risk_service.server.routes import Kind, Route
 from risk_testing.harness import ServiceFactory, ServiceProcess
 from tests.conftest import RedisServerFactory
 
@@ -108,6 +114,45 @@ def test_library_records_share_the_line_shape_and_bound_context(log_file: Path) 
                                                    "fallback to RESP2")
     assert asyncio_["level"] == "error" and "RuntimeError: lost" in str(asyncio_["exception"])
     assert warned["logger"] == "py.warnings" and "never awaited" in str(warned["event"])
+
+
+SUBMIT = "/risk.v1.RiskService/SubmitAction"
+
+
+async def test_a_library_record_during_a_call_carries_the_calls_fields(log_file: Path) -> None:
+    """A library's record logged during a gRPC call carries the call's method and ids."""
+    async def operation(request: service_pb2.SubmitActionRequest, caller: Caller
+                        ) -> service_pb2.SubmitActionResponse:
+        # what redis-py logs when the connection it opens for the call falls back
+        logging.getLogger("redis.asyncio.connection").info("fallback to %s", "RESP2")
+        return service_pb2.SubmitActionResponse(version=1)
+
+    route = Route(name="SubmitAction", path=SUBMIT, request=service_pb2.SubmitActionRequest,
+                  response=service_pb2.SubmitActionResponse, kind=Kind.UNARY, call=operation,
+                  credentials=False, creation=False, encoded=False, cacheable=False,
+                  side_effects=True)
+    server = grpc.aio.server()
+    server.add_generic_rpc_handlers((RouteHandlers({SUBMIT: route}, Chain()),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            submit = channel.unary_unary(
+                SUBMIT, request_serializer=service_pb2.SubmitActionRequest.SerializeToString,
+                response_deserializer=service_pb2.SubmitActionResponse.FromString)
+            reply = await submit(service_pb2.SubmitActionRequest(game_id="g7", request_id="r1"),
+                                 timeout=10)
+    finally:
+        await server.stop(None)
+    assert reply.version == 1
+    logging.getLogger("redis.asyncio.connection").info("after the call")
+    during, rpc, after = [line for line in _lines(log_file)
+                          if line["logger"] in {"redis.asyncio.connection", "rpc"}]
+    assert (during["event"], during["method"], during["game_id"], during["request_id"]) == (
+        "fallback to RESP2", SUBMIT, "g7", "r1")
+    assert (rpc["event"], rpc["code"], rpc["method"], rpc["game_id"], rpc["request_id"]) == (
+        "rpc", "OK", SUBMIT, "g7", "r1")
+    assert after["event"] == "after the call" and "method" not in after
 
 
 def _shaped(line: str) -> dict[str, object]:

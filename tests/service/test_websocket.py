@@ -201,6 +201,20 @@ async def test_a_game_through_websocket_sessions_and_a_websocket_spectator(
     assert sum(line["code"] == "OK" for line in acted) == len(acks)
 
 
+async def test_a_session_closed_after_its_answers_is_logged_ok(
+        web: ServiceProcess, stub: Stub) -> None:
+    """A WebSocket session its client closes after its answers is logged OK (docs/api.md)."""
+    game = await create_game(stub, SEED, **FAST_OPTIONS)
+    sessions = [await WsSession.open(web, game.game_id, token) for token in game.seat_tokens]
+    acks = await _play(stub, game, sessions, moves=6)
+    assert len(acks) == 6
+    for session in sessions:
+        assert (await session.close()).code == 1000
+    lines = await _lines(web, lambda line: line.get("method") == SESSION, len(sessions))
+    assert [(line["code"], line["game_id"]) for line in lines] == [
+        ("OK", game.game_id)] * len(sessions)
+
+
 async def _lines(service: ServiceProcess, keep: Any, count: int) -> list[dict[str, Any]]:
     deadline = time.monotonic() + TIMEOUT_S
     while True:

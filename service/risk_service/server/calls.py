@@ -8,6 +8,12 @@ with `Chain.leave` and `conclude` (the one log line, the metric, and which error
 is told, as a `ServiceError` with the ErrorInfo every transport carries). The transport then
 only writes that answer in its form: a gRPC status, a Connect error, a WebSocket close.
 
+A call's log fields (its method, game id and request id) are bound once, as it begins, to
+structlog's contextvars where it runs (`Chain.bind`, a `Bound`): every line logged there
+while the call runs carries them, ours and the libraries' records alike (redis-py's,
+asyncio's, grpc's: logs.py merges the contextvars into both), and the call's one line is
+written from the same `Bound`.
+
 The `Caller` carries `Admission` as its ledger, so what an operation learns (this token is a
 credential; this replay costs so many steps) reaches the limits without a context variable.
 Nothing here imports grpc.
@@ -17,11 +23,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping
+from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from typing import Any
 
 import structlog
 from google.rpc import error_details_pb2
+from structlog.contextvars import bind_contextvars, reset_contextvars
 
 from risk_rules.engine import IllegalAction
 from risk_rules.wire import VariantNotServed, WireError
@@ -96,6 +104,15 @@ def bearer_token(authorization: str | None) -> str | None:
     return authorization[len(_BEARER):].strip()
 
 
+def grpc_peer(address: tuple[str, int] | list[Any] | None) -> str:
+    """A socket's peer address (an ASGI client, a transport's peername) in gRPC's peer form,
+    so one caller is one caller on every port (server.limits keys on it)."""
+    if not address:
+        return "unknown"
+    host, port = address[0], address[1]
+    return f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{host}:{port}"
+
+
 def request_fields(request: Any) -> dict[str, str]:
     """The fields of a request that its log line names (never a token)."""
     out = {}
@@ -104,6 +121,64 @@ def request_fields(request: Any) -> dict[str, str]:
         if value:
             out[name] = str(value)[:128]
     return out
+
+
+def _structlog_var(name: str) -> ContextVar[Any]:
+    """structlog's context variable for `name` (made by binding it once): a call binds its
+    fields through the variables themselves, a set and a reset each, rather than through
+    `bind_contextvars`' name lookup and mapping of tokens per call."""
+    token = bind_contextvars(**{name: ...})[name]
+    reset_contextvars(**{name: token})
+    return token.var
+
+
+class Bound:
+    """One call's log fields, bound to structlog's contextvars in the context the call runs
+    in (a gRPC call's task, an HTTP request's, a WebSocket call's), from its start until its
+    line is written (`Chain.conclude`). `add` binds fields learnt later (Connect decodes the
+    request after admission, a WebSocket reads it after the upgrade). The line itself is
+    written with the fields it holds, so it is whole wherever the call ends (a handed-off
+    WebSocket stream ends in the feed's callback, where nothing is bound)."""
+
+    __slots__ = ("fields", "method", "started", "tokens")
+
+    def __init__(self, method: str, fields: Mapping[str, str],
+                 started: float | None = None) -> None:
+        self.method = method
+        self.started = time.perf_counter() if started is None else started
+        self.fields = {"method": method, **fields}
+        self.tokens: list[Token[Any]] | None = [_METHOD.set(method)]
+        self.add(fields)
+
+    def add(self, fields: Mapping[str, str]) -> None:
+        """Fields the call learnt after it began (its request's game and request ids)."""
+        tokens = self.tokens
+        if tokens is None:
+            return
+        for key, value in fields.items():
+            var = _VARS.get(key)
+            if var is None:
+                var = _VARS[key] = _structlog_var(key)
+            tokens.append(var.set(value))
+            self.fields[key] = value
+
+    def release(self) -> None:
+        """Unbind the fields, last first. Only where they were bound: tokens of another
+        context (a task the call started, which ends with the call) are left to it."""
+        tokens, self.tokens = self.tokens, None
+        if not tokens:
+            return
+        try:
+            for token in reversed(tokens):
+                token.var.reset(token)
+        except ValueError:  # made in another context: nothing was bound in this one
+            pass
+
+
+# structlog's variables for the fields calls bind, made once
+_VARS: dict[str, ContextVar[Any]] = {
+    name: _structlog_var(name) for name in ("method", "game_id", "request_id")}
+_METHOD = _VARS["method"]
 
 
 class Admission:
@@ -195,10 +270,21 @@ class Chain:
         if stream is not None:
             self.admission.leave_stream(caller.peer, stream)
 
-    def conclude(self, method: str, fields: Mapping[str, str], started: float,
-                 exc: BaseException | None, *, ended: str | None = None,
+    def bind(self, method: str, fields: Mapping[str, str] | None = None, *,
+             started: float | None = None) -> Bound:
+        """Begin the call's line: its method and the fields known so far, bound once where
+        the call runs; its duration from `started` (default: now)."""
+        return Bound(method, fields or {}, started)
+
+    def conclude(self, bound: Bound, exc: BaseException | None, *, ended: str | None = None,
                  **extra: str) -> Outcome:
-        return conclude(method, fields, started, exc, self.metrics, ended=ended, **extra)
+        """The call's one line (its fields as bound), its metric and its outcome; then the
+        fields are unbound."""
+        try:
+            return _line(bound.method, bound.fields, bound.started, exc, self.metrics,
+                         ended=ended, extra=extra)
+        finally:
+            bound.release()
 
     def session_calls(self, route: Route, caller: Caller,
                       status: Callable[[ServiceError], bytes]) -> SessionCalls:
@@ -229,29 +315,36 @@ def conclude(method: str, fields: Mapping[str, str], started: float,
     transport itself ended the call with, before it was the service's (CANCELLED when the
     client went away, DEADLINE_EXCEEDED); `extra` names what only one transport knows (the
     HTTP port's protocol)."""
+    return _line(method, {"method": method, **fields}, started, exc, metrics, ended=ended,
+                 extra=extra)
+
+
+def _line(method: str, fields: Mapping[str, Any], started: float, exc: BaseException | None,
+          metrics: Metrics | None, *, ended: str | None, extra: Mapping[str, str]) -> Outcome:
+    """`conclude`, its `fields` naming the method already (a `Bound`'s do)."""
     duration = time.perf_counter() - started
     ms = round(duration * 1e3, 3)
     if ended is not None:
         outcome = CANCELLED if ended == CANCELLED.code else Outcome(ended)
-        log.info("rpc", method=method, code=outcome.code, duration_ms=ms, **fields, **extra)
+        log.info("rpc", **fields, code=outcome.code, duration_ms=ms, **extra)
     elif exc is None:
         outcome = OK
         # probes call health every few seconds; their successes are not worth a line
         quiet = method.startswith("/grpc.health.")
-        (log.debug if quiet else log.info)("rpc", method=method, code="OK", duration_ms=ms,
-                                           **fields, **extra)
+        (log.debug if quiet else log.info)("rpc", **fields, code="OK", duration_ms=ms,
+                                           **extra)
     else:
         if store_unavailable(exc) and metrics is not None:
             metrics.redis_error("rpc")
         error = classify(exc)
         if error is None:
             outcome = INTERNAL
-            log.error("rpc", method=method, code=outcome.code, duration_ms=ms, exc_info=exc,
-                      **fields, **extra)
+            log.error("rpc", **fields, code=outcome.code, duration_ms=ms, exc_info=exc,
+                      **extra)
         else:
             outcome = Outcome(error.code.value, error)
-            log.info("rpc", method=method, code=outcome.code, reason=error.reason,
-                     duration_ms=ms, **fields, **extra)
+            log.info("rpc", **fields, code=outcome.code, reason=error.reason,
+                     duration_ms=ms, **extra)
     if metrics is not None:
         metrics.observe_rpc(method, outcome.code, duration)
     return outcome

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -28,7 +27,7 @@ from google.protobuf.message import DecodeError
 
 from risk_service.errors import malformed
 from risk_service.operations import Caller
-from risk_service.server.calls import Chain, request_fields, single_authorization
+from risk_service.server.calls import Bound, Chain, request_fields, single_authorization
 from risk_service.server.routes import Kind, Route, foreign
 from risk_service.server.status import rich_status, status_of
 
@@ -159,8 +158,7 @@ def _handler(route: Route, chain: Chain, invoke: Invoke,
     make = (grpc.stream_stream_rpc_method_handler if route.kind is Kind.BIDI
             else grpc.unary_stream_rpc_method_handler if route.kind is Kind.SERVER_STREAM
             else grpc.unary_unary_rpc_method_handler)
-    wrap = _bidi if route.kind is Kind.BIDI else (
-        _stream if route.kind is Kind.SERVER_STREAM else _unary)
+    wrap = _unary if route.kind is Kind.UNARY else _streaming
     return make(wrap(route, chain, invoke), request_deserializer=_tolerant(deserializer),
                 response_serializer=_passthrough(serializer))
 
@@ -171,8 +169,8 @@ def _caller(chain: Chain, context: grpc.aio.ServicerContext) -> Caller:
                         context.peer(), client_cert=functools.partial(has_client_cert, context))
 
 
-def _finish(chain: Chain, method: str, request: Any, started: float, *,
-            exc: BaseException | None, context: grpc.aio.ServicerContext) -> None:
+def _finish(chain: Chain, bound: Bound, *, exc: BaseException | None,
+            context: grpc.aio.ServicerContext) -> None:
     """Log the call and, for a failure, set the call's status.
 
     A failure is answered by setting the status, not by `context.abort`: abort raises an
@@ -181,8 +179,7 @@ def _finish(chain: Chain, method: str, request: Any, started: float, *,
     request (and gRPC's buffers for it) alive until the cycle collector runs. Under a flood
     of refused requests the memory held grows with every refusal (bench/abuse.py flood;
     figures in bench/RESULTS.md, "Abuse")."""
-    fields = request_fields(request) if request is not None else {}
-    outcome = chain.conclude(method, fields, started, exc)
+    outcome = chain.conclude(bound, exc)
     if exc is None:
         return
     if outcome.error is None:
@@ -195,74 +192,43 @@ def _finish(chain: Chain, method: str, request: Any, started: float, *,
     context.set_trailing_metadata(trailing)
 
 
-def _cancelled(chain: Chain, method: str, request: Any, started: float) -> None:
-    fields = request_fields(request) if request is not None else {}
-    chain.conclude(method, fields, started, None, ended="CANCELLED")
-
-
 def _unary(route: Route, chain: Chain, invoke: Invoke) -> Behaviour:
     method = route.path
 
     async def wrapped(request: Any, context: grpc.aio.ServicerContext) -> Any:
-        started = time.perf_counter()
+        # the call's own task: its fields bound here reach every line logged while it runs
+        bound = chain.bind(method, request_fields(request))
         try:
             caller = _caller(chain, context)
             chain.enter(route, caller)
             _check_decoded(request)
             reply = await invoke(request, context, caller)
         except asyncio.CancelledError:
-            _cancelled(chain, method, request, started)
+            chain.conclude(bound, None, ended="CANCELLED")
             raise
         except grpc.aio.AbortError:
+            bound.release()
             raise
         except Exception as exc:
-            _finish(chain, method, request, started, exc=exc, context=context)
+            _finish(chain, bound, exc=exc, context=context)
             return None  # the status is set; gRPC sends no message with it
-        _finish(chain, method, request, started, exc=None, context=context)
+        _finish(chain, bound, exc=None, context=context)
         return reply
 
     return wrapped
 
 
-def _stream(route: Route, chain: Chain, invoke: Invoke) -> Behaviour:
+def _streaming(route: Route, chain: Chain, invoke: Invoke) -> Behaviour:
+    """A server stream, or a session (the one bidirectional call): admitted and counted as a
+    stream when it opens, logged when it ends. A stream's one request must decode; each
+    message a session reads must too (a session that sends bytes of another type is
+    malformed and ends INVALID_ARGUMENT). The actions on a session are admitted and logged
+    one by one by the session itself (calls.SessionCalls)."""
     method = route.path
+    bidi = route.kind is Kind.BIDI
 
-    async def wrapped(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-        started = time.perf_counter()
-        caller: Caller | None = None
-        stream: str | None = None
-        try:
-            caller = _caller(chain, context)
-            stream = chain.enter(route, caller)
-            _check_decoded(request)
-            async for reply in invoke(request, context, caller):
-                yield reply
-        except (asyncio.CancelledError, GeneratorExit):
-            _cancelled(chain, method, request, started)
-            raise
-        except grpc.aio.AbortError:
-            raise
-        except Exception as exc:
-            _finish(chain, method, request, started, exc=exc, context=context)
-            return  # the status is set: the stream ends with it
-        finally:
-            if caller is not None:
-                chain.leave(caller, stream)
-        _finish(chain, method, request, started, exc=None, context=context)
-
-    return wrapped
-
-
-def _bidi(route: Route, chain: Chain, invoke: Invoke) -> Behaviour:
-    """A session (the one bidirectional call): admitted and counted as a stream when it
-    opens, logged when it ends; each message it reads must decode (a stream that sends
-    bytes of another type is malformed and ends INVALID_ARGUMENT). The actions on it
-    are admitted and logged one by one by the session itself (calls.SessionCalls)."""
-    method = route.path
-
-    async def wrapped(requests: AsyncIterator[Any],
-                      context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-        started = time.perf_counter()
+    async def wrapped(incoming: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        bound = chain.bind(method, {} if bidi else request_fields(incoming))
         caller: Caller | None = None
         stream: str | None = None
         try:
@@ -270,22 +236,28 @@ def _bidi(route: Route, chain: Chain, invoke: Invoke) -> Behaviour:
                 caller = _caller(chain, context)
                 stream = chain.enter(route, caller)
             except Exception:
-                await _opening(requests)
+                if bidi:
+                    await _opening(incoming)
                 raise
-            async for reply in invoke(_decoded(requests), context, caller):
+            if bidi:
+                incoming = _decoded(incoming)
+            else:
+                _check_decoded(incoming)
+            async for reply in invoke(incoming, context, caller):
                 yield reply
         except (asyncio.CancelledError, GeneratorExit):
-            _cancelled(chain, method, None, started)
+            chain.conclude(bound, None, ended="CANCELLED")
             raise
         except grpc.aio.AbortError:
+            bound.release()
             raise
         except Exception as exc:
-            _finish(chain, method, None, started, exc=exc, context=context)
-            return
+            _finish(chain, bound, exc=exc, context=context)
+            return  # the status is set: the stream ends with it
         finally:
             if caller is not None:
                 chain.leave(caller, stream)
-        _finish(chain, method, None, started, exc=None, context=context)
+        _finish(chain, bound, exc=None, context=context)
 
     return wrapped
 

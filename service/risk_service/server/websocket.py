@@ -51,9 +51,7 @@ of wsproto's time. What is written here by hand is what no library holds for us:
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
-import json
 import logging
 import socket
 import struct
@@ -63,7 +61,6 @@ from typing import Any
 
 import structlog
 from google.protobuf.message import DecodeError
-from google.rpc import error_details_pb2
 from websockets.exceptions import (
     HeaderLineTooLong,
     InvalidHeader,
@@ -84,6 +81,7 @@ from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import Caller
 from risk_service.operations.streams import Handoff, rolled_back
 from risk_service.server import calls
+from risk_service.server.connect_errors import error_body
 from risk_service.server.routes import Route
 from risk_service.server.status import code_number
 
@@ -112,10 +110,11 @@ MAX_FRAGMENTS = 1024
 PUSH_BYTES_PER_EVENT = 1024
 # SO_SNDBUF of a handed-off spectator's socket (less with a small RISK_SUBSCRIBER_BUFFER)
 SPECTATOR_SEND_BUFFER = 64 * 1024
-_ERROR_INFO_TYPE = "google.rpc.ErrorInfo"
 # what the library is fed at a time: a read of many small frames (a flood of pings or empty
 # fragments) becomes that many Frame objects before any is looked at, so it is cut up
 _FEED_BYTES = 16 * 1024
+# how a SessionResponse that is an event begins: field 1 (`event`), length-delimited
+_EVENT = b"\x0a"
 # the library's own lines ("connection open", "connection closed" at INFO, once per socket)
 # say less than the call's line (server.calls); its warnings and errors still come out
 _PROTOCOL_LOG = logging.getLogger("risk_service.websocket.protocol")
@@ -141,25 +140,6 @@ def close_payload(code: int, reason: str = "") -> bytes:
 def _reason(reason: str) -> str:
     """A close reason that fits a control frame (125 bytes, 2 of them the code)."""
     return reason.encode()[:123].decode(errors="ignore")
-
-
-def error_debug(info: error_details_pb2.ErrorInfo) -> dict[str, Any]:
-    """An ErrorInfo as Connect's `debug` of its detail: the JSON a client reads it from."""
-    return {"reason": info.reason, "domain": info.domain, "metadata": dict(info.metadata)}
-
-
-def error_json(error: ServiceError | None) -> bytes:
-    """A refusal in Connect's error JSON (what the HTTP port's other calls answer), with the
-    ErrorInfo both as Connect's `value` and, readable, as its `debug`. None: the service's
-    own fault, told as `internal` and nothing more."""
-    if error is None:
-        return json.dumps({"code": "internal", "message": "internal error"}).encode()
-    info = calls.error_info(error)
-    detail = {"type": _ERROR_INFO_TYPE,
-              "value": base64.b64encode(info.SerializeToString()).decode().rstrip("="),
-              "debug": error_debug(info)}
-    return json.dumps({"code": error.code.value.lower(), "message": error.message,
-                       "details": [detail]}).encode()
 
 
 class _Refused(Exception):
@@ -209,9 +189,9 @@ class WebSocketCall(asyncio.Protocol):
     and this object, as its subscriber's listener, writes each event as the feed pushes it,
     so an idle spectator is this object and its transport, no task and no generator."""
 
-    __slots__ = ("arrived", "buffer", "caller", "closing", "deadline", "drained", "ended_by",
-                 "fields", "fragment_count", "fragments", "handoff", "handshake", "inbox",
-                 "path", "paused", "peer", "requests", "server_state", "shared", "started",
+    __slots__ = ("arrived", "bound", "buffer", "caller", "closing", "deadline", "drained",
+                 "ended_by", "fragment_count", "fragments", "half_closed", "handoff",
+                 "handshake", "inbox", "paused", "peer", "requests", "server_state", "shared",
                  "streaming", "task", "transport", "unparsed", "upgraded", "ws")
 
     def __init__(self, shared: WebSockets, server_state: Any) -> None:
@@ -240,9 +220,10 @@ class WebSocketCall(asyncio.Protocol):
         self.streaming = False  # StreamEvents: one request message, then none
         self.requests = 0
         self.ended_by: ServiceError | None = None  # what cancelled the call, if the client did
-        self.path = ""  # the call's method, its log line's fields, when it started
-        self.fields: dict[str, str] = {}
-        self.started = 0.0
+        # a session whose client closed: its requests are over, and the session ends as a
+        # gRPC one does at the client's half-close (OK once its actions are answered)
+        self.half_closed = False
+        self.bound: calls.Bound | None = None  # the call's log fields (server.calls)
         self.handoff: Handoff | None = None  # a handed-off stream's; None once it has ended
         self.caller: str | None = None  # counted as an open stream of this caller until then
 
@@ -250,10 +231,7 @@ class WebSocketCall(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]  # a stream transport
-        peername = transport.get_extra_info("peername")
-        if peername:
-            host, port = peername[0], peername[1]
-            self.peer = f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{host}:{port}"
+        self.peer = calls.grpc_peer(transport.get_extra_info("peername"))
         if self.server_state is not None:
             self.server_state.connections.add(self)
 
@@ -267,7 +245,8 @@ class WebSocketCall(asyncio.Protocol):
         self._first_message()
         self.resume_writing()
         self._put(None)
-        self._cancel()  # the client went away: the call ends (logged CANCELLED)
+        if not self.half_closed:
+            self._cancel()  # the client went away: the call ends (logged CANCELLED)
 
     def pause_writing(self) -> None:
         if self.drained is None:
@@ -456,7 +435,7 @@ class WebSocketCall(asyncio.Protocol):
         if self.handshake is not None:
             _release(self.handshake)
             self.handshake = None
-        body = error_json(refused.error) if refused.error is not None else b""
+        body = error_body(refused.error) if refused.error is not None else b""
         lines = [f"HTTP/1.1 {refused.status} {refused.phrase}", "Connection: close",
                  f"Content-Length: {len(body)}"]
         if body:
@@ -506,7 +485,13 @@ class WebSocketCall(asyncio.Protocol):
             self._first_message()
             self.closing = True
             self._put(None)
-            self._cancel()  # the client is done: what it has not read is not sent
+            if answered and not self.streaming and self.requests and self.task is not None:
+                # a session's client that closed after its messages: the end of its
+                # requests, as a gRPC client's half-close (docs/api.md: it ends OK once
+                # every action it sent is answered)
+                self.half_closed = True
+            else:
+                self._cancel()  # the client is done: what it has not read is not sent
             raise _Closed
 
     def _protocol(self) -> Protocol:
@@ -613,26 +598,30 @@ class WebSocketCall(asyncio.Protocol):
         if self.drained is not None:
             await self.drained  # a slow reader: the feed's own buffer limit applies
         if self.closing:
-            raise _Closed  # the socket closed under the call
+            if self.half_closed and data[:1] == _EVENT:
+                return  # an event after the client's close: it asked for no more
+            raise _Closed  # the socket closed under the call (an answer the client lost)
         assert self.transport is not None
         self.transport.write(frame(_BINARY, data))
 
     async def _call(self, path: str, authorization: str | None,
-                    run: Callable[[Route, Caller, dict[str, str]], AsyncIterator[bytes]]
+                    run: Callable[[Route, Caller, calls.Bound], AsyncIterator[bytes]]
                     ) -> None:
-        """The call's life through the chain (server.calls): its caller, admission and the
-        open-streams limit, its credentials, the messages out, its end and its one log line."""
-        self.path, self.started = path, time.perf_counter()
+        """The call's life through the chain (server.calls): its log fields bound in its
+        task, its caller, admission and the open-streams limit, its credentials, the
+        messages out, its end and its one log line."""
         chain = self.shared.chain
+        self.bound = bound = chain.bind(path)
         route = self.shared.routes[path]
         try:
             try:
                 caller = chain.caller(authorization, self.peer)
                 self.caller = chain.enter(route, caller)
-                async for data in run(route, caller, self.fields):
+                async for data in run(route, caller, bound):
                     await self._write(data)
                 if self.handoff is not None:
                     self.task = None  # the stream goes on without it (`pushed`)
+                    bound.release()  # and this task's context ends here
                     return
             finally:
                 if self.handoff is None:
@@ -643,26 +632,25 @@ class WebSocketCall(asyncio.Protocol):
         except Exception as exc:  # every end is told to the client and logged
             self._end(exc)
             return
-        calls.conclude(path, self.fields, self.started, None, self.shared.metrics,
-                       protocol=PROTOCOL)
+        chain.conclude(bound, None, protocol=PROTOCOL)
         self._close(NORMAL)
 
     def _end(self, exc: BaseException | None) -> None:
         """A call that did not end cleanly, by a task or a handed-off stream: its line, then
         the error as text and the status as the close; None: the client left (or the
         service stops), logged CANCELLED, closed 1001 if still open."""
+        assert self.bound is not None  # bound as the call began (`_call`)
+        chain = self.shared.chain
         if exc is None:
-            calls.conclude(self.path, self.fields, self.started, None, self.shared.metrics,
-                           ended="CANCELLED", protocol=PROTOCOL)
+            chain.conclude(self.bound, None, ended="CANCELLED", protocol=PROTOCOL)
             self._close(GOING_AWAY)
             return
-        outcome = calls.conclude(self.path, self.fields, self.started, exc,
-                                 self.shared.metrics, protocol=PROTOCOL)
+        outcome = chain.conclude(self.bound, exc, protocol=PROTOCOL)
         reason = outcome.error.reason if outcome.error is not None else "INTERNAL"
-        self._send(_TEXT, error_json(outcome.error))
+        self._send(_TEXT, error_body(outcome.error))
         self._close(STATUS_BASE + code_number(outcome.code), reason)
 
-    async def _stream(self, route: Route, caller: Caller, fields: dict[str, str]
+    async def _stream(self, route: Route, caller: Caller, bound: calls.Bound
                       ) -> AsyncIterator[bytes]:
         data = await self._get()
         if data is None:
@@ -671,7 +659,7 @@ class WebSocketCall(asyncio.Protocol):
             request = service_pb2.StreamEventsRequest.FromString(data)
         except DecodeError as exc:
             raise malformed(f"the request is not a valid message of its type: {exc}") from None
-        fields.update(calls.request_fields(request))
+        bound.add(calls.request_fields(request))
         async with contextlib.aclosing(_generator(route.call(
                 request, caller, handoff=self._follow))) as replies:
             async for reply in replies:
@@ -752,7 +740,7 @@ class WebSocketCall(asyncio.Protocol):
         if caller is not None:
             self.shared.admission.leave_stream(self.peer, caller)
 
-    async def _session(self, route: Route, caller: Caller, fields: dict[str, str]
+    async def _session(self, route: Route, caller: Caller, bound: calls.Bound
                        ) -> AsyncIterator[bytes]:
         actions = self.shared.chain.session_calls(route, caller, self.shared.status)
 
@@ -764,7 +752,7 @@ class WebSocketCall(asyncio.Protocol):
                     raise malformed(
                         f"the request is not a valid message of its type: {exc}") from None
                 if request.WhichOneof("kind") == "open":
-                    fields["game_id"] = request.open.game_id[:128]
+                    bound.add({"game_id": request.open.game_id[:128]})
                 yield request
 
         async with contextlib.aclosing(
