@@ -192,28 +192,49 @@ def _finish(chain: Chain, bound: Bound, *, exc: BaseException | None,
     context.set_trailing_metadata(trailing)
 
 
+class _Ending:
+    """How a call's links end on gRPC, for unary calls and streams alike: its line and, for a
+    failure that is not gRPC's own, its status (`_finish`; the failure is then answered, not
+    raised: `failed`); a cancelled call's line; an aborted one (a library's handler) left to
+    gRPC."""
+
+    __slots__ = ("bound", "chain", "context", "failed")
+
+    def __init__(self, chain: Chain, bound: Bound, context: grpc.aio.ServicerContext) -> None:
+        self.chain = chain
+        self.bound = bound
+        self.context = context
+        self.failed = False
+
+    def __enter__(self) -> _Ending:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 _traceback: Any) -> bool:
+        if kind is None:
+            _finish(self.chain, self.bound, exc=None, context=self.context)
+        elif issubclass(kind, (asyncio.CancelledError, GeneratorExit)):
+            self.chain.conclude(self.bound, None, ended="CANCELLED")
+        elif issubclass(kind, grpc.aio.AbortError):
+            self.bound.release()
+        elif issubclass(kind, Exception):
+            self.failed = True
+            _finish(self.chain, self.bound, exc=exc, context=self.context)
+            return True  # the status is set: the call ends with it
+        return False
+
+
 def _unary(route: Route, chain: Chain, invoke: Invoke) -> Behaviour:
     method = route.path
 
     async def wrapped(request: Any, context: grpc.aio.ServicerContext) -> Any:
         # the call's own task: its fields bound here reach every line logged while it runs
-        bound = chain.bind(method, request_fields(request))
-        try:
+        with _Ending(chain, chain.bind(method, request_fields(request)), context) as ending:
             caller = _caller(chain, context)
             chain.enter(route, caller)
             _check_decoded(request)
             reply = await invoke(request, context, caller)
-        except asyncio.CancelledError:
-            chain.conclude(bound, None, ended="CANCELLED")
-            raise
-        except grpc.aio.AbortError:
-            bound.release()
-            raise
-        except Exception as exc:
-            _finish(chain, bound, exc=exc, context=context)
-            return None  # the status is set; gRPC sends no message with it
-        _finish(chain, bound, exc=None, context=context)
-        return reply
+        return None if ending.failed else reply  # failed: gRPC sends no message with it
 
     return wrapped
 
@@ -231,33 +252,24 @@ def _streaming(route: Route, chain: Chain, invoke: Invoke) -> Behaviour:
         bound = chain.bind(method, {} if bidi else request_fields(incoming))
         caller: Caller | None = None
         stream: str | None = None
-        try:
+        with _Ending(chain, bound, context):
             try:
-                caller = _caller(chain, context)
-                stream = chain.enter(route, caller)
-            except Exception:
+                try:
+                    caller = _caller(chain, context)
+                    stream = chain.enter(route, caller)
+                except Exception:
+                    if bidi:
+                        await _opening(incoming)
+                    raise
                 if bidi:
-                    await _opening(incoming)
-                raise
-            if bidi:
-                incoming = _decoded(incoming)
-            else:
-                _check_decoded(incoming)
-            async for reply in invoke(incoming, context, caller):
-                yield reply
-        except (asyncio.CancelledError, GeneratorExit):
-            chain.conclude(bound, None, ended="CANCELLED")
-            raise
-        except grpc.aio.AbortError:
-            bound.release()
-            raise
-        except Exception as exc:
-            _finish(chain, bound, exc=exc, context=context)
-            return  # the status is set: the stream ends with it
-        finally:
-            if caller is not None:
-                chain.leave(caller, stream)
-        _finish(chain, bound, exc=None, context=context)
+                    incoming = _decoded(incoming)
+                else:
+                    _check_decoded(incoming)
+                async for reply in invoke(incoming, context, caller):
+                    yield reply
+            finally:
+                if caller is not None:
+                    chain.leave(caller, stream)
 
     return wrapped
 
