@@ -339,7 +339,7 @@ export type CreateInvitationRequest = Message<"risk.v1.CreateInvitationRequest">
   link: boolean;
 
   /**
-   * how long the invitation stays open; 0: the service's default (RISK_INVITATION_TTL_S)
+   * how long the invitation stays open: 60 s to 30 days; 0: 7 days
    *
    * @generated from field: int64 expires_in_seconds = 5;
    */
