@@ -20,8 +20,8 @@ from risk_proto.risk.v1 import (
     service_pb2,
     service_pb2_grpc,
 )
-from risk_service.operations.my_games import MyGames
 from risk_service.operations.limits import Limits
+from risk_service.operations.my_games import MyGames
 from risk_service.store.game_store import GameStore
 from risk_testing.harness import ServiceFactory
 from risk_testing.rpc import bearer, classic_options, error_info, rpc_error
