@@ -22,7 +22,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from risk_client import campaign_parser
+from risk_client import campaign_parser, credentials, player_parser
 from risk_client.address import DEFAULT_TARGET
 from risk_client.lazy_epilog import LazyEpilogParser
 from risk_client.options import (
@@ -60,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     common.add_argument(
         "--token", default=argparse.SUPPRESS,
-        help="credential: a seat or host token (env RISK_TOKEN; none: spectator)",
+        help="credential: a seat, host or player token (env RISK_TOKEN; else the player "
+             "`risk login` stored; none: spectator)",
     )
     common.add_argument(
         "--color", choices=("auto", "always", "never"), default=argparse.SUPPRESS,
@@ -79,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--seed", type=int, help="fixed seed for a reproducible game")
     create.add_argument("--name", action="append", default=[], dest="names",
                         help="a seat's display name (repeat, in seat order)")
+    player_parser.clock_options(create)
 
     join = sub.add_parser("join", parents=[common], help="take a seat; prints its token")
     join.add_argument("game", help=_GAME_HELP)
@@ -162,6 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the bots' level (random, greedy or planner; default greedy); "
                            "repeat it to give each seat its own, in seat order")
     campaign_parser.register(sub, common)  # `risk campaign ...`: campaign_parser.py
+    player_parser.register(sub, common, sorted(STATUSES))  # login, games --mine, ...
     return parser
 
 
@@ -202,12 +205,20 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
 
 
 def resolve_common(args: argparse.Namespace, environ: dict[str, str] | None = None) -> None:
-    """Fill --target and --token from the environment (then the defaults) when not given."""
+    """Fill --target and --token from the environment, then the stored login (`risk login`),
+    then the defaults, when not given. The stored token goes only to the service it is for;
+    `args.login` is the stored login (or None), `args.logged_in` says the token is its."""
     env = os.environ if environ is None else environ
+    login = credentials.load(env)
+    args.login = login
     if getattr(args, "target", None) is None:
-        args.target = env.get("RISK_TARGET") or DEFAULT_TARGET
+        args.target = env.get("RISK_TARGET") or (login.target if login else DEFAULT_TARGET)
+    args.logged_in = False
     if getattr(args, "token", None) is None:
         args.token = env.get("RISK_TOKEN") or None
+        if args.token is None and login is not None and login.target == args.target:
+            args.token = login.token
+            args.logged_in = True
     if getattr(args, "color", None) is None:
         args.color = "auto"
 
@@ -238,13 +249,18 @@ def options_from_args(args: argparse.Namespace) -> game_pb2.GameOptions:
     )
 
 
-_TOKEN_HINT = "set RISK_TOKEN or pass --token (`risk join GAME SEAT` prints a seat's token)"
+_TOKEN_HINT = ("set RISK_TOKEN or pass --token (`risk join GAME SEAT` prints a seat's token), "
+               "or `risk login` as a player")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    resolve_common(args)
+    try:
+        resolve_common(args)
+    except credentials.CredentialsMistake as exc:
+        print(f"risk {args.command}: {exc}", file=sys.stderr)
+        return 2
     if args.command in _SEAT_COMMANDS and not args.token:
         print(f"risk {args.command}: this acts for a seat and needs its token: {_TOKEN_HINT}",
               file=sys.stderr)
@@ -259,7 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         hint = f"; {_TOKEN_HINT}" if exc.reason == "MISSING_CREDENTIALS" else ""
         print(f"error: {exc}{hint}", file=sys.stderr)
         return 1
-    except (ValueError, FileMistake) as exc:
+    except (ValueError, FileMistake, credentials.CredentialsMistake) as exc:
         print(f"risk {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

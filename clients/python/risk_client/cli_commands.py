@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 from google.protobuf.message import DecodeError
 
+from risk_client import player_parser
 from risk_client.action_words import command_any, words_for
 from risk_client.actions import trade_bonus
 from risk_client.bots import play_seat
@@ -59,20 +60,40 @@ def _out(text: str = "") -> None:
 
 
 async def cmd_create(client: RiskClient, args: argparse.Namespace) -> int:
+    from risk_client import player_cli  # noqa: PLC0415 - the clock's words live there
+
+    clock = player_cli.clock_from_args(args)
     summary, host_token = await client.create_game(
-        options_from_args(args), seed=args.seed, seat_names=args.names
+        options_from_args(args), seed=args.seed, seat_names=args.names, clock=clock,
+        seat_players=args.seat_players,
     )
     seats = len(summary.seats)
     _out(f"game {summary.game_id}")
     _out(f"host-token {host_token}")
-    _out(f"next: take all {seats} seats, each with `risk join {summary.game_id} SEAT` "
-         f"(SEAT 0 to {seats - 1}; each prints that seat's token); the game starts when the "
-         "last seat is taken, and `risk show` then says whose decision it is")
+    if clock is not None:
+        _out(player_cli.clock_words(clock))
+    bound = [(seat, player) for seat, player in enumerate(args.seat_players) if player]
+    for seat, player in bound:
+        _out(f"seat {seat} belongs to player {player}: they play it with their login")
+    free = seats - len(bound)
+    if free:
+        _out(f"next: take the {free} free seat{'s' if free != 1 else ''}, each with `risk join "
+             f"{summary.game_id} SEAT` (SEAT 0 to {seats - 1}; logged in, the seat is yours, "
+             "else it prints that seat's token) or `risk invite`; the game starts when the "
+             "last seat is taken, and `risk show` then says whose decision it is")
+    else:
+        _out("every seat is taken: the game has started; `risk show` says whose decision it is")
     return 0
 
 
 async def cmd_join(client: RiskClient, args: argparse.Namespace) -> int:
-    _out(await client.join_game(args.game, args.seat, args.name))
+    token = await client.join_game(args.game, args.seat, args.name)
+    if not args.logged_in:
+        _out(token)
+        return 0
+    _out(f"seat {args.seat} of game {args.game} is yours (player {args.login.player_id}); "
+         f"your login plays it: `risk legal {args.game}`")
+    _out(f"seat-token {token}")
     return 0
 
 
@@ -393,6 +414,12 @@ async def cmd_campaign(client: RiskClient, args: argparse.Namespace) -> int:
     return await campaign_cli.run_campaign(client, args)
 
 
+async def cmd_player(client: RiskClient, args: argparse.Namespace) -> int:
+    from risk_client import player_cli  # noqa: PLC0415 - only the player commands need it
+
+    return await player_cli.run_player(client, args)
+
+
 COMMANDS = {
     "campaign": cmd_campaign,
     "start": cmd_start,
@@ -409,6 +436,7 @@ COMMANDS = {
     "submit": cmd_submit,
     "watch": cmd_watch,
     "demo": cmd_demo,
+    **dict.fromkeys(player_parser.COMMANDS, cmd_player),
 }
 
 

@@ -48,6 +48,7 @@ from risk_proto.risk.v1 import (
     game_pb2,
     legacy_pb2,
     lifecycle_pb2,
+    player_games_pb2,
     players_pb2,
     service_pb2,
     service_pb2_grpc,
@@ -462,6 +463,175 @@ class RiskClient:
         reply = await self._unary("ListVariants", variant_pb2.ListVariantsRequest(),
                                   variant_pb2.ListVariantsResponse)
         return list(reply.variants)
+
+    async def start_vacation(self, game_id: str, days: int, *, seat: int | None = None
+                             ) -> service_pb2.GameSummary:
+        """This seat (its seat or player token) stops its clocks for `days` whole days in a
+        correspondence game (docs/lifecycle.md, "Correspondence clocks"); the game's summary
+        says until when (`vacation_until_ms`) and what is left (`vacation_left_ms`).
+
+        Resent after a lost reply: a start that landed makes the resend ALREADY_ON_VACATION,
+        and the game is then read and returned as the landed start left it.
+        """
+        request = service_pb2.StartVacationRequest(game_id=game_id, days=days)
+        if seat is not None:
+            request.seat = seat
+        return await self._vacation("StartVacation", request, service_pb2.StartVacationResponse,
+                                    landed="ALREADY_ON_VACATION")
+
+    async def end_vacation(self, game_id: str, *, seat: int | None = None
+                           ) -> service_pb2.GameSummary:
+        """This seat comes back early: the days not taken are returned and its clock runs on.
+        Resent after a lost reply as `start_vacation` is (NOT_ON_VACATION then means the lost
+        end landed)."""
+        request = service_pb2.EndVacationRequest(game_id=game_id)
+        if seat is not None:
+            request.seat = seat
+        return await self._vacation("EndVacation", request, service_pb2.EndVacationResponse,
+                                    landed="NOT_ON_VACATION")
+
+    async def _vacation(self, method: str, request: Message,
+                        response_type: type[service_pb2.StartVacationResponse]
+                        | type[service_pb2.EndVacationResponse],
+                        *, landed: str) -> service_pb2.GameSummary:
+        lost = False
+        for attempt in range(1, JOIN_RETRY.attempts + 1):
+            try:
+                reply = await self._unary(method, request, response_type)
+            except RiskError as error:
+                if lost and error.reason == landed:
+                    game_id = getattr(request, "game_id")  # noqa: B009 - both requests have it
+                    return (await self._resent(
+                        "GetGame", service_pb2.GetGameRequest(game_id=game_id),
+                        service_pb2.GetGameResponse)).game
+                if error.code not in _LOST_REPLY or attempt == JOIN_RETRY.attempts:
+                    raise
+                lost = True
+                await asyncio.sleep(JOIN_RETRY.delay(attempt))
+                continue
+            return reply.game
+        raise AssertionError("unreachable")
+
+    # ---- a player's games (docs/players.md), with a player token -------------------------
+
+    async def list_my_games(
+        self,
+        status: service_pb2.GameStatus | int = service_pb2.GAME_STATUS_UNSPECIFIED,
+        page_size: int = 0,
+        page_token: str = "",
+    ) -> service_pb2.ListMyGamesResponse:
+        """One page of this player's games, latest activity first: each `MyGame` holds the
+        summary (whose turn: `game.decision.seats`, until when: `game.deadline_ms`), the
+        player's seat and `your_turn`. A read, resent after a lost reply; a token that is not
+        a player's is PermissionDenied / NOT_A_PLAYER."""
+        request = service_pb2.ListMyGamesRequest(
+            status=status,  # type: ignore[arg-type]  # an int is a valid enum value on the wire
+            page_size=page_size, page_token=page_token)
+        return await self._resent("ListMyGames", request, service_pb2.ListMyGamesResponse)
+
+    async def iter_my_games(
+        self,
+        status: service_pb2.GameStatus | int = service_pb2.GAME_STATUS_UNSPECIFIED,
+        page_size: int = 0,
+    ) -> AsyncGenerator[service_pb2.MyGame, None]:
+        """Every game of this player's in `status` (unspecified: all), following the pages."""
+        token = ""
+        while True:
+            page = await self.list_my_games(status, page_size, token)
+            for game in page.games:
+                yield game
+            token = page.next_page_token
+            if not token:
+                return
+
+    async def stream_player_events(
+        self,
+        after_seq: int = 0,
+        resume: bool = True,
+        *,
+        on_reconnect: Callable[[RiskError, int], None] | None = None,
+    ) -> AsyncGenerator[player_games_pb2.PlayerEvent, None]:
+        """Everything that concerns this player across their games after `after_seq` (their
+        turns, invitations, games starting and ending), then live ones; reopened after the
+        last event yielded as `stream_events` is, so none is skipped or repeated. Keep the
+        last `seq` to resume from it later."""
+        async for event in self._resuming(
+                "StreamPlayerEvents",
+                lambda last: player_games_pb2.StreamPlayerEventsRequest(after_seq=last),
+                lambda reply: (reply.event,), after_seq, resume=resume,
+                on_reconnect=on_reconnect):
+            yield event
+
+    async def create_invitation(
+        self, game_id: str, seat: int, invitee: str = "", *, link: bool = False,
+        expires_in_seconds: int = 0,
+    ) -> player_games_pb2.Invitation:
+        """Host (host token, or the hosting player's): invite player `invitee` to a free seat,
+        or with `link` make an open-seat link whose `code` (in this reply only) lets whoever
+        holds it take the seat. Sent once: a resend could make a second invitation."""
+        request = player_games_pb2.CreateInvitationRequest(
+            game_id=game_id, seat=seat, invitee=invitee, link=link,
+            expires_in_seconds=expires_in_seconds)
+        return await self._unary("CreateInvitation", request, player_games_pb2.Invitation)
+
+    async def accept_invitation(
+        self, *, game_id: str = "", invitation_id: str = "", code: str = "",
+        display_name: str = "",
+    ) -> player_games_pb2.AcceptInvitationResponse:
+        """Take the invitation's seat for this player (by game and invitation id, or by a
+        link's `code` alone); the seat belongs to the player. Resent after a lost reply; if the
+        lost accept had landed, the resend meets INVITATION_CLOSED and the seat the player now
+        holds is returned (without a seat token: the player's own token acts for it)."""
+        request = player_games_pb2.AcceptInvitationRequest(
+            game_id=game_id, invitation_id=invitation_id, code=code, display_name=display_name)
+        lost = False
+        for attempt in range(1, JOIN_RETRY.attempts + 1):
+            try:
+                return await self._unary("AcceptInvitation", request,
+                                         player_games_pb2.AcceptInvitationResponse)
+            except RiskError as error:
+                if lost and error.reason == "INVITATION_CLOSED":
+                    held = await self._seat_held(game_id or code.split("-", 1)[0])
+                    if held is not None:
+                        return held
+                if error.code not in _LOST_REPLY or attempt == JOIN_RETRY.attempts:
+                    raise
+                lost = True
+                await asyncio.sleep(JOIN_RETRY.delay(attempt))
+        raise AssertionError("unreachable")
+
+    async def _seat_held(self, game_id: str) -> player_games_pb2.AcceptInvitationResponse | None:
+        game = await self._resent("GetGame", service_pb2.GetGameRequest(game_id=game_id),
+                                  service_pb2.GetGameResponse)
+        seats = {seat.seat: seat for seat in game.game.seats}
+        if game.viewer_seat < 0 or game.viewer_seat not in seats:
+            return None
+        return player_games_pb2.AcceptInvitationResponse(
+            game_id=game_id, seat=game.viewer_seat,
+            player_id=seats[game.viewer_seat].player_id)
+
+    async def decline_invitation(self, *, game_id: str = "", invitation_id: str = "",
+                                 code: str = "") -> player_games_pb2.Invitation:
+        """The invitee turns the invitation down. Resent after a lost reply (a decline that
+        had landed makes the resend INVITATION_CLOSED)."""
+        request = player_games_pb2.InvitationRequest(
+            game_id=game_id, invitation_id=invitation_id, code=code)
+        return await self._resent("DeclineInvitation", request, player_games_pb2.Invitation)
+
+    async def revoke_invitation(self, *, game_id: str = "", invitation_id: str = "",
+                                code: str = "") -> player_games_pb2.Invitation:
+        """Host: withdraw an invitation or link still open (resent as `decline_invitation`)."""
+        request = player_games_pb2.InvitationRequest(
+            game_id=game_id, invitation_id=invitation_id, code=code)
+        return await self._resent("RevokeInvitation", request, player_games_pb2.Invitation)
+
+    async def list_invitations(self, game_id: str = "") -> list[player_games_pb2.Invitation]:
+        """This player's pending invitations; with `game_id`, that game's (its host). A read,
+        resent after a lost reply."""
+        request = player_games_pb2.ListInvitationsRequest(game_id=game_id)
+        reply = await self._resent("ListInvitations", request,
+                                   player_games_pb2.ListInvitationsResponse)
+        return list(reply.invitations)
 
     async def ping(self) -> None:
         """One empty round trip through the service's interceptors."""
