@@ -1,4 +1,5 @@
-// The web app's entry: routes (#/ lobby, #/play/GAME, #/watch/GAME, #/replay/GAME), the one
+// The web app's entry: routes (#/ lobby, #/play/GAME, #/watch/GAME, #/replay/GAME, #/me the
+// player's games, #/invite/CODE an invitation link), the signed-in player in the header, the one
 // notice line where every error is shown in words, and the variants' descriptions from
 // ListVariants (fetched once: they change only with the service's rules version).
 
@@ -6,10 +7,21 @@ import { call, explain } from "./api.js";
 import { showLobby } from "./lobby.js";
 import { showGame } from "./game.js";
 import { showReplay } from "./replay.js";
+import { showInvitation, showMyGames } from "./mygames.js";
+import { player } from "./player.js";
 
 const main = document.getElementById("main");
 const notice = document.getElementById("notice");
 const connection = document.getElementById("connection");
+const signedIn = document.getElementById("signed-in");
+
+function showPlayer(entry) {
+  signedIn.textContent = entry ? entry.playerId : "";
+  signedIn.title = entry ? "signed in as this player" : "";
+  signedIn.hidden = !entry;
+}
+showPlayer(player.get());
+player.onChange(showPlayer);
 let noticeTimer = 0;
 
 export function say(message, kind = "error") {
@@ -47,19 +59,29 @@ export function variants() {
 }
 
 let leaving = () => {};
+let generation = 0;
+
+// Which route is showing: a view that awaited something checks it is still the current one
+// before it draws, so a slow view left for another (a tap on "My games" while a game loads)
+// never draws over the page that replaced it.
+export function routeNow() { return generation; }
 
 export function onLeave(stop) { leaving = stop; }
 
 async function route() {
+  generation++;
   leaving();
   leaving = () => {};
   say("");
   connectionState("");
   const [, view = "", gameId = ""] = location.hash.split("/");
   const id = decodeURIComponent(gameId);
+  main.className = "";
   try {
     if (view === "play" || view === "watch") await showGame(main, id, view);
     else if (view === "replay") await showReplay(main, id);
+    else if (view === "me") await showMyGames(main);
+    else if (view === "invite") await showInvitation(main, id);
     else await showLobby(main);
   } catch (error) {
     sayError(error);

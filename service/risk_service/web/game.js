@@ -5,22 +5,33 @@
 // whose decision it is the legal actions of ListLegalActions,
 // chosen by clicking regions (a first region, then a target where the action has one) and
 // picking a count where the action has a range. Holding several seats (a game created with
-// "every seat on this device") the view acts for whichever of them is asked.
+// "every seat on this device") the view acts for whichever of them is asked. A signed-in
+// player's seat is played with the player's token (player.js), on any device; in a
+// correspondence game the seat may go on vacation and come back (StartVacation, EndVacation).
 
 import { ApiError, call, tokens } from "./api.js";
-import { connectionState, onLeave, say, sayError, variants } from "./app.js";
+import { connectionState, onLeave, routeNow, say, sayError, variants } from "./app.js";
 import { Board, NEUTRAL_COLOUR, SEAT_COLOURS } from "./board.js";
 import { Feed } from "./feed.js";
 import { SeatSession } from "./session.js";
 import { el, statusWord } from "./dom.js";
 import * as V from "./variants.js";
+import { player, when } from "./player.js";
 
 const LOG_LIMIT = 400; // entries kept on the page; the export has them all
 
 export async function showGame(main, gameId, mode) {
+  const route = routeNow();
   const known = await variants();
   const held = mode === "play" ? tokens.of(gameId) : {};
   const seats = Object.entries(held.seats || {}).map(([s, t]) => [Number(s), t]);
+  if (mode === "play" && !seats.length && player.get()) {
+    // the player's own seat, if they hold one: GetGame with their token names it
+    const mine = await call("GetGame", { gameId }, player.token());
+    const seat = mine.viewerSeat ?? 0;
+    if (seat >= 0) seats.push([seat, player.token()]);
+  }
+  if (routeNow() !== route) return;
   if (mode === "play" && !seats.length) {
     say("this browser holds no seat in this game: watching instead", "info");
     location.hash = `#/watch/${gameId}`;
@@ -28,7 +39,7 @@ export async function showGame(main, gameId, mode) {
   }
   const view = new GameView(main, gameId, mode, seats, known);
   onLeave(() => view.stop());
-  await view.start();
+  await view.start(route);
 }
 
 class GameView {
@@ -58,8 +69,9 @@ class GameView {
 
   get token() { return this.seats.get(this.actingSeat) || ""; }
 
-  async start() {
+  async start(route) {
     const first = await call("GetGame", { gameId: this.gameId }, this.firstToken());
+    if (routeNow() !== route) return;
     this.variant = this.known.byEnum.get(String(first.game.variant));
     if (!this.variant) throw new Error(`this service does not describe variant ${first.game.variant}`);
     this.name = this.variant.name;
@@ -104,10 +116,12 @@ class GameView {
     this.windowBox = el("section", { id: "windows", hidden: true });
     this.hand = el("ul", { class: "cards", id: "hand" });
     this.log = el("ol", { class: "log", id: "log" });
+    this.vacationBox = el("section", { id: "vacation", hidden: true });
     const side = el("div", { class: "panel" });
     if (this.mode === "play") {
       side.append(el("section", { id: "actions" }, el("h2", {}, "Your move"), this.choices),
-        this.windowBox, el("section", {}, el("h2", {}, "Your cards"), this.hand));
+        this.windowBox, el("section", {}, el("h2", {}, "Your cards"), this.hand),
+        this.vacationBox);
     } else {
       side.append(this.windowBox);
     }
@@ -168,6 +182,41 @@ class GameView {
     }
     this.showHand();
     this.showWindows();
+    this.showVacation();
+  }
+
+  // A correspondence game with vacation days: the seat's days left, until when it is away,
+  // and a button to go or to come back.
+  showVacation() {
+    const s = this.summary || {};
+    const clock = s.clock || {};
+    const seat = this.seats.size ? [...this.seats.keys()][0] : -1;
+    const offered = this.mode === "play" && Number(clock.turnSeconds || 0) > 0 &&
+      Number(clock.vacationDays || 0) > 0 && statusWord(s.status) === "active" && seat >= 0;
+    this.vacationBox.hidden = !offered;
+    if (!offered) return;
+    const left = Number((s.vacationLeftMs || [])[seat] || 0);
+    const until = Number((s.vacationUntilMs || [])[seat] || 0);
+    const daysLeft = Math.floor(left / 86400000);
+    const away = until > Date.now();
+    const request = { gameId: this.gameId, seat };
+    const act = async (method, extra = {}) => {
+      try {
+        const reply = await call(method, { ...request, ...extra }, this.seats.get(seat));
+        this.apply({ game: reply.game, board: this.view });
+        this.refresh();
+      } catch (error) { sayError(error); }
+    };
+    const days = el("input", { name: "vacation_days", type: "number", min: "1",
+      max: String(Math.max(1, daysLeft)), value: "1" });
+    this.vacationBox.replaceChildren(el("h2", {}, "Vacation"),
+      el("p", { id: "vacation-state" }, away ? `On vacation until ${when(until)}; ` : "",
+        `${daysLeft} day${daysLeft === 1 ? "" : "s"} of vacation left in this game`),
+      away ? el("button", { id: "end-vacation", onclick: () => act("EndVacation") }, "Back now")
+        : el("div", { class: "choice" }, days, el("button", { id: "start-vacation",
+          disabled: daysLeft < 1 || undefined,
+          onclick: () => act("StartVacation", { days: Number(days.value || 1) }) },
+        "Go on vacation")));
   }
 
   cardName(id) {

@@ -1,12 +1,16 @@
 // The lobby: games listed and filtered by variant and status (ListGames, paged), a form that
 // creates a game with the variant's options as DescribeVariant describes them (defaults and
 // ranges), and seats taken with JoinGame. Every token lands in the browser's storage under its
-// game, so a reload (or the replay, later) still holds the seat.
+// game, so a reload (or the replay, later) still holds the seat. Signed in as a player
+// (player.js), the game is created and seats are taken with the player's token, so they are the
+// player's on every device (#/me lists them); seats may be bound to players at creation, and a
+// correspondence clock (a deadline per turn, vacation days, missed turns) set.
 
 import { call, tokens } from "./api.js";
 import { say, sayError, variants } from "./app.js";
 import { el, statusWord } from "./dom.js";
 import { caseOf } from "./variants.js";
+import { player } from "./player.js";
 
 const STATUSES = ["GAME_STATUS_WAITING", "GAME_STATUS_ACTIVE", "GAME_STATUS_FINISHED",
   "GAME_STATUS_ABANDONED", "GAME_STATUS_CANCELLED"];
@@ -92,6 +96,15 @@ async function createForm(container, known, refresh) {
       pattern: "[0-9]*", size: "12" })),
     el("label", {}, "spectator delay (events)", el("input", { name: "delay_events",
       type: "number", min: "0", value: "0" })),
+    el("label", { title: "player ids by seat, separated by commas; a bound seat is the " +
+      "player's at once" }, "players by seat (optional)",
+    el("input", { name: "seat_players", placeholder: "p-…, p-…", autocomplete: "off" })),
+    el("label", { title: "correspondence: each turn within this many hours (1 to 720)" },
+      "turn deadline (hours)", el("input", { name: "turn_hours", type: "number", min: "1",
+        max: "720", step: "any" })),
+    el("label", { title: "correspondence: days of vacation each seat may take" },
+      "vacation days", el("input", { name: "vacation_days", type: "number", min: "0",
+        max: "60" })),
     el("label", {}, "seats",
       el("select", { name: "seating" },
         el("option", { value: "one" }, "take seat 0"),
@@ -109,15 +122,25 @@ async function createForm(container, known, refresh) {
         spectatorDelayEvents: Number(data.get("delay_events") || 0),
         issueSeatTokens: data.get("seating") === "all",
       };
+      const seatPlayers = String(data.get("seat_players") || "").split(",")
+        .map((p) => p.trim());
+      if (seatPlayers.some(Boolean)) request.seatPlayers = seatPlayers;
+      const turnHours = Number(data.get("turn_hours") || 0);
+      if (turnHours) {
+        request.clock = { turnSeconds: Math.round(turnHours * 3600),
+          vacationDays: Number(data.get("vacation_days") || 0) };
+      }
       const seed = String(data.get("seed") || "").trim();
       if (seed) {
         if (!/^\d+$/.test(seed)) throw new Error("the seed is a whole number (0 to 2^64-1)");
         request.seed = seed; // a string: 64 bits do not fit a JavaScript number
       }
-      const reply = await call("CreateGame", request);
+      const reply = await call("CreateGame", request, player.token());
       const gameId = reply.game.gameId;
       tokens.save(gameId, { host: reply.hostToken });
-      if (request.issueSeatTokens) {
+      if (player.get() && seatPlayers.includes(player.get().playerId)) {
+        location.hash = `#/play/${gameId}`; // the player's own seat: their token plays it
+      } else if (request.issueSeatTokens) {
         const seats = Object.fromEntries((reply.seatTokens || []).map((t, i) => [i, t]));
         tokens.save(gameId, { seats });
         location.hash = `#/play/${gameId}`;
@@ -136,7 +159,11 @@ async function createForm(container, known, refresh) {
 
 export async function takeSeat(gameId, seat, name) {
   const reply = await call("JoinGame", { gameId, seat, displayName: name || `seat ${seat}`,
-    requestId: crypto.randomUUID() });
+    requestId: crypto.randomUUID() }, player.token());
+  if (reply.playerId) { // the seat is the player's: their token plays it on any device
+    location.hash = `#/play/${gameId}`;
+    return;
+  }
   const held = tokens.of(gameId).seats || {};
   tokens.save(gameId, { seats: { ...held, [reply.seat ?? 0]: reply.seatToken } });
   location.hash = `#/play/${gameId}`;
