@@ -31,6 +31,9 @@ import {
   type GameExport,
   GameExportSchema,
   GameStatus,
+  type GameSummary,
+  type ListMyGamesResponse,
+  type MyGame,
   type GetGameResponse,
   type ListGamesRequestSchema,
   type ListGamesResponse,
@@ -39,6 +42,13 @@ import {
   type SubmitActionResponse,
 } from "./gen/risk/v1/service_pb.js";
 import type { Variant } from "./gen/risk/v1/common_pb.js";
+import type { ClockOptionsSchema } from "./gen/risk/v1/lifecycle_pb.js";
+import type { IssuePlayerTokenResponse } from "./gen/risk/v1/players_pb.js";
+import type {
+  AcceptInvitationResponse,
+  Invitation,
+  PlayerEvent,
+} from "./gen/risk/v1/player_games_pb.js";
 import type { VariantDescription } from "./gen/risk/v1/variant_pb.js";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:50051";
@@ -102,6 +112,26 @@ export interface CreateGameOptions {
   spectatorDelayEvents?: number;
   spectatorDelaySeconds?: number;
   issueSeatTokens?: boolean;
+  /** Decision deadlines, time banks, or a correspondence clock (turnSeconds, vacationDays). */
+  clock?: MessageInitShape<typeof ClockOptionsSchema>;
+  /** Player ids by seat ("" for none): those seats are the players' at once (docs/players.md). */
+  seatPlayers?: string[];
+}
+
+/** Which invitation: its game and id, or an open-seat link's code alone. */
+export interface InvitationRef {
+  gameId?: string;
+  invitationId?: string;
+  code?: string;
+}
+
+export interface InviteOptions {
+  /** The player invited; omit with `link`. */
+  invitee?: string;
+  /** An open-seat link instead: the reply's `code` lets whoever holds it take the seat. */
+  link?: boolean;
+  /** How long it stays open (0: the service's default). */
+  expiresInSeconds?: bigint;
 }
 
 export interface SubmitOptions {
@@ -219,6 +249,8 @@ export class RiskClient {
       spectatorDelayEvents: extra.spectatorDelayEvents ?? 0,
       spectatorDelaySeconds: extra.spectatorDelaySeconds ?? 0,
       issueSeatTokens: extra.issueSeatTokens ?? false,
+      seatPlayers: extra.seatPlayers ?? [],
+      ...(extra.clock === undefined ? {} : { clock: extra.clock }),
     };
     if (extra.seed !== undefined) {
       request.seed = extra.seed;
@@ -380,6 +412,153 @@ export class RiskClient {
         ? (requests) => this.#connection.rpc.session(requests, this.#call({ timeoutMs: 0 }))
         : sessionOverWebSocket(overSocket, this.#token),
       gameId, options.afterSeq ?? 0n, options.acksOnly ?? false);
+  }
+
+  /**
+   * A player token from a service that issues its own (no identity provider: docs/players.md):
+   * a new player, or with this client's player token a fresh one for the same player. Use it
+   * as any token (`withToken(reply.token)`); seats joined with it belong to the player. Sent
+   * once: a resend could make a second player.
+   */
+  async issuePlayerToken(): Promise<IssuePlayerTokenResponse> {
+    return this.#unary(() => this.#connection.rpc.issuePlayerToken({}, this.#call()));
+  }
+
+  /**
+   * This seat stops its clocks for `days` whole days in a correspondence game; the summary
+   * says until when (`vacationUntilMs`). Resent after a lost reply: a start that landed makes
+   * the resend ALREADY_ON_VACATION, and the game is then read and returned.
+   */
+  async startVacation(gameId: string, days: number, seat?: number): Promise<GameSummary> {
+    const request = { gameId, days, ...(seat === undefined ? {} : { seat }) };
+    return this.#vacation(gameId, "ALREADY_ON_VACATION",
+      () => this.#connection.rpc.startVacation(request, this.#call()));
+  }
+
+  /** Back early from a vacation: resent as `startVacation` is (NOT_ON_VACATION: it landed). */
+  async endVacation(gameId: string, seat?: number): Promise<GameSummary> {
+    const request = { gameId, ...(seat === undefined ? {} : { seat }) };
+    return this.#vacation(gameId, "NOT_ON_VACATION",
+      () => this.#connection.rpc.endVacation(request, this.#call()));
+  }
+
+  async #vacation(gameId: string, landed: string,
+    call: () => Promise<{ game?: GameSummary }>): Promise<GameSummary> {
+    let lost = false;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const reply = await this.#unary(call);
+        if (reply.game === undefined) {
+          throw new Error("the service answered without the game");
+        }
+        return reply.game;
+      } catch (error) {
+        const failure = RiskError.from(error);
+        if (lost && failure.reason === landed) {
+          const game = (await this.getGame(gameId)).game;
+          if (game !== undefined) {
+            return game;
+          }
+        }
+        if (!failure.isTransient || attempt >= RESEND_BACKOFF.attempts) {
+          throw failure;
+        }
+        lost = true;
+        await sleep(RESEND_BACKOFF.delayMs(attempt));
+      }
+    }
+  }
+
+  /**
+   * One page of this player's games, latest activity first: each holds the summary (whose
+   * turn: `game.decision.seats`; until when: `game.deadlineMs`), the player's seat and
+   * `yourTurn`. A read, resent after a lost reply.
+   */
+  async listMyGames(request: { status?: GameStatus; pageSize?: number; pageToken?: string } = {}
+  ): Promise<ListMyGamesResponse> {
+    return this.#resending(() => this.#connection.rpc.listMyGames(request, this.#call()));
+  }
+
+  /** Every game of this player's (in `status`), following the pages. */
+  async *myGames(status?: GameStatus): AsyncGenerator<MyGame> {
+    let pageToken = "";
+    do {
+      const page = await this.listMyGames({ pageToken, ...(status === undefined ? {} : { status }) });
+      yield* page.games;
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+  }
+
+  /**
+   * Everything that concerns this player across their games after `afterSeq` (their turns,
+   * invitations, games starting and ending), then live ones; reopened after the last event
+   * yielded after a transient failure, as `streamEvents` is.
+   */
+  async *streamPlayerEvents(options: { afterSeq?: bigint; signal?: AbortSignal; backoff?: Backoff } = {}
+  ): AsyncGenerator<PlayerEvent> {
+    const backoff = options.backoff ?? STREAM_BACKOFF;
+    let afterSeq = options.afterSeq ?? 0n;
+    let failures = 0;
+    for (;;) {
+      try {
+        const call = this.#connection.rpc.streamPlayerEvents({ afterSeq },
+          this.#call({ timeoutMs: 0, signal: options.signal }));
+        for await (const reply of call) {
+          const event = reply.event;
+          if (event === undefined || event.seq <= afterSeq) {
+            continue;
+          }
+          afterSeq = event.seq;
+          failures = 0;
+          yield event;
+        }
+        return;
+      } catch (error) {
+        const failure = RiskError.from(error);
+        failures++;
+        if (options.signal?.aborted || !resumable(failure) || failures > backoff.attempts) {
+          throw failure;
+        }
+        await sleep(backoff.delayMs(failures), undefined, { signal: options.signal });
+      }
+    }
+  }
+
+  /**
+   * Host: invite a player to a free seat, or (`link`) make an open-seat link whose `code`, in
+   * this reply only, lets whoever holds it take the seat. Sent once.
+   */
+  async createInvitation(gameId: string, seat: number, options: InviteOptions = {}
+  ): Promise<Invitation> {
+    const request = { gameId, seat, invitee: options.invitee ?? "", link: options.link ?? false,
+      expiresInSeconds: options.expiresInSeconds ?? 0n };
+    return this.#unary(() => this.#connection.rpc.createInvitation(request, this.#call()));
+  }
+
+  /**
+   * Take the invitation's seat for this player. Resent after a lost reply; a resend that
+   * meets INVITATION_CLOSED is thrown (the seat may be the player's already: `getGame` says).
+   */
+  async acceptInvitation(which: InvitationRef, displayName = ""): Promise<AcceptInvitationResponse> {
+    const request = { ...which, displayName };
+    return this.#resending(() => this.#connection.rpc.acceptInvitation(request, this.#call()));
+  }
+
+  /** The invitee turns an invitation down (resent after a lost reply). */
+  async declineInvitation(which: InvitationRef): Promise<Invitation> {
+    return this.#resending(() => this.#connection.rpc.declineInvitation(which, this.#call()));
+  }
+
+  /** Host: withdraw an invitation or link still open (resent after a lost reply). */
+  async revokeInvitation(which: InvitationRef): Promise<Invitation> {
+    return this.#resending(() => this.#connection.rpc.revokeInvitation(which, this.#call()));
+  }
+
+  /** This player's pending invitations; with `gameId`, that game's (its host). */
+  async listInvitations(gameId = ""): Promise<Invitation[]> {
+    const reply = await this.#resending(() =>
+      this.#connection.rpc.listInvitations({ gameId }, this.#call()));
+    return reply.invitations;
   }
 
   /** The whole export of a finished game: every page, merged. */

@@ -4,6 +4,8 @@ export {
   CONFLICT_BACKOFF,
   type CreateGameOptions,
   type Decide,
+  type InvitationRef,
+  type InviteOptions,
   DEFAULT_BASE_URL,
   isGameEnd,
   isOver,
@@ -23,6 +25,8 @@ export * from "./gen/risk/v1/common_pb.js";
 export * from "./gen/risk/v1/errors_pb.js";
 export * from "./gen/risk/v1/game_pb.js";
 export * from "./gen/risk/v1/lifecycle_pb.js";
+export * from "./gen/risk/v1/players_pb.js";
+export * from "./gen/risk/v1/player_games_pb.js";
 export * from "./gen/risk/v1/service_pb.js";
 export * from "./gen/risk/v1/session_pb.js";
 export * from "./gen/risk/v1/variant_pb.js";
