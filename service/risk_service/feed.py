@@ -32,7 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 import redis.asyncio as aioredis
@@ -482,6 +482,46 @@ class FeedHub:
         self.feeds.clear()
         for reader in self.readers:
             await reader.close()
+
+
+def stored_entry(seq: int, fields: Fields) -> tuple[int, bytes]:
+    """A fact stream's entry as its readers take it from the hub: (seq, the stored bytes)."""
+    return seq, fields[b"f"]
+
+
+async def entries_after(hub: FeedHub, name: str, key: str,
+                        read: Callable[[int, int], Awaitable[list[tuple[int, bytes]]]],
+                        after: int, *, page: int, limit: int
+                        ) -> AsyncIterator[tuple[int, bytes]]:
+    """(seq, bytes) of every entry of the fact stream `key` after `after`: what `read(after,
+    page)` finds stored, then what the hub reads live, forever (the results feed and a
+    player's stream).
+
+    Subscribed before each backlog read, so backlog + live covers every entry (seqs remove
+    the overlap). A subscriber that falls `limit` entries behind the hub, or whose feed
+    Redis rolled back, is not cut off: it drops its subscription and reads on from the store
+    after the last seq it gave, subscribed afresh."""
+    while True:
+        sub = await hub.follow(name, key, stored_entry, limit)
+        try:
+            while True:
+                rows = await read(after, page)
+                for seq, data in rows:
+                    yield seq, data
+                    after = seq
+                if len(rows) < page:
+                    break
+            while True:
+                try:
+                    batch = await sub.next_batch()
+                except (OverflowError, FeedRolledBack):
+                    break
+                for seq, data in batch:
+                    if seq > after:
+                        yield seq, data
+                        after = seq
+        finally:
+            sub.feed.unsubscribe(sub)
 
 
 def reader_client(redis_url: str, block_ms: int, **kwargs: Any) -> aioredis.Redis:

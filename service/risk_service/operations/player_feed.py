@@ -43,7 +43,7 @@ from redis.asyncio.cluster import RedisCluster
 from risk_proto.risk.v1 import player_games_pb2
 from risk_rules import wire
 from risk_service.errors import Code, ServiceError, ServiceReason
-from risk_service.feed import FeedHub, FeedRolledBack, Fields
+from risk_service.feed import FeedHub, entries_after
 from risk_service.operations import player_facts
 from risk_service.operations.effects import Notifier
 from risk_service.operations.identity import Caller
@@ -90,10 +90,6 @@ def player_required(caller: Caller) -> str:
     raise ServiceError(Code.PERMISSION_DENIED, ServiceReason.NOT_A_PLAYER,
                        "this call needs a player credential (a JWT naming the player); "
                        "a seat, host or creator token names no player")
-
-
-def _entry(seq: int, fields: Fields) -> tuple[int, bytes]:
-    return seq, fields[b"f"]
 
 
 class Presence:
@@ -277,30 +273,12 @@ class PlayerFeed:
         that falls behind the hub resubscribes and reads on from the store (as StreamResults
         does)."""
         player = player_required(caller)
-        after = request.after_seq
-        key = self.keys.player(player, "feed")
-        while True:
-            sub = await self.hub.follow(f"p:{player}", key, _entry,
-                                        self.limits.subscriber_buffer)
-            try:
-                while True:
-                    page = await self.read(player, after, FEED_PAGE)
-                    for seq, data in page:
-                        yield _response(seq, data)
-                        after = seq
-                    if len(page) < FEED_PAGE:
-                        break
-                while True:
-                    try:
-                        batch = await sub.next_batch()
-                    except (OverflowError, FeedRolledBack):
-                        break
-                    for seq, data in batch:
-                        if seq > after:
-                            yield _response(seq, data)
-                            after = seq
-            finally:
-                sub.feed.unsubscribe(sub)
+        facts = entries_after(self.hub, f"p:{player}", self.keys.player(player, "feed"),
+                              lambda after, count: self.read(player, after, count),
+                              request.after_seq, page=FEED_PAGE,
+                              limit=self.limits.subscriber_buffer)
+        async for seq, data in facts:
+            yield _response(seq, data)
 
 
 def _response(seq: int, data: bytes) -> bytes:

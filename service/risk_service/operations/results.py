@@ -27,7 +27,7 @@ import structlog
 
 from risk_proto.risk.v1 import lifecycle_pb2, tournament_pb2
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
-from risk_service.feed import FeedHub, FeedRolledBack, Fields
+from risk_service.feed import FeedHub, entries_after
 from risk_service.operations.limits import Limits
 from risk_service.operations.tournament_facts import FINAL_KINDS, Fact
 from risk_service.store.tournament_store import TournamentStore
@@ -43,11 +43,6 @@ def check_label(label: str) -> None:
     if not 1 <= len(label) <= 64 or not all(c.isascii() and (c.isalnum() or c in "._-")
                                             for c in label):
         raise malformed("tournament must be 1 to 64 characters of A-Z a-z 0-9 . _ -")
-
-
-def fact_entry(seq: int, fields: Fields) -> tuple[int, bytes]:
-    """A results feed's entry as its streams take it from the hub: (seq, TournamentFact)."""
-    return seq, fields[b"f"]
 
 
 def unknown_tournament(label: str) -> ServiceError:
@@ -108,40 +103,17 @@ class Results:
     async def stream(self, request: tournament_pb2.StreamResultsRequest
                      ) -> AsyncIterator[bytes]:
         """Serialised StreamResultsResponse messages: every fact after `after_seq`, then new
-        ones as they are copied (the stream does not end by itself).
-
-        Subscribed before each backlog read, so backlog + live covers every fact (seqs
-        remove the overlap). A stream that falls `subscriber_buffer` facts behind the hub,
-        or whose feed Redis rolled back, is not cut off: it drops its subscription and reads
-        on from the store after the last seq it sent, subscribed afresh."""
+        ones as they are copied (the stream does not end by itself; feed.entries_after)."""
         label = request.tournament
         check_label(label)
         if not await self.store.exists(label):
             raise unknown_tournament(label)
-        after = request.after_seq
-        key = self.store.tkeys.feed(label)
-        while True:
-            sub = await self.hub.follow(f"t:{label}", key, fact_entry,
-                                        self.limits.subscriber_buffer)
-            try:
-                while True:
-                    page = await self.store.read_feed(label, after, FEED_PAGE)
-                    for seq, data in page:
-                        yield _response(seq, data)
-                        after = seq
-                    if len(page) < FEED_PAGE:
-                        break
-                while True:
-                    try:
-                        batch = await sub.next_batch()
-                    except (OverflowError, FeedRolledBack):
-                        break
-                    for seq, data in batch:
-                        if seq > after:
-                            yield _response(seq, data)
-                            after = seq
-            finally:
-                sub.feed.unsubscribe(sub)
+        facts = entries_after(self.hub, f"t:{label}", self.store.tkeys.feed(label),
+                              lambda after, count: self.store.read_feed(label, after, count),
+                              request.after_seq, page=FEED_PAGE,
+                              limit=self.limits.subscriber_buffer)
+        async for seq, data in facts:
+            yield _response(seq, data)
 
 
 def _response(seq: int, data: bytes) -> bytes:
