@@ -127,6 +127,9 @@ class Settings:
     max_bot_only_games: int = 16
     bot_only_move_ms: int = 100
     max_turns: int = 1000
+    # days a player may be on vacation across all their games in a calendar year (UTC), on
+    # top of each game's vacation_days (docs/lifecycle.md, "Vacation per year"); 0: no cap
+    vacation_days_per_year: int = 30
     # how often each process copies tournament facts a crash left uncopied (results feed)
     results_sweep_ms: int = 2000
     log_level: str = "info"
@@ -310,6 +313,9 @@ class Settings:
             raise ValueError(f"RISK_WORKERS={settings.workers} must be at least 1")
         if settings.redis_timeout_ms < 0:
             raise ValueError(f"RISK_REDIS_TIMEOUT_MS={settings.redis_timeout_ms} is negative")
+        if not 0 <= settings.vacation_days_per_year <= 366:
+            raise ValueError(f"RISK_VACATION_DAYS_PER_YEAR={settings.vacation_days_per_year} "
+                             "must be 0 (no yearly cap) to 366")
         if (settings.durability == "replica"
                 and 0 < settings.redis_timeout_ms <= settings.durability_timeout_ms):
             # a commit's WAIT holds its connection's replies for up to the durability timeout

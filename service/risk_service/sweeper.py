@@ -1,5 +1,6 @@
 """Each service process's background sweeper: deadlines, idle games, expired index entries,
-tournament facts and players' facts left uncopied, webhook notices left unqueued.
+tournament facts and players' facts left uncopied, webhook notices left unqueued, vacation
+reservations left unsettled.
 
 Every process runs one; they cooperate through Redis. A due deadline is taken under a short
 per-game lease so two processes rarely do the same work, and the commit's version check makes
@@ -74,6 +75,8 @@ class Sweeper:
             self.last_results_sweep = time.monotonic()
             await self.games.results.sweep()  # tournament facts a crash left uncopied
             await self.games.player_feed.sweep()  # players' facts a crash left uncopied
+            # yearly vacation reservations a StartVacation left unconfirmed when it died
+            await self.games.timers.vacations.sweep()
             if self.webhooks is not None:
                 await self.webhooks.sweep()  # notices a crash left in their games' hashes
         if (time.monotonic() - self.last_idle_scan) * 1000 >= self.idle_scan_ms:

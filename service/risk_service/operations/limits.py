@@ -49,6 +49,9 @@ class Limits:
     snapshot_every: int = 1
     # a replay (GetGame's at_version) keeps a game's state every this many versions in Redis
     replay_checkpoint_every: int = 32
+    # days a player may be on vacation across all their games in a calendar year (UTC), on
+    # top of each game's own vacation_days (operations/vacation.py); 0: no yearly cap
+    vacation_days_per_year: int = 30
 
     def retention(self, status_before: int) -> int:
         """How long a game ending now is kept (ms): a game that ends before it started

@@ -19,7 +19,7 @@ import secrets
 
 import structlog
 
-from risk_proto.risk.v1 import game_pb2, service_pb2
+from risk_proto.risk.v1 import game_pb2, lifecycle_pb2, service_pb2
 from risk_rules import wire
 from risk_rules.engine import Event, get_ruleset
 from risk_rules.lifecycle import (
@@ -43,6 +43,7 @@ from risk_service.operations.commit import (
 )
 from risk_service.operations.identity import Caller
 from risk_service.operations.records import ABANDONED, ACTIVE, WAITING
+from risk_service.operations.vacation import VacationAllowance
 from risk_service.operations.views import summary
 from risk_service.store.game_store import CommitOutcome, GameRecord
 
@@ -51,11 +52,19 @@ log = structlog.get_logger("games")
 BOT_LEASE_MS = 10_000  # one process plays a game's bots; another takes over after this
 
 
+def _seat_player(meta: lifecycle_pb2.GameMeta, seat: int) -> str | None:
+    """The player a seat is bound to (None: an anonymous seat)."""
+    return meta.seat_players[seat] or None if seat < len(meta.seat_players) else None
+
+
 class Timers:
     def __init__(self, commits: Committer, *, process_id: str) -> None:
         self.commits = commits
         self.store = commits.store
         self.process_id = process_id
+        self.vacations = VacationAllowance(
+            self.store, days_per_year=commits.limits.vacation_days_per_year,
+            clock_ms=commits.clock_ms)
         self.bot_runs: dict[str, asyncio.Task[None]] = {}
         # games of bots only this process plays (or is about to: a round being opened)
         self.bot_only: set[str] = set()
@@ -131,12 +140,16 @@ class Timers:
 
     async def start_vacation(self, request: service_pb2.StartVacationRequest, caller: Caller
                              ) -> service_pb2.StartVacationResponse:
-        """The caller's seat stops its clocks in this game for `days` whole days."""
+        """The caller's seat stops its clocks in this game for `days` whole days; a seat
+        bound to a player draws them from the player's year too (operations/vacation.py)."""
         if request.days < 1:
             raise malformed("days: at least 1")
         seat_asked = request.seat if request.HasField("seat") else None
+        # one instant for the reservation and the commit: the vacation's `until` is the
+        # reservation's id, so it must be the one the game records
+        now = self.commits.clock_ms()
 
-        def build(record: GameRecord) -> Change | None:
+        def checked(record: GameRecord) -> tuple[int, lifecycle_pb2.GameMeta]:
             seat = self._vacation_seat(record, caller, seat_asked)
             meta = records.decode_meta(record)
             if not clocks.correspondence(meta) or not meta.clock.vacation_days:
@@ -145,7 +158,6 @@ class Timers:
             if meta.bot_seats[seat]:
                 raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.VACATION_NOT_OFFERED,
                                    f"the service's bot plays seat {seat}")
-            now = self.commits.clock_ms()
             if clocks.on_vacation(meta, seat, now):
                 raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.ALREADY_ON_VACATION,
                                    f"seat {seat} is on vacation until "
@@ -155,33 +167,69 @@ class Timers:
                 raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.VACATION_EXHAUSTED,
                                    f"seat {seat} has {days_left} whole days of vacation left",
                                    {"days_left": str(days_left)})
+            return seat, meta
+
+        def build(record: GameRecord) -> Change | None:
+            seat, meta = checked(record)
             events = clocks.start_vacation(meta, seat, request.days, now)
             return Change(record, records.decode_state(record), meta, record.status, events,
                           lifecycle_entry("vacation"))
 
-        record = await self.commits.lifecycle_commit(request.game_id, build)
+        # the game's own refusals come first; then the player's year, then the commit
+        seat, meta = checked(await self.commits.load(request.game_id))
+        player = _seat_player(meta, seat) if self.vacations.enabled else None
+        if player is None:
+            record = await self.commits.lifecycle_commit(request.game_id, build)
+        else:
+            until = await self.vacations.reserve(player, request.game_id, seat, request.days,
+                                                 now)
+            try:
+                record = await self.commits.lifecycle_commit(request.game_id, build)
+            except BaseException:
+                await self.vacations.release_if_not_committed(player, request.game_id, seat,
+                                                              until)
+                raise
+            await self.vacations.confirm(player, request.game_id, seat, until,
+                                         days=request.days, now=now)
         assert record is not None  # build refuses rather than returning None
         return service_pb2.StartVacationResponse(
             game=summary(record, records.decode_state(record)))
 
     async def end_vacation(self, request: service_pb2.EndVacationRequest, caller: Caller
                            ) -> service_pb2.EndVacationResponse:
-        """The caller's seat is back: its clocks run again, the unused time returned."""
+        """The caller's seat is back: its clocks run again, the unused time returned (to the
+        player's year too)."""
         seat_asked = request.seat if request.HasField("seat") else None
+        now = self.commits.clock_ms()
+        ended: dict[str, int] = {}
 
         def build(record: GameRecord) -> Change | None:
             seat = self._vacation_seat(record, caller, seat_asked)
             meta = records.decode_meta(record)
-            now = self.commits.clock_ms()
             if not clocks.on_vacation(meta, seat, now):
                 raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.NOT_ON_VACATION,
                                    f"seat {seat} is not on vacation")
+            ended.update(seat=seat, until=meta.vacation_until_ms[seat])
             events = clocks.end_vacation(meta, seat, now)
             return Change(record, records.decode_state(record), meta, record.status, events,
                           lifecycle_entry("vacation_end"))
 
+        player = None
+        if self.vacations.enabled:
+            before = await self.commits.load(request.game_id)
+            seat = self._vacation_seat(before, caller, seat_asked)
+            player = _seat_player(records.decode_meta(before), seat)
+            held = None if player is None else await self.vacations.held(
+                player, request.game_id, seat)
+            if player is not None and held is not None:
+                # a StartVacation that died before confirming: live first, so no sweeper
+                # returns in full a vacation partly taken
+                await self.vacations.reconcile(player, request.game_id, seat, held)
         record = await self.commits.lifecycle_commit(request.game_id, build)
         assert record is not None
+        if player is not None:
+            await self.vacations.ended(player, request.game_id, ended["seat"], ended["until"],
+                                       now)
         return service_pb2.EndVacationResponse(
             game=summary(record, records.decode_state(record)))
 

@@ -359,6 +359,7 @@ async def start(settings: Settings, redis_url: str) -> App:
             max_turns=settings.max_turns,
             snapshot_every=settings.snapshot_every,
             replay_checkpoint_every=settings.replay_checkpoint_every,
+            vacation_days_per_year=settings.vacation_days_per_year,
         ),
         on_replay=metrics.replay_steps,
         on_conflict=metrics.commit_conflict,

@@ -134,6 +134,12 @@ class Keys:
         players' streams (operations/player_feed.py); the sweeper reads it."""
         return f"{self._ix(bucket)}:ppend"
 
+    def vacation_pending(self, bucket: int = 0) -> str:
+        """Sorted set: `[player, game id, seat, until]` (JSON) -> when a StartVacation
+        reserved time from the player's yearly allowance (ms), until the game's commit is
+        confirmed or the reservation returned (operations/vacation.py); the sweeper reads it."""
+        return f"{self._ix(bucket)}:vpend"
+
     def webhook(self, endpoint: str, part: str) -> str:
         """One key of a webhook endpoint's queue (notify/queue.py names the parts: `due`,
         `msg`, `meta`, `done`, `dead`, `stats`, `gone`). All of an endpoint's keys share the

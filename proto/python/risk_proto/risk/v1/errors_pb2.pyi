@@ -62,6 +62,7 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     INVITATION_EXPIRED: _ClassVar[ServiceReason]
     INVITATION_CLOSED: _ClassVar[ServiceReason]
     NOT_INVITED: _ClassVar[ServiceReason]
+    YEARLY_VACATION_EXHAUSTED: _ClassVar[ServiceReason]
 
 class RuleReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -204,6 +205,7 @@ INVITATION_NOT_FOUND: ServiceReason
 INVITATION_EXPIRED: ServiceReason
 INVITATION_CLOSED: ServiceReason
 NOT_INVITED: ServiceReason
+YEARLY_VACATION_EXHAUSTED: ServiceReason
 RULE_REASON_UNSPECIFIED: RuleReason
 GAME_OVER: RuleReason
 NOT_YOUR_TURN: RuleReason
