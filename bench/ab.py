@@ -44,9 +44,10 @@ FIGURES = (("moves_per_s", "moves/s, unary", "{:,.0f}"),
            ("redis_cpu_per_1000_moves", "Redis CPU s per 1,000 moves, unary", "{:.3f}"))
 
 
-def worktree(rev: str) -> Path:
-    """A checkout of `rev` under bench/.scratch (made once, moved to `rev` each run)."""
-    path = ROOT / "bench" / ".scratch" / "ab-base"
+def worktree(rev: str, name: str = "ab-base") -> Path:
+    """A checkout of `rev` under bench/.scratch/`name` (made once, moved to `rev` each run;
+    a benchmark of its own names its own, so two runs at once never move each other's)."""
+    path = ROOT / "bench" / ".scratch" / name
     if not (path / ".git").exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--force", "--detach",

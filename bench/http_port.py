@@ -1,14 +1,17 @@
-"""The HTTP port against gRPC: SubmitAction and StreamEvents delivery over Connect (binary and
-JSON, HTTP/1.1) ÷ the same over gRPC, in one run on one service process (issue 17, Measured).
+"""Every transport against gRPC, and against itself at another commit: SubmitAction and
+StreamEvents delivery over gRPC, Connect (binary and JSON, HTTP/1.1), gRPC-Web and WebSockets,
+in one run (issue 17, Measured; issue 33: server CPU per call per transport, before and after).
 
     python bench/http_port.py [--quick] [--clients 16] [--seconds 8] [--subscribers 50]
                               [--burst 300]
+    python bench/http_port.py --base REV [--rounds 3] ...   # this checkout ÷ commit REV
 
 Starts its own redis-server (AOF on, `appendfsync everysec`) and one `python -m risk_service`
 process serving both ports (RISK_HTTP_LISTEN on a free port), then, for each transport —
-`grpc` (grpc.aio), `connect-proto` and `connect-json` (connectrpc's own client on pyqwest,
-HTTP/1.1, no compression either way, as the service's HTTP port is used by a browser's fetch
-or curl) — measures:
+`grpc` (grpc.aio), `connect-proto`, `connect-json` and `grpc-web` (connectrpc's own client on
+pyqwest, HTTP/1.1, no compression either way, as the service's HTTP port is used by a
+browser's fetch or curl), and `websocket` (risk_testing's WebSocket client: each move on its
+seat's acks-only Session socket, each spectator a StreamEvents socket) — measures:
 
 1. SubmitAction throughput: `--clients` calls in flight, each playing 4-seat classic games one
    after the other, from plans the engine made ahead of time from each game's seed
@@ -30,6 +33,14 @@ median of those over the rounds. The client (this process)
 shares the machine with the service, so throughput is bounded by both; the server's CPU per
 message is the figure that does not depend on the client's speed. Load average is printed at
 the start and the end.
+
+With `--base REV` the service of commit REV (checked out into a git worktree,
+bench/.scratch/http-port-base, by bench/ab.py's `worktree`) and this checkout's take turns,
+the order swapped each round, each round on a fresh redis-server and service of its own; the
+clients, plans and seeds are this checkout's for both sides, so only the service differs.
+Printed per round and as medians over the rounds: the server's CPU per SubmitAction (per
+move, on a WebSocket Session) and per delivered StreamEvents message, per transport, new ÷
+base, with the load averages.
 """
 
 from __future__ import annotations
@@ -39,6 +50,7 @@ import asyncio
 import math
 import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -51,12 +63,16 @@ if str(ROOT) not in sys.path:
 
 import grpc  # noqa: E402 - needs ROOT on sys.path
 from connectrpc.compat import google_protobuf_binary_codec, google_protobuf_json_codec  # noqa: E402
+from connectrpc.protocol import ProtocolType  # noqa: E402
 from pyqwest import Client, HTTPTransport  # noqa: E402
 
-from bench.common import stack  # noqa: E402 - needs ROOT
+from bench.ab import python_path, worktree  # noqa: E402 - needs ROOT
+from bench.common import stack  # noqa: E402
 from bench.service import (  # noqa: E402
     CpuMeter,
     Game,
+    Plan,
+    WsSeatSessions,
     cpu_seconds,
     make_plan,
     new_game,
@@ -64,12 +80,14 @@ from bench.service import (  # noqa: E402
     percentile,
     say,
 )
-from risk_proto.risk.v1 import service_pb2  # noqa: E402
+from risk_proto.risk.v1 import game_pb2, service_pb2  # noqa: E402
 from risk_proto.risk.v1.service_connect import RiskServiceClient  # noqa: E402
 from risk_service.redis_server import free_port  # noqa: E402
 from risk_testing.rpc import create_request  # noqa: E402
+from risk_testing.wsclient import BINARY, WebSocket  # noqa: E402
 
-TRANSPORTS = ("grpc", "connect-proto", "connect-json")
+TRANSPORTS = ("grpc", "connect-proto", "connect-json", "grpc-web", "websocket")
+STREAM_EVENTS = "/risk.v1.RiskService/StreamEvents"
 CALL_TIMEOUT_S = 30.0
 PLAYERS = 4
 DELIVERY_WAIT_S = 15.0
@@ -85,6 +103,10 @@ class Transport:
         self.kind = kind
         self.channel: grpc.aio.Channel | None = None
         self.http: HTTPTransport | None = None
+        self.http_port = int(http_url.rpartition(":")[2])
+        self.sessions: dict[str, WsSeatSessions] = {}  # websocket: each game's seats' sockets
+        if kind == "websocket":
+            return
         if kind == "grpc":
             # one HTTP/2 connection per subscriber group is not needed: 256 streams fit one
             self.channel = grpc.aio.insecure_channel(target)
@@ -98,7 +120,25 @@ class Transport:
         self.client = RiskServiceClient(http_url, codec=codec, accept_compression=[],
                                         send_compression=None,
                                         http_client=Client(self.http),
+                                        protocol=(ProtocolType.GRPC_WEB if kind == "grpc-web"
+                                                  else ProtocolType.CONNECT),
                                         timeout_ms=int(CALL_TIMEOUT_S * 1000))
+
+    async def play(self, game: Game) -> int:
+        """The game's next planned move; the new version. Over WebSockets, on the deciding
+        seat's acks-only Session (every seat's socket opened at the game's first move)."""
+        if self.kind != "websocket":
+            request, metadata = game.request()
+            return await self.submit(request, metadata[0][1].removeprefix("Bearer "))
+        sessions = self.sessions.get(game.game_id)
+        if sessions is None:
+            sessions = self.sessions[game.game_id] = WsSeatSessions(self.http_port,
+                                                                    acks_only=True)
+            await sessions.open(lambda: None, game, game.start_seq)
+        answer = await sessions.submit(game)
+        if answer.WhichOneof("kind") != "ack":
+            raise RuntimeError(f"the session refused the move: {answer.error.status!r}")
+        return int(service_pb2.SubmitActionResponse.FromString(answer.ack.submitted).version)
 
     async def submit(self, request: service_pb2.SubmitActionRequest, token: str) -> int:
         """The new version."""
@@ -113,13 +153,27 @@ class Transport:
 
     def stream(self, request: service_pb2.StreamEventsRequest
                ) -> AsyncIterator[service_pb2.StreamEventsResponse]:
+        if self.kind == "websocket":
+            return self._socket_stream(request)
         if self.kind == "grpc":
             call: AsyncIterator[service_pb2.StreamEventsResponse] = self.stub.StreamEvents(
                 request)
             return call
         return self.client.stream_events(request)
 
+    async def _socket_stream(self, request: service_pb2.StreamEventsRequest
+                             ) -> AsyncIterator[service_pb2.StreamEventsResponse]:
+        ws = await WebSocket.connect("127.0.0.1", self.http_port, STREAM_EVENTS)
+        try:
+            ws.send(request.SerializeToString())
+            while (message := await ws.receive()).opcode == BINARY:
+                yield service_pb2.StreamEventsResponse.FromString(message.data)
+        finally:
+            ws.writer.close()
+
     async def close(self) -> None:
+        for sessions in self.sessions.values():
+            await sessions.close()
         if self.channel is not None:
             await self.channel.close()
         if self.http is not None:
@@ -205,11 +259,9 @@ async def submit_phase(transport: Transport, slots: list[Slot], seconds: float, 
             if game is None:
                 figures.notes.append("a slot used up its planned actions (raise --plan)")
                 return
-            request, metadata = game.request()
-            token = metadata[0][1].removeprefix("Bearer ")
             t0 = time.perf_counter()
             try:
-                game.version = await transport.submit(request, token)
+                game.version = await transport.play(game)
             except Exception as error:  # any refusal ends this game's run
                 game.broken = f"{type(error).__name__}: {error} (at step {game.step})"
                 return
@@ -229,8 +281,20 @@ async def submit_phase(transport: Transport, slots: list[Slot], seconds: float, 
     return figures
 
 
+_PLANS: dict[tuple[int, int], Plan] = {}
+
+
+def plan_for(options: game_pb2.GameOptions, seed: int, length: int) -> Plan:
+    """`make_plan`, made once per seed and length in a run (each side of `--base` replays the
+    same games)."""
+    key = (seed, length)
+    if key not in _PLANS:
+        _PLANS[key] = make_plan(options, seed, length)
+    return _PLANS[key]
+
+
 async def submits(args: argparse.Namespace, transports: dict[str, Transport], pid: int,
-                  meter: CpuMeter) -> None:
+                  meter: CpuMeter, first_round: int = 0) -> list[dict[str, Figures]]:
     say(f"\n== 1. SubmitAction, {args.clients} in flight ({args.clients} classic games of "
         f"{PLAYERS} seats), {args.seconds:g} s per phase, {args.rounds} round(s)")
     grpc_stub = transports["grpc"].stub
@@ -242,7 +306,7 @@ async def submits(args: argparse.Namespace, transports: dict[str, Transport], pi
         games: list[Game] = []
         while sum(len(g.plan) for g in games) < args.plan:  # a game over ends its plan early
             game = await new_game(grpc_stub, seed, PLAYERS)
-            game.plan = make_plan(options, seed, args.plan - sum(len(g.plan) for g in games))
+            game.plan = plan_for(options, seed, args.plan - sum(len(g.plan) for g in games))
             games.append(game)
             seed += 1
         slots.append(Slot(games))
@@ -252,7 +316,7 @@ async def submits(args: argparse.Namespace, transports: dict[str, Transport], pi
     for kind in TRANSPORTS:  # warm each transport's connections and code paths
         await submit_phase(transports[kind], slots, args.warmup, pid, record=False)
     rounds: list[dict[str, Figures]] = []
-    for round_ in range(args.rounds):
+    for round_ in range(first_round, first_round + args.rounds):
         measured: dict[str, Figures] = {}
         for kind in rotated(round_):
             meter.start()
@@ -264,6 +328,7 @@ async def submits(args: argparse.Namespace, transports: dict[str, Transport], pi
             measured[kind] = figures
         rounds.append(measured)
     ratios("SubmitAction", "call", rounds)
+    return rounds
 
 
 # ---- 2. StreamEvents delivery ----------------------------------------------------------------
@@ -297,7 +362,7 @@ async def subscribe(transport: Transport, request: service_pb2.StreamEventsReque
 async def delivery(args: argparse.Namespace, transport: Transport, driver: Transport,
                    seed: int, pid: int) -> Figures:
     game = await new_game(driver.stub, seed, PLAYERS)
-    game.plan = make_plan(create_request(players=PLAYERS).options, seed, args.burst)
+    game.plan = plan_for(create_request(players=PLAYERS).options, seed, args.burst)
     request = service_pb2.StreamEventsRequest(game_id=game.game_id, after_seq=0)
     subs = [Subscriber() for _ in range(args.subscribers)]
     tasks = [asyncio.create_task(subscribe(transport, request, s, game.version)) for s in subs]
@@ -339,13 +404,13 @@ async def delivery(args: argparse.Namespace, transport: Transport, driver: Trans
     return figures
 
 
-async def deliveries(args: argparse.Namespace, transports: dict[str, Transport], pid: int
-                     ) -> None:
+async def deliveries(args: argparse.Namespace, transports: dict[str, Transport], pid: int,
+                     first_round: int = 0) -> list[dict[str, Figures]]:
     say(f"\n== 2. StreamEvents delivery, {args.subscribers} spectator streams per transport, "
         f"a burst of {args.burst} actions submitted back to back over gRPC")
     rounds: list[dict[str, Figures]] = []
     seed = args.seed + 100_000
-    for round_ in range(args.rounds):
+    for round_ in range(first_round, first_round + args.rounds):
         measured: dict[str, Figures] = {}
         for kind in rotated(round_):
             figures = await delivery(args, transports[kind], transports["grpc"], seed, pid)
@@ -356,6 +421,7 @@ async def deliveries(args: argparse.Namespace, transports: dict[str, Transport],
             measured[kind] = figures
         rounds.append(measured)
     ratios("StreamEvents", "message", rounds)
+    return rounds
 
 
 # ---- main ---------------------------------------------------------------------------------
@@ -381,38 +447,91 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
     parser.add_argument("--log-level", default="info",
                         help="the service's RISK_LOG_LEVEL (info: one log line per RPC)")
+    parser.add_argument("--base", help="also run commit BASE's service, alternating with this "
+                                       "checkout's each round, and print new ÷ base")
     args = parser.parse_args(argv)
     args.seconds = args.seconds or (3.0 if args.quick else 8.0)
     args.subscribers = args.subscribers or (20 if args.quick else 50)
     args.burst = args.burst or (100 if args.quick else 300)
     args.rounds = args.rounds or (1 if args.quick else 3)
-    total_s = 3 * args.rounds * args.seconds + 3 * args.warmup
-    args.plan = args.plan or math.ceil(4000 * total_s / args.clients) + 50
+    runs = 1 if args.base else args.rounds  # with --base: one round per service started
+    total_s = len(TRANSPORTS) * (runs * args.seconds + args.warmup)
+    args.plan = args.plan or math.ceil(3000 * total_s / args.clients) + 50
     return args
 
 
-async def run(args: argparse.Namespace, target: str, http_url: str, pids: dict[str, list[int]]
-              ) -> None:
+Sections = dict[str, list[dict[str, Figures]]]  # "submit"/"deliver" -> rounds -> transport
+
+
+async def run(args: argparse.Namespace, target: str, http_url: str,
+              pids: dict[str, list[int]], first_round: int = 0) -> Sections:
     pid = pids["server"][0]
     transports = {kind: Transport(kind, target, http_url) for kind in TRANSPORTS}
     meter = CpuMeter({**pids, "client": [os.getpid()]})
     try:
-        await submits(args, transports, pid, meter)
-        await deliveries(args, transports, pid)
+        return {"submit": await submits(args, transports, pid, meter, first_round),
+                "deliver": await deliveries(args, transports, pid, first_round)}
     finally:
         for transport in transports.values():
             await transport.close()
 
 
+def serve_and_run(args: argparse.Namespace, first_round: int = 0, root: Path = ROOT,
+                  side: str = "") -> Sections:
+    """A fresh redis-server and service (`root`'s code) for one run of the sections."""
+    http_port = free_port()
+    with stack({**vars(args), "side": side or "new"}, args.log_level,
+               RISK_HTTP_LISTEN=f"127.0.0.1:{http_port}", PYTHONPATH=python_path(root)) as st:
+        assert st.redis.pid is not None
+        return asyncio.run(run(args, st.service.target, f"http://127.0.0.1:{http_port}",
+                               {"server": [st.service_pid], "redis": [st.redis.pid]},
+                               first_round))
+
+
+SECTIONS = (("submit", "server CPU per SubmitAction (websocket: per Session move)", "call"),
+            ("deliver", "server CPU per delivered StreamEvents message", "message"))
+
+
+def against_base(args: argparse.Namespace) -> None:
+    """`--base`: the two services in turn, the order swapped each round; new ÷ base."""
+    rounds, args.rounds = args.rounds, 1
+    head = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    base = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", args.base],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    roots = {"new": ROOT, "base": worktree(args.base, "http-port-base")}
+    say(f"new: {head} (this checkout); base: {base} ({roots['base']}); {rounds} round(s)")
+    results: dict[str, list[Sections]] = {"new": [], "base": []}
+    for i in range(rounds):
+        order = ("new", "base") if i % 2 == 0 else ("base", "new")
+        for side in order:
+            say(f"\n-- round {i + 1}, {side}: {load_line()}")
+            results[side].append(serve_and_run(args, i, roots[side], side))
+        for section, label, _unit in SECTIONS:
+            new, old = results["new"][-1][section][0], results["base"][-1][section][0]
+            say(f"round {i + 1} ({', '.join(order)}), {label}, new ÷ base: " + "; ".join(
+                f"{kind} {new[kind].cpu_us:.0f}/{old[kind].cpu_us:.0f} µs = "
+                f"{new[kind].cpu_us / old[kind].cpu_us:.3f}" for kind in TRANSPORTS))
+    say(f"\n== medians of {rounds} round(s), new {head} ÷ base {base}; {load_line()}")
+    for section, label, unit in SECTIONS:
+        say(f"{label}:")
+        for kind in TRANSPORTS:
+            new_us = [r[section][0][kind].cpu_us for r in results["new"]]
+            old_us = [r[section][0][kind].cpu_us for r in results["base"]]
+            each = [n / o for n, o in zip(new_us, old_us, strict=True)]
+            say(f"  {kind:<14} new {statistics.median(new_us):6.0f} µs | base "
+                f"{statistics.median(old_us):6.0f} µs per {unit} | new ÷ base "
+                f"{statistics.median(new_us) / statistics.median(old_us):.3f} (rounds: "
+                f"{', '.join(f'{v:.3f}' for v in each)})")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    http_port = free_port()
     say(f"start: {load_line()}")
-    with stack(vars(args), args.log_level,
-               RISK_HTTP_LISTEN=f"127.0.0.1:{http_port}") as st:
-        assert st.redis.pid is not None
-        asyncio.run(run(args, st.service.target, f"http://127.0.0.1:{http_port}",
-                        {"server": [st.service_pid], "redis": [st.redis.pid]}))
+    if args.base:
+        against_base(args)
+    else:
+        serve_and_run(args)
     say(f"end: {load_line()}")
     return 0
 
