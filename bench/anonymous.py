@@ -231,7 +231,10 @@ async def replay(args: argparse.Namespace, target: str, window: Window,
 def _streamer_main(target: str, streams: int, seconds: float, out: Any) -> None:
     async def run() -> dict[str, int]:
         codes: dict[str, int] = {}
-        channels = [grpc.aio.insecure_channel(target) for _ in range(max(1, streams // 90))]
+        # a connection of its own per 90 streams (channels with equal arguments would share
+        # one, and the service bounds the streams of one connection)
+        channels = [grpc.aio.insecure_channel(target, options=[
+            ("grpc.use_local_subchannel_pool", 1)]) for _ in range(max(1, streams // 90))]
         calls = []
         for i in range(streams):
             stub = new_stub(channels[i % len(channels)])
