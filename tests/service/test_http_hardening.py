@@ -6,6 +6,7 @@ process, as the outside attack was."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import struct
 import time
@@ -156,6 +157,28 @@ async def test_oversized_heads_are_refused_without_stalling_others(
     writer.write(PING_REQUEST)
     assert (await reader.readline()).startswith(b"HTTP/1.1 200")
     writer.close()
+
+
+async def test_a_head_growing_past_the_limit_is_answered_431(
+        make_service: ServiceFactory, redis_client: object) -> None:
+    """A request head sent a line at a time past RISK_HTTP_MAX_HEADER_BYTES (4 KiB here) is
+    answered 431 Request Header Fields Too Large and the connection closed, once the limit is
+    passed rather than when the head ends."""
+    service = make_service(http=True, RISK_HTTP_MAX_HEADER_BYTES="4096")
+    reader, writer = await _open(service)
+    writer.write(b"POST /risk.v1.RiskService/Ping HTTP/1.1\r\nHost: x\r\n")
+    reply = b""
+    for i in range(200):  # 200 KiB at most; a line each time the server has read the last
+        writer.write(b"X-Filler-%03d: %s\r\n" % (i, b"a" * 1000))
+        await writer.drain()
+        with contextlib.suppress(TimeoutError):
+            reply = await asyncio.wait_for(reader.read(65536), 0.05)
+        if reply:
+            break
+    reply += await _until_closed(reader, 5)
+    writer.close()
+    assert reply.startswith(b"HTTP/1.1 431"), reply[:100]
+    assert i < 30, f"answered after {i + 1} KiB of headers"
 
 
 async def test_pipelined_requests_nobody_reads_hold_bounded_memory(

@@ -21,7 +21,7 @@ from typing import Any
 import grpc
 import pytest
 from google.rpc import error_details_pb2
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from websockets.protocol import Protocol
 
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, session_pb2
@@ -473,7 +473,7 @@ async def test_an_upgrade_leaves_no_http_protocol_for_the_collector() -> None:
     port = HttpPort({}, Chain(), max_message_bytes=65536, origins=frozenset())
     bound = await port.start("127.0.0.1:0", grace_s=1)
     assert port.server is not None
-    http_protocols = (H11Protocol, ConnectionGuard, Protocol)
+    http_protocols = (HttpToolsProtocol, ConnectionGuard, Protocol)
     gc.collect()
     gc.disable()
     try:

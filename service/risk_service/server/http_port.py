@@ -22,20 +22,24 @@ Over HTTP/1.1 a connection carries one call at a time, so the streams-per-connec
 holds by itself; it is applied all the same, keyed by the connection as gRPC's is.
 
 The connections get the gRPC port's protections (docs/reliability.md, "The HTTP port"), from
-uvicorn's public settings where it has them: its h11 implementation (a request's head is at
-most RISK_HTTP_MAX_HEADER_BYTES, answered 400 and closed past it; pipelined requests are read
-one at a time, reading paused while a response is unsent, so a client that never reads holds
-one response and the transport's high-water mark), its keep-alive timeout
-(RISK_HTTP_IDLE_TIMEOUT_MS) and graceful shutdown. What uvicorn lacks is written here, small:
-`ConnectionGuard` closes a connection that has not delivered a whole request within
+uvicorn's public settings where it has them: its httptools protocol (llhttp, C: h11, uvicorn's
+pure-Python parser, cost 1.4-1.5x the server CPU per Connect call, bench/RESULTS.md "The HTTP
+port on httptools"), its keep-alive timeout (RISK_HTTP_IDLE_TIMEOUT_MS) and graceful shutdown.
+What uvicorn lacks is written here, small. `ConnectionGuard`, between the transport and
+uvicorn's protocol, answers 431 and closes a connection whose request head (its line and
+headers, up to the blank line) passes RISK_HTTP_MAX_HEADER_BYTES, counted past the read it
+began in (httptools bounds nothing); reads pipelined requests with backpressure: once a whole
+request waits behind one whose response is unsent, reading pauses until that response is
+written, so a client that never reads holds its last read's requests and the transport's
+high-water mark (httptools' protocol queued a read's worth per response written, without
+bound); closes a connection that has not delivered a whole request within
 RISK_HTTP_REQUEST_TIMEOUT_MS of being ready for one (a new connection that sends nothing,
 half-sent headers, a half-sent body, a stream's body that never ends) or whose unsent
-responses have not drained within it, and refuses connections past RISK_HTTP_MAX_CONNECTIONS;
+responses have not drained within it; and refuses connections past RISK_HTTP_MAX_CONNECTIONS.
 `RequestGuard` refuses a request of more than RISK_HTTP_MAX_HEADERS fields (431), and tells
-the guard when a request has been read and when its response is done. (uvicorn has a
-keep-alive timeout only, and httptools, its faster parser, no limit on a head at all.) The
-connections are counted in a `Tally` of the port's own (the guards, and the WebSockets,
-which count themselves), not read off uvicorn's state.
+the guard when a request has been read and when its response is done. The connections are
+counted in a `Tally` of the port's own (the guards, and the WebSockets, which count
+themselves), not read off uvicorn's state.
 """
 
 from __future__ import annotations
@@ -68,7 +72,7 @@ from connectrpc.request import RequestContext
 from connectrpc.server import ConnectASGIApplication, Endpoint
 from google.protobuf import json_format
 from google.protobuf.message import Message
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import Caller
@@ -526,6 +530,8 @@ class HttpLimits:
 _GUARD: ContextVar[ConnectionGuard | None] = ContextVar("http_connection", default=None)
 _TOO_MANY_CONNECTIONS = (b"HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n"
                          b"Content-Length: 0\r\n\r\n")
+_HEAD_TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n"
+                   b"Content-Length: 0\r\n\r\n")
 
 
 class _Sockets(set[Any]):
@@ -563,33 +569,70 @@ class Tally:
         return len(self.guards) + len(self.connections)
 
 
+class _HttpTools(HttpToolsProtocol):
+    """uvicorn's httptools protocol telling its guard what the parser saw: a head begun, a
+    head complete, a response written (httptools' parser callbacks and uvicorn's response
+    callback, each passed on first)."""
+
+    def __init__(self, guard: ConnectionGuard, **state: Any) -> None:
+        super().__init__(**state)
+        self.guard = guard
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self.guard.head_open = True
+        self.guard.head_bytes = 0
+
+    def on_headers_complete(self) -> None:
+        self.guard.head_open = False
+        super().on_headers_complete()
+        self.guard.requested()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self.guard.answered()
+
+
 class ConnectionGuard(asyncio.Protocol):
-    """uvicorn's h11 protocol for one connection, with the deadlines uvicorn lacks.
+    """uvicorn's httptools protocol for one connection, with the bounds and deadlines uvicorn
+    lacks.
+
+    A request's head may take RISK_HTTP_MAX_HEADER_BYTES past the read it began in (one read
+    is at most 256 KiB): a head still open past that is answered 431 and the connection
+    closed, read no further. Pipelined requests: while a whole request waits behind an
+    unanswered one, reading is paused, resumed once only one is left (uvicorn's protocol
+    resumes reading after every response, queueing the next read's requests however many
+    are still waiting).
 
     A deadline runs whenever the connection owes the server something: from its start or the
     end of a response until the next request has been read whole (`expect_request`,
     `received`), and while its unsent responses are over the transport's high-water mark. A
     connection past it is closed (and logged), as the gRPC port closes one that does not
     finish its handshake or answer its pings. The guard stands between the transport and
-    uvicorn's protocol, forwarding every asyncio.Protocol event and touching nothing else of
-    it; an upgrade to WebSocket hands the transport to server.websocket, which keeps its own
-    deadline and counts itself in the tally, and the guard lets go of it.
+    uvicorn's protocol, forwarding every asyncio.Protocol event; an upgrade to WebSocket hands
+    the transport to server.websocket, which keeps its own deadline and counts itself in the
+    tally, and the guard lets go of it.
 
     uvicorn builds it as it builds any protocol class given as its `http` setting (with
-    keywords: its config, its server state, its app state), and it builds the class uvicorn
-    names for `http="h11"` with them as they came."""
+    keywords: its config, its server state, its app state), and it builds uvicorn's httptools
+    protocol (`_HttpTools`) with them as they came."""
 
-    __slots__ = ("deadline", "inner", "limits", "peer", "stalled", "tally", "transport")
+    __slots__ = ("deadline", "head_bytes", "head_open", "inner", "limits", "paused", "peer",
+                 "stalled", "tally", "transport", "unanswered")
 
     def __init__(self, limits: HttpLimits, tally: Tally, cap: int, *, config: uvicorn.Config,
                  server_state: Any, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
         self.limits = limits
         self.tally = tally
-        self.inner: H11Protocol | None = None
+        self.head_open = False  # between a request's first byte and its blank line
+        self.head_bytes = 0  # the open head's bytes past the read it began in
+        self.unanswered = 0  # requests whose head is read and whose response is not written
+        self.paused = False  # reading paused here (pipelined requests waiting)
+        self.inner: _HttpTools | None = None
         if len(tally) < cap:
-            self.inner = H11Protocol(config=config, server_state=server_state,
-                                     app_state=app_state, _loop=_loop)
+            self.inner = _HttpTools(self, config=config, server_state=server_state,
+                                    app_state=app_state, _loop=_loop)
         self.transport: asyncio.Transport | None = None
         self.deadline: asyncio.TimerHandle | None = None
         self.stalled: asyncio.TimerHandle | None = None
@@ -610,13 +653,22 @@ class ConnectionGuard(asyncio.Protocol):
         inner, transport = self.inner, self.transport
         if inner is None or transport is None:
             return
+        continued = self.head_open  # a head begun in an earlier read: all of this one is head
         token = _GUARD.set(self)
         try:
             inner.data_received(data)
         finally:
             _GUARD.reset(token)
         if transport.get_protocol() is not self:  # upgraded: the WebSocket's now
+            # an upgraded connection's protocol never hears connection_lost, where uvicorn
+            # breaks the cycle between it and its parser: broken here, nothing waits for the
+            # collector (test_websocket's upgrade test)
+            inner.parser = None
             self._let_go()
+        elif continued and self.head_open:
+            self.head_bytes += len(data)
+            if self.head_bytes > self.limits.max_header_bytes:
+                self._head_too_large(transport)
 
     def eof_received(self) -> None:
         if self.inner is not None:
@@ -642,6 +694,29 @@ class ConnectionGuard(asyncio.Protocol):
         if self.inner is not None:
             self.inner.resume_writing()
 
+    def requested(self) -> None:
+        """A request's head has been read: one waiting behind an unanswered one stops the
+        reading until its turn."""
+        self.unanswered += 1
+        if self.unanswered > 1 and self.transport is not None:
+            self.paused = True
+            self.transport.pause_reading()
+
+    def answered(self) -> None:
+        """A response has been written whole: reading resumes once at most one request is
+        left, and stays paused otherwise (uvicorn's protocol has just resumed it)."""
+        self.unanswered = max(0, self.unanswered - 1)
+        transport, inner = self.transport, self.inner
+        if transport is None or inner is None or transport.is_closing():
+            return
+        if self.unanswered > 1:
+            self.paused = True
+            transport.pause_reading()
+        elif self.paused:
+            self.paused = False
+            if not inner.flow.read_paused:  # uvicorn's own pause (a body it holds) stands
+                transport.resume_reading()
+
     def expect_request(self) -> None:
         """The connection owes a request: it has until the deadline to deliver it whole."""
         self.received()
@@ -654,6 +729,14 @@ class ConnectionGuard(asyncio.Protocol):
         if self.deadline is not None:
             self.deadline.cancel()
             self.deadline = None
+
+    def _head_too_large(self, transport: asyncio.Transport) -> None:
+        log.info("rpc", code="INVALID_ARGUMENT", http_status=431, protocol="http",
+                 peer=self.peer, message=f"a request head over {self.limits.max_header_bytes} "
+                 "bytes (RISK_HTTP_MAX_HEADER_BYTES)")
+        transport.write(_HEAD_TOO_LARGE)
+        transport.close()  # uvicorn's protocol still hears of the loss (connection_lost)
+        self.received()
 
     def _let_go(self) -> None:
         self.received()
@@ -778,11 +861,10 @@ class HttpPort:
             proxy_headers=False,
             timeout_graceful_shutdown=max(1, round(grace_s)),
             ssl_certfile=cert_file or None, ssl_keyfile=key_file or None,
-            # h11, not httptools: it bounds a request's head and reads pipelined requests one
-            # at a time (the module's opening); uvicorn builds its protocol classes with
-            # keywords, so any factory does for `http` and `ws`
+            # httptools behind the guard, which bounds a head and pipelining (the module's
+            # opening); uvicorn builds its protocol classes with keywords, so any factory
+            # does for `http` and `ws`
             http=cast(type[asyncio.Protocol], http),
-            h11_max_incomplete_event_size=limits.max_header_bytes,
             # only ever handed to call_later: a fraction of a second is as good
             timeout_keep_alive=cast(int, limits.idle_timeout_s),
             ws=cast(type[asyncio.Protocol], ws),
