@@ -136,6 +136,14 @@ EVERY_LIFECYCLE_EVENT: list[tuple[lifecycle_pb2.LifecycleEvent, str]] = [
      "the built-in bot plays seat 3 from now on"),
     (_L(clock_started=_L.ClockStarted(seat=2, deadline_ms=3_723_000, bank_ms=90_000)),
      "seat 2 must decide by 01:02:03 UTC, 90s in the bank"),
+    (_L(turn_missed=_L.TurnMissed(seat=1, missed=1)), "seat 1 missed a turn (1 turn in a row)"),
+    (_L(seat_removed=_L.SeatRemoved(seat=2, missed=3)),
+     "seat 2 is out of the game after missing 3 turns in a row"),
+    (_L(vacation_started=_L.VacationStarted(seat=0, until_ms=2 * 86_400_000,
+                                            vacation_left_ms=3 * 86_400_000 + 3_600_000)),
+     "seat 0 is on vacation until 1970-01-03 00:00 UTC (3 days 1 hour of vacation left)"),
+    (_L(vacation_ended=_L.VacationEnded(seat=0, vacation_left_ms=5 * 3_600_000)),
+     "seat 0 is back from vacation (5 hours of vacation left)"),
 ]
 
 

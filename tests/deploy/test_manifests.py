@@ -126,6 +126,12 @@ def user_of(stage: Stage) -> str:
 SAMPLES = {"organiser_token_sha256": "ab" * 32, "creator_token_sha256": "cd" * 32,
            "event_loop": "asyncio"}
 SAMPLES["durability"] = "replica"  # a value the service accepts, unlike "sample-local"
+SAMPLES["webhook_url"] = "https://hooks.example.test/risk"
+SAMPLES["jwt_jwks"] = "/sample/jwks.json"
+# settings that are refused alone: what each needs beside it
+COMPANIONS = {"webhook_url": {"RISK_WEBHOOK_SECRET": "whsec_c2FtcGxlLXNlY3JldC1zYW1wbGU="},
+              "jwt_jwks": {"RISK_JWT_ISSUER": "https://id.example.test",
+                           "RISK_JWT_AUDIENCE": "risk"}}
 
 
 def sample_value(default: object) -> str:
@@ -147,7 +153,7 @@ def test_setting_names_follow_settings_fields() -> None:
         name = "REDIS_URL" if f.name == "redis_url" else f"RISK_{f.name.upper()}"
         assert name in names
         raw = SAMPLES.get(f.name) or sample_value(getattr(defaults, f.name))
-        value = getattr(settings_from({name: raw}), f.name)
+        value = getattr(settings_from({name: raw, **COMPANIONS.get(f.name, {})}), f.name)
         assert value != getattr(defaults, f.name), f"{name} did not set {f.name}"
     assert len(names) == len(fields(Settings)) + 1
 

@@ -248,7 +248,36 @@ def describe_lifecycle(e: lifecycle_pb2.LifecycleEvent, seats: Seats) -> str:
         deadline = datetime.fromtimestamp(c.deadline_ms / 1000, UTC).strftime("%H:%M:%S")
         bank = f", {c.bank_ms / 1000:.0f}s in the bank" if c.bank_ms else ""
         return f"{s(c.seat)} must decide by {deadline} UTC{bank}"
+    if kind == "turn_missed":
+        m = e.turn_missed
+        return f"{s(m.seat)} missed a turn ({_turns(m.missed)} in a row)"
+    if kind == "seat_removed":
+        r = e.seat_removed
+        return f"{s(r.seat)} is out of the game after missing {_turns(r.missed)} in a row"
+    if kind == "vacation_started":
+        v = e.vacation_started
+        until = datetime.fromtimestamp(v.until_ms / 1000, UTC).strftime("%Y-%m-%d %H:%M")
+        return (f"{s(v.seat)} is on vacation until {until} UTC "
+                f"({_duration(v.vacation_left_ms)} of vacation left)")
+    if kind == "vacation_ended":
+        v = e.vacation_ended
+        return (f"{s(v.seat)} is back from vacation "
+                f"({_duration(v.vacation_left_ms)} of vacation left)")
     return f"(a service event this client cannot read: {kind})"
+
+
+def _turns(n: int) -> str:
+    return "1 turn" if n == 1 else f"{n} turns"
+
+
+def _duration(ms: int) -> str:
+    """A span in days and hours ("2 days 3 hours", "5 hours", "under an hour")."""
+    hours = ms // 3_600_000
+    days, hours = divmod(hours, 24)
+    parts = [f"{days} day{'s' if days != 1 else ''}"] if days else []
+    if hours:
+        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
+    return " ".join(parts) or "under an hour"
 
 
 def event_line(event: game_pb2.Event, seats: Seats | None = None) -> str:
