@@ -129,7 +129,8 @@ SAMPLES["durability"] = "replica"  # a value the service accepts, unlike "sample
 SAMPLES["webhook_url"] = "https://hooks.example.test/risk"
 SAMPLES["jwt_jwks"] = "/sample/jwks.json"
 # settings that are refused alone: what each needs beside it
-COMPANIONS = {"webhook_url": {"RISK_WEBHOOK_SECRET": "whsec_c2FtcGxlLXNlY3JldC1zYW1wbGU="},
+COMPANIONS = {"webhook_url": {
+                  "RISK_WEBHOOK_SECRET": "whsec_c2FtcGxlLXNlY3JldC1zYW1wbGUtc2VjcmV0LTMyYiE="},
               "jwt_jwks": {"RISK_JWT_ISSUER": "https://id.example.test",
                            "RISK_JWT_AUDIENCE": "risk"}}
 
