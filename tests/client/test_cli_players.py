@@ -153,3 +153,47 @@ def test_my_games_and_invitations_through_the_command_line(
     assert f"seat 1 of game {linked} is yours" in cy.run("accept", code.group(1)).stdout
     again = bob.run("accept", code.group(1), ok=False).stderr
     assert "INVITATION_CLOSED" in again, again
+
+
+def test_feed_follows_the_players_events_and_revoke_withdraws_an_invitation(
+    make_service: ServiceFactory, redis_client: object, tmp_path: Path,
+) -> None:
+    """`risk feed` prints one line in words per event of the player's stream (the game
+    started, their turn with its deadline, an invitation) and `--after` resumes past the last
+    line seen; `risk revoke` withdraws an invitation, which then can no longer be accepted."""
+    target = make_service().target
+    ada, bob = people(tmp_path, target, "ada", "bob")
+    ada_id, bob_id = ada.login(), bob.login()
+    game = game_of(ada.run("create", "--players", "2", "--turn-hours", "24", "--name", "ada",
+                           "--name", "bob", "--seat-player", ada_id, "--seat-player",
+                           bob_id).stdout)
+    other = game_of(ada.run("create", "--players", "2").stdout)
+    ada.run("join", other, "0")
+    sent = ada.run("invite", other, "1", bob_id).stdout
+    ref = re.search(rf"risk accept ({re.escape(other)}/\S+)`", sent)
+    assert ref, sent
+
+    bobs_turn = "YOUR TURN" in bob.run("games", "--mine").stdout
+    fed = bob.run("feed", "--count", "1").stdout
+    lines = re.findall(r"^#(\d+) \S+ \S+ UTC  (.*)$", fed, re.M)
+    assert lines == [("1", f"game {game} (classic) started; you are seat 1 (bob)")], fed
+    assert f"following player {bob_id}'s events" in fed, fed
+    rest = bob.run("feed", "--after", "1", "--count", "2" if bobs_turn else "1").stdout
+    later = re.findall(r"^#(\d+) \S+ \S+ UTC  (.*)$", rest, re.M)
+    assert [seq for seq, _ in later] == (["2", "3"] if bobs_turn else ["2"]), rest
+    texts = [text for _, text in later]
+    if not bobs_turn:
+        texts += ada.run("feed", "--count", "2").stdout.splitlines()
+    turns = [text for text in texts if "YOUR TURN" in text]
+    assert len(turns) == 1, texts
+    assert re.search(rf"YOUR TURN in game {game} \(classic\) as seat \d \((ada|bob)\), "
+                     r"deadline \S+ \S+ UTC \(in 23 h 5\d min\)$", turns[0]), turns
+    assert any(text.startswith(f"invitation: {ref.group(1)}  classic seat 1, for {bob_id} "
+                               f"from {ada_id}: open until") for text in texts), texts
+
+    revoked = ada.run("revoke", ref.group(1)).stdout
+    assert f"revoked: {ref.group(1)}  classic seat 1, for {bob_id} from {ada_id}: revoked" \
+        in revoked, revoked
+    refused = bob.run("accept", ref.group(1), ok=False).stderr
+    assert "INVITATION_CLOSED" in refused, refused
+    assert "(0 invitations for you)" in bob.run("invitations").stdout

@@ -1,5 +1,6 @@
 """What the player commands do (their parsers: player_parser.py): log in and out, a player's
-games with whose turn it is and until when, invitations, vacation; and the correspondence
+games with whose turn it is and until when, their stream of events (`risk feed`),
+invitations (made, accepted, declined, revoked), vacation; and the correspondence
 clock `risk create` sends.
 
 Everything printed is words a person reads (issue 38's rule): seats by number and name, times
@@ -9,6 +10,8 @@ as UTC dates with how far off they are, no enum names, no -1, no braces.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import sys
 import time
 from datetime import UTC, datetime
 
@@ -262,6 +265,12 @@ async def cmd_decline(client: RiskClient, args: argparse.Namespace) -> int:
     return 0
 
 
+async def cmd_revoke(client: RiskClient, args: argparse.Namespace) -> int:
+    revoked = await client.revoke_invitation(**_invitation_ref(args.invitation))
+    _out(f"revoked: {invitation_line(revoked)}")
+    return 0
+
+
 async def cmd_invitations(client: RiskClient, args: argparse.Namespace) -> int:
     listed = await client.list_invitations(args.game)
     for invitation in listed:
@@ -269,6 +278,80 @@ async def cmd_invitations(client: RiskClient, args: argparse.Namespace) -> int:
     whose = f"game {args.game}" if args.game else "you"
     _out(f"({len(listed)} invitation{'s' if len(listed) != 1 else ''} for {whose})")
     return 0
+
+
+# ---- the player's stream ------------------------------------------------------------------
+
+
+def player_event_line(event: player_games_pb2.PlayerEvent, now_s: float | None = None) -> str:
+    """One event of the player's stream in words, headed by its #seq (what `--after` takes)."""
+    at = datetime.fromtimestamp(event.at_ms / 1000, UTC).strftime("%Y-%m-%d %H:%M:%S UTC") \
+        if event.at_ms else "-"
+    variant = VARIANT_NAMES.get(event.variant, "")
+    game = f"game {event.game_id}" + (f" ({variant})" if variant else "")
+    you = ""
+    if event.seat >= 0:
+        you = f"seat {event.seat}" + (f" ({event.seat_name})" if event.seat_name else "")
+    kind = event.WhichOneof("kind")
+    if kind == "turn":
+        deadline = f", deadline {when(event.turn.deadline_ms, now_s)}" \
+            if event.turn.deadline_ms else ", no deadline"
+        text = f"YOUR TURN in {game} as {you or 'your seat'}{deadline}"
+    elif kind == "started":
+        text = f"{game} started; you are {you or 'seated'}"
+    elif kind == "finished":
+        finished = event.finished
+        named = {int(number): name for number, name in STATUS_NAMES.items()}
+        status = named.get(finished.status, "over")
+        if finished.winner >= 0:
+            who = "you win" if finished.winner == event.seat else f"seat {finished.winner} wins"
+            text = f"{game} {status}: {who}"
+        else:
+            text = f"{game} {status} with no winner"
+        if finished.ranking:
+            text += "; ranking: " + ", ".join(f"seat {seat}" for seat in finished.ranking)
+    elif kind == "invitation":
+        text = f"invitation: {invitation_line(event.invitation)}"
+    else:
+        text = f"an event of {game} this client cannot read"
+    return f"#{event.seq} {at}  {text}"
+
+
+async def cmd_feed(client: RiskClient, args: argparse.Namespace) -> int:
+    # the reconnecting loop of `risk watch` (watching.py), over the player's stream: the SDK's
+    # own resume is off so that each outage is said on stderr and waited out without end
+    from risk_client.watching import Outage, is_passing  # noqa: PLC0415 - only feed needs it
+
+    _needs_login(args, "risk feed")
+    if args.after < 0 or args.count < 0:
+        raise ValueError("--after and --count are 0 or more")
+
+    def report(line: str | None) -> None:
+        sys.stderr.write("(the service answers again; following)\n" if line is None
+                         else f"({line})\n")
+        sys.stderr.flush()
+
+    outage = Outage(args.target, report)
+    last, shown = args.after, 0
+    who = f"player {args.login.player_id}" if args.logged_in else "this player"
+    _out(f"following {who}'s events" + (f" after #{last}" if last else "") + " (Ctrl-C stops)")
+    while True:
+        try:
+            async for event in client.stream_player_events(after_seq=last, resume=False):
+                outage.recovered()
+                if event.seq <= last:
+                    continue
+                last = event.seq
+                _out(player_event_line(event))
+                shown += 1
+                if args.count and shown >= args.count:
+                    return 0
+            wait = outage.failed("the service closed the stream (shutting down or restarting)")
+        except RiskError as exc:
+            if not is_passing(exc):
+                raise
+            wait = outage.error(exc)
+        await asyncio.sleep(wait)
 
 
 # ---- vacation ------------------------------------------------------------------------------
@@ -305,6 +388,8 @@ COMMANDS = {
     "accept": cmd_accept,
     "decline": cmd_decline,
     "invitations": cmd_invitations,
+    "revoke": cmd_revoke,
+    "feed": cmd_feed,
     "vacation": cmd_vacation,
 }
 

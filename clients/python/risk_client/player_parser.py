@@ -1,5 +1,6 @@
 """The parsers of the player commands (what they do: player_cli.py): `risk login`, `whoami`,
-`logout`, `games` (with `--mine`), `invite`, `accept`, `decline`, `invitations`, `vacation`,
+`logout`, `games` (with `--mine`), `feed`, `invite`, `accept`, `decline`, `revoke`,
+`invitations`, `vacation`,
 and the correspondence-clock options of `risk create`.
 
 cli.py builds every parser for every command line, so this imports nothing beyond argparse.
@@ -13,7 +14,7 @@ from risk_client.lazy_epilog import LazyEpilogParser
 
 # the commands this module parses; cli_commands.py sends them to player_cli.py
 COMMANDS = ("login", "whoami", "logout", "games", "invite", "accept", "decline", "invitations",
-            "vacation")
+            "vacation", "revoke", "feed")
 ON_MISSED = ("remove", "bot")
 _GAME_HELP = "the game id (`risk create` prints it)"
 
@@ -64,6 +65,23 @@ def register(
                                "prints it")
         if name == "accept":
             verb.add_argument("--name", default="", help="your display name in the game")
+
+    revoke = sub.add_parser("revoke", parents=[common],
+                            help="host: withdraw an invitation or link still open")
+    revoke.add_argument("invitation",
+                        help="GAME/INVITATION as `risk invitations GAME` prints it, or a "
+                             "link's code")
+
+    feed = sub.add_parser("feed", parents=[common],
+                          help="follow everything that concerns you across your games",
+                          description="One line per event of your player stream: a game "
+                                      "started, your turn and its deadline, an invitation, a "
+                                      "game ended. Resumes by itself after a lost connection, "
+                                      "with no event skipped or repeated; Ctrl-C stops.")
+    feed.add_argument("--after", type=int, default=0, metavar="SEQ",
+                      help="start after this event number (each line begins with its #SEQ)")
+    feed.add_argument("--count", type=int, default=0, metavar="N",
+                      help="stop after N events (default: follow until Ctrl-C)")
 
     invitations = sub.add_parser("invitations", parents=[common],
                                  help="your pending invitations; with GAME, its invitations "
