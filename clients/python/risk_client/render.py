@@ -260,9 +260,9 @@ def describe_lifecycle(e: lifecycle_pb2.LifecycleEvent, seats: Seats) -> str:
         return (f"{s(v.seat)} is on vacation until {until} UTC "
                 f"({_duration(v.vacation_left_ms)} of vacation left)")
     if kind == "vacation_ended":
-        v = e.vacation_ended
-        return (f"{s(v.seat)} is back from vacation "
-                f"({_duration(v.vacation_left_ms)} of vacation left)")
+        back = e.vacation_ended
+        return (f"{s(back.seat)} is back from vacation "
+                f"({_duration(back.vacation_left_ms)} of vacation left)")
     return f"(a service event this client cannot read: {kind})"
 
 
