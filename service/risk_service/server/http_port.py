@@ -31,8 +31,8 @@ headers, up to the blank line) passes RISK_HTTP_MAX_HEADER_BYTES, counted past t
 began in (httptools bounds nothing); reads pipelined requests with backpressure: once a whole
 request waits behind one whose response is unsent, reading pauses until that response is
 written, so a client that never reads holds its last read's requests and the transport's
-high-water mark (httptools' protocol queued a read's worth per response written, without
-bound); closes a connection that has not delivered a whole request within
+high-water mark (uvicorn's httptools protocol resumes reading after every response, however
+many requests are still queued); closes a connection that has not delivered a whole request within
 RISK_HTTP_REQUEST_TIMEOUT_MS of being ready for one (a new connection that sends nothing,
 half-sent headers, a half-sent body, a stream's body that never ends) or whose unsent
 responses have not drained within it; and refuses connections past RISK_HTTP_MAX_CONNECTIONS.
