@@ -663,7 +663,7 @@ class ConnectionGuard(asyncio.Protocol):
             # an upgraded connection's protocol never hears connection_lost, where uvicorn
             # breaks the cycle between it and its parser: broken here, nothing waits for the
             # collector (test_websocket's upgrade test)
-            inner.parser = None
+            inner.parser = None  # type: ignore[assignment]  # as uvicorn does
             self._let_go()
         elif continued and self.head_open:
             self.head_bytes += len(data)
