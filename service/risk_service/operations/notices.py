@@ -77,15 +77,19 @@ def commit_notices(record: GameRecord, meta: lifecycle_pb2.GameMeta, *, status: 
 
     if record.status == WAITING and status in (ACTIVE, FINISHED):
         notice(GAME_STARTED, players=len(names), seats=_seats(names, meta))
+    removed: set[int] = set()  # one seat.removed per seat: a forfeit is logged as a resign too
     for event in events:
         if isinstance(event, DecisionTimedOut):
             policy = TimeoutPolicy(event.policy)
             notice(SEAT_TIMED_OUT, policy=policy.name.lower(), **seat(event.seat))
             if policy is TimeoutPolicy.FORFEIT:
                 notice(SEAT_REMOVED, cause="forfeit", **seat(event.seat))
+                removed.add(event.seat)
         elif isinstance(event, SeatRemoved):  # a correspondence game's missed-turn policy
             notice(SEAT_REMOVED, cause="missed_turns", missed=event.missed, **seat(event.seat))
-    if entry is not None and entry.WhichOneof("entry") == "resign":
+            removed.add(event.seat)
+    if entry is not None and entry.WhichOneof("entry") == "resign" \
+            and entry.seat not in removed:
         notice(SEAT_REMOVED, cause="resigned", **seat(entry.seat))
     if status == FINISHED and record.status != FINISHED:
         outcome = get_ruleset(record.variant).outcome(state)
