@@ -73,7 +73,10 @@ def _service(client: aioredis.Redis, redis_url: str, clock: Clock,
              pipe: RedisPipe | None, every: int = EVERY) -> GameService:
     keys = Keys()
     return GameService(GameStore(client, keys, pipe), in_process_hub(client, keys, redis_url),
-                       clock_ms=clock, limits=Limits(snapshot_every=every))
+                       clock_ms=clock,
+                       # a game whose seats all timed out to the bot is one of bots only: its
+                       # pace (RISK_BOT_ONLY_MOVE_MS) is not what these tests are about
+                       limits=Limits(snapshot_every=every, bot_only_move_ms=0))
 
 
 async def _held(games: GameService, game_id: str) -> tuple[Any, Any]:
