@@ -419,14 +419,19 @@ class GameView {
   }
 
   onFeedState(state) {
+    const was = this.main.dataset.feed;
     this.main.dataset.feed = state;
     if (state === "reconnecting") {
       connectionState("reconnecting…");
       this.main.dataset.reconnects = String(Number(this.main.dataset.reconnects || 0) + 1);
     } else if (state === "stopped") {
       connectionState("not following");
-    } else if (!this.lost) {
-      connectionState("");
+    } else {
+      if (!this.lost) connectionState("");
+      // the stream is back after an outage: the legal moves the page holds are from before
+      // it (or missing, when a read failed meanwhile), and a game waiting on this page's own
+      // move sends no event that would ask for them again
+      if (was === "reconnecting") this.refresh();
     }
   }
 }
