@@ -40,3 +40,22 @@ async def stub(service: ServiceProcess) -> AsyncIterator[service_pb2_grpc.RiskSe
     """A client stub on a channel to `service`, closed after the test."""
     async with grpc.aio.insecure_channel(service.target) as channel:
         yield service_pb2_grpc.RiskServiceStub(channel)
+
+
+# A clock the service reads and the test moves on (correspondence clocks, vacation years)
+START = 1_700_000_000_000  # 2023-11-14 (UTC)
+
+
+class Clock:
+    """The service's time, moved on by the test."""
+
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> int:
+        return self.now
+
+
+@pytest.fixture
+async def clock() -> Clock:
+    return Clock()

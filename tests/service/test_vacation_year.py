@@ -28,26 +28,11 @@ from risk_service.store.keys import Keys
 from risk_service.sweeper import Sweeper
 from risk_testing.inprocess import in_process_hub
 from risk_testing.rpc import classic_options
+from tests.service.conftest import Clock
 
 DAY = 86_400_000
 HOUR = 3_600_000
-START = 1_700_000_000_000  # 2023-11-14 (UTC)
 YEARLY_DAYS = 10
-
-
-class Clock:
-    """The service's time, moved on by the test."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> int:
-        return self.now
-
-
-@pytest.fixture
-async def clock() -> Clock:
-    return Clock()
 
 
 @pytest.fixture
