@@ -88,6 +88,13 @@ async def test_a_whole_game_through_sdk_sessions_sees_every_event_once(
         client: RiskClient) -> None:
     """Three seats play to the end through `client.session`; each seat's events (iterated, and
     in its own replies) are every seq of the game once, in order."""
+    await play_through_sessions(client)
+
+
+async def play_through_sessions(client: RiskClient) -> str:
+    """Three seats of a new game play it to the end through `client.session` (on whichever
+    transport the client opens sessions); each seat's events (iterated, and in its own
+    replies) must be every seq of the game once. Returns the game's id."""
     game_id, tokens = await _seated_game(client)
     sessions = [await client.with_token(t).session(game_id).__aenter__() for t in tokens]
     seen: list[list[game_pb2.Event]] = [[], [], []]
@@ -106,6 +113,7 @@ async def test_a_whole_game_through_sdk_sessions_sees_every_event_once(
             await session.close()
         await asyncio.gather(*readers, return_exceptions=True)
     assert all(r.done() and r.exception() is None for r in readers)
+    return game_id
 
 
 async def test_session_refusals_raise_the_unary_calls_error_types(client: RiskClient) -> None:

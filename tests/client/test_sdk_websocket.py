@@ -25,7 +25,12 @@ from risk_client.errors import RiskError
 from risk_client.session import GameSession
 from risk_proto.risk.v1 import game_pb2
 from risk_testing.harness import ServiceProcess
-from tests.client.test_sdk_session import TIMEOUT_S, _collect, _play, _seated_game, _until
+from tests.client.test_sdk_session import (
+    TIMEOUT_S,
+    _play,
+    _seated_game,
+    play_through_sessions,
+)
 
 
 @pytest.fixture(scope="module")
@@ -71,24 +76,8 @@ async def test_a_whole_game_through_websocket_sessions_sees_every_event_once(
     events (iterated, and in its own replies) are every seq once, and the service logged
     the three Session calls as WebSocket ones."""
     before = len(_socket_calls(service, "Session"))
-    game_id, tokens = await _seated_game(client)
-    sessions = [await client.with_token(t).session(game_id).__aenter__() for t in tokens]
-    seen: list[list[game_pb2.Event]] = [[], [], []]
-    readers = [asyncio.create_task(_collect(s, seen[i])) for i, s in enumerate(sessions)]
-    try:
-        async with asyncio.timeout(TIMEOUT_S):
-            last_seq = await _play(client, game_id, tokens, sessions=sessions, seen=seen)
-        assert (await client.get_game(game_id)).game.HasField("outcome")
-        for seat_seen in seen:
-            await _until(seat_seen, last_seq)
-            assert sorted(e.seq for e in seat_seen) == list(range(1, last_seq + 1))
-    finally:
-        for session in sessions:
-            await session.close()
-        await asyncio.gather(*readers, return_exceptions=True)
-    assert all(r.done() and r.exception() is None for r in readers)
+    game_id = await play_through_sessions(client)
     ended = (await _logged(service, "Session", before + 3))[before:]
-    # (a client that closes its socket ends the call CANCELLED: a WebSocket has no half-close)
     assert [line["game_id"] for line in ended] == [game_id] * 3
 
 
