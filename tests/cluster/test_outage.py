@@ -59,7 +59,12 @@ async def test_a_live_stream_resumes_after_every_node_of_the_cluster_restarted(
         cluster.wait_ready()
         await play(stub, table, log)
         final = (await stub.GetGame(service_pb2.GetGameRequest(game_id=table.game_id))).game
-        assert final.HasField("outcome")
+        # this has failed twice under load (a game read back WAITING at last_seq 49) and the
+        # cause is not known yet: keep what the next failure needs to tell why
+        assert final.HasField("outcome"), (
+            f"the game did not end after the restart: {final}\n"
+            f"moves acknowledged: version {log.version}\n"
+            f"service log (tail):\n{service.logs()[-6000:]}")
         watched = await spectator.until(final.last_seq)
     assert met, "the service saw the cluster unreachable"
     assert seqs(watched) == list(range(1, final.last_seq + 1)), "the stream stopped or skipped"
