@@ -62,17 +62,19 @@ class EndVacationResponse(_message.Message):
     def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ...) -> None: ...
 
 class CreateCampaignRequest(_message.Message):
-    __slots__ = ("players", "factions", "seat_names")
+    __slots__ = ("players", "factions", "seat_names", "seat_players")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     FACTIONS_FIELD_NUMBER: _ClassVar[int]
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    SEAT_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     players: int
     factions: _containers.RepeatedCompositeFieldContainer[_legacy_pb2.FactionChoice]
     seat_names: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, players: _Optional[int] = ..., factions: _Optional[_Iterable[_Union[_legacy_pb2.FactionChoice, _Mapping]]] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
+    seat_players: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, players: _Optional[int] = ..., factions: _Optional[_Iterable[_Union[_legacy_pb2.FactionChoice, _Mapping]]] = ..., seat_names: _Optional[_Iterable[str]] = ..., seat_players: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CampaignSummary(_message.Message):
-    __slots__ = ("campaign_id", "version", "state", "decision", "game_ids", "seat_names", "created_at_ms")
+    __slots__ = ("campaign_id", "version", "state", "decision", "game_ids", "seat_names", "created_at_ms", "seat_players")
     CAMPAIGN_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
@@ -80,6 +82,7 @@ class CampaignSummary(_message.Message):
     GAME_IDS_FIELD_NUMBER: _ClassVar[int]
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     campaign_id: str
     version: int
     state: _legacy_pb2.CampaignState
@@ -87,7 +90,8 @@ class CampaignSummary(_message.Message):
     game_ids: _containers.RepeatedScalarFieldContainer[str]
     seat_names: _containers.RepeatedScalarFieldContainer[str]
     created_at_ms: int
-    def __init__(self, campaign_id: _Optional[str] = ..., version: _Optional[int] = ..., state: _Optional[_Union[_legacy_pb2.CampaignState, _Mapping]] = ..., decision: _Optional[_Union[_common_pb2.Decision, _Mapping]] = ..., game_ids: _Optional[_Iterable[str]] = ..., seat_names: _Optional[_Iterable[str]] = ..., created_at_ms: _Optional[int] = ...) -> None: ...
+    seat_players: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, campaign_id: _Optional[str] = ..., version: _Optional[int] = ..., state: _Optional[_Union[_legacy_pb2.CampaignState, _Mapping]] = ..., decision: _Optional[_Union[_common_pb2.Decision, _Mapping]] = ..., game_ids: _Optional[_Iterable[str]] = ..., seat_names: _Optional[_Iterable[str]] = ..., created_at_ms: _Optional[int] = ..., seat_players: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CreateCampaignResponse(_message.Message):
     __slots__ = ("campaign", "host_token", "seat_tokens")
