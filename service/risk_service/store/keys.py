@@ -140,6 +140,19 @@ class Keys:
         confirmed or the reservation returned (operations/vacation.py); the sweeper reads it."""
         return f"{self._ix(bucket)}:vpend"
 
+    def ratings_pending(self, bucket: int = 0) -> str:
+        """Sorted set: game id -> when a commit recording a rated game's result (field `rt`
+        of its hash) was about to be written (ms), until every seat's rating is updated
+        (ratings/service.py); the sweeper reads it."""
+        return f"{self._ix(bucket)}:rpend"
+
+    def leaderboard(self, variant: str, season: str, board: str, part: str) -> str:
+        """One key of a variant's leaderboard in one season (ratings/store.py): `z` (sorted
+        set: player id -> displayed rating) and `e` (hash: player id -> its entry). `board`
+        is `players` or `bots`. Both share the hash tag `{<prefix>:lb:<variant>:<season>:
+        <board>}`: one slot per board, read and written by single-slot commands."""
+        return f"{self.prefix}:lb:{{{self.prefix}:lb:{variant}:{season}:{board}}}:{part}"
+
     def webhook(self, endpoint: str, part: str) -> str:
         """One key of a webhook endpoint's queue (notify/queue.py names the parts: `due`,
         `msg`, `meta`, `done`, `dead`, `stats`, `gone`). All of an endpoint's keys share the

@@ -1,0 +1,49 @@
+"""Ratings in Redis (risk_service.ratings.store): defaults, one application per game, and the
+leaderboard's order, on a real Redis."""
+
+from __future__ import annotations
+
+import pytest
+import redis.asyncio
+
+from risk_service.ratings.model import DEFAULT_MU, DEFAULT_SIGMA, rate
+from risk_service.ratings.store import RatingStore, current_ratings
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_unknown_players_have_the_default_rating(
+        redis_client: redis.asyncio.Redis) -> None:
+    """A player never rated reads as mu 25, sigma 25/3, no games, not on the board."""
+    ratings = await current_ratings(redis_client, "classic", ["p-a", "p-b"])
+    assert set(ratings) == {"p-a", "p-b"}
+    assert ratings["p-a"].mu == DEFAULT_MU and ratings["p-a"].sigma == DEFAULT_SIGMA
+    assert ratings["p-a"].games == 0 and ratings["p-a"].provisional()
+    assert await RatingStore(redis_client).rank("classic", "1", "p-a") == 0
+
+
+async def test_a_game_applies_once_and_orders_the_board(
+        redis_client: redis.asyncio.Redis) -> None:
+    """Applying one game twice changes each rating once; the board orders by the result."""
+    store = RatingStore(redis_client, season="s1")
+    players = ["p-a", "p-b", "p-c"]
+    after = rate([(DEFAULT_MU, DEFAULT_SIGMA)] * 3, [1, 2, 3])
+    for _ in range(2):
+        for player, new in zip(players, after, strict=True):
+            _applied, rating = await store.apply(
+                player, "classic", "s1", "g1", before=(DEFAULT_MU, DEFAULT_SIGMA), after=new,
+                now_ms=1000, entry=b"x")
+            await store.place("classic", "s1", rating)
+    ratings = await current_ratings(store, "classic", players)
+    assert [ratings[p].games for p in players] == [1, 1, 1]
+    assert ratings["p-a"].mu == pytest.approx(after[0][0])
+    assert ratings["p-c"].sigma == pytest.approx(after[2][1])
+    board = await store.board("classic", "s1", 0, 10)
+    assert [e.rating.player_id for e in board] == players
+    assert [e.rank for e in board] == [1, 2, 3]
+    assert await store.rank("classic", "s1", "p-b") == 2
+    entries, total = await store.history("p-a", "classic", "s1", 0, 10)
+    assert total == 1 and entries == [b"x"]
+    # another season starts fresh and leaves this one as it was
+    assert (await current_ratings(store, "classic", ["p-a"], season="s2"))["p-a"].games == 0
+    assert await store.board("classic", "s2", 0, 10) == []
