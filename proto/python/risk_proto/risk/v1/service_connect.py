@@ -20,6 +20,7 @@ from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
+from risk_proto.risk.v1.broadcast_pb2 import StreamGamesRequest, StreamGamesResponse
 from risk_proto.risk.v1.player_games_pb2 import AcceptInvitationRequest, AcceptInvitationResponse, CreateInvitationRequest, Invitation, InvitationRequest, ListInvitationsRequest, ListInvitationsResponse, StreamPlayerEventsRequest, StreamPlayerEventsResponse
 from risk_proto.risk.v1.players_pb2 import IssuePlayerTokenRequest, IssuePlayerTokenResponse
 from risk_proto.risk.v1.session_pb2 import SessionRequest, SessionResponse
@@ -247,6 +248,14 @@ class RiskService(Protocol):
     async def list_invitations(self, request: ListInvitationsRequest, ctx: RequestContext[ListInvitationsRequest, ListInvitationsResponse], /) -> ListInvitationsResponse:
         """
         The caller's pending invitations; with a game, that game's (the host).
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def stream_games(self, request: StreamGamesRequest, ctx: RequestContext[StreamGamesRequest, StreamGamesResponse], /) -> AsyncIterator[StreamGamesResponse]:
+        """
+        Broadcasts (broadcast.proto, docs/broadcasts.md): the games of a tournament, a round, a
+        list or a player in one stream, as a spectator sees them; games join and leave live, and
+        the stream resumes from its resume_token.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -626,6 +635,17 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.list_invitations,
+                ),
+                "/risk.v1.RiskService/StreamGames": Endpoint.server_stream(
+                    method=MethodInfo(
+                        name="StreamGames",
+                        service_name="risk.v1.RiskService",
+                        input=StreamGamesRequest,
+                        output=StreamGamesResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.SERVER_STREAM,
+                    ),
+                    function=svc.stream_games,
                 ),
             },
             interceptors=interceptors,
@@ -1450,4 +1470,29 @@ class RiskServiceClient(ConnectClient):
             headers=headers,
             timeout_ms=timeout_ms,
             use_get=use_get,
+        )
+    def stream_games(
+        self,
+        request: StreamGamesRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> AsyncIterator[StreamGamesResponse]:
+        """
+        Broadcasts (broadcast.proto, docs/broadcasts.md): the games of a tournament, a round, a
+        list or a player in one stream, as a spectator sees them; games join and leave live, and
+        the stream resumes from its resume_token.
+        """
+        return self.execute_server_stream(
+            request=request,
+            method=MethodInfo(
+                name="StreamGames",
+                service_name="risk.v1.RiskService",
+                input=StreamGamesRequest,
+                output=StreamGamesResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.SERVER_STREAM,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
         )

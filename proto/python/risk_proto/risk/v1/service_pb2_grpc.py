@@ -3,6 +3,7 @@
 import grpc
 import warnings
 
+from risk_proto.risk.v1 import broadcast_pb2 as risk_dot_v1_dot_broadcast__pb2
 from risk_proto.risk.v1 import player_games_pb2 as risk_dot_v1_dot_player__games__pb2
 from risk_proto.risk.v1 import players_pb2 as risk_dot_v1_dot_players__pb2
 from risk_proto.risk.v1 import service_pb2 as risk_dot_v1_dot_service__pb2
@@ -203,6 +204,11 @@ class RiskServiceStub:
                 '/risk.v1.RiskService/ListInvitations',
                 request_serializer=risk_dot_v1_dot_player__games__pb2.ListInvitationsRequest.SerializeToString,
                 response_deserializer=risk_dot_v1_dot_player__games__pb2.ListInvitationsResponse.FromString,
+                _registered_method=True)
+        self.StreamGames = channel.unary_stream(
+                '/risk.v1.RiskService/StreamGames',
+                request_serializer=risk_dot_v1_dot_broadcast__pb2.StreamGamesRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_broadcast__pb2.StreamGamesResponse.FromString,
                 _registered_method=True)
 
 
@@ -455,6 +461,15 @@ class RiskServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def StreamGames(self, request, context):
+        """Broadcasts (broadcast.proto, docs/broadcasts.md): the games of a tournament, a round, a
+        list or a player in one stream, as a spectator sees them; games join and leave live, and
+        the stream resumes from its resume_token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RiskServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -622,6 +637,11 @@ def add_RiskServiceServicer_to_server(servicer, server):
                     servicer.ListInvitations,
                     request_deserializer=risk_dot_v1_dot_player__games__pb2.ListInvitationsRequest.FromString,
                     response_serializer=risk_dot_v1_dot_player__games__pb2.ListInvitationsResponse.SerializeToString,
+            ),
+            'StreamGames': grpc.unary_stream_rpc_method_handler(
+                    servicer.StreamGames,
+                    request_deserializer=risk_dot_v1_dot_broadcast__pb2.StreamGamesRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_broadcast__pb2.StreamGamesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1515,6 +1535,33 @@ class RiskService:
             '/risk.v1.RiskService/ListInvitations',
             risk_dot_v1_dot_player__games__pb2.ListInvitationsRequest.SerializeToString,
             risk_dot_v1_dot_player__games__pb2.ListInvitationsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StreamGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/risk.v1.RiskService/StreamGames',
+            risk_dot_v1_dot_broadcast__pb2.StreamGamesRequest.SerializeToString,
+            risk_dot_v1_dot_broadcast__pb2.StreamGamesResponse.FromString,
             options,
             channel_credentials,
             insecure,
