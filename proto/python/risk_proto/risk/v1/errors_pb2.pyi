@@ -63,6 +63,10 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     INVITATION_CLOSED: _ClassVar[ServiceReason]
     NOT_INVITED: _ClassVar[ServiceReason]
     YEARLY_VACATION_EXHAUSTED: _ClassVar[ServiceReason]
+    NOT_RATED: _ClassVar[ServiceReason]
+    ALREADY_QUEUED: _ClassVar[ServiceReason]
+    MATCH_TICKET_NOT_FOUND: _ClassVar[ServiceReason]
+    MATCH_ALREADY_FORMED: _ClassVar[ServiceReason]
 
 class RuleReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -206,6 +210,10 @@ INVITATION_EXPIRED: ServiceReason
 INVITATION_CLOSED: ServiceReason
 NOT_INVITED: ServiceReason
 YEARLY_VACATION_EXHAUSTED: ServiceReason
+NOT_RATED: ServiceReason
+ALREADY_QUEUED: ServiceReason
+MATCH_TICKET_NOT_FOUND: ServiceReason
+MATCH_ALREADY_FORMED: ServiceReason
 RULE_REASON_UNSPECIFIED: RuleReason
 GAME_OVER: RuleReason
 NOT_YOUR_TURN: RuleReason

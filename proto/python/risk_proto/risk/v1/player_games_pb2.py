@@ -25,41 +25,43 @@ _sym_db = _symbol_database.Default()
 from risk_proto.risk.v1 import common_pb2 as risk_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1arisk/v1/player_games.proto\x12\x07risk.v1\x1a\x14risk/v1/common.proto\"\x85\x02\n\nInvitation\x12\x15\n\rinvitation_id\x18\x01 \x01(\t\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0f\n\x07invitee\x18\x04 \x01(\t\x12\x13\n\x0bhost_player\x18\x05 \x01(\t\x12\x15\n\rcreated_at_ms\x18\x06 \x01(\x03\x12\x15\n\rexpires_at_ms\x18\x07 \x01(\x03\x12!\n\x07variant\x18\x08 \x01(\x0e\x32\x10.risk.v1.Variant\x12\'\n\x05state\x18\t \x01(\x0e\x32\x18.risk.v1.InvitationState\x12\x13\n\x0b\x61\x63\x63\x65pted_by\x18\n \x01(\t\x12\x0c\n\x04\x63ode\x18\x0b \x01(\t\"\xce\x03\n\x0bPlayerEvent\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0f\n\x07game_id\x18\x03 \x01(\t\x12\x14\n\x0cgame_version\x18\x04 \x01(\x04\x12\r\n\x05\x61t_ms\x18\x05 \x01(\x03\x12\x0c\n\x04seat\x18\x06 \x01(\x05\x12!\n\x07variant\x18\x07 \x01(\x0e\x32\x10.risk.v1.Variant\x12\x11\n\tseat_name\x18\x08 \x01(\t\x12)\n\x04turn\x18\n \x01(\x0b\x32\x19.risk.v1.PlayerEvent.TurnH\x00\x12/\n\x07started\x18\x0b \x01(\x0b\x32\x1c.risk.v1.PlayerEvent.StartedH\x00\x12\x31\n\x08\x66inished\x18\x0c \x01(\x0b\x32\x1d.risk.v1.PlayerEvent.FinishedH\x00\x12)\n\ninvitation\x18\r \x01(\x0b\x32\x13.risk.v1.InvitationH\x00\x1a\x1b\n\x04Turn\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x01 \x01(\x03\x1a\t\n\x07Started\x1a;\n\x08\x46inished\x12\x0e\n\x06status\x18\x01 \x01(\x05\x12\x0e\n\x06winner\x18\x02 \x01(\x05\x12\x0f\n\x07ranking\x18\x03 \x03(\x05\x42\x06\n\x04kind\"8\n\x10PlayerEventBatch\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.risk.v1.PlayerEvent\".\n\x19StreamPlayerEventsRequest\x12\x11\n\tafter_seq\x18\x01 \x01(\x04\"A\n\x1aStreamPlayerEventsResponse\x12#\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x14.risk.v1.PlayerEvent\"s\n\x17\x43reateInvitationRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0f\n\x07invitee\x18\x03 \x01(\t\x12\x0c\n\x04link\x18\x04 \x01(\x08\x12\x1a\n\x12\x65xpires_in_seconds\x18\x05 \x01(\x03\"I\n\x11InvitationRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x15\n\rinvitation_id\x18\x02 \x01(\t\x12\x0c\n\x04\x63ode\x18\x03 \x01(\t\"e\n\x17\x41\x63\x63\x65ptInvitationRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x15\n\rinvitation_id\x18\x02 \x01(\t\x12\x0c\n\x04\x63ode\x18\x03 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x04 \x01(\t\"`\n\x18\x41\x63\x63\x65ptInvitationResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x12\n\nseat_token\x18\x03 \x01(\t\x12\x11\n\tplayer_id\x18\x04 \x01(\t\")\n\x16ListInvitationsRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"C\n\x17ListInvitationsResponse\x12(\n\x0binvitations\x18\x01 \x03(\x0b\x32\x13.risk.v1.Invitation*\xcb\x01\n\x0fInvitationState\x12 \n\x1cINVITATION_STATE_UNSPECIFIED\x10\x00\x12\x1c\n\x18INVITATION_STATE_PENDING\x10\x01\x12\x1d\n\x19INVITATION_STATE_ACCEPTED\x10\x02\x12\x1d\n\x19INVITATION_STATE_DECLINED\x10\x03\x12\x1c\n\x18INVITATION_STATE_REVOKED\x10\x04\x12\x1c\n\x18INVITATION_STATE_EXPIRED\x10\x05\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1arisk/v1/player_games.proto\x12\x07risk.v1\x1a\x14risk/v1/common.proto\"\x85\x02\n\nInvitation\x12\x15\n\rinvitation_id\x18\x01 \x01(\t\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0f\n\x07invitee\x18\x04 \x01(\t\x12\x13\n\x0bhost_player\x18\x05 \x01(\t\x12\x15\n\rcreated_at_ms\x18\x06 \x01(\x03\x12\x15\n\rexpires_at_ms\x18\x07 \x01(\x03\x12!\n\x07variant\x18\x08 \x01(\x0e\x32\x10.risk.v1.Variant\x12\'\n\x05state\x18\t \x01(\x0e\x32\x18.risk.v1.InvitationState\x12\x13\n\x0b\x61\x63\x63\x65pted_by\x18\n \x01(\t\x12\x0c\n\x04\x63ode\x18\x0b \x01(\t\"\xd8\x04\n\x0bPlayerEvent\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0f\n\x07game_id\x18\x03 \x01(\t\x12\x14\n\x0cgame_version\x18\x04 \x01(\x04\x12\r\n\x05\x61t_ms\x18\x05 \x01(\x03\x12\x0c\n\x04seat\x18\x06 \x01(\x05\x12!\n\x07variant\x18\x07 \x01(\x0e\x32\x10.risk.v1.Variant\x12\x11\n\tseat_name\x18\x08 \x01(\t\x12)\n\x04turn\x18\n \x01(\x0b\x32\x19.risk.v1.PlayerEvent.TurnH\x00\x12/\n\x07started\x18\x0b \x01(\x0b\x32\x1c.risk.v1.PlayerEvent.StartedH\x00\x12\x31\n\x08\x66inished\x18\x0c \x01(\x0b\x32\x1d.risk.v1.PlayerEvent.FinishedH\x00\x12)\n\ninvitation\x18\r \x01(\x0b\x32\x13.risk.v1.InvitationH\x00\x12\x36\n\x0bmatch_found\x18\x0e \x01(\x0b\x32\x1f.risk.v1.PlayerEvent.MatchFoundH\x00\x1a\x1b\n\x04Turn\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x01 \x01(\x03\x1a\t\n\x07Started\x1aP\n\nMatchFound\x12\x11\n\tticket_id\x18\x01 \x01(\t\x12\x12\n\ntable_size\x18\x02 \x01(\x05\x12\x0c\n\x04\x62ots\x18\x03 \x01(\x05\x12\r\n\x05rated\x18\x04 \x01(\x08\x1a;\n\x08\x46inished\x12\x0e\n\x06status\x18\x01 \x01(\x05\x12\x0e\n\x06winner\x18\x02 \x01(\x05\x12\x0f\n\x07ranking\x18\x03 \x03(\x05\x42\x06\n\x04kind\"8\n\x10PlayerEventBatch\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.risk.v1.PlayerEvent\".\n\x19StreamPlayerEventsRequest\x12\x11\n\tafter_seq\x18\x01 \x01(\x04\"A\n\x1aStreamPlayerEventsResponse\x12#\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x14.risk.v1.PlayerEvent\"s\n\x17\x43reateInvitationRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0f\n\x07invitee\x18\x03 \x01(\t\x12\x0c\n\x04link\x18\x04 \x01(\x08\x12\x1a\n\x12\x65xpires_in_seconds\x18\x05 \x01(\x03\"I\n\x11InvitationRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x15\n\rinvitation_id\x18\x02 \x01(\t\x12\x0c\n\x04\x63ode\x18\x03 \x01(\t\"e\n\x17\x41\x63\x63\x65ptInvitationRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x15\n\rinvitation_id\x18\x02 \x01(\t\x12\x0c\n\x04\x63ode\x18\x03 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x04 \x01(\t\"`\n\x18\x41\x63\x63\x65ptInvitationResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x12\n\nseat_token\x18\x03 \x01(\t\x12\x11\n\tplayer_id\x18\x04 \x01(\t\")\n\x16ListInvitationsRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"C\n\x17ListInvitationsResponse\x12(\n\x0binvitations\x18\x01 \x03(\x0b\x32\x13.risk.v1.Invitation*\xcb\x01\n\x0fInvitationState\x12 \n\x1cINVITATION_STATE_UNSPECIFIED\x10\x00\x12\x1c\n\x18INVITATION_STATE_PENDING\x10\x01\x12\x1d\n\x19INVITATION_STATE_ACCEPTED\x10\x02\x12\x1d\n\x19INVITATION_STATE_DECLINED\x10\x03\x12\x1c\n\x18INVITATION_STATE_REVOKED\x10\x04\x12\x1c\n\x18INVITATION_STATE_EXPIRED\x10\x05\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'risk.v1.player_games_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_INVITATIONSTATE']._serialized_start=1469
-  _globals['_INVITATIONSTATE']._serialized_end=1672
+  _globals['_INVITATIONSTATE']._serialized_start=1607
+  _globals['_INVITATIONSTATE']._serialized_end=1810
   _globals['_INVITATION']._serialized_start=62
   _globals['_INVITATION']._serialized_end=323
   _globals['_PLAYEREVENT']._serialized_start=326
-  _globals['_PLAYEREVENT']._serialized_end=788
-  _globals['_PLAYEREVENT_TURN']._serialized_start=681
-  _globals['_PLAYEREVENT_TURN']._serialized_end=708
-  _globals['_PLAYEREVENT_STARTED']._serialized_start=710
-  _globals['_PLAYEREVENT_STARTED']._serialized_end=719
-  _globals['_PLAYEREVENT_FINISHED']._serialized_start=721
-  _globals['_PLAYEREVENT_FINISHED']._serialized_end=780
-  _globals['_PLAYEREVENTBATCH']._serialized_start=790
-  _globals['_PLAYEREVENTBATCH']._serialized_end=846
-  _globals['_STREAMPLAYEREVENTSREQUEST']._serialized_start=848
-  _globals['_STREAMPLAYEREVENTSREQUEST']._serialized_end=894
-  _globals['_STREAMPLAYEREVENTSRESPONSE']._serialized_start=896
-  _globals['_STREAMPLAYEREVENTSRESPONSE']._serialized_end=961
-  _globals['_CREATEINVITATIONREQUEST']._serialized_start=963
-  _globals['_CREATEINVITATIONREQUEST']._serialized_end=1078
-  _globals['_INVITATIONREQUEST']._serialized_start=1080
-  _globals['_INVITATIONREQUEST']._serialized_end=1153
-  _globals['_ACCEPTINVITATIONREQUEST']._serialized_start=1155
-  _globals['_ACCEPTINVITATIONREQUEST']._serialized_end=1256
-  _globals['_ACCEPTINVITATIONRESPONSE']._serialized_start=1258
-  _globals['_ACCEPTINVITATIONRESPONSE']._serialized_end=1354
-  _globals['_LISTINVITATIONSREQUEST']._serialized_start=1356
-  _globals['_LISTINVITATIONSREQUEST']._serialized_end=1397
-  _globals['_LISTINVITATIONSRESPONSE']._serialized_start=1399
-  _globals['_LISTINVITATIONSRESPONSE']._serialized_end=1466
+  _globals['_PLAYEREVENT']._serialized_end=926
+  _globals['_PLAYEREVENT_TURN']._serialized_start=737
+  _globals['_PLAYEREVENT_TURN']._serialized_end=764
+  _globals['_PLAYEREVENT_STARTED']._serialized_start=766
+  _globals['_PLAYEREVENT_STARTED']._serialized_end=775
+  _globals['_PLAYEREVENT_MATCHFOUND']._serialized_start=777
+  _globals['_PLAYEREVENT_MATCHFOUND']._serialized_end=857
+  _globals['_PLAYEREVENT_FINISHED']._serialized_start=859
+  _globals['_PLAYEREVENT_FINISHED']._serialized_end=918
+  _globals['_PLAYEREVENTBATCH']._serialized_start=928
+  _globals['_PLAYEREVENTBATCH']._serialized_end=984
+  _globals['_STREAMPLAYEREVENTSREQUEST']._serialized_start=986
+  _globals['_STREAMPLAYEREVENTSREQUEST']._serialized_end=1032
+  _globals['_STREAMPLAYEREVENTSRESPONSE']._serialized_start=1034
+  _globals['_STREAMPLAYEREVENTSRESPONSE']._serialized_end=1099
+  _globals['_CREATEINVITATIONREQUEST']._serialized_start=1101
+  _globals['_CREATEINVITATIONREQUEST']._serialized_end=1216
+  _globals['_INVITATIONREQUEST']._serialized_start=1218
+  _globals['_INVITATIONREQUEST']._serialized_end=1291
+  _globals['_ACCEPTINVITATIONREQUEST']._serialized_start=1293
+  _globals['_ACCEPTINVITATIONREQUEST']._serialized_end=1394
+  _globals['_ACCEPTINVITATIONRESPONSE']._serialized_start=1396
+  _globals['_ACCEPTINVITATIONRESPONSE']._serialized_end=1492
+  _globals['_LISTINVITATIONSREQUEST']._serialized_start=1494
+  _globals['_LISTINVITATIONSREQUEST']._serialized_end=1535
+  _globals['_LISTINVITATIONSRESPONSE']._serialized_start=1537
+  _globals['_LISTINVITATIONSRESPONSE']._serialized_end=1604
 # @@protoc_insertion_point(module_scope)

@@ -50,7 +50,7 @@ class Invitation(_message.Message):
     def __init__(self, invitation_id: _Optional[str] = ..., game_id: _Optional[str] = ..., seat: _Optional[int] = ..., invitee: _Optional[str] = ..., host_player: _Optional[str] = ..., created_at_ms: _Optional[int] = ..., expires_at_ms: _Optional[int] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., state: _Optional[_Union[InvitationState, str]] = ..., accepted_by: _Optional[str] = ..., code: _Optional[str] = ...) -> None: ...
 
 class PlayerEvent(_message.Message):
-    __slots__ = ("seq", "player_id", "game_id", "game_version", "at_ms", "seat", "variant", "seat_name", "turn", "started", "finished", "invitation")
+    __slots__ = ("seq", "player_id", "game_id", "game_version", "at_ms", "seat", "variant", "seat_name", "turn", "started", "finished", "invitation", "match_found")
     class Turn(_message.Message):
         __slots__ = ("deadline_ms",)
         DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
@@ -59,6 +59,17 @@ class PlayerEvent(_message.Message):
     class Started(_message.Message):
         __slots__ = ()
         def __init__(self) -> None: ...
+    class MatchFound(_message.Message):
+        __slots__ = ("ticket_id", "table_size", "bots", "rated")
+        TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+        TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
+        BOTS_FIELD_NUMBER: _ClassVar[int]
+        RATED_FIELD_NUMBER: _ClassVar[int]
+        ticket_id: str
+        table_size: int
+        bots: int
+        rated: bool
+        def __init__(self, ticket_id: _Optional[str] = ..., table_size: _Optional[int] = ..., bots: _Optional[int] = ..., rated: _Optional[bool] = ...) -> None: ...
     class Finished(_message.Message):
         __slots__ = ("status", "winner", "ranking")
         STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -80,6 +91,7 @@ class PlayerEvent(_message.Message):
     STARTED_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
     INVITATION_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FOUND_FIELD_NUMBER: _ClassVar[int]
     seq: int
     player_id: str
     game_id: str
@@ -92,7 +104,8 @@ class PlayerEvent(_message.Message):
     started: PlayerEvent.Started
     finished: PlayerEvent.Finished
     invitation: Invitation
-    def __init__(self, seq: _Optional[int] = ..., player_id: _Optional[str] = ..., game_id: _Optional[str] = ..., game_version: _Optional[int] = ..., at_ms: _Optional[int] = ..., seat: _Optional[int] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., seat_name: _Optional[str] = ..., turn: _Optional[_Union[PlayerEvent.Turn, _Mapping]] = ..., started: _Optional[_Union[PlayerEvent.Started, _Mapping]] = ..., finished: _Optional[_Union[PlayerEvent.Finished, _Mapping]] = ..., invitation: _Optional[_Union[Invitation, _Mapping]] = ...) -> None: ...
+    match_found: PlayerEvent.MatchFound
+    def __init__(self, seq: _Optional[int] = ..., player_id: _Optional[str] = ..., game_id: _Optional[str] = ..., game_version: _Optional[int] = ..., at_ms: _Optional[int] = ..., seat: _Optional[int] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., seat_name: _Optional[str] = ..., turn: _Optional[_Union[PlayerEvent.Turn, _Mapping]] = ..., started: _Optional[_Union[PlayerEvent.Started, _Mapping]] = ..., finished: _Optional[_Union[PlayerEvent.Finished, _Mapping]] = ..., invitation: _Optional[_Union[Invitation, _Mapping]] = ..., match_found: _Optional[_Union[PlayerEvent.MatchFound, _Mapping]] = ...) -> None: ...
 
 class PlayerEventBatch(_message.Message):
     __slots__ = ("events",)

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file risk/v1/player_games.proto.
  */
 export const file_risk_v1_player_games: GenFile = /*@__PURE__*/
-  fileDesc("ChpyaXNrL3YxL3BsYXllcl9nYW1lcy5wcm90bxIHcmlzay52MSKFAgoKSW52aXRhdGlvbhIVCg1pbnZpdGF0aW9uX2lkGAEgASgJEg8KB2dhbWVfaWQYAiABKAkSDAoEc2VhdBgDIAEoBRIPCgdpbnZpdGVlGAQgASgJEhMKC2hvc3RfcGxheWVyGAUgASgJEhUKDWNyZWF0ZWRfYXRfbXMYBiABKAMSFQoNZXhwaXJlc19hdF9tcxgHIAEoAxIhCgd2YXJpYW50GAggASgOMhAucmlzay52MS5WYXJpYW50EicKBXN0YXRlGAkgASgOMhgucmlzay52MS5JbnZpdGF0aW9uU3RhdGUSEwoLYWNjZXB0ZWRfYnkYCiABKAkSDAoEY29kZRgLIAEoCSLOAwoLUGxheWVyRXZlbnQSCwoDc2VxGAEgASgEEhEKCXBsYXllcl9pZBgCIAEoCRIPCgdnYW1lX2lkGAMgASgJEhQKDGdhbWVfdmVyc2lvbhgEIAEoBBINCgVhdF9tcxgFIAEoAxIMCgRzZWF0GAYgASgFEiEKB3ZhcmlhbnQYByABKA4yEC5yaXNrLnYxLlZhcmlhbnQSEQoJc2VhdF9uYW1lGAggASgJEikKBHR1cm4YCiABKAsyGS5yaXNrLnYxLlBsYXllckV2ZW50LlR1cm5IABIvCgdzdGFydGVkGAsgASgLMhwucmlzay52MS5QbGF5ZXJFdmVudC5TdGFydGVkSAASMQoIZmluaXNoZWQYDCABKAsyHS5yaXNrLnYxLlBsYXllckV2ZW50LkZpbmlzaGVkSAASKQoKaW52aXRhdGlvbhgNIAEoCzITLnJpc2sudjEuSW52aXRhdGlvbkgAGhsKBFR1cm4SEwoLZGVhZGxpbmVfbXMYASABKAMaCQoHU3RhcnRlZBo7CghGaW5pc2hlZBIOCgZzdGF0dXMYASABKAUSDgoGd2lubmVyGAIgASgFEg8KB3JhbmtpbmcYAyADKAVCBgoEa2luZCI4ChBQbGF5ZXJFdmVudEJhdGNoEiQKBmV2ZW50cxgBIAMoCzIULnJpc2sudjEuUGxheWVyRXZlbnQiLgoZU3RyZWFtUGxheWVyRXZlbnRzUmVxdWVzdBIRCglhZnRlcl9zZXEYASABKAQiQQoaU3RyZWFtUGxheWVyRXZlbnRzUmVzcG9uc2USIwoFZXZlbnQYASABKAsyFC5yaXNrLnYxLlBsYXllckV2ZW50InMKF0NyZWF0ZUludml0YXRpb25SZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSDAoEc2VhdBgCIAEoBRIPCgdpbnZpdGVlGAMgASgJEgwKBGxpbmsYBCABKAgSGgoSZXhwaXJlc19pbl9zZWNvbmRzGAUgASgDIkkKEUludml0YXRpb25SZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSFQoNaW52aXRhdGlvbl9pZBgCIAEoCRIMCgRjb2RlGAMgASgJImUKF0FjY2VwdEludml0YXRpb25SZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSFQoNaW52aXRhdGlvbl9pZBgCIAEoCRIMCgRjb2RlGAMgASgJEhQKDGRpc3BsYXlfbmFtZRgEIAEoCSJgChhBY2NlcHRJbnZpdGF0aW9uUmVzcG9uc2USDwoHZ2FtZV9pZBgBIAEoCRIMCgRzZWF0GAIgASgFEhIKCnNlYXRfdG9rZW4YAyABKAkSEQoJcGxheWVyX2lkGAQgASgJIikKFkxpc3RJbnZpdGF0aW9uc1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSJDChdMaXN0SW52aXRhdGlvbnNSZXNwb25zZRIoCgtpbnZpdGF0aW9ucxgBIAMoCzITLnJpc2sudjEuSW52aXRhdGlvbirLAQoPSW52aXRhdGlvblN0YXRlEiAKHElOVklUQVRJT05fU1RBVEVfVU5TUEVDSUZJRUQQABIcChhJTlZJVEFUSU9OX1NUQVRFX1BFTkRJTkcQARIdChlJTlZJVEFUSU9OX1NUQVRFX0FDQ0VQVEVEEAISHQoZSU5WSVRBVElPTl9TVEFURV9ERUNMSU5FRBADEhwKGElOVklUQVRJT05fU1RBVEVfUkVWT0tFRBAEEhwKGElOVklUQVRJT05fU1RBVEVfRVhQSVJFRBAFYgZwcm90bzM", [file_risk_v1_common]);
+  fileDesc("ChpyaXNrL3YxL3BsYXllcl9nYW1lcy5wcm90bxIHcmlzay52MSKFAgoKSW52aXRhdGlvbhIVCg1pbnZpdGF0aW9uX2lkGAEgASgJEg8KB2dhbWVfaWQYAiABKAkSDAoEc2VhdBgDIAEoBRIPCgdpbnZpdGVlGAQgASgJEhMKC2hvc3RfcGxheWVyGAUgASgJEhUKDWNyZWF0ZWRfYXRfbXMYBiABKAMSFQoNZXhwaXJlc19hdF9tcxgHIAEoAxIhCgd2YXJpYW50GAggASgOMhAucmlzay52MS5WYXJpYW50EicKBXN0YXRlGAkgASgOMhgucmlzay52MS5JbnZpdGF0aW9uU3RhdGUSEwoLYWNjZXB0ZWRfYnkYCiABKAkSDAoEY29kZRgLIAEoCSLYBAoLUGxheWVyRXZlbnQSCwoDc2VxGAEgASgEEhEKCXBsYXllcl9pZBgCIAEoCRIPCgdnYW1lX2lkGAMgASgJEhQKDGdhbWVfdmVyc2lvbhgEIAEoBBINCgVhdF9tcxgFIAEoAxIMCgRzZWF0GAYgASgFEiEKB3ZhcmlhbnQYByABKA4yEC5yaXNrLnYxLlZhcmlhbnQSEQoJc2VhdF9uYW1lGAggASgJEikKBHR1cm4YCiABKAsyGS5yaXNrLnYxLlBsYXllckV2ZW50LlR1cm5IABIvCgdzdGFydGVkGAsgASgLMhwucmlzay52MS5QbGF5ZXJFdmVudC5TdGFydGVkSAASMQoIZmluaXNoZWQYDCABKAsyHS5yaXNrLnYxLlBsYXllckV2ZW50LkZpbmlzaGVkSAASKQoKaW52aXRhdGlvbhgNIAEoCzITLnJpc2sudjEuSW52aXRhdGlvbkgAEjYKC21hdGNoX2ZvdW5kGA4gASgLMh8ucmlzay52MS5QbGF5ZXJFdmVudC5NYXRjaEZvdW5kSAAaGwoEVHVybhITCgtkZWFkbGluZV9tcxgBIAEoAxoJCgdTdGFydGVkGlAKCk1hdGNoRm91bmQSEQoJdGlja2V0X2lkGAEgASgJEhIKCnRhYmxlX3NpemUYAiABKAUSDAoEYm90cxgDIAEoBRINCgVyYXRlZBgEIAEoCBo7CghGaW5pc2hlZBIOCgZzdGF0dXMYASABKAUSDgoGd2lubmVyGAIgASgFEg8KB3JhbmtpbmcYAyADKAVCBgoEa2luZCI4ChBQbGF5ZXJFdmVudEJhdGNoEiQKBmV2ZW50cxgBIAMoCzIULnJpc2sudjEuUGxheWVyRXZlbnQiLgoZU3RyZWFtUGxheWVyRXZlbnRzUmVxdWVzdBIRCglhZnRlcl9zZXEYASABKAQiQQoaU3RyZWFtUGxheWVyRXZlbnRzUmVzcG9uc2USIwoFZXZlbnQYASABKAsyFC5yaXNrLnYxLlBsYXllckV2ZW50InMKF0NyZWF0ZUludml0YXRpb25SZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSDAoEc2VhdBgCIAEoBRIPCgdpbnZpdGVlGAMgASgJEgwKBGxpbmsYBCABKAgSGgoSZXhwaXJlc19pbl9zZWNvbmRzGAUgASgDIkkKEUludml0YXRpb25SZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSFQoNaW52aXRhdGlvbl9pZBgCIAEoCRIMCgRjb2RlGAMgASgJImUKF0FjY2VwdEludml0YXRpb25SZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSFQoNaW52aXRhdGlvbl9pZBgCIAEoCRIMCgRjb2RlGAMgASgJEhQKDGRpc3BsYXlfbmFtZRgEIAEoCSJgChhBY2NlcHRJbnZpdGF0aW9uUmVzcG9uc2USDwoHZ2FtZV9pZBgBIAEoCRIMCgRzZWF0GAIgASgFEhIKCnNlYXRfdG9rZW4YAyABKAkSEQoJcGxheWVyX2lkGAQgASgJIikKFkxpc3RJbnZpdGF0aW9uc1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSJDChdMaXN0SW52aXRhdGlvbnNSZXNwb25zZRIoCgtpbnZpdGF0aW9ucxgBIAMoCzITLnJpc2sudjEuSW52aXRhdGlvbirLAQoPSW52aXRhdGlvblN0YXRlEiAKHElOVklUQVRJT05fU1RBVEVfVU5TUEVDSUZJRUQQABIcChhJTlZJVEFUSU9OX1NUQVRFX1BFTkRJTkcQARIdChlJTlZJVEFUSU9OX1NUQVRFX0FDQ0VQVEVEEAISHQoZSU5WSVRBVElPTl9TVEFURV9ERUNMSU5FRBADEhwKGElOVklUQVRJT05fU1RBVEVfUkVWT0tFRBAEEhwKGElOVklUQVRJT05fU1RBVEVfRVhQSVJFRBAFYgZwcm90bzM", [file_risk_v1_common]);
 
 /**
  * @generated from message risk.v1.Invitation
@@ -178,6 +178,14 @@ export type PlayerEvent = Message<"risk.v1.PlayerEvent"> & {
      */
     value: Invitation;
     case: "invitation";
+  } | {
+    /**
+     * a match request was seated at a table (docs/ratings.md, "Matchmaking")
+     *
+     * @generated from field: risk.v1.PlayerEvent.MatchFound match_found = 14;
+     */
+    value: PlayerEvent_MatchFound;
+    case: "matchFound";
   } | { case: undefined; value?: undefined };
 };
 
@@ -223,6 +231,43 @@ export const PlayerEvent_StartedSchema: GenMessage<PlayerEvent_Started> = /*@__P
   messageDesc(file_risk_v1_player_games, 1, 1);
 
 /**
+ * a match request of the player (RequestMatch) was seated: `game_id` is the table's game,
+ * created and started with the player's seat (`seat`) bound to them
+ *
+ * @generated from message risk.v1.PlayerEvent.MatchFound
+ */
+export type PlayerEvent_MatchFound = Message<"risk.v1.PlayerEvent.MatchFound"> & {
+  /**
+   * @generated from field: string ticket_id = 1;
+   */
+  ticketId: string;
+
+  /**
+   * the table's size and how many of its seats bots play
+   *
+   * @generated from field: int32 table_size = 2;
+   */
+  tableSize: number;
+
+  /**
+   * @generated from field: int32 bots = 3;
+   */
+  bots: number;
+
+  /**
+   * @generated from field: bool rated = 4;
+   */
+  rated: boolean;
+};
+
+/**
+ * Describes the message risk.v1.PlayerEvent.MatchFound.
+ * Use `create(PlayerEvent_MatchFoundSchema)` to create a new message.
+ */
+export const PlayerEvent_MatchFoundSchema: GenMessage<PlayerEvent_MatchFound> = /*@__PURE__*/
+  messageDesc(file_risk_v1_player_games, 1, 2);
+
+/**
  * the game ended: its final status (a risk.v1.GameStatus number), the winning seat (-1
  * none) and the seats in finishing order
  *
@@ -250,7 +295,7 @@ export type PlayerEvent_Finished = Message<"risk.v1.PlayerEvent.Finished"> & {
  * Use `create(PlayerEvent_FinishedSchema)` to create a new message.
  */
 export const PlayerEvent_FinishedSchema: GenMessage<PlayerEvent_Finished> = /*@__PURE__*/
-  messageDesc(file_risk_v1_player_games, 1, 2);
+  messageDesc(file_risk_v1_player_games, 1, 3);
 
 /**
  * A commit's (or an invitation's) facts, kept in the game's hash until copied to the players'
