@@ -6,6 +6,13 @@ hash tag with every game of the campaign (game ids are "<campaign id>.<n>"), so 
 that ends a campaign game also records its result in the campaign atomically, on Redis Cluster
 too. The rules of the campaign (what a game leaves in the world, which rewards are offered)
 are the engine's `engine.legacy.campaign`; this module stores and authorises.
+
+A campaign's seats may belong to players (`seat_players`, docs/players.md): the record keeps
+each seat's player id (`player:<seat>`) and, for a campaign created with a player credential,
+its host player (`host_player`); every game the campaign starts carries them in its meta, so
+the player acts in each game with their own credential, and the games show in their
+ListMyGames and their stream, and send their "your turn" webhooks, as any game whose seats
+are bound. The campaign's seat tokens are issued and act as before, beside the players.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from risk_rules.engine.legacy import campaign as rules
 from risk_rules.variants.legacy import decode_campaign, encode_campaign, reward_to_proto
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import ACTIVE, FINAL, Caller, GameService, digest, require_creator
+from risk_service.operations.commands import check_seat_players
 
 _REWARDS = {wire.snake(cls.__name__): cls for cls in rules.REWARD_TYPES}
 _EVENT_CASES: dict[type[Event], str] = {cls: wire.snake(cls.__name__) for cls in (
@@ -54,9 +62,15 @@ class CampaignService:
     @staticmethod
     def _seat(raw: dict[bytes, bytes], caller: Caller) -> tuple[int | None, bool]:
         """(the caller's token's seat or None, whether it is the host's); raises for a bad
-        token."""
+        token. A player token holds the seat bound to its player and is the host where its
+        player created the campaign; holding neither, it is a valid credential that holds
+        nothing here (never BAD_CREDENTIALS), as in a game."""
         if caller.token is None:
             return None, False
+        if caller.player is not None:
+            bound = _seat_players(raw)
+            seat = bound.index(caller.player) if caller.player in bound else None
+            return seat, raw.get(b"host_player", b"").decode() == caller.player
         presented = caller.digest or digest(caller.token)
         players = int(raw[b"players"])
         seat = None
@@ -83,6 +97,8 @@ class CampaignService:
             game_ids=[g for g in games.split(",") if g],
             seat_names=[raw.get(f"name:{s}".encode(), b"").decode() for s in range(players)],
             created_at_ms=int(raw.get(b"created", b"0")),
+            seat_players=_seat_players(raw) if any(
+                f"player:{s}".encode() in raw for s in range(players)) else [],
         )
 
     async def create(
@@ -100,6 +116,8 @@ class CampaignService:
         names = list(request.seat_names)
         if len(names) > request.players or any(len(n) > 64 for n in names):
             raise malformed(f"at most {request.players} seat names of at most 64 characters")
+        seat_players = list(request.seat_players)
+        check_seat_players(seat_players, request.players)
         now = self.games.clock_ms()
         campaign_id = f"{now:012x}{secrets.token_hex(5)}"
         host_token = self.games.new_token()
@@ -112,6 +130,11 @@ class CampaignService:
             fields[f"tok:{seat}"] = digest(seat_token)
         for seat, name in enumerate(names):
             fields[f"name:{seat}"] = name
+        for seat, player in enumerate(seat_players):
+            if player:
+                fields[f"player:{seat}"] = player
+        if caller.player is not None:  # a player created it: they act as its host too
+            fields["host_player"] = caller.player
         await self.store.create_campaign(campaign_id, fields)
         await self.store.schedule_campaign(campaign_id, now + self.games.limits.campaign_idle_ms)
         raw = await self._load(campaign_id)
@@ -189,12 +212,24 @@ class CampaignService:
         await self.store.schedule_campaign(
             campaign_id, self.games.clock_ms() + self.games.limits.campaign_idle_ms)
         digests = tuple(raw[f"tok:{s}".encode()] for s in range(players))
+        seat_players = _seat_players(raw)
+        host_player = raw.get(b"host_player", b"").decode()
+
+        def bind(meta: lifecycle_pb2.GameMeta, _now_ms: int) -> tuple[tuple[str, bytes], ...]:
+            # the campaign's players hold their seats in this game too (docs/players.md)
+            if any(seat_players):
+                meta.seat_players.extend(seat_players)
+            if host_player:
+                meta.host_player = host_player
+            return ()
+
         record, game_state = await self.games.open_game(
             "legacy", options, request.seed if request.HasField("seed") else None,
             game_id=game_id,
             names=[raw.get(f"name:{s}".encode(), b"").decode() for s in range(players)],
             seat_digests=lambda _players: digests, host_digest=raw[b"tok:host"],
             clock=request.clock if request.HasField("clock") else lifecycle_pb2.ClockOptions(),
+            setup=bind,
         )
         assert record.status == ACTIVE
         return service_pb2.StartCampaignGameResponse(
@@ -212,7 +247,8 @@ class CampaignService:
                                else Code.PERMISSION_DENIED,
                                ServiceReason.MISSING_CREDENTIALS if caller.token is None
                                else ServiceReason.WRONG_SEAT,
-                               "reward decisions are taken with the seat's token")
+                               "reward decisions are taken with the seat's token or its "
+                               "player's")
         reward = reward_from_proto(request.reward)
         version = int(raw.get(b"version", b"0"))
         if request.expected_version != version:
@@ -254,3 +290,8 @@ class CampaignService:
                     campaign_id, self.games.clock_ms() + self.games.limits.campaign_idle_ms)
                 return False
         return await self.store.drop_campaign(campaign_id, int(raw.get(b"version", b"0")))
+
+
+def _seat_players(raw: dict[bytes, bytes]) -> list[str]:
+    """The player id each seat of the campaign belongs to ("" for none)."""
+    return [raw.get(f"player:{s}".encode(), b"").decode() for s in range(int(raw[b"players"]))]

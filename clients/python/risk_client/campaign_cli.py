@@ -117,11 +117,15 @@ async def cmd_create(client: RiskClient, args: argparse.Namespace) -> int:
             raise ValueError(f"--faction given {len(factions)} times for {args.players} players")
     else:
         factions = default_factions(args.players)
-    created = await client.create_campaign(factions, args.names)
+    created = await client.create_campaign(factions, args.names, args.seat_players)
     _out(f"campaign {created.campaign.campaign_id}")
     _out(f"host-token {created.host_token}")
     for seat, token in enumerate(created.seat_tokens):
         _out(f"seat-token {seat} {token}")
+    for seat, player in enumerate(args.seat_players):
+        if player:
+            _out(f"seat {seat} belongs to player {player}: they play it in every game with "
+                 "their login")
     return 0
 
 
@@ -148,7 +152,8 @@ async def cmd_next(client: RiskClient, args: argparse.Namespace) -> int:
     started = await client.start_campaign_game(
         args.campaign, seed=args.seed, max_turns=args.max_turns)
     _out(f"game {started.game.game_id} started (game {started.campaign.games_played + 1} "
-         f"of the campaign); play it with each seat's campaign token")
+         f"of the campaign); play it with each seat's campaign token, or a seat's player "
+         "with their login")
     return 0
 
 

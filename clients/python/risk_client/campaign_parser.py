@@ -42,6 +42,10 @@ def register(
     )
     create.add_argument("--name", action="append", default=[], dest="names",
                         help="a seat's display name (repeat, in seat order)")
+    create.add_argument("--seat-player", action="append", default=[], dest="seat_players",
+                        metavar="PLAYER",
+                        help="the player a seat belongs to (repeat, in seat order; '' for "
+                             "none): they play it in every game with their login")
 
     show = verbs.add_parser(
         "show", parents=[common],

@@ -659,6 +659,7 @@ class RiskClient:
         self,
         factions: Sequence[tuple[int, int]],
         seat_names: Sequence[str] = (),
+        seat_players: Sequence[str] = (),
     ) -> CreatedCampaign:
         """A new campaign for `len(factions)` players (3 to 5), and its tokens.
 
@@ -666,6 +667,10 @@ class RiskClient:
         `LegacyPower` numbers (each faction once; a power of that faction: see
         `risk_client.campaigns.FACTIONS`). The reply's tokens are shown once: the host's
         starts games, each seat's plays that seat in every game and takes its rewards.
+        `seat_players` binds seats to player ids (by seat; "" for none), as `create_game`'s
+        does: each of those players plays their seat in every game of the campaign and takes
+        its rewards with their own player token (the seat's token acts too); created with a
+        player token, the campaign's host is that player as well (docs/players.md).
         """
         request = service_pb2.CreateCampaignRequest(
             players=len(factions),
@@ -674,6 +679,7 @@ class RiskClient:
                 for faction, power in factions
             ],
             seat_names=list(seat_names),
+            seat_players=list(seat_players),
         )
         reply = await self._unary("CreateCampaign", request, service_pb2.CreateCampaignResponse)
         return CreatedCampaign(

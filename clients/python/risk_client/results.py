@@ -240,6 +240,7 @@ class CampaignSeat:
     power: str
     wins: int  # games won (the signatures on the board)
     eliminations: int  # failed joins recorded on its faction
+    player_id: str = ""  # the player the seat belongs to ("" for none: its token's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +311,8 @@ class Campaign:
                 power=power_name(choice.power),
                 wins=per_seat(world.signatures, seat),
                 eliminations=per_seat(world.eliminations, seat),
+                player_id=(message.seat_players[seat]
+                           if seat < len(message.seat_players) else ""),
             )
             for seat, choice in enumerate(state.players)
         )
