@@ -20,13 +20,13 @@ the jump in seqs and re-reads ListMyGames. A stream that has caught up waits on 
 feed hub (feed.py, `FeedHub.follow`), which reads every followed stream over its shared
 readers: no polling.
 
-Webhooks (`turn.started`, `invitation.created`, docs/notifications.md) are queued when a fact
-is copied, each under an id derived from the fact's, so the same fact copied twice queues one
-message. "Your turn" is not sent while the player has a stream of that game open on any
-process (Lichess pushes only to players away from the game page): every process that streams a
-game to a player's own seat keeps an entry in the player's `here:<game>` sorted set (process id
--> until when, `PRESENCE_TTL_MS`, refreshed every third of it while the stream is open), and a
-turn's webhook is sent only when no entry is current.
+Webhooks (`turn.started`, `invitation.created`, `match.found`, docs/notifications.md) are queued
+when a fact is copied, each under an id derived from the fact's, so the same fact copied twice
+queues one message. "Your turn" is not sent while the player has a stream of that game open on
+any process (Lichess pushes only to players away from the game page): every process that streams
+a game to a player's own seat keeps an entry in the player's `here:<game>` sorted set (process
+id -> until when, `PRESENCE_TTL_MS`, refreshed every third of it while the stream is open), and
+a turn's webhook is sent only when no entry is current.
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ FEED_PAGE = 128  # facts read from a player's stream at a time
 
 TURN_STARTED = "turn.started"
 INVITATION_CREATED = "invitation.created"
+MATCH_FOUND = "match.found"
 
 # KEYS: the player's feed, copied, seq; ARGV: fact id, fact, now, copied horizon, maxlen, keep
 _COPY = """
@@ -224,6 +225,13 @@ class PlayerFeed:
             await self.notifier.enqueue(TURN_STARTED, base | {
                 "version": fact.game_version, "seat": fact.seat, "name": fact.seat_name,
                 "player_id": fact.player_id, "deadline_ms": fact.turn.deadline_ms,
+            }, key=f"player-fact/{fact_id}")
+        elif kind == "match_found":  # matchmaking seated the player (docs/ratings.md)
+            found = fact.match_found
+            await self.notifier.enqueue(MATCH_FOUND, base | {
+                "ticket_id": found.ticket_id, "seat": fact.seat, "name": fact.seat_name,
+                "player_id": fact.player_id, "table_size": found.table_size,
+                "bots": found.bots, "rated": found.rated,
             }, key=f"player-fact/{fact_id}")
         elif kind == "invitation" and fact.invitation.state == (
                 player_games_pb2.INVITATION_STATE_PENDING):
