@@ -26,6 +26,8 @@ import { sessionOverWebSocket, streamOverWebSocket } from "./websocket.js";
 import type { Action, Event } from "./gen/risk/v1/game_pb.js";
 import { ActionSchema, type GameOptionsSchema } from "./gen/risk/v1/game_pb.js";
 import {
+  type CreateCampaignRequestSchema,
+  type CreateCampaignResponse,
   type CreateGameRequestSchema,
   type CreateGameResponse,
   type GameExport,
@@ -39,8 +41,10 @@ import {
   type ListGamesResponse,
   type ListLegalActionsResponse,
   RiskService,
+  type StartCampaignGameResponse,
   type SubmitActionResponse,
 } from "./gen/risk/v1/service_pb.js";
+import type { FactionChoiceSchema } from "./gen/risk/v1/legacy_pb.js";
 import type { Variant } from "./gen/risk/v1/common_pb.js";
 import type { ClockOptionsSchema } from "./gen/risk/v1/lifecycle_pb.js";
 import type { IssuePlayerTokenResponse } from "./gen/risk/v1/players_pb.js";
@@ -115,6 +119,15 @@ export interface CreateGameOptions {
   /** Decision deadlines, time banks, or a correspondence clock (turnSeconds, vacationDays). */
   clock?: MessageInitShape<typeof ClockOptionsSchema>;
   /** Player ids by seat ("" for none): those seats are the players' at once (docs/players.md). */
+  seatPlayers?: string[];
+}
+
+export interface CreateCampaignOptions {
+  seatNames?: string[];
+  /**
+   * Player ids by seat ("" for none): those players play their seats in every game of the
+   * campaign, and take its reward decisions, with their own player token (docs/players.md).
+   */
   seatPlayers?: string[];
 }
 
@@ -256,6 +269,32 @@ export class RiskClient {
       request.seed = extra.seed;
     }
     return this.#unary(() => this.#connection.rpc.createGame(request, this.#call()));
+  }
+
+  /**
+   * Create a Risk Legacy campaign, one seat per faction choice (3 to 5); returns its summary,
+   * the host token and one token per seat. Sent once: a resend could make a second campaign.
+   */
+  async createCampaign(factions: MessageInitShape<typeof FactionChoiceSchema>[],
+    extra: CreateCampaignOptions = {}): Promise<CreateCampaignResponse> {
+    const request: MessageInitShape<typeof CreateCampaignRequestSchema> = {
+      players: factions.length,
+      factions,
+      seatNames: extra.seatNames ?? [],
+      seatPlayers: extra.seatPlayers ?? [],
+    };
+    return this.#unary(() => this.#connection.rpc.createCampaign(request, this.#call()));
+  }
+
+  /** The host (its token, or the player who created the campaign) starts its next game. */
+  async startCampaignGame(campaignId: string, extra: { seed?: bigint; maxTurns?: number } = {}
+  ): Promise<StartCampaignGameResponse> {
+    const request = {
+      campaignId,
+      ...(extra.seed === undefined ? {} : { seed: extra.seed }),
+      ...(extra.maxTurns === undefined ? {} : { maxTurns: extra.maxTurns }),
+    };
+    return this.#unary(() => this.#connection.rpc.startCampaignGame(request, this.#call()));
   }
 
   /**

@@ -2,6 +2,7 @@
 export {
   Backoff,
   CONFLICT_BACKOFF,
+  type CreateCampaignOptions,
   type CreateGameOptions,
   type Decide,
   type InvitationRef,
@@ -24,6 +25,7 @@ export * from "./gen/risk/v1/classic_pb.js";
 export * from "./gen/risk/v1/common_pb.js";
 export * from "./gen/risk/v1/errors_pb.js";
 export * from "./gen/risk/v1/game_pb.js";
+export * from "./gen/risk/v1/legacy_pb.js";
 export * from "./gen/risk/v1/lifecycle_pb.js";
 export * from "./gen/risk/v1/players_pb.js";
 export * from "./gen/risk/v1/player_games_pb.js";
