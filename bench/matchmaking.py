@@ -47,7 +47,7 @@ class Figures:
 
 def _arrivals(rate_per_min: float, minutes: int, seed: int) -> list[Waiting]:
     rng = random.Random(seed)
-    out = []
+    out: list[Waiting] = []
     t = 0.0
     n = 0
     while True:
