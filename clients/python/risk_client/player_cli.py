@@ -312,6 +312,11 @@ def player_event_line(event: player_games_pb2.PlayerEvent, now_s: float | None =
             text += "; ranking: " + ", ".join(f"seat {seat}" for seat in finished.ranking)
     elif kind == "invitation":
         text = f"invitation: {invitation_line(event.invitation)}"
+    elif kind == "match_found":
+        found = event.match_found
+        bots = f", {found.bots} of them bots" if found.bots else ""
+        text = (f"MATCH FOUND: {game}, {'rated' if found.rated else 'unrated'}, "
+                f"{found.table_size} seats{bots}; you are {you or 'seated'}")
     else:
         text = f"an event of {game} this client cannot read"
     return f"#{event.seq} {at}  {text}"
