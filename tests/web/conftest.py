@@ -57,8 +57,12 @@ class Pages:
     opened: dict[int, list[str]] = field(default_factory=dict)
     posted: dict[int, list[str]] = field(default_factory=dict)
 
-    async def open(self, path: str = "/", *, width: int = 1280, height: int = 860) -> Page:
-        context = await self.browser.new_context(viewport={"width": width, "height": height})
+    async def open(self, path: str = "/", *, width: int = 1280, height: int = 860,
+                   timezone_id: str | None = None, locale: str | None = None) -> Page:
+        """A page in a context of its own; `timezone_id` and `locale` are the browser's (as
+        a person's device sets them), its defaults where None."""
+        context = await self.browser.new_context(viewport={"width": width, "height": height},
+                                                 timezone_id=timezone_id, locale=locale)
         page = await context.new_page()
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.errors.append(f"uncaught: {error}"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TypedDict
 
 from playwright.async_api import Locator, Page
 
@@ -16,7 +17,13 @@ from risk_proto.risk.v1 import player_games_pb2, players_pb2, service_pb2, servi
 from tests.web.conftest import Pages
 from tests.web.driver import eventually
 
-PHONE = {"width": 390, "height": 844}
+
+class Viewport(TypedDict):
+    width: int
+    height: int
+
+
+PHONE: Viewport = {"width": 390, "height": 844}
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "web"
 TAP_PX = 44
 
@@ -79,7 +86,7 @@ async def test_player_signs_in_and_sees_a_correspondence_game_on_a_phone(
     await page.select_option("#create [name=variant]", "classic")
     await page.fill("#create [name=players]", "2")
     await page.fill("#create [name=seat_players]", f"{me}, {other.player_id}")
-    await page.fill("#create [name=turn_hours]", "48")
+    await page.fill("#create [name=turn_length]", "48")
     await page.fill("#create [name=vacation_days]", "3")
     await page.select_option("#create [name=seating]", "none")
     await page.click("#create button[type=submit]")

@@ -3,8 +3,11 @@
 // ranges), and seats taken with JoinGame. Every token lands in the browser's storage under its
 // game, so a reload (or the replay, later) still holds the seat. Signed in as a player
 // (player.js), the game is created and seats are taken with the player's token, so they are the
-// player's on every device (#/me lists them); seats may be bound to players at creation, and a
-// correspondence clock (a deadline per turn, vacation days, missed turns) set.
+// player's on every device (#/me lists them): "take a seat, as you" binds the creator's seat in
+// the creation itself (seat_players), other seats may be bound to players at once, and a game
+// with seats still free opens the host's invitations (#/host/GAME). A correspondence clock (a
+// deadline per turn in hours or days, vacation days, missed turns and what follows them) is
+// set with the ranges DescribeVariant gives.
 
 import { call, tokens } from "./api.js";
 import { say, sayError, variants } from "./app.js";
@@ -78,6 +81,74 @@ function readOptions(form) {
   return options;
 }
 
+// The correspondence clock (ClockOptions' turn_seconds, vacation_days, missed_turns_limit,
+// on_missed_turns), with the ranges and the missed-turn choices DescribeVariant describes
+// (the same for every variant: the clock is the service's).
+function clockOption(known, name) {
+  return (known.list[0]?.clockOptions || []).find((o) => o.name === name) || {};
+}
+
+function clockFields(known) {
+  const turn = clockOption(known, "turn_seconds");
+  const vacation = clockOption(known, "vacation_days");
+  const missed = clockOption(known, "missed_turns_limit");
+  const policy = clockOption(known, "on_missed_turns");
+  const fallback = policy.defaultValue?.enumValue;
+  const hours = (seconds) => Math.round(Number(seconds || 0) / 3600);
+  return el("fieldset", { class: "clock", id: "clock" },
+    el("legend", {}, "Correspondence clock (optional)"),
+    el("label", { title: `each seat's whole turn within this time: ${hours(turn.min || 3600)} ` +
+      `hour to ${hours(turn.max || 2592000) / 24} days` }, "turn deadline",
+    el("span", { class: "pair" },
+      el("input", { name: "turn_length", type: "number", min: "1", step: "any",
+        "aria-label": "turn deadline" }),
+      el("select", { name: "turn_unit", "aria-label": "unit" },
+        el("option", { value: "3600" }, "hours"), el("option", { value: "86400" }, "days")))),
+    el("label", { title: vacation.description || "" }, "vacation days",
+      el("input", { name: "vacation_days", type: "number", min: vacation.min ?? 0,
+        max: vacation.max ?? 60 })),
+    el("label", { title: missed.description || "" }, "missed turns in a row",
+      el("input", { name: "missed_turns_limit", type: "number", min: missed.min ?? 0,
+        max: missed.max ?? 10, placeholder: "no limit" })),
+    el("label", { title: policy.description || "" }, "then",
+      el("select", { name: "on_missed_turns" },
+        ...(policy.choices || []).filter((c) => (c.number ?? 0) !== 0).map((c) =>
+          el("option", { value: c.name, selected: c.number === fallback || undefined },
+            c.description || c.name)))));
+}
+
+function readClock(form, known) {
+  const data = new FormData(form);
+  const number = (name) => Number(String(data.get(name) || "").trim() || 0);
+  const length = number("turn_length");
+  const vacationDays = number("vacation_days");
+  const limit = number("missed_turns_limit");
+  if (!length) {
+    if (vacationDays || limit) throw new Error("vacation days and missed turns need a turn deadline");
+    return null;
+  }
+  const turn = clockOption(known, "turn_seconds");
+  const seconds = Math.round(length * Number(data.get("turn_unit") || 3600));
+  const least = Number(turn.min || 3600), most = Number(turn.max || 2592000);
+  if (!(seconds >= least && seconds <= most)) {
+    throw new Error(`the turn deadline is ${least / 3600} hour to ${most / 86400} days`);
+  }
+  for (const [name, value, words] of [["vacation_days", vacationDays, "vacation days"],
+    ["missed_turns_limit", limit, "missed turns in a row"]]) {
+    const range = clockOption(known, name);
+    if (!Number.isInteger(value) || value < Number(range.min ?? 0) ||
+        value > Number(range.max ?? value)) {
+      throw new Error(`${words} must be a whole number from ${range.min ?? 0} to ${range.max}`);
+    }
+  }
+  const clock = { turnSeconds: seconds, vacationDays };
+  if (limit) {
+    clock.missedTurnsLimit = limit;
+    clock.onMissedTurns = String(data.get("on_missed_turns") || "") || undefined;
+  }
+  return clock;
+}
+
 async function createForm(container, known, refresh) {
   const variantSelect = el("select", { name: "variant" },
     ...known.list.map((v) => el("option", { value: v.name }, v.title || v.name)));
@@ -99,15 +170,10 @@ async function createForm(container, known, refresh) {
     el("label", { title: "player ids by seat, separated by commas; a bound seat is the " +
       "player's at once" }, "players by seat (optional)",
     el("input", { name: "seat_players", placeholder: "p-…, p-…", autocomplete: "off" })),
-    el("label", { title: "correspondence: each turn within this many hours (1 to 720)" },
-      "turn deadline (hours)", el("input", { name: "turn_hours", type: "number", min: "1",
-        max: "720", step: "any" })),
-    el("label", { title: "correspondence: days of vacation each seat may take" },
-      "vacation days", el("input", { name: "vacation_days", type: "number", min: "0",
-        max: "60" })),
+    clockFields(known),
     el("label", {}, "seats",
       el("select", { name: "seating" },
-        el("option", { value: "one" }, "take seat 0"),
+        el("option", { value: "one" }, player.get() ? "take a seat, as you" : "take seat 0"),
         el("option", { value: "all" }, "every seat on this device"),
         el("option", { value: "none" }, "none (host only)"))),
     el("button", { type: "submit" }, "Create game"));
@@ -124,12 +190,19 @@ async function createForm(container, known, refresh) {
       };
       const seatPlayers = String(data.get("seat_players") || "").split(",")
         .map((p) => p.trim());
-      if (seatPlayers.some(Boolean)) request.seatPlayers = seatPlayers;
-      const turnHours = Number(data.get("turn_hours") || 0);
-      if (turnHours) {
-        request.clock = { turnSeconds: Math.round(turnHours * 3600),
-          vacationDays: Number(data.get("vacation_days") || 0) };
+      const me = player.get()?.playerId;
+      const name = String(data.get("display_name") || "").trim();
+      if (me && data.get("seating") === "one" && !seatPlayers.includes(me)) {
+        // the creator's seat is bound to them in the creation itself: theirs on every device
+        const free = seatPlayers.indexOf("");
+        seatPlayers[free < 0 ? seatPlayers.length : free] = me;
       }
+      if (seatPlayers.some(Boolean)) request.seatPlayers = seatPlayers;
+      if (me && name && seatPlayers.includes(me)) {
+        request.seatNames = seatPlayers.map((p) => (p === me ? name : ""));
+      }
+      const clock = readClock(form, known);
+      if (clock) request.clock = clock;
       const seed = String(data.get("seed") || "").trim();
       if (seed) {
         if (!/^\d+$/.test(seed)) throw new Error("the seed is a whole number (0 to 2^64-1)");
@@ -138,8 +211,12 @@ async function createForm(container, known, refresh) {
       const reply = await call("CreateGame", request, player.token());
       const gameId = reply.game.gameId;
       tokens.save(gameId, { host: reply.hostToken });
-      if (player.get() && seatPlayers.includes(player.get().playerId)) {
-        location.hash = `#/play/${gameId}`; // the player's own seat: their token plays it
+      const waiting = statusWord(reply.game.status) === "waiting";
+      if (me && seatPlayers.includes(me)) {
+        // the player's own seat: their token plays it; seats still free: invite players first
+        location.hash = waiting ? `#/host/${gameId}` : `#/play/${gameId}`;
+      } else if (data.get("seating") === "none" && waiting) {
+        location.hash = `#/host/${gameId}`; // the host only: invite the players
       } else if (request.issueSeatTokens) {
         const seats = Object.fromEntries((reply.seatTokens || []).map((t, i) => [i, t]));
         tokens.save(gameId, { seats });

@@ -1,12 +1,17 @@
 // "My games" (#/me) and an invitation link (#/invite/CODE): sign in as a player (issued by the
 // service, or a pasted token), the player's games from ListMyGames with whose turn it is and
-// until when (the player's own turn highlighted), their pending invitations with accept and
-// decline, and an invitation link accepted in one tap. Laid out as one column of cards, so it
+// until when (the player's own turn highlighted), their pending invitations with who invites
+// them to what, accept and decline, and an invitation link accepted in one tap. A waiting game
+// the player hosts offers "Invite players" (#/host/GAME, host.js). The page follows the
+// player's stream (StreamPlayerEvents: an invitation made, withdrawn or answered, a game
+// started, their turn, a game over) and reads the lists again at each entry, so an invitation
+// withdrawn by its host leaves the page by itself. Laid out as one column of cards, so it
 // works on a phone (docs/web.md, "My games").
 
-import { call } from "./api.js";
-import { routeNow, say, sayError, variants } from "./app.js";
+import { call, stream } from "./api.js";
+import { onLeave, routeNow, say, sayError, variants } from "./app.js";
 import { el, statusWord } from "./dom.js";
+import { hosting } from "./host.js";
 import { player, signInAsNew, signInWithToken, when } from "./player.js";
 
 function seatName(game, seat) {
@@ -59,20 +64,59 @@ function gameCard(mine, known) {
       mine.yourTurn ? "Play now" : "Open"));
   }
   actions.push(el("a", { href: `#/watch/${id}`, class: "button secondary watch" }, "Watch"));
-  return el("li", { class: "card my-game" + (mine.yourTurn ? " your-turn" : ""),
+  const hosting = el("div", { class: "hosting muted", hidden: true });
+  const card = el("li", { class: "card my-game" + (mine.yourTurn ? " your-turn" : ""),
     "data-game": id, "data-status": status, "data-your-turn": mine.yourTurn ? "yes" : "no" },
   el("div", { class: "title" }, el("b", {}, described?.title || described?.name || "game"),
     el("span", { class: "badge" }, status)),
   ...lines.map((line, i) => el("div", { class: i === 0 ? "turn" : "deadline" }, line)),
-  el("div", { class: "muted" }, `${you} · `, el("code", {}, id)),
+  el("div", { class: "muted" }, you), hosting,
   el("div", { class: "card-actions" }, ...actions));
+  if (status === "waiting") showHosting(card, id, hosting);
+  return card;
 }
 
-function invitationCard(invitation, reload) {
+// A waiting game the player hosts (ListInvitations with the game answers its host only): how
+// many invitations are open, and the way to the host's page.
+async function showHosting(card, gameId, line) {
+  let host;
+  try { host = await hosting(gameId); } catch { return; }
+  if (host === null) return;
+  const open = host.invitations.filter((i) => /PENDING/.test(String(i.state))).length;
+  line.textContent = open ? `you host it · ${open} invitation${open === 1 ? "" : "s"} open`
+    : "you host it";
+  line.hidden = false;
+  card.querySelector(".card-actions").prepend(el("a", { href: `#/host/${gameId}`,
+    class: "button invite" }, "Invite players"));
+  card.dataset.host = "yes";
+}
+
+// Who invites the player to what: the host's name where the host holds a seat, the variant,
+// the seat and how many seats are taken (GetGame, as a spectator reads it).
+async function invitationWords(invitation, known) {
+  const described = known.byEnum.get(String(invitation.variant));
+  const variant = described?.title || described?.name || "a";
+  let game = null;
+  try { game = (await call("GetGame", { gameId: invitation.gameId }, player.token())).game; }
+  catch { game = null; }
+  const seats = game?.seats || [];
+  const host = invitation.hostPlayer
+    ? seats.find((s) => s.playerId === invitation.hostPlayer)?.displayName : "";
+  const taken = seats.filter((s) => s.taken).length;
+  return {
+    head: `${host || "A host"} invites you to seat ${invitation.seat ?? 0} of a ${variant} game`,
+    seats: seats.length ? `${taken} of ${seats.length} seats taken` : "",
+  };
+}
+
+function invitationCard(invitation, reload, words) {
   const ref = { gameId: invitation.gameId, invitationId: invitation.invitationId };
+  const name = el("input", { name: "display_name", placeholder: "your name in it (optional)",
+    maxlength: "40", autocomplete: "nickname", "aria-label": "your name in the game" });
   const accept = async () => {
     try {
-      const taken = await call("AcceptInvitation", ref, player.token());
+      const taken = await call("AcceptInvitation", { ...ref, displayName: name.value.trim() },
+        player.token());
       location.hash = `#/play/${taken.gameId}`;
     } catch (error) { sayError(error); }
   };
@@ -81,13 +125,14 @@ function invitationCard(invitation, reload) {
     catch (error) { sayError(error); }
   };
   const expires = Number(invitation.expiresAtMs || 0);
-  return el("li", { class: "card invitation", "data-invitation": invitation.invitationId },
-    el("div", {}, `Seat ${invitation.seat ?? 0} of `, el("code", {}, invitation.gameId),
-      invitation.hostPlayer ? ` from ${invitation.hostPlayer}` : ""),
-    expires ? el("div", { class: "muted" }, `open until ${when(expires)}`) : null,
-    el("div", { class: "card-actions" },
-      el("button", { class: "accept", onclick: accept }, "Accept"),
-      el("button", { class: "secondary decline", onclick: decline }, "Decline")));
+  return el("li", { class: "card invitation", "data-invitation": invitation.invitationId,
+    "data-game": invitation.gameId },
+  el("div", {}, words.head),
+  words.seats ? el("div", { class: "muted" }, words.seats) : null,
+  expires ? el("div", { class: "muted" }, `open until ${when(expires)}`) : null,
+  el("div", { class: "card-actions" }, name,
+    el("button", { class: "accept", onclick: accept }, "Accept"),
+    el("button", { class: "secondary decline", onclick: decline }, "Decline")));
 }
 
 export async function showMyGames(main) {
@@ -95,6 +140,8 @@ export async function showMyGames(main) {
   const known = await variants();
   if (routeNow() !== route) return;
   const signedIn = player.get();
+  following?.stop();
+  following = null;
   main.replaceChildren();
   main.classList.add("me");
   if (!signedIn) {
@@ -107,11 +154,16 @@ export async function showMyGames(main) {
     el("h2", {}, "Invitations"), invitations);
   const more = el("button", { class: "secondary", hidden: true }, "More games");
   let pageToken = "";
+  let reads = 0;
   const load = async (append) => {
+    const read = ++reads;
     try {
       const [page, invited] = await Promise.all([
         call("ListMyGames", { pageSize: 50, pageToken: append ? pageToken : "" }, signedIn.token),
         append ? null : call("ListInvitations", {}, signedIn.token)]);
+      const words = await Promise.all((invited?.invitations || [])
+        .map((i) => invitationWords(i, known)));
+      if (read !== reads || routeNow() !== route) return; // a later read draws instead
       pageToken = page.nextPageToken || "";
       more.hidden = !pageToken;
       const cards = (page.games || []).map((mine) => gameCard(mine, known));
@@ -120,7 +172,8 @@ export async function showMyGames(main) {
         : [el("li", { class: "muted" }, "No games yet: take a seat in the lobby, or accept an invitation.")]));
       if (invited) {
         const pending = invited.invitations || [];
-        invitations.replaceChildren(...pending.map((i) => invitationCard(i, () => load(false))));
+        invitations.replaceChildren(...pending.map((i, n) =>
+          invitationCard(i, () => load(false), words[n])));
         invitationBox.hidden = !pending.length;
       }
       main.dataset.loaded = String(Number(main.dataset.loaded || 0) + 1);
@@ -144,16 +197,78 @@ export async function showMyGames(main) {
       el("button", { class: "secondary", id: "sign-out", onclick: () => {
         player.clear(); showMyGames(main);
       } }, "Sign out")),
+    el("p", { class: "muted" }, "A host invites you by this player id."),
     el("div", { class: "card-actions" },
       el("button", { class: "secondary", id: "refresh", onclick: () => load(false) }, "Refresh"),
       el("a", { href: "#/", class: "button secondary" }, "Lobby")),
     invitationBox, list, more,
     el("section", {}, el("h2", {}, "Have an invitation link?"), linkForm));
   await load(false);
+  if (routeNow() !== route) return;
+  following = new PlayerFollow(signedIn, () => load(false));
+  onLeave(() => following?.stop());
+  following.run();
+}
+
+let following = null;
+// the last seq this page saw of each player's stream, so coming back to the page resumes
+const seen = new Map();
+
+// The player's stream (StreamPlayerEvents, Connect's streaming protocol: the browser's
+// protobuf bundle has StreamEvents' and Session's codecs only) from the last seq this page
+// saw, again from that seq after a drop (0.25 s, doubling to 4 s). Each burst of entries reads
+// the lists again once (the first, the entries kept from before, once more than needed).
+class PlayerFollow {
+  constructor(signedIn, changed) {
+    this.player = signedIn.playerId;
+    this.token = signedIn.token;
+    this.changed = changed;
+    this.controller = null;
+    this.stopped = false;
+    this.timer = 0;
+  }
+
+  async run() {
+    let pause = 250;
+    while (!this.stopped) {
+      this.controller = new AbortController();
+      try {
+        await stream("StreamPlayerEvents", { afterSeq: String(seen.get(this.player) || 0) },
+          (message) => {
+            const seq = Number(message.event?.seq || 0);
+            if (seq <= (seen.get(this.player) || 0)) return;
+            seen.set(this.player, seq);
+            pause = 250;
+            this.soon();
+          }, { token: this.token, signal: this.controller.signal });
+      } catch (error) {
+        if (this.stopped) return;
+        if (["unauthenticated", "permission_denied", "invalid_argument"].includes(error.code)) {
+          return; // the token is no good for it: the Refresh button still reads the lists
+        }
+      }
+      if (this.stopped) return;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(pause * 2, 4000);
+    }
+  }
+
+  // one read of the lists for a burst of entries
+  soon() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => { if (!this.stopped) this.changed(); }, 200);
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.controller?.abort();
+  }
 }
 
 // #/invite/CODE: an open-seat link. Signed in, one tap takes the seat; else sign in first.
 export async function showInvitation(main, code) {
+  const route = routeNow();
   main.replaceChildren();
   main.classList.add("me");
   if (!player.get()) {
@@ -161,16 +276,28 @@ export async function showInvitation(main, code) {
       el("p", {}, "Sign in to take the seat."), signInPanel(() => showInvitation(main, code)));
     return;
   }
+  // the game the link names (its id leads the code), as a spectator reads it
+  const known = await variants();
+  let game = null;
+  try { game = (await call("GetGame", { gameId: code.split("-")[0] }, player.token())).game; }
+  catch { game = null; }
+  if (routeNow() !== route) return;
+  const name = el("input", { name: "display_name", placeholder: "your name in it (optional)",
+    maxlength: "40", autocomplete: "nickname", "aria-label": "your name in the game" });
   const accept = async () => {
     try {
-      const taken = await call("AcceptInvitation", { code }, player.token());
+      const taken = await call("AcceptInvitation", { code, displayName: name.value.trim() },
+        player.token());
       say(`seat ${taken.seat ?? 0} is yours`, "info");
       location.hash = `#/play/${taken.gameId}`;
     } catch (error) { sayError(error); }
   };
-  main.append(el("h1", {}, "You are invited to a game"),
-    el("p", {}, "Game ", el("code", {}, code.split("-")[0])),
-    el("div", { class: "card-actions" },
+  const described = game && known.byEnum.get(String(game.variant));
+  const seats = game?.seats || [];
+  main.append(...[el("h1", {}, "You are invited to a game"),
+    game ? el("p", { id: "invited-game" }, `${described?.title || described?.name || "A"} game · ` +
+      `${seats.filter((s) => s.taken).length} of ${seats.length} seats taken`) : null,
+    el("div", { class: "card-actions" }, name,
       el("button", { id: "accept-invitation", onclick: accept }, "Take the seat"),
-      el("a", { href: "#/me", class: "button secondary" }, "Not now")));
+      el("a", { href: "#/me", class: "button secondary" }, "Not now"))].filter(Boolean));
 }
