@@ -22,7 +22,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from risk_client import campaign_parser, credentials, player_parser
+from risk_client import campaign_parser, credentials, player_parser, tournament_parser
 from risk_client.address import DEFAULT_TARGET
 from risk_client.lazy_epilog import LazyEpilogParser
 from risk_client.options import (
@@ -94,6 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="show one page of at most this many games (default: all)")
     listing.add_argument("--page-token", default="",
                          help="the page after the one that printed this token")
+    listing.add_argument("--tournament", default="",
+                         help="only the games of this tournament (`risk round`'s label)")
+    listing.add_argument("--round", type=int, help="with --tournament: only this round")
 
     show = sub.add_parser("show", parents=[common], help="show a game's board")
     show.add_argument("game", help=_GAME_HELP)
@@ -165,6 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "repeat it to give each seat its own, in seat order")
     campaign_parser.register(sub, common)  # `risk campaign ...`: campaign_parser.py
     player_parser.register(sub, common, sorted(STATUSES))  # login, games --mine, ...
+    # `risk round`: tournament_parser.py
+    tournament_parser.register(sub, common, _game_options, sorted(VARIANTS))
     return parser
 
 

@@ -37,6 +37,7 @@ from risk_client.render import (
     game_text,
     outcome_text,
     plural,
+    tournament_words,
 )
 from risk_client.watching import CLEAR_SCREEN, watch
 from risk_proto.risk.v1 import game_pb2, service_pb2
@@ -103,11 +104,14 @@ async def _listed(client: RiskClient, args: argparse.Namespace
     then the token of the next (a str)."""
     variant = VARIANTS[args.variant] if args.variant else 0
     status = STATUSES[args.status] if args.status else 0
+    if args.round is not None and not args.tournament:
+        raise ValueError("--round needs --tournament")
+    where = {"tournament": args.tournament, "tournament_round": args.round}
     if not args.page_size and not args.page_token:
-        async for game in client.iter_games(variant, status):
+        async for game in client.iter_games(variant, status, **where):
             yield game
         return
-    page = await client.list_games(variant, status, args.page_size, args.page_token)
+    page = await client.list_games(variant, status, args.page_size, args.page_token, **where)
     for game in page.games:
         yield game
     if page.next_page_token:
@@ -131,13 +135,14 @@ async def cmd_list(client: RiskClient, args: argparse.Namespace) -> int:
         _out(
             f"{game.game_id:<28} {VARIANT_NAMES.get(game.variant, '?'):<10} "
             f"{STATUS_NAMES.get(game.status, '?'):<10} {f'{taken}/{len(game.seats)}':>5} "
-            f"{game.version:>8}  {updated}"
+            f"{game.version:>8}  {updated}{tournament_words(game)}"
         )
         count += 1
     _out(f"({plural(count, 'game')})")
     if more:
-        filters = "".join(f" --{name} {getattr(args, name)}" for name in ("variant", "status")
-                          if getattr(args, name))
+        filters = "".join(f" --{name} {getattr(args, name)}"
+                          for name in ("variant", "status", "tournament", "round")
+                          if getattr(args, name) not in (None, ""))
         _out(f"next page: risk list{filters} --page-size {args.page_size or 50} "
              f"--page-token {more}")
     return 0
@@ -414,6 +419,12 @@ async def cmd_campaign(client: RiskClient, args: argparse.Namespace) -> int:
     return await campaign_cli.run_campaign(client, args)
 
 
+async def cmd_round(client: RiskClient, args: argparse.Namespace) -> int:
+    from risk_client import tournament_cli  # noqa: PLC0415 - only `risk round` needs it
+
+    return await tournament_cli.run_round(client, args)
+
+
 async def cmd_player(client: RiskClient, args: argparse.Namespace) -> int:
     from risk_client import player_cli  # noqa: PLC0415 - only the player commands need it
 
@@ -436,6 +447,7 @@ COMMANDS = {
     "submit": cmd_submit,
     "watch": cmd_watch,
     "demo": cmd_demo,
+    "round": cmd_round,
     **dict.fromkeys(player_parser.COMMANDS, cmd_player),
 }
 

@@ -48,6 +48,7 @@ from risk_proto.risk.v1 import (
     game_pb2,
     legacy_pb2,
     lifecycle_pb2,
+    matchmaking_pb2,
     player_games_pb2,
     players_pb2,
     service_pb2,
@@ -338,14 +339,21 @@ class RiskClient:
         status: service_pb2.GameStatus | int = service_pb2.GAME_STATUS_UNSPECIFIED,
         page_size: int = 0,
         page_token: str = "",
+        *,
+        tournament: str = "",
+        tournament_round: int | None = None,
     ) -> service_pb2.ListGamesResponse:
-        """One page of games, newest first (unspecified variant or status: all of them)."""
+        """One page of games, newest first (unspecified variant or status: all of them);
+        with `tournament`, only that tournament's games (of `tournament_round` if given)."""
         request = service_pb2.ListGamesRequest(
             variant=variant,  # type: ignore[arg-type]  # an int is a valid enum value on the wire
             status=status,  # type: ignore[arg-type]  # same
             page_size=page_size,
             page_token=page_token,
+            tournament=tournament,
         )
+        if tournament_round is not None:
+            request.round = tournament_round
         return await self._unary("ListGames", request, service_pb2.ListGamesResponse)
 
     async def iter_games(
@@ -353,11 +361,16 @@ class RiskClient:
         variant: common_pb2.Variant | int = common_pb2.VARIANT_UNSPECIFIED,
         status: service_pb2.GameStatus | int = service_pb2.GAME_STATUS_UNSPECIFIED,
         page_size: int = 0,
+        *,
+        tournament: str = "",
+        tournament_round: int | None = None,
     ) -> AsyncGenerator[service_pb2.GameSummary, None]:
         """Every game matching the filter, following the pages."""
         token = ""
         while True:
-            page = await self.list_games(variant, status, page_size, token)
+            page = await self.list_games(variant, status, page_size, token,
+                                         tournament=tournament,
+                                         tournament_round=tournament_round)
             for game in page.games:
                 yield game
             token = page.next_page_token
@@ -632,6 +645,54 @@ class RiskClient:
         reply = await self._resent("ListInvitations", request,
                                    player_games_pb2.ListInvitationsResponse)
         return list(reply.invitations)
+
+    # ---- matchmaking (docs/ratings.md, "Matchmaking"), with a player token -------------
+
+    async def request_match(
+        self, variant: common_pb2.Variant | int = common_pb2.VARIANT_CLASSIC,
+        sizes: Sequence[int] = (), *, clock: lifecycle_pb2.ClockOptions | None = None,
+        rated: bool = False, allow_bots_after_seconds: int = 0, display_name: str = "",
+        expires_in_seconds: int = 0, request_id: str | None = None,
+    ) -> matchmaking_pb2.MatchTicket:
+        """Ask to play: a ticket that waits in its pool (variant, clock, rated) until the
+        service seats it at a table of one of `sizes` (empty: the variant's default). One open
+        request per player (another is ALREADY_QUEUED). Carries a request id (a fresh uuid4
+        when None) and is resent with it after a lost reply: the same ticket comes back."""
+        request = matchmaking_pb2.RequestMatchRequest(
+            variant=variant,  # type: ignore[arg-type]  # an int is a valid enum value
+            sizes=list(sizes), clock=clock, rated=rated,
+            allow_bots_after_seconds=allow_bots_after_seconds, display_name=display_name,
+            expires_in_seconds=expires_in_seconds, request_id=request_id or uuid.uuid4().hex)
+        return await self._resent("RequestMatch", request, matchmaking_pb2.MatchTicket)
+
+    async def get_match_ticket(self, ticket_id: str) -> matchmaking_pb2.MatchTicket:
+        """The ticket now: WAITING, MATCHING, MATCHED (`game_id`, `seat`), CANCELLED or
+        EXPIRED. A read, resent after a lost reply."""
+        return await self._resent("GetMatchTicket",
+                                  matchmaking_pb2.MatchTicketRequest(ticket_id=ticket_id),
+                                  matchmaking_pb2.MatchTicket)
+
+    async def cancel_match(self, ticket_id: str) -> matchmaking_pb2.MatchTicket:
+        """Take a waiting ticket out of its queue (a cancelled or expired one comes back as it
+        is; one seated already is MATCH_ALREADY_FORMED). Resent after a lost reply."""
+        return await self._resent("CancelMatch",
+                                  matchmaking_pb2.MatchTicketRequest(ticket_id=ticket_id),
+                                  matchmaking_pb2.MatchTicket)
+
+    async def wait_for_match(self, ticket_id: str, *, poll_s: float = 1.0,
+                             timeout_s: float | None = None) -> matchmaking_pb2.MatchTicket:
+        """The ticket once it is MATCHED, CANCELLED or EXPIRED (polled every `poll_s`; the
+        player's stream also says `match_found` as soon as the game exists). TimeoutError
+        after `timeout_s`, leaving the ticket as it is."""
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        while True:
+            ticket = await self.get_match_ticket(ticket_id)
+            if ticket.status not in (matchmaking_pb2.MATCH_STATUS_WAITING,
+                                     matchmaking_pb2.MATCH_STATUS_MATCHING):
+                return ticket
+            if deadline is not None and time.monotonic() >= deadline:
+                raise TimeoutError(f"match request {ticket_id} still waiting")
+            await asyncio.sleep(poll_s)
 
     async def ping(self) -> None:
         """One empty round trip through the service's interceptors."""

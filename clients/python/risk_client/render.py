@@ -333,7 +333,14 @@ def game_header(summary: service_pb2.GameSummary) -> str:
     status = STATUS_NAMES.get(summary.status, str(summary.status))
     variant = VARIANT_NAMES.get(summary.variant, str(summary.variant))
     return f"game {summary.game_id}  {variant}  {status}  version {summary.version}  " \
-        f"events {summary.last_seq}"
+        f"events {summary.last_seq}{tournament_words(summary)}"
+
+
+def tournament_words(summary: service_pb2.GameSummary) -> str:
+    """`  tournament cup round 2` for a game of a round (CreateRound), else nothing."""
+    if not summary.tournament:
+        return ""
+    return f"  tournament {summary.tournament} round {summary.round}"
 
 
 def decision_words(summary: service_pb2.GameSummary, seats: Seats) -> str:
