@@ -166,6 +166,9 @@ class Settings:
     http_max_header_bytes: int = 16_384
     http_max_headers: int = 100
     http_max_connections: int = 0
+    # a plain HTTP stream (NDJSON or Server-Sent Events, docs/api.md "Plain HTTP streams")
+    # sends a keepalive (an empty line, an SSE comment) after this long without a reply
+    http_stream_heartbeat_ms: int = 15_000
     # a second gRPC address on which clients must present such a certificate; empty: every
     # client on `listen` must (grpc's Python API cannot ask for an optional client certificate)
     mtls_listen: str = ""

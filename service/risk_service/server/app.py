@@ -420,7 +420,8 @@ async def start(settings: Settings, redis_url: str) -> App:
             idle_timeout_s=settings.http_idle_timeout_ms / 1000,
             max_header_bytes=settings.http_max_header_bytes,
             max_headers=settings.http_max_headers,
-            max_connections=settings.http_max_connections)
+            max_connections=settings.http_max_connections,
+            stream_heartbeat_s=settings.http_stream_heartbeat_ms / 1000)
         app.http = HttpPort(routes, chain, limits=limits,
                             max_message_bytes=settings.max_message_bytes,
                             origins=cors_origins(settings.http_cors_origins),

@@ -78,6 +78,7 @@ from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import Caller
 from risk_service.server import calls
 from risk_service.server.connect_errors import connect_error, error_body
+from risk_service.server.plain_streams import PlainStreams
 from risk_service.server.routes import SERVICE, Kind, Route
 from risk_service.server.status import rich_status
 from risk_service.server.web_app import EXPORT_KEYS_PATH, WebApp
@@ -515,6 +516,7 @@ class HttpLimits:
     max_header_bytes: int = 16 * 1024
     max_headers: int = 100
     max_connections: int = 0  # 0: half the process's open-file limit
+    stream_heartbeat_s: float = 15.0  # a plain stream's keepalive (server.plain_streams)
 
     def connection_cap(self) -> int:
         """Connections open at once past which a new one is closed: the setting, else half
@@ -828,8 +830,11 @@ class HttpPort:
         # the web app's files at `/` and `/app/` (server.web_app), the API on its paths; the
         # export signing keys' JWKS at its well-known path when exports are signed
         published = None if export_keys is None else {EXPORT_KEYS_PATH: export_keys}
-        self.app = RequestGuard(WebApp(Cors(connect, origins), published=published),
-                                self.limits.max_headers)
+        cors = Cors(connect, origins)
+        # the streaming calls as NDJSON and Server-Sent Events (server.plain_streams)
+        streams = PlainStreams(cors, routes, chain, heartbeat_s=self.limits.stream_heartbeat_s,
+                               max_message_bytes=max_message_bytes, allowed=cors.allowed)
+        self.app = RequestGuard(WebApp(streams, published=published), self.limits.max_headers)
         # an upgrade to WebSocket on a streaming method's path (server.websocket)
         self.websockets = WebSockets(routes, chain,
                                      max_message_bytes=max_message_bytes, origins=origins,
