@@ -11,16 +11,20 @@ its place and its body, so queueing twice is a no-op: `queue.put` answers "dupli
 deletes the field and drops the intent. If the process dies between the write and the
 effect, the sweeper of any process finds the intent once it is `GRACE_MS` old and does the
 same. An intent whose commit never landed (a lost race, a crash before the write) finds no
-field and is dropped. The one gap: a process that stalls longer than `GRACE_MS` between the
-intent and the write, then dies right after the write, leaves the field without an intent;
-those notices go out when a later commit of the game with notices of its own is swept, as
-the sweep drains every `w:` field of the game it visits.
+field and is dropped. Under RISK_DURABILITY=replica the intent, like the queue's writes
+(queue.py), is acknowledged only once the replicas confirm it: on a Redis Cluster the pending
+index is on another master than the game, whose commit's `WAIT` does not cover it. The one
+gap: a process that stalls longer than `GRACE_MS` between the intent and the write, then dies
+right after the write, leaves the field without an intent; those notices go out when a later
+commit of the game with notices of its own is swept, as the sweep drains every `w:` field of
+the game it visits.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from risk_service.notify.queue import NotReplicated
 from risk_service.operations.notices import Notice, outbox_field, unpack
 from risk_service.store.connection import StoreConnection
 from risk_service.store.keys import Keys
@@ -30,17 +34,29 @@ SWEEP_BATCH = 256  # intents taken per bucket and sweep
 
 
 class Outbox:
-    def __init__(self, connection: StoreConnection, keys: Keys) -> None:
+    def __init__(self, connection: StoreConnection, keys: Keys, *, wait_replicas: int = 0,
+                 wait_timeout_ms: int = 1000) -> None:
         self.connection = connection
         self.keys = keys
+        self.wait_replicas = wait_replicas
+        self.wait_timeout_ms = wait_timeout_ms
 
     def _pending(self, game_id: str) -> str:
         return self.keys.notices_pending(self.keys.bucket(game_id))
 
     async def intend(self, game_id: str, version: int, now_ms: int) -> None:
-        """Before the commit of `version` that records notices: note that it may."""
-        await self.connection.call("ZADD", self._pending(game_id), now_ms,
-                                   f"{game_id}/{version}")
+        """Before the commit of `version` that records notices: note that it may (confirmed by
+        the replicas under replica durability, else `NotReplicated`: the commit is not made)."""
+        add = ("ZADD", self._pending(game_id), now_ms, f"{game_id}/{version}")
+        if not self.wait_replicas:
+            await self.connection.call(*add)
+            return
+        added, acked = await self.connection.call_adjacent(
+            add, ("WAIT", self.wait_replicas, self.wait_timeout_ms), key=self._pending(game_id))
+        if isinstance(added, Exception):
+            raise added
+        if isinstance(acked, Exception) or acked < self.wait_replicas:
+            raise NotReplicated(self.wait_replicas, self.wait_timeout_ms)
 
     async def take(self, game_id: str, version: int) -> list[Notice]:
         """The notices the commit of `version` recorded and nobody queued yet."""

@@ -23,6 +23,14 @@ outcome: a retry or a dead letter is recorded only by the claim of the current a
 process whose lease ran out before it finished cannot reschedule a message another process
 holds); a delivery always removes the message (it reached the endpoint).
 
+Durable as a commit is: under RISK_DURABILITY=replica (`wait_replicas`), queueing a message is
+acknowledged only once that many replicas confirm it (`WAIT` right behind the script, on the
+connection that ran it, as `GameStore` does for a commit); otherwise `put` raises
+`NotReplicated`, which the callers treat as the store not serving: the source of the message
+(a commit's outbox field, a player fact, a retried request) is kept, and queued again later.
+A failover can then lose no message whose enqueue was acknowledged. The delivery side does
+not wait: losing a delivery's record to a failover only sends it again, with the same id.
+
 Bounded: an endpoint's queue holds at most `max_len` messages; past that, a new message is
 dead-lettered at once (reason `queue_full`) rather than evicting older ones, which the
 endpoint has been owed longer. Messages older than the maximum age are dead-lettered by the
@@ -34,7 +42,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from risk_service.store.connection import StoreConnection
+from redis.exceptions import RedisError
+
+from risk_service.store.connection import Arg, Script, StoreConnection
 from risk_service.store.keys import Keys
 
 PARTS = ("due", "msg", "meta", "done", "dead", "stats", "gone")
@@ -135,6 +145,30 @@ return n
 """
 
 
+class NotReplicated(RedisError):
+    """A queue write the master took but fewer replicas than asked confirmed in time. It is
+    a RedisError, so the callers treat it as the store not serving (the write may still
+    reach a replica; whatever queued it keeps its source and queues it again)."""
+
+    def __init__(self, replicas: int, timeout_ms: int) -> None:
+        super().__init__(f"a webhook queue write was not confirmed by {replicas} replica(s) "
+                         f"within {timeout_ms} ms")
+
+
+async def durable(script: Script, keys: list[str], args: list[Arg], replicas: int,
+                  timeout_ms: int) -> object:
+    """Run a write script; with `replicas`, `WAIT` follows it on the same connection and
+    the write stands acknowledged only if that many replicas confirm it in time."""
+    if not replicas:
+        return await script(keys, args)
+    reply, acked = await script.run(keys, args, ("WAIT", replicas, timeout_ms))
+    if isinstance(reply, Exception):
+        raise reply
+    if isinstance(acked, Exception) or acked < replicas:
+        raise NotReplicated(replicas, timeout_ms)
+    return reply
+
+
 @dataclass(frozen=True, slots=True)
 class Claimed:
     """A message this process holds under a lease: send it, then settle it."""
@@ -149,10 +183,13 @@ class Claimed:
 class WebhookQueue:
     """The queues of every endpoint, through the store's connection."""
 
-    def __init__(self, connection: StoreConnection, keys: Keys, *, max_len: int) -> None:
+    def __init__(self, connection: StoreConnection, keys: Keys, *, max_len: int,
+                 wait_replicas: int = 0, wait_timeout_ms: int = 1000) -> None:
         self.connection = connection
         self.keys = keys
         self.max_len = max_len
+        self.wait_replicas = wait_replicas  # RISK_DURABILITY=replica: puts wait for them
+        self.wait_timeout_ms = wait_timeout_ms
         script = connection.script
         self._put = script(_PUT)
         self._claim = script(_CLAIM)
@@ -166,10 +203,12 @@ class WebhookQueue:
 
     async def put(self, endpoint: str, msg_id: str, kind: str, body: bytes, now_ms: int) -> str:
         """Queue a message, due now: "queued", "duplicate" (queued or delivered already under
-        this id), "full" or "gone" (dead-lettered at once, counted)."""
-        reply = await self._put(self._k(endpoint, *PARTS),
-                                [msg_id, body, kind, now_ms, self.max_len,
-                                 now_ms - DONE_KEEP_MS, DEAD_KEEP])
+        this id), "full" or "gone" (dead-lettered at once, counted). Under replica
+        durability, raises `NotReplicated` unless the replicas confirmed it."""
+        reply = await durable(self._put, self._k(endpoint, *PARTS),
+                              [msg_id, body, kind, now_ms, self.max_len,
+                               now_ms - DONE_KEEP_MS, DEAD_KEEP],
+                              self.wait_replicas, self.wait_timeout_ms)
         return reply.decode() if isinstance(reply, bytes) else str(reply)
 
     async def claim(self, endpoint: str, now_ms: int, lease_ms: int, count: int

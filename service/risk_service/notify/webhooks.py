@@ -49,13 +49,18 @@ def message_id(key: str | None) -> str:
 class Webhooks:
     def __init__(self, connection: StoreConnection, keys: Keys, urls: Sequence[str],
                  secret: str, *, clock_ms: Callable[[], int], retries: Retries,
-                 metrics: DeliveryMetrics, max_len: int) -> None:
+                 metrics: DeliveryMetrics, max_len: int, wait_replicas: int = 0,
+                 wait_timeout_ms: int = 1000) -> None:
+        """`wait_replicas`: RISK_DURABILITY=replica's count; every queue write and commit
+        intent is then acknowledged only once that many replicas confirm it (queue.py)."""
         check_secret(secret)
         self.clock_ms = clock_ms
         self.metrics = metrics
         self.endpoints = tuple(Endpoint.of(url) for url in urls)
-        self.queue = WebhookQueue(connection, keys, max_len=max_len)
-        self.outbox = Outbox(connection, keys)
+        self.queue = WebhookQueue(connection, keys, max_len=max_len,
+                                  wait_replicas=wait_replicas, wait_timeout_ms=wait_timeout_ms)
+        self.outbox = Outbox(connection, keys, wait_replicas=wait_replicas,
+                             wait_timeout_ms=wait_timeout_ms)
         self.deliverer = Deliverer(self.queue, self.endpoints, secret, retries=retries,
                                    metrics=metrics, clock_ms=clock_ms)
 

@@ -314,7 +314,9 @@ def _webhooks(settings: Settings, store: GameStore, metrics: Metrics) -> Webhook
                       poll_ms=settings.webhook_poll_ms)
     return Webhooks(store.connection, store.keys, urls, settings.webhook_secret,
                     clock_ms=clock_ms, retries=retries, metrics=metrics,
-                    max_len=settings.webhook_queue_max)
+                    max_len=settings.webhook_queue_max,
+                    # the queue is as durable as the commits (docs/notifications.md)
+                    wait_replicas=store.wait_replicas, wait_timeout_ms=store.wait_timeout_ms)
 
 
 async def start(settings: Settings, redis_url: str) -> App:
