@@ -21,6 +21,8 @@ export { classicBot, playSeat, seededRandom } from "./bots.js";
 export { errorFromStatus, GameSession } from "./session.js";
 export { errorFromJson } from "./websocket.js";
 export { Code, ERROR_DOMAIN, RiskError, statusName } from "./errors.js";
+export { actionText, eventText, gameNames } from "./event_text.js";
+export { type Names, namesOf, Renderer } from "./text.js";
 export * from "./gen/risk/v1/classic_pb.js";
 export * from "./gen/risk/v1/common_pb.js";
 export * from "./gen/risk/v1/errors_pb.js";

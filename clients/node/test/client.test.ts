@@ -12,6 +12,8 @@ import {
   classicBot,
   Code,
   type Event,
+  eventText,
+  gameNames,
   GameStatus,
   isGameEnd,
   playSeat,
@@ -77,6 +79,16 @@ test("two bots play a Classic game to its end while a spectator sees every versi
   }
   assert.ok(final.version > 50n, `a whole game has more than ${final.version} versions`);
   console.log(`# ${final.outcome!.reason} at version ${final.version}, ${seen.length} events`);
+
+  // every event in words from the shared text table: names, not ids or enum names
+  const names = gameNames(await client.describeVariant(Variant.CLASSIC), ["ada", "grace"]);
+  const lines = seen.map((event) => eventText(event, "classic", names));
+  for (const line of lines) {
+    assert.doesNotMatch(line, /[A-Z]{2,}_[A-Z_]+|(?<!\w)-1(?!\d)|undefined|NaN|[{}]/, line);
+  }
+  assert.ok(lines.some((line) => /^(ada|grace) attacked [A-Z][a-z]+.*, held by (ada|grace|the neutral), from [A-Z]/
+    .test(line)), lines.slice(0, 8).join("\n"));
+  assert.match(lines.at(-1)!, /^Game over: (ada|grace|no one) won /);
 
   // the seed survives exactly: CreateGame took it as a bigint, ExportGame returns it so
   const record = await client.withToken(created.hostToken).exportGame(gameId);
