@@ -216,3 +216,49 @@ async def _token(page: Page) -> str:
         "() => JSON.parse(localStorage.getItem('risk.player.v1')).token")
     return token
 
+
+
+async def test_the_forms_say_what_is_wrong_and_send_nothing_wrong(
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """A turn deadline out of range, or vacation without a turn deadline, is said on the page
+    and no game is created; inviting a player who holds a seat already is the service's
+    refusal in words, and the host's page still lists nothing new."""
+    page = await pages.open("/#/me")
+    me = await sign_in(page)
+    await page.goto(page.url.split("#")[0] + "#/")
+    await page.wait_for_selector("#create")
+    await page.fill("#create [name=players]", "2")
+    await page.fill("#create [name=turn_length]", "31")
+    await page.select_option("#create [name=turn_unit]", label="days")
+    await page.click("#create button[type=submit]")
+    await eventually(lambda: _said(page, "the turn deadline is 1 hour to 30 days"), 5,
+                     "the range on the notice line")
+    await page.fill("#create [name=turn_length]", "")
+    await page.fill("#create [name=vacation_days]", "2")
+    await page.click("#create button[type=submit]")
+    await eventually(lambda: _said(page, "need a turn deadline"), 5, "vacation needs a turn")
+    assert pages.posts(page, "CreateGame") == 0
+    listed = await stub.ListGames(service_pb2.ListGamesRequest())
+    assert not listed.games
+
+    await page.fill("#create [name=vacation_days]", "")
+    await page.click("#create button[type=submit]")
+    await page.wait_for_url("**/#/host/*")
+    game_id = page.url.rsplit("/", 1)[1]
+    await page.wait_for_selector("#invite-player")
+    await page.fill("#invite-player [name=invitee]", me)
+    await page.click("#invite-player button[type=submit]")
+    await eventually(lambda: _said(page, "holds a seat of this game already"), 5,
+                     "the refusal in words")
+    assert await page.input_value("#invite-player [name=invitee]") == me  # kept to correct
+    listed_invitations = await stub.ListInvitations(
+        player_games_pb2.ListInvitationsRequest(game_id=game_id),
+        metadata=(("authorization", f"Bearer {await _token(page)}"),))
+    assert not listed_invitations.invitations
+    assert await page.locator("#game-invitations li[data-invitation]").count() == 0
+
+
+async def _said(page: Page, words: str) -> bool:
+    box = page.locator("#notice")
+    return await box.is_visible() and words in await box.inner_text()
