@@ -91,11 +91,12 @@ class FeedSubscriber(Generic[Item]):
     running loop up on every wait, and with a thousand streams per event that adds up)."""
 
     __slots__ = ("feed", "items", "limit", "listener", "loop", "overflowed", "rolled_back",
-                 "waiter")
+                 "spectator", "waiter")
 
-    def __init__(self, feed: StreamFeed[Item], limit: int) -> None:
+    def __init__(self, feed: StreamFeed[Item], limit: int, spectator: bool = False) -> None:
         self.feed = feed
         self.limit = limit
+        self.spectator = spectator  # a stream without a seat: counted (FeedHub.on_watch)
         # a list, not a deque: it is taken whole (next_batch), and an empty deque is a
         # 600-byte block, kept by every idle stream
         self.items: list[Item] = []
@@ -226,6 +227,8 @@ class StreamFeed(Generic[Item]):
         if sub in self.subscribers:
             self.subscribers.discard(sub)
             self.reader.hub.subscribers -= 1
+            if sub.spectator and self.reader.hub.on_watch is not None:
+                self.reader.hub.on_watch(self.name, -1)
 
 
 GameFeed = StreamFeed[DecodedEvent]  # a streamed game's
@@ -416,6 +419,9 @@ class FeedHub:
         self.max_subscribers = max_subscribers
         self.on_refused = on_refused
         self.on_rolled_back = on_rolled_back
+        # told (game id, +1 / -1) as a spectator's subscriber comes and goes
+        # (broadcast.spectators: the spectator counts)
+        self.on_watch: Callable[[str, int], None] | None = None
         self.feeds: dict[str, StreamFeed[Any]] = {}
         self.subscribers = 0
         self.readers = [reader_class(self, i, reader_client()) for i in range(max(1, readers))]
@@ -431,13 +437,19 @@ class FeedHub:
                     subscribers=self.subscribers)
         return ServiceError(Code.RESOURCE_EXHAUSTED, reason, message, {"limit": str(limit)})
 
-    async def subscribe(self, game_id: str, limit: int, after_seq: int | None = None
-                        ) -> Subscriber:
+    async def subscribe(self, game_id: str, limit: int, after_seq: int | None = None, *,
+                        spectator: bool = False) -> Subscriber:
         """Register a subscriber. `after_seq`: a seq the game's stream is known to have
         reached (its stored last seq read before this call), so a new feed need not ask
-        Redis where the stream ends; None: ask."""
-        return await self.follow(game_id, self.keys.events(game_id), game_event, limit,
-                                 after_seq)
+        Redis where the stream ends; None: ask. `spectator`: a stream without a seat, told
+        to `on_watch` while it lasts."""
+        sub = await self.follow(game_id, self.keys.events(game_id), game_event, limit,
+                                after_seq)
+        if spectator:
+            sub.spectator = True
+            if self.on_watch is not None:
+                self.on_watch(game_id, 1)
+        return sub
 
     async def follow(self, name: str, key: str, decode: Callable[[int, Fields], Item],
                      limit: int, after_seq: int | None = None) -> FeedSubscriber[Item]:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from risk_proto.risk.v1 import service_pb2
+from risk_service.broadcast.spectators import SpectatorCounts
 from risk_service.feed import FeedHub
 from risk_service.operations import views
 from risk_service.operations.cache import GameCache
@@ -99,6 +100,11 @@ class GameService:
         self.tournaments = TournamentStore(store.redis, store.keys)
         self.queries = Queries(self.commits, self.tournaments, on_replay=on_replay)
         self.streams = Streams(store, hub, clock_ms=clock_ms, limits=self.limits)
+        # spectators per game, counted as the hub adds and drops their streams and published
+        # for every process's summaries (broadcast.spectators)
+        self.spectators = SpectatorCounts(store.redis, store.keys, process_id=self.process_id,
+                                          clock_ms=clock_ms)
+        hub.on_watch = self.spectators.watch
         self.sessions = Sessions(self.moves, self.streams)
         self.timers = Timers(self.commits, process_id=self.process_id)
         self.catalogue = Catalogue()

@@ -210,7 +210,8 @@ class Streams:
         viewer = viewer_of(role.seat, role.seat is None
                            and await draws_secret(self.tournaments, record, meta))
         game_id = record.game_id
-        sub = await self.hub.subscribe(game_id, self.limits.subscriber_buffer, record.last_seq)
+        sub = await self.hub.subscribe(game_id, self.limits.subscriber_buffer, record.last_seq,
+                                       spectator=role.seat is None)
         # an idle stream keeps this frame for as long as it is open: nothing in it holds
         # more than it needs (the game's snapshot, a backlog page, a released batch)
         del record, meta

@@ -114,8 +114,9 @@ def _unimplemented(name: str) -> Operation:
 OPERATIONS: Mapping[str, Declared] = {
     "CreateGame": Declared(lambda g, _c: g.commands.create, creation=True),
     "JoinGame": Declared(lambda g, _c: g.commands.join),
-    "GetGame": Declared(lambda g, _c: g.queries.get),
-    "ListGames": Declared(lambda g, _c: _without_caller(g.queries.list), credentials=False),
+    "GetGame": Declared(lambda g, _c: g.spectators.counted(g.queries.get)),
+    "ListGames": Declared(lambda g, _c: g.spectators.counted(_without_caller(g.queries.list)),
+                          credentials=False),
     "ListLegalActions": Declared(lambda g, _c: g.queries.legal_actions),
     "SubmitAction": Declared(lambda g, _c: g.moves.submit, encoded=True),
     "StreamEvents": Declared(lambda g, _c: g.streams.stream, encoded=True),
