@@ -22,7 +22,13 @@ import os
 import sys
 from collections.abc import Sequence
 
-from risk_client import campaign_parser, credentials, player_parser, tournament_parser
+from risk_client import (
+    campaign_parser,
+    credentials,
+    match_parser,
+    player_parser,
+    tournament_parser,
+)
 from risk_client.address import DEFAULT_TARGET
 from risk_client.lazy_epilog import LazyEpilogParser
 from risk_client.options import (
@@ -170,6 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     player_parser.register(sub, common, sorted(STATUSES))  # login, games --mine, ...
     # `risk round`: tournament_parser.py
     tournament_parser.register(sub, common, _game_options, sorted(VARIANTS))
+    match_parser.register(sub, common, sorted(VARIANTS))  # `risk play`: match_parser.py
     return parser
 
 
