@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
-from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
+from risk_client.text import Names, Renderer
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc, variant_pb2
+from tests.client.test_text import FORBIDDEN
 from tests.web.conftest import ARTIFACTS, Pages
 from tests.web.driver import Player, board_of, classic_board, create_game, eventually, logged_seqs
 
@@ -37,6 +39,7 @@ async def test_two_pages_play_classic_to_the_end_while_a_third_watches(
 
     players = [Player(first), Player(second)]
     offered = "#choices button.act, svg.board .region.clickable"
+    labels: set[str] = set()  # every move button's words seen on either page
     for _ in range(400):
         status = await first.locator("#game-status").inner_text()
         if status == "finished":
@@ -44,6 +47,7 @@ async def test_two_pages_play_classic_to_the_end_while_a_third_watches(
         moved = False
         for player in players:
             if await player.page.locator(offered).count():
+                labels.update(await player.page.locator("#choices button.act").all_inner_texts())
                 moved = await player.step() or moved
         if not moved:
             await asyncio.sleep(0.1)
@@ -59,8 +63,19 @@ async def test_two_pages_play_classic_to_the_end_while_a_third_watches(
     assert await watcher.locator("#game-seq").inner_text() == str(reply.game.last_seq)
     assert await board_of(watcher) == classic_board(reply)
     assert await logged_seqs(watcher) == list(range(1, reply.game.last_seq + 1))
-    outcome = await watcher.locator("#outcome").inner_text()
-    assert reply.game.outcome.reason in outcome
+    # the outcome, every logged event and every move button in words from the text table:
+    # the spectator's outcome reads as the Python SDK renders the game's end
+    described = (await stub.DescribeVariant(
+        variant_pb2.DescribeVariantRequest(name="classic"))).variant
+    seats = [seat.display_name for seat in reply.game.seats]
+    ended = {"classic": {"gameEnded": {"winner": reply.game.outcome.winner,
+                                       "ranking": list(reply.game.outcome.ranking),
+                                       "reason": reply.game.outcome.reason}}}
+    assert await watcher.locator("#outcome").inner_text() == Renderer().event(
+        ended, "classic", Names.of(described, seats, len(seats)))
+    logged = await watcher.locator("#log li").all_inner_texts()
+    assert [line for line in [*logged, *labels] if FORBIDDEN.search(line)] == []
+    assert any(line.startswith("Attack ") for line in labels), sorted(labels)
     for player in players:
         assert await player.page.locator("#game-status").inner_text() == "finished"
         assert not await player.page.locator("#choices button.act").count()

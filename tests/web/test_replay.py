@@ -47,14 +47,14 @@ async def test_replay_steps_and_scrubs_a_finished_game(
     await _drawn(page, events)
     assert await page.locator("#log li").count() == events
     assert await board_of(page) == classic_board(final)
-    # an event of seat 0 names its seat (JSON used to leave a zero out: "turn ended")
+    # an event of seat 0 names its seat (JSON used to leave a zero out), in the text table's words
     export = await stub.ExportGame(service_pb2.ExportGameRequest(game_id=game_id),
                                    metadata=bearer(tokens[0]))
     ended = next(e for e in export.events
                  if e.classic.WhichOneof("kind") == "turn_ended" and e.classic.turn_ended.seat == 0)
-    seat_name = export.seat_names[0] if export.seat_names and export.seat_names[0] else "seat 0"
+    seat_name = export.seat_names[0] if export.seat_names and export.seat_names[0] else "Seat 0"
     assert await page.locator(f"#log li[data-seq='{ended.seq}']").inner_text() == \
-        f"turn ended: {seat_name}"
+        f"{seat_name} ended the turn"
 
     await page.click("#back")
     assert await page.locator("#step").inner_text() == f"{events - 1} / {events}"

@@ -157,11 +157,12 @@ class GameView {
       el("span", {}, "status ", el("b", { id: "game-status" }, status)),
       el("span", {}, "version ", el("b", { id: "game-version" }, String(this.version))),
       el("span", {}, "last event ", el("b", { id: "game-seq" }, String(s.lastSeq || 0))),
-      decision.seats?.length ? el("span", { id: "decision" }, `${decision.kind || "decision"}: `,
-        decision.seats.map((x) => this.seatName(x)).join(", ")) : null,
-      outcome ? el("span", { id: "outcome" }, `over (${outcome.reason || "ended"}): ` +
-        ((outcome.winner ?? 0) >= 0 ? `${this.seatName(outcome.winner ?? 0)} wins`
-          : "a draw")) : null,
+      decision.seats?.length ? el("span", { id: "decision" },
+        decision.seats.map((x) => this.seatName(x)).join(", "),
+        decision.kind ? ` to ${V.phaseText(this.name, decision.kind)}` : "") : null,
+      outcome ? el("span", { id: "outcome" }, V.eventText(this.name, { [V.caseOf(this.name)]: {
+        gameEnded: { winner: outcome.winner ?? 0, ranking: outcome.ranking || [],
+          reason: outcome.reason || "" } } }, this.textNames())) : null,
       s.spectatorDelayEvents || s.spectatorDelaySeconds ? el("span", { class: "muted" },
         `spectators ${s.spectatorDelayEvents || 0} events / ${s.spectatorDelaySeconds || 0} s behind`)
         : null));
@@ -242,7 +243,8 @@ class GameView {
       return el("p", {}, `answering in turn: ${w.order.map((x) => this.seatName(x)).join(", ")}` +
         `; asked now: ${asked === undefined ? "—" : this.seatName(asked)}` +
         (w.stack.length ? `; ${w.stack.length} waiting to resolve` : ""));
-    }), decision.kind ? el("p", { class: "muted" }, `decision: ${decision.kind}`) : null);
+    }), decision.kind ? el("p", { class: "muted" }, `now: ${V.phaseText(this.name, decision.kind)}`)
+      : null);
   }
 
   async loadActions() {
@@ -306,12 +308,15 @@ class GameView {
     this.choices.replaceChildren(...items);
   }
 
+  // what the text table calls ids in this game; "you" is the one seat this page holds
+  textNames() {
+    const viewer = this.mode === "play" && this.seats.size === 1 ? [...this.seats.keys()][0] : -1;
+    return V.textNames(this.variant, this.summary?.seats, viewer);
+  }
+
   choiceRow(choice, index) {
-    const names = (id) => this.board.name(id);
-    const fields = V.labelled(this.name, choice.kind, choice.fields);
-    if (choice.max > 0) delete fields.count; // the count field beside the button says it
-    const label = V.describe(choice.kind, fields, names, (s) => this.seatName(s),
-      (id) => this.cardName(id));
+    // a count offered as a range reads "1 to 5" in the label, picked in the field beside it
+    const label = V.actionText(this.name, choice.action, this.textNames(), choice.max);
     const least = choice.fields.count ?? 0;
     const count = choice.max > 0 ? el("input", { type: "number", min: least, max: choice.max,
       value: choice.max, "aria-label": "count", class: "count" }) : null;
@@ -405,9 +410,7 @@ class GameView {
 
   onEvent(event) {
     const seq = Number(event.seq || 0);
-    const names = (id) => this.board.name(id);
-    const text = V.describeEvent(this.name, event, names, (s) => this.seatName(s),
-      (id) => this.cardName(id));
+    const text = V.eventText(this.name, event, this.textNames());
     this.log.prepend(el("li", { "data-seq": seq, value: seq }, text));
     while (this.log.children.length > LOG_LIMIT) this.log.lastChild.remove();
     this.main.dataset.lastSeq = String(seq);

@@ -62,13 +62,11 @@ export async function showReplay(main, gameId) {
     el("div", { class: "game" }, el("div", {}, boardBox),
       el("div", { class: "panel" }, el("section", {}, el("h2", {}, "Events"), log))));
   const board = new Board(boardBox, variant.map || {});
-  const names = (id) => board.name(id);
-  const seatName = (s) => (s < 0 ? "none" : s >= players ? "neutral"
-    : record.seatNames?.[s] || `seat ${s}`);
-  const cards = V.cardNames(name, variant);
-  const cardName = (id) => cards.get(id) || `card ${id}`;
+  // the export's seat names; the replay speaks to nobody as "you"
+  const seats = Array.from({ length: players }, (_, s) => ({ displayName: record.seatNames?.[s] || "" }));
+  const names = V.textNames(variant, seats, -1);
   log.append(...events.map((event, i) => el("li", { "data-seq": event.seq, value: i + 1 },
-    V.describeEvent(name, event, names, seatName, cardName))));
+    V.eventText(name, event, names))));
   let step = 0;
   let drawn = -1; // the step whose board is drawn
   let drawing = false;

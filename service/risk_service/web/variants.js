@@ -4,6 +4,8 @@
 // reads as pieces on regions, and where the hand is. The map itself, the cards and the options
 // always come from DescribeVariant; a replay's boards come from the service (GetGame at_version).
 
+import { namesOf, Renderer } from "./text.js";
+
 // JSON's name of a variant's case in the envelopes (Action, Event, BoardView): lowerCamelCase.
 export function caseOf(name) {
   return name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
@@ -25,20 +27,6 @@ const REGION_FIELDS = {
 
 // fields that are `optional` in the contract: absent means unset, not zero
 const OPTIONAL_FIELDS = new Set(["playCard.planet"]);
-
-// seat fields that an action names even when they are seat 0 (proto3 JSON omits a zero)
-const SEAT_FIELDS = {
-  strike: { attack: ["defender"], playSpy: ["target"], playArtillery: ["target"] },
-};
-
-// the action's fields with the zeros JSON left out put back, for its label
-export function labelled(variant, kind, fields) {
-  const full = { ...fields };
-  for (const f of [...regionFields(variant, kind, fields), ...(SEAT_FIELDS[variant]?.[kind] || [])]) {
-    full[f] ??= 0;
-  }
-  return full;
-}
 
 export function regionFields(variant, kind, fields) {
   return (REGION_FIELDS[variant]?.[kind] || []).filter(
@@ -137,44 +125,35 @@ export function windows(variant, view) {
 }
 
 // ---- words for people -------------------------------------------------------------------------
+// Every sentence comes from the one text table (text.js: the service's table and the renderer
+// the Node client uses, bundled by clients/node/scripts/gen-text.sh; docs/text.md).
 
-const REGION_KEY = /territory|continent|planet|origin|destination|payFrom/i;
-const CARD_KEY = /^(cards?|discard|cardsTaken)$/;
-const SEAT_KEY = /^(seat|attacker|defender|winner|by|target|previousOwner|neutral)$/;
+const TEXT = new Renderer("en");
 
-export function words(camel) {
-  return camel.replace(/([A-Z])/g, " $1").toLowerCase();
+// what ids are called in this game: the variant's regions and cards, the seats' display names
+// (a seat without one is "seat N"), and the seat this page speaks to as "you" (-1: nobody)
+export function textNames(description, seats, viewer = -1) {
+  return namesOf(description, (seats || []).map((seat) => seat.displayName || ""),
+    (seats || []).length, viewer);
 }
 
-// "attack: from Alaska, to Kamchatka, dice 3" for any action or event body
-export function describe(kind, fields, names, seatName, cardName = null) {
-  const parts = Object.entries(fields).map(([key, value]) => {
-    if (REGION_KEY.test(key) && typeof value === "number" && value >= 0) {
-      return `${words(key).replace(/ territory| continent/, "")} ${names(value)}`;
-    }
-    if (SEAT_KEY.test(key) && typeof value === "number") {
-      return key === "seat" ? seatName(value) : `${words(key)} ${seatName(value)}`;
-    }
-    if (CARD_KEY.test(key) && cardName && (Array.isArray(value) || key !== "cards")) {
-      // -1: a card the viewer may not see, or (a discard) no card at all
-      const named = [value].flat().map((id) => (id >= 0 ? cardName(id)
-        : key === "discard" ? "none" : "a hidden card"));
-      return `${words(key)} ${named.join(", ")}`;
-    }
-    if (Array.isArray(value)) return `${words(key)} [${value.join(", ")}]`;
-    if (value && typeof value === "object") return `${words(key)} {…}`;
-    return `${words(key)} ${value}`;
-  });
-  return words(kind) + (parts.length ? ": " + parts.join(", ") : "");
+export function eventText(variant, event, names) {
+  return TEXT.event(event, variant, names);
 }
 
-export function describeEvent(variant, event, names, seatName, cardName = null) {
-  const body = event[caseOf(variant)] || event.lifecycle;
-  if (!body) return "event";
-  const [kind] = Object.keys(body);
-  return (event.lifecycle ? "· " : "") + describe(kind || "event", body[kind] || {}, names,
-    seatName, event.lifecycle ? null : cardName);
+// an action's button label; `maxCount` above the action's count offers a range of counts
+export function actionText(variant, action, names, maxCount = 0) {
+  return TEXT.action(action, variant, names, maxCount);
 }
+
+export function phaseText(variant, kind) {
+  return TEXT.phase(variant, kind);
+}
+
+// fields that hold a region id (not a count: continentBonus, continentCards, territories)
+const REGION_KEY = new RegExp("^(territory|fromTerritory|toTerritory|bonusTerritory|continent|" +
+  "fromContinent|toContinent|planet|origin|destination|station|fromPlanet|toPlanet|payFrom|" +
+  "recruitFrom)$");
 
 // the regions an event names (a replay marks them)
 export function regionsNamed(variant, event) {
