@@ -67,6 +67,9 @@ class ServiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ALREADY_QUEUED: _ClassVar[ServiceReason]
     MATCH_TICKET_NOT_FOUND: _ClassVar[ServiceReason]
     MATCH_ALREADY_FORMED: _ClassVar[ServiceReason]
+    EVENT_CLOSED: _ClassVar[ServiceReason]
+    NOT_ELIGIBLE: _ClassVar[ServiceReason]
+    EVENT_FULL: _ClassVar[ServiceReason]
 
 class RuleReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -214,6 +217,9 @@ NOT_RATED: ServiceReason
 ALREADY_QUEUED: ServiceReason
 MATCH_TICKET_NOT_FOUND: ServiceReason
 MATCH_ALREADY_FORMED: ServiceReason
+EVENT_CLOSED: ServiceReason
+NOT_ELIGIBLE: ServiceReason
+EVENT_FULL: ServiceReason
 RULE_REASON_UNSPECIFIED: RuleReason
 GAME_OVER: RuleReason
 NOT_YOUR_TURN: RuleReason
