@@ -8,6 +8,7 @@ make them; replies are read back into the contract's messages to compare with gR
 from __future__ import annotations
 
 import base64
+import gzip
 import http.client
 import json
 import struct
@@ -193,6 +194,38 @@ def test_connect_stream_over_http1_resumes_after_a_seq(web: ServiceProcess) -> N
     conn.close()
     assert [e.seq for e in events] == [after + 1, after + 2]
     assert events == expected
+
+
+@pytest.mark.parametrize("encoding", ["identity", "gzip"])
+def test_a_connect_stream_ended_by_an_error_carries_its_readable_detail(
+        web: ServiceProcess, encoding: str) -> None:
+    """A Connect stream that a refusal ends (StreamEvents of no such game) tells it in its
+    end-of-stream message as a unary Connect error does: code, message, and the ErrorInfo
+    detail with its type, its base64 value and, readable, its `debug` (reason, domain,
+    metadata), also when the stream's messages are gzipped."""
+    status, unary = post_json(web, "GetGame", {"gameId": "0" * 22})
+    assert status == 404
+    body = json.dumps({"gameId": "0" * 22}).encode()
+    status, headers, reply = post(web, "StreamEvents", envelope(body),
+                                  "application/connect+json",
+                                  Connect_Accept_Encoding=encoding)
+    assert status == 200 and headers["content-type"] == "application/connect+json"
+    flags, size = struct.unpack(">BI", reply[:5])
+    assert flags & 0x02  # the end-of-stream message
+    data = reply[5:5 + size]
+    assert bool(flags & 0x01) == (encoding == "gzip")  # compressed as the client accepts
+    if flags & 0x01:
+        assert headers.get("connect-content-encoding") == "gzip"
+        data = gzip.decompress(data)
+    error = json.loads(data)["error"]
+    assert error["code"] == unary["code"] == "not_found"
+    assert error["message"] == unary["message"]
+    (detail,) = error["details"]
+    assert detail["type"] == "google.rpc.ErrorInfo"
+    assert detail["debug"] == unary["details"][0]["debug"] == {
+        "reason": "GAME_NOT_FOUND", "domain": "risk.v1",
+        "metadata": {"message": unary["message"]}}
+    assert info_of(error).reason == "GAME_NOT_FOUND"
 
 
 def test_grpc_web_unary_answers_and_refuses_in_its_trailers(web: ServiceProcess) -> None:

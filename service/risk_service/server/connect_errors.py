@@ -4,14 +4,17 @@ and its WebSockets (server.websocket): the `ConnectError` connectrpc answers a c
 `google.rpc.ErrorInfo` both as Connect's base64 `value` and, readable, as its `debug`
 (`error_debug`). connectrpc writes `debug` only for detail types it has descriptors for, and
 the google.rpc ones, in the other protobuf runtime, are not: so a unary Connect error's JSON
-is this module's body too (http_port's `Cors` writes it in place of connectrpc's), and a JSON
-client reads the reason without decoding base64 protobuf on either path.
+is this module's body too (http_port's `Cors` writes it in place of connectrpc's), and so is
+the error of a Connect stream's end-of-stream message (`end_of_stream`): a JSON client reads
+the reason without decoding base64 protobuf on any path.
 """
 
 from __future__ import annotations
 
 import base64
+import gzip
 import json
+import struct
 from typing import Any
 
 from connectrpc.code import Code as ConnectCode
@@ -49,3 +52,25 @@ def error_body(error: ServiceError | None) -> bytes:
               "debug": error_debug(info)}
     return json.dumps({"code": error.code.value.lower(), "message": error.message,
                        "details": [detail]}, ensure_ascii=False).encode()
+
+
+_END_STREAM = 0x02  # a Connect stream envelope's flags: the end-of-stream message
+_COMPRESSED = 0x01  # its data compressed (gzip: the only encoding the port accepts)
+
+
+def end_of_stream(envelope: bytes, error: ServiceError) -> bytes:
+    """A Connect stream's end-of-stream message (`envelope`, as connectrpc wrote it) with
+    `error` in `error_body`'s form: connectrpc's own has the detail without its `debug`.
+    Its metadata (trailers) is kept; anything but an end-of-stream message is returned as
+    it came."""
+    if len(envelope) < 5 or not envelope[0] & _END_STREAM:
+        return envelope
+    flags, size = struct.unpack(">BI", envelope[:5])
+    data = envelope[5:5 + size]
+    compressed = bool(flags & _COMPRESSED)
+    end = json.loads(gzip.decompress(data) if compressed else data)
+    end["error"] = json.loads(error_body(error))
+    data = json.dumps(end, ensure_ascii=False).encode()
+    if compressed:
+        data = gzip.compress(data)
+    return struct.pack(">BI", flags, len(data)) + data + envelope[5 + size:]

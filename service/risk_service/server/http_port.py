@@ -77,7 +77,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import Caller
 from risk_service.server import calls
-from risk_service.server.connect_errors import connect_error, error_body
+from risk_service.server.connect_errors import connect_error, end_of_stream, error_body
 from risk_service.server.plain_streams import PlainStreams
 from risk_service.server.routes import SERVICE, Kind, Route
 from risk_service.server.status import rich_status
@@ -411,6 +411,14 @@ def _utf8_headers(headers: Any) -> Any:
     return headers  # the usual case: as they came
 
 
+def _connect_stream(headers: Any) -> bool:
+    """Whether a reply's headers are a Connect stream's (application/connect+json|proto)."""
+    for key, value in headers:
+        if key == b"content-type":
+            return bool(value.startswith(b"application/connect+"))
+    return False
+
+
 class Cors:
     """The port's outer ASGI layer: CORS for `origins` (a set of exact origins, or "*"), and
     a log line for a request connectrpc refused before it was a call (no such method, a
@@ -438,11 +446,13 @@ class Cors:
         cors = self.allowed(origin)
 
         held: list[MutableMapping[str, Any]] = []  # an error reply, until its body is whole
+        connect_stream = False  # a Connect stream's reply: its last message may be an error
 
         async def respond(message: MutableMapping[str, Any]) -> None:
-            nonlocal status
+            nonlocal status, connect_stream
             if message["type"] == "http.response.start":
                 status = message["status"]
+                connect_stream = _connect_stream(message.get("headers", ()))
                 if cors:
                     message["headers"] = [
                         *message.get("headers", ()),
@@ -469,6 +479,11 @@ class Cors:
                 await send(start)
                 await send({"type": "http.response.body", "body": body, "more_body": False})
                 return
+            elif (connect_stream and call.error is not None
+                  and message["type"] == "http.response.body"
+                  and not message.get("more_body", False)):
+                # the stream's end-of-stream message: its error with the readable detail
+                message["body"] = end_of_stream(message.get("body", b""), call.error)
             await send(message)
 
         if _native_grpc(_header(scope, b"content-type") or ""):
