@@ -130,6 +130,11 @@ class Settings:
     # days a player may be on vacation across all their games in a calendar year (UTC), on
     # top of each game's vacation_days (docs/lifecycle.md, "Vacation per year"); 0: no cap
     vacation_days_per_year: int = 30
+    # ratings (docs/ratings.md): the season rated games count in now (a new name starts every
+    # rating and leaderboard afresh; the old season's stay readable), and how many rated games
+    # a rating needs to stop being provisional
+    rating_season: str = "1"
+    rating_provisional_games: int = 5
     # how often each process copies tournament facts a crash left uncopied (results feed)
     results_sweep_ms: int = 2000
     log_level: str = "info"
@@ -319,6 +324,13 @@ class Settings:
         if not 0 <= settings.vacation_days_per_year <= 366:
             raise ValueError(f"RISK_VACATION_DAYS_PER_YEAR={settings.vacation_days_per_year} "
                              "must be 0 (no yearly cap) to 366")
+        if not (1 <= len(settings.rating_season) <= 32 and all(
+                c.isascii() and (c.isalnum() or c in ".-_") for c in settings.rating_season)):
+            raise ValueError(f"RISK_RATING_SEASON={settings.rating_season!r}: 1 to 32 letters, "
+                             "digits, '.', '-' or '_'")
+        if not 0 <= settings.rating_provisional_games <= 1000:
+            raise ValueError(f"RISK_RATING_PROVISIONAL_GAMES={settings.rating_provisional_games}"
+                             " must be 0 to 1000")
         if (settings.durability == "replica"
                 and 0 < settings.redis_timeout_ms <= settings.durability_timeout_ms):
             # a commit's WAIT holds its connection's replies for up to the durability timeout

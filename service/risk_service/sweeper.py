@@ -75,6 +75,7 @@ class Sweeper:
             self.last_results_sweep = time.monotonic()
             await self.games.results.sweep()  # tournament facts a crash left uncopied
             await self.games.player_feed.sweep()  # players' facts a crash left uncopied
+            await self.games.ratings.sweep()  # rated results a crash left unapplied
             # yearly vacation reservations a StartVacation left unconfirmed when it died
             await self.games.timers.vacations.sweep()
             if self.webhooks is not None:

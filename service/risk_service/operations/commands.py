@@ -110,6 +110,12 @@ class Commands:
                 meta.seat_players.extend([""] * (len(meta.bot_seats) - len(seat_players)))
             if caller.player is not None:  # a player created it: they act as its host too
                 meta.host_player = caller.player
+            if request.rated:  # its end updates its players' ratings (docs/ratings.md)
+                if request.issue_seat_tokens and not (
+                        len(seat_players) == len(meta.bot_seats) and all(seat_players)):
+                    raise malformed("a rated game's seats belong to players: with "
+                                    "issue_seat_tokens, seat_players names every seat")
+                meta.rated = True
             return ()
 
         now = self.commits.clock_ms()
@@ -224,6 +230,10 @@ class Commands:
         seat, name = request.seat, request.display_name
         if not 0 <= seat < record.players:
             raise malformed(f"seat must be 0..{record.players - 1}, got {seat}")
+        if player is None and records.decode_meta(record).rated:
+            raise ServiceError(Code.PERMISSION_DENIED, ServiceReason.NOT_A_PLAYER,
+                               "a rated game's seats are taken with a player credential (its "
+                               "result updates the players' ratings; docs/ratings.md)")
         if len(name) > MAX_NAME:
             raise malformed(f"display_name is longer than {MAX_NAME} characters")
         joined = f"join\0{seat}\0{name}" + (f"\0player\0{player}" if player else "")

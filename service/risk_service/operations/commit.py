@@ -29,6 +29,7 @@ from risk_service.errors import Code, ServiceError, ServiceReason, not_found
 from risk_service.operations import player_facts, records
 from risk_service.operations.cache import Cached, GameCache
 from risk_service.operations.effects import (
+    ApplyRatings,
     CacheState,
     CopyFacts,
     CopyPlayerFacts,
@@ -47,6 +48,7 @@ from risk_service.operations.notices import commit_notices, outbox_field, pack
 from risk_service.operations.records import ACTIVE, FINAL, FINISHED, WAITING
 from risk_service.operations.tournament_facts import commit_facts, fact_fields
 from risk_service.operations.views import Numbered
+from risk_service.ratings import record as rated_record
 from risk_service.store.game_store import CommitOutcome, CommitResult, GameRecord, GameStore
 
 log = structlog.get_logger("games")
@@ -237,6 +239,15 @@ def plan(
     if told:
         fields = (*fields, (player_facts.field(player_facts.commit_key(version)),
                             player_facts.pack(told)))
+    # a rated game's result, likewise written by the commit that finishes it, and applied to
+    # its seats' ratings after the write, once (risk_service/ratings)
+    rated = rated_record.commit_record(
+        game_id=record.game_id, variant=record.variant, meta=meta, old_status=record.status,
+        status=status, outcome=rules.outcome(change.state), seats=record.players,
+        season=limits.rating_season, now_ms=now_ms,
+    ) if meta.rated and status == FINISHED else None
+    if rated is not None:
+        fields = (*fields, (rated_record.FIELD, rated_record.pack(rated)))
     hooks = variants.descriptor(record.variant).campaign
     campaign_fields = (hooks.record_game(campaign, change.state)
                        if campaign and campaign_id and hooks is not None else [])
@@ -276,6 +287,8 @@ def plan(
             effects.append(CopyPlayerFacts(record.game_id, told_keys))
         effects.append(IndexPlayers(record.game_id, tuple(player_facts.players_of(meta)),
                                     now_ms))
+    if rated is not None:
+        effects.append(ApplyRatings(record.game_id))
     # positional, in the order of Plan's fields (keywords cost microseconds per move)
     return Plan(
         record.game_id,  # game_id

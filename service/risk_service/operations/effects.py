@@ -30,6 +30,9 @@ effect); what makes it good then, today:
   write lets the sweeper of any process copy them (operations/player_feed.py), each once.
 - `IndexPlayers` (`MyGames.index`, ListMyGames): the game shows with its previous activity
   time (or, never indexed, not at all) until its next commit; `MyGames.rebuild` rebuilds it.
+- `ApplyRatings` (`Ratings.after_write`, risk_service/ratings): the rated result is in the
+  game's hash (the commit wrote it), and an intent noted just before the write lets the
+  sweeper of any process apply it, each seat's rating once (ratings/service.py).
 
 Every effect may be carried out twice (a sweep racing the process, a retried run) without
 harm: the index writes are sets, a fact is appended only after its predecessor
@@ -137,8 +140,17 @@ class IndexPlayers:
     at_ms: int
 
 
+@dataclass(frozen=True, slots=True)
+class ApplyRatings:
+    """The commit finished a rated game and recorded its result in the game's hash
+    (ratings/record.py): update its seats' ratings. Like `Notify`, with a step before the
+    write."""
+
+    game_id: str
+
+
 Effect = (CacheState | IndexGame | SetExpiry | ScheduleCampaign | ScheduleDeadline
-          | CopyFacts | StartBots | Notify | CopyPlayerFacts | IndexPlayers)
+          | CopyFacts | StartBots | Notify | CopyPlayerFacts | IndexPlayers | ApplyRatings)
 
 
 class BotRunner(Protocol):
@@ -166,6 +178,13 @@ class PlayerBooks(Protocol):
     async def index(self, game_id: str, players: Iterable[str], at_ms: int) -> None: ...
 
 
+class RatingBooks(Protocol):
+    """The ratings (ratings/service.py), as effects see them."""
+
+    async def intend(self, game_id: str) -> None: ...
+    async def after_write(self, game_id: str) -> None: ...
+
+
 class EffectsNotServed(RuntimeError):
     """An effect of bots or facts before `Effects.serve`: a process built wrongly."""
 
@@ -182,6 +201,8 @@ class Effects:
         self.notifier: Notifier | None = None
         # players' streams and "my games" (GameService sets it once it is built)
         self.players: PlayerBooks | None = None
+        # the ratings (GameService sets it once it is built)
+        self.ratings: RatingBooks | None = None
 
     def serve(self, *, bots: BotRunner, facts: FactCopier) -> None:
         """Hand StartBots to `bots` and CopyFacts to `facts` (both built on the committer
@@ -190,9 +211,9 @@ class Effects:
         self.facts = facts
 
     async def before_write(self, effects: Iterable[Effect]) -> None:
-        """What must precede the write: the intent of a `Notify` or a `CopyPlayerFacts`, so
-        that its notices or facts go out even if this process dies right after the write
-        (notify/outbox.py, player_feed.py)."""
+        """What must precede the write: the intent of a `Notify`, a `CopyPlayerFacts` or an
+        `ApplyRatings`, so that its notices, facts or ratings go out even if this process dies
+        right after the write (notify/outbox.py, player_feed.py, ratings/service.py)."""
         for effect in effects:
             if isinstance(effect, Notify):
                 if self.notifier is None:
@@ -202,6 +223,10 @@ class Effects:
                 if self.players is None:
                     raise EffectsNotServed("CopyPlayerFacts without the players' books")
                 await self.players.intend(effect.game_id, effect.keys)
+            elif isinstance(effect, ApplyRatings):
+                if self.ratings is None:
+                    raise EffectsNotServed("ApplyRatings without the ratings")
+                await self.ratings.intend(effect.game_id)
 
     async def run(self, effects: Iterable[Effect]) -> None:
         for effect in effects:
@@ -236,3 +261,7 @@ class Effects:
                     if self.players is None:
                         raise EffectsNotServed("IndexPlayers without the players' books")
                     await self.players.index(game_id, players, at_ms)
+                case ApplyRatings(game_id):
+                    if self.ratings is None:
+                        raise EffectsNotServed("ApplyRatings without the ratings")
+                    await self.ratings.after_write(game_id)

@@ -52,6 +52,10 @@ class Limits:
     # days a player may be on vacation across all their games in a calendar year (UTC), on
     # top of each game's own vacation_days (operations/vacation.py); 0: no yearly cap
     vacation_days_per_year: int = 30
+    # ratings (risk_service/ratings): the season rated games count in now, and the rated games
+    # a rating needs to stop being provisional
+    rating_season: str = "1"
+    rating_provisional_games: int = 5
 
     def retention(self, status_before: int) -> int:
         """How long a game ending now is kept (ms): a game that ends before it started

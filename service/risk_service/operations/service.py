@@ -34,6 +34,7 @@ from risk_service.operations.rounds import Rounds
 from risk_service.operations.sessions import Sessions
 from risk_service.operations.streams import Streams
 from risk_service.operations.timers import Timers
+from risk_service.ratings.service import Ratings
 from risk_service.store.game_store import GameRecord, GameStore
 from risk_service.store.tournament_store import TournamentStore
 
@@ -127,6 +128,11 @@ class GameService:
         self.my_games = MyGames(store, self.limits, clock_ms)
         self.effects.players = _PlayerBooks(self.player_feed, self.my_games)
         self.streams.presence = self.presence
+        # ratings (docs/ratings.md): a rated game's ending commit records its result, and the
+        # dispatcher applies it to its seats' ratings; GetRating and GetLeaderboard read them
+        self.ratings = Ratings(store.redis, store.keys, clock_ms=clock_ms, limits=self.limits,
+                               connection=store.connection)
+        self.effects.ratings = self.ratings
         self.invitations = Invitations(self.commands, self.player_feed, clock_ms=clock_ms,
                                        connection=store.connection)
         # campaigns create their games through this (see Commands.open_game)

@@ -362,6 +362,8 @@ async def start(settings: Settings, redis_url: str) -> App:
             snapshot_every=settings.snapshot_every,
             replay_checkpoint_every=settings.replay_checkpoint_every,
             vacation_days_per_year=settings.vacation_days_per_year,
+            rating_season=settings.rating_season,
+            rating_provisional_games=settings.rating_provisional_games,
         ),
         on_replay=metrics.replay_steps,
         on_conflict=metrics.commit_conflict,

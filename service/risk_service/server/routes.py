@@ -149,6 +149,10 @@ OPERATIONS: Mapping[str, Declared] = {
     "DeclineInvitation": Declared(lambda g, _c: g.invitations.decline),
     "RevokeInvitation": Declared(lambda g, _c: g.invitations.revoke),
     "ListInvitations": Declared(lambda g, _c: g.invitations.list),
+    "GetRating": Declared(lambda g, _c: _without_caller(g.ratings.get_rating),
+                          credentials=False),
+    "GetLeaderboard": Declared(lambda g, _c: _without_caller(g.ratings.get_leaderboard),
+                               credentials=False),
 }
 
 _NO_SIDE_EFFECTS = descriptor_pb2.MethodOptions.NO_SIDE_EFFECTS

@@ -150,7 +150,7 @@ class LifecycleEvent(_message.Message):
     def __init__(self, game_started: _Optional[_Union[LifecycleEvent.GameStarted, _Mapping]] = ..., seat_joined: _Optional[_Union[LifecycleEvent.SeatJoined, _Mapping]] = ..., seat_token_reissued: _Optional[_Union[LifecycleEvent.SeatTokenReissued, _Mapping]] = ..., game_cancelled: _Optional[_Union[LifecycleEvent.GameCancelled, _Mapping]] = ..., game_abandoned: _Optional[_Union[LifecycleEvent.GameAbandoned, _Mapping]] = ..., decision_timed_out: _Optional[_Union[LifecycleEvent.DecisionTimedOut, _Mapping]] = ..., seat_handed_to_bot: _Optional[_Union[LifecycleEvent.SeatHandedToBot, _Mapping]] = ..., clock_started: _Optional[_Union[LifecycleEvent.ClockStarted, _Mapping]] = ..., turn_missed: _Optional[_Union[LifecycleEvent.TurnMissed, _Mapping]] = ..., seat_removed: _Optional[_Union[LifecycleEvent.SeatRemoved, _Mapping]] = ..., vacation_started: _Optional[_Union[LifecycleEvent.VacationStarted, _Mapping]] = ..., vacation_ended: _Optional[_Union[LifecycleEvent.VacationEnded, _Mapping]] = ...) -> None: ...
 
 class GameMeta(_message.Message):
-    __slots__ = ("clock", "deadline_ms", "clock_seat", "decision_started_ms", "bank_ms", "bot_seats", "spectator_delay_events", "spectator_delay_seconds", "manual_start", "tournament", "round", "bot_levels", "seed_nonce", "seed_commitment", "duplicate_games", "facts", "turn_seat", "turn_left_ms", "vacation_left_ms", "vacation_until_ms", "missed_turns", "seat_players", "host_player", "turn_missed", "player_turn")
+    __slots__ = ("clock", "deadline_ms", "clock_seat", "decision_started_ms", "bank_ms", "bot_seats", "spectator_delay_events", "spectator_delay_seconds", "manual_start", "tournament", "round", "bot_levels", "seed_nonce", "seed_commitment", "duplicate_games", "facts", "turn_seat", "turn_left_ms", "vacation_left_ms", "vacation_until_ms", "missed_turns", "seat_players", "host_player", "turn_missed", "player_turn", "rated")
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -176,6 +176,7 @@ class GameMeta(_message.Message):
     HOST_PLAYER_FIELD_NUMBER: _ClassVar[int]
     TURN_MISSED_FIELD_NUMBER: _ClassVar[int]
     PLAYER_TURN_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     clock: ClockOptions
     deadline_ms: int
     clock_seat: int
@@ -201,4 +202,5 @@ class GameMeta(_message.Message):
     host_player: str
     turn_missed: bool
     player_turn: int
-    def __init__(self, clock: _Optional[_Union[ClockOptions, _Mapping]] = ..., deadline_ms: _Optional[int] = ..., clock_seat: _Optional[int] = ..., decision_started_ms: _Optional[int] = ..., bank_ms: _Optional[_Iterable[int]] = ..., bot_seats: _Optional[_Iterable[bool]] = ..., spectator_delay_events: _Optional[int] = ..., spectator_delay_seconds: _Optional[int] = ..., manual_start: _Optional[bool] = ..., tournament: _Optional[str] = ..., round: _Optional[int] = ..., bot_levels: _Optional[_Iterable[int]] = ..., seed_nonce: _Optional[bytes] = ..., seed_commitment: _Optional[bytes] = ..., duplicate_games: _Optional[_Iterable[str]] = ..., facts: _Optional[int] = ..., turn_seat: _Optional[int] = ..., turn_left_ms: _Optional[int] = ..., vacation_left_ms: _Optional[_Iterable[int]] = ..., vacation_until_ms: _Optional[_Iterable[int]] = ..., missed_turns: _Optional[_Iterable[int]] = ..., seat_players: _Optional[_Iterable[str]] = ..., host_player: _Optional[str] = ..., turn_missed: _Optional[bool] = ..., player_turn: _Optional[int] = ...) -> None: ...
+    rated: bool
+    def __init__(self, clock: _Optional[_Union[ClockOptions, _Mapping]] = ..., deadline_ms: _Optional[int] = ..., clock_seat: _Optional[int] = ..., decision_started_ms: _Optional[int] = ..., bank_ms: _Optional[_Iterable[int]] = ..., bot_seats: _Optional[_Iterable[bool]] = ..., spectator_delay_events: _Optional[int] = ..., spectator_delay_seconds: _Optional[int] = ..., manual_start: _Optional[bool] = ..., tournament: _Optional[str] = ..., round: _Optional[int] = ..., bot_levels: _Optional[_Iterable[int]] = ..., seed_nonce: _Optional[bytes] = ..., seed_commitment: _Optional[bytes] = ..., duplicate_games: _Optional[_Iterable[str]] = ..., facts: _Optional[int] = ..., turn_seat: _Optional[int] = ..., turn_left_ms: _Optional[int] = ..., vacation_left_ms: _Optional[_Iterable[int]] = ..., vacation_until_ms: _Optional[_Iterable[int]] = ..., missed_turns: _Optional[_Iterable[int]] = ..., seat_players: _Optional[_Iterable[str]] = ..., host_player: _Optional[str] = ..., turn_missed: _Optional[bool] = ..., player_turn: _Optional[int] = ..., rated: _Optional[bool] = ...) -> None: ...

@@ -23,6 +23,7 @@ from pyqwest import Client
 from risk_proto.risk.v1.broadcast_pb2 import StreamGamesRequest, StreamGamesResponse
 from risk_proto.risk.v1.player_games_pb2 import AcceptInvitationRequest, AcceptInvitationResponse, CreateInvitationRequest, Invitation, InvitationRequest, ListInvitationsRequest, ListInvitationsResponse, StreamPlayerEventsRequest, StreamPlayerEventsResponse
 from risk_proto.risk.v1.players_pb2 import IssuePlayerTokenRequest, IssuePlayerTokenResponse
+from risk_proto.risk.v1.ratings_pb2 import GetLeaderboardRequest, GetLeaderboardResponse, GetRatingRequest, GetRatingResponse
 from risk_proto.risk.v1.session_pb2 import SessionRequest, SessionResponse
 from risk_proto.risk.v1.tournament_pb2 import CreateRoundRequest, CreateRoundResponse, StreamResultsRequest, StreamResultsResponse
 from risk_proto.risk.v1.variant_pb2 import DescribeVariantRequest, DescribeVariantResponse, ListVariantsRequest, ListVariantsResponse
@@ -249,6 +250,17 @@ class RiskService(Protocol):
         """
         The caller's pending invitations; with a game, that game's (the host).
         """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def get_rating(self, request: GetRatingRequest, ctx: RequestContext[GetRatingRequest, GetRatingResponse], /) -> GetRatingResponse:
+        """
+        Ratings and leaderboards (ratings.proto, docs/ratings.md), public reads: a player's
+        rating in a variant and season with a page of its history, and a variant's leaderboard
+        (top N, a page, or around a player).
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def get_leaderboard(self, request: GetLeaderboardRequest, ctx: RequestContext[GetLeaderboardRequest, GetLeaderboardResponse], /) -> GetLeaderboardResponse:
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
     def stream_games(self, request: StreamGamesRequest, ctx: RequestContext[StreamGamesRequest, StreamGamesResponse], /) -> AsyncIterator[StreamGamesResponse]:
@@ -635,6 +647,28 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.list_invitations,
+                ),
+                "/risk.v1.RiskService/GetRating": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetRating",
+                        service_name="risk.v1.RiskService",
+                        input=GetRatingRequest,
+                        output=GetRatingResponse,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.get_rating,
+                ),
+                "/risk.v1.RiskService/GetLeaderboard": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetLeaderboard",
+                        service_name="risk.v1.RiskService",
+                        input=GetLeaderboardRequest,
+                        output=GetLeaderboardResponse,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.get_leaderboard,
                 ),
                 "/risk.v1.RiskService/StreamGames": Endpoint.server_stream(
                     method=MethodInfo(
@@ -1464,6 +1498,55 @@ class RiskServiceClient(ConnectClient):
                 service_name="risk.v1.RiskService",
                 input=ListInvitationsRequest,
                 output=ListInvitationsResponse,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+            use_get=use_get,
+        )
+    async def get_rating(
+        self,
+        request: GetRatingRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+        use_get: bool = False,
+    ) -> GetRatingResponse:
+        """
+        Ratings and leaderboards (ratings.proto, docs/ratings.md), public reads: a player's
+        rating in a variant and season with a page of its history, and a variant's leaderboard
+        (top N, a page, or around a player).
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetRating",
+                service_name="risk.v1.RiskService",
+                input=GetRatingRequest,
+                output=GetRatingResponse,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+            use_get=use_get,
+        )
+    async def get_leaderboard(
+        self,
+        request: GetLeaderboardRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+        use_get: bool = False,
+    ) -> GetLeaderboardResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetLeaderboard",
+                service_name="risk.v1.RiskService",
+                input=GetLeaderboardRequest,
+                output=GetLeaderboardResponse,
                 idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                 stream_type=StreamType.UNARY,
             ),

@@ -4,6 +4,7 @@ from risk_proto.risk.v1 import game_pb2 as _game_pb2
 from risk_proto.risk.v1 import legacy_pb2 as _legacy_pb2
 from risk_proto.risk.v1 import lifecycle_pb2 as _lifecycle_pb2
 from risk_proto.risk.v1 import players_pb2 as _players_pb2
+from risk_proto.risk.v1 import ratings_pb2 as _ratings_pb2
 from risk_proto.risk.v1 import player_games_pb2 as _player_games_pb2
 from risk_proto.risk.v1 import session_pb2 as _session_pb2
 from risk_proto.risk.v1 import variant_pb2 as _variant_pb2
@@ -243,7 +244,7 @@ class GameSummary(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., last_seq: _Optional[int] = ..., rules_version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., decision: _Optional[_Union[_common_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., clock: _Optional[_Union[_lifecycle_pb2.ClockOptions, _Mapping]] = ..., deadline_ms: _Optional[int] = ..., bank_ms: _Optional[_Iterable[int]] = ..., bot_seats: _Optional[_Iterable[bool]] = ..., spectator_delay_events: _Optional[int] = ..., spectator_delay_seconds: _Optional[int] = ..., tournament: _Optional[str] = ..., round: _Optional[int] = ..., bot_levels: _Optional[_Iterable[_Union[_tournament_pb2.BotLevel, str]]] = ..., seed_commitment: _Optional[bytes] = ..., seed_reveal: _Optional[_Union[_tournament_pb2.SeedReveal, _Mapping]] = ..., vacation_left_ms: _Optional[_Iterable[int]] = ..., vacation_until_ms: _Optional[_Iterable[int]] = ..., missed_turns: _Optional[_Iterable[int]] = ..., spectators: _Optional[int] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("options", "seed", "seat_names", "clock", "manual_start", "spectator_delay_events", "spectator_delay_seconds", "issue_seat_tokens", "seat_players")
+    __slots__ = ("options", "seed", "seat_names", "clock", "manual_start", "spectator_delay_events", "spectator_delay_seconds", "issue_seat_tokens", "seat_players", "rated")
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
@@ -253,6 +254,7 @@ class CreateGameRequest(_message.Message):
     SPECTATOR_DELAY_SECONDS_FIELD_NUMBER: _ClassVar[int]
     ISSUE_SEAT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     SEAT_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     options: _game_pb2.GameOptions
     seed: int
     seat_names: _containers.RepeatedScalarFieldContainer[str]
@@ -262,7 +264,8 @@ class CreateGameRequest(_message.Message):
     spectator_delay_seconds: int
     issue_seat_tokens: bool
     seat_players: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., seed: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., clock: _Optional[_Union[_lifecycle_pb2.ClockOptions, _Mapping]] = ..., manual_start: _Optional[bool] = ..., spectator_delay_events: _Optional[int] = ..., spectator_delay_seconds: _Optional[int] = ..., issue_seat_tokens: _Optional[bool] = ..., seat_players: _Optional[_Iterable[str]] = ...) -> None: ...
+    rated: bool
+    def __init__(self, options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., seed: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., clock: _Optional[_Union[_lifecycle_pb2.ClockOptions, _Mapping]] = ..., manual_start: _Optional[bool] = ..., spectator_delay_events: _Optional[int] = ..., spectator_delay_seconds: _Optional[int] = ..., issue_seat_tokens: _Optional[bool] = ..., seat_players: _Optional[_Iterable[str]] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
     __slots__ = ("game", "host_token", "seat_tokens")

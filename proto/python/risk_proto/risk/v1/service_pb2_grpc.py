@@ -6,6 +6,7 @@ import warnings
 from risk_proto.risk.v1 import broadcast_pb2 as risk_dot_v1_dot_broadcast__pb2
 from risk_proto.risk.v1 import player_games_pb2 as risk_dot_v1_dot_player__games__pb2
 from risk_proto.risk.v1 import players_pb2 as risk_dot_v1_dot_players__pb2
+from risk_proto.risk.v1 import ratings_pb2 as risk_dot_v1_dot_ratings__pb2
 from risk_proto.risk.v1 import service_pb2 as risk_dot_v1_dot_service__pb2
 from risk_proto.risk.v1 import session_pb2 as risk_dot_v1_dot_session__pb2
 from risk_proto.risk.v1 import tournament_pb2 as risk_dot_v1_dot_tournament__pb2
@@ -204,6 +205,16 @@ class RiskServiceStub:
                 '/risk.v1.RiskService/ListInvitations',
                 request_serializer=risk_dot_v1_dot_player__games__pb2.ListInvitationsRequest.SerializeToString,
                 response_deserializer=risk_dot_v1_dot_player__games__pb2.ListInvitationsResponse.FromString,
+                _registered_method=True)
+        self.GetRating = channel.unary_unary(
+                '/risk.v1.RiskService/GetRating',
+                request_serializer=risk_dot_v1_dot_ratings__pb2.GetRatingRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_ratings__pb2.GetRatingResponse.FromString,
+                _registered_method=True)
+        self.GetLeaderboard = channel.unary_unary(
+                '/risk.v1.RiskService/GetLeaderboard',
+                request_serializer=risk_dot_v1_dot_ratings__pb2.GetLeaderboardRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_ratings__pb2.GetLeaderboardResponse.FromString,
                 _registered_method=True)
         self.StreamGames = channel.unary_stream(
                 '/risk.v1.RiskService/StreamGames',
@@ -461,6 +472,21 @@ class RiskServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetRating(self, request, context):
+        """Ratings and leaderboards (ratings.proto, docs/ratings.md), public reads: a player's
+        rating in a variant and season with a page of its history, and a variant's leaderboard
+        (top N, a page, or around a player).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetLeaderboard(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def StreamGames(self, request, context):
         """Broadcasts (broadcast.proto, docs/broadcasts.md): the games of a tournament, a round, a
         list or a player in one stream, as a spectator sees them; games join and leave live, and
@@ -637,6 +663,16 @@ def add_RiskServiceServicer_to_server(servicer, server):
                     servicer.ListInvitations,
                     request_deserializer=risk_dot_v1_dot_player__games__pb2.ListInvitationsRequest.FromString,
                     response_serializer=risk_dot_v1_dot_player__games__pb2.ListInvitationsResponse.SerializeToString,
+            ),
+            'GetRating': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRating,
+                    request_deserializer=risk_dot_v1_dot_ratings__pb2.GetRatingRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_ratings__pb2.GetRatingResponse.SerializeToString,
+            ),
+            'GetLeaderboard': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLeaderboard,
+                    request_deserializer=risk_dot_v1_dot_ratings__pb2.GetLeaderboardRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_ratings__pb2.GetLeaderboardResponse.SerializeToString,
             ),
             'StreamGames': grpc.unary_stream_rpc_method_handler(
                     servicer.StreamGames,
@@ -1535,6 +1571,60 @@ class RiskService:
             '/risk.v1.RiskService/ListInvitations',
             risk_dot_v1_dot_player__games__pb2.ListInvitationsRequest.SerializeToString,
             risk_dot_v1_dot_player__games__pb2.ListInvitationsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRating(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/GetRating',
+            risk_dot_v1_dot_ratings__pb2.GetRatingRequest.SerializeToString,
+            risk_dot_v1_dot_ratings__pb2.GetRatingResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLeaderboard(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/GetLeaderboard',
+            risk_dot_v1_dot_ratings__pb2.GetLeaderboardRequest.SerializeToString,
+            risk_dot_v1_dot_ratings__pb2.GetLeaderboardResponse.FromString,
             options,
             channel_credentials,
             insecure,
