@@ -93,6 +93,10 @@ FP, AB, PD, UA, IA = ("FAILED_PRECONDITION", "ABORTED", "PERMISSION_DENIED", "UN
 INT32 = FieldDescriptor.TYPE_INT32
 SERVICE = service_pb2.DESCRIPTOR.services_by_name["RiskService"]
 METHODS = {m.name: m for m in SERVICE.methods}
+# server streams: read as streams (a valid one may stay silent: StreamGames of a player
+# without games), never as unary calls waiting for an end that does not come
+STREAMS = frozenset(m.name for m in SERVICE.methods
+                    if m.server_streaming and not m.client_streaming)
 MUTATING = frozenset({"SubmitAction", "Resign", "ReissueSeatToken", "StartGame", "CancelGame",
                       "JoinGame"})
 SERVICE_REASONS = frozenset({Reason.GAME_OVER, Reason.WRONG_VARIANT})
@@ -135,7 +139,7 @@ class Shot:
 
     @property
     def streaming(self) -> bool:
-        return self.method == "StreamEvents"
+        return self.method in STREAMS
 
     def payload(self) -> bytes:
         if isinstance(self.request, bytes):

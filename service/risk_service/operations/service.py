@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from risk_proto.risk.v1 import service_pb2
+from risk_service.broadcast import games as broadcast
 from risk_service.broadcast.spectators import SpectatorCounts
 from risk_service.feed import FeedHub
 from risk_service.operations import views
@@ -126,6 +127,10 @@ class GameService:
                                       limits=self.limits, presence=self.presence,
                                       connection=store.connection, notifier=notifier)
         self.my_games = MyGames(store, self.limits, clock_ms)
+        # many games in one stream (StreamGames, docs/broadcasts.md); its module is imported,
+        # not its class: broadcast.games imports the operations (a cycle if it came first)
+        self.broadcasts = broadcast.Broadcasts(self.streams, store, self.tournaments, hub,
+                                               self.limits, player_feed=self.player_feed.read)
         self.effects.players = _PlayerBooks(self.player_feed, self.my_games)
         self.streams.presence = self.presence
         # ratings (docs/ratings.md): a rated game's ending commit records its result, and the

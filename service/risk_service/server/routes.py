@@ -149,6 +149,8 @@ OPERATIONS: Mapping[str, Declared] = {
     "DeclineInvitation": Declared(lambda g, _c: g.invitations.decline),
     "RevokeInvitation": Declared(lambda g, _c: g.invitations.revoke),
     "ListInvitations": Declared(lambda g, _c: g.invitations.list),
+    "StreamGames": Declared(lambda g, _c: g.broadcasts.stream, credentials=False,
+                            encoded=True),
     "GetRating": Declared(lambda g, _c: _without_caller(g.ratings.get_rating),
                           credentials=False),
     "GetLeaderboard": Declared(lambda g, _c: _without_caller(g.ratings.get_leaderboard),
