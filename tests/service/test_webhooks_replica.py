@@ -3,9 +3,10 @@ once"), on a real primary and replica pair: a message is queued only once the re
 it, so a failover right after loses nothing queued; while the replica does not confirm, the
 enqueue is refused and a commit's notices stay in its outbox until a sweep queues them.
 
-The queue here is the service's own (`Webhooks` on the store's `RedisPipe`), driven in the
-test's process so that the replica can be stopped between a commit and its enqueue, the moment
-no client call can reach; the service processes' end of it is test_webhooks.py's."""
+The first two drive the queue itself (the service's `Webhooks` on the store's `RedisPipe`) in
+the test's process, so that the replica can be stopped between a commit and its enqueue, a
+moment no client call can reach; the last runs service processes and the receiver process of
+test_webhooks.py across a failover."""
 
 from __future__ import annotations
 
@@ -14,12 +15,14 @@ import base64
 import os
 import secrets
 import signal
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
+import grpc
 import pytest
 import redis.asyncio as aioredis
 
+from risk_proto.risk.v1 import service_pb2
 from risk_service.notify.delivery import Retries, endpoint_id
 from risk_service.notify.queue import NotReplicated
 from risk_service.notify.webhooks import Webhooks
@@ -27,11 +30,19 @@ from risk_service.operations.notices import envelope, outbox_field, pack
 from risk_service.server.metrics import Metrics
 from risk_service.store.keys import Keys
 from risk_service.store.pipe import RedisPipe
+from risk_testing.harness import ServiceFactory
 from risk_testing.redis_server import RedisServer
+from tests.service import test_webhooks as hooks
+from tests.service.test_my_games import Stub, move, new_player, player_game
+
+Receiver, hook_env, wait_for = hooks.Receiver, hooks.hook_env, hooks.wait_for
+# the webhook tests' fixtures (the receiver process, the secret), found by name
+secret, receivers = hooks.secret, hooks.receivers
+MOVES = 10
 
 URL = "http://127.0.0.1:9/hooks"  # never reached: nothing here delivers
 ENDPOINT = endpoint_id(URL)
-TIMEOUT_MS = 300  # RISK_DURABILITY_TIMEOUT_MS
+TIMEOUT_MS = 1500  # RISK_DURABILITY_TIMEOUT_MS (a loaded machine's replica may take a while)
 KEYS = Keys("whr")
 T0 = 1_700_000_000_000
 
@@ -48,12 +59,15 @@ class Pair:
         self.replica.start()
 
     async def linked(self) -> None:
-        async with aioredis.Redis.from_url(self.replica.url) as replica:
-            for _ in range(200):
-                if (await replica.info("replication")).get("master_link_status") == "up":
+        """Until the primary counts its replica online (it then answers WAIT)."""
+        async with aioredis.Redis.from_url(self.primary.url) as primary:
+            for _ in range(500):
+                info = await primary.info("replication")
+                if any(isinstance(v, dict) and v.get("state") == "online"
+                       for k, v in info.items() if k.startswith("slave")):
                     return
                 await asyncio.sleep(0.02)
-        raise AssertionError("the replica never linked to the primary")
+        raise AssertionError("the replica never came online")
 
     def pause_replica(self) -> None:
         """SIGSTOP: the replica takes nothing more and confirms nothing (a slow or cut link)."""
@@ -158,3 +172,47 @@ async def test_a_commits_notices_unconfirmed_stay_in_its_outbox_until_swept(
     assert len(queued) == 1
     await _failover(pair)
     assert await _queued(pair.replica.url) == queued, "the swept message was lost"
+
+
+async def test_a_service_under_replica_durability_loses_no_delivery_to_a_failover(
+        pair: Pair, make_service: ServiceFactory, receivers: Callable[[], Receiver],
+        secret: str) -> None:
+    """A service process under RISK_DURABILITY=replica on the pair's primary, its receiver
+    down: a game played with player tokens queues its start and every turn; the primary is
+    killed -9 right after the last move's reply and its replica promoted; a service on the
+    promoted replica delivers every one of them, verified, once the receiver is up."""
+    await pair.linked()
+    receiver = receivers()
+    env = hook_env(secret, receiver.url)
+    first = make_service(pair.primary.url, RISK_DURABILITY="replica",
+                         RISK_DURABILITY_TIMEOUT_MS="2000", **env)
+    async with grpc.aio.insecure_channel(first.target) as channel:
+        stub = Stub(channel)
+        (ann, ann_t), (bob, bob_t) = await new_player(stub), await new_player(stub)
+        game_id = (await player_game(stub, ann_t, [ann, bob], players=2)).game.game_id
+        tokens = {0: ann_t, 1: bob_t}
+        expected = {("game.started", 1, -1)}
+        last = -1
+        for done in range(MOVES + 1):
+            game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+            seat = game.decision.seats[0]
+            if seat != last:
+                expected.add(("turn.started", game.version, seat))
+                last = seat
+            if done < MOVES:
+                await move(stub, game_id, tokens[seat])
+    await _failover(pair)
+    first.kill()
+    second = make_service(pair.replica.url, **env)  # no replica left to wait for
+    receiver.start()
+    await wait_for("every notice of the game", lambda: _delivered(receiver, game_id) >= expected,
+                   timeout=60)
+    assert _delivered(receiver, game_id) == expected
+    assert all(r["verified"] for r in receiver.records())
+    assert second.proc is not None and second.proc.poll() is None
+
+
+def _delivered(receiver: Receiver, game_id: str) -> set[tuple[str, int, int]]:
+    return {(r["envelope"]["type"], r["envelope"]["data"]["version"],
+             r["envelope"]["data"].get("seat", -1)) for r in receiver.delivered()
+            if r["envelope"]["data"].get("game_id") == game_id}
