@@ -1,0 +1,307 @@
+"""Which rating model: how well each one recovers players' hidden strength from free-for-all games.
+
+    python bench/ratings.py [--players 60] [--seeds 5] [--games 5,10,20,40] [--service]
+
+Simulated skill: each player draws a hidden strength ~ N(0, 1); each game seats 3 to 6 players
+drawn at random, each performs strength + noise ~ N(0, 1), and the table finishes in order of
+performance (the best first). Every model sees the same games (the same seed), rated one game
+at a time in the order played. After each player has played N games on average (N in
+`--games`), the Spearman rank correlation between hidden strength and each model's displayed
+rating (mu - 3 sigma, what the leaderboard orders by; TrueSkill's conservative estimate is the
+same) is printed, averaged over `--seeds` runs with its range:
+
+- OpenSkill Plackett-Luce, through the service's own rating module (risk_service.ratings.model,
+  the one the service applies);
+- OpenSkill Bradley-Terry (partial pairing) and Thurstone-Mosteller (full pairing);
+- TrueSkill (the `trueskill` package, draw probability 0: a Risk table has no draws).
+
+With `--service`, the same simulation is also played through a real service process on its own
+Redis: the players are the service's (IssuePlayerToken), each table a rated CreateGame whose
+seats resign from the worst performance up, so the game's own final ranking is the sampled one;
+the correlation is read off GetLeaderboard after N games each (the whole path: the ending
+commit, the result frozen and applied per player, the sorted set).
+
+Spearman's rho is Pearson's correlation of the ranks (statistics.correlation over ranks with
+ties averaged: the standard library's `method="ranked"` arrives only in Python 3.12).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Protocol
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import grpc  # noqa: E402
+import trueskill  # type: ignore[import-untyped]  # noqa: E402 - the package ships no types
+from openskill.models import BradleyTerryPart, ThurstoneMostellerFull  # noqa: E402
+
+from bench.common import stack  # noqa: E402
+from risk_proto.risk.v1 import (  # noqa: E402
+    classic_pb2,
+    common_pb2,
+    game_pb2,
+    players_pb2,
+    ratings_pb2,
+    service_pb2,
+    service_pb2_grpc,
+)
+from risk_service.ratings import model as service_model  # noqa: E402
+
+Table = list[int]  # player indexes, in finishing order (best first)
+
+
+def ranks(values: Sequence[float]) -> list[float]:
+    """1-based ranks, ties sharing their average."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return out
+
+
+def spearman(a: Sequence[float], b: Sequence[float]) -> float:
+    return statistics.correlation(ranks(a), ranks(b))
+
+
+def noise(rng: random.Random, kind: str) -> float:
+    """One game's luck: N(0, 1), or a Gumbel of the same sd (Plackett-Luce's own assumption)."""
+    if kind == "gumbel":
+        return -math.log(-math.log(rng.random() or 1e-300)) * math.sqrt(6) / math.pi
+    return rng.gauss(0.0, 1.0)
+
+
+def schedule(players: int, games_each: int, rng: random.Random,
+             strength: Sequence[float], luck: str = "normal") -> list[Table]:
+    """Games until every player averages `games_each`: random tables of 3-6, finishing in order
+    of strength + noise (sd 1)."""
+    tables: list[Table] = []
+    seats = 0
+    while seats < players * games_each:
+        size = rng.randint(3, 6)
+        table = rng.sample(range(players), size)
+        performance = {p: strength[p] + noise(rng, luck) for p in table}
+        tables.append(sorted(table, key=lambda p: -performance[p]))
+        seats += size
+    return tables
+
+
+class Rater(Protocol):
+    name: str
+
+    def rate(self, table: Table) -> None: ...
+
+    def shown(self, player: int) -> float: ...
+
+
+class ServiceModel:
+    """The service's own module: OpenSkill Plackett-Luce."""
+
+    name = "openskill PlackettLuce (service)"
+
+    def __init__(self, players: int) -> None:
+        self.r = [(service_model.DEFAULT_MU, service_model.DEFAULT_SIGMA)] * players
+
+    def rate(self, table: Table) -> None:
+        after = service_model.rate([self.r[p] for p in table], list(range(1, len(table) + 1)))
+        for p, new in zip(table, after, strict=True):
+            self.r[p] = new
+
+    def shown(self, player: int) -> float:
+        return service_model.display(*self.r[player])
+
+
+class OpenSkill:
+    def __init__(self, players: int, model: object, name: str) -> None:
+        self.model = model
+        self.name = name
+        self.r = [model.rating() for _ in range(players)]  # type: ignore[attr-defined]
+
+    def rate(self, table: Table) -> None:
+        rated = self.model.rate([[self.r[p]] for p in table],  # type: ignore[attr-defined]
+                                ranks=list(range(1, len(table) + 1)))
+        for p, team in zip(table, rated, strict=True):
+            self.r[p] = team[0]
+
+    def shown(self, player: int) -> float:
+        return float(self.r[player].ordinal())
+
+
+class TrueSkill:
+    name = "trueskill"
+
+    def __init__(self, players: int) -> None:
+        self.env = trueskill.TrueSkill(draw_probability=0.0)
+        self.r = [self.env.create_rating() for _ in range(players)]
+
+    def rate(self, table: Table) -> None:
+        rated = self.env.rate([(self.r[p],) for p in table], ranks=list(range(len(table))))
+        for p, team in zip(table, rated, strict=True):
+            self.r[p] = team[0]
+
+    def shown(self, player: int) -> float:
+        r = self.r[player]
+        return float(r.mu - 3 * r.sigma)
+
+
+RATERS: list[Callable[[int], Rater]] = [
+    ServiceModel,
+    lambda n: OpenSkill(n, BradleyTerryPart(), "openskill BradleyTerryPart"),
+    lambda n: OpenSkill(n, ThurstoneMostellerFull(), "openskill ThurstoneMostellerFull"),
+    TrueSkill,
+]
+
+
+def simulate(players: int, checkpoints: Sequence[int], seed: int, luck: str = "normal",
+             spent: dict[str, float] | None = None) -> dict[str, dict[int, float]]:
+    """Each model's rho at each checkpoint (games per player), one seeded run; `spent` adds
+    each model's CPU seconds rating the games."""
+    rng = random.Random(seed)
+    strength = [rng.gauss(0.0, 1.0) for _ in range(players)]
+    tables = schedule(players, max(checkpoints), rng, strength, luck)
+    raters = [make(players) for make in RATERS]
+    out: dict[str, dict[int, float]] = {r.name: {} for r in raters}
+    seats = 0
+    due = sorted(checkpoints)
+    for table in tables:
+        for r in raters:
+            began = time.process_time()
+            r.rate(table)
+            if spent is not None:
+                spent[r.name] = spent.get(r.name, 0.0) + time.process_time() - began
+        seats += len(table)
+        while due and seats >= players * due[0]:
+            for r in raters:
+                out[r.name][due[0]] = spearman(strength, [r.shown(p) for p in range(players)])
+            due.pop(0)
+    return out
+
+
+def report(results: list[dict[str, dict[int, float]]], checkpoints: Sequence[int],
+           title: str) -> None:
+    print(title)
+    print(f"  {'model':36s}" + "".join(f"  N={n:<16d}" for n in checkpoints))
+    for name in results[0]:
+        cells = []
+        for n in checkpoints:
+            values = [run[name][n] for run in results if n in run[name]]
+            cells.append(f"  {statistics.mean(values):.3f} [{min(values):.3f}-{max(values):.3f}]"
+                         if values else "  -")
+        print(f"  {name:36s}" + "".join(f"{c:18s}" for c in cells))
+
+
+def paired(results: list[dict[str, dict[int, float]]], checkpoints: Sequence[int],
+           base: str) -> None:
+    """Each model's rho minus the base model's on the same games: mean +- standard error, and
+    on how many seeds it was higher."""
+    print(f"  paired against {base} (same games): mean difference +- s.e. (seeds higher)")
+    for name in results[0]:
+        if name == base:
+            continue
+        cells = []
+        for n in checkpoints:
+            d = [run[name][n] - run[base][n] for run in results]
+            se = statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else 0.0
+            cells.append(f"  {statistics.mean(d):+.3f}+-{se:.3f} ({sum(x > 0 for x in d)})")
+        print(f"  {name:36s}" + "".join(f"{c:18s}" for c in cells))
+
+
+async def through_service(players: int, checkpoints: Sequence[int], seed: int
+                          ) -> dict[int, float]:
+    """The same simulation through a real service: rated games, the leaderboard read."""
+    rng = random.Random(seed)
+    strength = [rng.gauss(0.0, 1.0) for _ in range(players)]
+    tables = schedule(players, max(checkpoints), rng, strength)
+    out: dict[int, float] = {}
+    with stack({"players": players, "games": max(checkpoints), "seed": seed},
+               log_level="warning") as st:
+        async with grpc.aio.insecure_channel(st.service.target) as channel:
+            stub = service_pb2_grpc.RiskServiceStub(channel)  # type: ignore[no-untyped-call]
+            issued = [await stub.IssuePlayerToken(players_pb2.IssuePlayerTokenRequest())
+                      for _ in range(players)]
+            ids = [i.player_id for i in issued]
+            index = {pid: n for n, pid in enumerate(ids)}
+            seats = 0
+            due = sorted(checkpoints)
+            started = time.monotonic()
+            for n, table in enumerate(tables):
+                # seats in random order; the table's finishing order decides who resigns when
+                seating = rng.sample(table, len(table))
+                created = await stub.CreateGame(service_pb2.CreateGameRequest(
+                    options=game_pb2.GameOptions(classic=classic_pb2.ClassicOptions(
+                        players=len(table))), seed=n, rated=True,
+                    seat_players=[ids[p] for p in seating]),
+                    metadata=[("authorization", f"Bearer {issued[seating[0]].token}")])
+                for p in reversed(table[1:]):  # the worst resigns first
+                    await stub.Resign(service_pb2.ResignRequest(game_id=created.game.game_id),
+                                      metadata=[("authorization",
+                                                 f"Bearer {issued[p].token}")])
+                seats += len(table)
+                while due and seats >= players * due[0]:
+                    shown = [0.0] * players
+                    page = await stub.GetLeaderboard(ratings_pb2.GetLeaderboardRequest(
+                        variant=common_pb2.VARIANT_CLASSIC, page_size=200))
+                    for entry in page.entries:
+                        shown[index[entry.rating.player_id]] = entry.rating.rating
+                    out[due[0]] = spearman(strength, shown)
+                    due.pop(0)
+            print(f"  through the service: {len(tables)} rated games in "
+                  f"{time.monotonic() - started:.1f} s")
+    return out
+
+
+def schedule_sizes(args: argparse.Namespace, luck: str) -> list[Table]:
+    """The tables of the first seed (their count, for the per-table figure)."""
+    rng = random.Random(0)
+    strength = [rng.gauss(0.0, 1.0) for _ in range(args.players)]
+    return schedule(args.players, max(int(g) for g in args.games.split(",")), rng, strength,
+                    luck)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=60)
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--games", default="5,10,20,40")
+    parser.add_argument("--service", action="store_true")
+    parser.add_argument("--noise", default="normal,gumbel")
+    args = parser.parse_args()
+    checkpoints = [int(g) for g in args.games.split(",")]
+    for luck in args.noise.split(","):
+        spent: dict[str, float] = {}
+        results = [simulate(args.players, checkpoints, seed, luck, spent)
+                   for seed in range(args.seeds)]
+        report(results, checkpoints,
+               f"Spearman rho(hidden strength, rating = mu - 3 sigma), {args.players} players, "
+               f"tables of 3-6, {luck} noise of sd 1 = strength sd; mean [min-max] of "
+               f"{args.seeds} seeds")
+        paired(results, checkpoints, ServiceModel.name)
+        base = spent[ServiceModel.name]
+        print("  CPU per rated table, each model / the service's: " + ", ".join(
+            f"{name} {1e6 * t / (args.seeds * len(schedule_sizes(args, luck))):.0f} us "
+            f"({t / base:.2f})" for name, t in spent.items()))
+    if args.service:
+        served = [asyncio.run(through_service(args.players, checkpoints, seed))
+                  for seed in range(min(args.seeds, 2))]
+        report([{"openskill PlackettLuce (through the service)": s} for s in served],
+               checkpoints, "the same games (first seeds) through a service process")
+
+
+if __name__ == "__main__":
+    main()
