@@ -66,45 +66,52 @@ def words(event: Event, seats: Seats | None = None, seq: int = 7, version: int =
     return describe_event(wire.event_to_proto("classic", event, seq, version), seats)
 
 
-# One example of every classic event type and the words it must produce.
+# One example of every classic event type and the words it must produce (the shared text
+# table's, risk_rules/text/en.json: the web app and the Node client read the same sentences).
 EVERY_EVENT: list[tuple[Event, str]] = [
     (OrderRolled("setup", (0, 1, 2), (5, 3, 5), -1),
-     "roll-off for who places first: seat 0 rolls 5, seat 1 rolls 3, seat 2 rolls 5 -> tie, "
-     "the high rollers roll again"),
+     "Roll for who places first: seat 0 rolled 5, seat 1 rolled 3 and seat 2 rolled 5; a tie, "
+     "so the high rollers roll again"),
     (OrderRolled("first_turn", (0, 2), (2, 6), 2),
-     "roll-off for who plays first: seat 0 rolls 2, seat 2 rolls 6 -> seat 2 wins"),
-    (DeckShuffled(44), "the deck is shuffled (44 cards)"),
-    (TerritoriesDealt((0, 1, 0) + (1,) * 39), "territories dealt: seat 0 2, seat 1 40"),
-    (TerritoryClaimed(1, ALASKA), "seat 1 claims Alaska"),
-    (ArmiesPlaced(1, ALASKA, 3), "seat 1 places 3 armies on Alaska"),
-    (ArmiesPlaced(0, PERU, 1), "seat 0 places 1 army on Peru"),
-    (TurnStarted(2, 5, 7, 2), "turn 5: seat 2 starts with 7 reinforcements (2 from continents)"),
-    (TurnStarted(0, 1, 3, 0), "turn 1: seat 0 starts with 3 reinforcements"),
+     "Roll for who plays first: seat 0 rolled 2 and seat 2 rolled 6; seat 2 won"),
+    (DeckShuffled(44), "The deck was shuffled (44 cards)"),
+    (TerritoriesDealt((0, 1, 0) + (1,) * 39),
+     "The territories were dealt: 2 to seat 0 and 40 to seat 1"),
+    (TerritoryClaimed(1, ALASKA), "Seat 1 claimed Alaska"),
+    (ArmiesPlaced(1, ALASKA, 3), "Seat 1 placed 3 armies on Alaska"),
+    (ArmiesPlaced(0, PERU, 1), "Seat 0 placed 1 army on Peru"),
+    (TurnStarted(2, 5, 7, 2),
+     "Turn 5: seat 2 received 7 reinforcements, 2 of them for continents"),
+    (TurnStarted(0, 1, 3, 0), "Turn 1: seat 0 received 3 reinforcements"),
     (CardsTraded(1, (0, 10, 42), 8, ALASKA, 3),
-     "seat 1 trades Alaska (infantry), Peru (cavalry), wild for 8 armies (set #3), +2 on Alaska"),
+     "Seat 1 traded Alaska (infantry), Peru (cavalry) and wild for 8 armies (set 3), with 2 "
+     "more on Alaska"),
     (CardsTraded(1, (0, 3, 6), 4, -1, 1),
-     "seat 1 trades Alaska (infantry), Alberta (infantry), Western United States (infantry) "
-     "for 4 armies (set #1)"),
+     "Seat 1 traded Alaska (infantry), Alberta (infantry) and Western United States (infantry) "
+     "for 4 armies (set 1)"),
     (AttackDeclared(2, ALASKA, KAMCHATKA, 3, 1),
-     "seat 2 attacks Kamchatka from Alaska with 3 dice"),
-    (AttackDeclared(2, ALASKA, KAMCHATKA, 1, 1), "seat 2 attacks Kamchatka from Alaska with 1 die"),
+     "Seat 2 attacked Kamchatka, held by seat 1, from Alaska with 3 dice"),
+    (AttackDeclared(2, ALASKA, KAMCHATKA, 1, 1),
+     "Seat 2 attacked Kamchatka, held by seat 1, from Alaska with 1 die"),
     (BattleResolved(2, 1, ALASKA, KAMCHATKA, (6, 4, 1), (5, 5), 1, 1),
-     "battle: attacker [6,4,1] vs defender [5,5] -> attacker loses 1, defender loses 1"),
-    (TerritoryConquered(2, KAMCHATKA, 1), "seat 2 conquers Kamchatka from seat 1"),
-    (ArmiesMoved(2, ALASKA, KAMCHATKA, 3), "seat 2 moves 3 armies from Alaska to Kamchatka"),
-    (PlayerEliminated(1, 2, (HIDDEN, HIDDEN)), "seat 1 is eliminated by seat 2, who takes 2 cards"),
+     "Battle for Kamchatka: seat 2 rolled 6, 4 and 1, seat 1 rolled 5 and 5; the attacker "
+     "lost 1, the defender 1"),
+    (TerritoryConquered(2, KAMCHATKA, 1), "Seat 2 conquered Kamchatka from seat 1"),
+    (ArmiesMoved(2, ALASKA, KAMCHATKA, 3), "Seat 2 moved 3 armies from Alaska to Kamchatka"),
+    (PlayerEliminated(1, 2, (HIDDEN, HIDDEN)),
+     "Seat 1 was eliminated by seat 2, who took 2 hidden cards"),
     (PlayerEliminated(1, 2, (0, 43)),
-     "seat 1 is eliminated by seat 2, who takes Alaska (infantry), wild"),
-    (PlayerEliminated(1, 2, ()), "seat 1 is eliminated by seat 2"),
-    (PlayerResigned(1, 4), "seat 1 resigns; its territories turn seat 4"),
-    (AttackEnded(2), "seat 2 stops attacking"),
-    (CardDrawn(2, HIDDEN), "seat 2 draws a card"),
-    (CardDrawn(2, PERU), "seat 2 draws Peru (cavalry)"),
-    (TurnEnded(2), "seat 2 ends the turn"),
+     "Seat 1 was eliminated by seat 2, who took Alaska (infantry) and wild"),
+    (PlayerEliminated(1, 2, ()), "Seat 1 was eliminated by seat 2"),
+    (PlayerResigned(1, 4), "Seat 1 resigned; the territories went to seat 4"),
+    (AttackEnded(2), "Seat 2 stopped attacking"),
+    (CardDrawn(2, HIDDEN), "Seat 2 drew a hidden card"),
+    (CardDrawn(2, PERU), "Seat 2 drew Peru (cavalry)"),
+    (TurnEnded(2), "Seat 2 ended the turn"),
     (GameEnded(2, (2, 0, 1), "conquest"),
-     "game over: seat 2 wins by conquest; ranking: seat 2, seat 0, seat 1"),
+     "Game over: seat 2 won by conquest; ranking: seat 2, seat 0 and seat 1"),
     (GameEnded(-1, (1, 0, 2), "turn_cap"),
-     "game over: draw (turn cap); ranking: seat 1, seat 0, seat 2"),
+     "Game over: no one won at the turn limit; ranking: seat 1, seat 0 and seat 2"),
 ]
 
 
@@ -123,27 +130,27 @@ def test_the_examples_cover_every_event_type() -> None:
 _L = lifecycle_pb2.LifecycleEvent
 
 EVERY_LIFECYCLE_EVENT: list[tuple[lifecycle_pb2.LifecycleEvent, str]] = [
-    (_L(game_started=_L.GameStarted()), "the game starts"),
-    (_L(seat_joined=_L.SeatJoined(seat=1, display_name="ada")), "seat 1 joins as ada"),
-    (_L(seat_joined=_L.SeatJoined(seat=2)), "seat 2 joins"),
-    (_L(seat_token_reissued=_L.SeatTokenReissued(seat=0)), "seat 0 gets a new token"),
-    (_L(game_cancelled=_L.GameCancelled()), "the game is cancelled"),
-    (_L(game_abandoned=_L.GameAbandoned()), "the game is abandoned: nobody acted in time"),
+    (_L(game_started=_L.GameStarted()), "The game started"),
+    (_L(seat_joined=_L.SeatJoined(seat=1, display_name="ada")), "Seat 1 was taken by ada"),
+    (_L(seat_joined=_L.SeatJoined(seat=2)), "Seat 2 was taken"),
+    (_L(seat_token_reissued=_L.SeatTokenReissued(seat=0)), "Seat 0 got a new seat token"),
+    (_L(game_cancelled=_L.GameCancelled()), "The game was cancelled"),
+    (_L(game_abandoned=_L.GameAbandoned()), "The game was abandoned: nobody acted in time"),
     (_L(decision_timed_out=_L.DecisionTimedOut(
         seat=1, policy=lifecycle_pb2.TIMEOUT_POLICY_FORFEIT)),
-     "seat 1 ran out of time (forfeit)"),
+     "Seat 1 ran out of time: the seat forfeited"),
     (_L(seat_handed_to_bot=_L.SeatHandedToBot(seat=3)),
-     "the built-in bot plays seat 3 from now on"),
+     "The built-in bot plays for seat 3 from now on"),
     (_L(clock_started=_L.ClockStarted(seat=2, deadline_ms=3_723_000, bank_ms=90_000)),
-     "seat 2 must decide by 01:02:03 UTC, 90s in the bank"),
-    (_L(turn_missed=_L.TurnMissed(seat=1, missed=1)), "seat 1 missed a turn (1 turn in a row)"),
+     "Seat 2 must decide by 1970-01-01 01:02 UTC, with 1 minute 30 seconds in the bank"),
+    (_L(turn_missed=_L.TurnMissed(seat=1, missed=1)), "Seat 1 missed a turn (1 turn in a row)"),
     (_L(seat_removed=_L.SeatRemoved(seat=2, missed=3)),
-     "seat 2 is out of the game after missing 3 turns in a row"),
+     "Seat 2 is out of the game after missing 3 turns in a row"),
     (_L(vacation_started=_L.VacationStarted(seat=0, until_ms=2 * 86_400_000,
                                             vacation_left_ms=3 * 86_400_000 + 3_600_000)),
-     "seat 0 is on vacation until 1970-01-03 00:00 UTC (3 days 1 hour of vacation left)"),
+     "Seat 0 went on vacation until 1970-01-03 00:00 UTC (3 days 1 hour of vacation left)"),
     (_L(vacation_ended=_L.VacationEnded(seat=0, vacation_left_ms=5 * 3_600_000)),
-     "seat 0 is back from vacation (5 hours of vacation left)"),
+     "Seat 0 came back from vacation (5 hours of vacation left)"),
 ]
 
 
@@ -165,19 +172,20 @@ def test_the_lifecycle_examples_cover_every_kind() -> None:
 def test_event_line_carries_seq_and_version() -> None:
     """`watch --plain` lines start with the event's seq and game version, for logs and resuming."""
     event = wire.event_to_proto("classic", TerritoryClaimed(0, PERU), 12, 4)
-    assert event_line(event) == "#12 v4 seat 0 claims Peru"
+    assert event_line(event) == "#12 v4 Seat 0 claimed Peru"
 
 
 def test_neutral_and_display_names() -> None:
     """In a two-player game seat 2 is the neutral; display names follow the seat number."""
     seats = Seats(players=2, names=("ada", ""))
-    assert words(TerritoryConquered(0, PERU, 2), seats) == "seat 0 (ada) conquers Peru from neutral"
-    assert words(ArmiesPlaced(2, PERU, 1), seats) == "neutral places 1 army on Peru"
-    assert words(TurnEnded(1), seats) == "seat 1 ends the turn"
+    assert words(TerritoryConquered(0, PERU, 2), seats) == \
+        "seat 0 (ada) conquered Peru from the neutral"
+    assert words(ArmiesPlaced(2, PERU, 1), seats) == "The neutral placed 1 army on Peru"
+    assert words(TurnEnded(1), seats) == "Seat 1 ended the turn"
     assert Seats(players=4).label(2) == "seat 2"
     # whoever resigns leaves its territories to the neutral, owner id == players
     assert words(PlayerResigned(1, 4), Seats(players=4)) == \
-        "seat 1 resigns; its territories turn neutral"
+        "Seat 1 resigned; the territories went to the neutral"
     assert Seats(players=4).tag(4) == "N"
 
 
@@ -218,26 +226,27 @@ def test_card_labels() -> None:
 
 
 @pytest.mark.parametrize(("action", "max_count", "expected"), [
-    (actions.claim("alaska"), 0, "claim Alaska"),
-    (actions.place("Peru", 1), 7, "place 1 to 7 armies on Peru"),
-    (actions.place("Peru", 1), 0, "place 1 army on Peru"),
-    (actions.place_neutral("Peru"), 0, "place a neutral army on Peru"),
+    (actions.claim("alaska"), 0, "Claim Alaska"),
+    (actions.place("Peru", 1), 7, "Place 1 to 7 armies on Peru"),
+    (actions.place("Peru", 1), 0, "Place 1 army on Peru"),
+    (actions.place_neutral("Peru"), 0, "Place a neutral army on Peru"),
     (actions.trade([42, 0, 10], "Alaska"), 0,
-     "trade Alaska (infantry), Peru (cavalry), wild (+2 armies on Alaska)"),
+     "Trade Alaska (infantry), Peru (cavalry) and wild (2 more armies on Alaska)"),
     (game_pb2.Action(classic=classic_pb2.ClassicAction(
         trade_cards=classic_pb2.ClassicAction.TradeCards(cards=[1, 5, 42], bonus_territory=-1)
-    )), 0, "trade Northwest Territory (cavalry), Quebec (artillery), wild"),
-    (actions.trade([1, 5, 42]), 0, "trade Northwest Territory (cavalry), Quebec (artillery), wild"),
-    (actions.attack("Alaska", "Kamchatka", 2), 0, "attack Kamchatka from Alaska with 2 dice"),
-    (actions.defend(1), 0, "defend with 1 die"),
-    (actions.move_in(3), 9, "move 3 to 9 armies into the conquered territory"),
-    (actions.end_attack(), 0, "stop attacking"),
-    (actions.fortify("Alaska", "Alberta", 1), 4, "fortify: move 1 to 4 armies from Alaska to "
-     "Alberta"),
-    (actions.end_turn(), 0, "end the turn"),
+    )), 0, "Trade Northwest Territory (cavalry), Quebec (artillery) and wild"),
+    (actions.trade([1, 5, 42]), 0,
+     "Trade Northwest Territory (cavalry), Quebec (artillery) and wild"),
+    (actions.attack("Alaska", "Kamchatka", 2), 0, "Attack Kamchatka from Alaska with 2 dice"),
+    (actions.defend(1), 0, "Defend with 1 die"),
+    (actions.move_in(3), 9, "Move 3 to 9 armies into the conquered territory"),
+    (actions.end_attack(), 0, "Stop attacking"),
+    (actions.fortify("Alaska", "Alberta", 1), 4,
+     "Fortify Alberta from Alaska with 1 to 4 armies"),
+    (actions.end_turn(), 0, "End the turn"),
 ])
 def test_actions_in_words(action: game_pb2.Action, max_count: int, expected: str) -> None:
-    """`risk legal` describes each legal action (and count range) in words."""
+    """`risk legal` describes each legal action (and count range) in the text table's words."""
     assert describe_action(action, max_count) == expected
 
 

@@ -182,14 +182,14 @@ async def test_lifecycle_calls(client: RiskClient, service: ServiceProcess) -> N
 
     watched = risk(service, "watch", game_id, "--plain")
     assert watched.returncode == 0, watched.stderr
-    for words in ("seat 0 joins as p0", "the game starts", "seat 1 (p1) gets a new token",
-                  "seat 1 (p1) resigns", "game over: seat 0 (p0) wins by resignation"):
+    for words in ("Seat 0 was taken by p0", "The game started", "seat 1 (p1) got a new seat token",
+                  "seat 1 (p1) resigned", "Game over: seat 0 (p0) won as everyone else resigned"):
         assert words in watched.stdout, watched.stdout
 
     other, other_host = await client.create_game(seed=SEED)
     await client.with_token(other_host).cancel_game(other.game_id)
     watched = risk(service, "watch", other.game_id, "--plain")
-    assert watched.returncode == 0 and "the game is cancelled" in watched.stdout
+    assert watched.returncode == 0 and "The game was cancelled" in watched.stdout
     assert "is cancelled with no outcome" in watched.stdout
 
 
@@ -348,7 +348,7 @@ def test_cli_demo_with_the_live_view(service: ServiceProcess) -> None:
     assert len(frames) > 2
     last = frames[-1]
     assert "North America (+5)" in last and "latest events:" in last
-    assert "game over:" in last and "finished" in last
+    assert "Game over:" in last and "finished" in last
     found(r"^outcome: (seat \d .* wins by \w+|draw)", last)
 
 
@@ -373,5 +373,6 @@ async def test_cli_watch_plain_follows_a_live_game(
     lines = out.decode().splitlines()
     seqs = [int(m.group(1)) for line in lines if (m := re.match(r"#(\d+) v\d+ ", line))]
     assert seqs == list(range(1, final.game.last_seq + 1))
-    assert "game over:" in lines[-2] and lines[-1].startswith("outcome: ")
-    assert any("attacks" in line for line in lines) and any("battle:" in line for line in lines)
+    assert "Game over:" in lines[-2] and lines[-1].startswith("outcome: ")
+    assert any(" attacked " in line for line in lines)
+    assert any("Battle for " in line for line in lines)

@@ -102,8 +102,8 @@ async def test_watch_rides_out_a_shutdown_and_a_crash(redis_url: str, tmp_path: 
             tokens = [await client.join_game(game_id, seat) for seat in range(3)]
             watcher = Watcher(tmp_path, "plain", game_id, "--plain", target=service.target)
             live = Watcher(tmp_path, "live", game_id, target=service.target)
-            watcher.wait_for("the game starts")
-            live.wait_for("the game starts")
+            watcher.wait_for("The game started")
+            live.wait_for("The game started")
             service.stop()  # clean shutdown: the service ends the stream
             watcher.wait_for("retrying in")
             service.start()
@@ -135,4 +135,4 @@ async def test_watch_rides_out_a_shutdown_and_a_crash(redis_url: str, tmp_path: 
     assert "service unavailable" in status[2] or "closed the event stream" in status[2]
     seqs = [int(line.split()[0][1:]) for line in out.splitlines() if line.startswith("#")]
     assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) >= 5
-    assert "game over" in out and "outcome: seat 2 wins" in out
+    assert "Game over" in out and "outcome: seat 2 wins" in out

@@ -39,6 +39,7 @@ from risk_client.render import (
     plural,
     tournament_words,
 )
+from risk_client.text import phase_text
 from risk_client.watching import CLEAR_SCREEN, watch
 from risk_proto.risk.v1 import game_pb2, service_pb2
 from risk_rules import audit
@@ -167,7 +168,9 @@ async def cmd_legal(client: RiskClient, args: argparse.Namespace) -> int:
             return 0
         _out(f"nothing to do for {seats.label(legal.seat)} now; {decision_words(game.game, seats)}")
         return 0
-    _out(f"version {legal.version}, {legal.decision.kind.replace('_', ' ')}; "
+    # the actions' own case names the variant (its name in the contract)
+    variant = legal.actions[0].action.WhichOneof("variant") or ""
+    _out(f"version {legal.version}, {phase_text(variant, legal.decision.kind)}; "
          f"submit one with `risk submit {args.game} ACTION`:")
     width = len(str(len(legal.actions)))
     words = [describe_legal(entry) for entry in legal.actions]
