@@ -27,6 +27,7 @@ from risk_service.notify.delivery import Retries, endpoint_id
 from risk_service.notify.queue import NotReplicated
 from risk_service.notify.webhooks import Webhooks
 from risk_service.operations.notices import envelope, outbox_field, pack
+from risk_service.redis_server import free_port
 from risk_service.server.metrics import Metrics
 from risk_service.store.keys import Keys
 from risk_service.store.pipe import RedisPipe
@@ -40,7 +41,7 @@ Receiver, hook_env, wait_for = hooks.Receiver, hooks.hook_env, hooks.wait_for
 secret, receivers = hooks.secret, hooks.receivers
 MOVES = 10
 
-URL = "http://127.0.0.1:9/hooks"  # never reached: nothing here delivers
+URL = f"http://127.0.0.1:{free_port()}/hooks"  # never reached: nothing here delivers
 ENDPOINT = endpoint_id(URL)
 TIMEOUT_MS = 1500  # RISK_DURABILITY_TIMEOUT_MS (a loaded machine's replica may take a while)
 KEYS = Keys("whr")
