@@ -47,7 +47,8 @@ async def test_campaign_bound_to_players_is_played_with_player_tokens_only(
     decision with their player tokens. Each lists both games (seat, status), their stream
     shows each game start, their turns in it and its end, and every one of those turns was
     also a verified turn.started webhook; bob's token is PERMISSION_DENIED / WRONG_SEAT on
-    ann's seat, an outsider's likewise and NOT_HOST for the next game; seat tokens act."""
+    ann's seat, an outsider's likewise (and for a reward decision) and NOT_HOST for the next
+    game; seat tokens act."""
     receiver = receivers()
     receiver.start()
     service = make_service(**hook_env(secret, receiver.url))
@@ -83,6 +84,16 @@ async def test_campaign_bound_to_players_is_played_with_player_tokens_only(
                 await _refusals(stub, game_id, tokens, outsider)
                 await _play(stub, game_id, tokens, number)
                 await _take_rewards(stub, campaign_id, tokens)
+            # an outsider's player token holds no seat of the campaign: it reads as anyone
+            # does and takes no decision
+            outside = await stub.GetCampaign(service_pb2.GetCampaignRequest(
+                campaign_id=campaign_id), metadata=bearer(outsider))
+            assert outside.viewer_seat == -1 and not outside.legal_rewards
+            refused = await rpc_error(stub.SubmitCampaignDecision(
+                service_pb2.SubmitCampaignDecisionRequest(campaign_id=campaign_id),
+                metadata=bearer(outsider)))
+            assert refused.code() == grpc.StatusCode.PERMISSION_DENIED
+            assert error_info(refused).reason == "WRONG_SEAT"
             # the campaign's seat token still acts: it reads its seat's view of the campaign
             seat_view = await stub.GetCampaign(service_pb2.GetCampaignRequest(
                 campaign_id=campaign_id), metadata=bearer(created.seat_tokens[1]))
