@@ -135,6 +135,19 @@ class Settings:
     # a rating needs to stop being provisional
     rating_season: str = "1"
     rating_provisional_games: int = 5
+    # matchmaking (docs/ratings.md, "Matchmaking"): how often each process forms tables; a
+    # request's rating window, `match_window_base + match_window_per_s * seconds waited`
+    # rating points (mu) up to `match_window_max`; the level of the bots that fill a table
+    # ("random", "greedy", "planner"); how long a formed table is its process's to create
+    # before another process takes it over (a crash between forming and creating)
+    match_interval_ms: int = 1000
+    match_window_base: float = 3.0
+    match_window_per_s: float = 0.25
+    match_window_max: float = 100.0
+    match_bot_level: str = "greedy"
+    match_lease_ms: int = 10_000
+    # a test hook: hold a formed table this long before creating its game (0 in service)
+    match_create_delay_ms: int = 0
     # how often each process copies tournament facts a crash left uncopied (results feed)
     results_sweep_ms: int = 2000
     log_level: str = "info"
@@ -331,12 +344,29 @@ class Settings:
         if not 0 <= settings.rating_provisional_games <= 1000:
             raise ValueError(f"RISK_RATING_PROVISIONAL_GAMES={settings.rating_provisional_games}"
                              " must be 0 to 1000")
+        settings.check_matchmaking()
         if (settings.durability == "replica"
                 and 0 < settings.redis_timeout_ms <= settings.durability_timeout_ms):
             # a commit's WAIT holds its connection's replies for up to the durability timeout
             raise ValueError(f"RISK_REDIS_TIMEOUT_MS={settings.redis_timeout_ms} must exceed "
                              f"RISK_DURABILITY_TIMEOUT_MS={settings.durability_timeout_ms}")
         return settings
+
+    def check_matchmaking(self) -> None:
+        """Refuse matchmaking settings that would stall it or form no table."""
+        if self.match_interval_ms < 10 or self.match_lease_ms < 100:
+            raise ValueError(f"RISK_MATCH_INTERVAL_MS={self.match_interval_ms} must be 10 or "
+                             f"more and RISK_MATCH_LEASE_MS={self.match_lease_ms} 100 or more")
+        if not 0 <= self.match_window_base <= self.match_window_max \
+                or self.match_window_per_s < 0:
+            raise ValueError("RISK_MATCH_WINDOW_BASE must be 0 to RISK_MATCH_WINDOW_MAX, and "
+                             "RISK_MATCH_WINDOW_PER_S 0 or more")
+        if self.match_bot_level not in ("random", "greedy", "planner"):
+            raise ValueError(f"RISK_MATCH_BOT_LEVEL={self.match_bot_level!r} is not one of "
+                             "random, greedy, planner")
+        if self.match_create_delay_ms < 0:
+            raise ValueError(f"RISK_MATCH_CREATE_DELAY_MS={self.match_create_delay_ms} is "
+                             "negative")
 
     @property
     def redis_timeout_s(self) -> float | None:

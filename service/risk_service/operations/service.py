@@ -15,6 +15,7 @@ from risk_proto.risk.v1 import service_pb2
 from risk_service.broadcast import games as broadcast
 from risk_service.broadcast.spectators import SpectatorCounts
 from risk_service.feed import FeedHub
+from risk_service.matchmaking.service import Matchmaking, MatchSettings
 from risk_service.operations import views
 from risk_service.operations.cache import GameCache
 from risk_service.operations.catalogue import Catalogue
@@ -78,6 +79,7 @@ class GameService:
         export_signer: ExportSigner | None = None,
         notifier: Notifier | None = None,
         players: Players | None = None,
+        matchmaking: MatchSettings | None = None,
     ) -> None:
         self.store = store
         self.export_signer = export_signer  # signs each export's fingerprint (docs/exports.md)
@@ -140,6 +142,10 @@ class GameService:
         self.effects.ratings = self.ratings
         self.invitations = Invitations(self.commands, self.player_feed, clock_ms=clock_ms,
                                        connection=store.connection)
+        # matchmaking (docs/ratings.md): its calls, and the matchmaker `server.app` runs
+        self.matchmaking = Matchmaking(self.commands, self.player_feed, self.timers, store.keys,
+                                       clock_ms=clock_ms, settings=matchmaking,
+                                       ratings=self.ratings.store)
         # campaigns create their games through this (see Commands.open_game)
         self.open_game = self.commands.open_game
 

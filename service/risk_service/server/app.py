@@ -41,6 +41,7 @@ from risk_service.cluster_feed import (
 )
 from risk_service.feed import FeedHub, reader_client
 from risk_service.instance import InstanceLock, check_listen
+from risk_service.matchmaking.service import MatchSettings
 from risk_service.operations import ACTIVE, GameService, Limits, players
 from risk_service.redis_access import RedisAccess, check_access
 from risk_service.redis_server import RedisServer, supervise
@@ -372,6 +373,7 @@ async def start(settings: Settings, redis_url: str) -> App:
         # player tokens (docs/players.md): a bad JWKS or key setting fails the start here
         players=players.from_settings(settings, client, keys.prefix, clock_ms=clock_ms,
                                       creator_digests=settings.creator_digests()),
+        matchmaking=MatchSettings.from_settings(settings),
     )
     metrics.count_subscribers(lambda: hub.subscriber_count)
     campaigns = CampaignService(games)
@@ -446,6 +448,7 @@ async def start(settings: Settings, redis_url: str) -> App:
     await server.start()
     app.tasks.append(asyncio.create_task(_watch_redis(app), name="health"))
     app.tasks.append(asyncio.create_task(sweeper.run(), name="sweeper"))
+    app.tasks.append(asyncio.create_task(games.matchmaking.run(), name="matchmaker"))
     if webhooks is not None:  # delivery stops with the drain; a claim it held passes on
         app.tasks.append(asyncio.create_task(webhooks.run(), name="webhooks"))
         log.info("webhooks", endpoints=[e.id for e in webhooks.endpoints])

@@ -21,6 +21,7 @@ from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
 from risk_proto.risk.v1.broadcast_pb2 import StreamGamesRequest, StreamGamesResponse
+from risk_proto.risk.v1.matchmaking_pb2 import MatchTicket, MatchTicketRequest, RequestMatchRequest
 from risk_proto.risk.v1.player_games_pb2 import AcceptInvitationRequest, AcceptInvitationResponse, CreateInvitationRequest, Invitation, InvitationRequest, ListInvitationsRequest, ListInvitationsResponse, StreamPlayerEventsRequest, StreamPlayerEventsResponse
 from risk_proto.risk.v1.players_pb2 import IssuePlayerTokenRequest, IssuePlayerTokenResponse
 from risk_proto.risk.v1.ratings_pb2 import GetLeaderboardRequest, GetLeaderboardResponse, GetRatingRequest, GetRatingResponse
@@ -268,6 +269,27 @@ class RiskService(Protocol):
         Broadcasts (broadcast.proto, docs/broadcasts.md): the games of a tournament, a round, a
         list or a player in one stream, as a spectator sees them; games join and leave live, and
         the stream resumes from its resume_token.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def request_match(self, request: RequestMatchRequest, ctx: RequestContext[RequestMatchRequest, MatchTicket], /) -> MatchTicket:
+        """
+        Matchmaking (matchmaking.proto, docs/ratings.md "Matchmaking"), with a player credential.
+        Ask to play: the request waits in its pool (variant, clock, rated) until a table forms;
+        one open request per player.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def cancel_match(self, request: MatchTicketRequest, ctx: RequestContext[MatchTicketRequest, MatchTicket], /) -> MatchTicket:
+        """
+        Take a waiting request out of its queue.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def get_match_ticket(self, request: MatchTicketRequest, ctx: RequestContext[MatchTicketRequest, MatchTicket], /) -> MatchTicket:
+        """
+        The caller's request now: waiting, being seated, matched (its game and seat), cancelled or
+        expired.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -680,6 +702,39 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         stream_type=StreamType.SERVER_STREAM,
                     ),
                     function=svc.stream_games,
+                ),
+                "/risk.v1.RiskService/RequestMatch": Endpoint.unary(
+                    method=MethodInfo(
+                        name="RequestMatch",
+                        service_name="risk.v1.RiskService",
+                        input=RequestMatchRequest,
+                        output=MatchTicket,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.request_match,
+                ),
+                "/risk.v1.RiskService/CancelMatch": Endpoint.unary(
+                    method=MethodInfo(
+                        name="CancelMatch",
+                        service_name="risk.v1.RiskService",
+                        input=MatchTicketRequest,
+                        output=MatchTicket,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.cancel_match,
+                ),
+                "/risk.v1.RiskService/GetMatchTicket": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetMatchTicket",
+                        service_name="risk.v1.RiskService",
+                        input=MatchTicketRequest,
+                        output=MatchTicket,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.get_match_ticket,
                 ),
             },
             interceptors=interceptors,
@@ -1578,4 +1633,78 @@ class RiskServiceClient(ConnectClient):
             ),
             headers=headers,
             timeout_ms=timeout_ms,
+        )
+    async def request_match(
+        self,
+        request: RequestMatchRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> MatchTicket:
+        """
+        Matchmaking (matchmaking.proto, docs/ratings.md "Matchmaking"), with a player credential.
+        Ask to play: the request waits in its pool (variant, clock, rated) until a table forms;
+        one open request per player.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="RequestMatch",
+                service_name="risk.v1.RiskService",
+                input=RequestMatchRequest,
+                output=MatchTicket,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def cancel_match(
+        self,
+        request: MatchTicketRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> MatchTicket:
+        """
+        Take a waiting request out of its queue.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="CancelMatch",
+                service_name="risk.v1.RiskService",
+                input=MatchTicketRequest,
+                output=MatchTicket,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def get_match_ticket(
+        self,
+        request: MatchTicketRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+        use_get: bool = False,
+    ) -> MatchTicket:
+        """
+        The caller's request now: waiting, being seated, matched (its game and seat), cancelled or
+        expired.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetMatchTicket",
+                service_name="risk.v1.RiskService",
+                input=MatchTicketRequest,
+                output=MatchTicket,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+            use_get=use_get,
         )

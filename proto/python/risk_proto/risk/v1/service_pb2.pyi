@@ -3,6 +3,7 @@ from risk_proto.risk.v1 import common_pb2 as _common_pb2
 from risk_proto.risk.v1 import game_pb2 as _game_pb2
 from risk_proto.risk.v1 import legacy_pb2 as _legacy_pb2
 from risk_proto.risk.v1 import lifecycle_pb2 as _lifecycle_pb2
+from risk_proto.risk.v1 import matchmaking_pb2 as _matchmaking_pb2
 from risk_proto.risk.v1 import players_pb2 as _players_pb2
 from risk_proto.risk.v1 import ratings_pb2 as _ratings_pb2
 from risk_proto.risk.v1 import player_games_pb2 as _player_games_pb2

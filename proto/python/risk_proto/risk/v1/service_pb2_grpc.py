@@ -4,6 +4,7 @@ import grpc
 import warnings
 
 from risk_proto.risk.v1 import broadcast_pb2 as risk_dot_v1_dot_broadcast__pb2
+from risk_proto.risk.v1 import matchmaking_pb2 as risk_dot_v1_dot_matchmaking__pb2
 from risk_proto.risk.v1 import player_games_pb2 as risk_dot_v1_dot_player__games__pb2
 from risk_proto.risk.v1 import players_pb2 as risk_dot_v1_dot_players__pb2
 from risk_proto.risk.v1 import ratings_pb2 as risk_dot_v1_dot_ratings__pb2
@@ -220,6 +221,21 @@ class RiskServiceStub:
                 '/risk.v1.RiskService/StreamGames',
                 request_serializer=risk_dot_v1_dot_broadcast__pb2.StreamGamesRequest.SerializeToString,
                 response_deserializer=risk_dot_v1_dot_broadcast__pb2.StreamGamesResponse.FromString,
+                _registered_method=True)
+        self.RequestMatch = channel.unary_unary(
+                '/risk.v1.RiskService/RequestMatch',
+                request_serializer=risk_dot_v1_dot_matchmaking__pb2.RequestMatchRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_matchmaking__pb2.MatchTicket.FromString,
+                _registered_method=True)
+        self.CancelMatch = channel.unary_unary(
+                '/risk.v1.RiskService/CancelMatch',
+                request_serializer=risk_dot_v1_dot_matchmaking__pb2.MatchTicketRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_matchmaking__pb2.MatchTicket.FromString,
+                _registered_method=True)
+        self.GetMatchTicket = channel.unary_unary(
+                '/risk.v1.RiskService/GetMatchTicket',
+                request_serializer=risk_dot_v1_dot_matchmaking__pb2.MatchTicketRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_matchmaking__pb2.MatchTicket.FromString,
                 _registered_method=True)
 
 
@@ -496,6 +512,30 @@ class RiskServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RequestMatch(self, request, context):
+        """Matchmaking (matchmaking.proto, docs/ratings.md "Matchmaking"), with a player credential.
+        Ask to play: the request waits in its pool (variant, clock, rated) until a table forms;
+        one open request per player.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CancelMatch(self, request, context):
+        """Take a waiting request out of its queue.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetMatchTicket(self, request, context):
+        """The caller's request now: waiting, being seated, matched (its game and seat), cancelled or
+        expired.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RiskServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -678,6 +718,21 @@ def add_RiskServiceServicer_to_server(servicer, server):
                     servicer.StreamGames,
                     request_deserializer=risk_dot_v1_dot_broadcast__pb2.StreamGamesRequest.FromString,
                     response_serializer=risk_dot_v1_dot_broadcast__pb2.StreamGamesResponse.SerializeToString,
+            ),
+            'RequestMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.RequestMatch,
+                    request_deserializer=risk_dot_v1_dot_matchmaking__pb2.RequestMatchRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_matchmaking__pb2.MatchTicket.SerializeToString,
+            ),
+            'CancelMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.CancelMatch,
+                    request_deserializer=risk_dot_v1_dot_matchmaking__pb2.MatchTicketRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_matchmaking__pb2.MatchTicket.SerializeToString,
+            ),
+            'GetMatchTicket': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetMatchTicket,
+                    request_deserializer=risk_dot_v1_dot_matchmaking__pb2.MatchTicketRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_matchmaking__pb2.MatchTicket.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1652,6 +1707,87 @@ class RiskService:
             '/risk.v1.RiskService/StreamGames',
             risk_dot_v1_dot_broadcast__pb2.StreamGamesRequest.SerializeToString,
             risk_dot_v1_dot_broadcast__pb2.StreamGamesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RequestMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/RequestMatch',
+            risk_dot_v1_dot_matchmaking__pb2.RequestMatchRequest.SerializeToString,
+            risk_dot_v1_dot_matchmaking__pb2.MatchTicket.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CancelMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/CancelMatch',
+            risk_dot_v1_dot_matchmaking__pb2.MatchTicketRequest.SerializeToString,
+            risk_dot_v1_dot_matchmaking__pb2.MatchTicket.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetMatchTicket(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/GetMatchTicket',
+            risk_dot_v1_dot_matchmaking__pb2.MatchTicketRequest.SerializeToString,
+            risk_dot_v1_dot_matchmaking__pb2.MatchTicket.FromString,
             options,
             channel_credentials,
             insecure,

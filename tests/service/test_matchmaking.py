@@ -1,0 +1,274 @@
+"""Matchmaking (docs/ratings.md, "Matchmaking") through real service processes on a real Redis:
+four players ask, a 4-table forms and each is told (stream and verified webhook), the game runs
+with their player tokens; cancel, expiry, one open request per player, bots filling after the
+wait, every refusal with its reason; and a process killed -9 between claiming a table and
+creating its game: after restarts each ticket ends in exactly one game."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import grpc
+import redis.asyncio as aioredis
+
+from risk_proto.risk.v1 import (
+    common_pb2,
+    lifecycle_pb2,
+    matchmaking_pb2,
+    service_pb2,
+    tournament_pb2,
+)
+from risk_testing.harness import ServiceFactory
+from risk_testing.rpc import bearer, error_info, rpc_error
+from tests.service import test_webhooks as hooks
+from tests.service.test_my_games import Stub, new_player, player_stream
+
+Receiver, hook_env, wait_for = hooks.Receiver, hooks.hook_env, hooks.wait_for
+secret, receivers = hooks.secret, hooks.receivers  # fixtures, found by name
+
+FAST = {"RISK_MATCH_INTERVAL_MS": "50"}
+CLASSIC = common_pb2.VARIANT_CLASSIC
+WAITING = matchmaking_pb2.MATCH_STATUS_WAITING
+MATCHING = matchmaking_pb2.MATCH_STATUS_MATCHING
+MATCHED = matchmaking_pb2.MATCH_STATUS_MATCHED
+CANCELLED = matchmaking_pb2.MATCH_STATUS_CANCELLED
+EXPIRED = matchmaking_pb2.MATCH_STATUS_EXPIRED
+
+
+def ask(**fields: object) -> matchmaking_pb2.RequestMatchRequest:
+    fields.setdefault("variant", CLASSIC)
+    fields.setdefault("sizes", [4])
+    return matchmaking_pb2.RequestMatchRequest(**fields)  # type: ignore[arg-type]
+
+
+async def ticket_of(stub: Stub, token: str, ticket_id: str) -> matchmaking_pb2.MatchTicket:
+    return await stub.GetMatchTicket(matchmaking_pb2.MatchTicketRequest(ticket_id=ticket_id),
+                                     metadata=bearer(token))
+
+
+async def until_status(stub: Stub, token: str, ticket_id: str, statuses: set[int],
+                       timeout: float = 30.0) -> matchmaking_pb2.MatchTicket:
+    async def reached() -> matchmaking_pb2.MatchTicket | None:
+        ticket = await ticket_of(stub, token, ticket_id)
+        return ticket if ticket.status in statuses else None
+    found: matchmaking_pb2.MatchTicket = await wait_for(
+        f"ticket {ticket_id} in {statuses}", reached, timeout)
+    return found
+
+
+async def refused(call: object, code: grpc.StatusCode, reason: str) -> grpc.aio.AioRpcError:
+    error = await rpc_error(call)  # type: ignore[arg-type]
+    assert (error.code(), error_info(error).reason) == (code, reason), error.details()
+    return error
+
+
+async def test_four_players_are_seated_told_and_play(
+        make_service: ServiceFactory, redis_client: aioredis.Redis,
+        receivers: Callable[[], Receiver], secret: str) -> None:
+    """Four players ask for a classic 4-table: one game forms with each seat bound to its
+    player (seats in order of asking), started; each player's stream says match_found (once)
+    and started, and a verified match.found webhook names them; their tickets are MATCHED with the
+    game and seat, a cancel now is MATCH_ALREADY_FORMED; the player whose turn it is moves with
+    their player token; the game is in each player's ListMyGames."""
+    receiver = receivers()
+    receiver.start()
+    service = make_service(**hook_env(secret, receiver.url), **FAST)
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        players = [await new_player(stub) for _ in range(4)]
+        streams = [player_stream(service.target, token) for _, token in players]
+        opened = [await s.__aenter__() for s in streams]
+        try:
+            tickets = []
+            for n, (_pid, token) in enumerate(players):
+                tickets.append(await stub.RequestMatch(
+                    ask(display_name=f"p{n}", request_id=f"r{n}"), metadata=bearer(token)))
+                if n < 3:
+                    assert tickets[-1].status == WAITING
+            done = [await until_status(stub, token, t.ticket_id, {MATCHED})
+                    for (_p, token), t in zip(players, tickets, strict=True)]
+            game_id = done[0].game_id
+            assert {t.game_id for t in done} == {game_id}
+            assert [t.seat for t in done] == [0, 1, 2, 3]
+            assert all((t.table_size, t.bots) == (4, 0) for t in done)
+            for (pid, _token), stream, ticket in zip(players, opened, done, strict=True):
+                await stream.until(lambda s=stream: {"started", "match_found"} <= {
+                    e.WhichOneof("kind") for e in s.events}, "match found and started told")
+                kinds = [e.WhichOneof("kind") for e in stream.events]
+                found = next(e for e in stream.events if e.WhichOneof("kind") == "match_found")
+                assert (found.player_id, found.game_id, found.seat) == (pid, game_id,
+                                                                          ticket.seat)
+                assert found.match_found.ticket_id == ticket.ticket_id
+                assert found.match_found.table_size == 4 and kinds.count("match_found") == 1
+        finally:
+            for s in streams:
+                await s.__aexit__(None, None, None)
+        game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+        assert game.status == service_pb2.GAME_STATUS_ACTIVE
+        assert [(s.player_id, s.display_name) for s in game.seats] == [
+            (pid, f"p{n}") for n, (pid, _t) in enumerate(players)]
+        await refused(stub.CancelMatch(matchmaking_pb2.MatchTicketRequest(
+            ticket_id=done[0].ticket_id), metadata=bearer(players[0][1])),
+            grpc.StatusCode.FAILED_PRECONDITION, "MATCH_ALREADY_FORMED")
+        mover = players[game.decision.seats[0]][1]
+        legal = await stub.ListLegalActions(
+            service_pb2.ListLegalActionsRequest(game_id=game_id), metadata=bearer(mover))
+        moved = await stub.SubmitAction(service_pb2.SubmitActionRequest(
+            game_id=game_id, action=legal.actions[0].action, expected_version=legal.version),
+            metadata=bearer(mover))
+        assert moved.version == legal.version + 1
+        for _pid, token in players:
+            mine = await stub.ListMyGames(service_pb2.ListMyGamesRequest(),
+                                          metadata=bearer(token))
+            assert [g.game.game_id for g in mine.games] == [game_id]
+
+    def told() -> list[dict[str, object]]:
+        return [r["envelope"]["data"] for r in receiver.delivered()
+                if r["envelope"]["type"] == "match.found"]
+    await wait_for("four match.found webhooks", lambda: len(told()) >= 4)
+    assert sorted((d["player_id"], d["seat"], d["game_id"]) for d in told()) == sorted(
+        (pid, n, game_id) for n, (pid, _t) in enumerate(players))
+
+
+async def test_cancel_retry_and_one_open_request_per_player(
+        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+    """A player with a waiting request: the same request id again returns it; another request
+    (another variant's queue too) is ALREADY_QUEUED naming it; cancelled, it is CANCELLED (and
+    again, unchanged) and the player may ask anew; another player neither sees nor cancels
+    it."""
+    service = make_service(**FAST)
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        (_ann, ann_t), (_bob, bob_t) = [await new_player(stub) for _ in range(2)]
+        first = await stub.RequestMatch(ask(request_id="a1"), metadata=bearer(ann_t))
+        again = await stub.RequestMatch(ask(request_id="a1"), metadata=bearer(ann_t))
+        assert again.ticket_id == first.ticket_id and again.status == WAITING
+        for other in (ask(request_id="a2"), ask(variant=common_pb2.VARIANT_STRIKE, sizes=[3])):
+            error = await refused(stub.RequestMatch(other, metadata=bearer(ann_t)),
+                                  grpc.StatusCode.FAILED_PRECONDITION, "ALREADY_QUEUED")
+            assert error_info(error).metadata["ticket_id"] == first.ticket_id
+        by_ticket = matchmaking_pb2.MatchTicketRequest(ticket_id=first.ticket_id)
+        for call in (stub.GetMatchTicket, stub.CancelMatch):
+            await refused(call(by_ticket, metadata=bearer(bob_t)), grpc.StatusCode.NOT_FOUND,
+                          "MATCH_TICKET_NOT_FOUND")
+        cancelled = await stub.CancelMatch(by_ticket, metadata=bearer(ann_t))
+        assert cancelled.status == CANCELLED
+        assert (await stub.CancelMatch(by_ticket, metadata=bearer(ann_t))).status == CANCELLED
+        assert (await ticket_of(stub, ann_t, first.ticket_id)).status == CANCELLED
+        strike = await stub.RequestMatch(ask(variant=common_pb2.VARIANT_STRIKE, sizes=[3]),
+                                         metadata=bearer(ann_t))
+        assert strike.status == WAITING and strike.ticket_id != first.ticket_id
+
+
+async def test_a_request_expires_and_frees_its_player(
+        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+    """A request nobody matches expires after its expires_in_seconds (10 s, the least), is
+    EXPIRED from then on, and its player may ask again."""
+    service = make_service(**FAST)
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        _ann, ann_t = await new_player(stub)
+        started = time.time()
+        ticket = await stub.RequestMatch(ask(expires_in_seconds=10), metadata=bearer(ann_t))
+        assert ticket.expires_at_ms - ticket.created_at_ms == 10_000
+        gone = await until_status(stub, ann_t, ticket.ticket_id, {EXPIRED}, timeout=40)
+        assert time.time() - started >= 9.5 and gone.game_id == ""
+        anew = await stub.RequestMatch(ask(), metadata=bearer(ann_t))
+        assert anew.status == WAITING
+
+
+async def test_bots_fill_a_table_after_the_wait(
+        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+    """Two players who allow bots after 1 s get a 4-table with two bots at the configured
+    level (planner), started; a third who never allows bots keeps waiting."""
+    service = make_service(RISK_MATCH_BOT_LEVEL="planner", **FAST)
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        (ann, ann_t), (bob, bob_t), (_cy, cy_t) = [await new_player(stub) for _ in range(3)]
+        shy = await stub.RequestMatch(ask(), metadata=bearer(cy_t))
+        tickets = [await stub.RequestMatch(ask(allow_bots_after_seconds=1),
+                                           metadata=bearer(token)) for token in (ann_t, bob_t)]
+        done = [await until_status(stub, token, t.ticket_id, {MATCHED})
+                for token, t in zip((ann_t, bob_t), tickets, strict=True)]
+        assert done[0].game_id == done[1].game_id
+        assert [(t.table_size, t.bots) for t in done] == [(4, 2), (4, 2)]
+        game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=done[0].game_id))).game
+        assert game.status == service_pb2.GAME_STATUS_ACTIVE
+        assert [s.player_id for s in game.seats] == [ann, bob, "", ""]
+        assert list(game.bot_seats) == [False, False, True, True]
+        assert list(game.bot_levels) == [0, 0] + [tournament_pb2.BOT_LEVEL_PLANNER] * 2
+        assert (await ticket_of(stub, cy_t, shy.ticket_id)).status == WAITING
+
+
+async def test_refusals(make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+    """Every refusal of the matchmaking calls, with its status and reason."""
+    service = make_service(**FAST)
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        _ann, ann_t = await new_player(stub)
+        await refused(stub.RequestMatch(ask()), grpc.StatusCode.UNAUTHENTICATED,
+                      "MISSING_CREDENTIALS")
+        await refused(stub.RequestMatch(ask(), metadata=bearer("not-a-player-token")),
+                      grpc.StatusCode.PERMISSION_DENIED, "NOT_A_PLAYER")
+        for bad in (ask(variant=0), ask(sizes=[7]), ask(sizes=[1]),
+                    ask(allow_bots_after_seconds=3601), ask(allow_bots_after_seconds=-1),
+                    ask(expires_in_seconds=5), ask(expires_in_seconds=3601),
+                    ask(display_name="x" * 65), ask(request_id="r" * 65),
+                    ask(clock=lifecycle_pb2.ClockOptions(decision_seconds=-1)),
+                    ask(clock=lifecycle_pb2.ClockOptions(turn_seconds=60))):
+            await refused(stub.RequestMatch(bad, metadata=bearer(ann_t)),
+                          grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST")
+        await refused(stub.RequestMatch(ask(variant=999), metadata=bearer(ann_t)),
+                      grpc.StatusCode.UNIMPLEMENTED, "VARIANT_NOT_AVAILABLE")
+        for call in (stub.GetMatchTicket, stub.CancelMatch):
+            await refused(call(matchmaking_pb2.MatchTicketRequest(ticket_id="nope"),
+                               metadata=bearer(ann_t)),
+                          grpc.StatusCode.NOT_FOUND, "MATCH_TICKET_NOT_FOUND")
+        # nothing was queued by any of them
+        assert (await stub.RequestMatch(ask(), metadata=bearer(ann_t))).status == WAITING
+
+
+async def _games(client: aioredis.Redis) -> list[str]:
+    """The game hashes in Redis (`risk:g:{<id>}`)."""
+    return sorted(k.decode() for k in await client.keys("risk:g:{*}")
+                  if k.decode().endswith("}"))
+
+
+async def test_a_process_killed_between_claim_and_creation(
+        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+    """A process claims a 4-table (its tickets MATCHING, naming the game) and is killed -9
+    before creating the game (RISK_MATCH_CREATE_DELAY_MS holds it there). Restarted beside a
+    second process, once the table's lease is over one of them creates that very game: every
+    ticket MATCHED in it, one game in Redis, one in each player's list."""
+    lease = {"RISK_MATCH_LEASE_MS": "1500"}
+    doomed = make_service(RISK_MATCH_CREATE_DELAY_MS="600000", **lease, **FAST)
+    async with grpc.aio.insecure_channel(doomed.target) as channel:
+        stub = Stub(channel)
+        players = [await new_player(stub) for _ in range(4)]
+        tickets = [await stub.RequestMatch(ask(), metadata=bearer(token))
+                   for _pid, token in players]
+        claimed = [await until_status(stub, token, t.ticket_id, {MATCHING})
+                   for (_pid, token), t in zip(players, tickets, strict=True)]
+    game_id = claimed[0].game_id
+    assert {t.game_id for t in claimed} == {game_id} and game_id
+    assert await _games(redis_client) == []
+    doomed.kill()
+    other = make_service(**lease, **FAST)
+    doomed.restart()
+    async with grpc.aio.insecure_channel(other.target) as channel:
+        stub = Stub(channel)
+        done = [await until_status(stub, token, t.ticket_id, {MATCHED})
+                for (_pid, token), t in zip(players, tickets, strict=True)]
+        assert {t.game_id for t in done} == {game_id}
+        assert sorted(t.seat for t in done) == [0, 1, 2, 3]
+        game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+        assert game.status == service_pb2.GAME_STATUS_ACTIVE
+        assert [s.player_id for s in game.seats] == [pid for pid, _t in players]
+        assert await _games(redis_client) == [f"risk:g:{{{game_id}}}"]
+        for _pid, token in players:
+            mine = await stub.ListMyGames(service_pb2.ListMyGamesRequest(),
+                                          metadata=bearer(token))
+            assert [g.game.game_id for g in mine.games] == [game_id]
+        logs = doomed.logs() + other.logs()
+        assert logs.count('"match_resumed"') >= 1 and logs.count('"match_created"') >= 1
