@@ -27,6 +27,7 @@ from risk_client import (
     credentials,
     match_parser,
     player_parser,
+    rating_parser,
     tournament_parser,
 )
 from risk_client.address import DEFAULT_TARGET
@@ -177,6 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
     # `risk round`: tournament_parser.py
     tournament_parser.register(sub, common, _game_options, sorted(VARIANTS))
     match_parser.register(sub, common, sorted(VARIANTS))  # `risk play`: match_parser.py
+    # `risk rating`, `risk leaderboard`: rating_parser.py
+    rating_parser.register(sub, common, sorted(VARIANTS))
     return parser
 
 

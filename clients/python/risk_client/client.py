@@ -51,6 +51,7 @@ from risk_proto.risk.v1 import (
     matchmaking_pb2,
     player_games_pb2,
     players_pb2,
+    ratings_pb2,
     service_pb2,
     service_pb2_grpc,
     tournament_pb2,
@@ -262,6 +263,7 @@ class RiskClient:
         spectator_delay_events: int = 0,
         spectator_delay_seconds: int = 0,
         seat_players: Sequence[str] = (),
+        rated: bool = False,
     ) -> tuple[service_pb2.GameSummary, str]:
         """A new game (classic with default options when `options` is None), and the host token.
 
@@ -270,7 +272,8 @@ class RiskClient:
         `start_game` with `manual_start`). `clock` sets decision deadlines or time banks; the
         spectator delays hold spectators' streams behind the game. `seat_players` binds seats
         to player ids (by seat; "" for none): those players act for them with their own player
-        token (docs/players.md).
+        token (docs/players.md). A `rated` game's end updates its players' ratings; its seats
+        are taken with player tokens only (docs/ratings.md).
         """
         if options is None:
             options = game_pb2.GameOptions(classic=classic_pb2.ClassicOptions())
@@ -281,6 +284,7 @@ class RiskClient:
             spectator_delay_events=spectator_delay_events,
             spectator_delay_seconds=spectator_delay_seconds,
             seat_players=list(seat_players),
+            rated=rated,
         )
         if seed is not None:
             request.seed = seed
@@ -645,6 +649,37 @@ class RiskClient:
         reply = await self._resent("ListInvitations", request,
                                    player_games_pb2.ListInvitationsResponse)
         return list(reply.invitations)
+
+    # ---- ratings and leaderboards (docs/ratings.md), public reads -----------------------
+
+    async def get_rating(
+        self, player_id: str, variant: common_pb2.Variant | int = common_pb2.VARIANT_CLASSIC,
+        *, season: str = "", page_size: int = 0, page_token: str = "",
+    ) -> ratings_pb2.GetRatingResponse:
+        """A player's rating in `variant` and `season` ("" the current one): `rating.mu`,
+        `sigma`, `rating` (mu - 3 sigma, what boards order by), `provisional`, `games`, `rank`,
+        and a page of its history (newest first; `next_page_token` for more). A player never
+        rated reads as the default. A read, resent after a lost reply."""
+        request = ratings_pb2.GetRatingRequest(
+            player_id=player_id,
+            variant=variant,  # type: ignore[arg-type]  # an int is a valid enum value
+            season=season, page_size=page_size, page_token=page_token)
+        return await self._resent("GetRating", request, ratings_pb2.GetRatingResponse)
+
+    async def get_leaderboard(
+        self, variant: common_pb2.Variant | int = common_pb2.VARIANT_CLASSIC, *,
+        season: str = "", page_size: int = 0, page_token: str = "", around_player: str = "",
+        bots: bool = False,
+    ) -> ratings_pb2.GetLeaderboardResponse:
+        """One page of `variant`'s leaderboard, best first (the top `page_size`, default 50;
+        `next_page_token` for the next), or the page around `around_player`; `bots`: the bot
+        levels' board. A read, resent after a lost reply."""
+        request = ratings_pb2.GetLeaderboardRequest(
+            variant=variant,  # type: ignore[arg-type]  # an int is a valid enum value
+            season=season, page_size=page_size, page_token=page_token,
+            around_player=around_player, bots=bots)
+        return await self._resent("GetLeaderboard", request,
+                                  ratings_pb2.GetLeaderboardResponse)
 
     # ---- matchmaking (docs/ratings.md, "Matchmaking"), with a player token -------------
 
