@@ -175,3 +175,48 @@ def test_the_text_bundles_are_built_from_the_current_table() -> None:
     checked = subprocess.run(["bash", str(script), "--check"], capture_output=True, text=True,
                              timeout=120, check=False)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def _enum_fields(message: Any) -> set[Any]:
+    """Every enum type a message's fields (and nested messages' fields) hold."""
+    found = set()
+    for field in message.fields:
+        if field.enum_type is not None:
+            found.add(field.enum_type)
+        elif field.message_type is not None and field.message_type is not message:
+            found |= _enum_fields(field.message_type)
+    return found
+
+
+def test_every_enum_value_phase_and_option_has_words() -> None:
+    """Every value of an enum an event or action carries, every decision a variant asks for
+    (its phases and response windows) and every option DescribeVariant lists has words of its
+    own in the table, so no client falls back to a lower-cased name."""
+    renderer = Renderer()
+    table = renderer.table
+    missing = []
+    for variant in VARIANTS:
+        own = table["variants"][variant]
+        enums = {**table["shared"]["enums"], **own["enums"]}
+        for envelope in (game_pb2.Event, game_pb2.Action):
+            body = envelope.DESCRIPTOR.fields_by_name[variant].message_type
+            assert body is not None
+            for enum in _enum_fields(body):
+                missing += [f"{variant} enum {v.name}" for v in enum.values if v.name not in enums]
+        module = importlib.import_module(f"risk_rules.engine.{variant}.model")
+        kinds = {p.name.lower() for p in module.Phase}
+        listings = importlib.import_module(f"risk_rules.engine.{variant}.listings")
+        kinds |= set(getattr(listings, "WINDOW_STEP", getattr(listings, "WINDOW_KINDS", {}))
+                     .values())
+        kinds |= {"relocate_dog"} if variant == "deep_space" else set()
+        phases = {**table["shared"]["phases"], **own["phases"]}
+        missing += [f"{variant} phase {kind}" for kind in sorted(kinds) if kind not in phases]
+        described = build.describe(variants.descriptor(variant))
+        missing += [f"{variant} option {option.name}" for option in described.options
+                    if option.name not in own["options"]]
+    policies = lifecycle_pb2.LifecycleEvent.DecisionTimedOut.DESCRIPTOR.fields_by_name[
+        "policy"].enum_type
+    assert policies is not None
+    missing += [f"lifecycle enum {v.name}" for v in policies.values
+                if v.name not in table["shared"]["enums"]]
+    assert missing == []
