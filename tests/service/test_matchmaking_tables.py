@@ -83,6 +83,16 @@ def test_bots_fill_after_the_requests_own_wait() -> None:
         Table(POOL, 4, ("a", "b"), bots=2, bot_level=2)]
 
 
+def test_a_newer_request_allowing_bots_joins_the_anchors_bot_table() -> None:
+    """Once the anchor's bot wait is over, a newer request that allows bots (its own wait not
+    over yet) sits with it, one bot fewer; one that allows none does not."""
+    waiting = [_w("old", 25, 0, bots_after_ms=30_000), _w("new", 26, 29_000,
+                                                           bots_after_ms=30_000),
+               _w("never", 25, 100)]
+    assert form_tables(waiting, 30_000, POLICY) == [
+        Table(POOL, 4, ("old", "new"), bots=2, bot_level=2)]
+
+
 def test_bot_table_takes_the_smallest_size_seating_the_most() -> None:
     """One request accepting 3 to 5 with bots: a 3-table with two bots (fewest bots)."""
     waiting = [_w("a", 25, 0, (3, 4, 5), bots_after_ms=0)]

@@ -20,11 +20,13 @@ The rule (docs/ratings.md, "Matchmaking"):
   is taken when enough requests accepting it are within the window; among the runs of that many
   requests (consecutive in `mu`) holding the anchor, the one with the least spread wins (ties:
   the longer-waiting, then by ticket id).
-- **Bots** fill a table only for requests that allow them and have waited their
-  `bots_after_ms`: when the anchor found no table of people, it takes the requests in its
-  window that have also waited out their own bot wait (closest `mu` first, keeping the spread
-  within the window), picks the size that seats the most of them (ties: the smaller table) and
-  gives the remaining seats to bots (at the policy's level).
+- **Bots** fill a table once its anchor has waited its `bots_after_ms`: when the anchor found
+  no table of people, it takes the requests in its window that allow bots at all (closest `mu`
+  first, keeping the spread within the window), picks the size that seats the most of them
+  (ties: the smaller table) and gives the remaining seats to bots (at the policy's level). A
+  request that allows bots may so sit with bots before its own bot wait is over, beside a
+  longer-waiting one whose wait is: it is seated sooner and with fewer bots than its own wait
+  would give it. A request that allows no bots never sits with one.
 
 Written by hand: table forming for free-for-all tables of several acceptable sizes is the
 service's own rule; the matchmakers published as libraries (OpenMatch's functions, queue
@@ -127,8 +129,7 @@ def _with_bots(anchor: Waiting, candidates: Sequence[Waiting], window: float, no
                level: int) -> Table | None:
     if anchor.bots_after_ms is None or now_ms - anchor.since_ms < anchor.bots_after_ms:
         return None
-    ready = [c for c in candidates if c.bots_after_ms is not None
-             and now_ms - c.since_ms >= c.bots_after_ms]
+    ready = [c for c in candidates if c.bots_after_ms is not None]
     ready.sort(key=lambda c: (abs(c.mu - anchor.mu), *_order(c)))
     best: tuple[int, int] | None = None
     table: Table | None = None
