@@ -40,6 +40,7 @@ import {
   type ListGamesRequestSchema,
   type ListGamesResponse,
   type ListLegalActionsResponse,
+  type ResignResponse,
   RiskService,
   type StartCampaignGameResponse,
   type SubmitActionResponse,
@@ -54,6 +55,7 @@ import type {
   PlayerEvent,
 } from "./gen/risk/v1/player_games_pb.js";
 import type { VariantDescription } from "./gen/risk/v1/variant_pb.js";
+import type { GetLeaderboardResponse, GetRatingResponse } from "./gen/risk/v1/ratings_pb.js";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:50051";
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -120,6 +122,8 @@ export interface CreateGameOptions {
   clock?: MessageInitShape<typeof ClockOptionsSchema>;
   /** Player ids by seat ("" for none): those seats are the players' at once (docs/players.md). */
   seatPlayers?: string[];
+  /** A rated game: its end updates its players' ratings; seats taken by players only (docs/ratings.md). */
+  rated?: boolean;
 }
 
 export interface CreateCampaignOptions {
@@ -263,6 +267,7 @@ export class RiskClient {
       spectatorDelaySeconds: extra.spectatorDelaySeconds ?? 0,
       issueSeatTokens: extra.issueSeatTokens ?? false,
       seatPlayers: extra.seatPlayers ?? [],
+      rated: extra.rated ?? false,
       ...(extra.clock === undefined ? {} : { clock: extra.clock }),
     };
     if (extra.seed !== undefined) {
@@ -359,6 +364,20 @@ export class RiskClient {
       ...(options.seat === undefined ? {} : { seat: options.seat }),
     };
     return this.#resending(() => this.#connection.rpc.submitAction(request, this.#call()));
+  }
+
+  /**
+   * Leave the game with this token's seat (`seat` only confirms it). The request id (a fresh
+   * one unless given) makes a resend after a lost reply safe: it is resent with it, as
+   * `submitAction` is, so the seat resigns once.
+   */
+  async resign(gameId: string, options: SubmitOptions = {}): Promise<ResignResponse> {
+    const request = {
+      gameId,
+      requestId: options.requestId ?? randomUUID(),
+      ...(options.seat === undefined ? {} : { seat: options.seat }),
+    };
+    return this.#resending(() => this.#connection.rpc.resign(request, this.#call()));
   }
 
   /**
@@ -516,6 +535,30 @@ export class RiskClient {
   async listMyGames(request: { status?: GameStatus; pageSize?: number; pageToken?: string } = {}
   ): Promise<ListMyGamesResponse> {
     return this.#resending(() => this.#connection.rpc.listMyGames(request, this.#call()));
+  }
+
+  /**
+   * A player's rating in `variant` and `season` ("" the current one): `rating.mu`, `sigma`,
+   * `rating` (mu - 3 sigma), `provisional`, `games`, `rank`, and a page of its history (newest
+   * first). A player never rated reads as the default. A public read, resent after a lost reply.
+   */
+  async getRating(playerId: string, variant: Variant,
+    options: { season?: string; pageSize?: number; pageToken?: string } = {}
+  ): Promise<GetRatingResponse> {
+    return this.#resending(() => this.#connection.rpc.getRating({ playerId, variant, ...options },
+      this.#call()));
+  }
+
+  /**
+   * One page of `variant`'s leaderboard, best first (the top `pageSize`, default 50), or the
+   * page around `aroundPlayer`; `bots`: the bot levels' board. A public read, resent after a
+   * lost reply.
+   */
+  async getLeaderboard(variant: Variant, options: { season?: string; pageSize?: number;
+    pageToken?: string; aroundPlayer?: string; bots?: boolean } = {}
+  ): Promise<GetLeaderboardResponse> {
+    return this.#resending(() => this.#connection.rpc.getLeaderboard({ variant, ...options },
+      this.#call()));
   }
 
   /** Every game of this player's (in `status`), following the pages. */

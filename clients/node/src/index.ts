@@ -30,6 +30,7 @@ export * from "./gen/risk/v1/game_pb.js";
 export * from "./gen/risk/v1/legacy_pb.js";
 export * from "./gen/risk/v1/lifecycle_pb.js";
 export * from "./gen/risk/v1/players_pb.js";
+export * from "./gen/risk/v1/ratings_pb.js";
 export * from "./gen/risk/v1/player_games_pb.js";
 export * from "./gen/risk/v1/service_pb.js";
 export * from "./gen/risk/v1/session_pb.js";
