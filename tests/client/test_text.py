@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from risk_client.text import Names, Renderer, as_json
-from risk_proto.risk.v1 import game_pb2, lifecycle_pb2
+from risk_proto.risk.v1 import errors_pb2, game_pb2, lifecycle_pb2
 from risk_rules import variants, wire
 from risk_rules.descriptions import build
 from risk_rules.engine import get_ruleset
@@ -220,3 +220,16 @@ def test_every_enum_value_phase_and_option_has_words() -> None:
     missing += [f"lifecycle enum {v.name}" for v in policies.values
                 if v.name not in table["shared"]["enums"]]
     assert missing == []
+
+
+def test_every_error_reason_has_a_sentence() -> None:
+    """Every reason the service or the rules give for a refusal reads as a sentence for people
+    (the web app shows it in place of the reason's name), and one without words falls back to
+    the service's message."""
+    renderer = Renderer()
+    reasons = [*errors_pb2.ServiceReason.keys(), *errors_pb2.RuleReason.keys()]
+    missing = [r for r in reasons if renderer.error(r, "MESSAGE") == "MESSAGE"]
+    assert missing == []
+    assert renderer.error("NOT_YOUR_TURN") == "It is not your turn"
+    assert renderer.error("SOMETHING_NEW", "the service's words") == "the service's words"
+    assert not any(FORBIDDEN.search(renderer.error(r)) for r in reasons)

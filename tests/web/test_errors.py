@@ -46,7 +46,7 @@ async def test_a_stale_version_is_explained_and_the_page_catches_up(
     assert await move_by_grpc(stub, game_id, await page_tokens(page, game_id))
     await page.locator("svg.board .region.clickable").first.click()
     await page.locator("#choices button.act").first.click()
-    await eventually(lambda: _says(page, "the game moved on"), 10, "the stale-version message")
+    await eventually(lambda: _says(page, "The game moved on"), 10, "the stale-version message")
     current = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game.version
     assert int(seen) < current
     await eventually(lambda: _shows_version(page, current), 10, "the page to catch up")

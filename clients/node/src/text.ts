@@ -391,6 +391,13 @@ export class Renderer {
     return this.render(variant, "actions", kind, inner, names, maxCount);
   }
 
+  /** A refusal in words: the table's sentence for the service's (or the engine's) reason,
+   * else the service's own message. */
+  error(reason: string, message = ""): string {
+    const said = this.table.shared.errors?.[reason];
+    return said !== undefined && said !== null ? String(said) : message || this.words.unknownError;
+  }
+
   phase(variant: string, kind: string): string {
     const found = this.lookup(variant, "phases", kind);
     return found !== undefined && found !== null ? String(found) : wordsOf(kind);

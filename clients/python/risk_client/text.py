@@ -387,6 +387,12 @@ class Renderer:
         kind, body = _only(action[case])
         return self.render(variant, "actions", kind, body, names=names, max_count=max_count)
 
+    def error(self, reason: str, message: str = "") -> str:
+        """A refusal in words: the table's sentence for the service's (or the engine's)
+        reason, else the service's own message."""
+        said = self.table["shared"].get("errors", {}).get(reason)
+        return str(said) if said is not None else message or self.words["unknownError"]
+
     def phase(self, variant: str, kind: str) -> str:
         found = self._lookup(variant, "phases", kind)
         return str(found) if found is not None else _words_of(kind)
@@ -468,3 +474,7 @@ def action_text(action: game_pb2.Action, names: Names, max_count: int = 0) -> st
 
 def phase_text(variant: str, kind: str) -> str:
     return _DEFAULT.phase(variant, kind)
+
+
+def error_text(reason: str, message: str = "") -> str:
+    return _DEFAULT.error(reason, message)

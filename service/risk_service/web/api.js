@@ -11,6 +11,7 @@
 // travel as strings and stay strings.
 
 import { streamReply, streamRequest } from "./protobuf.js";
+import { Renderer } from "./text.js";
 
 const SERVICE = "/risk.v1.RiskService/";
 
@@ -323,14 +324,15 @@ export const tokens = {
 };
 
 // A readable sentence for an error, with what to do about it where there is something to do.
+// a refusal in the text table's words (text.js, docs/text.md), with the service's own detail
+// after it unless that detail reads like code (an enum-style name)
 export function explain(error) {
   if (!(error instanceof ApiError)) return String(error?.message || error);
-  const hints = {
-    STALE_VERSION: "the game moved on before your move arrived; the board is refreshed, try again",
-    NOT_YOUR_TURN: "it is not your turn",
-    CONNECTION_LOST: "the connection to the service was lost; retrying",
-  };
-  const hint = hints[error.reason];
-  return hint ? `${hint} (${error.message})` : error.reason ? `${error.reason}: ${error.message}`
-    : error.message;
+  if (!error.reason) return error.message;
+  const said = TEXT.error(error.reason, error.message);
+  const detail = error.message && said !== error.message && !/[A-Z]{2,}_[A-Z_]+/.test(error.message)
+    ? ` (${error.message})` : "";
+  return said + detail;
 }
+
+const TEXT = new Renderer("en");
