@@ -150,6 +150,11 @@ class Settings:
     match_create_delay_ms: int = 0
     # how often each process copies tournament facts a crash left uncopied (results feed)
     results_sweep_ms: int = 2000
+    # tournament events (docs/tournaments.md, "Events"): how often each process's director
+    # looks at the running events, and how long an event stays the director's that last
+    # worked it (a crashed process's events are taken over after this)
+    event_director_ms: int = 1000
+    event_lease_ms: int = 10_000
     log_level: str = "info"
     # "uvloop" (default where it is installed: it served more calls and messages per CPU
     # second than asyncio; figures in bench/RESULTS.md, session 4, change 6) or "asyncio"
@@ -345,6 +350,10 @@ class Settings:
             raise ValueError(f"RISK_RATING_PROVISIONAL_GAMES={settings.rating_provisional_games}"
                              " must be 0 to 1000")
         settings.check_matchmaking()
+        if settings.event_director_ms < 10 or settings.event_lease_ms < 100:
+            raise ValueError(f"RISK_EVENT_DIRECTOR_MS={settings.event_director_ms} must be 10 "
+                             f"or more and RISK_EVENT_LEASE_MS={settings.event_lease_ms} 100 "
+                             "or more")
         if (settings.durability == "replica"
                 and 0 < settings.redis_timeout_ms <= settings.durability_timeout_ms):
             # a commit's WAIT holds its connection's replies for up to the durability timeout

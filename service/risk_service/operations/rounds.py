@@ -75,8 +75,13 @@ class Rounds:
 
     async def create(self, request: tournament_pb2.CreateRoundRequest, caller: Caller
                      ) -> tournament_pb2.CreateRoundResponse:
-        token = caller.token
-        identity.require_creator(self.limits.creator_digests, token)
+        identity.require_creator(self.limits.creator_digests, caller.token)
+        return await self.create_as(request, caller.token)
+
+    async def create_as(self, request: tournament_pb2.CreateRoundRequest, token: str | None
+                        ) -> tournament_pb2.CreateRoundResponse:
+        """CreateRound for the holder of `token`, once it may create: the call's caller, or
+        the service's tournament director (director/, with its event's own secret token)."""
         variant, options = self._check(request)
         label = request.tournament
         owner = digest(token) if token is not None else _ANONYMOUS

@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING, Any
 from risk_proto.risk.v1 import service_pb2
 from risk_service.broadcast import games as broadcast
 from risk_service.broadcast.spectators import SpectatorCounts
+from risk_service.director.director import Director, DirectorSettings
+from risk_service.director.event_store import EventStore
+from risk_service.director.events import Events
 from risk_service.feed import FeedHub
 from risk_service.matchmaking.service import Matchmaking, MatchSettings
 from risk_service.operations import views
@@ -80,6 +83,7 @@ class GameService:
         notifier: Notifier | None = None,
         players: Players | None = None,
         matchmaking: MatchSettings | None = None,
+        director: DirectorSettings | None = None,
     ) -> None:
         self.store = store
         self.export_signer = export_signer  # signs each export's fingerprint (docs/exports.md)
@@ -146,6 +150,13 @@ class GameService:
         self.matchmaking = Matchmaking(self.commands, self.player_feed, self.timers, store.keys,
                                        clock_ms=clock_ms, settings=matchmaking,
                                        ratings=self.ratings.store)
+        # tournament events (docs/tournaments.md, "Events"): their calls, and the director
+        # `server.app` runs, which seats their rounds through `rounds`
+        event_store = EventStore(store.redis, store.keys.prefix, store.connection)
+        self.events = Events(event_store, self.tournaments, self.limits, clock_ms=clock_ms)
+        self.director = Director(event_store, self.tournaments, self.rounds, self.limits,
+                                 clock_ms=clock_ms, process_id=self.process_id,
+                                 settings=director)
         # campaigns create their games through this (see Commands.open_game)
         self.open_game = self.commands.open_game
 

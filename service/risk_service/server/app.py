@@ -39,6 +39,7 @@ from risk_service.cluster_feed import (
     attach_doorbell,
     cluster_reader_client,
 )
+from risk_service.director.director import DirectorSettings
 from risk_service.feed import FeedHub, reader_client
 from risk_service.instance import InstanceLock, check_listen
 from risk_service.matchmaking.service import MatchSettings
@@ -374,6 +375,8 @@ async def start(settings: Settings, redis_url: str) -> App:
         players=players.from_settings(settings, client, keys.prefix, clock_ms=clock_ms,
                                       creator_digests=settings.creator_digests()),
         matchmaking=MatchSettings.from_settings(settings),
+        director=DirectorSettings(interval_ms=settings.event_director_ms,
+                                  lease_ms=settings.event_lease_ms),
     )
     metrics.count_subscribers(lambda: hub.subscriber_count)
     campaigns = CampaignService(games)
@@ -449,6 +452,7 @@ async def start(settings: Settings, redis_url: str) -> App:
     app.tasks.append(asyncio.create_task(_watch_redis(app), name="health"))
     app.tasks.append(asyncio.create_task(sweeper.run(), name="sweeper"))
     app.tasks.append(asyncio.create_task(games.matchmaking.run(), name="matchmaker"))
+    app.tasks.append(asyncio.create_task(games.director.run(), name="director"))
     if webhooks is not None:  # delivery stops with the drain; a claim it held passes on
         app.tasks.append(asyncio.create_task(webhooks.run(), name="webhooks"))
         log.info("webhooks", endpoints=[e.id for e in webhooks.endpoints])

@@ -21,6 +21,7 @@ from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
 from risk_proto.risk.v1.broadcast_pb2 import StreamGamesRequest, StreamGamesResponse
+from risk_proto.risk.v1.events_pb2 import CreateEventRequest, GetEventRequest, RegisterEventRequest, StartEventRequest, TournamentEvent, WithdrawEventRequest
 from risk_proto.risk.v1.matchmaking_pb2 import MatchTicket, MatchTicketRequest, RequestMatchRequest
 from risk_proto.risk.v1.player_games_pb2 import AcceptInvitationRequest, AcceptInvitationResponse, CreateInvitationRequest, Invitation, InvitationRequest, ListInvitationsRequest, ListInvitationsResponse, StreamPlayerEventsRequest, StreamPlayerEventsResponse
 from risk_proto.risk.v1.players_pb2 import IssuePlayerTokenRequest, IssuePlayerTokenResponse
@@ -291,6 +292,27 @@ class RiskService(Protocol):
         The caller's request now: waiting, being seated, matched (its game and seat), cancelled or
         expired.
         """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def create_event(self, request: CreateEventRequest, ctx: RequestContext[CreateEventRequest, TournamentEvent], /) -> TournamentEvent:
+        """
+        Tournament events (events.proto, docs/tournaments.md "Events"): an organiser creates an
+        event (format, variant, clock, schedule, entry conditions), players register and withdraw
+        with their player credential, the organiser starts it, and the service's director seats
+        and scores every round. GetEvent: the event, its rounds' tables and the standings.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def register_event(self, request: RegisterEventRequest, ctx: RequestContext[RegisterEventRequest, TournamentEvent], /) -> TournamentEvent:
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def withdraw_event(self, request: WithdrawEventRequest, ctx: RequestContext[WithdrawEventRequest, TournamentEvent], /) -> TournamentEvent:
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def start_event(self, request: StartEventRequest, ctx: RequestContext[StartEventRequest, TournamentEvent], /) -> TournamentEvent:
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def get_event(self, request: GetEventRequest, ctx: RequestContext[GetEventRequest, TournamentEvent], /) -> TournamentEvent:
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
 
@@ -735,6 +757,61 @@ class RiskServiceASGIApplication(ConnectASGIApplication[RiskService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.get_match_ticket,
+                ),
+                "/risk.v1.RiskService/CreateEvent": Endpoint.unary(
+                    method=MethodInfo(
+                        name="CreateEvent",
+                        service_name="risk.v1.RiskService",
+                        input=CreateEventRequest,
+                        output=TournamentEvent,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.create_event,
+                ),
+                "/risk.v1.RiskService/RegisterEvent": Endpoint.unary(
+                    method=MethodInfo(
+                        name="RegisterEvent",
+                        service_name="risk.v1.RiskService",
+                        input=RegisterEventRequest,
+                        output=TournamentEvent,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.register_event,
+                ),
+                "/risk.v1.RiskService/WithdrawEvent": Endpoint.unary(
+                    method=MethodInfo(
+                        name="WithdrawEvent",
+                        service_name="risk.v1.RiskService",
+                        input=WithdrawEventRequest,
+                        output=TournamentEvent,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.withdraw_event,
+                ),
+                "/risk.v1.RiskService/StartEvent": Endpoint.unary(
+                    method=MethodInfo(
+                        name="StartEvent",
+                        service_name="risk.v1.RiskService",
+                        input=StartEventRequest,
+                        output=TournamentEvent,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.start_event,
+                ),
+                "/risk.v1.RiskService/GetEvent": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetEvent",
+                        service_name="risk.v1.RiskService",
+                        input=GetEventRequest,
+                        output=TournamentEvent,
+                        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.get_event,
                 ),
             },
             interceptors=interceptors,
@@ -1701,6 +1778,114 @@ class RiskServiceClient(ConnectClient):
                 service_name="risk.v1.RiskService",
                 input=MatchTicketRequest,
                 output=MatchTicket,
+                idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+            use_get=use_get,
+        )
+    async def create_event(
+        self,
+        request: CreateEventRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> TournamentEvent:
+        """
+        Tournament events (events.proto, docs/tournaments.md "Events"): an organiser creates an
+        event (format, variant, clock, schedule, entry conditions), players register and withdraw
+        with their player credential, the organiser starts it, and the service's director seats
+        and scores every round. GetEvent: the event, its rounds' tables and the standings.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="CreateEvent",
+                service_name="risk.v1.RiskService",
+                input=CreateEventRequest,
+                output=TournamentEvent,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def register_event(
+        self,
+        request: RegisterEventRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> TournamentEvent:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="RegisterEvent",
+                service_name="risk.v1.RiskService",
+                input=RegisterEventRequest,
+                output=TournamentEvent,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def withdraw_event(
+        self,
+        request: WithdrawEventRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> TournamentEvent:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="WithdrawEvent",
+                service_name="risk.v1.RiskService",
+                input=WithdrawEventRequest,
+                output=TournamentEvent,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def start_event(
+        self,
+        request: StartEventRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> TournamentEvent:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="StartEvent",
+                service_name="risk.v1.RiskService",
+                input=StartEventRequest,
+                output=TournamentEvent,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def get_event(
+        self,
+        request: GetEventRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+        use_get: bool = False,
+    ) -> TournamentEvent:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetEvent",
+                service_name="risk.v1.RiskService",
+                input=GetEventRequest,
+                output=TournamentEvent,
                 idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
                 stream_type=StreamType.UNARY,
             ),

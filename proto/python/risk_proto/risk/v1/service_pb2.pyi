@@ -1,5 +1,6 @@
 from risk_proto.risk.v1 import broadcast_pb2 as _broadcast_pb2
 from risk_proto.risk.v1 import common_pb2 as _common_pb2
+from risk_proto.risk.v1 import events_pb2 as _events_pb2
 from risk_proto.risk.v1 import game_pb2 as _game_pb2
 from risk_proto.risk.v1 import legacy_pb2 as _legacy_pb2
 from risk_proto.risk.v1 import lifecycle_pb2 as _lifecycle_pb2

@@ -4,6 +4,7 @@ import grpc
 import warnings
 
 from risk_proto.risk.v1 import broadcast_pb2 as risk_dot_v1_dot_broadcast__pb2
+from risk_proto.risk.v1 import events_pb2 as risk_dot_v1_dot_events__pb2
 from risk_proto.risk.v1 import matchmaking_pb2 as risk_dot_v1_dot_matchmaking__pb2
 from risk_proto.risk.v1 import player_games_pb2 as risk_dot_v1_dot_player__games__pb2
 from risk_proto.risk.v1 import players_pb2 as risk_dot_v1_dot_players__pb2
@@ -236,6 +237,31 @@ class RiskServiceStub:
                 '/risk.v1.RiskService/GetMatchTicket',
                 request_serializer=risk_dot_v1_dot_matchmaking__pb2.MatchTicketRequest.SerializeToString,
                 response_deserializer=risk_dot_v1_dot_matchmaking__pb2.MatchTicket.FromString,
+                _registered_method=True)
+        self.CreateEvent = channel.unary_unary(
+                '/risk.v1.RiskService/CreateEvent',
+                request_serializer=risk_dot_v1_dot_events__pb2.CreateEventRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_events__pb2.TournamentEvent.FromString,
+                _registered_method=True)
+        self.RegisterEvent = channel.unary_unary(
+                '/risk.v1.RiskService/RegisterEvent',
+                request_serializer=risk_dot_v1_dot_events__pb2.RegisterEventRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_events__pb2.TournamentEvent.FromString,
+                _registered_method=True)
+        self.WithdrawEvent = channel.unary_unary(
+                '/risk.v1.RiskService/WithdrawEvent',
+                request_serializer=risk_dot_v1_dot_events__pb2.WithdrawEventRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_events__pb2.TournamentEvent.FromString,
+                _registered_method=True)
+        self.StartEvent = channel.unary_unary(
+                '/risk.v1.RiskService/StartEvent',
+                request_serializer=risk_dot_v1_dot_events__pb2.StartEventRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_events__pb2.TournamentEvent.FromString,
+                _registered_method=True)
+        self.GetEvent = channel.unary_unary(
+                '/risk.v1.RiskService/GetEvent',
+                request_serializer=risk_dot_v1_dot_events__pb2.GetEventRequest.SerializeToString,
+                response_deserializer=risk_dot_v1_dot_events__pb2.TournamentEvent.FromString,
                 _registered_method=True)
 
 
@@ -536,6 +562,40 @@ class RiskServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateEvent(self, request, context):
+        """Tournament events (events.proto, docs/tournaments.md "Events"): an organiser creates an
+        event (format, variant, clock, schedule, entry conditions), players register and withdraw
+        with their player credential, the organiser starts it, and the service's director seats
+        and scores every round. GetEvent: the event, its rounds' tables and the standings.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RegisterEvent(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WithdrawEvent(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def StartEvent(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetEvent(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RiskServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -733,6 +793,31 @@ def add_RiskServiceServicer_to_server(servicer, server):
                     servicer.GetMatchTicket,
                     request_deserializer=risk_dot_v1_dot_matchmaking__pb2.MatchTicketRequest.FromString,
                     response_serializer=risk_dot_v1_dot_matchmaking__pb2.MatchTicket.SerializeToString,
+            ),
+            'CreateEvent': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateEvent,
+                    request_deserializer=risk_dot_v1_dot_events__pb2.CreateEventRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_events__pb2.TournamentEvent.SerializeToString,
+            ),
+            'RegisterEvent': grpc.unary_unary_rpc_method_handler(
+                    servicer.RegisterEvent,
+                    request_deserializer=risk_dot_v1_dot_events__pb2.RegisterEventRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_events__pb2.TournamentEvent.SerializeToString,
+            ),
+            'WithdrawEvent': grpc.unary_unary_rpc_method_handler(
+                    servicer.WithdrawEvent,
+                    request_deserializer=risk_dot_v1_dot_events__pb2.WithdrawEventRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_events__pb2.TournamentEvent.SerializeToString,
+            ),
+            'StartEvent': grpc.unary_unary_rpc_method_handler(
+                    servicer.StartEvent,
+                    request_deserializer=risk_dot_v1_dot_events__pb2.StartEventRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_events__pb2.TournamentEvent.SerializeToString,
+            ),
+            'GetEvent': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetEvent,
+                    request_deserializer=risk_dot_v1_dot_events__pb2.GetEventRequest.FromString,
+                    response_serializer=risk_dot_v1_dot_events__pb2.TournamentEvent.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1788,6 +1873,141 @@ class RiskService:
             '/risk.v1.RiskService/GetMatchTicket',
             risk_dot_v1_dot_matchmaking__pb2.MatchTicketRequest.SerializeToString,
             risk_dot_v1_dot_matchmaking__pb2.MatchTicket.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateEvent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/CreateEvent',
+            risk_dot_v1_dot_events__pb2.CreateEventRequest.SerializeToString,
+            risk_dot_v1_dot_events__pb2.TournamentEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RegisterEvent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/RegisterEvent',
+            risk_dot_v1_dot_events__pb2.RegisterEventRequest.SerializeToString,
+            risk_dot_v1_dot_events__pb2.TournamentEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WithdrawEvent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/WithdrawEvent',
+            risk_dot_v1_dot_events__pb2.WithdrawEventRequest.SerializeToString,
+            risk_dot_v1_dot_events__pb2.TournamentEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StartEvent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/StartEvent',
+            risk_dot_v1_dot_events__pb2.StartEventRequest.SerializeToString,
+            risk_dot_v1_dot_events__pb2.TournamentEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetEvent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/risk.v1.RiskService/GetEvent',
+            risk_dot_v1_dot_events__pb2.GetEventRequest.SerializeToString,
+            risk_dot_v1_dot_events__pb2.TournamentEvent.FromString,
             options,
             channel_credentials,
             insecure,

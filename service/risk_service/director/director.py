@@ -1,0 +1,189 @@
+"""The tournament director: every service process runs one, and for each running event the
+one holding the event's lease seats its rounds, collects their results and ends it.
+
+A pass over an event (`step`) does one thing, each safe to repeat after a crash at any point:
+
+1. The last round is planned but not seated: create its games with CreateRound under the
+   request id `event-round-N`, then record their ids. The round's plan, stored by CreateRound
+   under that request id on the tournament's slot in one HSETNX before any game exists, is
+   the round-seated marker: a director that died after it, or before recording the games, is
+   followed by another that sends the very same request (the tables are read from the record,
+   not paired again) and gets the same games back; none is created twice.
+2. The last round is seated: read the tournament's results feed; once every game of the round
+   has its `finished` (or `abandoned`, `cancelled`) fact, record the rankings and the round
+   over.
+3. No round is open: plan the next one (plan.next_round, pure, from the record) and record it
+   (once its scheduled start, if any, has come), or record the event finished with its
+   standings.
+
+Every record write is a compare-and-set on the record's version, and the lease (renewed each
+pass, lapsing after `lease_ms`) keeps two live processes from working one event at once; a
+process killed mid-pass leaves the event to whichever takes the lease next.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import structlog
+
+from risk_proto.risk.v1 import events_pb2, tournament_pb2
+from risk_service.director import plan
+from risk_service.director.event_store import EventStore
+from risk_service.director.pairing import PairingError
+from risk_service.operations.limits import Limits
+from risk_service.operations.rounds import Rounds
+from risk_service.store.tournament_store import TournamentStore
+from risk_service.store.unreachable import store_unavailable
+
+log = structlog.get_logger("director")
+FEED_PAGE = 1000
+OVER = ("finished", "abandoned", "cancelled")
+
+
+@dataclass(frozen=True, slots=True)
+class DirectorSettings:
+    interval_ms: int = 1000
+    lease_ms: int = 10_000
+
+
+class Director:
+    def __init__(self, store: EventStore, tournaments: TournamentStore, rounds: Rounds,
+                 limits: Limits, *, clock_ms: Callable[[], int], process_id: str,
+                 settings: DirectorSettings | None = None) -> None:
+        self.store = store
+        self.tournaments = tournaments
+        self.rounds = rounds
+        self.limits = limits
+        self.clock_ms = clock_ms
+        self.process_id = process_id
+        self.settings = settings or DirectorSettings()
+
+    async def run(self) -> None:
+        """A pass over the running events every `interval_ms` until cancelled; a Redis outage
+        waits for the next pass."""
+        while True:
+            try:
+                await self.pass_once()
+            except Exception as exc:
+                if not store_unavailable(exc):
+                    raise
+                log.warning("director_deferred", error=str(exc))
+            await asyncio.sleep(self.settings.interval_ms / 1000)
+
+    async def pass_once(self) -> int:
+        """One step of every running event this process holds the lease of; how many."""
+        stepped = 0
+        for label in await self.store.running():
+            if not await self.store.lease(label, self.process_id, self.settings.lease_ms):
+                continue
+            try:
+                await self.step(label)
+            except PairingError as exc:
+                log.warning("event_cannot_be_seated", event_label=label, error=str(exc))
+            except Exception as exc:
+                if store_unavailable(exc):
+                    raise
+                # one event's fault (a refused CreateRound, a bug) stops neither the process
+                # nor the other events; the next pass tries again
+                log.exception("event_step_failed", event_label=label)
+            stepped += 1
+        return stepped
+
+    async def step(self, label: str) -> None:
+        loaded = await self.store.load(label)
+        if loaded is None:
+            await self.store.mark_done(label)
+            return
+        version, record = loaded
+        event = record.event
+        if event.status != events_pb2.EVENT_STATUS_RUNNING:
+            await self.store.mark_done(label)
+            await self.store.release(label, self.process_id)
+            return
+        now = self.clock_ms()
+        if event.rounds and not event.rounds[-1].over:
+            current = event.rounds[-1]
+            if not current.seated_at_ms:
+                await self._seat(label, version, record, current)
+            else:
+                await self._collect(label, version, record, current)
+            return
+        upcoming = plan.next_round(record)
+        if upcoming is None:
+            event.status = events_pb2.EVENT_STATUS_FINISHED
+            event.finished_at_ms = now
+            del event.standings[:]
+            event.standings.extend(plan.standings_lines(record))
+            if await self._write(label, version, record):
+                await self.store.mark_done(label)
+                await self.store.release(label, self.process_id)
+                log.info("event_finished", event_label=label, rounds=len(event.rounds))
+            return
+        starts = event.settings.round_starts_ms
+        if upcoming.number <= len(starts) and now < starts[upcoming.number - 1]:
+            return
+        event.rounds.append(upcoming)
+        if await self._write(label, version, record):
+            log.info("round_planned", event_label=label, round=upcoming.number,
+                     tables=len(upcoming.tables), final=upcoming.final)
+            await self._seat(label, version + 1, record, event.rounds[-1])
+
+    async def _seat(self, label: str, version: int, record: events_pb2.EventRecord,
+                    current: events_pb2.EventRound) -> None:
+        """Create the round's games (CreateRound, its request id the round's) and record them."""
+        event = record.event
+        names = {p.player_id: p.name for p in event.players}
+        request = tournament_pb2.CreateRoundRequest(
+            request_id=f"event-round-{current.number}", tournament=label,
+            round=current.number, options=event.settings.options, clock=event.settings.clock)
+        for table in current.tables:
+            seats = request.games.add().seats
+            for player, bot in zip(table.players, table.bots, strict=True):
+                if player:
+                    seats.add(player=names.get(player, player)[:64], player_id=player)
+                else:
+                    seats.add(bot=bot or tournament_pb2.BOT_LEVEL_GREEDY)
+        reply = await self.rounds.create_as(request, record.director_token)
+        for table, game in zip(current.tables, reply.games, strict=True):
+            table.game_id = game.game_id
+        current.seated_at_ms = self.clock_ms()
+        if await self._write(label, version, record):
+            log.info("round_seated", event_label=label, round=current.number,
+                     games=[g.game_id for g in reply.games])
+
+    async def _collect(self, label: str, version: int, record: events_pb2.EventRecord,
+                       current: events_pb2.EventRound) -> None:
+        """Record the round's results once every game of it is over."""
+        wanted = {t.game_id for t in current.tables}
+        over: dict[str, tournament_pb2.TournamentFact] = {}
+        after = 0
+        while True:
+            page = await self.tournaments.read_feed(label, after, FEED_PAGE)
+            for seq, raw in page:
+                after = seq
+                fact = tournament_pb2.TournamentFact.FromString(raw)
+                if fact.game_id in wanted and fact.WhichOneof("kind") in OVER:
+                    over.setdefault(fact.game_id, fact)
+            if len(page) < FEED_PAGE:
+                break
+        if set(over) != wanted:
+            return
+        for table in current.tables:
+            fact = over[table.game_id]
+            if fact.WhichOneof("kind") == "finished":
+                del table.ranking[:]
+                table.ranking.extend(fact.finished.outcome.ranking)
+            else:
+                table.void = True
+        current.over = True
+        if await self._write(label, version, record):
+            log.info("round_over", event_label=label, round=current.number)
+
+    async def _write(self, label: str, version: int, record: events_pb2.EventRecord) -> bool:
+        done = await self.store.swap(label, version, record, self.limits.retention_ms)
+        if not done:  # a registration, a withdrawal or another director: the next pass
+            log.info("event_changed_meanwhile", event_label=label)
+        return done

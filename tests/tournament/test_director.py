@@ -1,0 +1,202 @@
+"""Tournament events run by the service's director, on real service processes and Redis.
+
+The event: 12 players with player tokens, 3-player tables, 2 Swiss-like rounds and a final.
+Nobody moves: the event's clock hands a seat to the bot after a one-second decision
+(TIMEOUT_POLICY_BOT), so the bots play every game in accelerated time. The process that
+seats round 1 is killed with SIGKILL mid-event; a second process takes the event over once
+the lease lapses. Checked against what the service stored, independently of the director:
+every round seated once (the tournament's game lists hold exactly the rounds' tables), every
+game over, and the standings equal to points computed here from each game's own outcome.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import secrets
+import time
+from fractions import Fraction
+
+import grpc
+import pytest
+
+from risk_proto.risk.v1 import (
+    events_pb2,
+    lifecycle_pb2,
+    players_pb2,
+    service_pb2,
+    service_pb2_grpc,
+)
+from risk_testing.rpc import bearer, error_info
+from tests.tournament.conftest import ServiceFactory
+from tests.tournament.players import quick_options
+
+FAST = {"RISK_SWEEP_INTERVAL_MS": "100", "RISK_RESULTS_SWEEP_MS": "300",
+        "RISK_EVENT_DIRECTOR_MS": "100", "RISK_EVENT_LEASE_MS": "1500",
+        "RISK_BOT_ONLY_MOVE_MS": "0"}
+Stub = service_pb2_grpc.RiskServiceStub
+
+
+def event_request(label: str, **fields: object) -> events_pb2.CreateEventRequest:
+    request = events_pb2.CreateEventRequest(
+        event=label, format=events_pb2.EVENT_FORMAT_SWISS, rounds=2, final=True,
+        options=quick_options(max_turns=2),
+        clock=lifecycle_pb2.ClockOptions(decision_seconds=1,
+                                         on_timeout=lifecycle_pb2.TIMEOUT_POLICY_BOT))
+    for name, value in fields.items():
+        if isinstance(value, events_pb2.EventEntry):
+            getattr(request, name).CopyFrom(value)
+        else:
+            setattr(request, name, value)
+    return request
+
+
+async def players(stub: Stub, count: int) -> list[tuple[str, str]]:
+    """`count` new players: (player id, token)."""
+    out = []
+    for _ in range(count):
+        issued = await stub.IssuePlayerToken(players_pb2.IssuePlayerTokenRequest(), timeout=10)
+        out.append((issued.player_id, issued.token))
+    return out
+
+
+async def wait_for(stub: Stub, label: str, done: object, timeout_s: float
+                   ) -> events_pb2.TournamentEvent:
+    """GetEvent until `done(event)` (polled, bounded); a transient UNAVAILABLE is retried."""
+    deadline = time.monotonic() + timeout_s
+    event = None
+    while time.monotonic() < deadline:
+        try:
+            event = await stub.GetEvent(events_pb2.GetEventRequest(event=label), timeout=5)
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() != grpc.StatusCode.UNAVAILABLE:
+                raise
+        else:
+            if done(event):  # type: ignore[operator]
+                return event
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"event {label} not there in {timeout_s} s: {event}")
+
+
+@pytest.mark.parametrize(("entrants_count", "table", "rounds"), [(12, 3, 2), (48, 4, 4)],
+                         ids=["12-players", "48-players"])
+async def test_event_survives_a_killed_director(
+    start_service: ServiceFactory, entrants_count: int, table: int, rounds: int
+) -> None:
+    """N players, tables of T, R Swiss rounds + a final; the director's process killed -9
+    after round 1 is seated: every round seated once, no game missing, standings as computed
+    here (the issue's event is 48 players, 4 rounds of 4-player tables and a final)."""
+    first = start_service(**FAST)
+    organiser = bearer(secrets.token_urlsafe(16))
+    label = "spring-open"
+    async with grpc.aio.insecure_channel(first.target) as channel:
+        stub = Stub(channel)
+        entrants = await players(stub, entrants_count)
+        request = event_request(label, rounds=rounds)
+        request.options.CopyFrom(quick_options(players=table, max_turns=2))
+        await stub.CreateEvent(request, metadata=organiser, timeout=10)
+        for number, (_player, token) in enumerate(entrants):
+            await stub.RegisterEvent(events_pb2.RegisterEventRequest(
+                event=label, name=f"player-{number}"), metadata=bearer(token), timeout=10)
+        started = await stub.StartEvent(events_pb2.StartEventRequest(event=label),
+                                        metadata=organiser, timeout=10)
+        assert started.status == events_pb2.EVENT_STATUS_RUNNING
+        assert len(started.players) == entrants_count
+        seated = await wait_for(stub, label, lambda e: e.rounds and e.rounds[0].seated_at_ms,
+                                30)
+    tables = entrants_count // table
+    assert [len(t.players) for t in seated.rounds[0].tables] == [table] * tables
+
+    second = start_service(**FAST)
+    first.kill()  # the only process, so the director of round 1: no graceful anything
+    async with grpc.aio.insecure_channel(second.target) as channel:
+        stub = Stub(channel)
+        event = await wait_for(stub, label,
+                               lambda e: e.status == events_pb2.EVENT_STATUS_FINISHED, 150)
+        assert [r.number for r in event.rounds] == list(range(1, rounds + 2))
+        assert [r.final for r in event.rounds] == [False] * rounds + [True]
+        # every round's games, as the tournament's lists hold them: exactly the tables
+        recorded = {r.number: sorted(t.game_id for t in r.tables) for r in event.rounds}
+        listed_all = await stub.ListGames(service_pb2.ListGamesRequest(
+            tournament=label, page_size=100), timeout=10)
+        assert sorted(g.game_id for g in listed_all.games) == sorted(
+            itertools.chain.from_iterable(recorded.values()))
+        outcomes: dict[str, list[int]] = {}
+        for number, game_ids in recorded.items():
+            listed = await stub.ListGames(service_pb2.ListGamesRequest(
+                tournament=label, round=number, page_size=100), timeout=10)
+            assert sorted(g.game_id for g in listed.games) == game_ids, number
+            for game in listed.games:
+                assert game.status == service_pb2.GAME_STATUS_FINISHED, game.game_id
+                outcomes[game.game_id] = list(game.outcome.ranking)
+        assert len(outcomes) == tables * rounds + 1
+
+    # independently: points per player from each game's own outcome, Swiss rounds only
+    points: dict[str, Fraction] = {p: Fraction(0) for p, _ in entrants}
+    met: set[frozenset[str]] = set()
+    for round_ in event.rounds[:rounds]:
+        for played in round_.tables:
+            ranking = outcomes[played.game_id]
+            size = len(played.players)
+            for place, seat in enumerate(ranking, start=1):
+                points[played.players[seat]] += Fraction(size - place, size - 1)
+            for a, b in itertools.combinations(played.players, 2):
+                pair = frozenset((a, b))
+                assert pair not in met, f"{a} and {b} met twice in the Swiss rounds"
+                met.add(pair)
+    final = event.rounds[rounds].tables[0]
+    finalists = [final.players[seat] for seat in outcomes[final.game_id]]
+    standings = [line.player_id for line in event.standings]
+    assert standings[:table] == finalists
+    assert min(points[p] for p in finalists) >= max(points[p] for p in standings[table:])
+    rest = [points[p] for p in standings[table:]]
+    assert rest == sorted(rest, reverse=True)
+    for line in event.standings:
+        assert Fraction(line.points) == points[line.player_id], line
+
+
+async def test_event_calls_refuse_what_they_must(start_service: ServiceFactory) -> None:
+    """Registration needs a player token and an open event; the allow-list, the cap, the
+    organiser's start and an unknown event get their reasons; a repeated create is the same."""
+    service = start_service(**FAST)
+    organiser = bearer(secrets.token_urlsafe(16))
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        (alice, alice_token), (bob, bob_token), (_carol, carol_token) = await players(stub, 3)
+        request = event_request("cup", entry=events_pb2.EventEntry(allow=[alice, bob], cap=1))
+        created = await stub.CreateEvent(request, metadata=organiser, timeout=10)
+        again = await stub.CreateEvent(request, metadata=organiser, timeout=10)
+        assert again.event == created.event == "cup" and again.version == created.version
+        refusals = [
+            (stub.CreateEvent(event_request("cup", rounds=3), metadata=organiser),
+             "REQUEST_ID_REUSED"),
+            (stub.CreateEvent(event_request("bad", rounds=0), metadata=organiser),
+             "MALFORMED_REQUEST"),
+            (stub.RegisterEvent(events_pb2.RegisterEventRequest(event="cup")),
+             "MISSING_CREDENTIALS"),
+            (stub.RegisterEvent(events_pb2.RegisterEventRequest(event="cup"),
+                                metadata=bearer(carol_token)), "NOT_ELIGIBLE"),
+            (stub.GetEvent(events_pb2.GetEventRequest(event="nope")), "TOURNAMENT_NOT_FOUND"),
+        ]
+        for call, reason in refusals:
+            with pytest.raises(grpc.aio.AioRpcError) as caught:
+                await call
+            assert error_info(caught.value).reason == reason
+        await stub.RegisterEvent(events_pb2.RegisterEventRequest(event="cup"),
+                                 metadata=bearer(alice_token), timeout=10)
+        with pytest.raises(grpc.aio.AioRpcError) as full:
+            await stub.RegisterEvent(events_pb2.RegisterEventRequest(event="cup"),
+                                     metadata=bearer(bob_token), timeout=10)
+        assert full.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert error_info(full.value).reason == "EVENT_FULL"
+        with pytest.raises(grpc.aio.AioRpcError) as not_owner:
+            await stub.StartEvent(events_pb2.StartEventRequest(event="cup"),
+                                  metadata=bearer("someone-else"), timeout=10)
+        assert error_info(not_owner.value).reason == "NOT_TOURNAMENT_OWNER"
+        with pytest.raises(grpc.aio.AioRpcError) as too_few:
+            await stub.StartEvent(events_pb2.StartEventRequest(event="cup"),
+                                  metadata=organiser, timeout=10)
+        assert error_info(too_few.value).reason == "SEATS_NOT_FILLED"
+        shown = await stub.GetEvent(events_pb2.GetEventRequest(event="cup"), timeout=10)
+        assert [p.player_id for p in shown.players] == [alice]
+        assert shown.status == events_pb2.EVENT_STATUS_REGISTRATION
