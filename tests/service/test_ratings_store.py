@@ -1,13 +1,18 @@
-"""Ratings in Redis (risk_service.ratings.store): defaults, one application per game, and the
-leaderboard's order, on a real Redis."""
+"""Ratings in Redis (risk_service.ratings.store and .service): defaults, one application per
+game, the leaderboard's order, and bot levels on a board of their own, on a real Redis."""
 
 from __future__ import annotations
 
 import pytest
 import redis.asyncio
 
+from risk_proto.risk.v1 import common_pb2, ratings_pb2
+from risk_service.operations.limits import Limits
+from risk_service.ratings import record
 from risk_service.ratings.model import DEFAULT_MU, DEFAULT_SIGMA, rate
+from risk_service.ratings.service import Ratings
 from risk_service.ratings.store import RatingStore, current_ratings
+from risk_service.store.keys import Keys
 
 pytestmark = pytest.mark.asyncio
 
@@ -47,3 +52,36 @@ async def test_a_game_applies_once_and_orders_the_board(
     # another season starts fresh and leaves this one as it was
     assert (await current_ratings(store, "classic", ["p-a"], season="s2"))["p-a"].games == 0
     assert await store.board("classic", "s2", 0, 10) == []
+
+
+async def _finished(client: redis.asyncio.Redis, game_id: str,
+                    seats: list[tuple[str, int]]) -> None:
+    """A game hash holding a rated result, as the commit that ended the game writes it."""
+    rated = ratings_pb2.RatedGame(
+        game_id=game_id, variant="classic", season="1", ended_ms=1000,
+        seats=[ratings_pb2.RatedGame.Seat(player_id=p, seat=s, rank=rank)
+               for s, (p, rank) in enumerate(seats)])
+    await client.hset(Keys().game(game_id), mapping={record.FIELD: record.pack(rated)})
+
+
+async def test_bot_levels_are_rated_on_a_board_of_their_own(
+        redis_client: redis.asyncio.Redis) -> None:
+    """A bot level's seat is rated as `bot:<level>` on the bots' board, never the players';
+    applying again changes nothing; two seats of one level rate the players but not the
+    level."""
+    ratings = Ratings(redis_client, Keys(), clock_ms=lambda: 10_000, limits=Limits())
+    await _finished(redis_client, "g1", [("p-a", 1), ("bot:planner", 2), ("p-b", 3)])
+    await ratings.intend("g1")
+    assert await ratings.apply("g1") == 3
+    assert await ratings.apply("g1") == 0
+    players = await ratings.get_leaderboard(ratings_pb2.GetLeaderboardRequest(
+        variant=common_pb2.VARIANT_CLASSIC))
+    assert [e.rating.player_id for e in players.entries] == ["p-a", "p-b"]
+    bots = await ratings.get_leaderboard(ratings_pb2.GetLeaderboardRequest(
+        variant=common_pb2.VARIANT_CLASSIC, bots=True, around_player="bot:planner"))
+    assert [(e.rank, e.rating.player_id) for e in bots.entries] == [(1, "bot:planner")]
+    assert not await redis_client.zcard(Keys().ratings_pending())
+    await _finished(redis_client, "g2", [("bot:greedy", 1), ("p-a", 2), ("bot:greedy", 3)])
+    assert await ratings.apply("g2") == 1
+    now = await current_ratings(redis_client, "classic", ["p-a", "bot:greedy"])
+    assert now["p-a"].games == 2 and now["bot:greedy"].games == 0
