@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
+import pytest
 import redis.asyncio as aioredis
 
 from risk_proto.risk.v1 import common_pb2, ratings_pb2, service_pb2, service_pb2_grpc
@@ -117,28 +118,35 @@ async def test_a_rated_game_rates_every_seat_once_by_its_ranking(stub: Stub) -> 
     assert [(await rating(stub, p)).rating.games for p in ids] == [1, 1, 1, 1]
 
 
+@pytest.mark.parametrize(("seat", "part", "applied"), [
+    (2, "ra", [1, 1, 0, 0]),  # half applied: seats 0 and 1 updated, seat 2 refused
+    (0, "rt", [0, 0, 0, 0]),  # before the change was computed: nothing applied, nothing frozen
+])
 async def test_ratings_are_applied_once_across_a_kill_of_the_ending_process(
-        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
-    """The process that ends a rated game is killed -9 with the result half applied (two
-    seats' ratings updated, the third seat's refused by Redis, the fourth not reached); the
-    restarted process's sweeper applies the rest: every seat counts the game once, with one
-    history entry, and the ratings are exactly the model's for the ranking."""
+        make_service: ServiceFactory, redis_client: aioredis.Redis, seat: int, part: str,
+        applied: list[int]) -> None:
+    """The process that ends a rated game is killed -9 right after the ending commit, its
+    ratings step stopped by Redis part way (one player's key made unusable: the step fails
+    there before writing anything of that player, as a process dying there would leave it):
+    with the result half applied, or before the change was even computed. The restarted
+    process's sweeper applies the rest: every seat counts the game once, with one history
+    entry, and the ratings are exactly the model's for the ranking."""
     service = make_service()
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         seated = await players(stub, 4)
         ids = [p for p, _t in seated]
-        # seat 2's "games applied" key made unusable: its update fails before writing
-        # anything, as a process dying there would leave it
-        blocker = KEYS.player(ids[2], "ra:classic:1")
-        await redis_client.set(blocker, b"not a sorted set")
+        blocker = KEYS.player(ids[seat], f"{part}:classic:1")
+        await redis_client.set(blocker, b"not what the script expects")
         game_id = await rated_game(stub, seated)
         ranking = await resign_in_order(stub, game_id, seated, [3, 2, 1])
         assert ranking == [0, 1, 2, 3]
         service.kill()
-    assert [(await _games(redis_client, p)) for p in ids] == [1, 1, 0, 0]
-    assert await redis_client.zscore(KEYS.ratings_pending(), game_id) is not None
     await redis_client.delete(blocker)
+    assert [(await _games(redis_client, p)) for p in ids] == applied
+    frozen = await redis_client.hexists(KEYS.game(game_id), "rr")
+    assert frozen == any(applied)
+    assert await redis_client.zscore(KEYS.ratings_pending(), game_id) is not None
     service.start()
     expected = rate([(DEFAULT_MU, DEFAULT_SIGMA)] * 4, [1, 2, 3, 4])
     async with grpc.aio.insecure_channel(service.target) as channel:
