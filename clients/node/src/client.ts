@@ -56,6 +56,7 @@ import type {
 } from "./gen/risk/v1/player_games_pb.js";
 import type { VariantDescription } from "./gen/risk/v1/variant_pb.js";
 import type { GetLeaderboardResponse, GetRatingResponse } from "./gen/risk/v1/ratings_pb.js";
+import { type MatchTicket, MatchStatus } from "./gen/risk/v1/matchmaking_pb.js";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:50051";
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -149,6 +150,21 @@ export interface InviteOptions {
   link?: boolean;
   /** How long it stays open (0: the service's default). */
   expiresInSeconds?: bigint;
+}
+
+/** What a match request asks for (docs/ratings.md, "Matchmaking"). */
+export interface MatchOptions {
+  /** Table sizes accepted (seats, bots included); empty: the variant's default. */
+  sizes?: number[];
+  clock?: MessageInitShape<typeof ClockOptionsSchema>;
+  rated?: boolean;
+  /** Bots may fill the table once the request has waited this long (0: never). */
+  allowBotsAfterSeconds?: number;
+  displayName?: string;
+  /** How long the request waits for a table, 10 to 3600 s (0: 10 minutes). */
+  expiresInSeconds?: bigint;
+  /** The idempotency key; a new one (UUID) when omitted. A resend after a lost reply uses it. */
+  requestId?: string;
 }
 
 export interface SubmitOptions {
@@ -641,6 +657,46 @@ export class RiskClient {
     const reply = await this.#resending(() =>
       this.#connection.rpc.listInvitations({ gameId }, this.#call()));
     return reply.invitations;
+  }
+
+  /**
+   * Ask to play (a player token): a ticket that waits in its pool (variant, clock, rated) until
+   * the service seats it at a table. One open request per player (another is ALREADY_QUEUED).
+   * Carries a request id and is resent with it after a lost reply: the same ticket comes back.
+   */
+  async requestMatch(variant: Variant, options: MatchOptions = {}): Promise<MatchTicket> {
+    const request = { variant, sizes: options.sizes ?? [], clock: options.clock,
+      rated: options.rated ?? false, allowBotsAfterSeconds: options.allowBotsAfterSeconds ?? 0,
+      displayName: options.displayName ?? "", expiresInSeconds: options.expiresInSeconds ?? 0n,
+      requestId: options.requestId ?? randomUUID() };
+    return this.#resending(() => this.#connection.rpc.requestMatch(request, this.#call()));
+  }
+
+  /** The ticket now: WAITING, MATCHING, MATCHED (gameId, seat), CANCELLED or EXPIRED. */
+  async getMatchTicket(ticketId: string): Promise<MatchTicket> {
+    return this.#resending(() => this.#connection.rpc.getMatchTicket({ ticketId }, this.#call()));
+  }
+
+  /** Take a waiting ticket out of its queue (MATCH_ALREADY_FORMED once it is seated). */
+  async cancelMatch(ticketId: string): Promise<MatchTicket> {
+    return this.#resending(() => this.#connection.rpc.cancelMatch({ ticketId }, this.#call()));
+  }
+
+  /**
+   * The ticket once it is MATCHED, CANCELLED or EXPIRED, polled every `pollMs`; throws after
+   * `timeoutMs`, leaving the ticket as it is.
+   */
+  async waitForMatch(ticketId: string, { pollMs = 1000, timeoutMs = Infinity } = {}
+  ): Promise<MatchTicket> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const ticket = await this.getMatchTicket(ticketId);
+      if (ticket.status !== MatchStatus.WAITING && ticket.status !== MatchStatus.MATCHING) {
+        return ticket;
+      }
+      if (Date.now() >= deadline) throw new Error(`match request ${ticketId} still waiting`);
+      await sleep(pollMs);
+    }
   }
 
   /** The whole export of a finished game: every page, merged. */

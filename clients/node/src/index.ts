@@ -7,6 +7,7 @@ export {
   type Decide,
   type InvitationRef,
   type InviteOptions,
+  type MatchOptions,
   DEFAULT_BASE_URL,
   isGameEnd,
   isOver,
@@ -29,6 +30,7 @@ export * from "./gen/risk/v1/errors_pb.js";
 export * from "./gen/risk/v1/game_pb.js";
 export * from "./gen/risk/v1/legacy_pb.js";
 export * from "./gen/risk/v1/lifecycle_pb.js";
+export * from "./gen/risk/v1/matchmaking_pb.js";
 export * from "./gen/risk/v1/players_pb.js";
 export * from "./gen/risk/v1/ratings_pb.js";
 export * from "./gen/risk/v1/player_games_pb.js";
