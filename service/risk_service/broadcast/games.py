@@ -16,6 +16,9 @@ unpadded base64url), so a stream resumed with it sends each game's events from t
 across a restart of the service nothing is missed or repeated. A game over whose last event
 the token already covers is not announced again.
 
+The stream announces its featured table as it changes (`FeaturedGame`, by the rule in
+broadcast.featured, measured on what the stream sent).
+
 Backpressure is the games' own: the merge holds at most `Limits.subscriber_buffer` messages;
 a client that reads slower than that lets a game's subscriber fall behind, which ends the
 stream with SUBSCRIBER_TOO_SLOW (resume with the last token), as a single game's stream
@@ -35,6 +38,7 @@ from typing import Any, cast
 
 from risk_proto.risk.v1 import broadcast_pb2, player_games_pb2, service_pb2
 from risk_rules import wire
+from risk_service.broadcast.featured import Featured, kind_of
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.feed import FeedHub, entries_after
 from risk_service.operations import records
@@ -78,6 +82,8 @@ class _Event:
     seq: int
     data: bytes  # the encoded StreamGamesResponse{event}; b"": a seq the spectator is not shown
     terminal: bool
+    kind: str = ""  # its case in its variant's oneof (the featured table's rule)
+    at_ms: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +116,8 @@ class Broadcasts:
         self.hub = hub
         self.limits = limits
         self.read_player_feed = player_feed  # PlayerFeed.read
-        self.events: OrderedDict[tuple[str, bytes], tuple[bytes, bool]] = OrderedDict()
+        self.events: OrderedDict[tuple[str, bytes], tuple[bytes, bool, str, int]] = \
+            OrderedDict()
 
     async def stream(self, request: broadcast_pb2.StreamGamesRequest, caller: Caller
                      ) -> AsyncIterator[bytes]:
@@ -183,9 +190,10 @@ class Broadcasts:
 
     # ---- one game's events, encoded once per process ---------------------------------------
 
-    def encoded(self, game_id: str, data: bytes) -> tuple[bytes, bool]:
-        """A spectator's StreamEventsResponse as a serialised StreamGamesResponse{event}, and
-        whether it is the game's last event (cached: every stream of the game shares it)."""
+    def encoded(self, game_id: str, data: bytes) -> tuple[bytes, bool, str, int]:
+        """A spectator's StreamEventsResponse as a serialised StreamGamesResponse{event},
+        whether it is the game's last event, its kind and its commit time (cached: every
+        stream of the game shares it)."""
         key = (game_id, data)
         found = self.events.get(key)
         if found is None:
@@ -193,7 +201,7 @@ class Broadcasts:
             _variant, decoded = wire.event_from_proto(event)
             found = (Response(event=broadcast_pb2.GameEventItem(
                 game_id=game_id, event=event)).SerializeToString(deterministic=True),
-                bool(decoded.terminal))
+                bool(decoded.terminal), kind_of(event), event.at_ms)
             self.events[key] = found
             while len(self.events) > EVENT_CACHE:
                 self.events.popitem(last=False)
@@ -256,8 +264,8 @@ class _Merge:
                 if not data:
                     await self.queue.put(_Event(game_id, seq, b"", False))
                     continue
-                encoded, terminal = self.b.encoded(game_id, data)
-                await self.queue.put(_Event(game_id, seq, encoded, terminal))
+                encoded, terminal, kind, at_ms = self.b.encoded(game_id, data)
+                await self.queue.put(_Event(game_id, seq, encoded, terminal, kind, at_ms))
                 if terminal:
                     break
         await self.queue.put(_Removed(game_id, "over"))
@@ -265,6 +273,7 @@ class _Merge:
     async def run(self, source: Callable[[_Merge], Awaitable[None]]
                   ) -> AsyncGenerator[bytes, None]:
         self._spawn(source(self), "broadcast:source")
+        featured = Featured(self.b.streams.clock_ms)
         try:
             while True:
                 item = await self.queue.get()
@@ -274,8 +283,10 @@ class _Merge:
                     if item.seq <= self.position.get(item.game_id, 0):
                         continue
                     self.position[item.game_id] = item.seq
-                    if item.data:
-                        yield item.data + self._token()
+                    if not item.data:
+                        continue
+                    yield item.data + self._token()
+                    featured.take(item.game_id, item.kind, item.at_ms)
                 elif isinstance(item, _Added):
                     yield Response(added=broadcast_pb2.GameAdded(
                         game_id=item.game_id, round=item.round), resume_token=encode_token(
@@ -285,6 +296,10 @@ class _Merge:
                         game_id=item.game_id, reason=item.reason),
                         resume_token=encode_token(self.position)).SerializeToString(
                         deterministic=True)
+                    featured.ended(item.game_id)
+                if (change := featured.choose()) is not None:
+                    yield Response(featured=change, resume_token=encode_token(
+                        self.position)).SerializeToString(deterministic=True)
         finally:
             tasks = list(self.tasks)
             for task in tasks:
