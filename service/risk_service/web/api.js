@@ -323,9 +323,9 @@ export const tokens = {
   },
 };
 
-// A readable sentence for an error, with what to do about it where there is something to do.
-// a refusal in the text table's words (text.js, docs/text.md), with the service's own detail
-// after it unless that detail reads like code (an enum-style name)
+// A readable sentence for an error, with what to do about it where there is something to do:
+// the text table's words for its reason (text.js, docs/text.md), with the service's own detail
+// after them unless that detail reads like code (an enum-style name).
 export function explain(error) {
   if (!(error instanceof ApiError)) return String(error?.message || error);
   if (!error.reason) return error.message;

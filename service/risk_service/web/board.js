@@ -6,8 +6,57 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 
-export const SEAT_COLOURS = ["#d33c3c", "#2f6fd6", "#2e9b4f", "#d69a1f", "#8a4fc9", "#1fa3a3"];
+// Owners in the Okabe-Ito palette (safe for the common kinds of colour blindness; yellow left
+// out, too faint on the light board), each seat also drawn as a shape of its own (circle,
+// square, diamond, triangle, hexagon, pentagon) so no one needs the colour to tell owners
+// apart. Regions' own tints are paled (`TINT`) so an owner never matches its region's colour.
+export const SEAT_COLOURS = ["#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9"];
 export const NEUTRAL_COLOUR = "#8c8c8c";
+const SHAPES = ["circle", "square", "diamond", "triangle", "hexagon", "pentagon"];
+const TINT = 0.3; // how much of a region's own colour shows through the board's background
+const PAPER = [0xf4, 0xf1, 0xea];
+
+// the seat's colour and shape: [colour, shape]; the neutral is a grey octagon
+export function seatLook(seat, players) {
+  if (seat >= players) return [NEUTRAL_COLOUR, "octagon"];
+  return [SEAT_COLOURS[seat % SEAT_COLOURS.length], SHAPES[seat % SHAPES.length]];
+}
+
+// an SVG path of `shape` centred on (x, y) with radius r
+export function shapePath(shape, x, y, r) {
+  const polygon = (sides, turn) => Array.from({ length: sides }, (_, i) => {
+    const a = turn + (2 * Math.PI * i) / sides;
+    return `${i ? "L" : "M"}${(x + r * Math.cos(a)).toFixed(2)},${(y + r * Math.sin(a)).toFixed(2)}`;
+  }).join("") + "Z";
+  switch (shape) {
+    case "square": return polygon(4, Math.PI / 4);
+    case "diamond": return polygon(4, 0);
+    case "triangle": return polygon(3, -Math.PI / 2);
+    case "hexagon": return polygon(6, 0);
+    case "pentagon": return polygon(5, -Math.PI / 2);
+    case "octagon": return polygon(8, Math.PI / 8);
+    default: return `M${x - r},${y}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0Z`;
+  }
+}
+
+// a small mark for a legend: the seat's shape in its colour
+export function seatMark(seat, players) {
+  const [colour, shape] = seatLook(seat, players);
+  const svg = node("svg", { class: "mark", viewBox: "0 0 16 16", width: "14", height: "14",
+    "aria-hidden": "true", "data-shape": shape });
+  node("path", { d: shapePath(shape, 8, 8, 6.5), fill: colour, stroke: "#1d1d1d",
+    "stroke-width": "1" }, svg);
+  return svg;
+}
+
+// a region's colour paled towards the board's background
+function paled(colour) {
+  const hex = /^#([0-9a-f]{6})$/i.exec(colour);
+  if (!hex) return colour;
+  const rgb = [0, 2, 4].map((i) => parseInt(hex[1].slice(i, i + 2), 16));
+  return "#" + rgb.map((c, i) => Math.round(PAPER[i] + (c - PAPER[i]) * TINT)
+    .toString(16).padStart(2, "0")).join("");
+}
 
 function node(name, attributes = {}, parent = null) {
   const element = document.createElementNS(SVG, name);
@@ -16,10 +65,15 @@ function node(name, attributes = {}, parent = null) {
   return element;
 }
 
-function short(name) {
-  const words = name.split(/[\s-]+/).filter(Boolean);
-  return words.length > 1 ? words.map((w) => w[0]).join("").slice(0, 3).toUpperCase()
-    : name.slice(0, 4);
+// a region's full name in at most two lines, split at the space nearest its middle
+function lines(name) {
+  if (name.length <= 10 || !name.includes(" ")) return [name];
+  const middle = name.length / 2;
+  let best = name.indexOf(" ");
+  for (let i = best; i >= 0; i = name.indexOf(" ", i + 1)) {
+    if (Math.abs(i - middle) < Math.abs(best - middle)) best = i;
+  }
+  return [name.slice(0, best), name.slice(best + 1)];
 }
 
 export class Board {
@@ -47,7 +101,7 @@ export class Board {
 
   groupColour(region) {
     const group = this.groups[region.group];
-    return region.colour || group?.colour || "#c9c2a8";
+    return paled(region.colour || group?.colour || "#c9c2a8");
   }
 
   draw() {
@@ -86,9 +140,7 @@ export class Board {
         ? node("polygon", { ...attributes,
           points: region.outline.map((p) => `${p.x ?? 0},${p.y ?? 0}`).join(" ") }, group)
         : node("circle", { ...attributes, cx: region.x, cy: region.y, r: region.radius }, group);
-      const piece = node("circle", {
-        class: "piece", cx: region.x, cy: region.y, r: Math.max(region.radius * 0.55, 6),
-      }, group);
+      const piece = node("path", { class: "piece" }, group);
       const size = Math.max(region.radius * 0.5, 7);
       const count = node("text", {
         class: "count", x: region.x, y: region.y + size * 0.35, "font-size": size,
@@ -97,11 +149,14 @@ export class Board {
         class: "label", x: region.x, y: region.y + region.radius + size * 0.9,
         "font-size": size * 0.8,
       }, group);
-      label.textContent = short(region.name);
+      const named = lines(region.name);
+      named.forEach((line, i) => {
+        node("tspan", { x: region.x, dy: i ? "1.05em" : "0" }, label).textContent = line;
+      });
       node("title", {}, group).textContent = region.name;
       group.addEventListener("click", () => this.onClick(region.id));
       group.addEventListener("keydown", (e) => { if (e.key === "Enter") this.onClick(region.id); });
-      this.shapes.set(region.id, { group, shape, piece, count });
+      this.shapes.set(region.id, { group, shape, piece, count, region });
     }
   }
 
@@ -109,9 +164,11 @@ export class Board {
   show(pieces, players) {
     for (const [id, parts] of this.shapes) {
       const at = pieces[id] || { owner: -1, count: 0 };
-      const colour = at.owner < 0 ? "none"
-        : at.owner >= players ? NEUTRAL_COLOUR : SEAT_COLOURS[at.owner % SEAT_COLOURS.length];
+      const [colour, look] = at.owner < 0 ? ["none", "circle"] : seatLook(at.owner, players);
+      const r = Math.max(parts.region.radius * 0.6, 6.5);
+      parts.piece.setAttribute("d", shapePath(look, parts.region.x, parts.region.y, r));
       parts.piece.setAttribute("fill", colour);
+      parts.group.dataset.shape = at.owner < 0 ? "" : look;
       parts.piece.style.display = at.owner < 0 && !at.count ? "none" : "";
       parts.count.textContent = at.count ? String(at.count) + (at.mark || "") : (at.mark || "");
       parts.group.dataset.owner = String(at.owner);

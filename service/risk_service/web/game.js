@@ -11,12 +11,13 @@
 
 import { ApiError, call, tokens } from "./api.js";
 import { connectionState, onLeave, routeNow, say, sayError, variants } from "./app.js";
-import { Board, NEUTRAL_COLOUR, SEAT_COLOURS } from "./board.js";
+import { Board, seatMark } from "./board.js";
 import { Feed } from "./feed.js";
 import { SeatSession } from "./session.js";
 import { el, statusWord } from "./dom.js";
 import * as V from "./variants.js";
 import { player, when } from "./player.js";
+import { PlayPanels } from "./panels.js";
 
 const LOG_LIMIT = 400; // entries kept on the page; the export has them all
 
@@ -98,6 +99,7 @@ class GameView {
 
   stop() {
     this.feed?.stop();
+    this.extras?.stop();
     clearInterval(this.probe);
     for (const session of this.sessions.values()) session.close();
   }
@@ -126,6 +128,7 @@ class GameView {
       side.append(this.windowBox);
     }
     side.append(el("section", {}, el("h2", {}, "Events"), this.log));
+    this.extras = new PlayPanels(this, side); // totals, dice, clocks, alert, resign (panels.js)
     this.main.replaceChildren(
       el("h1", {}, `${this.variant.title || this.name} · `, el("code", {}, this.gameId),
         this.mode === "watch" ? " · spectating" : ""),
@@ -168,10 +171,10 @@ class GameView {
         : null));
     this.seatLine.replaceChildren(...present(...(s.seats || []).map((seat, i) => el("span", {
       class: "seat" + (this.seats.has(i) ? " mine" : "") },
-    el("span", { class: "swatch", style: { background: SEAT_COLOURS[i % SEAT_COLOURS.length] } }),
+    seatMark(i, this.players()),
     this.seatName(i) + (this.seats.has(i) ? " (you)" : ""))),
-    this.players() === 2 && this.name === "classic" ? el("span", {}, el("span", {
-      class: "swatch", style: { background: NEUTRAL_COLOUR } }), "neutral") : null));
+    this.players() === 2 && this.name === "classic" ? el("span", {},
+      seatMark(this.players(), this.players()), "neutral") : null));
     this.board.layout(this.players());
     if (this.view) {
       this.board.show(V.pieces(this.name, this.view, this.board.regions.length, this.variant),
@@ -184,6 +187,7 @@ class GameView {
     this.showHand();
     this.showWindows();
     this.showVacation();
+    this.extras.update();
   }
 
   // A correspondence game with vacation days: the seat's days left, until when it is away,
@@ -411,6 +415,7 @@ class GameView {
   onEvent(event) {
     const seq = Number(event.seq || 0);
     const text = V.eventText(this.name, event, this.textNames());
+    this.extras.onEvent(event);
     this.log.prepend(el("li", { "data-seq": seq, value: seq }, text));
     while (this.log.children.length > LOG_LIMIT) this.log.lastChild.remove();
     this.main.dataset.lastSeq = String(seq);
