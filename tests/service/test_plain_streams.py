@@ -240,3 +240,37 @@ async def test_a_plain_json_post_to_a_stream_is_told_how_or_served(
                     f"{web.http_url}/risk.v1.RiskService/StreamEvents") as process:
         replies = await ndjson_until(process, last)
         assert [r.event.seq for r in replies] == list(range(1, last + 1))
+
+
+async def test_a_stream_ended_by_an_error_says_so_in_its_last_line(
+        web: ServiceProcess, stub: service_pb2_grpc.RiskServiceStub) -> None:
+    """A seat's stream whose token the host reissues ends after the reissue's event: over
+    NDJSON with a last line {"error": ...} naming CREDENTIALS_REVOKED, over SSE with an
+    `error` event carrying the same JSON; curl's output then ends."""
+    created = await stub.CreateGame(service_pb2.CreateGameRequest(
+        options=game_pb2.GameOptions(classic=classic_pb2.ClassicOptions(
+            players=2, setup=classic_pb2.CLASSIC_SETUP_MODE_RANDOM_DEAL, auto_place=True)),
+        issue_seat_tokens=True, seed=5))
+    game_id = created.game.game_id
+    last = await _last_seq(stub, game_id, dict(enumerate(created.seat_tokens)))
+    url = f"{web.http_url}/v1/games/{game_id}/events"
+    auth = f"Authorization: Bearer {created.seat_tokens[1]}"
+    async with curl("-H", auth, url) as ndjson, \
+            curl("-H", auth, "-H", "Accept: text/event-stream", url) as sse:
+        await ndjson_until(ndjson, last)
+        while (await sse_event(sse))[0].get("id") != str(last):
+            pass
+        await stub.ReissueSeatToken(service_pb2.ReissueSeatTokenRequest(
+            game_id=game_id, seat=1), metadata=(("authorization",
+                                                 f"Bearer {created.host_token}"),))
+        text = await line(ndjson)
+        while '"error"' not in text:
+            text = await line(ndjson)
+        assert reason_of(json.dumps(json.loads(text)["error"]).encode()) == (
+            "CREDENTIALS_REVOKED")
+        assert ndjson.stdout is not None
+        assert await asyncio.wait_for(ndjson.stdout.read(), READ_S) == b""  # ended
+        fields, _ = await sse_event(sse)
+        while fields.get("event") != "error":
+            fields, _ = await sse_event(sse)
+        assert reason_of(fields["data"].encode()) == "CREDENTIALS_REVOKED"
