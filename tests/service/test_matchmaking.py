@@ -272,3 +272,30 @@ async def test_a_process_killed_between_claim_and_creation(
             assert [g.game.game_id for g in mine.games] == [game_id]
         logs = doomed.logs() + other.logs()
         assert logs.count('"match_resumed"') >= 1 and logs.count('"match_created"') >= 1
+
+
+async def test_two_processes_seat_every_ticket_once(
+        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+    """Two processes run their matchmakers on one Redis every 10 ms while twelve players ask
+    for 3-tables through either: every ticket ends MATCHED in a game whose seats are exactly
+    its tickets' players, four games in all, each in Redis once."""
+    services = [make_service(RISK_MATCH_INTERVAL_MS="10") for _ in range(2)]
+    channels = [grpc.aio.insecure_channel(s.target) for s in services]
+    try:
+        stubs = [Stub(c) for c in channels]
+        players = [await new_player(stubs[0]) for _ in range(12)]
+        tickets = [await stubs[n % 2].RequestMatch(ask(sizes=[3]), metadata=bearer(token))
+                   for n, (_pid, token) in enumerate(players)]
+        done = [await until_status(stubs[n % 2], token, t.ticket_id, {MATCHED})
+                for n, ((_pid, token), t) in enumerate(zip(players, tickets, strict=True))]
+        by_game: dict[str, list[str]] = {}
+        for (pid, _token), ticket in zip(players, done, strict=True):
+            by_game.setdefault(ticket.game_id, []).append(pid)
+        assert len(by_game) == 4 and all(len(p) == 3 for p in by_game.values())
+        for game_id, pids in by_game.items():
+            game = (await stubs[0].GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+            assert sorted(s.player_id for s in game.seats) == sorted(pids)
+        assert await _games(redis_client) == sorted(f"risk:g:{{{g}}}" for g in by_game)
+    finally:
+        for channel in channels:
+            await channel.close()

@@ -309,7 +309,9 @@ class Matchmaking:
             plan = self._plan(table, [tickets[t] for t in table.tickets], now)
             if not await self.queue.claim(plan, pool, lease_end_ms=now + self.settings.lease_ms,
                                           now_ms=now):
-                continue  # a ticket left (cancelled, expired, another process seated it)
+                # a ticket left meanwhile (cancelled, expired, seated by another process)
+                log.info("match_claim_lost", pool=pool, tickets=list(table.tickets))
+                continue
             log.info("match_formed", game_id=plan.game_id, pool=pool, size=table.size,
                      bots=table.bots, tickets=list(table.tickets))
             if self.settings.create_delay_ms:
