@@ -16,6 +16,7 @@ from risk_proto.risk.v1 import (
     common_pb2,
     lifecycle_pb2,
     matchmaking_pb2,
+    ratings_pb2,
     service_pb2,
     tournament_pb2,
 )
@@ -299,3 +300,40 @@ async def test_two_processes_seat_every_ticket_once(
     finally:
         for channel in channels:
             await channel.close()
+
+
+async def test_a_rated_match_is_rated_and_the_next_request_carries_the_rating(
+        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+    """Three players ask for a rated 3-table: the game is rated; two resign, the third wins;
+    each has one rated game, the winner's mu the highest and above the default, the first out's
+    below it, and the winner's next request carries that mu as its rating (what the window
+    compares)."""
+    service = make_service(**FAST)
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        players = [await new_player(stub) for _ in range(3)]
+        tickets = [await stub.RequestMatch(ask(sizes=[3], rated=True), metadata=bearer(token))
+                   for _pid, token in players]
+        assert all(t.rated and t.rating == 25.0 for t in tickets)
+        done = [await until_status(stub, token, t.ticket_id, {MATCHED})
+                for (_pid, token), t in zip(players, tickets, strict=True)]
+        game_id = done[0].game_id
+        game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+        assert game.rated
+        by_seat = {t.seat: players[n] for n, t in enumerate(done)}
+        for seat in (0, 1):
+            await stub.Resign(service_pb2.ResignRequest(game_id=game_id),
+                              metadata=bearer(by_seat[seat][1]))
+        winner = by_seat[2][0]
+
+        async def rated_once() -> dict[str, ratings_pb2.Rating] | None:
+            got = {pid: (await stub.GetRating(ratings_pb2.GetRatingRequest(
+                player_id=pid, variant=CLASSIC))).rating for pid, _t in players}
+            return got if all(r.games == 1 for r in got.values()) else None
+        rated = await wait_for("every seat rated once", rated_once)
+        first_out = by_seat[0][0]  # resigned first: last place
+        assert rated[winner].mu == max(r.mu for r in rated.values()) > 25.0
+        assert rated[first_out].mu < 25.0
+        again = await stub.RequestMatch(ask(sizes=[3], rated=True),
+                                        metadata=bearer(by_seat[2][1]))
+        assert again.rating == rated[winner].mu
