@@ -36,7 +36,7 @@ async def test_sdk_and_cli_show_ratings_and_the_leaderboard(
     """A logged-in player and two SDK players finish a rated game (the logged-in one wins):
     the SDK reads each rating and the board in order; `risk rating` shows the winner's rating
     and the game in its history, `risk leaderboard` the three places, and `--around me` marks
-    the logged-in player."""
+    the logged-in player; `risk create --rated` makes a game whose summary says it is rated."""
     target = make_service().target
     home = tmp_path / "ada"
     out = risk(target, home, "login")
@@ -49,6 +49,7 @@ async def test_sdk_and_cli_show_ratings_and_the_leaderboard(
         options = game_pb2.GameOptions(classic=classic_pb2.ClassicOptions(players=3))
         game, _host_token = await host.create_game(options, seat_players=ids, rated=True,
                                                    seed=4)
+        assert game.rated, "a rated game's summary says so"
         for other in reversed(others):
             await client.with_token(other.token).resign(game.game_id)
         deadline = time.monotonic() + 30
@@ -72,3 +73,9 @@ async def test_sdk_and_cli_show_ratings_and_the_leaderboard(
     assert re.search(rf"^1\. {ids[0]} .*<-$", around, re.M), around
     nobody = risk(target, home, "leaderboard", "--around", "p-nobody", ok=False)
     assert "not on the players' leaderboard" in nobody
+    created = risk(target, home, "create", "--rated", "--players", "3")
+    assert "\nrated: its end updates every seat's player's rating" in created
+    new_game = re.search(r"^game (\S+)$", created, re.M)
+    assert new_game, created
+    async with RiskClient(target) as client:
+        assert (await client.get_game(new_game.group(1))).game.rated

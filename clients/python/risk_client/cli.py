@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--seed", type=int, help="fixed seed for a reproducible game")
     create.add_argument("--name", action="append", default=[], dest="names",
                         help="a seat's display name (repeat, in seat order)")
+    create.add_argument("--rated", action="store_true",
+                        help="a rated game: its end updates the players' ratings; its seats "
+                             "are taken by logged-in players only (docs/ratings.md)")
     player_parser.clock_options(create)
 
     join = sub.add_parser("join", parents=[common], help="take a seat; prints its token")

@@ -67,11 +67,13 @@ async def cmd_create(client: RiskClient, args: argparse.Namespace) -> int:
     clock = player_cli.clock_from_args(args)
     summary, host_token = await client.create_game(
         options_from_args(args), seed=args.seed, seat_names=args.names, clock=clock,
-        seat_players=args.seat_players,
+        seat_players=args.seat_players, rated=args.rated,
     )
     seats = len(summary.seats)
     _out(f"game {summary.game_id}")
     _out(f"host-token {host_token}")
+    if summary.rated:
+        _out("rated: its end updates every seat's player's rating (`risk rating`)")
     if clock is not None:
         _out(player_cli.clock_words(clock))
     bound = [(seat, player) for seat, player in enumerate(args.seat_players) if player]

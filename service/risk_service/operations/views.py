@@ -67,6 +67,7 @@ def summary(
         round=meta.round,
         bot_levels=meta.bot_levels,  # type: ignore[arg-type]
         seed_commitment=meta.seed_commitment,
+        rated=meta.rated,  # docs/ratings.md; unset (no bytes) in an unrated game
     )
     if reveal and meta.seed_nonce:  # the caller checked that the seed may be shown
         shown.seed_reveal.seed = state.seed

@@ -190,7 +190,7 @@ class Seat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., display_name: _Optional[str] = ..., taken: _Optional[bool] = ..., player_id: _Optional[str] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "variant", "status", "version", "last_seq", "rules_version", "seats", "decision", "outcome", "created_at_ms", "updated_at_ms", "clock", "deadline_ms", "bank_ms", "bot_seats", "spectator_delay_events", "spectator_delay_seconds", "tournament", "round", "bot_levels", "seed_commitment", "seed_reveal", "vacation_left_ms", "vacation_until_ms", "missed_turns", "spectators")
+    __slots__ = ("game_id", "variant", "status", "version", "last_seq", "rules_version", "seats", "decision", "outcome", "created_at_ms", "updated_at_ms", "clock", "deadline_ms", "bank_ms", "bot_seats", "spectator_delay_events", "spectator_delay_seconds", "tournament", "round", "bot_levels", "seed_commitment", "seed_reveal", "vacation_left_ms", "vacation_until_ms", "missed_turns", "spectators", "rated")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -217,6 +217,7 @@ class GameSummary(_message.Message):
     VACATION_UNTIL_MS_FIELD_NUMBER: _ClassVar[int]
     MISSED_TURNS_FIELD_NUMBER: _ClassVar[int]
     SPECTATORS_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     variant: _common_pb2.Variant
     status: GameStatus
@@ -243,7 +244,8 @@ class GameSummary(_message.Message):
     vacation_until_ms: _containers.RepeatedScalarFieldContainer[int]
     missed_turns: _containers.RepeatedScalarFieldContainer[int]
     spectators: int
-    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., last_seq: _Optional[int] = ..., rules_version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., decision: _Optional[_Union[_common_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., clock: _Optional[_Union[_lifecycle_pb2.ClockOptions, _Mapping]] = ..., deadline_ms: _Optional[int] = ..., bank_ms: _Optional[_Iterable[int]] = ..., bot_seats: _Optional[_Iterable[bool]] = ..., spectator_delay_events: _Optional[int] = ..., spectator_delay_seconds: _Optional[int] = ..., tournament: _Optional[str] = ..., round: _Optional[int] = ..., bot_levels: _Optional[_Iterable[_Union[_tournament_pb2.BotLevel, str]]] = ..., seed_commitment: _Optional[bytes] = ..., seed_reveal: _Optional[_Union[_tournament_pb2.SeedReveal, _Mapping]] = ..., vacation_left_ms: _Optional[_Iterable[int]] = ..., vacation_until_ms: _Optional[_Iterable[int]] = ..., missed_turns: _Optional[_Iterable[int]] = ..., spectators: _Optional[int] = ...) -> None: ...
+    rated: bool
+    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[_Union[_common_pb2.Variant, str]] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., last_seq: _Optional[int] = ..., rules_version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., decision: _Optional[_Union[_common_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., clock: _Optional[_Union[_lifecycle_pb2.ClockOptions, _Mapping]] = ..., deadline_ms: _Optional[int] = ..., bank_ms: _Optional[_Iterable[int]] = ..., bot_seats: _Optional[_Iterable[bool]] = ..., spectator_delay_events: _Optional[int] = ..., spectator_delay_seconds: _Optional[int] = ..., tournament: _Optional[str] = ..., round: _Optional[int] = ..., bot_levels: _Optional[_Iterable[_Union[_tournament_pb2.BotLevel, str]]] = ..., seed_commitment: _Optional[bytes] = ..., seed_reveal: _Optional[_Union[_tournament_pb2.SeedReveal, _Mapping]] = ..., vacation_left_ms: _Optional[_Iterable[int]] = ..., vacation_until_ms: _Optional[_Iterable[int]] = ..., missed_turns: _Optional[_Iterable[int]] = ..., spectators: _Optional[int] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
     __slots__ = ("options", "seed", "seat_names", "clock", "manual_start", "spectator_delay_events", "spectator_delay_seconds", "issue_seat_tokens", "seat_players", "rated")
