@@ -43,6 +43,7 @@ from risk_client.session import GameSession
 from risk_client.websocket import endpoint as websocket_endpoint
 from risk_client.websocket import session_call, stream_call
 from risk_proto.risk.v1 import (
+    broadcast_pb2,
     classic_pb2,
     common_pb2,
     game_pb2,
@@ -987,6 +988,58 @@ class RiskClient:
                 lambda reply: (reply.fact,), after_seq, resume=resume,
                 on_reconnect=on_reconnect):
             yield response
+
+    async def stream_games(
+        self,
+        *,
+        tournament: str = "",
+        tournament_round: int | None = None,
+        games: Sequence[str] = (),
+        player_id: str = "",
+        resume_token: str = "",
+        resume: bool = True,
+        on_reconnect: Callable[[RiskError, int], None] | None = None,
+    ) -> AsyncGenerator[broadcast_pb2.StreamGamesResponse, None]:
+        """Many games in one stream (StreamGames, docs/broadcasts.md): a `tournament` (and
+        `tournament_round`), a list of `games` or a `player_id`'s games, each event tagged with its
+        game, games added and removed live, the featured table's changes. After a lost
+        connection it reopens with the last message's resume token, as `stream_events`
+        resumes after its last seq: no game's event is missed or repeated (the games still
+        followed are announced `added` again)."""
+        request = broadcast_pb2.StreamGamesRequest()
+        if tournament:
+            request.tournament = tournament
+            if tournament_round is not None:
+                request.round = tournament_round
+        elif games:
+            request.games.game_ids.extend(games)
+        else:
+            request.player_id = player_id
+        token = resume_token
+        failures = 0
+        while True:
+            request.resume_token = token
+            call = self._connection.ready_stub().StreamGames(request,
+                                                             metadata=self._metadata())
+            opened = time.monotonic()
+            try:
+                async for response in call:
+                    token = response.resume_token or token
+                    failures = 0
+                    yield response
+                return
+            except grpc.aio.AioRpcError as exc:
+                error = from_rpc_error(exc)
+                if time.monotonic() - opened >= self.backoff.healthy_after:
+                    failures = 0
+                failures += 1
+                if not resume or not _resumable(error) or failures > self.backoff.attempts:
+                    raise error from None
+                if on_reconnect is not None:
+                    on_reconnect(error, failures)
+            finally:
+                call.cancel()
+            await asyncio.sleep(self.backoff.delay(failures))
 
     async def _resuming(
         self, method: str, request_after: Callable[[int], Message],
