@@ -21,6 +21,10 @@ seats resign from the worst performance up, so the game's own final ranking is t
 the correlation is read off GetLeaderboard after N games each (the whole path: the ending
 commit, the result frozen and applied per player, the sorted set).
 
+With `--board N`, the memory of one leaderboard of N players on a fresh redis-server (its sorted
+set and its entries' hash, Redis' MEMORY USAGE) and the time of its reads (top 50, a rank, a
+page around a player), instead of the above.
+
 Spearman's rho is Pearson's correlation of the ranks (statistics.correlation over ranks with
 ties averaged: the standard library's `method="ranked"` arrives only in Python 3.12).
 """
@@ -34,7 +38,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -43,6 +47,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import grpc  # noqa: E402
+import redis.asyncio as aioredis  # noqa: E402
 import trueskill  # type: ignore[import-untyped]  # noqa: E402 - the package ships no types
 from openskill.models import BradleyTerryPart, ThurstoneMostellerFull  # noqa: E402
 
@@ -57,6 +62,8 @@ from risk_proto.risk.v1 import (  # noqa: E402
     service_pb2_grpc,
 )
 from risk_service.ratings import model as service_model  # noqa: E402
+from risk_service.ratings.store import RatingStore  # noqa: E402
+from risk_testing.redis_server import RedisServer  # noqa: E402
 
 Table = list[int]  # player indexes, in finishing order (best first)
 
@@ -266,6 +273,50 @@ async def through_service(players: int, checkpoints: Sequence[int], seed: int
     return out
 
 
+async def board_memory(players: int) -> None:
+    """One board of `players` entries written as the service writes them (RatingStore.place),
+    its memory and the time of its reads."""
+    import tempfile  # noqa: PLC0415 - only this mode needs it
+
+    rng = random.Random(1)
+    server = RedisServer(Path(tempfile.mkdtemp(prefix="risk-bench-")), appendfsync="everysec")
+    server.start()
+    try:
+        client = aioredis.Redis.from_url(server.url)
+        store = RatingStore(client)
+        started = time.monotonic()
+        batch = []
+        for n in range(players):
+            rating = service_model.Rating(f"p-{rng.getrandbits(96):024x}", rng.gauss(25, 3),
+                                          rng.uniform(1, 8), rng.randint(1, 300),
+                                          1_796_508_198_547, rng.randint(1, 300))
+            batch.append(store.place("classic", "1", rating))
+            if len(batch) == 32 or n == players - 1:
+                await asyncio.gather(*batch)
+                batch = []
+        wrote = time.monotonic() - started
+        keys = [store.keys.leaderboard("classic", "1", "players", part) for part in "ze"]
+        sizes = [int(await client.memory_usage(key, samples=0) or 0) for key in keys]
+        middle = (await store.board("classic", "1", players // 2, 1))[0].rating.player_id
+        reads: dict[str, Callable[[], Awaitable[object]]] = {
+            "top 50": lambda: store.board("classic", "1", 0, 50),
+            "a rank": lambda: store.rank("classic", "1", middle),
+            "50 around": lambda: store.board("classic", "1", players // 2 - 25, 50)}
+        timed: dict[str, float] = {}
+        for name, read in reads.items():
+            began = time.perf_counter()
+            for _ in range(200):
+                await read()
+            timed[name] = (time.perf_counter() - began) / 200 * 1e3
+        print(f"one board of {players:,} players: sorted set {sizes[0] / 1e6:.1f} MB, entries "
+              f"{sizes[1] / 1e6:.1f} MB, {sum(sizes) / players:.0f} bytes a player; written in "
+              f"{wrote:.1f} s (32 at a time); reads over loopback, mean of 200: " + ", ".join(
+                  f"{name} {ms:.2f} ms" for name, ms in timed.items()))
+        await client.aclose()
+    finally:
+        server.stop()
+
+
 def schedule_sizes(args: argparse.Namespace, luck: str) -> list[Table]:
     """The tables of the first seed (their count, for the per-table figure)."""
     rng = random.Random(0)
@@ -281,7 +332,11 @@ def main() -> None:
     parser.add_argument("--games", default="5,10,20,40")
     parser.add_argument("--service", action="store_true")
     parser.add_argument("--noise", default="normal,gumbel")
+    parser.add_argument("--board", type=int, default=0, metavar="N")
     args = parser.parse_args()
+    if args.board:
+        asyncio.run(board_memory(args.board))
+        return
     checkpoints = [int(g) for g in args.games.split(",")]
     for luck in args.noise.split(","):
         spent: dict[str, float] = {}
