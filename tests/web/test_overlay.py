@@ -2,8 +2,9 @@
 tournament game of each variant, played a while by its seats through gRPC, the page shows the
 seats by name with what they hold, the last moves in the text table's words, the last battle's
 dice and the event's standings from its results feed, and follows the game live; it resumes
-after the service restarts. Its screenshots are docs/web/overlay-<variant>.png, rewritten only
-with RISK_UPDATE_SCREENSHOTS=1 (otherwise the test checks they are there, compares no pixel)."""
+after the service restarts; opened for an event, it follows the event's featured table. Its
+screenshots are docs/web/overlay-<variant>.png, rewritten only with RISK_UPDATE_SCREENSHOTS=1
+(otherwise the test checks they are there, compares no pixel)."""
 
 from __future__ import annotations
 
@@ -188,3 +189,31 @@ async def test_overlay_resumes_after_a_restart_and_takes_a_transparent_backgroun
     assert int(await page.get_attribute("#overlay", "data-reconnects") or 0) >= 1
     await eventually(lambda: page.locator("#connection").is_hidden(), 15,
                      "the reconnecting badge to go")
+
+
+async def test_overlay_of_an_event_follows_its_featured_table(pages: Pages, stub: Stub) -> None:
+    """`#event=CUP` shows the game StreamGames features for the cup (the one with battles),
+    and moves to the other game when the featured one ends (its seats resign), with that
+    game's players on screen."""
+    options, _seed = fast_options("classic")
+    players = options.classic.players
+    created = await stub.CreateRound(tournament_pb2.CreateRoundRequest(
+        request_id="featured", tournament="feature-cup", round=1, options=options,
+        games=[tournament_pb2.RoundTable(seats=[tournament_pb2.RoundSeat(player=label)
+                                                for label in names[:players]])
+               for names in (PLAYING, RESIGNING)]))
+    first, second = created.games
+    assert await _play(stub, "classic", first.game_id, list(first.seat_tokens), 400)
+    page = await pages.open("/app/overlay.html#event=feature-cup", width=1920, height=1080)
+    await page.wait_for_selector(f"#overlay[data-game='{first.game_id}']", timeout=20_000)
+    await page.wait_for_selector("#players li.player .stats .stat")
+    assert await _readable(page, "#players li.player .name .who") == PLAYING[:players]
+
+    assert await _play(stub, "classic", second.game_id, list(second.seat_tokens), 400)
+    for seat in range(players - 1, 0, -1):  # the featured game ends: the other takes the table
+        await stub.Resign(service_pb2.ResignRequest(game_id=first.game_id, seat=seat),
+                          metadata=bearer(first.seat_tokens[seat]))
+    await page.wait_for_selector(f"#overlay[data-game='{second.game_id}']", timeout=20_000)
+    await _caught_up(page, stub, second.game_id)
+    assert await _readable(page, "#players li.player .name .who") == RESIGNING[:players]
+    await _readable(page, "#moves li")
