@@ -8,7 +8,8 @@ subscribers (`FeedHub.on_watch`), and publishes that count into one small hash p
 `<count>:<until ms>`. A change is published `DEBOUNCE_S` after it (a burst of joins is one
 write), and every count still held is published again every `ttl/3`, so a process that died
 stops counting within `TTL_MS`. A summary (GetGame, ListGames) reads the hash and sums the
-fields that are still current: one HGETALL per game, pipelined for a page; nothing is
+fields that are still current: one HGETALL per game, pipelined for a page, and reused by
+the process's summaries for `READ_MS` (a game polled by many clients); nothing is
 counted per spectator in Redis, and an idle spectator costs Redis nothing until the next
 refresh, which is one write per game per process every 10 s.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, cast
 
@@ -32,6 +34,8 @@ log = structlog.get_logger("broadcast")
 
 TTL_MS = 30_000  # a published count stands this long unless published again
 DEBOUNCE_S = 0.2  # a change is published this long after it, with those that follow it
+READ_MS = 1000  # a count read is reused by this process's summaries for this long
+READ_CACHE = 4096  # games whose count read is kept
 
 
 def spectators_key(keys: Keys, game_id: str) -> str:
@@ -63,6 +67,9 @@ class SpectatorCounts:
         self.local: dict[str, int] = {}  # game -> spectators streaming it here
         self.changed: set[str] = set()  # games whose count is not published yet
         self._wake: asyncio.Event | None = None
+        # counts read lately: game -> (count, read at ms); a game polled by many clients is
+        # read from Redis once a READ_MS
+        self.read: OrderedDict[str, tuple[int, int]] = OrderedDict()
         self._task: asyncio.Task[None] | None = None
 
     def watch(self, game_id: str, delta: int) -> None:
@@ -118,15 +125,21 @@ class SpectatorCounts:
             await pipe.execute()
 
     async def counts(self, game_ids: list[str]) -> list[int]:
-        """Each game's spectators across the processes, as last published."""
-        if not game_ids:
-            return []
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for game_id in game_ids:
-                pipe.hgetall(spectators_key(self.keys, game_id))
-            found = cast(list[dict[bytes, bytes]], await pipe.execute())
+        """Each game's spectators across the processes, as last published (read at most
+        READ_MS ago)."""
         now = self.clock_ms()
-        return [current(fields, now) for fields in found]
+        wanted = [g for g in game_ids if now - self.read.get(g, (0, -READ_MS))[1] >= READ_MS]
+        if wanted:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for game_id in wanted:
+                    pipe.hgetall(spectators_key(self.keys, game_id))
+                found = cast(list[dict[bytes, bytes]], await pipe.execute())
+            for game_id, fields in zip(wanted, found, strict=True):
+                self.read[game_id] = (current(fields, now), now)
+                self.read.move_to_end(game_id)
+            while len(self.read) > READ_CACHE:
+                self.read.popitem(last=False)
+        return [self.read[g][0] if g in self.read else 0 for g in game_ids]
 
     def counted(self, operation: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
         """GetGame or ListGames with each summary's `spectators` filled in."""
