@@ -88,7 +88,8 @@ async def test_demo_plays_a_three_game_campaign_and_show_reports_it(
 
     unknown = risk(service, "campaign", "show", "0" * 22)
     assert unknown.returncode == 1 and unknown.stdout == ""
-    assert unknown.stderr.startswith("error: NOT_FOUND/CAMPAIGN_NOT_FOUND: ")
+    assert unknown.stderr.startswith(
+        "error: There is no such campaign (NOT_FOUND/CAMPAIGN_NOT_FOUND: ")
     too_long = risk(service, "campaign", "demo", "--games", "16")
     assert too_long.returncode == 2 and "a campaign has 1 to 15 games" in too_long.stderr
 

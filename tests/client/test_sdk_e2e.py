@@ -320,7 +320,7 @@ def test_cli_create_join_legal_submit_show(service: ServiceProcess) -> None:
 
     refused = risk(service, "submit", game_id, *words, token=tokens[1 - mover])
     assert refused.returncode == 1
-    assert "error: FAILED_PRECONDITION/NOT_YOUR_TURN" in refused.stderr
+    assert "error: It is not your turn (FAILED_PRECONDITION/NOT_YOUR_TURN" in refused.stderr
 
     done = risk(service, "submit", game_id, *words, token=tokens[mover])
     assert done.returncode == 0, done.stderr

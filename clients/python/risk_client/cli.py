@@ -286,12 +286,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the SDK, gRPC and the engines, imported only now that a command runs
     from risk_client.cli_commands import FileMistake, run  # noqa: PLC0415
     from risk_client.errors import RiskError  # noqa: PLC0415
+    from risk_client.text import error_text  # noqa: PLC0415
 
     try:
         return asyncio.run(run(args))
     except RiskError as exc:
         hint = f"; {_TOKEN_HINT}" if exc.reason == "MISSING_CREDENTIALS" else ""
-        print(f"error: {exc}{hint}", file=sys.stderr)
+        # the text table's sentence for the reason, then the status and reason for scripts
+        said = f"{error_text(exc.reason)} ({exc})" if exc.reason else str(exc)
+        print(f"error: {said}{hint}", file=sys.stderr)
         return 1
     except (ValueError, FileMistake, credentials.CredentialsMistake) as exc:
         print(f"risk {args.command}: {exc}", file=sys.stderr)
