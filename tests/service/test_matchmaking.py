@@ -10,8 +10,10 @@ import time
 from collections.abc import Callable
 
 import grpc
+import pytest
 import redis.asyncio as aioredis
 
+from risk_client import RiskClient
 from risk_proto.risk.v1 import (
     common_pb2,
     lifecycle_pb2,
@@ -337,3 +339,25 @@ async def test_a_rated_match_is_rated_and_the_next_request_carries_the_rating(
         again = await stub.RequestMatch(ask(sizes=[3], rated=True),
                                         metadata=bearer(by_seat[2][1]))
         assert again.rating == rated[winner].mu
+
+
+async def test_the_sdk_requests_waits_and_cancels(
+        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+    """risk_client's request_match (resent with its request id: the same ticket),
+    wait_for_match (MATCHED, the game and seat; TimeoutError for a ticket still waiting) and
+    cancel_match (CANCELLED)."""
+    service = make_service(**FAST)
+    async with RiskClient(service.target) as client:
+        tokens = [(await client.issue_player_token()).token for _ in range(4)]
+        players = [client.with_token(token) for token in tokens]
+        first = await players[0].request_match(CLASSIC, [3], request_id="same")
+        assert (await players[0].request_match(CLASSIC, [3], request_id="same")).ticket_id == \
+            first.ticket_id
+        others = [await p.request_match(CLASSIC, [3]) for p in players[1:3]]
+        done = [await p.wait_for_match(t.ticket_id, poll_s=0.05, timeout_s=30)
+                for p, t in zip(players, [first, *others], strict=False)]
+        assert {t.status for t in done} == {MATCHED} and len({t.game_id for t in done}) == 1
+        late = await players[3].request_match(CLASSIC, [4])
+        with pytest.raises(TimeoutError):  # nobody else asks for a 4-table
+            await players[3].wait_for_match(late.ticket_id, poll_s=0.05, timeout_s=0.2)
+        assert (await players[3].cancel_match(late.ticket_id)).status == CANCELLED
