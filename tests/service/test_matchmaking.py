@@ -136,8 +136,9 @@ async def test_four_players_are_seated_told_and_play(
 
 async def test_cancel_retry_and_one_open_request_per_player(
         make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
-    """A player with a waiting request: the same request id again returns it; another request
-    (another variant's queue too) is ALREADY_QUEUED naming it; cancelled, it is CANCELLED (and
+    """A player with a waiting request: the same request id again returns it (with other
+    terms, REQUEST_ID_REUSED); another request (another variant's queue too) is ALREADY_QUEUED
+    naming it; cancelled, it is CANCELLED (and
     again, unchanged) and the player may ask anew; another player neither sees nor cancels
     it."""
     service = make_service(**FAST)
@@ -147,6 +148,10 @@ async def test_cancel_retry_and_one_open_request_per_player(
         first = await stub.RequestMatch(ask(request_id="a1"), metadata=bearer(ann_t))
         again = await stub.RequestMatch(ask(request_id="a1"), metadata=bearer(ann_t))
         assert again.ticket_id == first.ticket_id and again.status == WAITING
+        reused = await refused(stub.RequestMatch(ask(request_id="a1", sizes=[3, 4]),
+                                                 metadata=bearer(ann_t)),
+                               grpc.StatusCode.INVALID_ARGUMENT, "REQUEST_ID_REUSED")
+        assert error_info(reused).metadata["ticket_id"] == first.ticket_id
         for other in (ask(request_id="a2"), ask(variant=common_pb2.VARIANT_STRIKE, sizes=[3])):
             error = await refused(stub.RequestMatch(other, metadata=bearer(ann_t)),
                                   grpc.StatusCode.FAILED_PRECONDITION, "ALREADY_QUEUED")

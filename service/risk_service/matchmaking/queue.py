@@ -218,9 +218,14 @@ class MatchQueue:
                 pipe.hmget(self.ticket_key(_text(ticket)), "s", "b")
             rows = await pipe.execute()
         out = []
+        gone = []
         for (ticket, since), (status, body) in zip(entries, rows, strict=True):
-            if status is not None and int(status) == WAITING and body:
+            if status is None:  # its hash expired (no matchmaker ran for an hour past it)
+                gone.append(ticket)
+            elif int(status) == WAITING and body:
                 out.append((_text(ticket), int(since), cast(bytes, body)))
+        if gone:
+            await self.redis.zrem(self.queue_key(pool), *gone)
         return out
 
     async def claim(self, plan: matchmaking_pb2.MatchPlan, pool: str, *, lease_end_ms: int,

@@ -105,6 +105,14 @@ def default_size(variant: str) -> int:
     return seat_counts(variant)[0]
 
 
+def _asked(ticket: matchmaking_pb2.MatchTicket) -> bytes:
+    """What a request asked for, to tell a retry from another request under the same id."""
+    return matchmaking_pb2.MatchTicket(
+        variant=ticket.variant, sizes=ticket.sizes, clock=ticket.clock, rated=ticket.rated,
+        allow_bots_after_seconds=ticket.allow_bots_after_seconds,
+        display_name=ticket.display_name).SerializeToString(deterministic=True)
+
+
 def pool_of(variant: str, clock: lifecycle_pb2.ClockOptions, rated: bool) -> str:
     """The pool a request waits in: its variant, rated flag and clock (a digest of it)."""
     clock_id = hashlib.sha256(clock.SerializeToString(deterministic=True)).hexdigest()[:16]
@@ -153,7 +161,13 @@ class Matchmaking:
             return ticket
         open_ticket, open_request = split_open(held)
         if request.request_id and open_request == request.request_id:
-            return await self._ticket(open_ticket, player)  # a retry of the open request
+            held_ticket = await self._ticket(open_ticket, player)  # a retry of the open request
+            if _asked(held_ticket) != _asked(ticket):
+                raise ServiceError(Code.INVALID_ARGUMENT, ServiceReason.REQUEST_ID_REUSED,
+                                   f"request_id {request.request_id!r} was used for another "
+                                   f"match request ({open_ticket})",
+                                   {"ticket_id": open_ticket})
+            return held_ticket
         raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.ALREADY_QUEUED,
                            f"player {player!r} has a match request open already "
                            f"({open_ticket}); cancel it (CancelMatch) to ask for another",
