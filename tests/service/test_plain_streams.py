@@ -19,7 +19,15 @@ import grpc
 import pytest
 from google.protobuf import json_format
 
-from risk_proto.risk.v1 import classic_pb2, game_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import (
+    classic_pb2,
+    game_pb2,
+    player_games_pb2,
+    players_pb2,
+    service_pb2,
+    service_pb2_grpc,
+    tournament_pb2,
+)
 from risk_testing.harness import ServiceFactory, ServiceProcess
 from tests.web.driver import move_by_grpc
 
@@ -274,3 +282,32 @@ async def test_a_stream_ended_by_an_error_says_so_in_its_last_line(
         while fields.get("event") != "error":
             fields, _ = await sse_event(sse)
         assert reason_of(fields["data"].encode()) == "CREDENTIALS_REVOKED"
+
+
+async def test_the_results_and_player_streams_as_ndjson(
+        web: ServiceProcess, stub: service_pb2_grpc.RiskServiceStub) -> None:
+    """`/v1/tournaments/{t}/results` gives a round's facts as JSON lines, numbered from 1;
+    `/v1/me/events` needs a player token (401 MISSING_CREDENTIALS without one) and with one
+    gives the player's facts (their game started)."""
+    await stub.CreateRound(tournament_pb2.CreateRoundRequest(
+        request_id="r1", tournament="cup", round=1, options=game_pb2.GameOptions(
+            classic=classic_pb2.ClassicOptions(players=2)),
+        games=[tournament_pb2.RoundTable(seats=[tournament_pb2.RoundSeat(player="a"),
+                                                tournament_pb2.RoundSeat(player="b")])]))
+    async with curl(f"{web.http_url}/v1/tournaments/cup/results") as process:
+        facts = [json_format.Parse(await line(process), tournament_pb2.StreamResultsResponse())
+                 for _ in range(2)]
+    assert [(f.fact.seq, f.fact.WhichOneof("kind")) for f in facts] == [
+        (1, "created"), (2, "started")]
+    status, _, body = request(web, "GET", "/v1/me/events")
+    assert (status, reason_of(body)) == (401, "MISSING_CREDENTIALS")
+    issued = await stub.IssuePlayerToken(players_pb2.IssuePlayerTokenRequest())
+    await stub.CreateGame(service_pb2.CreateGameRequest(
+        options=game_pb2.GameOptions(classic=classic_pb2.ClassicOptions(
+            players=2, setup=classic_pb2.CLASSIC_SETUP_MODE_RANDOM_DEAL, auto_place=True)),
+        issue_seat_tokens=True, seat_players=[issued.player_id, ""]))
+    async with curl("-H", f"Authorization: Bearer {issued.token}",
+                    f"{web.http_url}/v1/me/events") as process:
+        first = json_format.Parse(await line(process),
+                                  player_games_pb2.StreamPlayerEventsResponse())
+    assert (first.event.seq, first.event.player_id) == (1, issued.player_id)
