@@ -19,6 +19,7 @@ from risk_proto.risk.v1 import (
     broadcast_pb2,
     classic_pb2,
     game_pb2,
+    players_pb2,
     service_pb2,
     service_pb2_grpc,
     tournament_pb2,
@@ -184,3 +185,31 @@ async def test_a_list_keeps_each_games_delay_and_retires_an_ended_game_over_sse(
         assert seen[delayed] == list(range(1, moved - 2))
         assert seen[plain] == list(range(1, plain_last + 1))
         assert removed == [(plain, "over")]
+
+
+async def test_a_players_games_with_one_seated_live(
+        make_service: ServiceFactory, redis_client: object) -> None:
+    """Following a player: their game in play is added at once; a game they are seated in
+    after the stream opened joins it live, and its events follow."""
+    service = make_service()
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        player = (await stub.IssuePlayerToken(players_pb2.IssuePlayerTokenRequest())).player_id
+
+        async def seated() -> tuple[str, dict[int, str]]:
+            created = await stub.CreateGame(service_pb2.CreateGameRequest(
+                options=OPTIONS, issue_seat_tokens=True, seat_players=[player, ""]))
+            return created.game.game_id, dict(enumerate(created.seat_tokens))
+
+        first, _ = await seated()
+        reader = Reader()
+        call = stub.StreamGames(broadcast_pb2.StreamGamesRequest(player_id=player))
+        stream = aiter(call)
+        await reader.until(stream, {first: await _last(stub, first)})
+        later, tokens = await seated()
+        await move_by_grpc(stub, later, tokens)
+        await reader.until(stream, {later: await _last(stub, later)})
+        call.cancel()
+        last = await _last(stub, later)
+    assert [game_id for game_id, _ in reader.added] == [first, later]
+    assert reader.seqs[later] == list(range(1, last + 1))
