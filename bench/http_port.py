@@ -5,6 +5,9 @@ in one run (issue 17, Measured; issue 33: server CPU per call per transport, bef
     python bench/http_port.py [--quick] [--clients 16] [--seconds 8] [--subscribers 50]
                               [--burst 300]
     python bench/http_port.py --base REV [--rounds 3] ...   # this checkout ÷ commit REV
+    python bench/http_port.py --base REV --interleave [--rounds 5] [--seconds 4] ...
+    python bench/http_port.py --base REV --only connect-proto --sections submit \
+                              --profile DIR                # py-spy, one transport, both sides
 
 Starts its own redis-server (AOF on, `appendfsync everysec`) and one `python -m risk_service`
 process serving both ports (RISK_HTTP_LISTEN on a free port), then, for each transport —
@@ -41,14 +44,34 @@ clients, plans and seeds are this checkout's for both sides, so only the service
 Printed per round and as medians over the rounds: the server's CPU per SubmitAction (per
 move, on a WebSocket Session) and per delivered StreamEvents message, per transport, new ÷
 base, with the load averages.
+
+`--interleave` (with `--base`) starts both services at once, each on its own redis-server,
+and runs each transport's SubmitAction phase on one then the other, the order swapped each
+pair, `--rounds` pairs per transport (no delivery runs): a change in the shared machine's
+load between two sides' runs (minutes apart without it) falls on both alike, and new ÷ base
+is printed per pair and as the ratio of the medians.
+
+`--only KIND[,KIND]` measures those transports alone (gRPC still drives the delivery runs),
+`--sections submit` leaves out the delivery runs. `--profile DIR` runs py-spy (not a
+dependency: `pip install --target /tmp/pyspy py-spy`, found on PATH or as /tmp/pyspy/bin/py-spy)
+on the service during each measured SubmitAction phase, keeps its raw samples in DIR, and
+prints, per transport, the functions' self time per call (samples ÷ rate ÷ calls: the
+service's Python thread, its idle waits left out), with `--base` new against base, largest
+difference first. py-spy slows the service: the CPU figures of a profiled run are not the
+ones to record.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
+import contextlib
+import json
 import math
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -56,6 +79,7 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -193,28 +217,32 @@ class Figures:
     p99_ms: float = math.nan
     cpu_us: float = math.nan  # service CPU per call or per delivered message
     notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0  # the measured phase's wall time
 
     def line(self, unit: str) -> str:
         return (f"{self.name:<22} {self.rate:>8.0f} {unit}/s, p50 {self.p50_ms:7.2f} ms, "
                 f"p99 {self.p99_ms:7.2f} ms, server CPU {self.cpu_us:6.0f} µs per {unit}")
 
 
-def rotated(round_: int) -> list[str]:
+def rotated(round_: int, kinds: tuple[str, ...] = TRANSPORTS) -> list[str]:
     """The transports in the order of one round: each round starts with the next one, so a
     drift of the machine's load over the run does not favour one transport."""
-    shift = round_ % len(TRANSPORTS)
-    return [*TRANSPORTS[shift:], *TRANSPORTS[:shift]]
+    shift = round_ % len(kinds)
+    return [*kinds[shift:], *kinds[:shift]]
 
 
-def ratios(section: str, unit: str, rounds: list[dict[str, Figures]]) -> None:
+def ratios(section: str, unit: str, rounds: list[dict[str, Figures]],
+           kinds: tuple[str, ...] = TRANSPORTS) -> None:
     """Per transport: the median over rounds of each figure, and of its ratio to gRPC's in
     the same round (the rounds' own ratios are listed, to show the spread)."""
-    for kind in TRANSPORTS:
+    for kind in kinds:
         runs = [r[kind] for r in rounds]
         median = Figures(f"{kind} (median)", *(statistics.median(getattr(f, name) for f in runs)
                                               for name in ("rate", "p50_ms", "p99_ms", "cpu_us")))
         say(median.line(unit))
-    for kind in TRANSPORTS[1:]:
+    if "grpc" not in kinds:
+        return
+    for kind in kinds[1:]:
         parts = []
         for name, label in (("rate", "throughput"), ("p99_ms", "p99"),
                             ("cpu_us", "server CPU per message")):
@@ -275,6 +303,7 @@ async def submit_phase(transport: Transport, slots: list[Slot], seconds: float, 
         return figures
     latencies.sort()
     figures.rate = len(latencies) / wall
+    figures.seconds = wall
     figures.p50_ms = percentile(latencies, 50) * 1e3
     figures.p99_ms = percentile(latencies, 99) * 1e3
     figures.cpu_us = cpu / max(1, len(latencies)) * 1e6
@@ -293,11 +322,9 @@ def plan_for(options: game_pb2.GameOptions, seed: int, length: int) -> Plan:
     return _PLANS[key]
 
 
-async def submits(args: argparse.Namespace, transports: dict[str, Transport], pid: int,
-                  meter: CpuMeter, first_round: int = 0) -> list[dict[str, Figures]]:
-    say(f"\n== 1. SubmitAction, {args.clients} in flight ({args.clients} classic games of "
-        f"{PLAYERS} seats), {args.seconds:g} s per phase, {args.rounds} round(s)")
-    grpc_stub = transports["grpc"].stub
+async def make_slots(args: argparse.Namespace, grpc_stub: Any) -> list[Slot]:
+    """The calls in flight: each a run of games created now (over gRPC, not measured), their
+    actions planned by the engine from their seeds."""
     options = create_request(players=PLAYERS).options
     slots = []
     t0 = time.monotonic()
@@ -313,22 +340,143 @@ async def submits(args: argparse.Namespace, transports: dict[str, Transport], pi
     planned = sum(len(g.plan) for slot in slots for g in slot.games)
     say(f"setup: {seed - args.seed} games, {planned} actions planned "
         f"by the engine from the games' seeds ({time.monotonic() - t0:.1f} s, not measured)")
-    for kind in TRANSPORTS:  # warm each transport's connections and code paths
+    return slots
+
+
+async def submits(args: argparse.Namespace, transports: dict[str, Transport], pid: int,
+                  meter: CpuMeter, first_round: int = 0) -> list[dict[str, Figures]]:
+    say(f"\n== 1. SubmitAction, {args.clients} in flight ({args.clients} classic games of "
+        f"{PLAYERS} seats), {args.seconds:g} s per phase, {args.rounds} round(s)")
+    slots = await make_slots(args, transports["grpc"].stub)
+    for kind in args.only:  # warm each transport's connections and code paths
         await submit_phase(transports[kind], slots, args.warmup, pid, record=False)
     rounds: list[dict[str, Figures]] = []
     for round_ in range(first_round, first_round + args.rounds):
         measured: dict[str, Figures] = {}
-        for kind in rotated(round_):
+        for kind in rotated(round_, args.only):
+            spy = start_profile(args, pid, kind, round_)
             meter.start()
             figures = await submit_phase(transports[kind], slots, args.seconds, pid)
             meter.stop()
+            end_profile(spy, figures)
             say(f"round {round_ + 1}: " + figures.line("call") + f" | {meter.line()}")
             for note in sorted(set(figures.notes))[:3]:
                 say(f"  ! {note}")
             measured[kind] = figures
         rounds.append(measured)
-    ratios("SubmitAction", "call", rounds)
+    ratios("SubmitAction", "call", rounds, args.only)
     return rounds
+
+
+# ---- py-spy during the SubmitAction phases (--profile) --------------------------------------
+
+
+def _py_spy() -> str:
+    found = shutil.which("py-spy") or ("/tmp/pyspy/bin/py-spy"
+                                       if Path("/tmp/pyspy/bin/py-spy").exists() else None)
+    if found is None:
+        raise SystemExit("--profile needs py-spy: pip install --target /tmp/pyspy py-spy")
+    return found
+
+
+PROFILE_HZ = 250
+
+
+def start_profile(args: argparse.Namespace, pid: int, kind: str, round_: int
+                  ) -> tuple[subprocess.Popen[bytes], Path] | None:
+    """py-spy on the service for one phase (`--profile`), its raw samples in DIR."""
+    if not args.profile:
+        return None
+    args.profile.mkdir(parents=True, exist_ok=True)
+    raw = args.profile / f"{args.side}-{kind}-r{round_ + 1}.txt"
+    spy = subprocess.Popen([_py_spy(), "record", "-p", str(pid), "-d", str(int(args.seconds)),
+                            "-r", str(PROFILE_HZ), "--nonblocking", "-f", "raw",
+                            "-o", str(raw)], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    return spy, raw
+
+
+def end_profile(spy: tuple[subprocess.Popen[bytes], Path] | None, figures: Figures) -> None:
+    """The phase's calls beside its samples: what makes them per call."""
+    if spy is None:
+        return
+    process, raw = spy
+    process.wait(timeout=60)
+    calls = round(figures.rate * figures.seconds)
+    raw.with_suffix(".json").write_text(json.dumps({"calls": calls, "hz": PROFILE_HZ}))
+
+
+# where a frame's file lies: a site-packages, the checkout's (or the worktree's) service, rules
+# and messages, the standard library
+_PREFIX = re.compile(
+    r"\((?:.*/(?:site-packages|service|rules|proto/python|lib/python3\.\d+)/)?")
+
+
+def _function(frame: str) -> str:
+    """"fn (…/site-packages/pkg/mod.py:12)" -> "fn (pkg/mod.py)": the same function in the
+    base's worktree and this checkout, its lines merged."""
+    frame = re.sub(r":\d+\)$", ")", frame)
+    return _PREFIX.sub("(", frame, count=1)
+
+
+def self_us_per_call(raw: Path) -> tuple[collections.Counter[str], int]:
+    """Each function's self time per call (µs) in one profiled phase, and the samples."""
+    meta = json.loads(raw.with_suffix(".json").read_text())
+    own: collections.Counter[str] = collections.Counter()
+    total = 0
+    for line in raw.read_text().splitlines():
+        if not line.strip():
+            continue
+        stack, count = line.rsplit(" ", 1)
+        own[_function(stack.split(";")[-1])] += int(count)
+        total += int(count)
+    scale = 1e6 / meta["hz"] / max(1, meta["calls"])
+    return collections.Counter({f: n * scale for f, n in own.items()}), total
+
+
+def _by_module(per_function: collections.Counter[str]) -> collections.Counter[str]:
+    """Self time summed per module ("risk_service/server/calls.py"; "<string>" and frames
+    without a file as they are)."""
+    out: collections.Counter[str] = collections.Counter()
+    for function, us in per_function.items():
+        out[function.rpartition(" (")[2].rstrip(")") or function] += us
+    return out
+
+
+def profile_report(directory: Path, kinds: tuple[str, ...], top: int = 25) -> None:
+    """Per transport: self time per call, summed over its rounds' phases; new ÷ base's
+    functions with the largest difference first (without a base: the largest)."""
+    for kind in kinds:
+        sides: dict[str, collections.Counter[str]] = {}
+        for side in ("new", "base"):
+            files = sorted(directory.glob(f"{side}-{kind}-r*.txt"))
+            if not files:
+                continue
+            summed: collections.Counter[str] = collections.Counter()
+            for raw in files:
+                summed.update(self_us_per_call(raw)[0])
+            sides[side] = collections.Counter({f: v / len(files) for f, v in summed.items()})
+        if not sides:
+            continue
+        new, base = sides.get("new", collections.Counter()), sides.get("base")
+        say(f"\n== py-spy, {kind}: Python self time per call (µs), "
+            f"new {sum(new.values()):.1f}" + (f", base {sum(base.values()):.1f}"
+                                              if base is not None else ""))
+        if base is None:
+            for function, us in new.most_common(top):
+                say(f"  {us:7.2f}  {function[:150]}")
+            continue
+        say("  by module (self time per call, µs): new - base (new, base)")
+        new_mod, base_mod = _by_module(new), _by_module(base)
+        for module in sorted(set(new_mod) | set(base_mod),
+                             key=lambda m: -abs(new_mod[m] - base_mod[m]))[:top]:
+            say(f"  {new_mod[module] - base_mod[module]:+7.2f} (new {new_mod[module]:6.2f}, "
+                f"base {base_mod[module]:6.2f})  {module}")
+        say("  by function: new - base (new, base)")
+        names = set(new) | set(base)
+        for function in sorted(names, key=lambda f: -abs(new[f] - base[f]))[:top]:
+            say(f"  {new[function] - base[function]:+7.2f} (new {new[function]:6.2f}, "
+                f"base {base[function]:6.2f})  {function[:140]}")
 
 
 # ---- 2. StreamEvents delivery ----------------------------------------------------------------
@@ -412,7 +560,7 @@ async def deliveries(args: argparse.Namespace, transports: dict[str, Transport],
     seed = args.seed + 100_000
     for round_ in range(first_round, first_round + args.rounds):
         measured: dict[str, Figures] = {}
-        for kind in rotated(round_):
+        for kind in rotated(round_, args.only):
             figures = await delivery(args, transports[kind], transports["grpc"], seed, pid)
             seed += 1
             say(f"round {round_ + 1}: " + figures.line("message"))
@@ -420,7 +568,7 @@ async def deliveries(args: argparse.Namespace, transports: dict[str, Transport],
                 say(f"  {note}")
             measured[kind] = figures
         rounds.append(measured)
-    ratios("StreamEvents", "message", rounds)
+    ratios("StreamEvents", "message", rounds, args.only)
     return rounds
 
 
@@ -449,13 +597,29 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="the service's RISK_LOG_LEVEL (info: one log line per RPC)")
     parser.add_argument("--base", help="also run commit BASE's service, alternating with this "
                                        "checkout's each round, and print new ÷ base")
+    parser.add_argument("--only", default=",".join(TRANSPORTS),
+                        help="the transports measured, comma-separated (default: all)")
+    parser.add_argument("--sections", default="submit,deliver",
+                        help="submit, deliver or both (default)")
+    parser.add_argument("--interleave", action="store_true",
+                        help="with --base: both services at once, SubmitAction phases of "
+                             "each in turn (--rounds pairs per transport; no delivery runs)")
+    parser.add_argument("--profile", type=Path,
+                        help="py-spy during each SubmitAction phase; raw samples kept here")
     args = parser.parse_args(argv)
+    args.only = tuple(kind for kind in TRANSPORTS if kind in args.only.split(","))
+    args.sections = tuple(args.sections.split(","))
+    args.side = "new"
+    if not args.only or not set(args.sections) <= {"submit", "deliver"}:
+        parser.error("--only names transports of " + ", ".join(TRANSPORTS)
+                     + "; --sections submit and/or deliver")
     args.seconds = args.seconds or (3.0 if args.quick else 8.0)
     args.subscribers = args.subscribers or (20 if args.quick else 50)
     args.burst = args.burst or (100 if args.quick else 300)
     args.rounds = args.rounds or (1 if args.quick else 3)
-    runs = 1 if args.base else args.rounds  # with --base: one round per service started
-    total_s = len(TRANSPORTS) * (runs * args.seconds + args.warmup)
+    # with --base: one round per service started (interleaved: every round on one service)
+    runs = args.rounds if args.interleave else 1 if args.base else args.rounds
+    total_s = len(args.only) * (runs * args.seconds + args.warmup)
     args.plan = args.plan or math.ceil(3000 * total_s / args.clients) + 50
     return args
 
@@ -469,8 +633,12 @@ async def run(args: argparse.Namespace, target: str, http_url: str,
     transports = {kind: Transport(kind, target, http_url) for kind in TRANSPORTS}
     meter = CpuMeter({**pids, "client": [os.getpid()]})
     try:
-        return {"submit": await submits(args, transports, pid, meter, first_round),
-                "deliver": await deliveries(args, transports, pid, first_round)}
+        sections: Sections = {}
+        if "submit" in args.sections:
+            sections["submit"] = await submits(args, transports, pid, meter, first_round)
+        if "deliver" in args.sections:
+            sections["deliver"] = await deliveries(args, transports, pid, first_round)
+        return sections
     finally:
         for transport in transports.values():
             await transport.close()
@@ -506,16 +674,21 @@ def against_base(args: argparse.Namespace) -> None:
         order = ("new", "base") if i % 2 == 0 else ("base", "new")
         for side in order:
             say(f"\n-- round {i + 1}, {side}: {load_line()}")
+            args.side = side
             results[side].append(serve_and_run(args, i, roots[side], side))
         for section, label, _unit in SECTIONS:
+            if section not in args.sections:
+                continue
             new, old = results["new"][-1][section][0], results["base"][-1][section][0]
             say(f"round {i + 1} ({', '.join(order)}), {label}, new ÷ base: " + "; ".join(
                 f"{kind} {new[kind].cpu_us:.0f}/{old[kind].cpu_us:.0f} µs = "
-                f"{new[kind].cpu_us / old[kind].cpu_us:.3f}" for kind in TRANSPORTS))
+                f"{new[kind].cpu_us / old[kind].cpu_us:.3f}" for kind in args.only))
     say(f"\n== medians of {rounds} round(s), new {head} ÷ base {base}; {load_line()}")
     for section, label, unit in SECTIONS:
+        if section not in args.sections:
+            continue
         say(f"{label}:")
-        for kind in TRANSPORTS:
+        for kind in args.only:
             new_us = [r[section][0][kind].cpu_us for r in results["new"]]
             old_us = [r[section][0][kind].cpu_us for r in results["base"]]
             each = [n / o for n, o in zip(new_us, old_us, strict=True)]
@@ -525,13 +698,90 @@ def against_base(args: argparse.Namespace) -> None:
                 f"{', '.join(f'{v:.3f}' for v in each)})")
 
 
+def interleaved(args: argparse.Namespace) -> None:
+    """`--base REV --interleave`: both services up at once, each on its own redis-server;
+    per transport, one SubmitAction phase of each in turn, the order swapped each time, so a
+    change of the machine's load falls on both sides alike. New ÷ base per pair, and of
+    the medians."""
+    head = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    base = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", args.base],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    roots = {"new": ROOT, "base": worktree(args.base, "http-port-base")}
+    say(f"new: {head} (this checkout); base: {base} ({roots['base']}); interleaved, "
+        f"{args.rounds} pair(s) of {args.seconds:g} s phases per transport")
+    with contextlib.ExitStack() as stacks:
+        ends = {}
+        for side in ("new", "base"):
+            http_port = free_port()
+            st = stacks.enter_context(stack({**vars(args), "side": side}, args.log_level,
+                                            RISK_HTTP_LISTEN=f"127.0.0.1:{http_port}",
+                                            PYTHONPATH=python_path(roots[side])))
+            ends[side] = (st.service.target, f"http://127.0.0.1:{http_port}", st.service_pid)
+        results = asyncio.run(_interleaved(args, ends))
+    say(f"\n== medians of {args.rounds} pair(s), new {head} ÷ base {base}; {load_line()}")
+    say("server CPU per SubmitAction (websocket: per Session move):")
+    for kind in args.only:
+        new_us = [f.cpu_us for f in results["new"][kind]]
+        old_us = [f.cpu_us for f in results["base"][kind]]
+        each = [n / o for n, o in zip(new_us, old_us, strict=True)]
+        say(f"  {kind:<14} new {statistics.median(new_us):6.0f} µs | base "
+            f"{statistics.median(old_us):6.0f} µs per call | new ÷ base "
+            f"{statistics.median(new_us) / statistics.median(old_us):.3f}, median of pairs "
+            f"{statistics.median(each):.3f} (pairs: {', '.join(f'{v:.3f}' for v in each)})")
+
+
+async def _interleaved(args: argparse.Namespace, ends: dict[str, tuple[str, str, int]]
+                       ) -> dict[str, dict[str, list[Figures]]]:
+    transports = {side: {kind: Transport(kind, target, url) for kind in TRANSPORTS}
+                  for side, (target, url, _pid) in ends.items()}
+    try:
+        slots = {}
+        for side in ends:
+            say(f"{side}:")
+            slots[side] = await make_slots(args, transports[side]["grpc"].stub)
+        for kind in args.only:  # warm each transport's connections and code paths
+            for side, (_target, _url, pid) in ends.items():
+                await submit_phase(transports[side][kind], slots[side], args.warmup, pid,
+                                   record=False)
+        results: dict[str, dict[str, list[Figures]]] = {
+            side: {kind: [] for kind in args.only} for side in ends}
+        for round_ in range(args.rounds):
+            for i, kind in enumerate(rotated(round_, args.only)):
+                order = ("new", "base") if (round_ + i) % 2 == 0 else ("base", "new")
+                line = []
+                for side in order:
+                    pid = ends[side][2]
+                    args.side = side
+                    spy = start_profile(args, pid, kind, round_)
+                    figures = await submit_phase(transports[side][kind], slots[side],
+                                                 args.seconds, pid)
+                    end_profile(spy, figures)
+                    for note in sorted(set(figures.notes))[:3]:
+                        say(f"  ! {side} {kind}: {note}")
+                    results[side][kind].append(figures)
+                    line.append(f"{side} {figures.cpu_us:.0f} µs ({figures.rate:.0f}/s)")
+                new, old = results["new"][kind][-1], results["base"][kind][-1]
+                say(f"pair {round_ + 1}, {kind:<14} {', '.join(line)}: new ÷ base "
+                    f"{new.cpu_us / old.cpu_us:.3f} | {load_line()}")
+        return results
+    finally:
+        for by_kind in transports.values():
+            for transport in by_kind.values():
+                await transport.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     say(f"start: {load_line()}")
-    if args.base:
+    if args.base and args.interleave:
+        interleaved(args)
+    elif args.base:
         against_base(args)
     else:
         serve_and_run(args)
+    if args.profile:
+        profile_report(args.profile, args.only)
     say(f"end: {load_line()}")
     return 0
 

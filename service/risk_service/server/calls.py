@@ -177,6 +177,10 @@ class Admission:
         self.creation = creation or RateLimiter(0, 1)
         self.streams = streams or StreamCounter(0)
         self.verified_tokens = VerifiedTokens()
+        # whether any limit tells callers apart (else nothing is recorded about them): asked
+        # twice per call, and the limits are fixed once built
+        self.tracks_callers = (self.rate.rate > 0 or self.streams.per_caller > 0
+                               or self.replay.rate > 0)
 
     def verified(self, digest: bytes) -> None:
         """A token that matched a credential (Ledger): a caller of its own from now on."""
@@ -188,11 +192,6 @@ class Admission:
         RATE_LIMITED over it). The caller is decided now, not at admission: a token the call
         itself proved a credential already counts as its own caller."""
         self.replay.admit(caller_key(caller.digest, caller.peer, self.verified_tokens), steps)
-
-    @property
-    def tracks_callers(self) -> bool:
-        """Whether any limit tells callers apart (else nothing is recorded about them)."""
-        return self.rate.rate > 0 or self.streams.per_caller > 0 or self.replay.rate > 0
 
     def admit(self, caller: Caller, *, creation: bool = False) -> None:
         """Rate-limit the caller (by verified token, else by address), and a creation by its

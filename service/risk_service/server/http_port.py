@@ -36,8 +36,9 @@ many requests are still queued); closes a connection that has not delivered a wh
 RISK_HTTP_REQUEST_TIMEOUT_MS of being ready for one (a new connection that sends nothing,
 half-sent headers, a half-sent body, a stream's body that never ends) or whose unsent
 responses have not drained within it; and refuses connections past RISK_HTTP_MAX_CONNECTIONS.
-`RequestGuard` refuses a request of more than RISK_HTTP_MAX_HEADERS fields (431), and tells
-the guard when a request has been read and when its response is done. The connections are
+`RequestGuard` refuses a request of more than RISK_HTTP_MAX_HEADERS fields (431); when a
+request has been read whole and when its response is done, the guard hears from httptools'
+and uvicorn's own callbacks. The connections are
 counted in a `Tally` of the port's own (the guards, and the WebSockets, which count
 themselves), not read off uvicorn's state.
 """
@@ -446,13 +447,13 @@ class Cors:
         cors = self.allowed(origin)
 
         held: list[MutableMapping[str, Any]] = []  # an error reply, until its body is whole
-        connect_stream = False  # a Connect stream's reply: its last message may be an error
+        started: Any = ()  # the reply's headers (a Connect stream's ends with its error)
 
         async def respond(message: MutableMapping[str, Any]) -> None:
-            nonlocal status, connect_stream
+            nonlocal status, started
             if message["type"] == "http.response.start":
                 status = message["status"]
-                connect_stream = _connect_stream(message.get("headers", ()))
+                started = message.get("headers", ())
                 if cors:
                     message["headers"] = [
                         *message.get("headers", ()),
@@ -479,9 +480,8 @@ class Cors:
                 await send(start)
                 await send({"type": "http.response.body", "body": body, "more_body": False})
                 return
-            elif (connect_stream and call.error is not None
-                  and message["type"] == "http.response.body"
-                  and not message.get("more_body", False)):
+            elif (call.error is not None and message["type"] == "http.response.body"
+                  and not message.get("more_body", False) and _connect_stream(started)):
                 # the stream's end-of-stream message: its error with the readable detail
                 message["body"] = end_of_stream(message.get("body", b""), call.error)
             await send(message)
@@ -542,9 +542,6 @@ class HttpLimits:
         return max(1, soft // 2) if soft != resource.RLIM_INFINITY else 1 << 20
 
 
-# the guard of the connection whose bytes are being handed to uvicorn: the request task
-# uvicorn creates then inherits it, so `RequestGuard` finds its connection's guard
-_GUARD: ContextVar[ConnectionGuard | None] = ContextVar("http_connection", default=None)
 _TOO_MANY_CONNECTIONS = (b"HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n"
                          b"Content-Length: 0\r\n\r\n")
 _HEAD_TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n"
@@ -588,8 +585,8 @@ class Tally:
 
 class _HttpTools(HttpToolsProtocol):
     """uvicorn's httptools protocol telling its guard what the parser saw: a head begun, a
-    head complete, a response written (httptools' parser callbacks and uvicorn's response
-    callback, each passed on first)."""
+    head complete, a request read whole, a response written (httptools' parser callbacks and
+    uvicorn's response callback, each passed on first)."""
 
     def __init__(self, guard: ConnectionGuard, **state: Any) -> None:
         super().__init__(**state)
@@ -604,6 +601,10 @@ class _HttpTools(HttpToolsProtocol):
         self.guard.head_open = False
         super().on_headers_complete()
         self.guard.requested()
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self.guard.whole()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -622,20 +623,25 @@ class ConnectionGuard(asyncio.Protocol):
     are still waiting).
 
     A deadline runs whenever the connection owes the server something: from its start or the
-    end of a response until the next request has been read whole (`expect_request`,
-    `received`), and while its unsent responses are over the transport's high-water mark. A
-    connection past it is closed (and logged), as the gRPC port closes one that does not
-    finish its handshake or answer its pings. The guard stands between the transport and
-    uvicorn's protocol, forwarding every asyncio.Protocol event; an upgrade to WebSocket hands
-    the transport to server.websocket, which keeps its own deadline and counts itself in the
+    end of a response until the next request has been read whole (`expect_request`; `whole`,
+    from httptools' message-complete callback: a request pipelined behind one unanswered and
+    read whole already is not owed once that one is answered), and while its unsent responses
+    are over the transport's high-water mark. A connection past it is closed (and logged), as
+    the gRPC port closes one that does not finish its handshake or answer its pings. The
+    request deadline is a time (`due`), checked by one timer per connection that re-arms
+    itself for the time then due: a request moves a number instead of making and cancelling
+    an asyncio timer (bench/RESULTS.md, "Server CPU per call per transport, closing the
+    gap"). The guard stands between the transport and uvicorn's protocol, forwarding every
+    asyncio.Protocol event; an upgrade to WebSocket hands the transport to server.websocket,
+    which keeps its own deadline and counts itself in the
     tally, and the guard lets go of it.
 
     uvicorn builds it as it builds any protocol class given as its `http` setting (with
     keywords: its config, its server state, its app state), and it builds uvicorn's httptools
     protocol (`_HttpTools`) with them as they came."""
 
-    __slots__ = ("deadline", "head_bytes", "head_open", "inner", "limits", "paused", "peer",
-                 "stalled", "tally", "transport", "unanswered")
+    __slots__ = ("deadline", "due", "early", "head_bytes", "head_open", "inner", "limits",
+                 "paused", "peer", "stalled", "tally", "transport", "unanswered", "waiting")
 
     def __init__(self, limits: HttpLimits, tally: Tally, cap: int, *, config: uvicorn.Config,
                  server_state: Any, app_state: dict[str, Any],
@@ -645,13 +651,16 @@ class ConnectionGuard(asyncio.Protocol):
         self.head_open = False  # between a request's first byte and its blank line
         self.head_bytes = 0  # the open head's bytes past the read it began in
         self.unanswered = 0  # requests whose head is read and whose response is not written
+        self.waiting = 0  # requests read whole whose response is not written
+        self.early = 0  # requests answered before they were read whole (their rest discarded)
         self.paused = False  # reading paused here (pipelined requests waiting)
         self.inner: _HttpTools | None = None
         if len(tally) < cap:
             self.inner = _HttpTools(self, config=config, server_state=server_state,
                                     app_state=app_state, _loop=_loop)
         self.transport: asyncio.Transport | None = None
-        self.deadline: asyncio.TimerHandle | None = None
+        self.deadline: asyncio.TimerHandle | None = None  # checks `due` when it fires
+        self.due: float | None = None  # loop time by which the owed request must be whole
         self.stalled: asyncio.TimerHandle | None = None
         self.peer = "unknown"
 
@@ -671,11 +680,7 @@ class ConnectionGuard(asyncio.Protocol):
         if inner is None or transport is None:
             return
         continued = self.head_open  # a head begun in an earlier read: all of this one is head
-        token = _GUARD.set(self)
-        try:
-            inner.data_received(data)
-        finally:
-            _GUARD.reset(token)
+        inner.data_received(data)
         if transport.get_protocol() is not self:  # upgraded: the WebSocket's now
             # an upgraded connection's protocol never hears connection_lost, where uvicorn
             # breaks the cycle between it and its parser: broken here, nothing waits for the
@@ -719,13 +724,29 @@ class ConnectionGuard(asyncio.Protocol):
             self.paused = True
             self.transport.pause_reading()
 
+    def whole(self) -> None:
+        """A request has been read whole: the connection owes nothing now (unless it is the
+        rest of one answered already: what follows it is owed still)."""
+        if self.early:
+            self.early -= 1
+            return
+        self.waiting += 1
+        self.received()
+
     def answered(self) -> None:
-        """A response has been written whole: reading resumes once at most one request is
-        left, and stays paused otherwise (uvicorn's protocol has just resumed it)."""
+        """A response has been written whole: the next request is owed, unless it has been
+        read whole already (pipelined). Reading resumes once at most one request is left, and
+        stays paused otherwise (uvicorn's protocol has just resumed it)."""
         self.unanswered = max(0, self.unanswered - 1)
+        if self.waiting:
+            self.waiting -= 1
+        else:
+            self.early += 1  # answered before its end came: that end pays nothing
         transport, inner = self.transport, self.inner
         if transport is None or inner is None or transport.is_closing():
             return
+        if not self.waiting:
+            self.expect_request()
         if self.unanswered > 1:
             self.paused = True
             transport.pause_reading()
@@ -736,16 +757,32 @@ class ConnectionGuard(asyncio.Protocol):
 
     def expect_request(self) -> None:
         """The connection owes a request: it has until the deadline to deliver it whole."""
-        self.received()
-        if self.inner is not None:
-            self.deadline = asyncio.get_running_loop().call_later(
-                self.limits.request_timeout_s, self._late, "request_timeout")
+        if self.inner is None:
+            self.due = None
+            return
+        loop = asyncio.get_running_loop()
+        self.due = due = loop.time() + self.limits.request_timeout_s
+        if self.deadline is None:
+            self.deadline = loop.call_at(due, self._check_due)
 
     def received(self) -> None:
-        """The request has been read whole (or the connection is gone)."""
-        if self.deadline is not None:
-            self.deadline.cancel()
-            self.deadline = None
+        """The request has been read whole (or the connection is gone): nothing is owed (the
+        timer, when it fires, finds nothing due)."""
+        self.due = None
+
+    def _check_due(self) -> None:
+        """The deadline's timer: the connection is late if the owed request is still owed at
+        the time it was due by; a request owed since then has its own time."""
+        self.deadline = None
+        due = self.due
+        if due is None:
+            return
+        loop = asyncio.get_running_loop()
+        if loop.time() < due:
+            self.deadline = loop.call_at(due, self._check_due)
+            return
+        self.due = None
+        self._late("request_timeout")
 
     def _head_too_large(self, transport: asyncio.Transport) -> None:
         log.info("rpc", code="INVALID_ARGUMENT", http_status=431, protocol="http",
@@ -757,6 +794,9 @@ class ConnectionGuard(asyncio.Protocol):
 
     def _let_go(self) -> None:
         self.received()
+        if self.deadline is not None:  # the connection is done with: its timer too
+            self.deadline.cancel()
+            self.deadline = None
         self.resume_writing()
         self.inner = None
         self.tally.guards.discard(self)
@@ -774,8 +814,9 @@ class ConnectionGuard(asyncio.Protocol):
 
 
 class RequestGuard:
-    """The port's outermost ASGI layer: refuses a head of too many fields (431), and tells the
-    connection's guard when the request has been read whole and when its response is done."""
+    """The port's outermost ASGI layer: refuses a head of too many fields (431). (When a
+    request has been read whole and when its response is written, the connection's guard
+    hears from the parser's and uvicorn's callbacks: `_HttpTools`.)"""
 
     def __init__(self, app: ASGIApp, max_headers: int) -> None:
         self.app = app
@@ -794,27 +835,7 @@ class RequestGuard:
                      message=f"more than {self.max_headers} header fields "
                              "(RISK_HTTP_MAX_HEADERS)")
             return
-        guard = _GUARD.get()
-        if guard is None:
-            await self.app(scope, receive, send)
-            return
-        answered = False  # past the response, the guard waits for the next request
-
-        async def receiving() -> MutableMapping[str, Any]:
-            message = await receive()
-            if not answered and not (message["type"] == "http.request"
-                                     and message.get("more_body", False)):
-                guard.received()
-            return message
-
-        async def sending(message: MutableMapping[str, Any]) -> None:
-            nonlocal answered
-            await send(message)
-            if message["type"] == "http.response.body" and not message.get("more_body", False):
-                answered = True
-                guard.expect_request()
-
-        await self.app(scope, receiving, sending)
+        await self.app(scope, receive, send)
 
 
 # ---- the listener ----------------------------------------------------------------------------
