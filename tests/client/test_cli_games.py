@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from risk_testing.harness import ServiceFactory
+from tests.client.test_text import FORBIDDEN
 
 RISK = str(Path(sys.executable).with_name("risk"))
 # the verbs that move a game on fastest, in order of preference
@@ -87,6 +88,11 @@ def test_a_whole_game_through_the_command_line(
         assert "(an action this client cannot read)" not in legal
         submitted = risk("submit", game_id, *pick(legal), target=target, token=tokens[seat])
         assert submitted.stdout.startswith("ok: version"), submitted.stdout
+        # the moves' words (before each [command]) and the event lines are the text table's
+        # sentences: no enum name, -1, brace, None or NaN a person would read
+        words = [line.split("[")[0] for line in legal.splitlines()[1:]]
+        events = [line for line in submitted.stdout.splitlines() if line.startswith("  #")]
+        assert [line for line in words + events if FORBIDDEN.search(line)] == []
         if "outcome:" in submitted.stdout:
             break
         seat = deciding_seat(submitted.stdout)
