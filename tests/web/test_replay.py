@@ -8,6 +8,7 @@ from playwright.async_api import Page
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc, variant_pb2
 from risk_rules.engine import REGISTRY
 from risk_testing.rpc import bearer
+from tests.client.test_text import FORBIDDEN
 from tests.service.finished_games import finished_game
 from tests.web.conftest import Pages
 from tests.web.driver import (
@@ -92,6 +93,10 @@ async def test_every_variant_replays_the_services_board_at_a_middle_step(
         await _drawn(page, events)
         final = await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))
         assert await board_of(page) == drawn_board(final.board, described), variant
+        # every event of the game in the log reads as a sentence of the text table
+        logged = await page.locator("#log li").all_inner_texts()
+        assert len(logged) == events, variant
+        assert [line for line in logged if FORBIDDEN.search(line)] == [], variant
 
         middle = events // 2
         version = export.events[middle - 1].version
