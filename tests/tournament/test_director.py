@@ -26,6 +26,7 @@ from risk_proto.risk.v1 import (
     players_pb2,
     service_pb2,
     service_pb2_grpc,
+    tournament_pb2,
 )
 from risk_testing.rpc import bearer, error_info
 from tests.tournament.conftest import ServiceFactory
@@ -58,6 +59,35 @@ async def players(stub: Stub, count: int) -> list[tuple[str, str]]:
         issued = await stub.IssuePlayerToken(players_pb2.IssuePlayerTokenRequest(), timeout=10)
         out.append((issued.player_id, issued.token))
     return out
+
+
+async def feed_until_final(stub: Stub, label: str) -> list[tournament_pb2.TournamentFact]:
+    """The results feed's event facts (no game id), read until the final standings."""
+    facts = []
+
+    async def read() -> None:
+        async for reply in stub.StreamResults(
+                tournament_pb2.StreamResultsRequest(tournament=label)):
+            if reply.fact.game_id:
+                continue
+            facts.append(reply.fact)
+            if reply.fact.WhichOneof("kind") == "standings" and reply.fact.standings.final:
+                return
+
+    await asyncio.wait_for(read(), 30)
+    return facts
+
+
+async def listed(stub: Stub, request: service_pb2.ListGamesRequest
+                 ) -> list[service_pb2.GameSummary]:
+    """Every page of a ListGames (a page may hold fewer games than asked while more follow)."""
+    games: list[service_pb2.GameSummary] = []
+    while True:
+        page = await stub.ListGames(request, timeout=10)
+        games.extend(page.games)
+        if not page.next_page_token:
+            return games
+        request.page_token = page.next_page_token
 
 
 async def wait_for(stub: Stub, label: str, done: object, timeout_s: float
@@ -117,19 +147,29 @@ async def test_event_survives_a_killed_director(
         assert [r.final for r in event.rounds] == [False] * rounds + [True]
         # every round's games, as the tournament's lists hold them: exactly the tables
         recorded = {r.number: sorted(t.game_id for t in r.tables) for r in event.rounds}
-        listed_all = await stub.ListGames(service_pb2.ListGamesRequest(
-            tournament=label, page_size=100), timeout=10)
-        assert sorted(g.game_id for g in listed_all.games) == sorted(
+        listed_all = await listed(stub, service_pb2.ListGamesRequest(tournament=label))
+        assert sorted(g.game_id for g in listed_all) == sorted(
             itertools.chain.from_iterable(recorded.values()))
         outcomes: dict[str, list[int]] = {}
         for number, game_ids in recorded.items():
-            listed = await stub.ListGames(service_pb2.ListGamesRequest(
-                tournament=label, round=number, page_size=100), timeout=10)
-            assert sorted(g.game_id for g in listed.games) == game_ids, number
-            for game in listed.games:
+            in_round = await listed(stub, service_pb2.ListGamesRequest(tournament=label,
+                                                                       round=number))
+            assert sorted(g.game_id for g in in_round) == game_ids, number
+            for game in in_round:
                 assert game.status == service_pb2.GAME_STATUS_FINISHED, game.game_id
                 outcomes[game.game_id] = list(game.outcome.ranking)
         assert len(outcomes) == tables * rounds + 1
+        # the feed: each round seated once, standings after each round, then the final ones
+        event_facts = await feed_until_final(stub, label)
+    seated_facts = [f for f in event_facts if f.WhichOneof("kind") == "round_seated"]
+    assert [f.round for f in seated_facts] == list(range(1, rounds + 2))
+    assert [sorted(t.game_id for t in f.round_seated.tables) for f in seated_facts] == [
+        recorded[n] for n in range(1, rounds + 2)]
+    standings_facts = [f for f in event_facts if f.WhichOneof("kind") == "standings"]
+    assert [(f.round, f.standings.final) for f in standings_facts] == [
+        *((n, False) for n in range(1, rounds + 2)), (rounds + 1, True)]
+    assert [line.player_id for line in standings_facts[-1].standings.lines] == [
+        line.player_id for line in event.standings]
 
     # independently: points per player from each game's own outcome, Swiss rounds only
     points: dict[str, Fraction] = {p: Fraction(0) for p, _ in entrants}

@@ -19,6 +19,12 @@ A pass over an event (`step`) does one thing, each safe to repeat after a crash 
 Every record write is a compare-and-set on the record's version, and the lease (renewed each
 pass, lapsing after `lease_ms`) keeps two live processes from working one event at once; a
 process killed mid-pass leaves the event to whichever takes the lease next.
+
+What the record says is published in the tournament's results feed (`publish`): for each round
+a `round_seated` fact once it is seated and a `standings` fact once it is over, then the final
+`standings` once the event is; fact n of that list is copied by the feed's own script only when
+n - 1 are there (under the pseudo game `~event`), so a pass repeated after a crash adds none
+twice, and every pass first publishes what the record already says.
 """
 
 from __future__ import annotations
@@ -39,6 +45,8 @@ from risk_service.store.tournament_store import TournamentStore
 from risk_service.store.unreachable import store_unavailable
 
 log = structlog.get_logger("director")
+EVENT_FACTS = "~event"  # the feed's count of an event's own facts (no game id has a "~")
+Fact = tournament_pb2.TournamentFact
 FEED_PAGE = 1000
 OVER = ("finished", "abandoned", "cancelled")
 
@@ -99,6 +107,7 @@ class Director:
             return
         version, record = loaded
         event = record.event
+        await self.publish(label, record)
         if event.status != events_pb2.EVENT_STATUS_RUNNING:
             await self.store.mark_done(label)
             await self.store.release(label, self.process_id)
@@ -118,6 +127,7 @@ class Director:
             del event.standings[:]
             event.standings.extend(plan.standings_lines(record))
             if await self._write(label, version, record):
+                await self.publish(label, record)
                 await self.store.mark_done(label)
                 await self.store.release(label, self.process_id)
                 log.info("event_finished", event_label=label, rounds=len(event.rounds))
@@ -182,8 +192,63 @@ class Director:
         if await self._write(label, version, record):
             log.info("round_over", event_label=label, round=current.number)
 
+    async def publish(self, label: str, record: events_pb2.EventRecord) -> int:
+        """Copy into the results feed the event's facts the record implies and the feed lacks;
+        how many were copied."""
+        facts = event_facts(record, self.clock_ms())
+        have = await self.tournaments.copied(label, EVENT_FACTS)
+        copied = 0
+        for n, fact in enumerate(facts[have:], start=have + 1):
+            data = fact.SerializeToString(deterministic=True)
+            if await self.tournaments.copy(label, EVENT_FACTS, n, data, final=False,
+                                           keep_ms=self.limits.retention_ms):
+                copied += 1
+        return copied
+
     async def _write(self, label: str, version: int, record: events_pb2.EventRecord) -> bool:
         done = await self.store.swap(label, version, record, self.limits.retention_ms)
         if not done:  # a registration, a withdrawal or another director: the next pass
             log.info("event_changed_meanwhile", event_label=label)
         return done
+
+
+def event_facts(record: events_pb2.EventRecord, now_ms: int) -> list[Fact]:
+    """The feed's facts of the event so far, in order: per round, seated then its standings;
+    then the final standings. A function of the record (but `at_ms`), so every process lists
+    the same facts in the same order."""
+    event = record.event
+    names = {p.player_id: p.name for p in event.players}
+    out: list[Fact] = []
+    for index, round_ in enumerate(event.rounds):
+        if not round_.seated_at_ms:
+            break
+        seated = Fact(round=round_.number, at_ms=round_.seated_at_ms)
+        seated.round_seated.final = round_.final
+        for table in round_.tables:
+            seated.round_seated.tables.add(
+                game_id=table.game_id, players=table.players, bots=table.bots,
+                names=[names.get(p, p) if p else
+                       f"bot ({plan.LEVELS.get(b, 'greedy')})"
+                       for p, b in zip(table.players, table.bots, strict=True)])
+        out.append(seated)
+        if not round_.over:
+            break
+        upto = events_pb2.EventRecord()
+        upto.CopyFrom(record)
+        del upto.event.rounds[index + 1:]
+        out.append(_standings_fact(upto, round_.number, now_ms, final=False))
+    if event.status == events_pb2.EVENT_STATUS_FINISHED:
+        last = event.rounds[-1].number if event.rounds else 0
+        out.append(_standings_fact(record, last, event.finished_at_ms or now_ms, final=True))
+    return out
+
+
+def _standings_fact(record: events_pb2.EventRecord, round_number: int, at_ms: int, *,
+                    final: bool) -> Fact:
+    fact = Fact(round=round_number, at_ms=at_ms)
+    fact.standings.final = final
+    for line in plan.standings_lines(record):
+        fact.standings.lines.add(place=line.place, player_id=line.player_id, name=line.name,
+                                 points=line.points, points_value=line.points_value,
+                                 wins=line.wins, played=line.played)
+    return fact

@@ -27,15 +27,15 @@ from risk_proto.risk.v1 import game_pb2 as risk_dot_v1_dot_game__pb2
 from risk_proto.risk.v1 import lifecycle_pb2 as risk_dot_v1_dot_lifecycle__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18risk/v1/tournament.proto\x12\x07risk.v1\x1a\x14risk/v1/common.proto\x1a\x12risk/v1/game.proto\x1a\x17risk/v1/lifecycle.proto\"^\n\tRoundSeat\x12\x10\n\x06player\x18\x01 \x01(\tH\x00\x12 \n\x03\x62ot\x18\x02 \x01(\x0e\x32\x11.risk.v1.BotLevelH\x00\x12\x11\n\tplayer_id\x18\x03 \x01(\tB\n\n\x08occupant\"/\n\nRoundTable\x12!\n\x05seats\x18\x01 \x03(\x0b\x32\x12.risk.v1.RoundSeat\"\xcf\x01\n\x12\x43reateRoundRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x12\n\ntournament\x18\x02 \x01(\t\x12\r\n\x05round\x18\x03 \x01(\r\x12%\n\x07options\x18\x04 \x01(\x0b\x32\x14.risk.v1.GameOptions\x12$\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x15.risk.v1.ClockOptions\x12\"\n\x05games\x18\x06 \x03(\x0b\x32\x13.risk.v1.RoundTable\x12\x11\n\tduplicate\x18\x07 \x01(\x08\"J\n\tRoundGame\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x13\n\x0bseat_tokens\x18\x02 \x03(\t\x12\x17\n\x0fseed_commitment\x18\x03 \x01(\x0c\"o\n\x13\x43reateRoundResponse\x12\x12\n\ntournament\x18\x01 \x01(\t\x12\r\n\x05round\x18\x02 \x01(\r\x12\x12\n\nhost_token\x18\x03 \x01(\t\x12!\n\x05games\x18\x04 \x03(\x0b\x32\x12.risk.v1.RoundGame\")\n\nSeedReveal\x12\x0c\n\x04seed\x18\x01 \x01(\x04\x12\r\n\x05nonce\x18\x02 \x01(\x0c\"=\n\x14StreamResultsRequest\x12\x12\n\ntournament\x18\x01 \x01(\t\x12\x11\n\tafter_seq\x18\x02 \x01(\x04\"\x98\x06\n\x0eTournamentFact\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\r\n\x05round\x18\x03 \x01(\r\x12\x14\n\x0cgame_version\x18\x04 \x01(\x04\x12\r\n\x05\x61t_ms\x18\x05 \x01(\x03\x12\x32\n\x07\x63reated\x18\n \x01(\x0b\x32\x1f.risk.v1.TournamentFact.CreatedH\x00\x12\x32\n\x07started\x18\x0b \x01(\x0b\x32\x1f.risk.v1.TournamentFact.StartedH\x00\x12>\n\x0eseat_timed_out\x18\x0c \x01(\x0b\x32$.risk.v1.TournamentFact.SeatTimedOutH\x00\x12=\n\rseat_resigned\x18\r \x01(\x0b\x32$.risk.v1.TournamentFact.SeatResignedH\x00\x12\x34\n\x08\x66inished\x18\x0e \x01(\x0b\x32 .risk.v1.TournamentFact.FinishedH\x00\x12\x36\n\tabandoned\x18\x0f \x01(\x0b\x32!.risk.v1.TournamentFact.AbandonedH\x00\x12\x36\n\tcancelled\x18\x10 \x01(\x0b\x32!.risk.v1.TournamentFact.CancelledH\x00\x1ag\n\x07\x43reated\x12\x0f\n\x07players\x18\x01 \x03(\t\x12\x1f\n\x04\x62ots\x18\x02 \x03(\x0e\x32\x11.risk.v1.BotLevel\x12\x17\n\x0fseed_commitment\x18\x03 \x01(\x0c\x12\x11\n\tduplicate\x18\x04 \x01(\x08\x1a\t\n\x07Started\x1a\x44\n\x0cSeatTimedOut\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x06policy\x18\x02 \x01(\x0e\x32\x16.risk.v1.TimeoutPolicy\x1a\x1c\n\x0cSeatResigned\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a-\n\x08\x46inished\x12!\n\x07outcome\x18\x01 \x01(\x0b\x32\x10.risk.v1.Outcome\x1a\x0b\n\tAbandoned\x1a\x0b\n\tCancelledB\x06\n\x04kind\">\n\x15StreamResultsResponse\x12%\n\x04\x66\x61\x63t\x18\x01 \x01(\x0b\x32\x17.risk.v1.TournamentFact*h\n\x08\x42otLevel\x12\x19\n\x15\x42OT_LEVEL_UNSPECIFIED\x10\x00\x12\x14\n\x10\x42OT_LEVEL_RANDOM\x10\x01\x12\x14\n\x10\x42OT_LEVEL_GREEDY\x10\x02\x12\x15\n\x11\x42OT_LEVEL_PLANNER\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18risk/v1/tournament.proto\x12\x07risk.v1\x1a\x14risk/v1/common.proto\x1a\x12risk/v1/game.proto\x1a\x17risk/v1/lifecycle.proto\"^\n\tRoundSeat\x12\x10\n\x06player\x18\x01 \x01(\tH\x00\x12 \n\x03\x62ot\x18\x02 \x01(\x0e\x32\x11.risk.v1.BotLevelH\x00\x12\x11\n\tplayer_id\x18\x03 \x01(\tB\n\n\x08occupant\"/\n\nRoundTable\x12!\n\x05seats\x18\x01 \x03(\x0b\x32\x12.risk.v1.RoundSeat\"\xcf\x01\n\x12\x43reateRoundRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x12\n\ntournament\x18\x02 \x01(\t\x12\r\n\x05round\x18\x03 \x01(\r\x12%\n\x07options\x18\x04 \x01(\x0b\x32\x14.risk.v1.GameOptions\x12$\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x15.risk.v1.ClockOptions\x12\"\n\x05games\x18\x06 \x03(\x0b\x32\x13.risk.v1.RoundTable\x12\x11\n\tduplicate\x18\x07 \x01(\x08\"J\n\tRoundGame\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x13\n\x0bseat_tokens\x18\x02 \x03(\t\x12\x17\n\x0fseed_commitment\x18\x03 \x01(\x0c\"o\n\x13\x43reateRoundResponse\x12\x12\n\ntournament\x18\x01 \x01(\t\x12\r\n\x05round\x18\x02 \x01(\r\x12\x12\n\nhost_token\x18\x03 \x01(\t\x12!\n\x05games\x18\x04 \x03(\x0b\x32\x12.risk.v1.RoundGame\")\n\nSeedReveal\x12\x0c\n\x04seed\x18\x01 \x01(\x04\x12\r\n\x05nonce\x18\x02 \x01(\x0c\"=\n\x14StreamResultsRequest\x12\x12\n\ntournament\x18\x01 \x01(\t\x12\x11\n\tafter_seq\x18\x02 \x01(\x04\"\x92\n\n\x0eTournamentFact\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\r\n\x05round\x18\x03 \x01(\r\x12\x14\n\x0cgame_version\x18\x04 \x01(\x04\x12\r\n\x05\x61t_ms\x18\x05 \x01(\x03\x12\x32\n\x07\x63reated\x18\n \x01(\x0b\x32\x1f.risk.v1.TournamentFact.CreatedH\x00\x12\x32\n\x07started\x18\x0b \x01(\x0b\x32\x1f.risk.v1.TournamentFact.StartedH\x00\x12>\n\x0eseat_timed_out\x18\x0c \x01(\x0b\x32$.risk.v1.TournamentFact.SeatTimedOutH\x00\x12=\n\rseat_resigned\x18\r \x01(\x0b\x32$.risk.v1.TournamentFact.SeatResignedH\x00\x12\x34\n\x08\x66inished\x18\x0e \x01(\x0b\x32 .risk.v1.TournamentFact.FinishedH\x00\x12\x36\n\tabandoned\x18\x0f \x01(\x0b\x32!.risk.v1.TournamentFact.AbandonedH\x00\x12\x36\n\tcancelled\x18\x10 \x01(\x0b\x32!.risk.v1.TournamentFact.CancelledH\x00\x12;\n\x0cround_seated\x18\x11 \x01(\x0b\x32#.risk.v1.TournamentFact.RoundSeatedH\x00\x12\x36\n\tstandings\x18\x12 \x01(\x0b\x32!.risk.v1.TournamentFact.StandingsH\x00\x1ag\n\x07\x43reated\x12\x0f\n\x07players\x18\x01 \x03(\t\x12\x1f\n\x04\x62ots\x18\x02 \x03(\x0e\x32\x11.risk.v1.BotLevel\x12\x17\n\x0fseed_commitment\x18\x03 \x01(\x0c\x12\x11\n\tduplicate\x18\x04 \x01(\x08\x1a\t\n\x07Started\x1a\x44\n\x0cSeatTimedOut\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x06policy\x18\x02 \x01(\x0e\x32\x16.risk.v1.TimeoutPolicy\x1a\x1c\n\x0cSeatResigned\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a-\n\x08\x46inished\x12!\n\x07outcome\x18\x01 \x01(\x0b\x32\x10.risk.v1.Outcome\x1a\x0b\n\tAbandoned\x1a\x0b\n\tCancelled\x1a\xb2\x01\n\x0bRoundSeated\x12\x39\n\x06tables\x18\x01 \x03(\x0b\x32).risk.v1.TournamentFact.RoundSeated.Table\x12\r\n\x05\x66inal\x18\x02 \x01(\x08\x1aY\n\x05Table\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x03(\t\x12\r\n\x05names\x18\x03 \x03(\t\x12\x1f\n\x04\x62ots\x18\x04 \x03(\x0e\x32\x11.risk.v1.BotLevel\x1a\xcd\x01\n\tStandings\x12\x35\n\x05lines\x18\x01 \x03(\x0b\x32&.risk.v1.TournamentFact.Standings.Line\x12\r\n\x05\x66inal\x18\x02 \x01(\x08\x1az\n\x04Line\x12\r\n\x05place\x18\x01 \x01(\r\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x0e\n\x06points\x18\x04 \x01(\t\x12\x14\n\x0cpoints_value\x18\x05 \x01(\x01\x12\x0c\n\x04wins\x18\x06 \x01(\r\x12\x0e\n\x06played\x18\x07 \x01(\rB\x06\n\x04kind\">\n\x15StreamResultsResponse\x12%\n\x04\x66\x61\x63t\x18\x01 \x01(\x0b\x32\x17.risk.v1.TournamentFact*h\n\x08\x42otLevel\x12\x19\n\x15\x42OT_LEVEL_UNSPECIFIED\x10\x00\x12\x14\n\x10\x42OT_LEVEL_RANDOM\x10\x01\x12\x14\n\x10\x42OT_LEVEL_GREEDY\x10\x02\x12\x15\n\x11\x42OT_LEVEL_PLANNER\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'risk.v1.tournament_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_BOTLEVEL']._serialized_start=1613
-  _globals['_BOTLEVEL']._serialized_end=1717
+  _globals['_BOTLEVEL']._serialized_start=2119
+  _globals['_BOTLEVEL']._serialized_end=2223
   _globals['_ROUNDSEAT']._serialized_start=104
   _globals['_ROUNDSEAT']._serialized_end=198
   _globals['_ROUNDTABLE']._serialized_start=200
@@ -51,21 +51,29 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_STREAMRESULTSREQUEST']._serialized_start=691
   _globals['_STREAMRESULTSREQUEST']._serialized_end=752
   _globals['_TOURNAMENTFACT']._serialized_start=755
-  _globals['_TOURNAMENTFACT']._serialized_end=1547
-  _globals['_TOURNAMENTFACT_CREATED']._serialized_start=1252
-  _globals['_TOURNAMENTFACT_CREATED']._serialized_end=1355
-  _globals['_TOURNAMENTFACT_STARTED']._serialized_start=1357
-  _globals['_TOURNAMENTFACT_STARTED']._serialized_end=1366
-  _globals['_TOURNAMENTFACT_SEATTIMEDOUT']._serialized_start=1368
-  _globals['_TOURNAMENTFACT_SEATTIMEDOUT']._serialized_end=1436
-  _globals['_TOURNAMENTFACT_SEATRESIGNED']._serialized_start=1438
-  _globals['_TOURNAMENTFACT_SEATRESIGNED']._serialized_end=1466
-  _globals['_TOURNAMENTFACT_FINISHED']._serialized_start=1468
-  _globals['_TOURNAMENTFACT_FINISHED']._serialized_end=1513
-  _globals['_TOURNAMENTFACT_ABANDONED']._serialized_start=1515
-  _globals['_TOURNAMENTFACT_ABANDONED']._serialized_end=1526
-  _globals['_TOURNAMENTFACT_CANCELLED']._serialized_start=1528
-  _globals['_TOURNAMENTFACT_CANCELLED']._serialized_end=1539
-  _globals['_STREAMRESULTSRESPONSE']._serialized_start=1549
-  _globals['_STREAMRESULTSRESPONSE']._serialized_end=1611
+  _globals['_TOURNAMENTFACT']._serialized_end=2053
+  _globals['_TOURNAMENTFACT_CREATED']._serialized_start=1369
+  _globals['_TOURNAMENTFACT_CREATED']._serialized_end=1472
+  _globals['_TOURNAMENTFACT_STARTED']._serialized_start=1474
+  _globals['_TOURNAMENTFACT_STARTED']._serialized_end=1483
+  _globals['_TOURNAMENTFACT_SEATTIMEDOUT']._serialized_start=1485
+  _globals['_TOURNAMENTFACT_SEATTIMEDOUT']._serialized_end=1553
+  _globals['_TOURNAMENTFACT_SEATRESIGNED']._serialized_start=1555
+  _globals['_TOURNAMENTFACT_SEATRESIGNED']._serialized_end=1583
+  _globals['_TOURNAMENTFACT_FINISHED']._serialized_start=1585
+  _globals['_TOURNAMENTFACT_FINISHED']._serialized_end=1630
+  _globals['_TOURNAMENTFACT_ABANDONED']._serialized_start=1632
+  _globals['_TOURNAMENTFACT_ABANDONED']._serialized_end=1643
+  _globals['_TOURNAMENTFACT_CANCELLED']._serialized_start=1645
+  _globals['_TOURNAMENTFACT_CANCELLED']._serialized_end=1656
+  _globals['_TOURNAMENTFACT_ROUNDSEATED']._serialized_start=1659
+  _globals['_TOURNAMENTFACT_ROUNDSEATED']._serialized_end=1837
+  _globals['_TOURNAMENTFACT_ROUNDSEATED_TABLE']._serialized_start=1748
+  _globals['_TOURNAMENTFACT_ROUNDSEATED_TABLE']._serialized_end=1837
+  _globals['_TOURNAMENTFACT_STANDINGS']._serialized_start=1840
+  _globals['_TOURNAMENTFACT_STANDINGS']._serialized_end=2045
+  _globals['_TOURNAMENTFACT_STANDINGS_LINE']._serialized_start=1923
+  _globals['_TOURNAMENTFACT_STANDINGS_LINE']._serialized_end=2045
+  _globals['_STREAMRESULTSRESPONSE']._serialized_start=2055
+  _globals['_STREAMRESULTSRESPONSE']._serialized_end=2117
 # @@protoc_insertion_point(module_scope)

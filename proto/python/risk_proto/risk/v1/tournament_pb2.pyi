@@ -94,7 +94,7 @@ class StreamResultsRequest(_message.Message):
     def __init__(self, tournament: _Optional[str] = ..., after_seq: _Optional[int] = ...) -> None: ...
 
 class TournamentFact(_message.Message):
-    __slots__ = ("seq", "game_id", "round", "game_version", "at_ms", "created", "started", "seat_timed_out", "seat_resigned", "finished", "abandoned", "cancelled")
+    __slots__ = ("seq", "game_id", "round", "game_version", "at_ms", "created", "started", "seat_timed_out", "seat_resigned", "finished", "abandoned", "cancelled", "round_seated", "standings")
     class Created(_message.Message):
         __slots__ = ("players", "bots", "seed_commitment", "duplicate")
         PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -132,6 +132,48 @@ class TournamentFact(_message.Message):
     class Cancelled(_message.Message):
         __slots__ = ()
         def __init__(self) -> None: ...
+    class RoundSeated(_message.Message):
+        __slots__ = ("tables", "final")
+        class Table(_message.Message):
+            __slots__ = ("game_id", "players", "names", "bots")
+            GAME_ID_FIELD_NUMBER: _ClassVar[int]
+            PLAYERS_FIELD_NUMBER: _ClassVar[int]
+            NAMES_FIELD_NUMBER: _ClassVar[int]
+            BOTS_FIELD_NUMBER: _ClassVar[int]
+            game_id: str
+            players: _containers.RepeatedScalarFieldContainer[str]
+            names: _containers.RepeatedScalarFieldContainer[str]
+            bots: _containers.RepeatedScalarFieldContainer[BotLevel]
+            def __init__(self, game_id: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., names: _Optional[_Iterable[str]] = ..., bots: _Optional[_Iterable[_Union[BotLevel, str]]] = ...) -> None: ...
+        TABLES_FIELD_NUMBER: _ClassVar[int]
+        FINAL_FIELD_NUMBER: _ClassVar[int]
+        tables: _containers.RepeatedCompositeFieldContainer[TournamentFact.RoundSeated.Table]
+        final: bool
+        def __init__(self, tables: _Optional[_Iterable[_Union[TournamentFact.RoundSeated.Table, _Mapping]]] = ..., final: _Optional[bool] = ...) -> None: ...
+    class Standings(_message.Message):
+        __slots__ = ("lines", "final")
+        class Line(_message.Message):
+            __slots__ = ("place", "player_id", "name", "points", "points_value", "wins", "played")
+            PLACE_FIELD_NUMBER: _ClassVar[int]
+            PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+            NAME_FIELD_NUMBER: _ClassVar[int]
+            POINTS_FIELD_NUMBER: _ClassVar[int]
+            POINTS_VALUE_FIELD_NUMBER: _ClassVar[int]
+            WINS_FIELD_NUMBER: _ClassVar[int]
+            PLAYED_FIELD_NUMBER: _ClassVar[int]
+            place: int
+            player_id: str
+            name: str
+            points: str
+            points_value: float
+            wins: int
+            played: int
+            def __init__(self, place: _Optional[int] = ..., player_id: _Optional[str] = ..., name: _Optional[str] = ..., points: _Optional[str] = ..., points_value: _Optional[float] = ..., wins: _Optional[int] = ..., played: _Optional[int] = ...) -> None: ...
+        LINES_FIELD_NUMBER: _ClassVar[int]
+        FINAL_FIELD_NUMBER: _ClassVar[int]
+        lines: _containers.RepeatedCompositeFieldContainer[TournamentFact.Standings.Line]
+        final: bool
+        def __init__(self, lines: _Optional[_Iterable[_Union[TournamentFact.Standings.Line, _Mapping]]] = ..., final: _Optional[bool] = ...) -> None: ...
     SEQ_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
@@ -144,6 +186,8 @@ class TournamentFact(_message.Message):
     FINISHED_FIELD_NUMBER: _ClassVar[int]
     ABANDONED_FIELD_NUMBER: _ClassVar[int]
     CANCELLED_FIELD_NUMBER: _ClassVar[int]
+    ROUND_SEATED_FIELD_NUMBER: _ClassVar[int]
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
     seq: int
     game_id: str
     round: int
@@ -156,7 +200,9 @@ class TournamentFact(_message.Message):
     finished: TournamentFact.Finished
     abandoned: TournamentFact.Abandoned
     cancelled: TournamentFact.Cancelled
-    def __init__(self, seq: _Optional[int] = ..., game_id: _Optional[str] = ..., round: _Optional[int] = ..., game_version: _Optional[int] = ..., at_ms: _Optional[int] = ..., created: _Optional[_Union[TournamentFact.Created, _Mapping]] = ..., started: _Optional[_Union[TournamentFact.Started, _Mapping]] = ..., seat_timed_out: _Optional[_Union[TournamentFact.SeatTimedOut, _Mapping]] = ..., seat_resigned: _Optional[_Union[TournamentFact.SeatResigned, _Mapping]] = ..., finished: _Optional[_Union[TournamentFact.Finished, _Mapping]] = ..., abandoned: _Optional[_Union[TournamentFact.Abandoned, _Mapping]] = ..., cancelled: _Optional[_Union[TournamentFact.Cancelled, _Mapping]] = ...) -> None: ...
+    round_seated: TournamentFact.RoundSeated
+    standings: TournamentFact.Standings
+    def __init__(self, seq: _Optional[int] = ..., game_id: _Optional[str] = ..., round: _Optional[int] = ..., game_version: _Optional[int] = ..., at_ms: _Optional[int] = ..., created: _Optional[_Union[TournamentFact.Created, _Mapping]] = ..., started: _Optional[_Union[TournamentFact.Started, _Mapping]] = ..., seat_timed_out: _Optional[_Union[TournamentFact.SeatTimedOut, _Mapping]] = ..., seat_resigned: _Optional[_Union[TournamentFact.SeatResigned, _Mapping]] = ..., finished: _Optional[_Union[TournamentFact.Finished, _Mapping]] = ..., abandoned: _Optional[_Union[TournamentFact.Abandoned, _Mapping]] = ..., cancelled: _Optional[_Union[TournamentFact.Cancelled, _Mapping]] = ..., round_seated: _Optional[_Union[TournamentFact.RoundSeated, _Mapping]] = ..., standings: _Optional[_Union[TournamentFact.Standings, _Mapping]] = ...) -> None: ...
 
 class StreamResultsResponse(_message.Message):
     __slots__ = ("fact",)

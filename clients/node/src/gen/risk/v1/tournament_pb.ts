@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file risk/v1/tournament.proto.
  */
 export const file_risk_v1_tournament: GenFile = /*@__PURE__*/
-  fileDesc("ChhyaXNrL3YxL3RvdXJuYW1lbnQucHJvdG8SB3Jpc2sudjEiXgoJUm91bmRTZWF0EhAKBnBsYXllchgBIAEoCUgAEiAKA2JvdBgCIAEoDjIRLnJpc2sudjEuQm90TGV2ZWxIABIRCglwbGF5ZXJfaWQYAyABKAlCCgoIb2NjdXBhbnQiLwoKUm91bmRUYWJsZRIhCgVzZWF0cxgBIAMoCzISLnJpc2sudjEuUm91bmRTZWF0Is8BChJDcmVhdGVSb3VuZFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRISCgp0b3VybmFtZW50GAIgASgJEg0KBXJvdW5kGAMgASgNEiUKB29wdGlvbnMYBCABKAsyFC5yaXNrLnYxLkdhbWVPcHRpb25zEiQKBWNsb2NrGAUgASgLMhUucmlzay52MS5DbG9ja09wdGlvbnMSIgoFZ2FtZXMYBiADKAsyEy5yaXNrLnYxLlJvdW5kVGFibGUSEQoJZHVwbGljYXRlGAcgASgIIkoKCVJvdW5kR2FtZRIPCgdnYW1lX2lkGAEgASgJEhMKC3NlYXRfdG9rZW5zGAIgAygJEhcKD3NlZWRfY29tbWl0bWVudBgDIAEoDCJvChNDcmVhdGVSb3VuZFJlc3BvbnNlEhIKCnRvdXJuYW1lbnQYASABKAkSDQoFcm91bmQYAiABKA0SEgoKaG9zdF90b2tlbhgDIAEoCRIhCgVnYW1lcxgEIAMoCzISLnJpc2sudjEuUm91bmRHYW1lIikKClNlZWRSZXZlYWwSDAoEc2VlZBgBIAEoBBINCgVub25jZRgCIAEoDCI9ChRTdHJlYW1SZXN1bHRzUmVxdWVzdBISCgp0b3VybmFtZW50GAEgASgJEhEKCWFmdGVyX3NlcRgCIAEoBCKYBgoOVG91cm5hbWVudEZhY3QSCwoDc2VxGAEgASgEEg8KB2dhbWVfaWQYAiABKAkSDQoFcm91bmQYAyABKA0SFAoMZ2FtZV92ZXJzaW9uGAQgASgEEg0KBWF0X21zGAUgASgDEjIKB2NyZWF0ZWQYCiABKAsyHy5yaXNrLnYxLlRvdXJuYW1lbnRGYWN0LkNyZWF0ZWRIABIyCgdzdGFydGVkGAsgASgLMh8ucmlzay52MS5Ub3VybmFtZW50RmFjdC5TdGFydGVkSAASPgoOc2VhdF90aW1lZF9vdXQYDCABKAsyJC5yaXNrLnYxLlRvdXJuYW1lbnRGYWN0LlNlYXRUaW1lZE91dEgAEj0KDXNlYXRfcmVzaWduZWQYDSABKAsyJC5yaXNrLnYxLlRvdXJuYW1lbnRGYWN0LlNlYXRSZXNpZ25lZEgAEjQKCGZpbmlzaGVkGA4gASgLMiAucmlzay52MS5Ub3VybmFtZW50RmFjdC5GaW5pc2hlZEgAEjYKCWFiYW5kb25lZBgPIAEoCzIhLnJpc2sudjEuVG91cm5hbWVudEZhY3QuQWJhbmRvbmVkSAASNgoJY2FuY2VsbGVkGBAgASgLMiEucmlzay52MS5Ub3VybmFtZW50RmFjdC5DYW5jZWxsZWRIABpnCgdDcmVhdGVkEg8KB3BsYXllcnMYASADKAkSHwoEYm90cxgCIAMoDjIRLnJpc2sudjEuQm90TGV2ZWwSFwoPc2VlZF9jb21taXRtZW50GAMgASgMEhEKCWR1cGxpY2F0ZRgEIAEoCBoJCgdTdGFydGVkGkQKDFNlYXRUaW1lZE91dBIMCgRzZWF0GAEgASgFEiYKBnBvbGljeRgCIAEoDjIWLnJpc2sudjEuVGltZW91dFBvbGljeRocCgxTZWF0UmVzaWduZWQSDAoEc2VhdBgBIAEoBRotCghGaW5pc2hlZBIhCgdvdXRjb21lGAEgASgLMhAucmlzay52MS5PdXRjb21lGgsKCUFiYW5kb25lZBoLCglDYW5jZWxsZWRCBgoEa2luZCI+ChVTdHJlYW1SZXN1bHRzUmVzcG9uc2USJQoEZmFjdBgBIAEoCzIXLnJpc2sudjEuVG91cm5hbWVudEZhY3QqaAoIQm90TGV2ZWwSGQoVQk9UX0xFVkVMX1VOU1BFQ0lGSUVEEAASFAoQQk9UX0xFVkVMX1JBTkRPTRABEhQKEEJPVF9MRVZFTF9HUkVFRFkQAhIVChFCT1RfTEVWRUxfUExBTk5FUhADYgZwcm90bzM", [file_risk_v1_common, file_risk_v1_game, file_risk_v1_lifecycle]);
+  fileDesc("ChhyaXNrL3YxL3RvdXJuYW1lbnQucHJvdG8SB3Jpc2sudjEiXgoJUm91bmRTZWF0EhAKBnBsYXllchgBIAEoCUgAEiAKA2JvdBgCIAEoDjIRLnJpc2sudjEuQm90TGV2ZWxIABIRCglwbGF5ZXJfaWQYAyABKAlCCgoIb2NjdXBhbnQiLwoKUm91bmRUYWJsZRIhCgVzZWF0cxgBIAMoCzISLnJpc2sudjEuUm91bmRTZWF0Is8BChJDcmVhdGVSb3VuZFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRISCgp0b3VybmFtZW50GAIgASgJEg0KBXJvdW5kGAMgASgNEiUKB29wdGlvbnMYBCABKAsyFC5yaXNrLnYxLkdhbWVPcHRpb25zEiQKBWNsb2NrGAUgASgLMhUucmlzay52MS5DbG9ja09wdGlvbnMSIgoFZ2FtZXMYBiADKAsyEy5yaXNrLnYxLlJvdW5kVGFibGUSEQoJZHVwbGljYXRlGAcgASgIIkoKCVJvdW5kR2FtZRIPCgdnYW1lX2lkGAEgASgJEhMKC3NlYXRfdG9rZW5zGAIgAygJEhcKD3NlZWRfY29tbWl0bWVudBgDIAEoDCJvChNDcmVhdGVSb3VuZFJlc3BvbnNlEhIKCnRvdXJuYW1lbnQYASABKAkSDQoFcm91bmQYAiABKA0SEgoKaG9zdF90b2tlbhgDIAEoCRIhCgVnYW1lcxgEIAMoCzISLnJpc2sudjEuUm91bmRHYW1lIikKClNlZWRSZXZlYWwSDAoEc2VlZBgBIAEoBBINCgVub25jZRgCIAEoDCI9ChRTdHJlYW1SZXN1bHRzUmVxdWVzdBISCgp0b3VybmFtZW50GAEgASgJEhEKCWFmdGVyX3NlcRgCIAEoBCKSCgoOVG91cm5hbWVudEZhY3QSCwoDc2VxGAEgASgEEg8KB2dhbWVfaWQYAiABKAkSDQoFcm91bmQYAyABKA0SFAoMZ2FtZV92ZXJzaW9uGAQgASgEEg0KBWF0X21zGAUgASgDEjIKB2NyZWF0ZWQYCiABKAsyHy5yaXNrLnYxLlRvdXJuYW1lbnRGYWN0LkNyZWF0ZWRIABIyCgdzdGFydGVkGAsgASgLMh8ucmlzay52MS5Ub3VybmFtZW50RmFjdC5TdGFydGVkSAASPgoOc2VhdF90aW1lZF9vdXQYDCABKAsyJC5yaXNrLnYxLlRvdXJuYW1lbnRGYWN0LlNlYXRUaW1lZE91dEgAEj0KDXNlYXRfcmVzaWduZWQYDSABKAsyJC5yaXNrLnYxLlRvdXJuYW1lbnRGYWN0LlNlYXRSZXNpZ25lZEgAEjQKCGZpbmlzaGVkGA4gASgLMiAucmlzay52MS5Ub3VybmFtZW50RmFjdC5GaW5pc2hlZEgAEjYKCWFiYW5kb25lZBgPIAEoCzIhLnJpc2sudjEuVG91cm5hbWVudEZhY3QuQWJhbmRvbmVkSAASNgoJY2FuY2VsbGVkGBAgASgLMiEucmlzay52MS5Ub3VybmFtZW50RmFjdC5DYW5jZWxsZWRIABI7Cgxyb3VuZF9zZWF0ZWQYESABKAsyIy5yaXNrLnYxLlRvdXJuYW1lbnRGYWN0LlJvdW5kU2VhdGVkSAASNgoJc3RhbmRpbmdzGBIgASgLMiEucmlzay52MS5Ub3VybmFtZW50RmFjdC5TdGFuZGluZ3NIABpnCgdDcmVhdGVkEg8KB3BsYXllcnMYASADKAkSHwoEYm90cxgCIAMoDjIRLnJpc2sudjEuQm90TGV2ZWwSFwoPc2VlZF9jb21taXRtZW50GAMgASgMEhEKCWR1cGxpY2F0ZRgEIAEoCBoJCgdTdGFydGVkGkQKDFNlYXRUaW1lZE91dBIMCgRzZWF0GAEgASgFEiYKBnBvbGljeRgCIAEoDjIWLnJpc2sudjEuVGltZW91dFBvbGljeRocCgxTZWF0UmVzaWduZWQSDAoEc2VhdBgBIAEoBRotCghGaW5pc2hlZBIhCgdvdXRjb21lGAEgASgLMhAucmlzay52MS5PdXRjb21lGgsKCUFiYW5kb25lZBoLCglDYW5jZWxsZWQasgEKC1JvdW5kU2VhdGVkEjkKBnRhYmxlcxgBIAMoCzIpLnJpc2sudjEuVG91cm5hbWVudEZhY3QuUm91bmRTZWF0ZWQuVGFibGUSDQoFZmluYWwYAiABKAgaWQoFVGFibGUSDwoHZ2FtZV9pZBgBIAEoCRIPCgdwbGF5ZXJzGAIgAygJEg0KBW5hbWVzGAMgAygJEh8KBGJvdHMYBCADKA4yES5yaXNrLnYxLkJvdExldmVsGs0BCglTdGFuZGluZ3MSNQoFbGluZXMYASADKAsyJi5yaXNrLnYxLlRvdXJuYW1lbnRGYWN0LlN0YW5kaW5ncy5MaW5lEg0KBWZpbmFsGAIgASgIGnoKBExpbmUSDQoFcGxhY2UYASABKA0SEQoJcGxheWVyX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGcG9pbnRzGAQgASgJEhQKDHBvaW50c192YWx1ZRgFIAEoARIMCgR3aW5zGAYgASgNEg4KBnBsYXllZBgHIAEoDUIGCgRraW5kIj4KFVN0cmVhbVJlc3VsdHNSZXNwb25zZRIlCgRmYWN0GAEgASgLMhcucmlzay52MS5Ub3VybmFtZW50RmFjdCpoCghCb3RMZXZlbBIZChVCT1RfTEVWRUxfVU5TUEVDSUZJRUQQABIUChBCT1RfTEVWRUxfUkFORE9NEAESFAoQQk9UX0xFVkVMX0dSRUVEWRACEhUKEUJPVF9MRVZFTF9QTEFOTkVSEANiBnByb3RvMw", [file_risk_v1_common, file_risk_v1_game, file_risk_v1_lifecycle]);
 
 /**
  * One seat of a round's game: a player (named by the tournament's label for them, shown as the
@@ -340,6 +340,18 @@ export type TournamentFact = Message<"risk.v1.TournamentFact"> & {
      */
     value: TournamentFact_Cancelled;
     case: "cancelled";
+  } | {
+    /**
+     * @generated from field: risk.v1.TournamentFact.RoundSeated round_seated = 17;
+     */
+    value: TournamentFact_RoundSeated;
+    case: "roundSeated";
+  } | {
+    /**
+     * @generated from field: risk.v1.TournamentFact.Standings standings = 18;
+     */
+    value: TournamentFact_Standings;
+    case: "standings";
   } | { case: undefined; value?: undefined };
 };
 
@@ -480,6 +492,143 @@ export type TournamentFact_Cancelled = Message<"risk.v1.TournamentFact.Cancelled
  */
 export const TournamentFact_CancelledSchema: GenMessage<TournamentFact_Cancelled> = /*@__PURE__*/
   messageDesc(file_risk_v1_tournament, 7, 6);
+
+/**
+ * A tournament event's round, as its director seated it (events.proto; `game_id` empty,
+ * `round` the round's number).
+ *
+ * @generated from message risk.v1.TournamentFact.RoundSeated
+ */
+export type TournamentFact_RoundSeated = Message<"risk.v1.TournamentFact.RoundSeated"> & {
+  /**
+   * @generated from field: repeated risk.v1.TournamentFact.RoundSeated.Table tables = 1;
+   */
+  tables: TournamentFact_RoundSeated_Table[];
+
+  /**
+   * the event's final table
+   *
+   * @generated from field: bool final = 2;
+   */
+  final: boolean;
+};
+
+/**
+ * Describes the message risk.v1.TournamentFact.RoundSeated.
+ * Use `create(TournamentFact_RoundSeatedSchema)` to create a new message.
+ */
+export const TournamentFact_RoundSeatedSchema: GenMessage<TournamentFact_RoundSeated> = /*@__PURE__*/
+  messageDesc(file_risk_v1_tournament, 7, 7);
+
+/**
+ * @generated from message risk.v1.TournamentFact.RoundSeated.Table
+ */
+export type TournamentFact_RoundSeated_Table = Message<"risk.v1.TournamentFact.RoundSeated.Table"> & {
+  /**
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * per seat: the player id, or "" for a bot
+   *
+   * @generated from field: repeated string players = 2;
+   */
+  players: string[];
+
+  /**
+   * per seat: the name shown, or "bot (LEVEL)"
+   *
+   * @generated from field: repeated string names = 3;
+   */
+  names: string[];
+
+  /**
+   * @generated from field: repeated risk.v1.BotLevel bots = 4;
+   */
+  bots: BotLevel[];
+};
+
+/**
+ * Describes the message risk.v1.TournamentFact.RoundSeated.Table.
+ * Use `create(TournamentFact_RoundSeated_TableSchema)` to create a new message.
+ */
+export const TournamentFact_RoundSeated_TableSchema: GenMessage<TournamentFact_RoundSeated_Table> = /*@__PURE__*/
+  messageDesc(file_risk_v1_tournament, 7, 7, 0);
+
+/**
+ * A tournament event's standings after a round (`round`), or, with `final`, once the event
+ * is over (docs/tournaments.md, "Scoring and tiebreaks"); `game_id` empty.
+ *
+ * @generated from message risk.v1.TournamentFact.Standings
+ */
+export type TournamentFact_Standings = Message<"risk.v1.TournamentFact.Standings"> & {
+  /**
+   * @generated from field: repeated risk.v1.TournamentFact.Standings.Line lines = 1;
+   */
+  lines: TournamentFact_Standings_Line[];
+
+  /**
+   * @generated from field: bool final = 2;
+   */
+  final: boolean;
+};
+
+/**
+ * Describes the message risk.v1.TournamentFact.Standings.
+ * Use `create(TournamentFact_StandingsSchema)` to create a new message.
+ */
+export const TournamentFact_StandingsSchema: GenMessage<TournamentFact_Standings> = /*@__PURE__*/
+  messageDesc(file_risk_v1_tournament, 7, 8);
+
+/**
+ * @generated from message risk.v1.TournamentFact.Standings.Line
+ */
+export type TournamentFact_Standings_Line = Message<"risk.v1.TournamentFact.Standings.Line"> & {
+  /**
+   * @generated from field: uint32 place = 1;
+   */
+  place: number;
+
+  /**
+   * @generated from field: string player_id = 2;
+   */
+  playerId: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * an exact fraction as text ("7/3") and as a number
+   *
+   * @generated from field: string points = 4;
+   */
+  points: string;
+
+  /**
+   * @generated from field: double points_value = 5;
+   */
+  pointsValue: number;
+
+  /**
+   * @generated from field: uint32 wins = 6;
+   */
+  wins: number;
+
+  /**
+   * @generated from field: uint32 played = 7;
+   */
+  played: number;
+};
+
+/**
+ * Describes the message risk.v1.TournamentFact.Standings.Line.
+ * Use `create(TournamentFact_Standings_LineSchema)` to create a new message.
+ */
+export const TournamentFact_Standings_LineSchema: GenMessage<TournamentFact_Standings_Line> = /*@__PURE__*/
+  messageDesc(file_risk_v1_tournament, 7, 8, 0);
 
 /**
  * @generated from message risk.v1.StreamResultsResponse
