@@ -180,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     player_parser.register(sub, common, sorted(STATUSES))  # login, games --mine, ...
     # `risk round`: tournament_parser.py
     tournament_parser.register(sub, common, _game_options, sorted(VARIANTS))
+    tournament_parser.register_events(sub, common, _game_options, sorted(VARIANTS))
     match_parser.register(sub, common, sorted(VARIANTS))  # `risk play`: match_parser.py
     # `risk rating`, `risk leaderboard`: rating_parser.py
     rating_parser.register(sub, common, sorted(VARIANTS))

@@ -430,6 +430,12 @@ async def cmd_round(client: RiskClient, args: argparse.Namespace) -> int:
     return await tournament_cli.run_round(client, args)
 
 
+async def cmd_tournament(client: RiskClient, args: argparse.Namespace) -> int:
+    from risk_client import tournament_cli  # noqa: PLC0415 - only `risk tournament` needs it
+
+    return await tournament_cli.run_tournament(client, args)
+
+
 async def cmd_player(client: RiskClient, args: argparse.Namespace) -> int:
     from risk_client import player_cli  # noqa: PLC0415 - only the player commands need it
 
@@ -453,6 +459,7 @@ COMMANDS = {
     "watch": cmd_watch,
     "demo": cmd_demo,
     "round": cmd_round,
+    "tournament": cmd_tournament,
     **dict.fromkeys(player_parser.COMMANDS, cmd_player),
 }
 

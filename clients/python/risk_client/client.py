@@ -46,6 +46,7 @@ from risk_proto.risk.v1 import (
     broadcast_pb2,
     classic_pb2,
     common_pb2,
+    events_pb2,
     game_pb2,
     legacy_pb2,
     lifecycle_pb2,
@@ -970,6 +971,37 @@ class RiskClient:
         same `request_id` after a failure: the same round comes back, nothing is created
         twice."""
         return await self._unary("CreateRound", request, tournament_pb2.CreateRoundResponse)
+
+    # ---- tournament events (docs/tournaments.md, "Events") -------------------------------
+
+    async def create_event(self, request: events_pb2.CreateEventRequest
+                           ) -> events_pb2.TournamentEvent:
+        """Organiser: an event the service's director runs. The same request again returns
+        the event (resent after a lost reply); another one under the label is
+        REQUEST_ID_REUSED."""
+        return await self._resent("CreateEvent", request, events_pb2.TournamentEvent)
+
+    async def register_event(self, event: str, name: str = "") -> events_pb2.TournamentEvent:
+        """With a player token: register for the event (again: the same, or a new name)."""
+        return await self._resent("RegisterEvent",
+                                  events_pb2.RegisterEventRequest(event=event, name=name),
+                                  events_pb2.TournamentEvent)
+
+    async def withdraw_event(self, event: str) -> events_pb2.TournamentEvent:
+        """With a player token: leave the event (before the start: the entry goes; after it:
+        seated in no later round, results kept)."""
+        return await self._resent("WithdrawEvent", events_pb2.WithdrawEventRequest(event=event),
+                                  events_pb2.TournamentEvent)
+
+    async def start_event(self, event: str) -> events_pb2.TournamentEvent:
+        """Organiser: close registration and let the director seat round 1."""
+        return await self._unary("StartEvent", events_pb2.StartEventRequest(event=event),
+                                 events_pb2.TournamentEvent)
+
+    async def get_event(self, event: str) -> events_pb2.TournamentEvent:
+        """The event: players, rounds with their tables and results, standings."""
+        return await self._resent("GetEvent", events_pb2.GetEventRequest(event=event),
+                                  events_pb2.TournamentEvent)
 
     async def stream_results(
         self,
