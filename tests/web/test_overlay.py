@@ -8,8 +8,10 @@ screenshots are docs/web/overlay-<variant>.png, rewritten only with RISK_UPDATE_
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
+import time
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
@@ -85,10 +87,11 @@ async def _play(stub: Stub, variant: str, game_id: str, tokens: list[str], moves
     return fought
 
 
-async def _round(stub: Stub, variant: str) -> tuple[str, list[str], int, bool]:
+async def _round(stub: Stub, variant: str) -> tuple[str, list[str], int, bool, str]:
     """A round of two games in `variant`'s own cup: one played until a battle, one whose
     seats all resign but the first (so the event has standings). Returns the played game's
-    id, its seat tokens, its number of seats and whether a battle was fought."""
+    id, its seat tokens, its number of seats, whether a battle was fought, and the finished
+    game's id."""
     options, _seed = fast_options(variant)
     players = getattr(options, options.WhichOneof("variant")).players
     tables = [tournament_pb2.RoundTable(seats=[tournament_pb2.RoundSeat(player=label)
@@ -103,7 +106,7 @@ async def _round(stub: Stub, variant: str) -> tuple[str, list[str], int, bool]:
                           metadata=bearer(resigning.seat_tokens[seat]))
     tokens = list(played.seat_tokens)
     fought = await _play(stub, variant, played.game_id, tokens, 400)
-    return played.game_id, tokens, players, fought
+    return played.game_id, tokens, players, fought, resigning.game_id
 
 
 async def _readable(page: Page, selector: str) -> list[str]:
@@ -128,7 +131,7 @@ async def test_overlay_shows_a_tournament_game_at_1080p(
     player's name with its holdings, move lines in words (no enum name, -1, brace, undefined),
     the last battle's dice, the cup's standings with the resigning game's winner first; a
     move made after it opened reaches it; nothing logged to the console."""
-    game_id, tokens, players, fought = await _round(stub, variant)
+    game_id, tokens, players, fought, _over = await _round(stub, variant)
     page = await pages.open(f"/app/overlay.html#game={game_id}", width=1920, height=1080)
     await page.wait_for_selector("#players li.player[data-seat='0'] .stats .stat")
     await _caught_up(page, stub, game_id)
@@ -172,8 +175,9 @@ async def test_overlay_resumes_after_a_restart_and_takes_a_transparent_backgroun
 ) -> None:
     """A classic overlay with `&bg=transparent` (the page's background is clear, its panels
     are not) follows the game across a SIGKILL and restart of the service: moves made after
-    the restart reach it, its stream was opened again, and no reconnecting badge is left."""
-    game_id, tokens, _players, _fought = await _round(stub, "classic")
+    the restart reach it, its stream was opened again, and no reconnecting badge is left. A
+    finished game's overlay says who won and does not keep reconnecting."""
+    game_id, tokens, _players, _fought, over = await _round(stub, "classic")
     page = await pages.open(f"/app/overlay.html#game={game_id}&bg=transparent",
                             width=1920, height=1080)
     await _caught_up(page, stub, game_id)
@@ -189,6 +193,16 @@ async def test_overlay_resumes_after_a_restart_and_takes_a_transparent_backgroun
     assert int(await page.get_attribute("#overlay", "data-reconnects") or 0) >= 1
     await eventually(lambda: page.locator("#connection").is_hidden(), 15,
                      "the reconnecting badge to go")
+
+    # a finished game's overlay says how it ended and stays quiet: no reconnecting
+    finished = await pages.open(f"/app/overlay.html#game={over}", width=1920, height=1080)
+    await _caught_up(finished, stub, over)
+    assert (await finished.locator("#turn").inner_text()).startswith("Game over: Fay won")
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        assert await finished.locator("#connection").is_hidden()
+        await asyncio.sleep(0.1)
+    assert await finished.get_attribute("#overlay", "data-reconnects") is None
 
 
 async def test_overlay_of_an_event_follows_its_featured_table(pages: Pages, stub: Stub) -> None:
