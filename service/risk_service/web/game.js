@@ -17,6 +17,7 @@ import { SeatSession } from "./session.js";
 import { el, statusWord } from "./dom.js";
 import * as V from "./variants.js";
 import { player, when } from "./player.js";
+import { PlayPanels } from "./panels.js";
 
 const LOG_LIMIT = 400; // entries kept on the page; the export has them all
 
@@ -98,6 +99,7 @@ class GameView {
 
   stop() {
     this.feed?.stop();
+    this.extras?.stop();
     clearInterval(this.probe);
     for (const session of this.sessions.values()) session.close();
   }
@@ -126,6 +128,7 @@ class GameView {
       side.append(this.windowBox);
     }
     side.append(el("section", {}, el("h2", {}, "Events"), this.log));
+    this.extras = new PlayPanels(this, side); // totals, dice, clocks, alert, resign (panels.js)
     this.main.replaceChildren(
       el("h1", {}, `${this.variant.title || this.name} · `, el("code", {}, this.gameId),
         this.mode === "watch" ? " · spectating" : ""),
@@ -184,6 +187,7 @@ class GameView {
     this.showHand();
     this.showWindows();
     this.showVacation();
+    this.extras.update();
   }
 
   // A correspondence game with vacation days: the seat's days left, until when it is away,
@@ -411,6 +415,7 @@ class GameView {
   onEvent(event) {
     const seq = Number(event.seq || 0);
     const text = V.eventText(this.name, event, this.textNames());
+    this.extras.onEvent(event);
     this.log.prepend(el("li", { "data-seq": seq, value: seq }, text));
     while (this.log.children.length > LOG_LIMIT) this.log.lastChild.remove();
     this.main.dataset.lastSeq = String(seq);

@@ -14,6 +14,7 @@ import { say, sayError, variants } from "./app.js";
 import { el, statusWord } from "./dom.js";
 import { caseOf } from "./variants.js";
 import { player } from "./player.js";
+import { lobbyTitle, panelText } from "./words.js";
 
 const STATUSES = ["GAME_STATUS_WAITING", "GAME_STATUS_ACTIVE", "GAME_STATUS_FINISHED",
   "GAME_STATUS_ABANDONED", "GAME_STATUS_CANCELLED"];
@@ -266,14 +267,19 @@ function gameRow(game, known) {
     }
   }
   buttons.push(el("a", { href: `#/watch/${id}`, class: "watch" }, "watch"));
-  if (status === "finished" && (held.host || mine.length)) {
+  // a finished game's replay is for anyone (its events as a spectator saw them; replay.js)
+  if (status === "finished") {
     buttons.push(el("a", { href: `#/replay/${id}`, class: "replay" }, "replay"));
   }
-  const seats = (game.seats || []).map((s) => (s.taken ? s.displayName || `seat ${s.seat ?? 0}`
-    : "—")).join(", ");
+  const open = (game.seats || []).filter((s) => !s.taken).length;
+  if (held.host && status === "waiting" && open) {
+    buttons.push(el("a", { href: `#/host/${id}`, class: "invite" }, panelText("lobby.invite")));
+  }
+  const { title, seats } = lobbyTitle(game, variant);
   return el("tr", { "data-game": id },
-    el("td", {}, el("code", {}, id)), el("td", {}, variant), el("td", { class: "status" }, status),
-    el("td", {}, seats), el("td", {}, String(game.version || 0)),
+    el("td", {}, el("span", { class: "game-title" }, title), " ", el("code", { class: "muted" }, id)),
+    el("td", {}, variant), el("td", { class: "status" }, status),
+    el("td", { class: "seat-names" }, seats), el("td", {}, String(game.version || 0)),
     el("td", { class: "actions" }, ...buttons));
 }
 

@@ -1,15 +1,16 @@
 // The replay of a finished game: its events from its export (ExportGame, every page merged;
-// the host's or a seat's token from this browser's storage) to step, scrub or play through,
+// the host's or a seat's token from this browser's storage) or, for anyone holding no token,
+// from StreamEvents as a spectator saw them, to step, scrub or play through,
 // and at each step the board the service rebuilds for that step's version (GetGame with
 // at_version: the spectator's board, replayed from the game's log by the rules on the server,
 // the same for every variant). A version's events commit together, so every step of one
 // version shows the board after the whole version; step 0, before the first event, is empty.
 // Boards are fetched one at a time, the latest step wanted first, and kept by version.
 
-import { call, tokens } from "./api.js";
+import { call, socketStream, stream, tokens } from "./api.js";
 import { onLeave, say, sayError, variants } from "./app.js";
 import { Board } from "./board.js";
-import { el } from "./dom.js";
+import { el, statusWord } from "./dom.js";
 import * as V from "./variants.js";
 
 async function exportOf(gameId, token) {
@@ -26,19 +27,48 @@ async function exportOf(gameId, token) {
   return whole;
 }
 
+// Without a token (a spectator): the game's events as anyone may read them, StreamEvents from
+// the start up to the last seq GetGame names (what a spectator saw live: other seats' cards
+// hidden), and the seat names from GetGame. A finished game is public to replay, as it was to
+// watch (docs/web.md, "Replays for anyone").
+async function spectatorRecord(gameId, final) {
+  const last = Number(final.game.lastSeq || 0);
+  const events = [];
+  const controller = new AbortController();
+  const take = (message) => {
+    for (const event of message.events?.length ? message.events : [message.event || {}]) {
+      if (Number(event.seq || 0) > (events.at(-1)?.seq ?? 0)) events.push(event);
+    }
+    if (Number(events.at(-1)?.seq || 0) >= last) controller.abort();
+  };
+  if (last > 0) {
+    const request = { gameId, afterSeq: "0" };
+    if (typeof WebSocket === "function") {
+      await socketStream({ ...request, maxBatch: 64 }, take, { signal: controller.signal });
+    } else {
+      await stream("StreamEvents", request, take, { signal: controller.signal });
+    }
+  }
+  return { variant: final.game.variant, version: final.game.version, outcome: final.game.outcome,
+    events, seatNames: (final.game.seats || []).map((seat) => seat.displayName || "") };
+}
+
 export async function showReplay(main, gameId) {
   delete main.dataset.drawn; // what another replay drew is no step of this one
   delete main.dataset.version;
   const held = tokens.of(gameId);
-  const token = held.host || Object.values(held.seats || {})[0];
-  if (!token) {
-    say("a replay needs the game's export, which only its host and seats may read: this " +
-      "browser holds no token for this game");
+  const token = held.host || Object.values(held.seats || {})[0] || "";
+  const known = await variants();
+  const final = await call("GetGame", { gameId }, token);
+  if (!["finished", "abandoned", "cancelled"].includes(statusWord(final.game.status))) {
+    say("this game is not over yet: watch it live instead", "info");
+    location.hash = `#/watch/${gameId}`;
     return;
   }
-  const known = await variants();
-  const [record, final] = await Promise.all([exportOf(gameId, token),
-    call("GetGame", { gameId }, token)]);
+  // the host and the seats read the export (every event, each with all they may see);
+  // anyone else the events a spectator was shown
+  const record = token ? await exportOf(gameId, token) : await spectatorRecord(gameId, final);
+  main.dataset.replaySource = token ? "export" : "stream";
   const variant = known.byEnum.get(String(record.variant));
   const name = variant.name;
   const events = record.events;

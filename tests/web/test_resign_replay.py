@@ -1,0 +1,111 @@
+"""Resigning by clicking (asked first, then done), and the replay of a finished public game
+opened by a spectator who holds no token (issue 38 item 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc, variant_pb2
+from risk_testing.rpc import bearer
+from tests.service.finished_games import fast_options, finished_game
+from tests.web.conftest import Pages
+from tests.web.driver import board_of, classic_board, drawn_board
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "web"
+
+
+async def test_resign_by_clicking_asks_first_then_leaves_the_game(
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """Three seats, each on its own page: seat 0 clicks Resign, is asked, keeps playing the
+    first time (nothing changes), then resigns; GetGame has seat 0 out and the game goes on,
+    the page offers no more Resign; when seat 1 resigns too, seat 2 wins and both its page
+    and GetGame say so."""
+    options, seed = fast_options("classic")
+    created = await stub.CreateGame(service_pb2.CreateGameRequest(
+        options=options, seed=seed, issue_seat_tokens=True, seat_names=["Ada", "Bea", "Cy"]))
+    game_id = created.game.game_id
+    tokens = list(created.seat_tokens)
+    assert len(tokens) == 3
+    opened = []
+    for seat, token in enumerate(tokens):
+        page = await pages.open()
+        await page.evaluate("([id, held]) => localStorage.setItem('risk.tokens.v1', "
+                            "JSON.stringify({[id]: held}))",
+                            [game_id, {"seats": {str(seat): token}}])
+        await page.goto(page.url.split("#")[0] + f"#/play/{game_id}")
+        await page.wait_for_selector("#resign:visible")
+        opened.append(page)
+    ada = opened[0]
+    before = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game.version
+    await ada.click("#resign")
+    assert await ada.locator("#resign-question").inner_text() == \
+        "Resign from this game? You leave it for good and cannot come back."
+    await ada.screenshot(path=str(DOCS / "resign-confirm.png"))
+    await ada.click("#resign-no")
+    assert await ada.locator("#resign").is_visible()
+    assert (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game.version == \
+        before
+
+    await ada.click("#resign")
+    await ada.click("#resign-yes")
+    await ada.wait_for_selector("#resign-box", state="hidden")
+    assert await ada.locator("#notice").inner_text() == "You resigned"
+    seen = await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))
+    assert seen.game.status == service_pb2.GAME_STATUS_ACTIVE
+    assert seen.board.classic.eliminated[0]
+    await ada.wait_for_selector("#totals tr[data-seat='0'].out")
+
+    bea = opened[1]
+    await bea.click("#resign")
+    await bea.click("#resign-yes")
+    cy = opened[2]
+    await cy.wait_for_selector("#outcome")
+    final = await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))
+    assert final.game.status == service_pb2.GAME_STATUS_FINISHED
+    assert final.game.outcome.winner == 2
+    assert await cy.locator("#outcome").inner_text() == \
+        "Game over: you won as everyone else resigned; ranking: you, Bea and Ada"
+    assert await cy.locator("#resign-box").is_hidden()
+
+
+async def test_a_spectator_replays_a_finished_public_game(
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """A finished game of each variant, opened at #/replay/GAME by a page holding no token
+    (the lobby offers "replay" to anyone): its events come from the game's stream as a
+    spectator saw them, every seq once; the last step's board is GetGame's; a middle step's
+    board is GetGame's at that step's version."""
+    classic = await finished_game(stub, "classic")
+    page = await pages.open("/#/")
+    await page.select_option("[name=filter_status]", "GAME_STATUS_FINISHED")
+    row = page.locator(f"tr[data-game='{classic.game_id}']")
+    await row.locator("a.replay").click()
+    await page.wait_for_url(f"**/#/replay/{classic.game_id}")
+    final = await stub.GetGame(service_pb2.GetGameRequest(game_id=classic.game_id))
+    events = final.game.last_seq
+    await page.wait_for_selector(f"#step:text-is('{events} / {events}')")
+    assert await page.locator("#main").get_attribute("data-replay-source") == "stream"
+    await page.wait_for_selector(f"#main[data-drawn='{events}']")
+    seqs = await page.eval_on_selector_all("#log li", "lis => lis.map(l => Number(l.dataset.seq))")
+    assert seqs == list(range(1, events + 1))
+    assert await board_of(page) == classic_board(final)
+    assert pages.posts(page, "ExportGame") == 0
+    await page.screenshot(path=str(DOCS / "replay-spectator.png"))
+
+    for variant in ("deep_space", "legacy", "strike"):
+        game = await finished_game(stub, variant)
+        await page.goto(page.url.split("#")[0] + f"#/replay/{game.game_id}")
+        await page.wait_for_selector(f"#step:text-is('{game.last_seq} / {game.last_seq}')")
+        middle = game.last_seq // 2
+        await page.locator("#scrub").fill(str(middle))
+        await page.wait_for_selector(f"#main[data-drawn='{middle}']")
+        version = int(await page.locator("#main").get_attribute("data-version") or -1)
+        at = await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id,
+                                                           at_version=version))
+        described = (await stub.DescribeVariant(
+            variant_pb2.DescribeVariantRequest(name=variant))).variant
+        assert await board_of(page) == drawn_board(at.board, described), variant
+    # the host's token still reads the export
+    assert (await stub.ExportGame(service_pb2.ExportGameRequest(game_id=classic.game_id),
+                                  metadata=bearer(classic.host_token))).events

@@ -1,0 +1,236 @@
+"""The play view's panels of what the rules let a player know (issue 38 item 2), per variant:
+per-player totals and each variant's own figures against GetGame's view, the dice of a battle
+as faces (then in the log), the clock counting down, and the your-turn title."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.async_api import Page
+
+from risk_proto.risk.v1 import game_pb2, lifecycle_pb2, service_pb2, service_pb2_grpc
+from risk_rules import wire
+from risk_rules.engine import REGISTRY, LegalAction, get_ruleset
+from risk_testing.rpc import bearer
+from tests.service.finished_games import fast_options
+from tests.web.conftest import Pages
+from tests.web.driver import eventually
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "web"
+_MASK64 = (1 << 64) - 1
+# what no person should read: an enum-style name, -1, undefined, NaN, braces
+_RAW = re.compile(r"[A-Z]{3,}_[A-Z_]{3,}|(?<![\w-])-1\b|undefined|NaN|[{}]")
+Stub = service_pb2_grpc.RiskServiceStub
+
+
+async def _created(stub: Stub, variant: str, **extra: object) -> service_pb2.CreateGameResponse:
+    options, seed = fast_options(variant)
+    return await stub.CreateGame(service_pb2.CreateGameRequest(
+        options=options, seed=seed, issue_seat_tokens=True, **extra))  # type: ignore[arg-type]
+
+
+async def _bot_moves(stub: Stub, game_id: str, tokens: list[str], moves: int, seed: int = 7,
+                     stop: str = "") -> list[game_pb2.Event]:
+    """Up to `moves` decisions played by the engine's bot over gRPC (the seat asked first);
+    stops early after an event of kind `stop`. Returns the events of the moves made."""
+    variant = ""
+    events: list[game_pb2.Event] = []
+    for move in range(moves):
+        game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+        if not game.decision.seats:
+            break
+        token = bearer(tokens[game.decision.seats[0]])
+        seen = await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id), metadata=token)
+        variant = seen.board.WhichOneof("variant") or variant
+        rules = get_ruleset(variant)
+        listed = await stub.ListLegalActions(
+            service_pb2.ListLegalActionsRequest(game_id=game_id), metadata=token)
+        legal = [LegalAction(wire.action_from_proto(e.action)[1], e.max_count)
+                 for e in listed.actions]
+        view = wire.from_message(wire.view_from_proto(seen.board)[1], rules.view_type)
+        action = rules.bot_choose(view, legal, (seed * 0x9E3779B97F4A7C15 + move) & _MASK64)
+        reply = await stub.SubmitAction(service_pb2.SubmitActionRequest(
+            game_id=game_id, action=wire.action_to_proto(variant, action),
+            expected_version=seen.game.version, request_id=f"panels-{seen.game.version}"), metadata=token)
+        events.extend(reply.events)
+        if stop and any(getattr(e, variant).WhichOneof("kind") == stop for e in reply.events
+                        if e.WhichOneof("variant") == variant):
+            break
+    return events
+
+
+async def _hold(page: Page, game_id: str, host: str, seats: dict[int, str]) -> None:
+    """The browser's storage holds these tokens for the game (as the lobby leaves them)."""
+    await page.evaluate("([id, held]) => localStorage.setItem('risk.tokens.v1', "
+                        "JSON.stringify({[id]: held}))",
+                        [game_id, {"host": host, "seats": {str(s): t for s, t in seats.items()}}])
+
+
+async def _shown(page: Page, version: int) -> None:
+    await page.wait_for_selector(f"#game-version:text-is('{version}')")
+    await page.wait_for_selector("#totals tbody tr")
+
+
+async def _cells(page: Page) -> dict[tuple[int, str], str]:
+    pairs = await page.eval_on_selector_all(
+        "#totals td[data-key]", "tds => tds.map(td => [Number(td.dataset.seat), td.dataset.key, "
+        "td.textContent])")
+    return {(seat, key): text for seat, key, text in pairs}
+
+
+def _expected(variant: str, board: game_pb2.BoardView, seats: int) -> dict[tuple[int, str], str]:
+    """Each panel figure as a person would count it on GetGame's view."""
+    v = getattr(board, variant)
+    out: dict[tuple[int, str], str] = {}
+    for s in range(seats):
+        if variant == "classic":
+            figures = {"territories": sum(o == s for o in v.owner),
+                       "armies": sum(a for o, a in zip(v.owner, v.armies, strict=True) if o == s),
+                       "cards": v.hand_counts[s], "toPlace": v.to_place[s]}
+        elif variant == "legacy":
+            figures = {"territories": sum(o == s for o in v.owner),
+                       "armies": sum(a for o, a in zip(v.owner, v.troops, strict=True) if o == s),
+                       "cards": v.hand_counts[s], "redStars": v.red_stars[s],
+                       "missiles": v.missiles[s], "hqs": sum(v.owner[t] == s for t in v.hqs)}
+        elif variant == "deep_space":
+            recruits = list(v.recruits[s].values)
+            figures = {"territories": sum(n > 0 for n in recruits), "armies": sum(recruits),
+                       "cards": len(v.hands[s].values), "supply": v.supply[s],
+                       "bases": len(v.bases[s].values), "gems": v.gems[s], "ore": v.ore[s]}
+        else:
+            figures = {"territories": len(v.continents[s].values),
+                       "coins": sum(c == s for c in v.coins), "cards": v.hand_counts[s]}
+        out.update({(s, key): str(value) for key, value in figures.items()})
+    return out
+
+
+async def test_every_variants_panels_show_getgames_figures(
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """A game of each variant some way in, its page holding every seat: each player's totals
+    (regions, armies or pieces, cards) and the variant's own figures (Deep Space's gems, ore,
+    supply, bases; Legacy's red stars, missiles, headquarters, factions; Strike's coins and hand
+    sizes) are GetGame's, in words with no enum name, -1, undefined, NaN or brace; the tab's
+    title says it is the page's turn; screenshots in docs/web/."""
+    page = await pages.open()
+    for variant in sorted(REGISTRY):
+        created = await _created(stub, variant)
+        game_id = created.game.game_id
+        tokens = list(created.seat_tokens)
+        await _bot_moves(stub, game_id, tokens, 24)
+        await _hold(page, game_id, created.host_token, dict(enumerate(tokens)))
+        await page.goto(page.url.split("#")[0] + f"#/play/{game_id}")
+        seen = await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id),
+                                  metadata=bearer(tokens[0]))
+        await _shown(page, seen.game.version)
+        seats = len(seen.game.seats)
+        figures = await _cells(page)
+        assert figures == _expected(variant, seen.board, seats), variant
+        assert await page.locator("#totals tbody tr").count() == seats
+        text = await page.locator("#panels").inner_text() + await page.locator("#clock").inner_text()
+        assert not _RAW.search(text), (variant, text)
+        if variant == "legacy":
+            factions = await page.eval_on_selector_all(
+                "#totals [data-key=faction]", "tds => tds.map(td => td.textContent)")
+            assert factions[:3] == ["Die Mechaniker", "Enclave of the Bear", "Imperial Balkania"]
+        if variant == "deep_space":
+            v = seen.board.deep_space
+            assert await page.locator("#variant-panel [data-key=bank]").inner_text() == \
+                f"Bank: {v.bank_gems} gem{'s' if v.bank_gems != 1 else ''} and {v.bank_ore} ore"
+        if variant in ("classic", "legacy"):
+            pending = getattr(seen.board, variant).pending
+            placing = page.locator("#placing")
+            assert await placing.is_visible() == (pending > 0)
+            if pending:
+                assert str(pending) in await placing.inner_text()
+        if seen.game.decision.seats and not seen.game.HasField("outcome"):
+            assert (await page.title()).startswith("Your turn · ")
+        await page.screenshot(path=str(DOCS / f"panels-{variant}.png"), full_page=True)
+
+
+async def test_a_battles_dice_are_shown_as_faces_then_logged(
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """A spectator's page follows a classic game live until a battle: its dice panel shows the
+    battle's dice as faces with the event's values, and the log has the battle's line."""
+    created = await _created(stub, "classic")
+    game_id = created.game.game_id
+    page = await pages.open(f"/#/watch/{game_id}")
+    await page.wait_for_selector("#dice-none")
+    events = await _bot_moves(stub, game_id, list(created.seat_tokens), 400,
+                              stop="battle_resolved")
+    battle = next(e for e in reversed(events)
+                  if e.classic.WhichOneof("kind") == "battle_resolved")
+    resolved = battle.classic.battle_resolved
+    await page.wait_for_selector(f"#dice[data-seq='{battle.seq}']")
+    attack = await page.eval_on_selector_all("#dice-attack .die",
+                                             "ds => ds.map(d => Number(d.dataset.value))")
+    defence = await page.eval_on_selector_all("#dice-defence .die",
+                                              "ds => ds.map(d => Number(d.dataset.value))")
+    assert attack == list(resolved.attack_dice) and defence == list(resolved.defence_dice)
+    faces = await page.locator("#dice-attack .die").all_inner_texts()
+    assert faces == ["⚀⚁⚂⚃⚄⚅"[d - 1] for d in resolved.attack_dice]
+    label = await page.locator("#dice-attack .die").first.get_attribute("aria-label")
+    assert label == f"a die showing {resolved.attack_dice[0]}"
+    assert await page.locator(f"#log li[data-seq='{battle.seq}']").count() == 1
+    await page.screenshot(path=str(DOCS / "dice-classic.png"))
+
+
+async def test_your_turn_title_and_the_decision_clock(
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """Two pages, one seat each, of a timed classic game: the page whose seat is asked reads
+    "Your turn" in its tab's title and the other does not, and they swap when the turn passes;
+    the decision clock counts down towards GetGame's deadline; a page whose person allowed
+    notifications says so, and one that has not asked offers the button."""
+    clock = lifecycle_pb2.ClockOptions(decision_seconds=600)
+    created = await _created(stub, "classic", clock=clock)
+    game_id = created.game.game_id
+    tokens = list(created.seat_tokens)
+    opened = [await pages.open() for _ in tokens]
+    first, second = opened[0], opened[1]
+    await first.context.grant_permissions(["notifications"])
+    for seat, page in enumerate(opened):
+        await _hold(page, game_id, "", {seat: tokens[seat]})
+        await page.goto(page.url.split("#")[0] + f"#/play/{game_id}")
+    game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+    for page in opened:
+        await _shown(page, game.version)
+
+    async def titles() -> list[bool]:
+        return [(await p.title()).startswith("Your turn") for p in opened]
+
+    asked = game.decision.seats[0]
+    await eventually(lambda: _is(titles(), [s == asked for s in range(len(opened))]),
+                     what="your-turn titles")
+    page = opened[asked]
+    left = int(await page.locator("#deadline").get_attribute("data-left-ms") or 0)
+    assert 0 < left <= 600_000
+    assert re.fullmatch(r"You must decide within \d+ minutes?( \d+ seconds?)?",
+                        await page.locator("#deadline").inner_text())
+    await eventually(lambda: _less(page, left), what="the clock to count down")
+    other = opened[(asked + 1) % len(opened)]
+    assert re.match(r".+ must decide within ", await other.locator("#deadline").inner_text())
+    assert await first.locator("#alerts").get_attribute("data-permission") == "granted"
+    assert await first.locator("#alerts-state").inner_text() == \
+        "This browser tells you when it is your turn"
+    assert await second.locator("#alerts-ask").is_visible()
+
+    # the turn passes to another seat: the titles follow
+    while game.decision.seats and game.decision.seats[0] == asked:
+        await _bot_moves(stub, game_id, tokens, 1)
+        game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+    now = game.decision.seats[0]
+    await eventually(lambda: _is(titles(), [s == now for s in range(len(opened))]),
+                     what="the titles to follow the turn")
+    await opened[now].screenshot(path=str(DOCS / "your-turn-classic.png"))
+
+
+async def _is(values: object, expected: list[bool]) -> bool:
+    return await values == expected  # type: ignore[misc]
+
+
+async def _less(page: Page, than: int) -> bool:
+    left = await page.locator("#deadline").get_attribute("data-left-ms")
+    return left is not None and int(left) < than
