@@ -197,7 +197,8 @@ async def test_event_survives_a_killed_director(
 
 async def test_event_calls_refuse_what_they_must(start_service: ServiceFactory) -> None:
     """Registration needs a player token and an open event; the allow-list, the cap, the
-    organiser's start and an unknown event get their reasons; a repeated create is the same."""
+    rating range, the organiser's start and an unknown event get their reasons; a repeated
+    create is the same."""
     service = start_service(**FAST)
     organiser = bearer(secrets.token_urlsafe(16))
     async with grpc.aio.insecure_channel(service.target) as channel:
@@ -240,3 +241,16 @@ async def test_event_calls_refuse_what_they_must(start_service: ServiceFactory) 
         shown = await stub.GetEvent(events_pb2.GetEventRequest(event="cup"), timeout=10)
         assert [p.player_id for p in shown.players] == [alice]
         assert shown.status == events_pb2.EVENT_STATUS_REGISTRATION
+        # by rating: a new player's displayed rating is 0 (mu 25 - 3 sigma 25/3)
+        await stub.CreateEvent(event_request("rated-up", entry=events_pb2.EventEntry(
+            min_rating=10)), metadata=organiser, timeout=10)
+        with pytest.raises(grpc.aio.AioRpcError) as low:
+            await stub.RegisterEvent(events_pb2.RegisterEventRequest(event="rated-up"),
+                                     metadata=bearer(bob_token), timeout=10)
+        assert error_info(low.value).reason == "NOT_ELIGIBLE"
+        assert "yours is 0.0" in (low.value.details() or "")
+        await stub.CreateEvent(event_request("rated-down", entry=events_pb2.EventEntry(
+            max_rating=10)), metadata=organiser, timeout=10)
+        joined = await stub.RegisterEvent(events_pb2.RegisterEventRequest(event="rated-down"),
+                                          metadata=bearer(bob_token), timeout=10)
+        assert [p.player_id for p in joined.players] == [bob]

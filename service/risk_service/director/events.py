@@ -29,6 +29,7 @@ from risk_service.operations.commands import MAX_NAME, check_turns
 from risk_service.operations.identity import Caller, digest
 from risk_service.operations.limits import Limits
 from risk_service.operations.results import check_label
+from risk_service.ratings.store import RatingStore, current_ratings
 from risk_service.store.tournament_store import TournamentStore
 
 MAX_ROUNDS = 16
@@ -47,8 +48,9 @@ def closed(message: str) -> ServiceError:
 
 class Events:
     def __init__(self, store: EventStore, tournaments: TournamentStore, limits: Limits, *,
-                 clock_ms: Callable[[], int]) -> None:
+                 clock_ms: Callable[[], int], ratings: RatingStore | None = None) -> None:
         self.store = store
+        self.ratings = ratings  # for entry conditions by rating (None: none can be checked)
         self.tournaments = tournaments
         self.limits = limits
         self.clock_ms = clock_ms
@@ -96,6 +98,7 @@ class Events:
         name = request.name or player
         if len(name) > MAX_NAME:
             raise malformed(f"name: at most {MAX_NAME} characters")
+        await self._check_rating(request.event, player)
 
         def change(record: events_pb2.EventRecord, now: int) -> bool:
             event = record.event
@@ -198,6 +201,26 @@ class Events:
         raise ServiceError(Code.ABORTED, ServiceReason.STALE_VERSION,
                            f"event {label!r} kept changing; try again")
 
+    async def _check_rating(self, label: str, player: str) -> None:
+        """Refuse a player whose rating in the event's variant is outside its range."""
+        loaded = await self.store.load(label)
+        if loaded is None:
+            return  # _update says NOT_FOUND
+        entry = loaded[1].event.settings.entry
+        if not entry.HasField("min_rating") and not entry.HasField("max_rating"):
+            return
+        if self.ratings is None:
+            raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.EVENT_CLOSED,
+                               "this service keeps no ratings to check the event's range")
+        variant, _options = wire.options_from_proto(loaded[1].event.settings.options)
+        rating = (await current_ratings(self.ratings, variant, [player]))[player].display
+        low = entry.min_rating if entry.HasField("min_rating") else float("-inf")
+        high = entry.max_rating if entry.HasField("max_rating") else float("inf")
+        if not low <= rating <= high:
+            raise ServiceError(Code.PERMISSION_DENIED, ServiceReason.NOT_ELIGIBLE,
+                               f"event {label!r} takes players rated {low:g} to {high:g} in "
+                               f"{variant}; yours is {rating:.1f}")
+
     @staticmethod
     def _open_for_entries(record: events_pb2.EventRecord, now: int) -> None:
         event = record.event
@@ -254,6 +277,9 @@ class Events:
         if any(b <= a for a, b in zip(request.round_starts_ms, request.round_starts_ms[1:],
                                       strict=False)):
             raise malformed("round_starts_ms: in increasing order")
+        if (request.entry.HasField("min_rating") and request.entry.HasField("max_rating")
+                and request.entry.min_rating > request.entry.max_rating):
+            raise malformed("entry: min_rating above max_rating")
         for player in request.entry.allow:
             if not 0 < len(player) <= 128:
                 raise malformed("entry.allow: player ids of 1 to 128 characters")

@@ -153,7 +153,8 @@ class GameService:
         # tournament events (docs/tournaments.md, "Events"): their calls, and the director
         # `server.app` runs, which seats their rounds through `rounds`
         event_store = EventStore(store.redis, store.keys.prefix, store.connection)
-        self.events = Events(event_store, self.tournaments, self.limits, clock_ms=clock_ms)
+        self.events = Events(event_store, self.tournaments, self.limits, clock_ms=clock_ms,
+                             ratings=self.ratings.store)
         self.director = Director(event_store, self.tournaments, self.rounds, self.limits,
                                  clock_ms=clock_ms, process_id=self.process_id,
                                  settings=director)

@@ -31,12 +31,16 @@ EVENT_STATUS_RUNNING: EventStatus
 EVENT_STATUS_FINISHED: EventStatus
 
 class EventEntry(_message.Message):
-    __slots__ = ("allow", "cap")
+    __slots__ = ("allow", "cap", "min_rating", "max_rating")
     ALLOW_FIELD_NUMBER: _ClassVar[int]
     CAP_FIELD_NUMBER: _ClassVar[int]
+    MIN_RATING_FIELD_NUMBER: _ClassVar[int]
+    MAX_RATING_FIELD_NUMBER: _ClassVar[int]
     allow: _containers.RepeatedScalarFieldContainer[str]
     cap: int
-    def __init__(self, allow: _Optional[_Iterable[str]] = ..., cap: _Optional[int] = ...) -> None: ...
+    min_rating: float
+    max_rating: float
+    def __init__(self, allow: _Optional[_Iterable[str]] = ..., cap: _Optional[int] = ..., min_rating: _Optional[float] = ..., max_rating: _Optional[float] = ...) -> None: ...
 
 class CreateEventRequest(_message.Message):
     __slots__ = ("event", "format", "options", "clock", "rounds", "final", "advance", "fill_bot", "round_starts_ms", "registration_deadline_ms", "entry")
