@@ -85,3 +85,25 @@ async def test_bot_levels_are_rated_on_a_board_of_their_own(
     assert await ratings.apply("g2") == 1
     now = await current_ratings(redis_client, "classic", ["p-a", "bot:greedy"])
     assert now["p-a"].games == 2 and now["bot:greedy"].games == 0
+
+
+async def test_two_games_ending_at_once_both_count(redis_client: redis.asyncio.Redis) -> None:
+    """Two rated games of one player, their changes computed from the same stored rating
+    (both ended before either was applied): each is applied once and both count, the second
+    moving the rating by its own change from where the first left it."""
+    ratings = Ratings(redis_client, Keys(), clock_ms=lambda: 10_000, limits=Limits())
+    await _finished(redis_client, "g1", [("p-a", 1), ("p-b", 2), ("p-c", 3)])
+    await _finished(redis_client, "g2", [("p-d", 1), ("p-a", 2), ("p-e", 3)])
+    # both changes frozen before either is applied, as two processes ending them at once do
+    await ratings.change("g1")
+    await ratings.change("g2")
+    assert await ratings.apply("g1") == 3 and await ratings.apply("g2") == 3
+    first = rate([(DEFAULT_MU, DEFAULT_SIGMA)] * 3, [1, 2, 3])[0]
+    second = rate([(DEFAULT_MU, DEFAULT_SIGMA)] * 3, [1, 2, 3])[1]
+    a = (await current_ratings(redis_client, "classic", ["p-a"]))["p-a"]
+    assert a.games == 2
+    assert a.mu == pytest.approx(first[0] + (second[0] - DEFAULT_MU))
+    assert a.sigma == pytest.approx(first[1] * second[1] / DEFAULT_SIGMA)
+    entries, total = await RatingStore(redis_client).history("p-a", "classic", "1", 0, 10)
+    assert total == 2 and [ratings_pb2.RatingChange.FromString(e).game_id
+                           for e in entries] == ["g2", "g1"]

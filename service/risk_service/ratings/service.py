@@ -133,7 +133,7 @@ class Ratings:
                 raise
             log.warning("ratings_deferred", game_id=game_id, error=str(exc))
 
-    async def _result(self, game_id: str) -> ratings_pb2.RatedGame | None:
+    async def change(self, game_id: str) -> ratings_pb2.RatedGame | None:
         """The game's computed change: frozen already, or computed now and frozen."""
         game = self.keys.game(game_id)
         frozen, recorded = cast(list[bytes | None], await self.redis.hmget(
@@ -156,7 +156,7 @@ class Ratings:
     async def apply(self, game_id: str) -> int:
         """Apply the game's rated result to every seat's rating, each once; how many ratings
         changed now (0: none recorded, or all applied before)."""
-        rated = await self._result(game_id)
+        rated = await self.change(game_id)
         changed = 0
         if rated is not None:
             counts = Counter(seat.player_id for seat in rated.seats)
