@@ -128,6 +128,7 @@ SAMPLES = {"organiser_token_sha256": "ab" * 32, "creator_token_sha256": "cd" * 3
 SAMPLES["durability"] = "replica"  # a value the service accepts, unlike "sample-local"
 SAMPLES["webhook_url"] = "https://hooks.example.test/risk"
 SAMPLES["jwt_jwks"] = "/sample/jwks.json"
+SAMPLES["match_bot_level"] = "planner"  # a level, unlike "sample-greedy"
 # settings that are refused alone: what each needs beside it
 COMPANIONS = {"webhook_url": {
                   "RISK_WEBHOOK_SECRET": "whsec_c2FtcGxlLXNlY3JldC1zYW1wbGUtc2VjcmV0LTMyYiE="},
