@@ -6,6 +6,7 @@ a new season starts fresh and keeps the old one readable; every refusal."""
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -248,3 +249,61 @@ async def test_rated_games_refuse_seats_without_players_and_reads_refuse_bad_req
     fresh = await rating(stub, "p-never")
     assert fresh.rating.games == 0 and fresh.rating.mu == DEFAULT_MU and not fresh.history
     assert fresh.rating.rating == DEFAULT_MU - 3 * DEFAULT_SIGMA and fresh.rating.rank == 0
+
+
+async def test_ratings_stay_exactly_once_across_repeated_kills(
+        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+    """Six rated 3-player games of nine players end while their service is killed -9 at
+    random moments (three times, each a few milliseconds into a burst of resignations, where a
+    kill may land between an ending commit and its ratings); every resignation is retried
+    with its request id after the restart. Once the sweeper has caught up, every player's
+    rating counts exactly the rated games they finished, and their history names each once."""
+    rng = random.Random(35)
+    service = make_service()
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        everyone = await players(stub, 9)
+    tables = [everyone[0:3], everyone[3:6], everyone[6:9],
+              [everyone[i] for i in (0, 4, 8)], [everyone[i] for i in (1, 5, 6)],
+              [everyone[i] for i in (2, 3, 7)]]
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        games = [await rated_game(Stub(channel), table) for table in tables]
+    # each game: seat 2 then seat 1 resign (request ids make a retry after a kill safe)
+    todo = [(g, seat) for g in range(len(games)) for seat in (2, 1)]
+
+    async def resign(stub: Stub, g: int, seat: int) -> bool:
+        try:
+            await stub.Resign(service_pb2.ResignRequest(
+                game_id=games[g], request_id=f"r{g}-{seat}"),
+                metadata=bearer(tables[g][seat][1]))
+            return True
+        except grpc.aio.AioRpcError:
+            return False
+
+    for _round in range(3):
+        async with grpc.aio.insecure_channel(service.target) as channel:
+            stub = Stub(channel)
+            burst = [asyncio.create_task(resign(stub, g, seat)) for g, seat in todo[:4]]
+            await asyncio.sleep(rng.uniform(0.002, 0.03))
+            service.kill()
+            done = await asyncio.gather(*burst)
+        todo = [step for step, ok in zip(todo[:4], done, strict=True) if not ok] + todo[4:]
+        service.start()
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        for g, seat in todo:
+            assert await resign(stub, g, seat), f"game {g} seat {seat} could not resign"
+        for game_id in games:
+            got = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+            assert got.status == service_pb2.GAME_STATUS_FINISHED
+        await until("every intent applied", lambda: _none_pending(redis_client), 60)
+        for player, _token in everyone:
+            reply = await rating(stub, player, page_size=10)
+            played = [games[g] for g, table in enumerate(tables)
+                      if player in [p for p, _t in table]]
+            assert reply.rating.games == len(played), (player, reply.rating)
+            assert sorted(h.game_id for h in reply.history) == sorted(played)
+
+
+async def _none_pending(client: aioredis.Redis) -> bool:
+    return not await client.zcard(KEYS.ratings_pending())
