@@ -200,6 +200,10 @@ def event_request(args: argparse.Namespace) -> events_pb2.CreateEventRequest:
         entry=events_pb2.EventEntry(allow=args.allow, cap=args.cap))
     if args.fill_bot:
         request.fill_bot = LEVELS[args.fill_bot]
+    if args.min_rating is not None:
+        request.entry.min_rating = args.min_rating
+    if args.max_rating is not None:
+        request.entry.max_rating = args.max_rating
     if args.decision_seconds is not None:
         request.clock.decision_seconds = args.decision_seconds
         request.clock.on_timeout = POLICIES[args.on_timeout or "default"]

@@ -114,6 +114,10 @@ def register_events(
     create.add_argument("--allow", action="append", default=[], metavar="PLAYER",
                         help="only these players may register (repeat)")
     create.add_argument("--cap", type=int, default=0, help="at most this many players")
+    create.add_argument("--min-rating", type=float,
+                        help="only players rated at least this in the variant (the rating "
+                             "`risk rating` shows)")
+    create.add_argument("--max-rating", type=float, help="only players rated at most this")
     register = verbs.add_parser("register", parents=[common],
                                 help="register for an event with your player login")
     register.add_argument("event")
