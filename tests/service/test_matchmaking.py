@@ -25,6 +25,7 @@ from risk_proto.risk.v1 import (
 from risk_testing.harness import ServiceFactory
 from risk_testing.rpc import bearer, error_info, rpc_error
 from tests.service import test_webhooks as hooks
+from tests.service.test_http import info_of, post_json
 from tests.service.test_my_games import Stub, new_player, player_stream
 
 Receiver, hook_env, wait_for = hooks.Receiver, hooks.hook_env, hooks.wait_for
@@ -366,3 +367,32 @@ async def test_the_sdk_requests_waits_and_cancels(
         with pytest.raises(TimeoutError):  # nobody else asks for a 4-table
             await players[3].wait_for_match(late.ticket_id, poll_s=0.05, timeout_s=0.2)
         assert (await players[3].cancel_match(late.ticket_id)).status == CANCELLED
+
+
+async def test_matchmaking_over_connect_json(
+        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+    """The calls over the HTTP port's Connect JSON, as a web backend makes them (the route
+    table serves them there too): two players ask for a 2-table of Strike, both are MATCHED
+    into one game; ALREADY_QUEUED is HTTP 400 with its reason in the ErrorInfo."""
+    service = make_service(http=True, **FAST)
+    tokens = []
+    for _ in range(2):
+        status, body = post_json(service, "IssuePlayerToken", {})
+        assert status == 200, body
+        tokens.append(body["token"])
+    tickets = []
+    for token in tokens:
+        status, body = post_json(service, "RequestMatch",
+                                 {"variant": "VARIANT_STRIKE", "sizes": [2]}, token)
+        assert status == 200, body
+        tickets.append(body["ticketId"])
+    status, body = post_json(service, "RequestMatch", {"variant": "VARIANT_CLASSIC"}, tokens[0])
+    assert status == 400 and info_of(body).reason == "ALREADY_QUEUED", body
+
+    def matched() -> list[dict[str, object]] | None:
+        got = [post_json(service, "GetMatchTicket", {"ticketId": ticket}, token)[1]
+               for ticket, token in zip(tickets, tokens, strict=True)]
+        return got if all(t.get("status") == "MATCH_STATUS_MATCHED" for t in got) else None
+    done = await wait_for("both matched over JSON", matched)
+    assert done[0]["gameId"] == done[1]["gameId"]
+    assert sorted(t.get("seat", 0) for t in done) == [0, 1]
