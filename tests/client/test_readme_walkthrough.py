@@ -4,8 +4,8 @@ The commands are parsed out of README.md's "Try it" code block; only what the RE
 replace is replaced (GAME, HOST, TOKEN0..TOKEN2 and FILE, taken from the output of the
 commands before them, as a reader would), `.venv/bin/risk` is this environment's `risk`, and
 the target is the test's service. Every command must succeed, and text the README quotes in a
-comment ("decision: seat 1 (claim)") must be in that command's output, so the walkthrough
-cannot drift from the program.
+comment ("decision: seat 1 (claim a territory)") must be in that command's output, so the
+walkthrough cannot drift from the program.
 """
 
 from __future__ import annotations

@@ -210,7 +210,10 @@ def test_outcome_text() -> None:
     """The demo and watch print the outcome the same way GameEnded reads."""
     outcome = common_pb2.Outcome(winner=1, ranking=[1, 0], reason="conquest")
     assert outcome_text(outcome, Seats(2, ("a", "b"))) == \
-        "seat 1 (b) wins by conquest; ranking: seat 1 (b), seat 0 (a)"
+        "seat 1 (b) won by conquest; ranking: seat 1 (b) and seat 0 (a)"
+    draw = common_pb2.Outcome(winner=-1, ranking=[1, 0], reason="turn_cap")
+    assert outcome_text(draw, Seats(2)) == \
+        "No one won at the turn limit; ranking: seat 1 and seat 0"
 
 
 def test_card_labels() -> None:
@@ -288,7 +291,8 @@ def test_board_groups_territories_by_continent_with_owner_and_armies() -> None:
     for t, name in enumerate(CLASSIC_BOARD.names):
         row = f"{name.ljust(21)} {f's{state.owner[t]}':>3} {state.armies[t]:>3}"
         assert row in text, row
-    assert "decision: seat" in text and "phase reinforce" in text
+    assert "decision: seat" in text and "(place reinforcements)" in text
+    assert "phase reinforce" in text
     assert "your hand" not in text  # a spectator has no hand
 
 
@@ -339,7 +343,7 @@ def test_finished_game_shows_outcome_and_two_player_neutral() -> None:
     game.game.status = service_pb2.GAME_STATUS_FINISHED
     game.game.outcome.CopyFrom(common_pb2.Outcome(winner=0, ranking=[0, 1], reason="conquest"))
     text = game_text(game, width=200)
-    assert "outcome: seat 0 (p0) wins by conquest; ranking: seat 0 (p0), seat 1 (p1)" in text
+    assert "outcome: seat 0 (p0) won by conquest; ranking: seat 0 (p0) and seat 1 (p1)" in text
     assert "neutral" in text and "  N " in text
     assert "eliminated" in text
 

@@ -135,4 +135,4 @@ async def test_watch_rides_out_a_shutdown_and_a_crash(redis_url: str, tmp_path: 
     assert "service unavailable" in status[2] or "closed the event stream" in status[2]
     seqs = [int(line.split()[0][1:]) for line in out.splitlines() if line.startswith("#")]
     assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) >= 5
-    assert "Game over" in out and "outcome: seat 2 wins" in out
+    assert "Game over" in out and "outcome: Seat 2 won" in out

@@ -66,6 +66,9 @@ export const TEXT_TABLES: Record<string, any> = {
         "playerResigned": "{seat} resigned",
         "gameEnded": "Game over: {winner, select, none {no one won} other {{winner} won}} {reason}{ranking, select, none {} other {; ranking: {ranking}}}"
       },
+      "outcome": {
+        "gameEnded": "{winner, select, none {No one won} other {{winner} won}} {reason}{ranking, select, none {} other {; ranking: {ranking}}}"
+      },
       "lifecycle": {
         "gameStarted": "The game started",
         "seatJoined": "Seat {seat} was taken{displayName, select, none {} other { by {displayName}}}",

@@ -19,7 +19,8 @@ from google.protobuf import text_format
 
 from risk_client.actions import card_label
 from risk_client.seats import Seats
-from risk_client.text import Names, action_text, event_text
+from risk_client.text import Names, action_text, event_text, phase_text
+from risk_client.text import outcome_text as text_outcome
 from risk_client.wording import plural
 from risk_proto.risk.v1 import common_pb2, game_pb2, service_pb2, variant_pb2
 from risk_rules import variants, wire
@@ -50,15 +51,10 @@ VARIANT_NAMES = variant_names()
 # ---- seats, cards, counts --------------------------------------------------------------------
 
 
-def _seat_list(seats: Seats, ranking: Sequence[int]) -> str:
-    return ", ".join(seats.label(s) for s in ranking)
-
-
 def outcome_words(winner: int, ranking: Sequence[int], reason: str, seats: Seats) -> str:
-    """"seat 2 wins by conquest; ranking: seat 2, seat 0, seat 1" (or a draw)."""
-    how = reason.replace("_", " ") or "unknown reason"
-    head = f"{seats.label(winner)} wins by {how}" if winner >= 0 else f"draw ({how})"
-    return f"{head}; ranking: {_seat_list(seats, ranking)}" if ranking else head
+    """"Seat 2 won by conquest; ranking: seat 2, seat 0 and seat 1" (or "No one won at the
+    turn limit; ..."), in the shared text table's words."""
+    return text_outcome("", winner, ranking, reason, text_names("", seats))
 
 
 def outcome_text(outcome: common_pb2.Outcome, seats: Seats | None = None) -> str:
@@ -174,7 +170,8 @@ def decision_words(summary: service_pb2.GameSummary, seats: Seats) -> str:
     if not decision.seats:
         return "no decision pending"
     who = ", ".join(seats.label(s) for s in decision.seats)
-    return f"decision: {who} ({decision.kind.replace('_', ' ')})"
+    variant = VARIANT_NAMES.get(summary.variant, "")
+    return f"decision: {who} ({phase_text(variant, decision.kind)})"
 
 
 def game_text(game: service_pb2.GetGameResponse, *, colour: bool = False, width: int = 100

@@ -478,3 +478,11 @@ def phase_text(variant: str, kind: str) -> str:
 
 def error_text(reason: str, message: str = "") -> str:
     return _DEFAULT.error(reason, message)
+
+
+def outcome_text(variant: str, winner: int, ranking: Sequence[int], reason: str,
+                 names: Names) -> str:
+    """A game's end without the event's "Game over: " ("seat 2 won by conquest; ranking:
+    seat 2, seat 0 and seat 1")."""
+    fields = {"winner": winner, "ranking": list(ranking), "reason": reason}
+    return _DEFAULT.render(variant, "outcome", "gameEnded", fields, names=names)

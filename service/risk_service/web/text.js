@@ -67,6 +67,9 @@ var TEXT_TABLES = {
         "playerResigned": "{seat} resigned",
         "gameEnded": "Game over: {winner, select, none {no one won} other {{winner} won}} {reason}{ranking, select, none {} other {; ranking: {ranking}}}"
       },
+      "outcome": {
+        "gameEnded": "{winner, select, none {No one won} other {{winner} won}} {reason}{ranking, select, none {} other {; ranking: {ranking}}}"
+      },
       "lifecycle": {
         "gameStarted": "The game started",
         "seatJoined": "Seat {seat} was taken{displayName, select, none {} other { by {displayName}}}",
