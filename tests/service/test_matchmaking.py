@@ -396,3 +396,24 @@ async def test_matchmaking_over_connect_json(
     done = await wait_for("both matched over JSON", matched)
     assert done[0]["gameId"] == done[1]["gameId"]
     assert sorted(t.get("seat", 0) for t in done) == [0, 1]
+
+
+async def test_a_clock_left_to_its_defaults_meets_the_same_clock_written_out(
+        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+    """A request with no timeout policy and one naming the default (DEFAULT_ACTION) wait in
+    one pool: they sit at one table, whose game's clock says DEFAULT_ACTION."""
+    service = make_service(**FAST)
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        (_a, a_t), (_b, b_t) = [await new_player(stub) for _ in range(2)]
+        clocks = [lifecycle_pb2.ClockOptions(decision_seconds=60),
+                  lifecycle_pb2.ClockOptions(
+                      decision_seconds=60,
+                      on_timeout=lifecycle_pb2.TIMEOUT_POLICY_DEFAULT_ACTION)]
+        tickets = [await stub.RequestMatch(ask(variant=common_pb2.VARIANT_STRIKE, sizes=[2],
+                                               clock=clock), metadata=bearer(token))
+                   for clock, token in zip(clocks, (a_t, b_t), strict=True)]
+        done = [await until_status(stub, token, t.ticket_id, {MATCHED})
+                for t, token in zip(tickets, (a_t, b_t), strict=True)]
+        assert done[0].game_id == done[1].game_id
+        assert done[0].clock == done[1].clock == clocks[1]

@@ -252,11 +252,17 @@ class Matchmaking:
         if min(asked.decision_seconds, asked.bank_seconds, asked.increment_seconds) < 0:
             raise malformed("clock seconds must not be negative")
         try:
-            TimeoutPolicy(asked.on_timeout or TimeoutPolicy.DEFAULT_ACTION)
+            policy = TimeoutPolicy(asked.on_timeout or TimeoutPolicy.DEFAULT_ACTION)
         except ValueError:
             raise malformed(f"unknown timeout policy {asked.on_timeout}") from None
-        clocks.settle_correspondence(asked, lifecycle_pb2.ClockOptions())
-        return variant, sizes, asked
+        # spelt out as the game will have it (as Commands.open_game does), so that a clock
+        # left to its defaults and the same clock written out wait in one pool
+        clock = lifecycle_pb2.ClockOptions(
+            decision_seconds=asked.decision_seconds, bank_seconds=asked.bank_seconds,
+            increment_seconds=asked.increment_seconds,
+            on_timeout=policy.value)  # type: ignore[arg-type]  # the enum's number
+        clocks.settle_correspondence(asked, clock)
+        return variant, sizes, clock
 
     # ---- the matchmaker ----------------------------------------------------------------
 
