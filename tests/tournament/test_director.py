@@ -254,3 +254,46 @@ async def test_event_calls_refuse_what_they_must(start_service: ServiceFactory) 
         joined = await stub.RegisterEvent(events_pb2.RegisterEventRequest(event="rated-down"),
                                           metadata=bearer(bob_token), timeout=10)
         assert [p.player_id for p in joined.players] == [bob]
+
+
+async def test_knockout_event_to_its_final_with_a_withdrawal(
+    start_service: ServiceFactory,
+) -> None:
+    """9 players at 3-seat tables, table winners through: 3 tables, then a final of the 3
+    winners; a player who withdraws after the start is seated in no later round but ranked."""
+    service = start_service(**FAST)
+    organiser = bearer(secrets.token_urlsafe(16))
+    label = "knock"
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        entrants = await players(stub, 9)
+        request = event_request(label, format=events_pb2.EVENT_FORMAT_KNOCKOUT, rounds=0,
+                                final=False)
+        await stub.CreateEvent(request, metadata=organiser, timeout=10)
+        for number, (_player, token) in enumerate(entrants):
+            await stub.RegisterEvent(events_pb2.RegisterEventRequest(
+                event=label, name=f"k{number}"), metadata=bearer(token), timeout=10)
+        await stub.StartEvent(events_pb2.StartEventRequest(event=label), metadata=organiser,
+                              timeout=10)
+        first = await wait_for(stub, label, lambda e: e.rounds and e.rounds[0].seated_at_ms,
+                               30)
+        # withdraws while round 1 is played: if they win their table, the next player
+        # of that table goes through instead
+        quitter = first.rounds[0].tables[0].players[0]
+        token = dict(entrants)[quitter]
+        left = await stub.WithdrawEvent(events_pb2.WithdrawEventRequest(event=label),
+                                        metadata=bearer(token), timeout=10)
+        assert [p.withdrawn for p in left.players if p.player_id == quitter] == [True]
+        event = await wait_for(stub, label,
+                               lambda e: e.status == events_pb2.EVENT_STATUS_FINISHED, 90)
+    assert [(r.number, r.final, len(r.tables)) for r in event.rounds] == [
+        (1, False, 3), (2, True, 1)]
+    final = event.rounds[1].tables[0]
+    winners = []
+    for table in event.rounds[0].tables:
+        ranked = [table.players[s] for s in table.ranking]
+        winners.append(next(p for p in ranked if p != quitter))
+    assert sorted(final.players) == sorted(winners)
+    standings = [line.player_id for line in event.standings]
+    assert standings[:3] == [final.players[s] for s in final.ranking]
+    assert quitter in standings and quitter not in final.players

@@ -149,6 +149,8 @@ def test_knockout_sizes_and_advancing() -> None:
     ]
     # the bot's first place goes to the next player: b, then a
     assert advancing(results, 2) == ["b", "d", "a", "f"]
+    # so does the place of a player who withdrew
+    assert advancing(results, 1, lambda p: p != "d") == ["b", "f"]
 
 
 def test_knockout_spreads_the_top_seeds() -> None:

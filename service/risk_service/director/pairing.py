@@ -211,14 +211,16 @@ def final_table(order: Sequence[str], history: History, rules: PairingRules, see
     return seat_order(finalists, bots, history, rules, _round_rng(seed, finalists))
 
 
-def advancing(results: Sequence[TableResult], advance: int) -> list[str]:
-    """Who goes through from a knockout round: the first `advance` players (bots never
-    advance; a bot's place goes to the next player) of each table, all the tables' winners
-    first, then their seconds, ...; within a rank, in table order."""
+def advancing(results: Sequence[TableResult], advance: int,
+              eligible: Callable[[str], bool] = lambda _player: True) -> list[str]:
+    """Who goes through from a knockout round: the first `advance` players (bots and players
+    not `eligible`, such as those who withdrew, never advance; their place goes to the next
+    player) of each table, all the tables' winners first, then their seconds, ...; within a
+    rank, in table order."""
     ranked: list[list[str]] = []
     for table in results:
         players = [table.seats[s] for s in table.ranking if isinstance(table.seats[s], str)]
-        ranked.append([p for p in players if isinstance(p, str)][:advance])
+        ranked.append([p for p in players if isinstance(p, str) and eligible(p)][:advance])
     out: list[str] = []
     for rank in range(advance):
         out.extend(r[rank] for r in ranked if rank < len(r))

@@ -113,7 +113,7 @@ def next_round(record: events_pb2.EventRecord) -> events_pb2.EventRound | None:
             last = event.rounds[-1]
             results = [TableResult(seats=seats_of(t), ranking=tuple(t.ranking))
                        for t in last.tables if not t.void]
-            going = [p for p in advancing(results, settings.advance or 1) if p in active]
+            going = advancing(results, settings.advance or 1, lambda p: p in active)
         else:
             going = order
         if len(going) <= rules.table_size:
