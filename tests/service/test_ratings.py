@@ -1,7 +1,8 @@
 """Ratings and leaderboards through the real service on a real Redis (docs/ratings.md): a rated
 4-player game updates every seat's rating once by its final ranking and the leaderboard orders
-them; the update is applied exactly once across a kill -9 of the process that ended the game;
-a new season starts fresh and keeps the old one readable; every refusal."""
+them; seats that time out rank where the game ranks them; the update is applied exactly once
+across kills -9 of the process that ends games; a new season starts fresh and keeps the old one
+readable; every refusal."""
 
 from __future__ import annotations
 
@@ -15,7 +16,13 @@ import grpc
 import pytest
 import redis.asyncio as aioredis
 
-from risk_proto.risk.v1 import common_pb2, ratings_pb2, service_pb2, service_pb2_grpc
+from risk_proto.risk.v1 import (
+    common_pb2,
+    lifecycle_pb2,
+    ratings_pb2,
+    service_pb2,
+    service_pb2_grpc,
+)
 from risk_service.ratings.model import DEFAULT_MU, DEFAULT_SIGMA, rate
 from risk_service.store.keys import Keys
 from risk_testing.harness import ServiceFactory
@@ -307,3 +314,33 @@ async def test_ratings_stay_exactly_once_across_repeated_kills(
 
 async def _none_pending(client: aioredis.Redis) -> bool:
     return not await client.zcard(KEYS.ratings_pending())
+
+
+async def test_seats_that_time_out_are_rated_where_the_game_ranks_them(stub: Stub) -> None:
+    """A rated game nobody plays under a 1 s forfeit clock: each seat in turn times out and is
+    removed, the last one left wins; the ratings follow the game's final ranking (the first
+    out placed last), with each seat's place in its history."""
+    seated = await players(stub, 3)
+    clock = lifecycle_pb2.ClockOptions(decision_seconds=1,
+                                       on_timeout=lifecycle_pb2.TIMEOUT_POLICY_FORFEIT)
+    game_id = await rated_game(stub, seated, clock=clock)
+    first_out = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))
+                 ).game.decision.seats[0]
+
+    async def over() -> service_pb2.GameSummary | None:
+        game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+        return game if game.status == service_pb2.GAME_STATUS_FINISHED else None
+
+    game = await until("every seat but one timed out", over)
+    ranking = list(game.outcome.ranking)
+    assert ranking[-1] == first_out
+    ids = [p for p, _t in seated]
+    await until("rated", lambda: _all_games(stub, ids, 1))
+    expected = rate([(DEFAULT_MU, DEFAULT_SIGMA)] * 3,
+                    [ranking.index(seat) + 1 for seat in range(3)])
+    for seat, player in enumerate(ids):
+        reply = await rating(stub, player)
+        assert reply.history[0].rank == ranking.index(seat) + 1
+        assert (reply.rating.mu, reply.rating.sigma) == expected[seat]
+    assert [e.rating.player_id for e in (await board(stub)).entries] == [
+        ids[seat] for seat in ranking]
