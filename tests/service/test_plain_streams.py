@@ -38,9 +38,11 @@ READ_S = 10.0  # the longest a line is waited for
 
 @pytest.fixture
 def web(make_service: ServiceFactory, redis_client: object) -> ServiceProcess:
-    """A service with its HTTP port, keepalives every 300 ms, one stream per caller."""
+    """A service with its HTTP port, keepalives every 300 ms, two streams per caller, and
+    pages of https://tv.example allowed to read it."""
     return make_service(http=True, RISK_HTTP_STREAM_HEARTBEAT_MS="300",
-                        RISK_MAX_STREAMS_PER_CALLER="2")
+                        RISK_MAX_STREAMS_PER_CALLER="2",
+                        RISK_HTTP_CORS_ORIGINS="https://tv.example")
 
 
 @pytest.fixture
@@ -311,3 +313,32 @@ async def test_the_results_and_player_streams_as_ndjson(
         first = json_format.Parse(await line(process),
                                   player_games_pb2.StreamPlayerEventsResponse())
     assert (first.event.seq, first.event.player_id) == (1, issued.player_id)
+
+
+async def test_a_page_of_an_allowed_origin_may_read_and_resume_a_stream(
+        web: ServiceProcess, stub: service_pb2_grpc.RiskServiceStub) -> None:
+    """For an origin in RISK_HTTP_CORS_ORIGINS the preflight allows Authorization and
+    Last-Event-ID on a stream's path, and the stream's reply names the origin; another
+    origin's page gets no such header."""
+    game_id, _tokens, last = await _game(stub, moves=0)
+    path = f"/v1/games/{game_id}/events"
+    status, headers, _ = request(web, "OPTIONS", path, Origin="https://tv.example",
+                                 Access_Control_Request_Method="GET",
+                                 Access_Control_Request_Headers="authorization,last-event-id")
+    allowed = {h.strip().lower() for h in headers["access-control-allow-headers"].split(",")}
+    assert status == 204 and {"authorization", "last-event-id"} <= allowed
+    assert "GET" in headers["access-control-allow-methods"]
+    async with curl("-i", "-H", "Origin: https://tv.example", "-H",
+                    f"Last-Event-ID: {last - 1}", f"{web.http_url}{path}") as process:
+        head = []
+        while (text := await line(process)).strip():
+            head.append(text.strip().lower())
+        assert "access-control-allow-origin: https://tv.example" in head
+        event = json_format.Parse(await line(process), service_pb2.StreamEventsResponse())
+        assert event.event.seq == last
+    async with curl("-i", "-H", "Origin: https://elsewhere.example",
+                    f"{web.http_url}{path}") as process:
+        head = []
+        while (text := await line(process)).strip():
+            head.append(text.strip().lower())
+        assert not any(h.startswith("access-control-allow-origin") for h in head)

@@ -366,10 +366,11 @@ class RequestFields:
 
 # ---- CORS, and requests that never became calls ----------------------------------------------
 
-# what Connect and gRPC-Web clients in a browser send and must read
+# what Connect and gRPC-Web clients in a browser send and must read (and a plain stream's
+# resume: Last-Event-ID, server.plain_streams)
 _ALLOW_HEADERS = ("Content-Type, Connect-Protocol-Version, Connect-Timeout-Ms, "
                   "Connect-Accept-Encoding, Connect-Content-Encoding, Grpc-Timeout, "
-                  "X-Grpc-Web, X-User-Agent, Authorization")
+                  "X-Grpc-Web, X-User-Agent, Authorization, Last-Event-ID")
 _EXPOSE_HEADERS = ("Grpc-Status, Grpc-Message, Grpc-Status-Details-Bin, Content-Encoding, "
                    "Connect-Content-Encoding")
 _PREFLIGHT_MAX_AGE_S = "7200"
