@@ -587,29 +587,37 @@ class Tally:
 class _HttpTools(HttpToolsProtocol):
     """uvicorn's httptools protocol telling its guard what the parser saw: a head begun, a
     head complete, a request read whole, a response written (httptools' parser callbacks and
-    uvicorn's response callback, each passed on first)."""
+    uvicorn's response callback, each passed on first). The callbacks run on every request:
+    uvicorn's are called by name, without `super()`'s lookup."""
 
     def __init__(self, guard: ConnectionGuard, **state: Any) -> None:
         super().__init__(**state)
         self.guard = guard
 
     def on_message_begin(self) -> None:
-        super().on_message_begin()
-        self.guard.head_open = True
-        self.guard.head_bytes = 0
+        _on_message_begin(self)
+        guard = self.guard
+        guard.head_open = True
+        guard.head_bytes = 0
 
     def on_headers_complete(self) -> None:
         self.guard.head_open = False
-        super().on_headers_complete()
+        _on_headers_complete(self)
         self.guard.requested()
 
     def on_message_complete(self) -> None:
-        super().on_message_complete()
+        _on_message_complete(self)
         self.guard.whole()
 
     def on_response_complete(self) -> None:
-        super().on_response_complete()
+        _on_response_complete(self)
         self.guard.answered()
+
+
+_on_message_begin = HttpToolsProtocol.on_message_begin
+_on_headers_complete = HttpToolsProtocol.on_headers_complete
+_on_message_complete = HttpToolsProtocol.on_message_complete
+_on_response_complete = HttpToolsProtocol.on_response_complete
 
 
 class ConnectionGuard(asyncio.Protocol):
