@@ -54,7 +54,7 @@ async def test_resign_by_clicking_asks_first_then_leaves_the_game(
     seen = await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))
     assert seen.game.status == service_pb2.GAME_STATUS_ACTIVE
     assert seen.board.classic.eliminated[0]
-    await ada.wait_for_selector("#totals tr[data-seat='0'].out")
+    await ada.wait_for_selector("#totals .seat-totals[data-seat='0'].out")
 
     bea = opened[1]
     await bea.click("#resign")

@@ -69,12 +69,12 @@ async def _hold(page: Page, game_id: str, host: str, seats: dict[int, str]) -> N
 
 async def _shown(page: Page, version: int) -> None:
     await page.wait_for_selector(f"#game-version:text-is('{version}')")
-    await page.wait_for_selector("#totals tbody tr")
+    await page.wait_for_selector("#totals .seat-totals")
 
 
 async def _cells(page: Page) -> dict[tuple[int, str], str]:
     pairs = await page.eval_on_selector_all(
-        "#totals td[data-key]", "tds => tds.map(td => [Number(td.dataset.seat), td.dataset.key, "
+        "#totals dd[data-key]", "tds => tds.map(td => [Number(td.dataset.seat), td.dataset.key, "
         "td.textContent])")
     return {(seat, key): text for seat, key, text in pairs}
 
@@ -118,7 +118,7 @@ async def test_every_variants_panels_show_getgames_figures(
         created = await _created(stub, variant)
         game_id = created.game.game_id
         tokens = list(created.seat_tokens)
-        await _bot_moves(stub, game_id, tokens, 24)
+        played = await _bot_moves(stub, game_id, tokens, 24)
         await _hold(page, game_id, created.host_token, dict(enumerate(tokens)))
         await page.goto(page.url.split("#")[0] + f"#/play/{game_id}")
         seen = await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id),
@@ -127,7 +127,7 @@ async def test_every_variants_panels_show_getgames_figures(
         seats = len(seen.game.seats)
         figures = await _cells(page)
         assert figures == _expected(variant, seen.board, seats), variant
-        assert await page.locator("#totals tbody tr").count() == seats
+        assert await page.locator("#totals .seat-totals").count() == seats
         text = await page.locator("#panels").inner_text() + await page.locator("#clock").inner_text()
         assert not _RAW.search(text), (variant, text)
         if variant == "legacy":
@@ -144,6 +144,14 @@ async def test_every_variants_panels_show_getgames_figures(
             assert await placing.is_visible() == (pending > 0)
             if pending:
                 assert str(pending) in await placing.inner_text()
+        started = [e.classic.turn_started for e in played
+                   if variant == "classic" and e.classic.WhichOneof("kind") == "turn_started"]
+        assert started or variant != "classic"
+        if started:
+            n = started[-1].reinforcements
+            assert await page.locator("#reinforcements").inner_text() == (
+                f"Seat {started[-1].seat} received {n} arm{'y' if n == 1 else 'ies'} this turn "
+                f"({started[-1].continent_bonus} from continents)")
         if seen.game.decision.seats and not seen.game.HasField("outcome"):
             assert (await page.title()).startswith("Your turn · ")
         await page.screenshot(path=str(DOCS / f"panels-{variant}.png"), full_page=True)

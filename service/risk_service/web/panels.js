@@ -8,7 +8,7 @@
 // way a person does, and compares them with GetGame.
 
 import { say, sayError } from "./app.js";
-import { SEAT_COLOURS } from "./board.js";
+import { seatMark } from "./board.js";
 import { ClockPanel } from "./clock.js";
 import { DicePanel } from "./dice.js";
 import { el, statusWord } from "./dom.js";
@@ -76,12 +76,13 @@ export class Panels {
     this.variant = variant;
     this.description = description;
     this.names = names;
-    this.totals = el("table", { class: "totals", id: "totals" });
+    this.totals = el("div", { class: "totals", id: "totals" });
     this.placing = el("p", { id: "placing", hidden: true });
+    this.due = el("p", { id: "reinforcements", hidden: true });
     this.extra = el("div", { id: "variant-panel" });
     this.battle = el("div", { id: "battle", hidden: true });
     this.element = el("section", { id: "panels" }, el("h2", {}, panelText("panel.players")),
-      el("div", { class: "totals-box" }, this.totals), this.placing, this.battle, this.extra);
+      this.totals, this.due, this.placing, this.battle, this.extra);
   }
 
   // summary: GetGame's game; view: its board (null while a delayed game hides it)
@@ -93,24 +94,44 @@ export class Panels {
     const seats = (summary?.seats || []).length;
     const columns = COLUMNS[this.variant] || [];
     const out = v.out || v.eliminated || [];
-    const head = el("tr", {}, el("th", { scope: "col" }, panelText("panel.player")),
-      ...columns.map(([, words]) => el("th", { scope: "col" }, panelText(words))));
-    const rows = Array.from({ length: seats }, (_, s) => el("tr", { "data-seat": s,
-      class: [s === v.current && !summary.outcome ? "current" : "", out[s] ? "out" : ""]
-        .filter(Boolean).join(" ") || undefined },
-    el("th", { scope: "row" }, el("span", { class: "swatch", "aria-hidden": "true",
-      style: { background: SEAT_COLOURS[s % SEAT_COLOURS.length] } }), seatText(s, names),
-    out[s] ? el("span", { class: "muted" }, ` · ${panelText("panel.out")}`) : null,
-    this.variant === "legacy" ? el("span", { class: "faction", "data-key": "faction",
-      "data-seat": s }, factionOf(v, s)) : null),
-    ...columns.map(([key, , read]) => {
-      const value = read(v, s);
-      return el("td", { "data-key": key, "data-seat": s }, String(value));
-    })));
-    this.totals.replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
+    // a block per seat: its marker, name (and Legacy faction), then its figures as labelled
+    // values that wrap, so any number of seats and figures fits the side panel and a phone
+    const blocks = Array.from({ length: seats }, (_, s) => el("div", { "data-seat": s,
+      class: ["seat-totals", s === v.current && !summary.outcome ? "current" : "",
+        out[s] ? "out" : ""].filter(Boolean).join(" ") },
+    el("div", { class: "who" }, seatMark(s, seats), " ", el("b", {}, seatText(s, names)),
+    this.variant === "legacy" ? el("span", {}, " · ", el("span", { class: "faction",
+      "data-key": "faction", "data-seat": s }, factionOf(v, s))) : null,
+    out[s] ? el("span", { class: "muted" }, ` · ${panelText("panel.out")}`) : null),
+    el("dl", { class: "figures" }, ...columns.map(([key, words, read]) => el("div", {},
+      el("dt", {}, panelText(words)),
+      el("dd", { "data-key": key, "data-seat": s }, String(read(v, s))))))));
+    this.totals.replaceChildren(...blocks);
     this.showPlacing(v, summary, names);
     this.showExtra(v);
     this.showBattle(v, names);
+  }
+
+  // the reinforcements the turn's seat received, as the event that gave them says (the rules
+  // count them; the page only tells them): classic's turn start, Legacy's recruits
+  onEvent(event) {
+    const body = event[caseOf(this.variant)];
+    if (!body) return;
+    const [kind] = Object.keys(body);
+    const e = body[kind] || {};
+    const names = this.names();
+    let text = "";
+    if (this.variant === "classic" && kind === "turnStarted") {
+      text = panelText("panel.reinforcements", { seat: seatText(Number(e.seat ?? 0), names),
+        n: Number(e.reinforcements || 0), bonus: Number(e.continentBonus || 0) });
+    } else if (this.variant === "legacy" && kind === "troopsRecruited") {
+      text = panelText("panel.recruited", { seat: seatText(Number(e.seat ?? 0), names),
+        n: Number(e.base || 0) + Number(e.continentBonus || 0),
+        bonus: Number(e.continentBonus || 0) });
+    } else return;
+    this.due.hidden = false;
+    this.due.textContent = text;
+    this.due.dataset.seq = String(Number(event.seq || 0));
   }
 
   // the armies the seat deciding now still has to place (classic, Legacy: `pending`); Deep
@@ -213,7 +234,10 @@ export class PlayPanels {
     this.resign.update(active && [...game.seats.keys()].some((seat) => !gone[seat]));
   }
 
-  onEvent(event) { this.dice.onEvent(event); }
+  onEvent(event) {
+    this.dice.onEvent(event);
+    this.panels.onEvent(event);
+  }
 
   stop() {
     this.clock.stop();

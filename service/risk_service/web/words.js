@@ -38,6 +38,8 @@ const PANEL_WORDS = {
     "panel.you": "{name} (you)",
     "panel.placeNow": "{seat} {n, plural, one {has # army} other {has # armies}} to place now",
     "panel.placeNowYou": "You have {n, plural, one {# army} other {# armies}} to place now",
+    "panel.reinforcements": "{seat} received {n, plural, one {# army} other {# armies}} this turn ({bonus} from continents)",
+    "panel.recruited": "{seat} recruited {n, plural, one {# troop} other {# troops}} this turn ({bonus} from continents)",
     "panel.movesLeft": "{n, plural, one {# move} other {# moves}} left this turn",
     "panel.bank": "Bank: {gems, plural, one {# gem} other {# gems}} and {ore} ore",
     "panel.world": "This world",
