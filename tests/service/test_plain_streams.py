@@ -243,6 +243,7 @@ async def test_a_plain_json_post_to_a_stream_is_told_how_or_served(
     error = json.loads(body)
     assert error["code"] == "invalid_argument"
     assert "Accept: application/x-ndjson" in error["message"]
+    assert "GET /v1/tournaments/{tournament}/results" in error["message"]
     assert "text/event-stream" in headers["accept-post"]
     game_id, _tokens, last = await _game(stub, moves=1)
     async with curl("-H", "Content-Type: application/json", "-H",

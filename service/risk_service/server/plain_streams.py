@@ -68,13 +68,17 @@ _OPENING_S = 0.5
 # the reconnection time an SSE stream asks EventSource for (its default is a few seconds)
 _RETRY_MS = 1000
 
-# Each plain stream's path: its route, and the request fields its path segments fill.
-PATHS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"/v1/games/(?P<game_id>[^/]+)/events"), "StreamEvents"),
-    (re.compile(r"/v1/tournaments/(?P<tournament>[^/]+)/results"), "StreamResults"),
-    (re.compile(r"/v1/me/events"), "StreamPlayerEvents"),
-    (re.compile(r"/v1/broadcasts/games"), "StreamGames"),
+# Each plain stream's path and its route; a `{field}` segment fills that request field.
+PATHS: tuple[tuple[str, str], ...] = (
+    ("/v1/games/{game_id}/events", "StreamEvents"),
+    ("/v1/tournaments/{tournament}/results", "StreamResults"),
+    ("/v1/me/events", "StreamPlayerEvents"),
+    ("/v1/broadcasts/games", "StreamGames"),
 )
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    return re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template)))
 
 # HTTP statuses of gRPC codes, as Connect maps them (connect-go, connectrpc)
 HTTP_STATUS = {
@@ -197,7 +201,8 @@ class PlainStreams:
         self.allowed = allowed
         by_name = {route.name: route for route in routes.values()
                    if route.path.startswith(f"/{SERVICE.full_name}/")}
-        self.paths = [(pattern, by_name[name]) for pattern, name in PATHS if name in by_name]
+        self.paths = [(_pattern(template), template, by_name[name])
+                      for template, name in PATHS if name in by_name]
         self.streaming = {path: route for path, route in routes.items()
                           if route.kind is Kind.SERVER_STREAM}
 
@@ -207,7 +212,7 @@ class PlainStreams:
             return
         path, method = scope.get("path", ""), scope["method"]
         if method == "GET":
-            for pattern, route in self.paths:
+            for pattern, _template, route in self.paths:
                 found = pattern.fullmatch(path)
                 if found is not None:
                     await self._get(scope, receive, send, route, found.groupdict())
@@ -238,7 +243,7 @@ class PlainStreams:
         form = wanted_form(_header(scope, b"accept"))
         bound = self.chain.bind(route.path)
         if form is None:
-            get = next((p.pattern for p, r in self.paths if r is route), None)
+            get = next((t for _p, t, r in self.paths if r is route), None)
             await self._refuse(scope, send, bound, ServiceError(
                 Code.INVALID_ARGUMENT, ServiceReason.MALFORMED_REQUEST,
                 f"{route.name} is a stream: a plain JSON POST must ask for one with "
@@ -254,7 +259,9 @@ class PlainStreams:
                 document = json.loads(body or b"{}")
                 if not isinstance(document, dict):
                     raise ValueError("a JSON request is an object: {...}")
-                request = json_format.ParseDict(document, route.request())
+                # unknown fields ignored, as the port's JSON calls ignore them
+                request = json_format.ParseDict(document, route.request(),
+                                                ignore_unknown_fields=True)
             except (ValueError, json_format.ParseError) as exc:
                 raise malformed(f"the request is not a valid {route.name} request: "
                                 f"{str(exc)[:200]}") from None
