@@ -2,8 +2,9 @@
 same from the Python SDK's renderer and the JavaScript one the web app and the Node client use.
 
 The cases are every event and action of the golden games (tests/golden), told to a spectator
-and to a seat, and one message of every kind the contract declares (all fields at their
-defaults: seat 0, region 0, counts 0), so a kind no golden game reached still has words.
+and to a seat as each may see them (others' cards hidden), and one message of every kind the
+contract declares (all fields at their defaults: seat 0, region 0, counts 0), so a kind no
+golden game reached still has words.
 """
 
 from __future__ import annotations
@@ -85,7 +86,11 @@ def _golden_cases() -> list[dict[str, Any]]:
             names = _names(variant, players, viewer)
             for step, line in enumerate(lines[:-1]):
                 for event in line.get("events", []):
-                    value = script.from_json_by_type(event, rules.event_types)
+                    # as the viewer may see it: a spectator or seat 1 (others' cards hidden)
+                    value = script.from_json_by_type(event, rules.event_types).for_viewer(
+                        None if viewer < 0 else viewer)
+                    if value is None:
+                        continue
                     message = as_json(wire.event_to_proto(variant, value, step + 1, step + 1))
                     cases.append({"variant": variant, "section": "events",
                                   "kind": event["type"], "message": message, "names": names})
