@@ -109,3 +109,41 @@ async def test_a_spectator_replays_a_finished_public_game(
     # the host's token still reads the export
     assert (await stub.ExportGame(service_pb2.ExportGameRequest(game_id=classic.game_id),
                                   metadata=bearer(classic.host_token))).events
+
+
+async def test_the_lobby_titles_games_names_seats_and_links_the_hosts_invitations(
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """A waiting three-seat classic game with one seat taken by Ada: the lobby's row reads its
+    title (the variant, its seats, the first seated name, no id standing for it), its seats by
+    name with the open ones, and, in the browser holding its host token, links the host's
+    invitation page, which opens; another browser's row has no such link."""
+    options, seed = fast_options("classic")
+    created = await stub.CreateGame(service_pb2.CreateGameRequest(options=options, seed=seed))
+    game_id = created.game.game_id
+    seats = len(created.game.seats)
+    await stub.JoinGame(service_pb2.JoinGameRequest(game_id=game_id, seat=1, display_name="Ada",
+                                                    request_id="lobby-ada"))
+    title = (await stub.DescribeVariant(variant_pb2.DescribeVariantRequest(
+        name="classic"))).variant.title
+    host = await pages.open("/#/")
+    await host.evaluate("([id, held]) => localStorage.setItem('risk.tokens.v1', "
+                        "JSON.stringify({[id]: held}))",
+                        [game_id, {"host": created.host_token, "seats": {}}])
+    await host.reload()
+    row = host.locator(f"tr[data-game='{game_id}']")
+    await row.wait_for()
+    assert await row.locator(".game-title").inner_text() == f"{title} for {seats} players · Ada"
+    open_seats = [f"open seat {s}" for s in range(seats) if s != 1]
+    names = ["open seat 0", "Ada", *open_seats[1:]]
+    expected = ", ".join(names[:-1]) + " and " + names[-1] + f" ({seats - 1} open)"
+    assert await row.locator(".seat-names").inner_text() == expected
+    await host.screenshot(path=str(DOCS / "lobby-titles.png"))
+    await row.locator("a.invite").click()
+    await host.wait_for_url(f"**/#/host/{game_id}")
+
+    other = await pages.open("/#/")
+    row = other.locator(f"tr[data-game='{game_id}']")
+    await row.wait_for()
+    assert await row.locator("a.invite").count() == 0
+    assert await row.locator("button.join").count() == seats - 1
