@@ -213,6 +213,9 @@ async def test_event_calls_refuse_what_they_must(start_service: ServiceFactory) 
              "REQUEST_ID_REUSED"),
             (stub.CreateEvent(event_request("bad", rounds=0), metadata=organiser),
              "MALFORMED_REQUEST"),
+            (stub.CreateEvent(event_request("ko", format=events_pb2.EVENT_FORMAT_KNOCKOUT,
+                                            late_entries=True), metadata=organiser),
+             "MALFORMED_REQUEST"),
             (stub.RegisterEvent(events_pb2.RegisterEventRequest(event="cup")),
              "MISSING_CREDENTIALS"),
             (stub.RegisterEvent(events_pb2.RegisterEventRequest(event="cup"),
@@ -297,3 +300,46 @@ async def test_knockout_event_to_its_final_with_a_withdrawal(
     standings = [line.player_id for line in event.standings]
     assert standings[:3] == [final.players[s] for s in final.ranking]
     assert quitter in standings and quitter not in final.players
+
+
+async def test_leftovers_late_entry_and_duplicate_rounds(start_service: ServiceFactory) -> None:
+    """7 players at tables of 4: round 1 is a table of 4 and one of 3 (each its own game
+    size); an 8th player registers late and is seated in round 2 (two tables of 4); every
+    round is duplicate (the games' created facts say so)."""
+    service = start_service(**FAST)
+    organiser = bearer(secrets.token_urlsafe(16))
+    label = "late-cup"
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        entrants = await players(stub, 8)
+        request = event_request(label, duplicate=True, late_entries=True)
+        request.options.CopyFrom(quick_options(players=4, max_turns=2))
+        await stub.CreateEvent(request, metadata=organiser, timeout=10)
+        for number, (_player, token) in enumerate(entrants[:7]):
+            await stub.RegisterEvent(events_pb2.RegisterEventRequest(
+                event=label, name=f"e{number}"), metadata=bearer(token), timeout=10)
+        await stub.StartEvent(events_pb2.StartEventRequest(event=label), metadata=organiser,
+                              timeout=10)
+        await wait_for(stub, label, lambda e: e.rounds and e.rounds[0].seated_at_ms, 30)
+        late_id, late_token = entrants[7]
+        await stub.RegisterEvent(events_pb2.RegisterEventRequest(event=label, name="late"),
+                                 metadata=bearer(late_token), timeout=10)
+        event = await wait_for(stub, label,
+                               lambda e: e.status == events_pb2.EVENT_STATUS_FINISHED, 120)
+        facts = []
+        async for reply in stub.StreamResults(
+                tournament_pb2.StreamResultsRequest(tournament=label), timeout=10):
+            facts.append(reply.fact)
+            if reply.fact.WhichOneof("kind") == "standings" and reply.fact.standings.final:
+                break
+    sizes = [[len(t.players) for t in r.tables] for r in event.rounds]
+    assert sizes == [[4, 3], [4, 4], [4]]
+    assert all(late_id not in t.players for t in event.rounds[0].tables)
+    assert any(late_id in t.players for t in event.rounds[1].tables)
+    created = {f.game_id: f.created for f in facts if f.WhichOneof("kind") == "created"}
+    assert len(created) == 5
+    assert all(c.duplicate for c in created.values())
+    small = event.rounds[0].tables[1]
+    assert len(created[small.game_id].players) == 3  # a 3-player game, not a 4-seat one
+    late_line = next(line for line in event.standings if line.player_id == late_id)
+    assert late_line.played >= 1

@@ -118,6 +118,11 @@ def register_events(
                         help="only players rated at least this in the variant (the rating "
                              "`risk rating` shows)")
     create.add_argument("--max-rating", type=float, help="only players rated at most this")
+    create.add_argument("--duplicate", action="store_true",
+                        help="every round duplicate: the same deal, decks and dice at every "
+                             "table")
+    create.add_argument("--late-entries", action="store_true",
+                        help="swiss: registration stays open until the last round is planned")
     register = verbs.add_parser("register", parents=[common],
                                 help="register for an event with your player login")
     register.add_argument("event")

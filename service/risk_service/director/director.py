@@ -143,26 +143,37 @@ class Director:
 
     async def _seat(self, label: str, version: int, record: events_pb2.EventRecord,
                     current: events_pb2.EventRound) -> None:
-        """Create the round's games (CreateRound, its request id the round's) and record them."""
+        """Create the round's games and record them. A CreateRound seats one table size (its
+        options' player count), so a round with smaller tables for its leftovers is one
+        CreateRound per size: `event-round-N` for full tables, `event-round-N-K` for tables
+        of K, each with the options' player count set to its size."""
         event = record.event
         names = {p.player_id: p.name for p in event.players}
-        request = tournament_pb2.CreateRoundRequest(
-            request_id=f"event-round-{current.number}", tournament=label,
-            round=current.number, options=event.settings.options, clock=event.settings.clock)
-        for table in current.tables:
-            seats = request.games.add().seats
-            for player, bot in zip(table.players, table.bots, strict=True):
-                if player:
-                    seats.add(player=names.get(player, player)[:64], player_id=player)
-                else:
-                    seats.add(bot=bot or tournament_pb2.BOT_LEVEL_GREEDY)
-        reply = await self.rounds.create_as(request, record.director_token)
-        for table, game in zip(current.tables, reply.games, strict=True):
-            table.game_id = game.game_id
+        sizes = sorted({len(t.players) for t in current.tables}, reverse=True)
+        for size in sizes:
+            request = tournament_pb2.CreateRoundRequest(
+                request_id=(f"event-round-{current.number}" if size == event.table_size
+                            else f"event-round-{current.number}-{size}"),
+                tournament=label, round=current.number, options=event.settings.options,
+                clock=event.settings.clock, duplicate=event.settings.duplicate)
+            variant = request.options.WhichOneof("variant")
+            if variant is not None and size != event.table_size:
+                getattr(request.options, variant).players = size
+            tables = [t for t in current.tables if len(t.players) == size]
+            for table in tables:
+                seats = request.games.add().seats
+                for player, bot in zip(table.players, table.bots, strict=True):
+                    if player:
+                        seats.add(player=names.get(player, player)[:64], player_id=player)
+                    else:
+                        seats.add(bot=bot or tournament_pb2.BOT_LEVEL_GREEDY)
+            reply = await self.rounds.create_as(request, record.director_token)
+            for table, game in zip(tables, reply.games, strict=True):
+                table.game_id = game.game_id
         current.seated_at_ms = self.clock_ms()
         if await self._write(label, version, record):
             log.info("round_seated", event_label=label, round=current.number,
-                     games=[g.game_id for g in reply.games])
+                     games=[t.game_id for t in current.tables])
 
     async def _collect(self, label: str, version: int, record: events_pb2.EventRecord,
                        current: events_pb2.EventRound) -> None:

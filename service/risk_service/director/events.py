@@ -12,6 +12,7 @@ race. The rounds themselves are the director's (director.py).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import secrets
@@ -105,7 +106,7 @@ class Events:
             for entry in event.players:
                 if entry.player_id == player:
                     if event.status != events_pb2.EVENT_STATUS_REGISTRATION:
-                        return False  # registered already: the same answer
+                        return False  # registered already: the same answer (late or not)
                     if entry.name == name:
                         return False
                     self._open_for_entries(record, now)
@@ -224,8 +225,13 @@ class Events:
     @staticmethod
     def _open_for_entries(record: events_pb2.EventRecord, now: int) -> None:
         event = record.event
-        if event.status != events_pb2.EVENT_STATUS_REGISTRATION:
+        settings = event.settings
+        late = (event.status == events_pb2.EVENT_STATUS_RUNNING and settings.late_entries
+                and sum(1 for r in event.rounds if not r.final) < settings.rounds)
+        if event.status != events_pb2.EVENT_STATUS_REGISTRATION and not late:
             raise closed(f"event {event.event!r} has started: registration is closed")
+        if late:
+            return  # the deadline is the start's; late entries run to the last Swiss round
         deadline = event.settings.registration_deadline_ms
         if deadline and now >= deadline:
             raise closed(f"event {event.event!r}: registration closed at its deadline")
@@ -272,6 +278,12 @@ class Events:
                 raise malformed(f"rounds: 1 to {MAX_ROUNDS} for a Swiss event")
         elif not 0 <= request.advance < MIN_TABLE:
             raise malformed(f"advance: 1 to {MIN_TABLE - 1} (0: 1)")
+        if request.duplicate and not any(f.name == "duplicate_draws"
+                                         for f in dataclasses.fields(options)):
+            raise malformed(f"duplicate rounds are not available for {variant} yet")
+        if request.late_entries and request.format != events_pb2.EVENT_FORMAT_SWISS:
+            raise malformed("late_entries: Swiss events only (a knockout seats whoever is in "
+                            "at the start)")
         if request.fill_bot and request.fill_bot not in plan.LEVELS:
             raise malformed(f"fill_bot: unknown bot level {request.fill_bot}")
         if any(b <= a for a, b in zip(request.round_starts_ms, request.round_starts_ms[1:],

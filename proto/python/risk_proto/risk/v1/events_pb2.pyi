@@ -43,7 +43,7 @@ class EventEntry(_message.Message):
     def __init__(self, allow: _Optional[_Iterable[str]] = ..., cap: _Optional[int] = ..., min_rating: _Optional[float] = ..., max_rating: _Optional[float] = ...) -> None: ...
 
 class CreateEventRequest(_message.Message):
-    __slots__ = ("event", "format", "options", "clock", "rounds", "final", "advance", "fill_bot", "round_starts_ms", "registration_deadline_ms", "entry")
+    __slots__ = ("event", "format", "options", "clock", "rounds", "final", "advance", "fill_bot", "round_starts_ms", "registration_deadline_ms", "entry", "duplicate", "late_entries")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -55,6 +55,8 @@ class CreateEventRequest(_message.Message):
     ROUND_STARTS_MS_FIELD_NUMBER: _ClassVar[int]
     REGISTRATION_DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
     ENTRY_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
+    LATE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
     event: str
     format: EventFormat
     options: _game_pb2.GameOptions
@@ -66,7 +68,9 @@ class CreateEventRequest(_message.Message):
     round_starts_ms: _containers.RepeatedScalarFieldContainer[int]
     registration_deadline_ms: int
     entry: EventEntry
-    def __init__(self, event: _Optional[str] = ..., format: _Optional[_Union[EventFormat, str]] = ..., options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., clock: _Optional[_Union[_lifecycle_pb2.ClockOptions, _Mapping]] = ..., rounds: _Optional[int] = ..., final: _Optional[bool] = ..., advance: _Optional[int] = ..., fill_bot: _Optional[_Union[_tournament_pb2.BotLevel, str]] = ..., round_starts_ms: _Optional[_Iterable[int]] = ..., registration_deadline_ms: _Optional[int] = ..., entry: _Optional[_Union[EventEntry, _Mapping]] = ...) -> None: ...
+    duplicate: bool
+    late_entries: bool
+    def __init__(self, event: _Optional[str] = ..., format: _Optional[_Union[EventFormat, str]] = ..., options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., clock: _Optional[_Union[_lifecycle_pb2.ClockOptions, _Mapping]] = ..., rounds: _Optional[int] = ..., final: _Optional[bool] = ..., advance: _Optional[int] = ..., fill_bot: _Optional[_Union[_tournament_pb2.BotLevel, str]] = ..., round_starts_ms: _Optional[_Iterable[int]] = ..., registration_deadline_ms: _Optional[int] = ..., entry: _Optional[_Union[EventEntry, _Mapping]] = ..., duplicate: _Optional[bool] = ..., late_entries: _Optional[bool] = ...) -> None: ...
 
 class RegisterEventRequest(_message.Message):
     __slots__ = ("event", "name")
