@@ -67,7 +67,9 @@ async def test_two_pages_play_classic_to_the_end_while_a_third_watches(
     # the spectator's outcome reads as the Python SDK renders the game's end
     described = (await stub.DescribeVariant(
         variant_pb2.DescribeVariantRequest(name="classic"))).variant
-    seats = [seat.display_name for seat in reply.game.seats]
+    # as the page names seats: the lobby's default name "seat N" is the table's own words
+    seats = ["" if seat.display_name == f"seat {i}" else seat.display_name
+             for i, seat in enumerate(reply.game.seats)]
     ended = {"classic": {"gameEnded": {"winner": reply.game.outcome.winner,
                                        "ranking": list(reply.game.outcome.ranking),
                                        "reason": reply.game.outcome.reason}}}

@@ -133,8 +133,10 @@ const TEXT = new Renderer("en");
 // what ids are called in this game: the variant's regions and cards, the seats' display names
 // (a seat without one is "seat N"), and the seat this page speaks to as "you" (-1: nobody)
 export function textNames(description, seats, viewer = -1) {
-  return namesOf(description, (seats || []).map((seat) => seat.displayName || ""),
-    (seats || []).length, viewer);
+  // a seat joined without a name is "seat N" (the lobby's default): the table's own words
+  // say that, with a capital where a sentence starts
+  const named = (seat, i) => (seat.displayName === `seat ${i}` ? "" : seat.displayName || "");
+  return namesOf(description, (seats || []).map(named), (seats || []).length, viewer);
 }
 
 export function eventText(variant, event, names) {
