@@ -1,6 +1,6 @@
 // The web app's entry: routes (#/ lobby, #/play/GAME, #/watch/GAME, #/replay/GAME, #/me the
 // player's games, #/invite/CODE an invitation link, #/host/GAME a host's invitations,
-// #/leaderboard/VARIANT a variant's leaderboard), the
+// #/leaderboard/VARIANT a variant's leaderboard, #/match "play now": matchmaking), the
 // signed-in player in the header, the one notice line where every error is shown in words, and
 // the variants' descriptions from ListVariants (fetched once: they change only with the
 // service's rules version).
@@ -12,6 +12,7 @@ import { showReplay } from "./replay.js";
 import { showInvitation, showMyGames } from "./mygames.js";
 import { showHost } from "./host.js";
 import { showLeaderboard } from "./leaderboard.js";
+import { showPlayNow } from "./playnow.js";
 import { player } from "./player.js";
 
 const main = document.getElementById("main");
@@ -88,6 +89,7 @@ async function route() {
     else if (view === "invite") await showInvitation(main, id);
     else if (view === "host") await showHost(main, id);
     else if (view === "leaderboard") await showLeaderboard(main, id);
+    else if (view === "match") await showPlayNow(main);
     else await showLobby(main);
   } catch (error) {
     sayError(error);
