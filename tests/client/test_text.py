@@ -195,8 +195,9 @@ def _enum_fields(message: Any) -> set[Any]:
 
 def test_every_enum_value_phase_and_option_has_words() -> None:
     """Every value of an enum an event or action carries, every decision a variant asks for
-    (its phases and response windows) and every option DescribeVariant lists has words of its
-    own in the table, so no client falls back to a lower-cased name."""
+    (its phases and response windows), every option DescribeVariant lists and each of its
+    choices has words of its own in the table, so no client falls back to a lower-cased
+    name."""
     renderer = Renderer()
     table = renderer.table
     missing = []
@@ -219,6 +220,9 @@ def test_every_enum_value_phase_and_option_has_words() -> None:
         described = build.describe(variants.descriptor(variant))
         missing += [f"{variant} option {option.name}" for option in described.options
                     if option.name not in own["options"]]
+        missing += [f"{variant} option {option.name} choice {choice.name}"
+                    for option in described.options for choice in option.choices
+                    if choice.name not in enums]
     policies = lifecycle_pb2.LifecycleEvent.DecisionTimedOut.DESCRIPTOR.fields_by_name[
         "policy"].enum_type
     assert policies is not None

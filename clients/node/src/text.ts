@@ -398,6 +398,18 @@ export class Renderer {
     return said !== undefined && said !== null ? String(said) : message || this.words.unknownError;
   }
 
+  /** A game option's label ("turn limit"), by its name in the Options message. */
+  option(variant: string, name: string): string {
+    const found = this.lookup(variant, "options", name);
+    return found !== undefined && found !== null ? String(found) : wordsOf(name);
+  }
+
+  /** An enum value in words (an option's choice, a side, a resource), by its name. */
+  enum(variant: string, value: string): string {
+    const found = this.lookup(variant, "enums", value);
+    return found !== undefined && found !== null ? String(found) : wordsOf(value);
+  }
+
   phase(variant: string, kind: string): string {
     const found = this.lookup(variant, "phases", kind);
     return found !== undefined && found !== null ? String(found) : wordsOf(kind);

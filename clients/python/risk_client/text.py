@@ -393,6 +393,16 @@ class Renderer:
         said = self.table["shared"].get("errors", {}).get(reason)
         return str(said) if said is not None else message or self.words["unknownError"]
 
+    def option(self, variant: str, name: str) -> str:
+        """A game option's label ("turn limit"), by its name in the Options message."""
+        found = self._lookup(variant, "options", name)
+        return str(found) if found is not None else _words_of(name)
+
+    def enum(self, variant: str, value: str) -> str:
+        """An enum value in words (an option's choice, a side, a resource), by its name."""
+        found = self._lookup(variant, "enums", value)
+        return str(found) if found is not None else _words_of(value)
+
     def phase(self, variant: str, kind: str) -> str:
         found = self._lookup(variant, "phases", kind)
         return str(found) if found is not None else _words_of(kind)

@@ -35,7 +35,79 @@ var TEXT_TABLES = {
       "duration.seconds": "{n, plural, one {# second} other {# seconds}}",
       "unknownEvent": "something happened that this client has no words for",
       "unknownAction": "a move this client has no words for",
-      "unknownError": "the service refused without saying why"
+      "unknownError": "the service refused without saying why",
+      "panel.players": "Players",
+      "panel.player": "Player",
+      "panel.territories": "Territories",
+      "panel.planets": "Planets held",
+      "panel.armies": "Armies",
+      "panel.troops": "Troops",
+      "panel.recruits": "Recruits on the board",
+      "panel.cards": "Cards",
+      "panel.toPlaceStart": "Starting armies left",
+      "panel.supply": "Supply",
+      "panel.bases": "Bases",
+      "panel.gems": "Gems",
+      "panel.ore": "Ore",
+      "panel.redStars": "Red stars",
+      "panel.missiles": "Missiles",
+      "panel.faction": "Faction",
+      "panel.hqs": "Headquarters",
+      "panel.coins": "Coins",
+      "panel.continentCards": "Continent cards",
+      "panel.tactics": "Tactics cards",
+      "panel.out": "out",
+      "panel.you": "{name} (you)",
+      "panel.placeNow": "{seat} {n, plural, one {has # army} other {has # armies}} to place now",
+      "panel.placeNowYou": "You have {n, plural, one {# army} other {# armies}} to place now",
+      "panel.reinforcements": "{seat} received {n, plural, one {# army} other {# armies}} this turn ({bonus} from continents)",
+      "panel.recruited": "{seat} recruited {n, plural, one {# troop} other {# troops}} this turn ({bonus} from continents)",
+      "panel.movesLeft": "{n, plural, one {# move} other {# moves}} left this turn",
+      "panel.bank": "Bank: {gems, plural, one {# gem} other {# gems}} and {ore} ore",
+      "panel.world": "This world",
+      "panel.scars": "{n, plural, =0 {No scars} one {# scarred territory} other {# scarred territories}}",
+      "panel.cities": "{n, plural, =0 {No cities} one {# city} other {# cities}} (population {people})",
+      "panel.fortified": "{n, plural, =0 {No fortifications} one {# fortified territory} other {# fortified territories}}",
+      "panel.decks": "Deck: {n, plural, one {# card} other {# cards}} left",
+      "panel.nextTrade": "The next set traded is worth {n} armies",
+      "panel.battle": "Battle",
+      "panel.battleLine": "{attacker} attacks {to}, held by {defender}, from {from}",
+      "panel.battleRolls": "{n, plural, =0 {No roll yet} one {# roll so far} other {# rolls so far}}",
+      "panel.side.1": "attacking",
+      "panel.side.2": "defending",
+      "panel.troopsOf": "{seat}: {n, plural, one {# troop} other {# troops}} ({side})",
+      "panel.dice": "Dice of the last battle",
+      "panel.diceNone": "No battle yet",
+      "panel.attacker": "Attacker",
+      "panel.defender": "Defender",
+      "panel.die": "a die showing {n}",
+      "panel.clocks": "Clock",
+      "panel.deadline": "{seat} must decide within {left}",
+      "panel.deadlineYou": "You must decide within {left}",
+      "panel.turnDue": "{seat}'s turn is due by {time}: {left} left",
+      "panel.turnDueYou": "Your turn is due by {time}: {left} left",
+      "panel.overdue": "The time to decide is up; the service acts at once",
+      "panel.timeBank": "Time bank of {seat}: {left}",
+      "panel.untimed": "No clock: take your time",
+      "panel.yourTurnTitle": "Your turn · {title}",
+      "panel.yourTurnNote": "Your turn in {title}",
+      "panel.alertsAsk": "Tell me when it is my turn",
+      "panel.alertsOn": "This browser tells you when it is your turn",
+      "panel.alertsDenied": "This browser does not allow this page's notifications; the tab's title still says when it is your turn",
+      "panel.alertsNone": "This browser has no notifications; the tab's title says when it is your turn",
+      "panel.resign": "Resign",
+      "panel.resignAsk": "Resign from this game? {seat} leaves it for good and cannot come back.",
+      "panel.resignAskYou": "Resign from this game? You leave it for good and cannot come back.",
+      "panel.resignYes": "Yes, resign",
+      "panel.resignNo": "Keep playing",
+      "panel.resigned": "{seat} resigned",
+      "lobby.title": "{variant} for {n} · {name}",
+      "lobby.titleNoName": "{variant} for {n}",
+      "lobby.players": "{n, plural, one {# player} other {# players}}",
+      "lobby.openSeat": "open seat {n}",
+      "lobby.seatN": "seat {n}",
+      "lobby.openCount": "{n, plural, =0 {} one { (# open)} other { (# open)}}",
+      "lobby.invite": "invitation links"
     },
     "shared": {
       "enums": {
@@ -252,7 +324,15 @@ var TEXT_TABLES = {
     "variants": {
       "classic": {
         "title": "Classic Risk",
-        "enums": {},
+        "enums": {
+          "CLASSIC_SETUP_MODE_CLAIM": "claim territories in turn",
+          "CLASSIC_SETUP_MODE_RANDOM_DEAL": "deal territories at random",
+          "CLASSIC_TRADE_SCHEDULE_SEED": "4, 6, 8, 10, then 5 more a set",
+          "CLASSIC_TRADE_SCHEDULE_HASBRO_1993": "4, 6, 8, 10, 12, 15, then 5 more a set",
+          "CLASSIC_TRADE_SCHEDULE_FIXED": "by the set's symbols: 4, 6, 8 or 10",
+          "CLASSIC_FORTIFY_MODE_CONNECTED": "along a chain of your territories",
+          "CLASSIC_FORTIFY_MODE_ADJACENT": "to a neighbouring territory only"
+        },
         "reasons": {},
         "numbered": {},
         "events": {
@@ -472,6 +552,11 @@ var TEXT_TABLES = {
       "legacy": {
         "title": "Risk Legacy",
         "enums": {
+          "LEGACY_FACTION_DIE_MECHANIKER": "Die Mechaniker",
+          "LEGACY_FACTION_ENCLAVE_OF_THE_BEAR": "Enclave of the Bear",
+          "LEGACY_FACTION_IMPERIAL_BALKANIA": "Imperial Balkania",
+          "LEGACY_FACTION_KHAN_INDUSTRIES": "Khan Industries",
+          "LEGACY_FACTION_SAHARAN_REPUBLIC": "Saharan Republic",
           "LEGACY_SIDE_UNSPECIFIED": "a side",
           "LEGACY_SIDE_ATTACKER": "the attacker",
           "LEGACY_SIDE_DEFENDER": "the defender",
@@ -1023,6 +1108,16 @@ var Renderer = class {
   error(reason, message2 = "") {
     const said = this.table.shared.errors?.[reason];
     return said !== void 0 && said !== null ? String(said) : message2 || this.words.unknownError;
+  }
+  /** A game option's label ("turn limit"), by its name in the Options message. */
+  option(variant, name) {
+    const found = this.lookup(variant, "options", name);
+    return found !== void 0 && found !== null ? String(found) : wordsOf(name);
+  }
+  /** An enum value in words (an option's choice, a side, a resource), by its name. */
+  enum(variant, value) {
+    const found = this.lookup(variant, "enums", value);
+    return found !== void 0 && found !== null ? String(found) : wordsOf(value);
   }
   phase(variant, kind) {
     const found = this.lookup(variant, "phases", kind);
