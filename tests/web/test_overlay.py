@@ -231,3 +231,15 @@ async def test_overlay_of_an_event_follows_its_featured_table(pages: Pages, stub
     await _caught_up(page, stub, second.game_id)
     assert await _readable(page, "#players li.player .name .who") == RESIGNING[:players]
     await _readable(page, "#moves li")
+
+
+async def test_overlay_of_an_unknown_game_says_so_in_words(pages: Pages) -> None:
+    """An overlay whose URL names no game here, or no game at all, says so in a sentence a
+    broadcaster can act on (no reason code), and logs nothing to the console."""
+    page = await pages.open("/app/overlay.html#game=" + "0" * 32, width=1920, height=1080)
+    await page.wait_for_selector("#notice:not([hidden])")
+    assert (await page.locator("#notice").inner_text()).startswith("no such game here")
+    page = await pages.open("/app/overlay.html", width=1920, height=1080)
+    await page.wait_for_selector("#notice:not([hidden])")
+    assert (await page.locator("#notice").inner_text()).startswith("choose a game")
+    await _readable(page, "#notice")

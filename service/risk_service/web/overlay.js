@@ -28,6 +28,21 @@ const main = $("overlay");
 const FINAL = new Set(["not_found", "unauthenticated", "permission_denied", "invalid_argument",
   "failed_precondition", "unimplemented"]);
 
+// a refusal in the words a broadcaster acts on (the app's `explain` names the reason)
+function words(error) {
+  if (error instanceof ApiError) {
+    if (error.reason === "TOURNAMENT_NOT_FOUND") {
+      return "no such event here: check the event in the overlay's URL";
+    }
+    if (error.reason === "GAME_NOT_FOUND" || error.code === "not_found") {
+      return "no such game here (it may have expired): check the game in the overlay's URL";
+    }
+    if (error.code === "invalid_argument") return "the overlay's URL names no valid game";
+    if (error.reason === "CONNECTION_LOST") return "the service cannot be reached; retrying";
+  }
+  return explain(error);
+}
+
 function say(message) {
   $("notice").textContent = message;
   $("notice").hidden = !message;
@@ -119,7 +134,7 @@ class GameOverlay {
         if (error instanceof ApiError && error.reason === "CONNECTION_LOST") {
           say("");
           connection("reconnecting…");
-        } else say(explain(error));
+        } else say(words(error));
       },
     });
     this.feed.lastSeq = from;
@@ -256,7 +271,7 @@ class GameOverlay {
           connection("");
         } catch (error) {
           if (!(error instanceof ApiError && error.reason === "CONNECTION_LOST")) {
-            say(explain(error));
+            say(words(error));
           }
           break;
         }
@@ -306,7 +321,7 @@ class Standings {
         }, { signal: this.controller.signal });
       } catch (error) {
         if (this.stopped) return;
-        if (FINAL.has(error.code)) { say(explain(error)); return; }
+        if (FINAL.has(error.code)) { say(words(error)); return; }
       }
       if (this.stopped) return;
       await pause(wait);
@@ -394,7 +409,7 @@ class Screen {
     try {
       await this.game.start();
     } catch (error) {
-      say(explain(error));
+      say(words(error));
     }
   }
 
@@ -435,7 +450,7 @@ async function followFeatured(screen, tournament) {
         say("this service does not choose a featured table yet: open the overlay with #game=");
         return;
       }
-      if (FINAL.has(error.code)) { say(explain(error)); return; }
+      if (FINAL.has(error.code)) { say(words(error)); return; }
     }
     await pause(wait);
     wait = Math.min(wait * 2, 4000);
@@ -458,7 +473,7 @@ async function open() {
 // nothing reaches the console: errors are said on the page
 window.addEventListener("unhandledrejection", (event) => {
   event.preventDefault();
-  say(explain(event.reason));
+  say(words(event.reason));
 });
 window.addEventListener("error", (event) => {
   event.preventDefault();
@@ -466,4 +481,4 @@ window.addEventListener("error", (event) => {
 });
 // a broadcaster who edits the URL gets the new choice
 window.addEventListener("hashchange", () => location.reload());
-open().catch((error) => say(explain(error)));
+open().catch((error) => say(words(error)));
