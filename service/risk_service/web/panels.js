@@ -15,7 +15,7 @@ import { el, statusWord } from "./dom.js";
 import { TurnAlert } from "./alerts.js";
 import { ResignBox } from "./resign.js";
 import { caseOf } from "./variants.js";
-import { panelText, seatText } from "./words.js";
+import { enumText, panelText, seatText } from "./words.js";
 
 // the panels' stylesheet, kept beside this module (index.html links only app.css)
 if (!document.querySelector("link[href='/app/panels.css']")) {
@@ -35,7 +35,7 @@ const FACTIONS = ["LEGACY_FACTION_DIE_MECHANIKER", "LEGACY_FACTION_ENCLAVE_OF_TH
 function factionOf(v, s) {
   const chosen = v.options?.world?.factions?.[s]?.faction;
   const name = chosen && chosen !== "LEGACY_FACTION_UNSPECIFIED" ? chosen : FACTIONS[s];
-  return name ? panelText(`panel.faction.${name}`) : "";
+  return name ? enumText("legacy", name) : "";
 }
 
 // per variant: the columns of the totals, each [key, words, (view, seat) => number or text]
