@@ -37,6 +37,6 @@ def test_node_client_plays_streams_and_reads_reasons(make_service: ServiceFactor
     done = _run([node, "--test", "--test-reporter=spec", "dist/test/"],
                 RISK_TARGET=f"http://{service.target}", RISK_HTTP_URL=service.http_url)
     assert done.returncode == 0, f"{done.stdout}\n{done.stderr}\n{service.logs()[-4000:]}"
-    assert "pass 6" in done.stdout, done.stdout  # the node suite ran, all of it
+    assert "pass 7" in done.stdout, done.stdout  # the node suite ran, all of it
     assert '"protocol":"websocket"' in service.logs().replace(": ", ":"), \
         "the service logged no WebSocket call"

@@ -57,6 +57,7 @@ import type {
 import type { VariantDescription } from "./gen/risk/v1/variant_pb.js";
 import type { GetLeaderboardResponse, GetRatingResponse } from "./gen/risk/v1/ratings_pb.js";
 import { type MatchTicket, MatchStatus } from "./gen/risk/v1/matchmaking_pb.js";
+import type { CreateEventRequestSchema, TournamentEvent } from "./gen/risk/v1/events_pb.js";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:50051";
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -697,6 +698,35 @@ export class RiskClient {
       if (Date.now() >= deadline) throw new Error(`match request ${ticketId} still waiting`);
       await sleep(pollMs);
     }
+  }
+
+  /**
+   * Tournament events the service's director runs (docs/tournaments.md, "Events in the
+   * service"). Organiser: create one (the same request again returns it, so it is resent
+   * after a lost reply) and start it (sent once: a resend would meet EVENT_CLOSED).
+   */
+  async createEvent(request: MessageInitShape<typeof CreateEventRequestSchema>
+  ): Promise<TournamentEvent> {
+    return this.#resending(() => this.#connection.rpc.createEvent(request, this.#call()));
+  }
+
+  async startEvent(event: string): Promise<TournamentEvent> {
+    return this.#unary(() => this.#connection.rpc.startEvent({ event }, this.#call()));
+  }
+
+  /** A player (player token): register, again to change the name; withdraw. */
+  async registerEvent(event: string, name = ""): Promise<TournamentEvent> {
+    return this.#resending(() => this.#connection.rpc.registerEvent({ event, name },
+      this.#call()));
+  }
+
+  async withdrawEvent(event: string): Promise<TournamentEvent> {
+    return this.#resending(() => this.#connection.rpc.withdrawEvent({ event }, this.#call()));
+  }
+
+  /** The event: players, every round's tables and results, the standings. */
+  async getEvent(event: string): Promise<TournamentEvent> {
+    return this.#resending(() => this.#connection.rpc.getEvent({ event }, this.#call()));
   }
 
   /** The whole export of a finished game: every page, merged. */

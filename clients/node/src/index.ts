@@ -27,6 +27,7 @@ export { type Names, namesOf, Renderer } from "./text.js";
 export * from "./gen/risk/v1/classic_pb.js";
 export * from "./gen/risk/v1/common_pb.js";
 export * from "./gen/risk/v1/errors_pb.js";
+export * from "./gen/risk/v1/events_pb.js";
 export * from "./gen/risk/v1/game_pb.js";
 export * from "./gen/risk/v1/legacy_pb.js";
 export * from "./gen/risk/v1/lifecycle_pb.js";

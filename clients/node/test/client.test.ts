@@ -12,6 +12,8 @@ import {
   classicBot,
   Code,
   type Event,
+  EventFormat,
+  EventStatus,
   eventText,
   gameNames,
   GameStatus,
@@ -285,3 +287,36 @@ test("over the HTTP port's WebSocket, sessions play a game and a spectator strea
     socketClient.close();
   }
 });
+
+
+test("an event: created, registered for with player tokens, started and seated", async () => {
+  const organiser = client.withToken("node-organiser-secret");
+  const label = `node-cup-${Date.now()}`;
+  const created = await organiser.createEvent({
+    event: label, format: EventFormat.SWISS, rounds: 1,
+    options: { variant: { case: "classic", value: { players: 3,
+      setup: ClassicSetupMode.RANDOM_DEAL, autoPlace: true, maxTurns: 2 } } },
+  });
+  assert.equal(created.status, EventStatus.REGISTRATION);
+  assert.equal(created.tableSize, 3);
+  const players = await Promise.all([0, 1, 2, 3].map(() => client.issuePlayerToken()));
+  for (const [n, player] of players.slice(0, 3).entries()) {
+    await client.withToken(player.token).registerEvent(label, `n${n}`);
+  }
+  const notOwner = await expectRiskError(client.withToken(players[0]!.token).startEvent(label));
+  assert.equal(notOwner.reason, "NOT_TOURNAMENT_OWNER");
+  const started = await organiser.startEvent(label);
+  assert.equal(started.status, EventStatus.RUNNING);
+  const late = await expectRiskError(client.withToken(players[3]!.token).registerEvent(label));
+  assert.equal(late.reason, "EVENT_CLOSED");
+  let event = await client.getEvent(label);
+  for (let i = 0; i < 100 && !(event.rounds[0]?.seatedAtMs ?? 0n); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    event = await client.getEvent(label);
+  }
+  const table = event.rounds[0]!.tables[0]!;
+  assert.ok(table.gameId, "round 1 is seated");
+  assert.deepEqual([...table.players].sort(), players.slice(0, 3).map((p) => p.playerId).sort());
+  assert.equal(event.standings.length, 3);
+});
+
