@@ -157,32 +157,62 @@ async def test_every_variants_panels_show_getgames_figures(
         await page.screenshot(path=str(DOCS / f"panels-{variant}.png"), full_page=True)
 
 
+# per variant: the event that carries a battle's dice, and its attacker's and defender's dice
+_DICE = {
+    "classic": ("battle_resolved", lambda e: (list(e.attack_dice), list(e.defence_dice))),
+    "legacy": ("battle_resolved", lambda e: (list(e.attack_final or e.attack_dice),
+                                             list(e.defence_final or e.defence_dice))),
+    "strike": ("dice_rolled", lambda e: (list(e.attack), list(e.defence))),
+    "deep_space": ("battle_rolled", lambda e: ([e.attacker_roll], [e.defender_roll])),
+}
+
+
 async def test_a_battles_dice_are_shown_as_faces_then_logged(
     pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
 ) -> None:
-    """A spectator's page follows a classic game live until a battle: its dice panel shows the
-    battle's dice as faces with the event's values, and the log has the battle's line."""
-    created = await _created(stub, "classic")
-    game_id = created.game.game_id
-    page = await pages.open(f"/#/watch/{game_id}")
-    await page.wait_for_selector("#dice-none")
-    events = await _bot_moves(stub, game_id, list(created.seat_tokens), 400,
-                              stop="battle_resolved")
-    battle = next(e for e in reversed(events)
-                  if e.classic.WhichOneof("kind") == "battle_resolved")
-    resolved = battle.classic.battle_resolved
-    await page.wait_for_selector(f"#dice[data-seq='{battle.seq}']")
-    attack = await page.eval_on_selector_all("#dice-attack .die",
-                                             "ds => ds.map(d => Number(d.dataset.value))")
-    defence = await page.eval_on_selector_all("#dice-defence .die",
-                                              "ds => ds.map(d => Number(d.dataset.value))")
-    assert attack == list(resolved.attack_dice) and defence == list(resolved.defence_dice)
-    faces = await page.locator("#dice-attack .die").all_inner_texts()
-    assert faces == ["⚀⚁⚂⚃⚄⚅"[d - 1] for d in resolved.attack_dice]
-    label = await page.locator("#dice-attack .die").first.get_attribute("aria-label")
-    assert label == f"a die showing {resolved.attack_dice[0]}"
-    assert await page.locator(f"#log li[data-seq='{battle.seq}']").count() == 1
-    await page.screenshot(path=str(DOCS / "dice-classic.png"))
+    """A spectator's page follows a game of each variant live until a battle's dice are
+    thrown: its dice panel shows them as faces with the event's values (after Legacy's
+    missiles), with words for a screen reader, and the log has the event; a Strike battle
+    still open shows its battle panel."""
+    for variant in sorted(_DICE):
+        kind, dice_of = _DICE[variant]
+        created = await _created(stub, variant)
+        game_id = created.game.game_id
+        page = await pages.open(f"/#/watch/{game_id}")
+        await page.wait_for_selector("#dice-none")
+        events = await _bot_moves(stub, game_id, list(created.seat_tokens), 600, stop=kind)
+        battle = next(e for e in reversed(events)
+                      if e.WhichOneof("variant") == variant
+                      and getattr(e, variant).WhichOneof("kind") == kind)
+        attack, defence = dice_of(getattr(getattr(battle, variant), kind))
+        await page.wait_for_selector(f"#dice[data-seq='{battle.seq}']")
+        shown_attack = await page.eval_on_selector_all(
+            "#dice-attack .die", "ds => ds.map(d => Number(d.dataset.value))")
+        shown_defence = await page.eval_on_selector_all(
+            "#dice-defence .die", "ds => ds.map(d => Number(d.dataset.value))")
+        assert (shown_attack, shown_defence) == (attack, defence), variant
+        faces = await page.locator("#dice-attack .die").all_inner_texts()
+        assert faces == ["⚀⚁⚂⚃⚄⚅"[d - 1] if 1 <= d <= 6 else str(d) for d in attack]
+        label = await page.locator("#dice-attack .die").first.get_attribute("aria-label")
+        assert label == f"a die showing {attack[0]}"
+        assert await page.locator(f"#log li[data-seq='{battle.seq}']").count() == 1
+        if variant == "strike":
+            seen = await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))
+            await page.wait_for_selector(f"#game-version:text-is('{seen.game.version}')")
+            fighting = any(side > 0 for side in seen.board.strike.sides)
+            assert await page.locator("#battle").is_visible() == fighting
+            if fighting:
+                rolls = seen.board.strike.rolls
+                assert await page.locator("#battle [data-key=rolls]").inner_text() == (
+                    "No roll yet" if rolls == 0 else
+                    f"{rolls} roll{'s' if rolls != 1 else ''} so far")
+                sides = await page.eval_on_selector_all(
+                    "#battle li[data-seat]", "ls => ls.map(l => [Number(l.dataset.seat), "
+                    "Number(l.dataset.troops)])")
+                assert sides == [[s, len(seen.board.strike.troops[s].values)]
+                                 for s, side in enumerate(seen.board.strike.sides) if side > 0]
+        await page.screenshot(path=str(DOCS / f"dice-{variant}.png"))
+        await page.close()
 
 
 async def test_your_turn_title_and_the_decision_clock(

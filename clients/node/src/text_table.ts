@@ -74,7 +74,7 @@ export const TEXT_TABLES: Record<string, any> = {
       "panel.battleRolls": "{n, plural, =0 {No roll yet} one {# roll so far} other {# rolls so far}}",
       "panel.side.1": "attacking",
       "panel.side.2": "defending",
-      "panel.troopsOf": "{seat}: {n, plural, one {# troop} other {# troops}} ({side})",
+      "panel.troopsOf": "{seat}: {n, plural, =0 {no active Troops card} one {# active Troops card} other {# active Troops cards}} ({side})",
       "panel.dice": "Dice of the last battle",
       "panel.diceNone": "No battle yet",
       "panel.attacker": "Attacker",
