@@ -35,7 +35,8 @@ libraries for 1v1 Elo) do not take a set of sizes per request nor fill with bots
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 
@@ -90,12 +91,14 @@ def _spread(members: Sequence[Waiting]) -> float:
     return max(m.mu for m in members) - min(m.mu for m in members)
 
 
-def _run(anchor: Waiting, eligible: Sequence[Waiting], size: int, window: float
-         ) -> list[Waiting] | None:
-    """The best `size` requests holding `anchor` among `eligible` (which holds it): the run,
-    consecutive in rating, of the least spread within `window`; None when none fits."""
-    ranked = sorted(eligible, key=lambda w: (w.mu, *_order(w)))
-    at = ranked.index(anchor)
+def _best_run(anchor: Waiting, left: Sequence[Waiting], right: Sequence[Waiting], size: int,
+              window: float) -> list[Waiting] | None:
+    """The best `size` requests holding `anchor`, from its nearest eligible neighbours in
+    rating (`left` below it and `right` above it, nearest first): the run, consecutive in
+    rating, of the least spread within `window` (then the longer-waiting, then by ticket id);
+    None when none fits."""
+    ranked = [*reversed(left), anchor, *right]
+    at = len(left)
     best: tuple[float, int, tuple[str, ...]] | None = None
     chosen: list[Waiting] | None = None
     for start in range(max(0, at - size + 1), min(at, len(ranked) - size) + 1):
@@ -113,32 +116,76 @@ def _seated(members: Iterable[Waiting]) -> tuple[str, ...]:
     return tuple(m.ticket for m in sorted(members, key=_order))
 
 
-def _with_people(anchor: Waiting, candidates: Sequence[Waiting], window: float
+class _Pool:
+    """One pool's waiting requests in rating order, walked outward from an anchor: each
+    anchor looks at its neighbours in rating only, so a pass costs about the requests times
+    the table size, not their square (bench/RESULTS.md, "Matchmaking: the cost of a pass")."""
+
+    def __init__(self, members: Iterable[Waiting]) -> None:
+        self.order = sorted(members, key=lambda w: (w.mu, *_order(w)))
+        self.at = {w.ticket: i for i, w in enumerate(self.order)}
+
+    def below(self, anchor: Waiting, window: float, seated: set[str]) -> Iterator[Waiting]:
+        for i in range(self.at[anchor.ticket] - 1, -1, -1):
+            c = self.order[i]
+            if anchor.mu - c.mu > window:
+                return
+            if c.ticket not in seated and c.sizes & anchor.sizes:
+                yield c
+
+    def above(self, anchor: Waiting, window: float, seated: set[str]) -> Iterator[Waiting]:
+        for i in range(self.at[anchor.ticket] + 1, len(self.order)):
+            c = self.order[i]
+            if c.mu - anchor.mu > window:
+                return
+            if c.ticket not in seated and c.sizes & anchor.sizes:
+                yield c
+
+    def nearest(self, anchor: Waiting, window: float, seated: set[str]) -> Iterator[Waiting]:
+        """The candidates within the window, nearest in rating first (then by wait)."""
+        below, above = self.below(anchor, window, seated), self.above(anchor, window, seated)
+        low, high = next(below, None), next(above, None)
+        while low is not None or high is not None:
+            if high is None or (low is not None and (anchor.mu - low.mu, *_order(low))
+                                <= (high.mu - anchor.mu, *_order(high))):
+                assert low is not None
+                yield low
+                low = next(below, None)
+            else:
+                yield high
+                high = next(above, None)
+
+
+def _take(walk: Iterator[Waiting], size: int, count: int) -> list[Waiting]:
+    return list(itertools.islice((c for c in walk if size in c.sizes), count))
+
+
+def _with_people(anchor: Waiting, pool: _Pool, window: float, seated: set[str]
                  ) -> Table | None:
     for size in sorted(anchor.sizes, reverse=True):
-        eligible = [anchor] + [c for c in candidates if size in c.sizes]
-        if len(eligible) < size:
+        left = _take(pool.below(anchor, window, seated), size, size - 1)
+        right = _take(pool.above(anchor, window, seated), size, size - 1)
+        if len(left) + len(right) + 1 < size:
             continue
-        run = _run(anchor, eligible, size, window)
+        run = _best_run(anchor, left, right, size, window)
         if run is not None:
             return Table(anchor.pool, size, _seated(run))
     return None
 
 
-def _with_bots(anchor: Waiting, candidates: Sequence[Waiting], window: float, now_ms: int,
-               level: int) -> Table | None:
+def _with_bots(anchor: Waiting, pool: _Pool, window: float, seated: set[str], *,
+               now_ms: int, level: int) -> Table | None:
     if anchor.bots_after_ms is None or now_ms - anchor.since_ms < anchor.bots_after_ms:
         return None
-    ready = [c for c in candidates if c.bots_after_ms is not None]
-    ready.sort(key=lambda c: (abs(c.mu - anchor.mu), *_order(c)))
     best: tuple[int, int] | None = None
     table: Table | None = None
     for size in sorted(anchor.sizes):
         members = [anchor]
-        for c in ready:
+        for c in pool.nearest(anchor, window, seated):
             if len(members) == size:
                 break
-            if size in c.sizes and _spread([*members, c]) <= window:
+            if (c.bots_after_ms is not None and size in c.sizes
+                    and _spread([*members, c]) <= window):
                 members.append(c)
         key = (-len(members), size)  # the most people seated, then the smaller table
         if best is None or key < best:
@@ -151,25 +198,27 @@ def _with_bots(anchor: Waiting, candidates: Sequence[Waiting], window: float, no
 def form_tables(waiting: Iterable[Waiting], now_ms: int, policy: Policy = Policy()
                 ) -> list[Table]:
     """The tables to form now from `waiting`, in the order they were found (each request in at
-    most one; one player's requests never share a table)."""
-    pending = sorted(waiting, key=_order)
+    most one; a player's oldest request stands for them, so one player's requests never share
+    a table)."""
+    pending: list[Waiting] = []
+    players: set[tuple[str, str]] = set()
+    for w in sorted(waiting, key=_order):
+        if (w.pool, w.player) not in players:
+            players.add((w.pool, w.player))
+            pending.append(w)
+    pools: dict[str, _Pool] = {}
+    for pool_name in {w.pool for w in pending}:
+        pools[pool_name] = _Pool(w for w in pending if w.pool == pool_name)
     seated: set[str] = set()
     tables: list[Table] = []
     for anchor in pending:
         if anchor.ticket in seated:
             continue
         window = policy.window(anchor, now_ms)
-        players = {anchor.player}
-        candidates = []
-        for c in pending:
-            if (c.ticket in seated or c is anchor or c.pool != anchor.pool
-                    or not c.sizes & anchor.sizes or abs(c.mu - anchor.mu) > window
-                    or c.player in players):
-                continue
-            players.add(c.player)  # the oldest request of a player stands for them
-            candidates.append(c)
-        table = (_with_people(anchor, candidates, window)
-                 or _with_bots(anchor, candidates, window, now_ms, policy.bot_level))
+        pool = pools[anchor.pool]
+        table = (_with_people(anchor, pool, window, seated)
+                 or _with_bots(anchor, pool, window, seated, now_ms=now_ms,
+                               level=policy.bot_level))
         if table is None:
             continue
         seated.update(table.tickets)
