@@ -5,6 +5,7 @@ as faces (then in the log), the clock counting down, and the your-turn title."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 from playwright.async_api import Page
@@ -218,29 +219,32 @@ async def test_a_battles_dice_are_shown_as_faces_then_logged(
 async def test_your_turn_title_and_the_decision_clock(
     pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
 ) -> None:
-    """Two pages, one seat each, of a timed classic game: the page whose seat is asked reads
-    "Your turn" in its tab's title and the other does not, and they swap when the turn passes;
-    the decision clock counts down towards GetGame's deadline; a page whose person allowed
-    notifications says so, and one that has not asked offers the button."""
+    """Three pages, one seat each, of a timed classic game: only the page whose seat is asked
+    reads "Your turn" in its tab's title, and the titles follow the turn; the decision clock
+    counts down in words; a page whose person allowed notifications says so and, in the
+    background when its seat's turn comes, shows one; a page not asked yet offers the
+    button."""
     clock = lifecycle_pb2.ClockOptions(decision_seconds=600)
     created = await _created(stub, "classic", clock=clock)
     game_id = created.game.game_id
     tokens = list(created.seat_tokens)
+    assert len(tokens) == 3
     opened = [await pages.open() for _ in tokens]
-    first, second = opened[0], opened[1]
-    await first.context.grant_permissions(["notifications"])
+    game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+    asked = game.decision.seats[0]
+    # the next seat's person allowed notifications; the one after has not been asked
+    waiting, unasked = opened[(asked + 1) % 3], opened[(asked + 2) % 3]
+    await waiting.context.grant_permissions(["notifications"])
     for seat, page in enumerate(opened):
         await _hold(page, game_id, "", {seat: tokens[seat]})
         await page.goto(page.url.split("#")[0] + f"#/play/{game_id}")
-    game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
     for page in opened:
         await _shown(page, game.version)
 
     async def titles() -> list[bool]:
         return [(await p.title()).startswith("Your turn") for p in opened]
 
-    asked = game.decision.seats[0]
-    await eventually(lambda: _is(titles(), [s == asked for s in range(len(opened))]),
+    await eventually(lambda: _is(titles(), [s == asked for s in range(3)]),
                      what="your-turn titles")
     page = opened[asked]
     left = int(await page.locator("#deadline").get_attribute("data-left-ms") or 0)
@@ -248,21 +252,52 @@ async def test_your_turn_title_and_the_decision_clock(
     assert re.fullmatch(r"You must decide within \d+ minutes?( \d+ seconds?)?",
                         await page.locator("#deadline").inner_text())
     await eventually(lambda: _less(page, left), what="the clock to count down")
-    other = opened[(asked + 1) % len(opened)]
-    assert re.match(r".+ must decide within ", await other.locator("#deadline").inner_text())
-    assert await first.locator("#alerts").get_attribute("data-permission") == "granted"
-    assert await first.locator("#alerts-state").inner_text() == \
+    assert re.match(r".+ must decide within ", await waiting.locator("#deadline").inner_text())
+    assert await waiting.locator("#alerts").get_attribute("data-permission") == "granted"
+    assert await waiting.locator("#alerts-state").inner_text() == \
         "This browser tells you when it is your turn"
-    assert await second.locator("#alerts-ask").is_visible()
+    assert await unasked.locator("#alerts-ask").is_visible()
 
-    # the turn passes to another seat: the titles follow
+    # the waiting page's tab goes to the background (its person looks elsewhere; the page
+    # reads document.hidden): when its seat's turn comes, a notification says so
+    await waiting.evaluate("Object.defineProperty(document, 'hidden', { get: () => true })")
     while game.decision.seats and game.decision.seats[0] == asked:
         await _bot_moves(stub, game_id, tokens, 1)
         game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
     now = game.decision.seats[0]
-    await eventually(lambda: _is(titles(), [s == now for s in range(len(opened))]),
+    assert now == (asked + 1) % 3
+    await eventually(lambda: _is(titles(), [s == now for s in range(3)]),
                      what="the titles to follow the turn")
-    await opened[now].screenshot(path=str(DOCS / "your-turn-classic.png"))
+    await waiting.wait_for_selector("#alerts[data-notified='1']")
+    assert await unasked.locator("#alerts").get_attribute("data-notified") is None
+    await page.screenshot(path=str(DOCS / "your-turn-classic.png"))
+
+
+async def test_a_correspondence_turns_deadline_counts_down_in_local_time(
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """A correspondence game (a day a turn): the asked seat's page says when its turn is due,
+    in the browser's time zone, and how long is left, in words."""
+    clock = lifecycle_pb2.ClockOptions(turn_seconds=86400)
+    created = await _created(stub, "classic", clock=clock)
+    game_id = created.game.game_id
+    game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+    asked = game.decision.seats[0]
+    page = await pages.open(timezone_id="Asia/Kathmandu")
+    await _hold(page, game_id, "", {asked: created.seat_tokens[asked]})
+    await page.goto(page.url.split("#")[0] + f"#/play/{game_id}")
+    await _shown(page, game.version)
+    text = await page.locator("#deadline").inner_text()
+    assert re.fullmatch(r"Your turn is due by .+: (23 hours \d+ minutes?|1 day) left", text), text
+    due = await page.evaluate(
+        "ms => new Date(ms).toLocaleString(undefined, { weekday: 'short', day: 'numeric', "
+        "month: 'short', hour: '2-digit', minute: '2-digit' })", game.deadline_ms)
+    assert text.startswith(f"Your turn is due by {due}: "), text
+    # Kathmandu is UTC+5:45: the time shown is the local one, not UTC's
+    utc = time.gmtime(game.deadline_ms / 1000)
+    assert f"{(utc.tm_hour * 60 + utc.tm_min + 345) // 60 % 24:02d}:" \
+        f"{(utc.tm_min + 45) % 60:02d}" in due
+    await page.screenshot(path=str(DOCS / "deadline-correspondence.png"))
 
 
 async def _is(values: object, expected: list[bool]) -> bool:

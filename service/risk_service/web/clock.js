@@ -5,8 +5,13 @@
 // decided here: the service enforces every deadline; this only shows it.
 
 import { el } from "./dom.js";
-import { when } from "./player.js";
 import { durationText, panelText, seatText } from "./words.js";
+
+// a moment in the browser's own time zone and language, as player.js's lists show deadlines
+export function localTime(ms) {
+  return new Date(ms).toLocaleString(undefined, { weekday: "short", day: "numeric",
+    month: "short", hour: "2-digit", minute: "2-digit" });
+}
 
 export class ClockPanel {
   constructor(names) {
@@ -45,7 +50,7 @@ export class ClockPanel {
       if (left <= 0) text = panelText("panel.overdue");
       else if (Number(clock.turnSeconds || 0) > 0) {
         text = panelText(you ? "panel.turnDueYou" : "panel.turnDue",
-          { seat, time: when(due), left: durationText(left) });
+          { seat, time: localTime(due), left: durationText(left) });
       } else {
         text = panelText(you ? "panel.deadlineYou" : "panel.deadline",
           { seat, left: durationText(left) });
