@@ -21,9 +21,11 @@ import grpc
 import pytest
 
 from risk_proto.risk.v1 import (
+    common_pb2,
     events_pb2,
     lifecycle_pb2,
     players_pb2,
+    ratings_pb2,
     service_pb2,
     service_pb2_grpc,
     tournament_pb2,
@@ -343,3 +345,41 @@ async def test_leftovers_late_entry_and_duplicate_rounds(start_service: ServiceF
     assert len(created[small.game_id].players) == 3  # a 3-player game, not a 4-seat one
     late_line = next(line for line in event.standings if line.player_id == late_id)
     assert late_line.played >= 1
+
+
+async def test_a_rated_event_rates_its_games_once_at_the_end(
+    start_service: ServiceFactory,
+) -> None:
+    """3 players, one round and a final, rated: nobody's rating moves while it is played;
+    once it is over each player has 2 rated games (the round's and the final's), each the
+    event's game."""
+    service = start_service(**FAST)
+    organiser = bearer(secrets.token_urlsafe(16))
+    label = "rated-cup"
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        entrants = await players(stub, 3)
+        await stub.CreateEvent(event_request(label, rounds=1, rated=True),
+                               metadata=organiser, timeout=10)
+        for number, (_player, token) in enumerate(entrants):
+            await stub.RegisterEvent(events_pb2.RegisterEventRequest(
+                event=label, name=f"r{number}"), metadata=bearer(token), timeout=10)
+        await stub.StartEvent(events_pb2.StartEventRequest(event=label), metadata=organiser,
+                              timeout=10)
+        seated = await wait_for(stub, label, lambda e: e.rounds and e.rounds[0].over, 60)
+        first_game = seated.rounds[0].tables[0].game_id
+        before = await stub.GetRating(ratings_pb2.GetRatingRequest(
+            player_id=entrants[0][0], variant=common_pb2.VARIANT_CLASSIC), timeout=10)
+        still = await stub.GetEvent(events_pb2.GetEventRequest(event=label), timeout=10)
+        if still.status == events_pb2.EVENT_STATUS_RUNNING:  # read while it was not over
+            assert before.rating.games == 0  # a round over rates nothing yet
+        event = await wait_for(stub, label,
+                               lambda e: e.status == events_pb2.EVENT_STATUS_FINISHED, 60)
+        games = {event.rounds[0].tables[0].game_id, event.rounds[1].tables[0].game_id}
+        for player_id, _token in entrants:
+            rating = await stub.GetRating(ratings_pb2.GetRatingRequest(
+                player_id=player_id, variant=common_pb2.VARIANT_CLASSIC, page_size=10),
+                timeout=10)
+            assert rating.rating.games == 2, rating
+            assert {h.game_id for h in rating.history} == games
+        assert first_game in games

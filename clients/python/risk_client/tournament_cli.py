@@ -198,7 +198,7 @@ def event_request(args: argparse.Namespace) -> events_pb2.CreateEventRequest:
         round_starts_ms=[_ms(t, "--round-start") for t in args.round_start],
         registration_deadline_ms=_ms(args.deadline, "--deadline") if args.deadline else 0,
         entry=events_pb2.EventEntry(allow=args.allow, cap=args.cap),
-        duplicate=args.duplicate, late_entries=args.late_entries)
+        duplicate=args.duplicate, late_entries=args.late_entries, rated=args.rated)
     if args.fill_bot:
         request.fill_bot = LEVELS[args.fill_bot]
     if args.min_rating is not None:

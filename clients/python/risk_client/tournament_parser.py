@@ -121,6 +121,8 @@ def register_events(
     create.add_argument("--duplicate", action="store_true",
                         help="every round duplicate: the same deal, decks and dice at every "
                              "table")
+    create.add_argument("--rated", action="store_true",
+                        help="at the end, every game of the event updates its players' ratings")
     create.add_argument("--late-entries", action="store_true",
                         help="swiss: registration stays open until the last round is planned")
     register = verbs.add_parser("register", parents=[common],

@@ -35,12 +35,16 @@ from dataclasses import dataclass
 
 import structlog
 
-from risk_proto.risk.v1 import events_pb2, tournament_pb2
+from risk_proto.risk.v1 import events_pb2, ratings_pb2, tournament_pb2
+from risk_rules import wire
 from risk_service.director import plan
 from risk_service.director.event_store import EventStore
 from risk_service.director.pairing import PairingError
 from risk_service.operations.limits import Limits
 from risk_service.operations.rounds import Rounds
+from risk_service.ratings import record as rated_record
+from risk_service.ratings.service import Ratings
+from risk_service.ratings.store import BOT_PREFIX
 from risk_service.store.tournament_store import TournamentStore
 from risk_service.store.unreachable import store_unavailable
 
@@ -60,7 +64,8 @@ class DirectorSettings:
 class Director:
     def __init__(self, store: EventStore, tournaments: TournamentStore, rounds: Rounds,
                  limits: Limits, *, clock_ms: Callable[[], int], process_id: str,
-                 settings: DirectorSettings | None = None) -> None:
+                 settings: DirectorSettings | None = None,
+                 ratings: Ratings | None = None) -> None:
         self.store = store
         self.tournaments = tournaments
         self.rounds = rounds
@@ -68,6 +73,7 @@ class Director:
         self.clock_ms = clock_ms
         self.process_id = process_id
         self.settings = settings or DirectorSettings()
+        self.ratings = ratings  # a rated event's games are rated at its end
 
     async def run(self) -> None:
         """A pass over the running events every `interval_ms` until cancelled; a Redis outage
@@ -122,6 +128,8 @@ class Director:
             return
         upcoming = plan.next_round(record)
         if upcoming is None:
+            if event.settings.rated:
+                await self._rate(record, now)  # before the end is written: repeated if cut
             event.status = events_pb2.EVENT_STATUS_FINISHED
             event.finished_at_ms = now
             del event.standings[:]
@@ -202,6 +210,37 @@ class Director:
         current.over = True
         if await self._write(label, version, record):
             log.info("round_over", event_label=label, round=current.number)
+
+    async def _rate(self, record: events_pb2.EventRecord, now: int) -> int:
+        """Rate the event's finished games, round by round: each game gets the rated result
+        its ending commit would have written had it been created rated (ratings/record.py:
+        players by id, bots as `bot:<level>`, places from the finishing order), written once
+        into the game's hash, then applied by the ratings' own `apply`, once per player and
+        game however often this runs; how many ratings changed."""
+        if self.ratings is None:
+            return 0
+        variant, _options = wire.options_from_proto(record.event.settings.options)
+        season = self.ratings.store.season
+        changed = 0
+        for round_ in record.event.rounds:
+            for table in round_.tables:
+                if table.void or not table.game_id or not table.ranking:
+                    continue
+                ids = [p or f"{BOT_PREFIX}{plan.LEVELS.get(b, 'greedy')}"
+                       for p, b in zip(table.players, table.bots, strict=True)]
+                if all(i.startswith(BOT_PREFIX) for i in ids):
+                    continue
+                places = rated_record.ranks(list(table.ranking), len(ids))
+                rated = ratings_pb2.RatedGame(
+                    game_id=table.game_id, variant=variant, season=season, ended_ms=now,
+                    seats=[ratings_pb2.RatedGame.Seat(player_id=p, seat=s, rank=places[s])
+                           for s, p in enumerate(ids)])
+                key = self.ratings.keys.game(table.game_id)
+                if not await self.store.redis.exists(key):
+                    continue  # expired with its retention: nothing left to rate
+                await self.store.redis.hsetnx(key, rated_record.FIELD, rated_record.pack(rated))
+                changed += await self.ratings.apply(table.game_id)
+        return changed
 
     async def publish(self, label: str, record: events_pb2.EventRecord) -> int:
         """Copy into the results feed the event's facts the record implies and the feed lacks;

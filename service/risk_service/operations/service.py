@@ -157,7 +157,7 @@ class GameService:
                              ratings=self.ratings.store)
         self.director = Director(event_store, self.tournaments, self.rounds, self.limits,
                                  clock_ms=clock_ms, process_id=self.process_id,
-                                 settings=director)
+                                 settings=director, ratings=self.ratings)
         # campaigns create their games through this (see Commands.open_game)
         self.open_game = self.commands.open_game
 

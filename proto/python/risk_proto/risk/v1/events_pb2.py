@@ -27,39 +27,39 @@ from risk_proto.risk.v1 import lifecycle_pb2 as risk_dot_v1_dot_lifecycle__pb2
 from risk_proto.risk.v1 import tournament_pb2 as risk_dot_v1_dot_tournament__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14risk/v1/events.proto\x12\x07risk.v1\x1a\x12risk/v1/game.proto\x1a\x17risk/v1/lifecycle.proto\x1a\x18risk/v1/tournament.proto\"x\n\nEventEntry\x12\r\n\x05\x61llow\x18\x01 \x03(\t\x12\x0b\n\x03\x63\x61p\x18\x02 \x01(\r\x12\x17\n\nmin_rating\x18\x03 \x01(\x01H\x00\x88\x01\x01\x12\x17\n\nmax_rating\x18\x04 \x01(\x01H\x01\x88\x01\x01\x42\r\n\x0b_min_ratingB\r\n\x0b_max_rating\"\xf3\x02\n\x12\x43reateEventRequest\x12\r\n\x05\x65vent\x18\x01 \x01(\t\x12$\n\x06\x66ormat\x18\x02 \x01(\x0e\x32\x14.risk.v1.EventFormat\x12%\n\x07options\x18\x03 \x01(\x0b\x32\x14.risk.v1.GameOptions\x12$\n\x05\x63lock\x18\x04 \x01(\x0b\x32\x15.risk.v1.ClockOptions\x12\x0e\n\x06rounds\x18\x05 \x01(\r\x12\r\n\x05\x66inal\x18\x06 \x01(\x08\x12\x0f\n\x07\x61\x64vance\x18\x07 \x01(\r\x12#\n\x08\x66ill_bot\x18\x08 \x01(\x0e\x32\x11.risk.v1.BotLevel\x12\x17\n\x0fround_starts_ms\x18\t \x03(\x03\x12 \n\x18registration_deadline_ms\x18\n \x01(\x03\x12\"\n\x05\x65ntry\x18\x0b \x01(\x0b\x32\x13.risk.v1.EventEntry\x12\x11\n\tduplicate\x18\x0c \x01(\x08\x12\x14\n\x0clate_entries\x18\r \x01(\x08\"3\n\x14RegisterEventRequest\x12\r\n\x05\x65vent\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\"%\n\x14WithdrawEventRequest\x12\r\n\x05\x65vent\x18\x01 \x01(\t\"\"\n\x11StartEventRequest\x12\r\n\x05\x65vent\x18\x01 \x01(\t\" \n\x0fGetEventRequest\x12\r\n\x05\x65vent\x18\x01 \x01(\t\"A\n\x0b\x45ventPlayer\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\twithdrawn\x18\x03 \x01(\x08\"n\n\nEventTable\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x03(\t\x12\x1f\n\x04\x62ots\x18\x03 \x03(\x0e\x32\x11.risk.v1.BotLevel\x12\x0f\n\x07ranking\x18\x04 \x03(\x05\x12\x0c\n\x04void\x18\x05 \x01(\x08\"t\n\nEventRound\x12\x0e\n\x06number\x18\x01 \x01(\r\x12\r\n\x05\x66inal\x18\x02 \x01(\x08\x12#\n\x06tables\x18\x03 \x03(\x0b\x32\x13.risk.v1.EventTable\x12\x14\n\x0cseated_at_ms\x18\x04 \x01(\x03\x12\x0c\n\x04over\x18\x05 \x01(\x08\"\xb2\x01\n\rEventStanding\x12\r\n\x05place\x18\x01 \x01(\r\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x0e\n\x06points\x18\x04 \x01(\t\x12\x14\n\x0cpoints_value\x18\x05 \x01(\x01\x12\x0c\n\x04wins\x18\x06 \x01(\r\x12\x18\n\x10opponents_points\x18\x07 \x01(\t\x12\x13\n\x0bprogressive\x18\x08 \x01(\t\x12\x0e\n\x06played\x18\t \x01(\r\"\xd7\x02\n\x0fTournamentEvent\x12\r\n\x05\x65vent\x18\x01 \x01(\t\x12-\n\x08settings\x18\x02 \x01(\x0b\x32\x1b.risk.v1.CreateEventRequest\x12$\n\x06status\x18\x03 \x01(\x0e\x32\x14.risk.v1.EventStatus\x12%\n\x07players\x18\x04 \x03(\x0b\x32\x14.risk.v1.EventPlayer\x12#\n\x06rounds\x18\x05 \x03(\x0b\x32\x13.risk.v1.EventRound\x12)\n\tstandings\x18\x06 \x03(\x0b\x32\x16.risk.v1.EventStanding\x12\x15\n\rcreated_at_ms\x18\x07 \x01(\x03\x12\x15\n\rstarted_at_ms\x18\x08 \x01(\x03\x12\x16\n\x0e\x66inished_at_ms\x18\t \x01(\x03\x12\x0f\n\x07version\x18\n \x01(\x04\x12\x12\n\ntable_size\x18\x0b \x01(\r\"\x93\x01\n\x0b\x45ventRecord\x12\'\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x18.risk.v1.TournamentEvent\x12\x18\n\x10organiser_digest\x18\x02 \x01(\x0c\x12\x16\n\x0e\x64irector_token\x18\x03 \x01(\t\x12\x0c\n\x04seed\x18\x04 \x01(\x04\x12\x1b\n\x13request_fingerprint\x18\x05 \x01(\x0c*^\n\x0b\x45ventFormat\x12\x1c\n\x18\x45VENT_FORMAT_UNSPECIFIED\x10\x00\x12\x16\n\x12\x45VENT_FORMAT_SWISS\x10\x01\x12\x19\n\x15\x45VENT_FORMAT_KNOCKOUT\x10\x02*\x7f\n\x0b\x45ventStatus\x12\x1c\n\x18\x45VENT_STATUS_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x45VENT_STATUS_REGISTRATION\x10\x01\x12\x18\n\x14\x45VENT_STATUS_RUNNING\x10\x02\x12\x19\n\x15\x45VENT_STATUS_FINISHED\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14risk/v1/events.proto\x12\x07risk.v1\x1a\x12risk/v1/game.proto\x1a\x17risk/v1/lifecycle.proto\x1a\x18risk/v1/tournament.proto\"x\n\nEventEntry\x12\r\n\x05\x61llow\x18\x01 \x03(\t\x12\x0b\n\x03\x63\x61p\x18\x02 \x01(\r\x12\x17\n\nmin_rating\x18\x03 \x01(\x01H\x00\x88\x01\x01\x12\x17\n\nmax_rating\x18\x04 \x01(\x01H\x01\x88\x01\x01\x42\r\n\x0b_min_ratingB\r\n\x0b_max_rating\"\x82\x03\n\x12\x43reateEventRequest\x12\r\n\x05\x65vent\x18\x01 \x01(\t\x12$\n\x06\x66ormat\x18\x02 \x01(\x0e\x32\x14.risk.v1.EventFormat\x12%\n\x07options\x18\x03 \x01(\x0b\x32\x14.risk.v1.GameOptions\x12$\n\x05\x63lock\x18\x04 \x01(\x0b\x32\x15.risk.v1.ClockOptions\x12\x0e\n\x06rounds\x18\x05 \x01(\r\x12\r\n\x05\x66inal\x18\x06 \x01(\x08\x12\x0f\n\x07\x61\x64vance\x18\x07 \x01(\r\x12#\n\x08\x66ill_bot\x18\x08 \x01(\x0e\x32\x11.risk.v1.BotLevel\x12\x17\n\x0fround_starts_ms\x18\t \x03(\x03\x12 \n\x18registration_deadline_ms\x18\n \x01(\x03\x12\"\n\x05\x65ntry\x18\x0b \x01(\x0b\x32\x13.risk.v1.EventEntry\x12\x11\n\tduplicate\x18\x0c \x01(\x08\x12\x14\n\x0clate_entries\x18\r \x01(\x08\x12\r\n\x05rated\x18\x0e \x01(\x08\"3\n\x14RegisterEventRequest\x12\r\n\x05\x65vent\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\"%\n\x14WithdrawEventRequest\x12\r\n\x05\x65vent\x18\x01 \x01(\t\"\"\n\x11StartEventRequest\x12\r\n\x05\x65vent\x18\x01 \x01(\t\" \n\x0fGetEventRequest\x12\r\n\x05\x65vent\x18\x01 \x01(\t\"A\n\x0b\x45ventPlayer\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\twithdrawn\x18\x03 \x01(\x08\"n\n\nEventTable\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x03(\t\x12\x1f\n\x04\x62ots\x18\x03 \x03(\x0e\x32\x11.risk.v1.BotLevel\x12\x0f\n\x07ranking\x18\x04 \x03(\x05\x12\x0c\n\x04void\x18\x05 \x01(\x08\"t\n\nEventRound\x12\x0e\n\x06number\x18\x01 \x01(\r\x12\r\n\x05\x66inal\x18\x02 \x01(\x08\x12#\n\x06tables\x18\x03 \x03(\x0b\x32\x13.risk.v1.EventTable\x12\x14\n\x0cseated_at_ms\x18\x04 \x01(\x03\x12\x0c\n\x04over\x18\x05 \x01(\x08\"\xb2\x01\n\rEventStanding\x12\r\n\x05place\x18\x01 \x01(\r\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x0e\n\x06points\x18\x04 \x01(\t\x12\x14\n\x0cpoints_value\x18\x05 \x01(\x01\x12\x0c\n\x04wins\x18\x06 \x01(\r\x12\x18\n\x10opponents_points\x18\x07 \x01(\t\x12\x13\n\x0bprogressive\x18\x08 \x01(\t\x12\x0e\n\x06played\x18\t \x01(\r\"\xd7\x02\n\x0fTournamentEvent\x12\r\n\x05\x65vent\x18\x01 \x01(\t\x12-\n\x08settings\x18\x02 \x01(\x0b\x32\x1b.risk.v1.CreateEventRequest\x12$\n\x06status\x18\x03 \x01(\x0e\x32\x14.risk.v1.EventStatus\x12%\n\x07players\x18\x04 \x03(\x0b\x32\x14.risk.v1.EventPlayer\x12#\n\x06rounds\x18\x05 \x03(\x0b\x32\x13.risk.v1.EventRound\x12)\n\tstandings\x18\x06 \x03(\x0b\x32\x16.risk.v1.EventStanding\x12\x15\n\rcreated_at_ms\x18\x07 \x01(\x03\x12\x15\n\rstarted_at_ms\x18\x08 \x01(\x03\x12\x16\n\x0e\x66inished_at_ms\x18\t \x01(\x03\x12\x0f\n\x07version\x18\n \x01(\x04\x12\x12\n\ntable_size\x18\x0b \x01(\r\"\x93\x01\n\x0b\x45ventRecord\x12\'\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x18.risk.v1.TournamentEvent\x12\x18\n\x10organiser_digest\x18\x02 \x01(\x0c\x12\x16\n\x0e\x64irector_token\x18\x03 \x01(\t\x12\x0c\n\x04seed\x18\x04 \x01(\x04\x12\x1b\n\x13request_fingerprint\x18\x05 \x01(\x0c*^\n\x0b\x45ventFormat\x12\x1c\n\x18\x45VENT_FORMAT_UNSPECIFIED\x10\x00\x12\x16\n\x12\x45VENT_FORMAT_SWISS\x10\x01\x12\x19\n\x15\x45VENT_FORMAT_KNOCKOUT\x10\x02*\x7f\n\x0b\x45ventStatus\x12\x1c\n\x18\x45VENT_STATUS_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x45VENT_STATUS_REGISTRATION\x10\x01\x12\x18\n\x14\x45VENT_STATUS_RUNNING\x10\x02\x12\x19\n\x15\x45VENT_STATUS_FINISHED\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'risk.v1.events_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_EVENTFORMAT']._serialized_start=1736
-  _globals['_EVENTFORMAT']._serialized_end=1830
-  _globals['_EVENTSTATUS']._serialized_start=1832
-  _globals['_EVENTSTATUS']._serialized_end=1959
+  _globals['_EVENTFORMAT']._serialized_start=1751
+  _globals['_EVENTFORMAT']._serialized_end=1845
+  _globals['_EVENTSTATUS']._serialized_start=1847
+  _globals['_EVENTSTATUS']._serialized_end=1974
   _globals['_EVENTENTRY']._serialized_start=104
   _globals['_EVENTENTRY']._serialized_end=224
   _globals['_CREATEEVENTREQUEST']._serialized_start=227
-  _globals['_CREATEEVENTREQUEST']._serialized_end=598
-  _globals['_REGISTEREVENTREQUEST']._serialized_start=600
-  _globals['_REGISTEREVENTREQUEST']._serialized_end=651
-  _globals['_WITHDRAWEVENTREQUEST']._serialized_start=653
-  _globals['_WITHDRAWEVENTREQUEST']._serialized_end=690
-  _globals['_STARTEVENTREQUEST']._serialized_start=692
-  _globals['_STARTEVENTREQUEST']._serialized_end=726
-  _globals['_GETEVENTREQUEST']._serialized_start=728
-  _globals['_GETEVENTREQUEST']._serialized_end=760
-  _globals['_EVENTPLAYER']._serialized_start=762
-  _globals['_EVENTPLAYER']._serialized_end=827
-  _globals['_EVENTTABLE']._serialized_start=829
-  _globals['_EVENTTABLE']._serialized_end=939
-  _globals['_EVENTROUND']._serialized_start=941
-  _globals['_EVENTROUND']._serialized_end=1057
-  _globals['_EVENTSTANDING']._serialized_start=1060
-  _globals['_EVENTSTANDING']._serialized_end=1238
-  _globals['_TOURNAMENTEVENT']._serialized_start=1241
-  _globals['_TOURNAMENTEVENT']._serialized_end=1584
-  _globals['_EVENTRECORD']._serialized_start=1587
-  _globals['_EVENTRECORD']._serialized_end=1734
+  _globals['_CREATEEVENTREQUEST']._serialized_end=613
+  _globals['_REGISTEREVENTREQUEST']._serialized_start=615
+  _globals['_REGISTEREVENTREQUEST']._serialized_end=666
+  _globals['_WITHDRAWEVENTREQUEST']._serialized_start=668
+  _globals['_WITHDRAWEVENTREQUEST']._serialized_end=705
+  _globals['_STARTEVENTREQUEST']._serialized_start=707
+  _globals['_STARTEVENTREQUEST']._serialized_end=741
+  _globals['_GETEVENTREQUEST']._serialized_start=743
+  _globals['_GETEVENTREQUEST']._serialized_end=775
+  _globals['_EVENTPLAYER']._serialized_start=777
+  _globals['_EVENTPLAYER']._serialized_end=842
+  _globals['_EVENTTABLE']._serialized_start=844
+  _globals['_EVENTTABLE']._serialized_end=954
+  _globals['_EVENTROUND']._serialized_start=956
+  _globals['_EVENTROUND']._serialized_end=1072
+  _globals['_EVENTSTANDING']._serialized_start=1075
+  _globals['_EVENTSTANDING']._serialized_end=1253
+  _globals['_TOURNAMENTEVENT']._serialized_start=1256
+  _globals['_TOURNAMENTEVENT']._serialized_end=1599
+  _globals['_EVENTRECORD']._serialized_start=1602
+  _globals['_EVENTRECORD']._serialized_end=1749
 # @@protoc_insertion_point(module_scope)

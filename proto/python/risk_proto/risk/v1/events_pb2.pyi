@@ -43,7 +43,7 @@ class EventEntry(_message.Message):
     def __init__(self, allow: _Optional[_Iterable[str]] = ..., cap: _Optional[int] = ..., min_rating: _Optional[float] = ..., max_rating: _Optional[float] = ...) -> None: ...
 
 class CreateEventRequest(_message.Message):
-    __slots__ = ("event", "format", "options", "clock", "rounds", "final", "advance", "fill_bot", "round_starts_ms", "registration_deadline_ms", "entry", "duplicate", "late_entries")
+    __slots__ = ("event", "format", "options", "clock", "rounds", "final", "advance", "fill_bot", "round_starts_ms", "registration_deadline_ms", "entry", "duplicate", "late_entries", "rated")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -57,6 +57,7 @@ class CreateEventRequest(_message.Message):
     ENTRY_FIELD_NUMBER: _ClassVar[int]
     DUPLICATE_FIELD_NUMBER: _ClassVar[int]
     LATE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     event: str
     format: EventFormat
     options: _game_pb2.GameOptions
@@ -70,7 +71,8 @@ class CreateEventRequest(_message.Message):
     entry: EventEntry
     duplicate: bool
     late_entries: bool
-    def __init__(self, event: _Optional[str] = ..., format: _Optional[_Union[EventFormat, str]] = ..., options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., clock: _Optional[_Union[_lifecycle_pb2.ClockOptions, _Mapping]] = ..., rounds: _Optional[int] = ..., final: _Optional[bool] = ..., advance: _Optional[int] = ..., fill_bot: _Optional[_Union[_tournament_pb2.BotLevel, str]] = ..., round_starts_ms: _Optional[_Iterable[int]] = ..., registration_deadline_ms: _Optional[int] = ..., entry: _Optional[_Union[EventEntry, _Mapping]] = ..., duplicate: _Optional[bool] = ..., late_entries: _Optional[bool] = ...) -> None: ...
+    rated: bool
+    def __init__(self, event: _Optional[str] = ..., format: _Optional[_Union[EventFormat, str]] = ..., options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., clock: _Optional[_Union[_lifecycle_pb2.ClockOptions, _Mapping]] = ..., rounds: _Optional[int] = ..., final: _Optional[bool] = ..., advance: _Optional[int] = ..., fill_bot: _Optional[_Union[_tournament_pb2.BotLevel, str]] = ..., round_starts_ms: _Optional[_Iterable[int]] = ..., registration_deadline_ms: _Optional[int] = ..., entry: _Optional[_Union[EventEntry, _Mapping]] = ..., duplicate: _Optional[bool] = ..., late_entries: _Optional[bool] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class RegisterEventRequest(_message.Message):
     __slots__ = ("event", "name")
