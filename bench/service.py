@@ -916,11 +916,11 @@ class Env:
 
 
 async def delivery(env: Env, count: int, seed: int, burst: int, max_batch: int = 0, *,
-                   ws_port: int = 0) -> dict[str, Any]:
-    """`ws_port`: the subscribers' streams are WebSockets to that HTTP port."""
+                   ws_port: int = 0, max_warmup_s: float = 30.0) -> dict[str, Any]:
+    """`ws_port`: the subscribers' streams are WebSockets to that HTTP port; `max_warmup_s`:
+    how long the warm-up waits for every subscriber to be live."""
     s, stub, ctx = env.s, env.stub, env.ctx
     game = await new_game(stub, seed, s.players)
-    max_warmup_s = 30.0
     game.plan = make_plan(create_request(players=s.players).options, seed,
                           math.ceil(s.rate * (s.deliver_s + max_warmup_s)) + 10 + burst)
     ready = ctx.Array("i", 2)  # [LIVE, FAILED], shared with the subscriber processes

@@ -12,7 +12,8 @@ Nothing here is new machinery: it runs the existing harnesses at a larger count.
   count, since every WebSocket spectator is a connection): `bench.service.delivery`, one game,
   `--spectators` StreamEvents subscribers (max_batch 64, what the clients ask for) in
   `--sub-procs` Python client processes, on gRPC (100 streams per HTTP/2 connection) or as
-  WebSockets to the HTTP port (one connection each); a driver submits `--rate` moves a second
+  WebSockets to the HTTP port (one connection each); the driver moves at `--rate` until every
+  subscriber is live (at most `--warmup` s), then submits `--rate` moves a second
   for `--seconds`; a delivery is a subscriber's receipt of a move's last event minus the
   driver's SubmitAction reply (CLOCK_MONOTONIC, system-wide), p99 over every (move,
   subscriber) pair, as bench/peers.py measures the peers (a spectator often hears of a move
@@ -76,7 +77,8 @@ async def _delivery(args: argparse.Namespace, target: str, pids: dict[str, list[
     channel = grpc.aio.insecure_channel(target)
     try:
         run = await delivery(Env(s, target, new_stub(channel), ctx, pids), args.spectators,
-                             args.seed, 0, BATCH, ws_port=ws_port)
+                             args.seed, 0, BATCH, ws_port=ws_port,
+                             max_warmup_s=args.warmup)
     finally:
         await channel.close()
     cpu = run["cpu"]
@@ -175,6 +177,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--peer", default="bgio", help="bgio, colyseus or none")
     parser.add_argument("--peer-burst", type=int, default=20,
                         help="moves of the peer harness's burst (its figure is not used)")
+    parser.add_argument("--warmup", type=float, default=120.0,
+                        help="at most this long (s) for every subscriber to be live before "
+                             "the measured driving")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--settle", type=float, default=3.0, help="idle seconds before RSS")
     parser.add_argument("--seed", type=int, default=1)
