@@ -243,6 +243,18 @@ async def test_event_calls_refuse_what_they_must(start_service: ServiceFactory) 
             await stub.StartEvent(events_pb2.StartEventRequest(event="cup"),
                                   metadata=organiser, timeout=10)
         assert error_info(too_few.value).reason == "SEATS_NOT_FILLED"
+        # a knockout of 6 at tables of 3 would end with a final of 2: refused at the start
+        await stub.CreateEvent(event_request("ko6", format=events_pb2.EVENT_FORMAT_KNOCKOUT),
+                               metadata=organiser, timeout=10)
+        extra = await players(stub, 6)
+        for _player, token in extra:
+            await stub.RegisterEvent(events_pb2.RegisterEventRequest(event="ko6"),
+                                     metadata=bearer(token), timeout=10)
+        with pytest.raises(grpc.aio.AioRpcError) as short_final:
+            await stub.StartEvent(events_pb2.StartEventRequest(event="ko6"),
+                                  metadata=organiser, timeout=10)
+        assert error_info(short_final.value).reason == "SEATS_NOT_FILLED"
+        assert "final of 2" in (short_final.value.details() or "")
         shown = await stub.GetEvent(events_pb2.GetEventRequest(event="cup"), timeout=10)
         assert [p.player_id for p in shown.players] == [alice]
         assert shown.status == events_pb2.EVENT_STATUS_REGISTRATION

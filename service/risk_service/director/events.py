@@ -23,7 +23,13 @@ from risk_rules import wire
 from risk_rules.engine import REGISTRY, IllegalAction
 from risk_service.director import plan
 from risk_service.director.event_store import EventStore
-from risk_service.director.pairing import MAX_TABLE, MIN_TABLE, PairingError, layout
+from risk_service.director.pairing import (
+    MAX_TABLE,
+    MIN_TABLE,
+    PairingError,
+    knockout_sizes,
+    layout,
+)
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import identity
 from risk_service.operations.commands import MAX_NAME, check_turns
@@ -162,7 +168,16 @@ class Events:
             if event.status != events_pb2.EVENT_STATUS_REGISTRATION:
                 raise closed(f"event {event.event!r} has started already")
             try:
-                layout(len(event.players), plan.rules_of(event))
+                rules = plan.rules_of(event)
+                layout(len(event.players), rules)
+                if event.settings.format == events_pb2.EVENT_FORMAT_KNOCKOUT:
+                    sizes = knockout_sizes(len(event.players), rules,
+                                           event.settings.advance or 1)
+                    if sizes[-1] < rules.min_table and rules.fill_bot is None:
+                        raise PairingError(
+                            f"the knockout would end with a final of {sizes[-1]} "
+                            f"(rounds of {', '.join(map(str, sizes))}); fill with bots or "
+                            "seat more players")
             except PairingError as exc:
                 raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.SEATS_NOT_FILLED,
                                    f"{len(event.players)} players: {exc}") from None
