@@ -6,7 +6,10 @@ creating its game: after restarts each ticket ends in exactly one game."""
 
 from __future__ import annotations
 
+import asyncio
+import re
 import time
+import urllib.request
 from collections.abc import Callable
 
 import grpc
@@ -22,6 +25,7 @@ from risk_proto.risk.v1 import (
     service_pb2,
     tournament_pb2,
 )
+from risk_service.redis_server import free_port
 from risk_testing.harness import ServiceFactory
 from risk_testing.rpc import bearer, error_info, rpc_error
 from tests.service import test_webhooks as hooks
@@ -417,3 +421,41 @@ async def test_a_clock_left_to_its_defaults_meets_the_same_clock_written_out(
                 for t, token in zip(tickets, (a_t, b_t), strict=True)]
         assert done[0].game_id == done[1].game_id
         assert done[0].clock == done[1].clock == clocks[1]
+
+
+async def _scrape(port: int) -> str:
+    def read() -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+            return str(reply.read().decode())
+    return await asyncio.to_thread(read)
+
+
+def _value(page: str, sample: str) -> float:
+    found = re.search(rf"^{re.escape(sample)} ([0-9.e+]+)$", page, re.MULTILINE)
+    assert found, f"{sample} is not on the metrics page"
+    return float(found.group(1))
+
+
+async def test_the_matchmakers_metrics(
+        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+    """/metrics counts the table formed (without bots), the two waits it seated and a request
+    cancelled."""
+    port = free_port()
+    service = make_service(RISK_METRICS_PORT=str(port), **FAST)
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        players = [await new_player(stub) for _ in range(3)]
+        tickets = [await stub.RequestMatch(ask(variant=common_pb2.VARIANT_STRIKE, sizes=[2]),
+                                           metadata=bearer(token))
+                   for _pid, token in players[:2]]
+        for (_pid, token), ticket in zip(players, tickets, strict=False):
+            await until_status(stub, token, ticket.ticket_id, {MATCHED})
+        lone = await stub.RequestMatch(ask(sizes=[5]), metadata=bearer(players[2][1]))
+        await stub.CancelMatch(matchmaking_pb2.MatchTicketRequest(ticket_id=lone.ticket_id),
+                               metadata=bearer(players[2][1]))
+    page = await _scrape(port)
+    assert _value(page, 'risk_match_tables_total{bots="no"}') == 1
+    assert _value(page, 'risk_match_tables_total{bots="yes"}') == 0
+    assert _value(page, "risk_match_wait_seconds_count") == 2
+    assert _value(page, 'risk_match_closed_total{how="cancelled"}') == 1
+    assert _value(page, 'risk_match_closed_total{how="expired"}') == 0

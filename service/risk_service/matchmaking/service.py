@@ -26,8 +26,8 @@ import dataclasses
 import functools
 import hashlib
 import secrets
-from collections.abc import Callable
-from typing import cast
+from collections.abc import Callable, Sequence
+from typing import Protocol, cast
 
 import structlog
 
@@ -83,6 +83,13 @@ class MatchSettings:
                    create_delay_ms=settings.match_create_delay_ms)
 
 
+class MatchMetrics(Protocol):
+    """What the matchmaker counts (server.metrics.Metrics: risk_match_*)."""
+
+    def match_formed(self, bots: int, waits_s: Sequence[float]) -> None: ...
+    def match_closed_as(self, how: str) -> None: ...
+
+
 @functools.cache
 def seat_counts(variant: str) -> tuple[int, ...]:
     """The numbers of seats the variant's rules accept."""
@@ -122,7 +129,8 @@ def pool_of(variant: str, clock: lifecycle_pb2.ClockOptions, rated: bool) -> str
 class Matchmaking:
     def __init__(self, commands: Commands, feed: PlayerFeed, timers: Timers, keys: Keys, *,
                  clock_ms: Callable[[], int], settings: MatchSettings | None = None,
-                 ratings: RatingStore | None = None) -> None:
+                 ratings: RatingStore | None = None,
+                 metrics: MatchMetrics | None = None) -> None:
         self.commands = commands
         self.feed = feed
         self.timers = timers
@@ -130,6 +138,7 @@ class Matchmaking:
         self.clock_ms = clock_ms
         self.settings = settings or MatchSettings()
         self.ratings = ratings  # the configured season's; None: the default season's
+        self.metrics = metrics
         store = commands.store
         self.redis = store.redis
         self.queue = MatchQueue(store.redis, keys.prefix, store.connection)
@@ -191,6 +200,8 @@ class Matchmaking:
             ticket = await self._ticket(request.ticket_id, player)
             if ticket.status == q.CANCELLED:
                 log.info("match_cancelled", ticket_id=ticket.ticket_id)
+                if self.metrics is not None:
+                    self.metrics.match_closed_as("cancelled")
         if ticket.status in (q.MATCHING, q.MATCHED):
             raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.MATCH_ALREADY_FORMED,
                                f"the request is seated at a table already: game "
@@ -308,6 +319,8 @@ class Matchmaking:
                 keep_ms=KEEP_MS, expired_by_ms=now)
             if status == q.EXPIRED:
                 log.info("match_expired", ticket_id=ticket_id)
+                if self.metrics is not None:
+                    self.metrics.match_closed_as("expired")
 
     async def _match_pool(self, pool: str) -> int:
         waiting = await self.queue.waiting(pool, POOL_READ)
@@ -334,6 +347,10 @@ class Matchmaking:
                 continue
             log.info("match_formed", game_id=plan.game_id, pool=pool, size=table.size,
                      bots=table.bots, tickets=list(table.tickets))
+            if self.metrics is not None:
+                began = {w.ticket: w.since_ms for w in requests}
+                self.metrics.match_formed(table.bots, [(now - began[t]) / 1000
+                                                       for t in table.tickets])
             if self.settings.create_delay_ms:
                 await asyncio.sleep(self.settings.create_delay_ms / 1000)
             await self._create(plan)

@@ -18,7 +18,7 @@ from risk_service.director.director import Director, DirectorSettings
 from risk_service.director.event_store import EventStore
 from risk_service.director.events import Events
 from risk_service.feed import FeedHub
-from risk_service.matchmaking.service import Matchmaking, MatchSettings
+from risk_service.matchmaking.service import Matchmaking, MatchMetrics, MatchSettings
 from risk_service.operations import views
 from risk_service.operations.cache import GameCache
 from risk_service.operations.catalogue import Catalogue
@@ -83,6 +83,7 @@ class GameService:
         notifier: Notifier | None = None,
         players: Players | None = None,
         matchmaking: MatchSettings | None = None,
+        match_metrics: MatchMetrics | None = None,
         director: DirectorSettings | None = None,
     ) -> None:
         self.store = store
@@ -149,7 +150,7 @@ class GameService:
         # matchmaking (docs/ratings.md): its calls, and the matchmaker `server.app` runs
         self.matchmaking = Matchmaking(self.commands, self.player_feed, self.timers, store.keys,
                                        clock_ms=clock_ms, settings=matchmaking,
-                                       ratings=self.ratings.store)
+                                       ratings=self.ratings.store, metrics=match_metrics)
         # tournament events (docs/tournaments.md, "Events"): their calls, and the director
         # `server.app` runs, which seats their rounds through `rounds`
         event_store = EventStore(store.redis, store.keys.prefix, store.connection)

@@ -375,6 +375,7 @@ async def start(settings: Settings, redis_url: str) -> App:
         players=players.from_settings(settings, client, keys.prefix, clock_ms=clock_ms,
                                       creator_digests=settings.creator_digests()),
         matchmaking=MatchSettings.from_settings(settings),
+        match_metrics=metrics,
         director=DirectorSettings(interval_ms=settings.event_director_ms,
                                   lease_ms=settings.event_lease_ms),
     )

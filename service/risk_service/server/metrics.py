@@ -9,7 +9,7 @@ Counters get the `_total` suffix on the wire: `risk_rpcs_total`, `risk_commit_co
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
@@ -76,6 +76,24 @@ class Metrics:
             "risk_webhooks_queue_depth",
             "Messages queued for an endpoint (all processes'), as this process last read it",
             ["endpoint"], registry=self.registry)
+        # matchmaking (docs/ratings.md, "Matchmaking"): this process's matchmaker's tables,
+        # how long their requests waited, and the requests closed without a table
+        self.match_tables = Counter(
+            "risk_match_tables",
+            "Tables this process's matchmaker formed (claimed), by whether bots fill seats",
+            ["bots"], registry=self.registry)
+        self.match_wait = Histogram(
+            "risk_match_wait_seconds",
+            "How long each request seated at a table formed here had waited",
+            buckets=(1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600), registry=self.registry)
+        self.match_closed = Counter(
+            "risk_match_closed",
+            "Match requests closed without a table here: cancelled (CancelMatch), expired",
+            ["how"], registry=self.registry)
+        for bots in ("no", "yes"):
+            self.match_tables.labels(bots)
+        for how in ("cancelled", "expired"):
+            self.match_closed.labels(how)
         for kind in ("answer", "build"):
             self.replayed.labels(kind)
         for source in ("rpc", "health"):
@@ -119,6 +137,14 @@ class Metrics:
 
     def webhook_queue_depth(self, endpoint: str, depth: int) -> None:
         self.webhooks_queue_depth.labels(endpoint).set(depth)
+
+    def match_formed(self, bots: int, waits_s: Sequence[float]) -> None:
+        self.match_tables.labels("yes" if bots else "no").inc()
+        for waited in waits_s:
+            self.match_wait.observe(waited)
+
+    def match_closed_as(self, how: str) -> None:
+        self.match_closed.labels(how).inc()
 
     def redis_error(self, source: str) -> None:
         self.redis_errors.labels(source).inc()
