@@ -110,7 +110,6 @@ class GameOverlay {
     this.refreshing = null;
     this.dirty = false;
     this.stopped = false;
-    this.moves = [];
   }
 
   async start() {
