@@ -2,7 +2,8 @@
 tournament game of each variant, played a while by its seats through gRPC, the page shows the
 seats by name with what they hold, the last moves in the text table's words, the last battle's
 dice and the event's standings from its results feed, and follows the game live; it resumes
-after the service restarts; opened for an event, it follows the event's featured table. Its
+after the service restarts; opened for an event, it follows the event's featured table; a
+game of an event the service runs shows the director's standings. Its
 screenshots are docs/web/overlay-<variant>.png, rewritten only with RISK_UPDATE_SCREENSHOTS=1
 (otherwise the test checks they are there, compares no pixel)."""
 
@@ -20,7 +21,15 @@ import grpc
 import pytest
 from playwright.async_api import Page
 
-from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, tournament_pb2
+from risk_proto.risk.v1 import (
+    classic_pb2,
+    events_pb2,
+    game_pb2,
+    players_pb2,
+    service_pb2,
+    service_pb2_grpc,
+    tournament_pb2,
+)
 from risk_rules import wire
 from risk_rules.engine import REGISTRY, LegalAction, get_ruleset
 from risk_testing.harness import ServiceProcess
@@ -243,3 +252,40 @@ async def test_overlay_of_an_unknown_game_says_so_in_words(pages: Pages) -> None
     await page.wait_for_selector("#notice:not([hidden])")
     assert (await page.locator("#notice").inner_text()).startswith("choose a game")
     await _readable(page, "#notice")
+
+
+async def test_overlay_of_an_event_game_shows_the_directors_standings(
+    pages: Pages, stub: Stub,
+) -> None:
+    """A game of an event the service runs (CreateEvent, three players registered, started):
+    its overlay shows the event's standings as GetEvent gives them (names, in its order,
+    the game's players highlighted), not a table of its own."""
+    issued = [await stub.IssuePlayerToken(players_pb2.IssuePlayerTokenRequest())
+              for _ in range(3)]
+    organiser = bearer("overlay-organiser")
+    await stub.CreateEvent(events_pb2.CreateEventRequest(
+        event="overlay-open", format=events_pb2.EVENT_FORMAT_SWISS, rounds=1,
+        options=game_pb2.GameOptions(classic=classic_pb2.ClassicOptions(
+            players=3, setup=classic_pb2.CLASSIC_SETUP_MODE_RANDOM_DEAL, auto_place=True,
+            max_turns=2))), metadata=organiser)
+    for name, entry in zip(PLAYING, issued, strict=False):
+        await stub.RegisterEvent(events_pb2.RegisterEventRequest(event="overlay-open",
+                                                                 name=name),
+                                 metadata=bearer(entry.token))
+    await stub.StartEvent(events_pb2.StartEventRequest(event="overlay-open"),
+                          metadata=organiser)
+
+    async def seated() -> bool:
+        event = await stub.GetEvent(events_pb2.GetEventRequest(event="overlay-open"))
+        return bool(event.rounds and event.rounds[0].tables
+                    and event.rounds[0].tables[0].game_id)
+    await eventually(seated, 30, "the event's first round to be seated")
+    event = await stub.GetEvent(events_pb2.GetEventRequest(event="overlay-open"))
+    game_id = event.rounds[0].tables[0].game_id
+    page = await pages.open(f"/app/overlay.html#game={game_id}", width=1920, height=1080)
+    await page.wait_for_selector("#standings[data-source='event'] tr[data-player]")
+    shown = await page.eval_on_selector_all(
+        "#standings tr[data-player]", "els => els.map(e => e.dataset.player)")
+    assert shown == [line.name for line in event.standings]
+    assert await page.locator("#standings tr.playing").count() == 3
+    await _readable(page, "#standings")

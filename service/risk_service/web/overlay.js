@@ -294,21 +294,46 @@ class GameOverlay {
   }
 }
 
-// The event's standings from its results feed: points by finishing rank as the event's
-// scoring counts them (docs/tournaments.md: (n - rank) / (n - 1) at a table of n seats), then
-// games won; players by their label in the tournament, bots left out.
+// The event's standings. For an event the service runs (GetEvent answers for the game's
+// tournament label), the director's own standings with every tiebreak (docs/tournaments.md,
+// "Scoring and tiebreaks"), read again every few seconds; for a tournament of rounds its
+// server creates itself (GetEvent: not found), a table from its results feed (StreamResults):
+// points by finishing rank as the director scores them ((n - rank) / (n - 1) at a table of
+// n seats), then games won, then name; players by their label, bots left out.
+const EVENT_POLL_MS = 5000;
+
 class Standings {
   constructor(tournament) {
     this.tournament = tournament;
     this.games = new Map(); // game id -> {round, players}
     this.finished = new Map(); // game id -> ranking (seats, first place first)
     this.afterSeq = 0;
+    this.event = null; // GetEvent's answer, for an event the service runs
     this.stopped = false;
-    this.playing = new Set();
+    this.seated = { labels: new Set(), ids: new Set() };
     this.controller = null;
   }
 
   async run() {
+    let wait = 250;
+    while (!this.stopped) {
+      try {
+        this.event = await call("GetEvent", { event: this.tournament });
+        this.show();
+        wait = EVENT_POLL_MS;
+      } catch (error) {
+        if (this.stopped) return;
+        // not an event of this service (or a service without events): its results feed
+        if (error.code === "not_found" || error.code === "unimplemented") break;
+        if (FINAL.has(error.code)) { say(words(error)); return; }
+        wait = Math.min(wait * 2, 4000);
+      }
+      await pause(wait);
+    }
+    if (!this.stopped) await this.results();
+  }
+
+  async results() {
     let wait = 250;
     while (!this.stopped) {
       this.controller = new AbortController();
@@ -343,16 +368,25 @@ class Standings {
     this.show();
   }
 
-  // the labels seated in the game on screen are highlighted
-  follow(gameId) {
-    this.gameId = gameId;
+  // the players seated in the game on screen are highlighted
+  follow(summary) {
+    const seats = summary.seats || [];
+    this.seated = { labels: new Set(seats.map((seat) => seat.displayName).filter(Boolean)),
+      ids: new Set(seats.map((seat) => seat.playerId).filter(Boolean)) };
     this.show();
   }
 
-  table() {
+  // [{place, name, points (words), wins, games, seated}] best first
+  rows() {
+    if (this.event) {
+      return (this.event.standings || []).map((line) => ({
+        place: Number(line.place || 0), name: line.name || "", points: line.points || "0",
+        wins: Number(line.wins || 0), games: Number(line.played || 0),
+        seated: this.seated.ids.has(line.playerId) }));
+    }
     const rows = new Map();
     const row = (label) => {
-      if (!rows.has(label)) rows.set(label, { label, points: 0, wins: 0, games: 0 });
+      if (!rows.has(label)) rows.set(label, { name: label, value: 0, wins: 0, games: 0 });
       return rows.get(label);
     };
     for (const game of this.games.values()) for (const label of game.players) if (label) row(label);
@@ -363,30 +397,29 @@ class Standings {
         const label = players[seat];
         if (!label || n < 2) return;
         const entry = row(label);
-        entry.points += (n - (index + 1)) / (n - 1);
+        entry.value += (n - (index + 1)) / (n - 1);
         entry.games += 1;
         if (index === 0) entry.wins += 1;
       });
     }
-    return [...rows.values()].sort((a, b) => b.points - a.points || b.wins - a.wins ||
-      a.label.localeCompare(b.label));
+    return [...rows.values()].sort((a, b) => b.value - a.value || b.wins - a.wins ||
+      a.name.localeCompare(b.name)).map((r, i) => ({ ...r, place: i + 1,
+      points: String(Math.round(r.value * 100) / 100), seated: this.seated.labels.has(r.name) }));
   }
 
   show() {
     const box = $("standings");
-    const rows = this.table();
-    const seated = new Set(this.games.get(this.gameId)?.players || []);
+    const rows = this.rows();
     box.hidden = !rows.length;
-    const points = (x) => (Math.round(x * 100) / 100).toString();
+    box.dataset.source = this.event ? "event" : "results";
     box.replaceChildren(el("h2", {}, `Standings · ${this.tournament}`),
       el("table", { class: "standings" },
         el("tr", {}, el("th", {}, ""), el("th", {}, "player"), el("th", {}, "points"),
           el("th", {}, "wins"), el("th", {}, "games")),
-        ...rows.map((r, i) => [r, i]).filter(([r, i]) => i < STANDINGS || seated.has(r.label))
-          .map(([r, i]) => el("tr", { class: seated.has(r.label) ? "playing" : "",
-            "data-player": r.label },
-          el("td", { class: "n" }, String(i + 1)), el("td", {}, r.label),
-        el("td", { class: "n" }, points(r.points)), el("td", { class: "n" }, String(r.wins)),
+        ...rows.filter((r, i) => i < STANDINGS || r.seated).map((r) => el("tr", {
+          class: r.seated ? "playing" : "", "data-player": r.name },
+        el("td", { class: "n" }, String(r.place)), el("td", {}, r.name),
+        el("td", { class: "n" }, r.points), el("td", { class: "n" }, String(r.wins)),
         el("td", { class: "n" }, String(r.games))))));
     main.dataset.standings = String(rows.length);
   }
@@ -423,7 +456,7 @@ class Screen {
         this.standings.run();
       }
     }
-    this.standings?.follow(summary.gameId);
+    this.standings?.follow(summary);
     return this.standings;
   }
 }
