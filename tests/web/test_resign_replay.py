@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from risk_client.text import Names, Renderer
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc, variant_pb2
 from risk_testing.rpc import bearer
 from tests.service.finished_games import fast_options, finished_game
@@ -91,6 +92,15 @@ async def test_a_spectator_replays_a_finished_public_game(
     assert seqs == list(range(1, events + 1))
     assert await board_of(page) == classic_board(final)
     assert pages.posts(page, "ExportGame") == 0
+    # the end in the text table's words, as the Python SDK renders it
+    described = (await stub.DescribeVariant(
+        variant_pb2.DescribeVariantRequest(name="classic"))).variant
+    seats = [seat.display_name for seat in final.game.seats]
+    ended = {"classic": {"gameEnded": {"winner": final.game.outcome.winner,
+                                       "ranking": list(final.game.outcome.ranking),
+                                       "reason": final.game.outcome.reason}}}
+    assert await page.locator("#outcome").inner_text() == Renderer().event(
+        ended, "classic", Names.of(described, seats, len(seats)))
     await page.screenshot(path=str(DOCS / "replay-spectator.png"))
 
     for variant in ("deep_space", "legacy", "strike"):

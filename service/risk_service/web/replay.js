@@ -73,6 +73,13 @@ export async function showReplay(main, gameId) {
   const name = variant.name;
   const events = record.events;
   const players = (final.game.seats || []).length;
+  // the export's seat names; the replay speaks to nobody as "you"
+  const seats = Array.from({ length: players }, (_, s) => ({ displayName: record.seatNames?.[s] || "" }));
+  const names = V.textNames(variant, seats, -1);
+  // the end in the text table's words ("Game over: Ada won by conquest"), as the play view says it
+  const outcome = final.game.outcome ? V.eventText(name, { [V.caseOf(name)]: { gameEnded: {
+    winner: final.game.outcome.winner ?? 0, ranking: final.game.outcome.ranking || [],
+    reason: final.game.outcome.reason || "" } } }, names) : "";
   const boardBox = el("div", { class: "board-box" });
   const slider = el("input", { type: "range", min: "0", max: String(events.length), value: "0",
     id: "scrub", "aria-label": "step" });
@@ -82,8 +89,8 @@ export async function showReplay(main, gameId) {
   const play = el("button", { class: "secondary", id: "play" }, "play");
   main.replaceChildren(
     el("h1", {}, `Replay · ${variant.title || name} · `, el("code", {}, gameId)),
-    el("p", { class: "muted" }, `${events.length} events, version ${record.version || 0}` +
-      (record.outcome ? `, ended (${record.outcome.reason || ""})` : "")),
+    el("p", { class: "muted" }, `${events.length} events, version ${record.version || 0}`),
+    outcome ? el("p", { id: "outcome" }, outcome) : null,
     el("div", { class: "replay-controls" },
       el("button", { class: "secondary", id: "back", onclick: () => go(step - 1) }, "◀ step"),
       slider,
@@ -92,9 +99,6 @@ export async function showReplay(main, gameId) {
     el("div", { class: "game" }, el("div", {}, boardBox),
       el("div", { class: "panel" }, el("section", {}, el("h2", {}, "Events"), log))));
   const board = new Board(boardBox, variant.map || {});
-  // the export's seat names; the replay speaks to nobody as "you"
-  const seats = Array.from({ length: players }, (_, s) => ({ displayName: record.seatNames?.[s] || "" }));
-  const names = V.textNames(variant, seats, -1);
   log.append(...events.map((event, i) => el("li", { "data-seq": event.seq, value: i + 1 },
     V.eventText(name, event, names))));
   let step = 0;
