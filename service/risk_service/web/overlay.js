@@ -11,7 +11,7 @@
 // from its last seq after a drop) and holds no credential: it sees what any spectator sees.
 
 import { ApiError, call, explain, stream } from "./api.js";
-import { Board, NEUTRAL_COLOUR, SEAT_COLOURS } from "./board.js";
+import { Board, seatLook, seatMark } from "./board.js";
 import { Feed } from "./feed.js";
 import { el, statusWord } from "./dom.js";
 import * as V from "./variants.js";
@@ -205,8 +205,9 @@ class GameOverlay {
         s.outcome && (s.outcome.winner ?? -1) === seat ? "winner" : ""].filter(Boolean);
       const row = el("li", { class: "player" + (asked.has(seat) ? " now" : "") +
         (out ? " out" : ""), "data-seat": seat,
-      style: { borderLeftColor: SEAT_COLOURS[seat % SEAT_COLOURS.length] } },
-      el("div", { class: "name" }, el("span", { class: "who" }, TEXT.seat(seat, names, true)),
+      style: { borderLeftColor: seatLook(seat, players)[0] } },
+      el("div", { class: "name" }, seatMark(seat, players),
+        el("span", { class: "who" }, TEXT.seat(seat, names, true)),
         ...tags.map((t) => el("span", { class: "tag" }, t))),
       el("div", { class: "stats" }, ...(this.view ? stats(v, seat, held(seat)).map(stat) : [])));
       return row;
@@ -215,8 +216,9 @@ class GameOverlay {
     const neutral = held(players);
     if (this.view && neutral.regions) {
       rows.push(el("li", { class: "player neutral", "data-seat": players,
-        style: { borderLeftColor: NEUTRAL_COLOUR } },
-      el("div", { class: "name" }, el("span", { class: "who" }, TEXT.seat(players, names, true))),
+        style: { borderLeftColor: seatLook(players, players)[0] } },
+      el("div", { class: "name" }, seatMark(players, players),
+        el("span", { class: "who" }, TEXT.seat(players, names, true))),
       el("div", { class: "stats" }, stat(["territories", neutral.regions]),
         stat(["armies", neutral.count]))));
     }
