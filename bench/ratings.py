@@ -10,9 +10,10 @@ at a time in the order played. After each player has played N games on average (
 rating (mu - 3 sigma, what the leaderboard orders by; TrueSkill's conservative estimate is the
 same) is printed, averaged over `--seeds` runs with its range:
 
-- OpenSkill Plackett-Luce, through the service's own rating module (risk_service.ratings.model,
-  the one the service applies);
-- OpenSkill Bradley-Terry (partial pairing) and Thurstone-Mosteller (full pairing);
+- the service's own rating module (risk_service.ratings.model, the model the service applies:
+  OpenSkill's Bradley-Terry with partial pairing, since this bench's runs of 2026-12-05);
+- OpenSkill Plackett-Luce, Bradley-Terry (partial pairing) and Thurstone-Mosteller (full
+  pairing) through the library;
 - TrueSkill (the `trueskill` package, draw probability 0: a Risk table has no draws).
 
 With `--service`, the same simulation is also played through a real service process on its own
@@ -20,6 +21,13 @@ Redis: the players are the service's (IssuePlayerToken), each table a rated Crea
 seats resign from the worst performance up, so the game's own final ranking is the sampled one;
 the correlation is read off GetLeaderboard after N games each (the whole path: the ending
 commit, the result frozen and applied per player, the sorted set).
+
+With `--bots`, players of the three bot levels play real rated games through a service: each
+player has a level (random, greedy or planner: the hidden strength, in that order), every table
+of 4 is a rated CreateGame whose seats the SDK's bots play with the players' own tokens at their
+levels (risk_client.bots.play_seat; classic, territories dealt, a turn cap), ranked by the game's
+final ranking; printed: the Spearman correlation between level and rating on the leaderboard
+after N games each, and each level's mean rating.
 
 With `--board N`, the memory of one leaderboard of N players on a fresh redis-server (its sorted
 set and its entries' hash, Redis' MEMORY USAGE) and the time of its reads (top 50, a rank, a
@@ -49,9 +57,16 @@ if str(ROOT) not in sys.path:
 import grpc  # noqa: E402
 import redis.asyncio as aioredis  # noqa: E402
 import trueskill  # type: ignore[import-untyped]  # noqa: E402 - the package ships no types
-from openskill.models import BradleyTerryPart, ThurstoneMostellerFull  # noqa: E402
+from openskill.models import (  # noqa: E402
+    BradleyTerryPart,
+    PlackettLuce,
+    ThurstoneMostellerFull,
+)
 
 from bench.common import stack  # noqa: E402
+from risk_client import RiskClient  # noqa: E402
+from risk_client.bots import play_seat  # noqa: E402
+from risk_client.options import classic_options  # noqa: E402
 from risk_proto.risk.v1 import (  # noqa: E402
     classic_pb2,
     common_pb2,
@@ -118,9 +133,9 @@ class Rater(Protocol):
 
 
 class ServiceModel:
-    """The service's own module: OpenSkill Plackett-Luce."""
+    """The service's own module (its model: `service_model.MODEL`)."""
 
-    name = "openskill PlackettLuce (service)"
+    name = f"service: openskill {type(service_model.MODEL).__name__}"
 
     def __init__(self, players: int) -> None:
         self.r = [(service_model.DEFAULT_MU, service_model.DEFAULT_SIGMA)] * players
@@ -169,6 +184,7 @@ class TrueSkill:
 
 RATERS: list[Callable[[int], Rater]] = [
     ServiceModel,
+    lambda n: OpenSkill(n, PlackettLuce(), "openskill PlackettLuce"),
     lambda n: OpenSkill(n, BradleyTerryPart(), "openskill BradleyTerryPart"),
     lambda n: OpenSkill(n, ThurstoneMostellerFull(), "openskill ThurstoneMostellerFull"),
     TrueSkill,
@@ -273,6 +289,71 @@ async def through_service(players: int, checkpoints: Sequence[int], seed: int
     return out
 
 
+BOT_LEVELS = ("random", "greedy", "planner")
+
+
+async def bots_through_service(per_level: int, checkpoints: Sequence[int], max_turns: int,
+                               seed: int) -> None:
+    """Players of each bot level in rated 4-seat games through a service (module docstring)."""
+    rng = random.Random(seed)
+    count = per_level * len(BOT_LEVELS)
+    level = [BOT_LEVELS[n % len(BOT_LEVELS)] for n in range(count)]
+    strength = [float(BOT_LEVELS.index(lv)) for lv in level]
+    with stack({"players": count, "per_level": per_level, "max_turns": max_turns,
+                "seed": seed}, log_level="warning") as st:
+        async with RiskClient(st.service.target) as client:
+            issued = [await client.issue_player_token() for _ in range(count)]
+            ids = [i.player_id for i in issued]
+            index = {pid: n for n, pid in enumerate(ids)}
+            played = [0] * count
+            finished: list[Table] = []  # each game's players in finishing order
+            # the best a rating can do: every level apart, in order (the players of one level
+            # tie in strength, so even a perfect order is not a correlation of 1)
+            ceiling = spearman(strength, [s + n * 1e-9 for n, s in enumerate(strength)])
+            due = sorted(checkpoints)
+            games = 0
+            started = time.monotonic()
+            while due:
+                # the four who have played least (ties at random) sit together, so everyone
+                # reaches each checkpoint about together
+                order = sorted(range(count), key=lambda n: (played[n], rng.random()))
+                table = rng.sample(order[:4], 4)
+                game, _host = await client.with_token(issued[table[0]].token).create_game(
+                    classic_options(players=4, setup="random-deal", auto_place=True,
+                                    auto_defend_max_dice=True, max_turns=max_turns),
+                    seat_players=[ids[n] for n in table], rated=True, seed=rng.getrandbits(63))
+                ends = await asyncio.gather(*[
+                    play_seat(client, game.game_id, issued[n].token, rng.getrandbits(63),
+                              level=level[n]) for n in table])
+                finished.append([table[seat] for seat in ends[0].game.outcome.ranking])
+                games += 1
+                for n in table:
+                    played[n] += 1
+                while due and min(played) >= due[0]:
+                    await asyncio.sleep(0.2)  # the last game's ratings, applied after it
+                    board = await client.get_leaderboard(page_size=200)
+                    shown = [0.0] * count
+                    for entry in board.entries:
+                        shown[index[entry.rating.player_id]] = entry.rating.rating
+                    means = {lv: statistics.mean(shown[n] for n in range(count)
+                                                 if level[n] == lv) for lv in BOT_LEVELS}
+                    took = time.monotonic() - started
+                    print(f"  N={due[0]:<3d} after {games} games ({took:.0f} s): "
+                          f"rho(level, rating) {spearman(strength, shown):.3f} (at most "
+                          f"{ceiling:.3f} with levels tied); mean rating "
+                          + ", ".join(f"{lv} {m:.2f}" for lv, m in means.items()), flush=True)
+                    # the other models on the very same games, in the same order (offline)
+                    others = []
+                    for make in RATERS:
+                        rater = make(count)
+                        for done in finished:
+                            rater.rate(done)
+                        rho = spearman(strength, [rater.shown(n) for n in range(count)])
+                        others.append(f"{rater.name} {rho:.3f}")
+                    print("        the same games, each model: " + ", ".join(others), flush=True)
+                    due.pop(0)
+
+
 async def board_memory(players: int) -> None:
     """One board of `players` entries written as the service writes them (RatingStore.place),
     its memory and the time of its reads."""
@@ -333,7 +414,15 @@ def main() -> None:
     parser.add_argument("--service", action="store_true")
     parser.add_argument("--noise", default="normal,gumbel")
     parser.add_argument("--board", type=int, default=0, metavar="N")
+    parser.add_argument("--bots", type=int, default=0, metavar="PER_LEVEL",
+                        help="players per bot level in rated games through a service")
+    parser.add_argument("--max-turns", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1, help="--bots: the run's seed")
     args = parser.parse_args()
+    if args.bots:
+        asyncio.run(bots_through_service(args.bots, [int(g) for g in args.games.split(",")],
+                                         args.max_turns, args.seed))
+        return
     if args.board:
         asyncio.run(board_memory(args.board))
         return
@@ -354,7 +443,7 @@ def main() -> None:
     if args.service:
         served = [asyncio.run(through_service(args.players, checkpoints, seed))
                   for seed in range(min(args.seeds, 2))]
-        report([{"openskill PlackettLuce (through the service)": s} for s in served],
+        report([{f"{ServiceModel.name} (through the service)": s} for s in served],
                checkpoints, "the same games (first seeds) through a service process")
 
 

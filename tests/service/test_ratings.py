@@ -83,7 +83,7 @@ async def board(stub: Stub, **fields: Any) -> ratings_pb2.GetLeaderboardResponse
 
 async def test_a_rated_game_rates_every_seat_once_by_its_ranking(stub: Stub) -> None:
     """Four players; seats 2, 0, 3 resign in turn, so seat 1 wins, then 3, 0, 2. Each rating
-    moves once, as the Plackett-Luce model says for that ranking; the leaderboard, the ranks
+    moves once, as the rating model says for that ranking; the leaderboard, the ranks
     and the histories show it; an unrated game of the same players changes nothing."""
     seated = await players(stub, 4)
     game_id = await rated_game(stub, seated)

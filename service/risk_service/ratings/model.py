@@ -1,9 +1,11 @@
-"""How a table of 2-6 seats is rated: OpenSkill's Plackett-Luce model (Weng and Lin, "A Bayesian
-Approximation Method for Online Ranking", JMLR 2011), through the `openskill` library.
+"""How a table of 2-6 seats is rated: OpenSkill's Bradley-Terry model with partial pairing (Weng
+and Lin, "A Bayesian Approximation Method for Online Ranking", JMLR 2011: each seat measured
+against the seats placed next to it), through the `openskill` library.
 
-The model was chosen over TrueSkill and OpenSkill's Bradley-Terry by bench/ratings.py (the rank
-correlation between simulated players' hidden strength and their rating after N games;
-bench/RESULTS.md). Pure: no Redis, no clock.
+The model was chosen over OpenSkill's Plackett-Luce and Thurstone-Mosteller and over TrueSkill by
+bench/ratings.py: the rank correlation between players' hidden strength and their rating after N
+games, for simulated players and for the bot levels playing rated games through the service
+(bench/RESULTS.md, "Ratings: which model"). Pure: no Redis, no clock.
 
 A rating is a mean `mu` and an uncertainty `sigma` (a new player: 25 and 25/3); what players are
 shown and ordered by is the conservative `display` = mu - 3 sigma (OpenSkill's ordinal: the
@@ -17,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryPart
 
-MODEL = PlackettLuce()
+MODEL = BradleyTerryPart()
 DEFAULT_MU: float = MODEL.mu
 DEFAULT_SIGMA: float = MODEL.sigma
 PROVISIONAL_GAMES = 5  # the default of RISK_RATING_PROVISIONAL_GAMES
