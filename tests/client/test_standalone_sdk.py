@@ -91,6 +91,9 @@ def test_client_installs_and_plays_without_the_service(
         words = re.sub(r"(\d+)\.\.\d+", r"\1", command[1]).split()  # a range: its least
         submitted = _run(bin_dir, "risk", "submit", target, f"--token={token}", game, *words)
         assert submitted.startswith("ok: version"), submitted
+        # the installed risk-rules carries the text table: the move reads as a sentence
+        assert re.search(r"^  #\d+ v\d+ (Seat \d|The neutral) (placed \d+ arm|claimed )",
+                         submitted, re.MULTILINE), submitted
     _run(bin_dir, "risk", "resign", target, f"--token={tokens[0]}", game)
 
     export = tmp_path / "game.export"
