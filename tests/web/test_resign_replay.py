@@ -136,11 +136,12 @@ async def test_the_lobby_titles_games_names_seats_and_links_the_hosts_invitation
                                                     request_id="lobby-ada"))
     title = (await stub.DescribeVariant(variant_pb2.DescribeVariantRequest(
         name="classic"))).variant.title
-    host = await pages.open("/#/")
+    host = await pages.open()
     await host.evaluate("([id, held]) => localStorage.setItem('risk.tokens.v1', "
                         "JSON.stringify({[id]: held}))",
                         [game_id, {"host": created.host_token, "seats": {}}])
-    await host.reload()
+    # "/" then "#/": the lobby drawn twice at once lists every game once
+    await host.goto(host.url.split("#")[0] + "#/")
     row = host.locator(f"tr[data-game='{game_id}']")
     await row.wait_for()
     assert await row.locator(".game-title").inner_text() == f"{title} for {seats} players · Ada"

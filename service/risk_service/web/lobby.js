@@ -10,7 +10,7 @@
 // set with the ranges DescribeVariant gives.
 
 import { call, tokens } from "./api.js";
-import { say, sayError, variants } from "./app.js";
+import { routeNow, say, sayError, variants } from "./app.js";
 import { el, statusWord } from "./dom.js";
 import { caseOf } from "./variants.js";
 import { player } from "./player.js";
@@ -284,7 +284,11 @@ function gameRow(game, known) {
 }
 
 export async function showLobby(main) {
+  // a lobby left for another route (or drawn again: "/" then "#/") while it awaited must not
+  // add its form or list to the page that replaced it: two lists would show every game twice
+  const route = routeNow();
   const known = await variants();
+  if (routeNow() !== route) return;
   main.replaceChildren();
   const list = el("tbody");
   const more = el("button", { class: "secondary", hidden: true }, "more");
@@ -293,11 +297,14 @@ export async function showLobby(main) {
   const statusFilter = el("select", { name: "filter_status" }, el("option", { value: "" }, "all"),
     ...STATUSES.map((s) => el("option", { value: s }, statusWord(s))));
   let pageToken = "";
+  let loads = 0; // only the latest listing is shown: a filter changed twice quickly answers twice
   const load = async (append) => {
+    const mine = ++loads;
     try {
       const reply = await call("ListGames", { variant: variantFilter.value || undefined,
         status: statusFilter.value || undefined, pageSize: 50,
         pageToken: append ? pageToken : "" });
+      if (mine !== loads) return;
       pageToken = reply.nextPageToken || "";
       more.hidden = !pageToken;
       const rows = (reply.games || []).map((g) => gameRow(g, known));
@@ -310,6 +317,7 @@ export async function showLobby(main) {
   statusFilter.addEventListener("change", () => load(false));
   more.addEventListener("click", () => load(true));
   await createForm(main, known, () => load(false));
+  if (routeNow() !== route) return;
   main.append(el("h2", {}, "Games"),
     el("div", { class: "filters" }, el("label", {}, "variant", variantFilter),
       el("label", {}, "status", statusFilter),
