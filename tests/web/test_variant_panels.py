@@ -388,3 +388,24 @@ async def test_every_variant_is_played_to_its_end_by_clicking(
         assert await page.locator("#log li").count() == final.game.last_seq
         await page.screenshot(path=str(DOCS / f"clicked-to-the-end-{variant}.png"))
         await page.close()
+
+
+async def test_the_panels_fit_a_phone(
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """On a 390x844 phone, a Legacy game some way in (the most figures of any variant): the
+    page does not scroll sideways and every button and field, Resign and its confirmation
+    included, is a tap target of at least 44 px."""
+    from tests.web.test_my_games import PHONE, fits_the_phone
+    created = await _created(stub, "legacy")
+    game_id = created.game.game_id
+    await _bot_moves(stub, game_id, list(created.seat_tokens), 24)
+    page = await pages.open(width=PHONE["width"], height=PHONE["height"])
+    await _hold(page, game_id, "", {0: created.seat_tokens[0]})
+    await page.goto(page.url.split("#")[0] + f"#/play/{game_id}")
+    game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
+    await _shown(page, game.version)
+    await page.click("#resign")
+    await fits_the_phone(page)
+    await page.click("#resign-no")
+    await page.locator("#panels").screenshot(path=str(DOCS / "panels-legacy-phone.png"))
