@@ -605,7 +605,7 @@ class WebSocketCall(asyncio.Protocol):
         self.transport.write(frame(_BINARY, data))
 
     async def _call(self, path: str, authorization: str | None,
-                    run: Callable[[Route, Caller, calls.Bound], AsyncIterator[bytes]]
+                    run: Callable[[Route, Caller, calls.Bound], AsyncGenerator[bytes, None]]
                     ) -> None:
         """The call's life through the chain (server.calls): its log fields bound in its
         task, its caller, admission and the open-streams limit, its credentials, the
@@ -617,8 +617,11 @@ class WebSocketCall(asyncio.Protocol):
             try:
                 caller = chain.caller(authorization, self.peer)
                 self.caller = chain.enter(route, caller)
-                async for data in run(route, caller, bound):
-                    await self._write(data)
+                # closed here, whichever way the call ends (a session's replies are the
+                # operation's own generator: no layer re-yields each of them)
+                async with contextlib.aclosing(run(route, caller, bound)) as replies:
+                    async for data in replies:
+                        await self._write(data)
                 if self.handoff is not None:
                     self.task = None  # the stream goes on without it (`pushed`)
                     bound.release()  # and this task's context ends here
@@ -651,7 +654,7 @@ class WebSocketCall(asyncio.Protocol):
         self._close(STATUS_BASE + code_number(outcome.code), reason)
 
     async def _stream(self, route: Route, caller: Caller, bound: calls.Bound
-                      ) -> AsyncIterator[bytes]:
+                      ) -> AsyncGenerator[bytes, None]:
         data = await self._get()
         if data is None:
             raise _Closed  # the client left before asking anything
@@ -740,8 +743,8 @@ class WebSocketCall(asyncio.Protocol):
         if caller is not None:
             self.shared.admission.leave_stream(self.peer, caller)
 
-    async def _session(self, route: Route, caller: Caller, bound: calls.Bound
-                       ) -> AsyncIterator[bytes]:
+    def _session(self, route: Route, caller: Caller, bound: calls.Bound
+                 ) -> AsyncGenerator[bytes, None]:
         actions = self.shared.chain.session_calls(route, caller, self.shared.status)
 
         async def requests() -> AsyncIterator[session_pb2.SessionRequest]:
@@ -755,10 +758,7 @@ class WebSocketCall(asyncio.Protocol):
                     bound.add({"game_id": request.open.game_id[:128]})
                 yield request
 
-        async with contextlib.aclosing(
-                _generator(route.call(requests(), caller, actions))) as replies:
-            async for reply in replies:
-                yield reply
+        return _generator(route.call(requests(), caller, actions))
 
 
 def _release(protocol: Protocol) -> None:
