@@ -17,7 +17,8 @@ from risk_proto.risk.v1 import classic_pb2, common_pb2, game_pb2
 from risk_testing.harness import ServiceFactory
 
 RISK = str(Path(sys.executable).with_name("risk"))
-NOT_WORDS = re.compile(r"VARIANT_|[{}]|-1\b")
+# issue 38's rule: no enum names, braces or the -1 sentinel (a rating of -1.8 is a number)
+NOT_WORDS = re.compile(r"VARIANT_|[{}]|(?<![\d.])-1(?![\d.])")
 
 
 def risk(target: str, home: Path, *args: str, ok: bool = True) -> str:
