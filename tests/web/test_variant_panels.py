@@ -7,9 +7,12 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from playwright.async_api import Page
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from risk_proto.risk.v1 import game_pb2, lifecycle_pb2, service_pb2, service_pb2_grpc
 from risk_rules import wire
@@ -18,6 +21,7 @@ from risk_testing.rpc import bearer
 from tests.service.finished_games import fast_options
 from tests.web.conftest import Pages
 from tests.web.driver import eventually
+from tests.web.test_my_games import PHONE, fits_the_phone
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "web"
 _MASK64 = (1 << 64) - 1
@@ -26,14 +30,17 @@ _RAW = re.compile(r"[A-Z]{3,}_[A-Z_]{3,}|(?<![\w-])-1\b|undefined|NaN|[{}]")
 Stub = service_pb2_grpc.RiskServiceStub
 
 
-async def _created(stub: Stub, variant: str, **extra: object) -> service_pb2.CreateGameResponse:
+async def _created(stub: Stub, variant: str, clock: lifecycle_pb2.ClockOptions | None = None
+                   ) -> service_pb2.CreateGameResponse:
     options, seed = fast_options(variant)
-    return await stub.CreateGame(service_pb2.CreateGameRequest(
-        options=options, seed=seed, issue_seat_tokens=True, **extra))  # type: ignore[arg-type]
+    created: service_pb2.CreateGameResponse = await stub.CreateGame(
+        service_pb2.CreateGameRequest(options=options, seed=seed, issue_seat_tokens=True,
+                                      clock=clock))
+    return created
 
 
-async def _bot_moves(stub: Stub, game_id: str, tokens: list[str], moves: int, seed: int = 7,
-                     stop: str = "") -> list[game_pb2.Event]:
+async def _bot_moves(stub: Stub, game_id: str, tokens: list[str], moves: int, *,
+                     seed: int = 7, stop: str = "") -> list[game_pb2.Event]:
     """Up to `moves` decisions played by the engine's bot over gRPC (the seat asked first);
     stops early after an event of kind `stop`. Returns the events of the moves made."""
     variant = ""
@@ -54,7 +61,8 @@ async def _bot_moves(stub: Stub, game_id: str, tokens: list[str], moves: int, se
         action = rules.bot_choose(view, legal, (seed * 0x9E3779B97F4A7C15 + move) & _MASK64)
         reply = await stub.SubmitAction(service_pb2.SubmitActionRequest(
             game_id=game_id, action=wire.action_to_proto(variant, action),
-            expected_version=seen.game.version, request_id=f"panels-{seen.game.version}"), metadata=token)
+            expected_version=seen.game.version, request_id=f"panels-{seen.game.version}"),
+            metadata=token)
         events.extend(reply.events)
         if stop and any(getattr(e, variant).WhichOneof("kind") == stop for e in reply.events
                         if e.WhichOneof("variant") == variant):
@@ -130,7 +138,8 @@ async def test_every_variants_panels_show_getgames_figures(
         figures = await _cells(page)
         assert figures == _expected(variant, seen.board, seats), variant
         assert await page.locator("#totals .seat-totals").count() == seats
-        text = await page.locator("#panels").inner_text() + await page.locator("#clock").inner_text()
+        text = (await page.locator("#panels").inner_text() +
+                await page.locator("#clock").inner_text())
         assert not _RAW.search(text), (variant, text)
         if variant == "legacy":
             factions = await page.eval_on_selector_all(
@@ -160,7 +169,7 @@ async def test_every_variants_panels_show_getgames_figures(
 
 
 # per variant: the event that carries a battle's dice, and its attacker's and defender's dice
-_DICE = {
+_DICE: dict[str, tuple[str, Callable[[Any], tuple[list[int], list[int]]]]] = {
     "classic": ("battle_resolved", lambda e: (list(e.attack_dice), list(e.defence_dice))),
     "legacy": ("battle_resolved", lambda e: (list(e.attack_final or e.attack_dice),
                                              list(e.defence_final or e.defence_dice))),
@@ -301,8 +310,8 @@ async def test_a_correspondence_turns_deadline_counts_down_in_local_time(
     await page.screenshot(path=str(DOCS / "deadline-correspondence.png"))
 
 
-async def _is(values: object, expected: list[bool]) -> bool:
-    return await values == expected  # type: ignore[misc]
+async def _is(values: Awaitable[list[bool]], expected: list[bool]) -> bool:
+    return await values == expected
 
 
 async def _less(page: Page, than: int) -> bool:
@@ -340,7 +349,7 @@ async def _click_once(page: Page, hurry: bool) -> bool:
         return False
     try:
         await target.click(timeout=3000)
-    except Exception:  # noqa: BLE001 (redrawn under the pointer: look again)
+    except PlaywrightTimeout:  # redrawn under the pointer: look again
         return False
     if submits:
         async def moved() -> bool:
@@ -396,7 +405,6 @@ async def test_the_panels_fit_a_phone(
     """On a 390x844 phone, a Legacy game some way in (the most figures of any variant): the
     page does not scroll sideways and every button and field, Resign and its confirmation
     included, is a tap target of at least 44 px."""
-    from tests.web.test_my_games import PHONE, fits_the_phone
     created = await _created(stub, "legacy")
     game_id = created.game.game_id
     await _bot_moves(stub, game_id, list(created.seat_tokens), 24)
