@@ -117,7 +117,8 @@ class GameView {
     this.choices = el("div", { class: "choices", id: "choices" });
     this.windowBox = el("section", { id: "windows", hidden: true });
     this.hand = el("ul", { class: "cards", id: "hand" });
-    this.log = el("ol", { class: "log", id: "log" });
+    // focusable: a keyboard scrolls the log (WCAG 2.1.1)
+    this.log = el("ol", { class: "log", id: "log", tabindex: "0", "aria-label": "Events" });
     this.vacationBox = el("section", { id: "vacation", hidden: true });
     const side = el("div", { class: "panel" });
     if (this.mode === "play") {

@@ -108,13 +108,14 @@ export async function showLeaderboard(main, variantName = "") {
   more.addEventListener("click", () => load(true));
   around.addEventListener("click", () => load(false, true));
   main.replaceChildren(el("section", { class: "card", id: "leaderboard" },
-    el("h2", {}, `Leaderboard: ${chosen.title || chosen.name}`),
+    el("h1", {}, `Leaderboard: ${chosen.title || chosen.name}`),
     el("div", { class: "filters" }, el("label", {}, "variant", variantPick),
       el("label", {}, "season", seasonField), around),
     heading,
     el("table", { class: "games board" },
       el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "player"),
-        el("th", {}, "rating"), el("th", {}, "games"), el("th", {}, ""))),
+        el("th", {}, "rating"), el("th", {}, "games"),
+        el("th", {}, el("span", { class: "sr-only" }, "provisional")))),
       body),
     more), mine);
   await load(false);

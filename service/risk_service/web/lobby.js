@@ -289,7 +289,7 @@ export async function showLobby(main) {
   const route = routeNow();
   const known = await variants();
   if (routeNow() !== route) return;
-  main.replaceChildren();
+  main.replaceChildren(el("h1", {}, "Play Risk"));
   const list = el("tbody");
   const more = el("button", { class: "secondary", hidden: true }, "more");
   const variantFilter = el("select", { name: "filter_variant" }, el("option", { value: "" }, "all"),
@@ -323,6 +323,7 @@ export async function showLobby(main) {
       el("label", {}, "status", statusFilter),
       el("button", { class: "secondary", onclick: () => load(false) }, "refresh")),
     el("table", { class: "games" }, el("thead", {}, el("tr", {}, ...["game", "variant", "status",
-      "seats", "version", ""].map((h) => el("th", {}, h)))), list), more);
+      "seats", "version"].map((h) => el("th", {}, h)),
+      el("th", {}, el("span", { class: "sr-only" }, "actions")))), list), more);
   await load(false);
 }

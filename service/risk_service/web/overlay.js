@@ -416,7 +416,7 @@ class Standings {
     box.dataset.source = this.event ? "event" : "results";
     box.replaceChildren(el("h2", {}, `Standings · ${this.tournament}`),
       el("table", { class: "standings" },
-        el("tr", {}, el("th", {}, ""), el("th", {}, "player"), el("th", {}, "points"),
+        el("tr", {}, el("th", {}, "#"), el("th", {}, "player"), el("th", {}, "points"),
           el("th", {}, "wins"), el("th", {}, "games")),
         ...rows.filter((r, i) => i < STANDINGS || r.seated).map((r) => el("tr", {
           class: r.seated ? "playing" : "", "data-player": r.name },

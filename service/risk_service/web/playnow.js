@@ -31,7 +31,7 @@ const followed = {
 
 function signInCard(main) {
   return el("section", { class: "card", id: "match-sign-in" },
-    el("h2", {}, "Play now"),
+    el("h1", {}, "Play now"),
     el("p", {}, "Sign in as a player to be seated at a table with players of your rating."),
     el("button", { id: "match-new-player", onclick: async () => {
       try { await signInAsNew(); await showPlayNow(main); } catch (error) { sayError(error); }
@@ -83,7 +83,7 @@ export async function showPlayNow(main) {
     autocomplete: "nickname", maxlength: "64" });
   const find = el("button", { type: "submit", id: "match-find" }, "Find a game");
   const form = el("form", { class: "card invite", id: "match-form" },
-    el("h2", {}, "Play now"),
+    el("h1", {}, "Play now"),
     el("p", { class: "muted" }, "The service seats you with players close to your rating; " +
       "the longer you wait, the wider it looks."),
     el("label", {}, "variant ", variantPick),

@@ -84,7 +84,7 @@ export async function showReplay(main, gameId) {
   const slider = el("input", { type: "range", min: "0", max: String(events.length), value: "0",
     id: "scrub", "aria-label": "step" });
   const stepLabel = el("span", { id: "step" });
-  const log = el("ol", { class: "log", id: "log" });
+  const log = el("ol", { class: "log", id: "log", tabindex: "0", "aria-label": "Events" });
   let timer = 0;
   const play = el("button", { class: "secondary", id: "play" }, "play");
   main.replaceChildren(
