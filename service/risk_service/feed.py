@@ -430,7 +430,7 @@ class FeedHub:
     def subscriber_count(self) -> int:
         return self.subscribers
 
-    def _refuse(self, reason: ServiceReason, message: str, limit: int) -> ServiceError:
+    def _stream_refusal(self, reason: ServiceReason, message: str, limit: int) -> ServiceError:
         if self.on_refused is not None:
             self.on_refused(reason)
         log.warning("stream_refused", reason=reason, limit=limit, games=len(self.feeds),
@@ -457,14 +457,14 @@ class FeedHub:
         `name`, whose entries `decode` makes into what it takes; `after_seq` as `subscribe`.
         Every subscriber counts against `max_subscribers`, every feed against `max_games`."""
         if self.max_subscribers and self.subscribers >= self.max_subscribers:
-            raise self._refuse(
+            raise self._stream_refusal(
                 ServiceReason.TOO_MANY_SUBSCRIBERS,
                 f"this process serves at most {self.max_subscribers} streams; retry later or "
                 "on another replica", self.max_subscribers)
         feed = self.feeds.get(name)
         if feed is None:
             if len(self.feeds) >= self.max_games:
-                raise self._refuse(
+                raise self._stream_refusal(
                     ServiceReason.TOO_MANY_STREAMED_GAMES,
                     f"this process streams at most {self.max_games} games at once; retry later "
                     "or on another replica", self.max_games)
