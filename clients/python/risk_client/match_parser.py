@@ -39,7 +39,8 @@ def register(sub: argparse._SubParsersAction[LazyEpilogParser], common: LazyEpil
                     "until the service seats it at a table: then prints the game, your seat "
                     "and who else sits there, and the commands to play. Ctrl-C (or --wait "
                     "running out) cancels the request while it still waits.")
-    play.add_argument("--variant", choices=variants, default="classic")
+    play.add_argument("--variant", choices=variants, default="classic",
+                      help="the variant to be matched in (default: classic)")
     play.add_argument("--sizes", type=_sizes, default=[], metavar="N[,N...]",
                       help="the table sizes you accept, e.g. 3,4,5 (default: the variant's "
                            "usual number of players)")

@@ -36,7 +36,8 @@ def register(sub: argparse._SubParsersAction[LazyEpilogParser], common: LazyEpil
                     "it. No credential needed.")
     rating.add_argument("player", nargs="?", default="",
                         help="the player id (default: the logged-in player)")
-    rating.add_argument("--variant", choices=variants, default="classic")
+    rating.add_argument("--variant", choices=variants, default="classic",
+                        help="the variant whose rating to show (default: classic)")
     rating.add_argument("--season", default="", help="a past season by name (default: now)")
     rating.add_argument("--history", type=int, default=10, metavar="N",
                         help="show the latest N rated games (0 to 200; default 10)")
@@ -45,7 +46,8 @@ def register(sub: argparse._SubParsersAction[LazyEpilogParser], common: LazyEpil
         "leaderboard", parents=[common], help="a variant's leaderboard",
         description="Shows a variant's leaderboard (GetLeaderboard), best first: the top N, or "
                     "the places around a player. No credential needed.")
-    board.add_argument("--variant", choices=variants, default="classic")
+    board.add_argument("--variant", choices=variants, default="classic",
+                       help="the variant whose leaderboard to show (default: classic)")
     board.add_argument("--season", default="", help="a past season by name (default: now)")
     board.add_argument("--top", type=int, default=20, metavar="N",
                        help="how many places (1 to 200; default 20)")

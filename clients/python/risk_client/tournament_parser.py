@@ -127,22 +127,22 @@ def register_events(
                         help="swiss: registration stays open until the last round is planned")
     register = verbs.add_parser("register", parents=[common],
                                 help="register for an event with your player login")
-    register.add_argument("event")
+    register.add_argument("event", help="the event's label, as created")
     register.add_argument("--name", default="", help="the name shown at the tables")
     withdraw = verbs.add_parser("withdraw", parents=[common],
                                 help="withdraw from an event with your player login")
-    withdraw.add_argument("event")
+    withdraw.add_argument("event", help="the event's label, as created")
     start = verbs.add_parser("start", parents=[common],
                              help="organiser: close registration; the director seats round 1")
-    start.add_argument("event")
+    start.add_argument("event", help="the event's label, as created")
     standings = verbs.add_parser("standings", parents=[common],
                                  help="the event: status, current round's tables, standings")
-    standings.add_argument("event")
+    standings.add_argument("event", help="the event's label, as created")
     form = standings.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="the standings as JSON")
     form.add_argument("--csv", action="store_true", help="the standings as CSV")
     watch = verbs.add_parser("watch", parents=[common],
                              help="follow the event's results feed until it is over")
-    watch.add_argument("event")
+    watch.add_argument("event", help="the event's label, as created")
     watch.add_argument("--after", type=int, default=0, metavar="SEQ",
                        help="start after this fact of the feed (default: from the start)")
