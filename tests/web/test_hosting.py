@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from playwright.async_api import Locator, Page
@@ -27,7 +28,8 @@ from risk_proto.risk.v1 import (
 )
 from tests.web.conftest import Pages
 from tests.web.driver import eventually
-from tests.web.test_my_games import PHONE, SHOTS, fits_the_phone, my_game_card
+from tests.web.shots import shot
+from tests.web.test_my_games import PHONE, fits_the_phone, my_game_card
 
 # a zone whose offset is not whole hours: a deadline shown in UTC (or rounded) cannot pass
 ZONE = "Asia/Kathmandu"
@@ -58,7 +60,7 @@ async def host_card(page: Page, invitee: str) -> str:
 
 
 async def test_a_host_invites_by_id_and_by_link_and_the_game_starts(
-    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub, tmp_path: Path,
 ) -> None:
     host = await pages.open("/#/me", **PHONE, timezone_id=ZONE, locale="en-GB")
     ada = await sign_in(host)
@@ -108,7 +110,7 @@ async def test_a_host_invites_by_id_and_by_link_and_the_game_starts(
     await host.click("#copy-link")  # copied, or selected for the person to copy: either way said
     await eventually(lambda: host.locator("#notice").is_visible(), 5, "the copy's notice")
     await fits_the_phone(host)
-    await host.screenshot(path=str(SHOTS / "host-invitations-phone.png"), full_page=True)
+    await host.screenshot(path=shot("host-invitations-phone.png", tmp_path), full_page=True)
 
     # B, on a phone: the invitation in words on "my games", accepted with a name
     invitation = guest.locator(f"#invitations li[data-game='{game_id}']")
@@ -125,7 +127,7 @@ async def test_a_host_invites_by_id_and_by_link_and_the_game_starts(
     assert f"Ada invites you to seat 1 of a {title} game" in words, words
     assert "1 of 3 seats taken" in words and game_id not in words, words
     await fits_the_phone(guest)
-    await guest.screenshot(path=str(SHOTS / "my-games-invitation-phone.png"), full_page=True)
+    await guest.screenshot(path=shot("my-games-invitation-phone.png", tmp_path), full_page=True)
     await invitation.locator("[name=display_name]").fill("Bea")
     await invitation.locator("button.accept").click()
     await guest.wait_for_url(f"**/#/play/{game_id}")

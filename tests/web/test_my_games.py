@@ -16,6 +16,7 @@ from playwright.async_api import Locator, Page
 from risk_proto.risk.v1 import player_games_pb2, players_pb2, service_pb2, service_pb2_grpc
 from tests.web.conftest import Pages
 from tests.web.driver import eventually
+from tests.web.shots import shot
 
 
 class Viewport(TypedDict):
@@ -24,7 +25,6 @@ class Viewport(TypedDict):
 
 
 PHONE: Viewport = {"width": 390, "height": 844}
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "web"
 TAP_PX = 44
 
 
@@ -67,7 +67,7 @@ async def issued_player(stub: service_pb2_grpc.RiskServiceStub
 
 
 async def test_player_signs_in_and_sees_a_correspondence_game_on_a_phone(
-    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub, tmp_path: Path,
 ) -> None:
     """Signed in on a phone, a player creates a 2-seat correspondence game bound to themself
     and another player; "my games" lists it with whose turn and the deadline, highlighted
@@ -105,8 +105,7 @@ async def test_player_signs_in_and_sees_a_correspondence_game_on_a_phone(
     assert ("your-turn" in (await card.get_attribute("class") or "")) == mine
     assert "-1" not in text and "GAME_STATUS" not in text, text
     await fits_the_phone(page)
-    SHOTS.mkdir(exist_ok=True)
-    await page.screenshot(path=str(SHOTS / "my-games-phone.png"), full_page=True)
+    await page.screenshot(path=shot("my-games-phone.png", tmp_path), full_page=True)
 
     await card.locator("a.play").click()
     await page.wait_for_selector("#start-vacation")
@@ -120,7 +119,7 @@ async def test_player_signs_in_and_sees_a_correspondence_game_on_a_phone(
 
 
 async def test_an_invitation_link_takes_the_seat_on_a_phone(
-    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub, tmp_path: Path,
 ) -> None:
     """A host's open-seat link, opened on a phone: the player signs in, takes the seat with
     one tap, plays it, and the game is on their "my games"."""
@@ -139,4 +138,4 @@ async def test_an_invitation_link_takes_the_seat_on_a_phone(
     card = await my_game_card(page, game_id)
     assert "1 of 2 seats taken" in await card.inner_text()
     await fits_the_phone(page)
-    await page.screenshot(path=str(SHOTS / "invitation-phone.png"), full_page=True)
+    await page.screenshot(path=shot("invitation-phone.png", tmp_path), full_page=True)

@@ -11,12 +11,11 @@ from risk_testing.rpc import bearer
 from tests.service.finished_games import fast_options, finished_game
 from tests.web.conftest import Pages
 from tests.web.driver import board_of, classic_board, drawn_board
-
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "web"
+from tests.web.shots import shot
 
 
 async def test_resign_by_clicking_asks_first_then_leaves_the_game(
-    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub, tmp_path: Path,
 ) -> None:
     """Three seats, each on its own page: seat 0 clicks Resign, is asked, keeps playing the
     first time (nothing changes), then resigns; GetGame has seat 0 out and the game goes on,
@@ -42,7 +41,7 @@ async def test_resign_by_clicking_asks_first_then_leaves_the_game(
     await ada.click("#resign")
     assert await ada.locator("#resign-question").inner_text() == \
         "Resign from this game? You leave it for good and cannot come back."
-    await ada.screenshot(path=str(DOCS / "resign-confirm.png"))
+    await ada.screenshot(path=shot("resign-confirm.png", tmp_path))
     await ada.click("#resign-no")
     assert await ada.locator("#resign").is_visible()
     assert (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game.version == \
@@ -71,7 +70,7 @@ async def test_resign_by_clicking_asks_first_then_leaves_the_game(
 
 
 async def test_a_spectator_replays_a_finished_public_game(
-    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub, tmp_path: Path,
 ) -> None:
     """A finished game of each variant, opened at #/replay/GAME by a page holding no token
     (the lobby offers "replay" to anyone): its events come from the game's stream as a
@@ -101,7 +100,7 @@ async def test_a_spectator_replays_a_finished_public_game(
                                        "reason": final.game.outcome.reason}}}
     assert await page.locator("#outcome").inner_text() == Renderer().event(
         ended, "classic", Names.of(described, seats, len(seats)))
-    await page.screenshot(path=str(DOCS / "replay-spectator.png"))
+    await page.screenshot(path=shot("replay-spectator.png", tmp_path))
 
     for variant in ("deep_space", "legacy", "strike"):
         game = await finished_game(stub, variant)
@@ -122,7 +121,7 @@ async def test_a_spectator_replays_a_finished_public_game(
 
 
 async def test_the_lobby_titles_games_names_seats_and_links_the_hosts_invitations(
-    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub, tmp_path: Path,
 ) -> None:
     """A waiting three-seat classic game with one seat taken by Ada: the lobby's row reads its
     title (the variant, its seats, the first seated name, no id standing for it), its seats by
@@ -149,7 +148,7 @@ async def test_the_lobby_titles_games_names_seats_and_links_the_hosts_invitation
     names = ["open seat 0", "Ada", *open_seats[1:]]
     expected = ", ".join(names[:-1]) + " and " + names[-1] + f" ({seats - 1} open)"
     assert await row.locator(".seat-names").inner_text() == expected
-    await host.screenshot(path=str(DOCS / "lobby-titles.png"))
+    await host.screenshot(path=shot("lobby-titles.png", tmp_path))
     await row.locator("a.invite").click()
     await host.wait_for_url(f"**/#/host/{game_id}")
 

@@ -21,9 +21,9 @@ from risk_testing.rpc import bearer
 from tests.service.finished_games import fast_options
 from tests.web.conftest import Pages
 from tests.web.driver import eventually
+from tests.web.shots import shot
 from tests.web.test_my_games import PHONE, fits_the_phone
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "web"
 _MASK64 = (1 << 64) - 1
 # what no person should read: an enum-style name, -1, undefined, NaN, braces
 _RAW = re.compile(r"[A-Z]{3,}_[A-Z_]{3,}|(?<![\w-])-1\b|undefined|NaN|[{}]")
@@ -116,7 +116,7 @@ def _expected(variant: str, board: game_pb2.BoardView, seats: int) -> dict[tuple
 
 
 async def test_every_variants_panels_show_getgames_figures(
-    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub, tmp_path: Path,
 ) -> None:
     """A game of each variant some way in, its page holding every seat: each player's totals
     (regions, armies or pieces, cards) and the variant's own figures (Deep Space's gems, ore,
@@ -165,7 +165,7 @@ async def test_every_variants_panels_show_getgames_figures(
                 f"({started[-1].continent_bonus} from continents)")
         if seen.game.decision.seats and not seen.game.HasField("outcome"):
             assert (await page.title()).startswith("Your turn · ")
-        await page.screenshot(path=str(DOCS / f"panels-{variant}.png"), full_page=True)
+        await page.screenshot(path=shot(f"panels-{variant}.png", tmp_path), full_page=True)
 
 
 # per variant: the event that carries a battle's dice, and its attacker's and defender's dice
@@ -179,7 +179,7 @@ _DICE: dict[str, tuple[str, Callable[[Any], tuple[list[int], list[int]]]]] = {
 
 
 async def test_a_battles_dice_are_shown_as_faces_then_logged(
-    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub, tmp_path: Path,
 ) -> None:
     """A spectator's page follows a game of each variant live until a battle's dice are
     thrown: its dice panel shows them as faces with the event's values (after Legacy's
@@ -222,12 +222,12 @@ async def test_a_battles_dice_are_shown_as_faces_then_logged(
                     "Number(l.dataset.troops)])")
                 assert sides == [[s, len(seen.board.strike.troops[s].values)]
                                  for s, side in enumerate(seen.board.strike.sides) if side > 0]
-        await page.screenshot(path=str(DOCS / f"dice-{variant}.png"))
+        await page.screenshot(path=shot(f"dice-{variant}.png", tmp_path))
         await page.close()
 
 
 async def test_your_turn_title_and_the_decision_clock(
-    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub, tmp_path: Path,
 ) -> None:
     """Three pages, one seat each, of a timed classic game: only the page whose seat is asked
     reads "Your turn" in its tab's title, and the titles follow the turn; the decision clock
@@ -280,11 +280,11 @@ async def test_your_turn_title_and_the_decision_clock(
                      what="the titles to follow the turn")
     await waiting.wait_for_selector("#alerts[data-notified='1']")
     assert await unasked.locator("#alerts").get_attribute("data-notified") is None
-    await page.screenshot(path=str(DOCS / "your-turn-classic.png"))
+    await page.screenshot(path=shot("your-turn-classic.png", tmp_path))
 
 
 async def test_a_correspondence_turns_deadline_counts_down_in_local_time(
-    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub, tmp_path: Path,
 ) -> None:
     """A correspondence game (a day a turn): the asked seat's page says when its turn is due,
     in the browser's time zone, and how long is left, in words."""
@@ -307,7 +307,7 @@ async def test_a_correspondence_turns_deadline_counts_down_in_local_time(
     utc = time.gmtime(game.deadline_ms / 1000)
     assert f"{(utc.tm_hour * 60 + utc.tm_min + 345) // 60 % 24:02d}:" \
         f"{(utc.tm_min + 45) % 60:02d}" in due
-    await page.screenshot(path=str(DOCS / "deadline-correspondence.png"))
+    await page.screenshot(path=shot("deadline-correspondence.png", tmp_path))
 
 
 async def _is(values: Awaitable[list[bool]], expected: list[bool]) -> bool:
@@ -360,7 +360,7 @@ async def _click_once(page: Page, hurry: bool) -> bool:
 
 
 async def test_every_variant_is_played_to_its_end_by_clicking(
-    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub, tmp_path: Path,
 ) -> None:
     """Deep Space, Legacy and Strike (classic: test_play), three seats on one page
     (pass-and-play, every seat's token in the browser), played from the start to the end by
@@ -395,12 +395,12 @@ async def test_every_variant_is_played_to_its_end_by_clicking(
             text = await page.locator(box).inner_text()
             assert not _RAW.search(text), (variant, box, _RAW.search(text))
         assert await page.locator("#log li").count() == final.game.last_seq
-        await page.screenshot(path=str(DOCS / f"clicked-to-the-end-{variant}.png"))
+        await page.screenshot(path=shot(f"clicked-to-the-end-{variant}.png", tmp_path))
         await page.close()
 
 
 async def test_the_panels_fit_a_phone(
-    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub, tmp_path: Path,
 ) -> None:
     """On a 390x844 phone, a Legacy game some way in (the most figures of any variant): the
     page does not scroll sideways and every button and field, Resign and its confirmation
@@ -416,4 +416,4 @@ async def test_the_panels_fit_a_phone(
     await page.click("#resign")
     await fits_the_phone(page)
     await page.click("#resign-no")
-    await page.locator("#panels").screenshot(path=str(DOCS / "panels-legacy-phone.png"))
+    await page.locator("#panels").screenshot(path=shot("panels-legacy-phone.png", tmp_path))
