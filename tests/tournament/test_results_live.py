@@ -19,7 +19,8 @@ from tests.tournament.players import Stub, player, quick_options
 
 # the service's own timed work (sweeps, health checks) kept out of the measured window
 QUIET = {"RISK_SWEEP_INTERVAL_MS": "60000", "RISK_RESULTS_SWEEP_MS": "60000",
-         "RISK_HEALTH_INTERVAL_S": "60", "RISK_EVENT_DIRECTOR_MS": "60000"}
+         "RISK_HEALTH_INTERVAL_S": "60", "RISK_EVENT_DIRECTOR_MS": "60000",
+         "RISK_MATCH_INTERVAL_MS": "60000"}
 STREAMS = 20
 WINDOW_S = 2.0
 # what Redis may still be asked in the window whatever the streams do: a feed reader renewing
