@@ -213,3 +213,36 @@ async def test_axe_finds_nothing_serious_on_any_page(pages: Pages, stub: Stub) -
     assert len(visited) == 11 + len(VARIANTS), visited
     assert not failing, "serious or critical findings:\n" + "\n".join(failing)
     assert not raw, "text that reads as code:\n" + "\n".join(raw)
+
+
+# every region label whose box (as Chromium lays it out) overlaps another region's label, or
+# another region's circle
+_OVERLAPS = """() => {
+    const regions = [...document.querySelectorAll("svg.board .region")].map((g) => ({
+      name: g.dataset.name, label: g.querySelector(".label").getBoundingClientRect(),
+      shape: g.querySelector(".shape").getBoundingClientRect() }));
+    const meet = (p, q) => p.width && q.width && p.left < q.right && q.left < p.right &&
+      p.top < q.bottom && q.top < p.bottom;
+    const out = [];
+    regions.forEach((a, i) => regions.forEach((b, j) => {
+      if (i < j && meet(a.label, b.label)) out.push(`${a.name} / ${b.name}`);
+      if (i !== j && meet(a.label, b.shape)) out.push(`${a.name} on ${b.name}`);
+    }));
+    return out;
+}"""
+
+
+async def test_no_two_region_labels_overlap_on_any_board(pages: Pages, stub: Stub) -> None:
+    """Each variant's board, drawn at a desktop's width and on a phone: every region's name
+    is clear of every other region's name and of every other region's circle."""
+    for variant in VARIANTS:
+        options, seed = fast_options(variant)
+        created = await stub.CreateGame(service_pb2.CreateGameRequest(
+            options=options, seed=seed, issue_seat_tokens=True))
+        for width, height in ((1280, 860), (390, 844)):
+            page = await pages.open(f"/#/watch/{created.game.game_id}", width=width,
+                                    height=height)
+            await page.wait_for_selector("svg.board .region[data-owner] .label")
+            overlaps = await page.evaluate(_OVERLAPS)
+            assert not overlaps, f"{variant} at {width} px: labels overlap: {overlaps}"
+            await page.context.close()

@@ -84,7 +84,7 @@ export class Board {
     this.box = { x: box.x ?? 0, y: box.y ?? 0, w: box.width ?? 1000, h: box.height ?? 600 };
     this.svg = node("svg", {
       viewBox: `${this.box.x} ${this.box.y} ${this.box.w} ${this.box.h}`, class: "board",
-      role: "img", "aria-label": "game board",
+      role: "group", "aria-label": "game board",
     });
     container.replaceChildren(this.svg);
     this.regions = (map.regions || []).map((region, index) => ({
@@ -96,6 +96,9 @@ export class Board {
     this.groups = map.groups || [];
     this.shapes = new Map();
     this.onClick = () => {};
+    // a region's words for a screen reader beyond its name (its owner and count), set by the
+    // view that knows the seats' names
+    this.describe = () => "";
     this.draw();
   }
 
@@ -132,31 +135,93 @@ export class Board {
     }
     const layer = node("g", { class: "regions" }, this.svg);
     for (const region of this.regions) {
+      // keyboard (docs/web.md, "Keyboard"): one region of the board is in the tab order at a
+      // time when none is highlighted (a roving tabindex), else every highlighted one is, so
+      // Tab walks the regions a move can start from; arrow keys move to the nearest region
+      // that way on the map, Enter or Space chooses it as a click does
       const group = node("g", {
-        class: "region", "data-region": region.id, "data-name": region.name, tabindex: "0",
+        class: "region", "data-region": region.id, "data-name": region.name, role: "button",
+        tabindex: region === this.regions[0] ? "0" : "-1", "aria-label": region.name,
       }, layer);
       const attributes = { class: "shape", fill: this.groupColour(region) };
       const shape = region.outline.length
         ? node("polygon", { ...attributes,
           points: region.outline.map((p) => `${p.x ?? 0},${p.y ?? 0}`).join(" ") }, group)
         : node("circle", { ...attributes, cx: region.x, cy: region.y, r: region.radius }, group);
-      const piece = node("path", { class: "piece" }, group);
+      // the name and count drawn are the region's aria-label for a screen reader (show())
       const size = Math.max(region.radius * 0.5, 7);
+      const label = node("text", { class: "label", "font-size": size * 0.8,
+        "aria-hidden": "true" }, group);
+      const named = lines(region.name);
+      // a space between the lines and before the count (never drawn: white space at the end
+      // of a line, and text outside a text element) so the words read "Northwest Territory 3"
+      named.forEach((line, i) => {
+        if (i) label.append(" ");
+        node("tspan", { x: region.x }, label).textContent = line;
+      });
+      const piece = node("path", { class: "piece" }, group);
+      group.append(" ");
       const count = node("text", {
         class: "count", x: region.x, y: region.y + size * 0.35, "font-size": size,
-      }, group);
-      const label = node("text", {
-        class: "label", x: region.x, y: region.y + region.radius + size * 0.9,
-        "font-size": size * 0.8,
-      }, group);
-      const named = lines(region.name);
-      named.forEach((line, i) => {
-        node("tspan", { x: region.x, dy: i ? "1.05em" : "0" }, label).textContent = line;
-      });
+        "aria-hidden": "true" }, group);
       node("title", {}, group).textContent = region.name;
       group.addEventListener("click", () => this.onClick(region.id));
-      group.addEventListener("keydown", (e) => { if (e.key === "Enter") this.onClick(region.id); });
-      this.shapes.set(region.id, { group, shape, piece, count, region });
+      group.addEventListener("keydown", (e) => this.key(e, region));
+      this.shapes.set(region.id, { group, shape, piece, count, label, region });
+    }
+    this.placeLabels();
+  }
+
+  // Each region's name goes below its circle where it is clear of the other regions and of
+  // the names already placed, else above, right or left of it, else the same at a smaller
+  // size, else where it overlaps least (a name below a circle ran into the next region's
+  // circle on classic's map: "Northwest Territory" into Alberta's).
+  placeLabels() {
+    const circles = [...this.shapes.values()].map(({ region: r }) => ({ id: r.id,
+      box: { l: r.x - r.radius, r: r.x + r.radius, t: r.y - r.radius, b: r.y + r.radius } }));
+    const placed = [];
+    const overlap = (a, b) => Math.max(0, Math.min(a.r, b.r) - Math.max(a.l, b.l)) *
+      Math.max(0, Math.min(a.b, b.b) - Math.max(a.t, b.t));
+    const inside = (a) => a.l >= this.box.x && a.r <= this.box.x + this.box.w &&
+      a.t >= this.box.y && a.b <= this.box.y + this.box.h;
+    for (const { region: r, label } of this.shapes.values()) {
+      const base = Math.max(r.radius * 0.5, 7) * 0.8;
+      const named = lines(r.name);
+      const measured = this.svg.isConnected ? label.getBBox().width : 0;
+      let best = null;
+      for (const scale of [1, 0.85, 0.72, 0.62]) {
+        const fs = base * scale;
+        // the drawn width where the browser lays the board out, else an estimate per letter
+        const w = measured ? measured * scale
+          : Math.max(...named.map((line) => line.length)) * fs * 0.58;
+        // a line's box is about 1.2 of the font's size (ascent and descent) and lines are
+        // 1.05 apart
+        const h = (named.length - 1) * 1.05 * fs + 1.3 * fs, gap = 0.25 * fs;
+        const spots = [
+          ["middle", r.x, r.y + r.radius + gap], ["middle", r.x, r.y - r.radius - gap - h],
+          ["start", r.x + r.radius + gap, r.y - h / 2], ["end", r.x - r.radius - gap, r.y - h / 2],
+        ];
+        for (const [anchor, x, top] of spots) {
+          const left = anchor === "middle" ? x - w / 2 : anchor === "start" ? x : x - w;
+          const box = { l: left, r: left + w, t: top, b: top + h };
+          let cost = placed.reduce((sum, other) => sum + overlap(box, other), 0) +
+            circles.reduce((sum, c) => sum + (c.id === r.id ? 0 : overlap(box, c.box)), 0);
+          if (!inside(box)) cost += w * h;
+          if (!best || cost < best.cost) best = { cost, anchor, x, top, fs, box };
+          if (!cost) break;
+        }
+        if (!best.cost) break;
+      }
+      placed.push(best.box);
+      label.setAttribute("font-size", best.fs.toFixed(2));
+      // the stylesheet's text-anchor would win over the attribute: the style object sets it
+      label.style.textAnchor = best.anchor;
+      label.setAttribute("x", best.x.toFixed(2));
+      label.setAttribute("y", (best.top + 1.0 * best.fs).toFixed(2));
+      [...label.querySelectorAll("tspan")].forEach((span, i) => {
+        span.setAttribute("x", best.x.toFixed(2));
+        span.setAttribute("dy", i ? "1.05em" : "0");
+      });
     }
   }
 
@@ -173,15 +238,69 @@ export class Board {
       parts.count.textContent = at.count ? String(at.count) + (at.mark || "") : (at.mark || "");
       parts.group.dataset.owner = String(at.owner);
       parts.group.dataset.count = String(at.count || 0);
+      // the name a screen reader says starts with the words shown (WCAG 2.5.3)
+      const shown = [parts.region.name, parts.count.textContent].filter(Boolean).join(" ");
+      const more = this.describe(at);
+      parts.group.setAttribute("aria-label", more ? `${shown}, ${more}` : shown);
     }
+  }
+
+  key(event, region) {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      this.onClick(region.id);
+      return;
+    }
+    const way = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[
+      event.key];
+    if (!way) return;
+    event.preventDefault();
+    const next = this.toward(region, way);
+    if (next) this.focus(next.id);
+  }
+
+  // the region nearest `from` in direction `way` ([dx, dy]): the least distance along the
+  // way plus twice the distance across it, among regions lying that way
+  toward(from, [dx, dy]) {
+    let best = null, score = Infinity;
+    for (const r of this.regions) {
+      const along = (r.x - from.x) * dx + (r.y - from.y) * dy;
+      if (r === from || along <= 0) continue;
+      const across = Math.abs((r.x - from.x) * dy - (r.y - from.y) * dx);
+      if (along + 2 * across < score) { best = r; score = along + 2 * across; }
+    }
+    return best;
+  }
+
+  focus(id) {
+    const parts = this.shapes.get(id);
+    if (!parts) return;
+    if (parts.group.getAttribute("tabindex") !== "0") {
+      // roving: the region reached by an arrow is the board's place in the tab order
+      for (const other of this.shapes.values()) {
+        if (!other.group.classList.contains("clickable")) other.group.setAttribute("tabindex", "-1");
+      }
+      parts.group.setAttribute("tabindex", "0");
+    }
+    parts.group.focus();
   }
 
   // which regions may be clicked now, and which one is selected
   mark(clickable, selected = null, targets = new Set()) {
+    let any = false;
     for (const [id, parts] of this.shapes) {
-      parts.group.classList.toggle("clickable", clickable.has(id) || targets.has(id));
+      const on = clickable.has(id) || targets.has(id);
+      parts.group.classList.toggle("clickable", on);
       parts.group.classList.toggle("selected", id === selected);
       parts.group.classList.toggle("target", targets.has(id));
+      parts.group.setAttribute("aria-pressed", String(id === selected));
+      parts.group.setAttribute("tabindex", on || id === selected ? "0" : "-1");
+      any ||= on || id === selected;
+    }
+    if (!any) {
+      // nothing to choose: the focused region (else the first) keeps the board in the tab order
+      const focused = [...this.shapes.values()].find((p) => p.group === document.activeElement);
+      (focused || this.shapes.values().next().value)?.group.setAttribute("tabindex", "0");
     }
   }
 

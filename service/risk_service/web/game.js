@@ -137,6 +137,7 @@ class GameView {
       el("div", { class: "game" }, el("div", {}, this.boardBox), side));
     this.board = new Board(this.boardBox, map);
     this.board.onClick = (id) => this.click(id);
+    this.board.describe = (at) => at.owner < 0 ? "" : `held by ${this.seatName(at.owner)}`;
     this.main.dataset.regions = String(this.board.regions.length);
   }
 
@@ -365,6 +366,7 @@ class GameView {
 
   async submit(action) {
     // every choice waits for the answer: the next ones come with the refreshed game
+    const keyboard = this.choices.contains(document.activeElement);
     for (const other of this.choices.querySelectorAll("button")) other.disabled = true;
     const seat = this.actingSeat;
     const session = this.sessionOf(this.token);
@@ -382,6 +384,16 @@ class GameView {
     this.main.dataset.unaryMoves = String(sessions.reduce((n, s) => n + s.fallbacks, 0));
     await this.refresh();
     this.showChoices();
+    if (keyboard) this.focusNext();
+  }
+
+  // after a move chosen with the keyboard the buttons are redrawn: focus goes to the first
+  // choice offered, else to the first region a move can start from, not back to the page's top
+  focusNext() {
+    const button = this.choices.querySelector("button.act:not([disabled])");
+    if (button) { button.focus(); return; }
+    const region = this.boardBox.querySelector(".region.clickable");
+    if (region) this.board.focus(Number(region.dataset.region));
   }
 
   // GetGame and the legal actions again; calls that arrive meanwhile fold into one more run
