@@ -94,6 +94,11 @@ export class Board {
       adjacent: region.adjacent || [],
     }));
     this.groups = map.groups || [];
+    // on a phone the board is drawn wide enough that its smallest region is a 44 px tap
+    // target (app.css scrolls it sideways in its own box there)
+    const least = Math.min(...this.regions.map((r) => r.radius));
+    const wide = Math.ceil((this.box.w * 46) / (2 * least));
+    this.svg.style.setProperty("--board-phone-width", `${Math.max(640, wide)}px`);
     this.shapes = new Map();
     this.onClick = () => {};
     // a region's words for a screen reader beyond its name (its owner and count), set by the
