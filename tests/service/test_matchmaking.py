@@ -31,6 +31,13 @@ from risk_testing.rpc import bearer, error_info, rpc_error
 from tests.service import test_webhooks as hooks
 from tests.service.test_http import info_of, post_json
 from tests.service.test_my_games import Stub, new_player, player_stream
+from tests.tournament.test_results_live import (
+    IDLE_BOUND,
+    QUIET,
+    WINDOW_S,
+    assert_no_commands,
+    commands_processed,
+)
 
 Receiver, hook_env, wait_for = hooks.Receiver, hooks.hook_env, hooks.wait_for
 secret, receivers = hooks.secret, hooks.receivers  # fixtures, found by name
@@ -459,3 +466,37 @@ async def test_the_matchmakers_metrics(
     assert _value(page, "risk_match_wait_seconds_count") == 2
     assert _value(page, 'risk_match_closed_total{how="cancelled"}') == 1
     assert _value(page, 'risk_match_closed_total{how="expired"}') == 0
+
+
+async def test_an_idle_matchmaker_asks_redis_little_and_a_request_wakes_it(
+        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+    """A matchmaker every 100 ms with nothing queued (the service's other timed work kept out):
+    asking its three reads a pass, it would cost Redis 60 commands in 2 s; idle, it asks one
+    EXISTS and pauses twice as long each time, so the 2 s see at most a handful. Then, once it
+    has asked its fifth EXISTS (at 3 s: its next pause is 3.2 s), two players ask for a
+    2-table: their requests wake it, and the table is formed well within that pause."""
+    before = await exists_calls(redis_client)
+    service = make_service(**{**QUIET, "RISK_MATCH_INTERVAL_MS": "100"})
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        players = [await new_player(stub) for _ in range(2)]
+        await assert_no_commands(lambda: commands_processed(redis_client), 1, WINDOW_S,
+                                 IDLE_BOUND)
+        await wait_for("the matchmaker's fifth idle check",
+                       lambda: exists_calls(redis_client, before + 5), timeout=10)
+        asked = time.monotonic()
+        tickets = [await stub.RequestMatch(ask(sizes=[2]), metadata=bearer(token))
+                   for _pid, token in players]
+        matched = [await until_status(stub, token, t.ticket_id, {MATCHED}, timeout=10)
+                   for (_pid, token), t in zip(players, tickets, strict=True)]
+        took = time.monotonic() - asked
+        assert matched[0].game_id and {t.game_id for t in matched} == {matched[0].game_id}
+        assert took < 1.5, f"the 2-table took {took:.2f} s to form after the requests"
+    assert '"match_formed"' in service.logs()
+
+
+async def exists_calls(client: aioredis.Redis, at_least: int = 0) -> int:
+    """How many EXISTS Redis has served (0 until it has served `at_least`)."""
+    stats = await client.info("commandstats")
+    calls = int(stats.get("cmdstat_exists", {}).get("calls", 0))
+    return calls if calls >= at_least else 0

@@ -203,6 +203,11 @@ class MatchQueue:
         return [_text(t) for t in await self.redis.zrangebyscore(
             self.expiry_key, "-inf", now_ms, start=0, num=count)]
 
+    async def anything(self) -> bool:
+        """Whether a ticket waits (a pool, an expiry) or a formed table is in flight, in one
+        command: without any of them a matchmaker's pass has nothing to do."""
+        return bool(await self.redis.exists(self.pools_key, self.expiry_key, self.matching_key))
+
     async def pools(self) -> list[str]:
         return sorted(_text(p) for p in await self.redis.smembers(self.pools_key))
 

@@ -17,11 +17,18 @@ the claim, only if absent, with every seat bound to its player (bots at the poli
 the seats after them), and started; the plan's tickets are then MATCHED. Each player is told
 by a `match_found` fact in their stream (written with the game's creation, copied once by
 player_feed.py, which also queues the `match.found` webhook).
+
+Idle (no pool, no expiry, no table in flight: one EXISTS tells), the matchmaker asks Redis that
+one command and waits twice as long each time, up to IDLE_PAUSE_MAX_S (or `interval_ms` when
+that is longer), so an idle process costs Redis a command every few seconds rather than three a
+second; a request this process queues wakes it at once. A request queued through another
+process is matched by that process's own matchmaker, which it wakes in the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -58,6 +65,7 @@ EXPIRY_RANGE_S = (10, 3600)
 BOTS_AFTER_RANGE_S = (1, 3600)
 MAX_SIZES = 6
 KEEP_MS = 3600 * 1000  # a closed ticket is readable this long
+IDLE_PAUSE_MAX_S = 5.0  # the longest pause of an idle matchmaker (docstring)
 POOL_READ = 1000  # waiting tickets of one pool considered per pass (the oldest)
 STALE_BATCH = 16
 FACTS_KEY = "match"  # the game-hash field of a table's match_found facts (player_facts.field)
@@ -142,6 +150,7 @@ class Matchmaking:
         store = commands.store
         self.redis = store.redis
         self.queue = MatchQueue(store.redis, keys.prefix, store.connection)
+        self._wake = asyncio.Event()  # set by a request queued here: match now
 
     # ---- the calls ----------------------------------------------------------------------
 
@@ -167,6 +176,7 @@ class Matchmaking:
         if held is None:
             log.info("match_requested", ticket_id=ticket.ticket_id, variant=variant,
                      sizes=list(sizes), rated=request.rated)
+            self._wake.set()
             return ticket
         open_ticket, open_request = split_open(held)
         if request.request_id and open_request == request.request_id:
@@ -279,16 +289,31 @@ class Matchmaking:
 
     async def run(self) -> None:
         """Match every `interval_ms` until cancelled; a pass that fails (a Redis outage) is
-        logged and the next one goes on."""
+        logged and the next one goes on. Idle, the passes are spaced out (module docstring)."""
+        idle = 0  # passes in a row that found nothing to do
         while True:
             try:
-                await self.match_once()
+                if await self.queue.anything():
+                    idle = 0
+                    await self.match_once()
+                else:
+                    idle += 1
             except Exception as exc:
                 if store_unavailable(exc):
                     log.warning("matchmaking_deferred", error=str(exc))
                 else:  # logged, and the next pass tries again: a leased table is taken over
                     log.exception("matchmaking_failed")
-            await asyncio.sleep(self.settings.interval_ms / 1000)
+            await self._pause(idle)
+
+    async def _pause(self, idle: int) -> None:
+        interval = self.settings.interval_ms / 1000
+        if not idle:
+            await asyncio.sleep(interval)
+            return
+        longest = max(interval, IDLE_PAUSE_MAX_S)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), min(interval * 2 ** min(idle, 16), longest))
+        self._wake.clear()
 
     async def match_once(self) -> int:
         """One pass: expire, finish tables left by dead processes, form new ones; how many
