@@ -14,15 +14,19 @@ import { showHost } from "./host.js";
 import { showLeaderboard } from "./leaderboard.js";
 import { showPlayNow } from "./playnow.js";
 import { player } from "./player.js";
+import { ui } from "./words.js";
 
 const main = document.getElementById("main");
 const notice = document.getElementById("notice");
 const connection = document.getElementById("connection");
 const signedIn = document.getElementById("signed-in");
+// the header's words from the text table (index.html's are the same, for a page before this runs)
+for (const [id, key] of [["nav-me", "ui.nav.myGames"], ["nav-leaderboard", "ui.nav.leaderboard"],
+  ["nav-match", "ui.nav.playNow"]]) document.getElementById(id).textContent = ui(key);
 
 function showPlayer(entry) {
   signedIn.textContent = entry ? entry.playerId : "";
-  signedIn.title = entry ? "signed in as this player" : "";
+  signedIn.title = entry ? ui("ui.nav.signedIn") : "";
   signedIn.hidden = !entry;
 }
 showPlayer(player.get());

@@ -18,6 +18,7 @@ import { el, statusWord } from "./dom.js";
 import * as V from "./variants.js";
 import { player, when } from "./player.js";
 import { PlayPanels } from "./panels.js";
+import { ui } from "./words.js";
 
 const LOG_LIMIT = 400; // entries kept on the page; the export has them all
 
@@ -34,7 +35,7 @@ export async function showGame(main, gameId, mode) {
   }
   if (routeNow() !== route) return;
   if (mode === "play" && !seats.length) {
-    say("this browser holds no seat in this game: watching instead", "info");
+    say(ui("ui.noSeatHere"), "info");
     location.hash = `#/watch/${gameId}`;
     return;
   }
@@ -85,7 +86,7 @@ class GameView {
       onError: (error) => {
         if (error instanceof ApiError && error.reason === "CONNECTION_LOST") {
           this.lost = true;
-          say("the connection to the service was lost; reconnecting…", "error");
+          say(ui("ui.connectionLost"), "error");
           // a resumed stream answers only once there is an event to send: ask GetGame each
           // second to learn that the service is back
           this.probe ||= setInterval(() => this.refresh(), 1000);
@@ -118,26 +119,27 @@ class GameView {
     this.windowBox = el("section", { id: "windows", hidden: true });
     this.hand = el("ul", { class: "cards", id: "hand" });
     // focusable: a keyboard scrolls the log (WCAG 2.1.1)
-    this.log = el("ol", { class: "log", id: "log", tabindex: "0", "aria-label": "Events" });
+    this.log = el("ol", { class: "log", id: "log", tabindex: "0", "aria-label": ui("ui.events") });
     this.vacationBox = el("section", { id: "vacation", hidden: true });
     const side = el("div", { class: "panel" });
     if (this.mode === "play") {
-      side.append(el("section", { id: "actions" }, el("h2", {}, "Your move"), this.choices),
-        this.windowBox, el("section", {}, el("h2", {}, "Your cards"), this.hand),
+      side.append(el("section", { id: "actions" }, el("h2", {}, ui("ui.yourMove")), this.choices),
+        this.windowBox, el("section", {}, el("h2", {}, ui("ui.yourCards")), this.hand),
         this.vacationBox);
     } else {
       side.append(this.windowBox);
     }
-    side.append(el("section", {}, el("h2", {}, "Events"), this.log));
+    side.append(el("section", {}, el("h2", {}, ui("ui.events")), this.log));
     this.extras = new PlayPanels(this, side); // totals, dice, clocks, alert, resign (panels.js)
     this.main.replaceChildren(
       el("h1", {}, `${this.variant.title || this.name} · `, el("code", {}, this.gameId),
-        this.mode === "watch" ? " · spectating" : ""),
+        this.mode === "watch" ? ui("ui.spectating") : ""),
       this.statusLine, this.seatLine,
       el("div", { class: "game" }, el("div", {}, this.boardBox), side));
     this.board = new Board(this.boardBox, map);
     this.board.onClick = (id) => this.click(id);
-    this.board.describe = (at) => at.owner < 0 ? "" : `held by ${this.seatName(at.owner)}`;
+    this.board.describe = (at) => at.owner < 0 ? ""
+      : ui("ui.heldBy", { seat: this.seatName(at.owner) });
     this.main.dataset.regions = String(this.board.regions.length);
   }
 
@@ -159,22 +161,23 @@ class GameView {
     const outcome = s.outcome;
     const present = (...items) => items.filter((item) => item !== null && item !== undefined);
     this.statusLine.replaceChildren(...present(
-      el("span", {}, "status ", el("b", { id: "game-status" }, status)),
-      el("span", {}, "version ", el("b", { id: "game-version" }, String(this.version))),
-      el("span", {}, "last event ", el("b", { id: "game-seq" }, String(s.lastSeq || 0))),
-      decision.seats?.length ? el("span", { id: "decision" },
-        decision.seats.map((x) => this.seatName(x)).join(", "),
-        decision.kind ? ` to ${V.phaseText(this.name, decision.kind)}` : "") : null,
+      el("span", {}, ui("ui.status"), el("b", { id: "game-status" }, status)),
+      el("span", {}, ui("ui.version"), el("b", { id: "game-version" }, String(this.version))),
+      el("span", {}, ui("ui.lastEvent"), el("b", { id: "game-seq" }, String(s.lastSeq || 0))),
+      decision.seats?.length ? el("span", { id: "decision" }, decision.kind
+        ? ui("ui.decision", { seats: decision.seats.map((x) => this.seatName(x)).join(", "),
+          phase: V.phaseText(this.name, decision.kind) })
+        : decision.seats.map((x) => this.seatName(x)).join(", ")) : null,
       outcome ? el("span", { id: "outcome" }, V.eventText(this.name, { [V.caseOf(this.name)]: {
         gameEnded: { winner: outcome.winner ?? 0, ranking: outcome.ranking || [],
           reason: outcome.reason || "" } } }, this.textNames())) : null,
       s.spectatorDelayEvents || s.spectatorDelaySeconds ? el("span", { class: "muted" },
-        `spectators ${s.spectatorDelayEvents || 0} events / ${s.spectatorDelaySeconds || 0} s behind`)
-        : null));
+        ui("ui.spectatorDelay", { events: s.spectatorDelayEvents || 0,
+          seconds: s.spectatorDelaySeconds || 0 })) : null));
     this.seatLine.replaceChildren(...present(...(s.seats || []).map((seat, i) => el("span", {
       class: "seat" + (this.seats.has(i) ? " mine" : "") },
     seatMark(i, this.players()),
-    this.seatName(i) + (this.seats.has(i) ? " (you)" : ""))),
+    this.seats.has(i) ? ui("ui.seatYou", { name: this.seatName(i) }) : this.seatName(i))),
     this.players() === 2 && this.name === "classic" ? el("span", {},
       seatMark(this.players(), this.players()), "neutral") : null));
     this.board.layout(this.players());
@@ -184,7 +187,7 @@ class GameView {
       this.boardBox.dataset.shown = "board";
     } else {
       this.boardBox.dataset.shown = "hidden";
-      say("the board is hidden from spectators while the game is played with a delay", "info");
+      say(ui("ui.boardHidden"), "info");
     }
     this.showHand();
     this.showWindows();
@@ -215,15 +218,16 @@ class GameView {
       } catch (error) { sayError(error); }
     };
     const days = el("input", { name: "vacation_days", type: "number", min: "1",
-      max: String(Math.max(1, daysLeft)), value: "1" });
-    this.vacationBox.replaceChildren(el("h2", {}, "Vacation"),
-      el("p", { id: "vacation-state" }, away ? `On vacation until ${when(until)}; ` : "",
-        `${daysLeft} day${daysLeft === 1 ? "" : "s"} of vacation left in this game`),
-      away ? el("button", { id: "end-vacation", onclick: () => act("EndVacation") }, "Back now")
+      max: String(Math.max(1, daysLeft)), value: "1", "aria-label": ui("ui.vacationDays") });
+    this.vacationBox.replaceChildren(el("h2", {}, ui("ui.vacation")),
+      el("p", { id: "vacation-state" }, away ? ui("ui.vacationUntil", { when: when(until) }) : "",
+        ui("ui.vacationLeft", { n: daysLeft })),
+      away ? el("button", { id: "end-vacation", onclick: () => act("EndVacation") },
+        ui("ui.vacationBack"))
         : el("div", { class: "choice" }, days, el("button", { id: "start-vacation",
           disabled: daysLeft < 1 || undefined,
           onclick: () => act("StartVacation", { days: Number(days.value || 1) }) },
-        "Go on vacation")));
+        ui("ui.vacationGo"))));
   }
 
   cardName(id) {
@@ -235,7 +239,7 @@ class GameView {
     if (this.mode !== "play") return;
     const { cards } = V.hand(this.name, this.view);
     this.hand.replaceChildren(...(cards.length ? cards.map((id) => el("li", { "data-card": id },
-      this.cardName(id))) : [el("li", { class: "muted" }, "none")]));
+      this.cardName(id))) : [el("li", { class: "muted" }, ui("ui.noCards"))]));
   }
 
   showWindows() {
@@ -244,13 +248,13 @@ class GameView {
     const out = this.summary?.outcome ? [] : open;
     this.windowBox.hidden = !out.length;
     this.windowBox.classList.toggle("window", out.length > 0);
-    this.windowBox.replaceChildren(el("h2", {}, "Response window"), ...out.map((w) => {
+    this.windowBox.replaceChildren(el("h2", {}, ui("ui.responseWindow")), ...out.map((w) => {
       const asked = w.order.find((seat) => !w.passed.includes(seat));
-      return el("p", {}, `answering in turn: ${w.order.map((x) => this.seatName(x)).join(", ")}` +
-        `; asked now: ${asked === undefined ? "—" : this.seatName(asked)}` +
-        (w.stack.length ? `; ${w.stack.length} waiting to resolve` : ""));
-    }), decision.kind ? el("p", { class: "muted" }, `now: ${V.phaseText(this.name, decision.kind)}`)
-      : null);
+      return el("p", {}, ui("ui.answering", { order: w.order.map((x) => this.seatName(x))
+        .join(", "), asked: asked === undefined ? ui("ui.noneAsked") : this.seatName(asked) }) +
+        (w.stack.length ? ui("ui.resolving", { n: w.stack.length }) : ""));
+    }), decision.kind ? el("p", { class: "muted" },
+      ui("ui.now", { phase: V.phaseText(this.name, decision.kind) })) : null);
   }
 
   async loadActions() {
@@ -296,19 +300,20 @@ class GameView {
       const taken = seats.filter((x) => x.taken).length;
       const asked = (this.summary?.decision?.seats || []).map((x) => this.seatName(x));
       items.push(el("p", { class: "muted", id: "waiting" }, this.summary?.outcome
-        ? "the game is over"
+        ? ui("ui.gameOver")
         : statusWord(this.summary?.status) === "waiting"
-          ? `waiting for players: ${taken} of ${seats.length} seats taken`
-          : asked.length ? "waiting for " + asked.join(", ") : "no move is open"));
+          ? ui("ui.waitingPlayers", { taken, n: seats.length })
+          : asked.length ? ui("ui.waitingFor", { seats: asked.join(", ") }) : ui("ui.noMove")));
     } else {
-      items.push(el("p", { class: "muted" }, `acting as ${this.seatName(seat)}` +
-        (next.size ? ` · click a ${sel.length ? "highlighted target" : "highlighted "
-          + (this.variant.map?.regionNoun || "region")}` : "")));
+      items.push(el("p", { class: "muted" }, ui("ui.actingAs", { seat: this.seatName(seat) }) +
+        (next.size ? sel.length ? ui("ui.clickTarget") : ui("ui.clickRegion",
+          { noun: this.variant.map?.regionNoun || ui("ui.regionNoun") }) : "")));
     }
     if (sel.length) {
-      items.push(el("p", {}, "selected: " + sel.map((r) => this.board.name(r)).join(" → "), " ",
-        el("button", { class: "secondary", id: "clear", onclick: () => { this.selection = [];
-          this.showChoices(); } }, "clear")));
+      items.push(el("p", {}, ui("ui.selected", { regions: sel.map((r) => this.board.name(r))
+        .join(" → ") }), " ",
+      el("button", { class: "secondary", id: "clear", onclick: () => { this.selection = [];
+        this.showChoices(); } }, ui("ui.clear"))));
     }
     ready.forEach((choice, index) => items.push(this.choiceRow(choice, index)));
     this.choices.replaceChildren(...items);
@@ -325,21 +330,22 @@ class GameView {
     const label = V.actionText(this.name, choice.action, this.textNames(), choice.max);
     const least = choice.fields.count ?? 0;
     const count = choice.max > 0 ? el("input", { type: "number", min: least, max: choice.max,
-      value: choice.max, "aria-label": "count", class: "count" }) : null;
+      value: choice.max, "aria-label": ui("ui.count"), class: "count" }) : null;
     const button = el("button", { class: "act", "data-kind": choice.kind, "data-index": index,
       onclick: () => {
         const action = structuredClone(choice.action);
         if (count) {
           const n = Number(count.value);
           if (!Number.isInteger(n) || n < least || n > choice.max) {
-            say(`pick a count from ${least} to ${choice.max}`);
+            say(ui("ui.pickCount", { least, max: choice.max }));
             return;
           }
           action[V.caseOf(this.name)][choice.kind].count = n;
         }
         this.submit(action);
       } }, label);
-    return el("div", { class: "choice" }, button, count ? el("span", {}, "count") : null, count,
+    return el("div", { class: "choice" }, button, count ? el("span", {}, ui("ui.count")) : null,
+      count,
       count ? el("span", { class: "muted" }, `${least}–${choice.max}`) : null);
   }
 
@@ -355,8 +361,8 @@ class GameView {
       if (starts.has(region)) {
         this.selection = [region];
       } else {
-        say(this.legal.length ? `no legal move with ${this.board.name(region)} now`
-          : `it is not your move: ${this.board.name(region)} cannot be chosen`);
+        say(ui(this.legal.length ? "ui.noLegalWith" : "ui.notYourMove",
+          { region: this.board.name(region) }));
         return;
       }
     }
@@ -411,7 +417,7 @@ class GameView {
             this.lost = false;
             clearInterval(this.probe);
             this.probe = 0;
-            say("reconnected", "info");
+            say(ui("ui.reconnected"), "info");
             connectionState("");
           }
           await this.loadActions();
@@ -443,10 +449,10 @@ class GameView {
     const was = this.main.dataset.feed;
     this.main.dataset.feed = state;
     if (state === "reconnecting") {
-      connectionState("reconnecting…");
+      connectionState(ui("ui.reconnecting"));
       this.main.dataset.reconnects = String(Number(this.main.dataset.reconnects || 0) + 1);
     } else if (state === "stopped") {
-      connectionState("not following");
+      connectionState(ui("ui.notFollowing"));
     } else {
       if (!this.lost) connectionState("");
       // the stream is back after an outage: the legal moves the page holds are from before

@@ -14,7 +14,7 @@ import { routeNow, say, sayError, variants } from "./app.js";
 import { el, statusWord } from "./dom.js";
 import { caseOf } from "./variants.js";
 import { player } from "./player.js";
-import { lobbyTitle, panelText } from "./words.js";
+import { lobbyTitle, panelText, ui } from "./words.js";
 
 const STATUSES = ["GAME_STATUS_WAITING", "GAME_STATUS_ACTIVE", "GAME_STATUS_FINISHED",
   "GAME_STATUS_ABANDONED", "GAME_STATUS_CANCELLED"];
@@ -289,7 +289,7 @@ export async function showLobby(main) {
   const route = routeNow();
   const known = await variants();
   if (routeNow() !== route) return;
-  main.replaceChildren(el("h1", {}, "Play Risk"));
+  main.replaceChildren(el("h1", {}, ui("ui.lobby.heading")));
   const list = el("tbody");
   const more = el("button", { class: "secondary", hidden: true }, "more");
   const variantFilter = el("select", { name: "filter_variant" }, el("option", { value: "" }, "all"),

@@ -1,6 +1,6 @@
 // The words of the play view's panels (totals, what is left to place, dice, clocks, the
 // your-turn alert, resign) and of the lobby's rows, kept in the one text table
-// (service/rules/risk_rules/text/en.json, its "words" starting "panel." and "lobby."; Legacy's
+// (service/rules/risk_rules/text/en.json, its "words" starting "panel.", "lobby." and "ui."; Legacy's
 // factions among its enums) and rendered by the one renderer (text.js, docs/text.md).
 
 import { Renderer } from "./text.js";
@@ -11,6 +11,11 @@ const TEXT = new Renderer("en");
 export function panelText(key, values = {}) {
   if (TEXT.words[key] === undefined) throw new Error(`the text table has no words for ${key}`);
   return TEXT.fill(key, values);
+}
+
+// the page's own words (headings, buttons, "acting as"): the table's words starting "ui."
+export function ui(key, values = {}) {
+  return panelText(key, values);
 }
 
 // a seat as the text table names it ("you" where `atStart` is false and it is the viewer)
