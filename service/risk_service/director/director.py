@@ -25,11 +25,17 @@ a `round_seated` fact once it is seated and a `standings` fact once it is over, 
 `standings` once the event is; fact n of that list is copied by the feed's own script only when
 n - 1 are there (under the pseudo game `~event`), so a pass repeated after a crash adds none
 twice, and every pass first publishes what the record already says.
+
+While no event runs, the passes are spaced out: the pause doubles up to IDLE_PAUSE_MAX_S (or
+`interval_ms` when that is longer), so an idle process reads the running list every few seconds
+rather than every second; an event started through this process wakes its director at once
+(EventStore.started), and that process takes the event's lease.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -53,6 +59,7 @@ EVENT_FACTS = "~event"  # the feed's count of an event's own facts (no game id h
 Fact = tournament_pb2.TournamentFact
 FEED_PAGE = 1000
 OVER = ("finished", "abandoned", "cancelled")
+IDLE_PAUSE_MAX_S = 5.0  # the longest pause while no event runs (docstring)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,23 +81,39 @@ class Director:
         self.process_id = process_id
         self.settings = settings or DirectorSettings()
         self.ratings = ratings  # a rated event's games are rated at its end
+        self.running = 0  # how many events the last pass found running
 
     async def run(self) -> None:
         """A pass over the running events every `interval_ms` until cancelled; a Redis outage
-        waits for the next pass."""
+        waits for the next pass. While none runs, the passes are spaced out (docstring)."""
+        idle = 0  # passes in a row that found no running event
         while True:
             try:
                 await self.pass_once()
+                idle = 0 if self.running else idle + 1
             except Exception as exc:
                 if not store_unavailable(exc):
                     raise
                 log.warning("director_deferred", error=str(exc))
-            await asyncio.sleep(self.settings.interval_ms / 1000)
+            await self._pause(idle)
+
+    async def _pause(self, idle: int) -> None:
+        interval = self.settings.interval_ms / 1000
+        if not idle:
+            await asyncio.sleep(interval)
+            return
+        longest = max(interval, IDLE_PAUSE_MAX_S)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.store.started.wait(),
+                                   min(interval * 2 ** min(idle, 16), longest))
+        self.store.started.clear()
 
     async def pass_once(self) -> int:
         """One step of every running event this process holds the lease of; how many."""
         stepped = 0
-        for label in await self.store.running():
+        labels = await self.store.running()
+        self.running = len(labels)
+        for label in labels:
             if not await self.store.lease(label, self.process_id, self.settings.lease_ms):
                 continue
             try:

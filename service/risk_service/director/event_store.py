@@ -13,6 +13,7 @@ takes the event over after its holder dies. The one key outside the labels,
 
 from __future__ import annotations
 
+import asyncio
 from typing import cast
 
 import redis.asyncio as aioredis
@@ -53,6 +54,8 @@ class EventStore:
         run = connection or RedisPyConnection(client)
         self._swap = run.script(_SWAP)
         self._lease = run.script(_LEASE)
+        # set when this process marks an event running: its director, idle, looks at once
+        self.started = asyncio.Event()
 
     def record_key(self, label: str) -> str:
         return f"{self.prefix}:t:{{t:{label}}}:event"
@@ -98,6 +101,7 @@ class EventStore:
 
     async def mark_running(self, label: str) -> None:
         await self.redis.sadd(self.running_key(), label)
+        self.started.set()
 
     async def mark_done(self, label: str) -> None:
         await self.redis.srem(self.running_key(), label)
