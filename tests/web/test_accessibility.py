@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.async_api import Page
 
 from risk_proto.risk.v1 import (
@@ -35,6 +36,7 @@ from tests.web.conftest import Pages
 Stub = service_pb2_grpc.RiskServiceStub
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "clients" / "node" / "node_modules" / "axe-core" / "axe.min.js"
+TEXT_TABLE = ROOT / "service" / "rules" / "risk_rules" / "text" / "en.json"
 VARIANTS = ("classic", "deep_space", "strike", "legacy")
 ORGANISER = [("authorization", "Bearer web-organiser-secret")]
 # what no person should read: an enum-style name, -1, undefined, NaN, braces
@@ -190,7 +192,20 @@ async def visible_text(page: Page) -> list[str]:
     return texts
 
 
-async def test_axe_finds_nothing_serious_on_any_page(pages: Pages, stub: Stub) -> None:
+async def _reads_the_tables_words(page: Page) -> None:
+    """The play view's own words are the text table's (en.json's "ui." words), so a locale
+    added to the table translates the page."""
+    words = json.loads(TEXT_TABLE.read_text(encoding="utf-8"))["words"]
+    headings = await page.eval_on_selector_all(".panel h2", "hs => hs.map(h => h.textContent)")
+    for key in ("ui.yourMove", "ui.yourCards", "ui.events"):
+        assert words[key] in headings, (key, headings)
+    acting = await page.locator("#choices p.muted").first.inner_text()
+    assert acting.startswith(words["ui.actingAs"].split("{")[0]), acting
+    assert await page.locator("#nav-me").inner_text() == words["ui.nav.myGames"]
+
+
+async def test_axe_finds_nothing_serious_on_any_page(pages: Pages, stub: Stub,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
     """axe-core over every page: the report printed, no serious or critical finding, and no
     visible text reading as code."""
     assert AXE.is_file(), f"{AXE} is missing: run bash scripts/setup (npm ci)"
@@ -207,9 +222,12 @@ async def test_axe_finds_nothing_serious_on_any_page(pages: Pages, stub: Stub) -
         failing.extend(f"{name}: {v['id']} ({v['impact']}) {v['help']}: {v['nodes'][:5]}"
                        for v in found if v["impact"] in FAILING)
         raw.extend(f"{name}: {text!r}" for text in await visible_text(page) if RAW.search(text))
+        if name == "play classic":
+            await _reads_the_tables_words(page)
     version = json.loads((AXE.parent / "package.json").read_text())["version"]
-    print(f"\naxe-core {version} audit of the web app, per page:\n  "
-          + "\n  ".join(report))
+    with capsys.disabled():  # the report is the test's output, passing or not
+        print(f"\naxe-core {version} audit of the web app, per page:\n  "
+              + "\n  ".join(report))
     assert len(visited) == 11 + len(VARIANTS), visited
     assert not failing, "serious or critical findings:\n" + "\n".join(failing)
     assert not raw, "text that reads as code:\n" + "\n".join(raw)

@@ -7,6 +7,7 @@ press, as a person reads the screen; it never clicks."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from playwright.async_api import Page
 
@@ -15,6 +16,7 @@ from tests.web.conftest import Pages
 from tests.web.driver import eventually
 
 Stub = service_pb2_grpc.RiskServiceStub
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "web"
 TAB_LIMIT = 120  # more Tab presses than the page has stops: a stop never reached fails
 
 # what the focused element is, in the test's words: ["region", id] or ["button", kind]
@@ -103,6 +105,9 @@ async def test_a_classic_turn_is_played_with_the_keyboard_only(pages: Pages, stu
             await _tab_to(page, "region", targets[0])
             await page.keyboard.press("Enter")
             await page.wait_for_selector("#choices button.act[data-kind=attack]")
+            await _tab_to(page, "button", "attack")
+            SHOTS.mkdir(exist_ok=True)
+            await page.screenshot(path=str(SHOTS / "keyboard-attack.png"))
             continue
         elif "endAttack" in kinds or "endTurn" in kinds:
             kind = "endAttack" if "endAttack" in kinds else "endTurn"
