@@ -232,10 +232,13 @@ def secrets_of(variant: str, state: Any) -> list[Secret]:
 
 
 async def _as_seen(stub: Stub, game_id: str, viewer: Viewer, token: str | None) -> list[bytes]:
-    """GetGame (and for a seat ListLegalActions) as `viewer`, game id left out."""
+    """GetGame (and for a seat ListLegalActions) as `viewer`, game id and spectator count left
+    out: the count is of the streams watching that game id now (the test's own followers watch
+    the real game, none its copies), not something the stored state decides."""
     metadata = bearer(token) if token else None
     got = await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id), metadata=metadata)
     got.game.game_id = ""
+    got.game.spectators = 0
     out = [got.SerializeToString(deterministic=True)]
     if seat_of(viewer) is not None:
         listed = await stub.ListLegalActions(
