@@ -19,6 +19,7 @@ from fractions import Fraction
 
 import grpc
 import pytest
+import redis.asyncio
 
 from risk_proto.risk.v1 import (
     common_pb2,
@@ -33,6 +34,13 @@ from risk_proto.risk.v1 import (
 from risk_testing.rpc import bearer, error_info
 from tests.tournament.conftest import ServiceFactory
 from tests.tournament.players import quick_options
+from tests.tournament.test_results_live import (
+    IDLE_BOUND,
+    QUIET,
+    WINDOW_S,
+    assert_no_commands,
+    commands_processed,
+)
 
 FAST = {"RISK_SWEEP_INTERVAL_MS": "100", "RISK_RESULTS_SWEEP_MS": "300",
         "RISK_EVENT_DIRECTOR_MS": "100", "RISK_EVENT_LEASE_MS": "1500",
@@ -395,3 +403,44 @@ async def test_a_rated_event_rates_its_games_once_at_the_end(
             assert rating.rating.games == 2, rating
             assert {h.game_id for h in rating.history} == games
         assert first_game in games
+
+
+async def test_an_idle_director_reads_little_and_a_start_wakes_it(
+    start_service: ServiceFactory, redis_client: redis.asyncio.Redis,
+) -> None:
+    """A director every 100 ms with no event running (the service's other timed work kept out):
+    reading the running list each pass, it would cost Redis 20 commands in 2 s; idle, its pause
+    doubles each time, so the 2 s see at most a handful. Once it has read the list a fifth time
+    (at 3 s: its next pause is 3.2 s), an event of three players is started through the
+    process: the start wakes the director, and round 1 is seated well within that pause."""
+    before = await smembers_calls(redis_client)
+    service = start_service(**{**QUIET, "RISK_EVENT_DIRECTOR_MS": "100",
+                               "RISK_EVENT_LEASE_MS": "1500", "RISK_BOT_ONLY_MOVE_MS": "0"})
+    organiser = bearer(secrets.token_urlsafe(16))
+    label = "idle-cup"
+    async with grpc.aio.insecure_channel(service.target) as channel:
+        stub = Stub(channel)
+        entrants = await players(stub, 3)
+        request = event_request(label, rounds=1, final=False)
+        request.options.CopyFrom(quick_options(players=3, max_turns=2))
+        await stub.CreateEvent(request, metadata=organiser, timeout=10)
+        for number, (_player, token) in enumerate(entrants):
+            await stub.RegisterEvent(events_pb2.RegisterEventRequest(
+                event=label, name=f"idle-{number}"), metadata=bearer(token), timeout=10)
+        await assert_no_commands(lambda: commands_processed(redis_client), 1, WINDOW_S,
+                                 IDLE_BOUND)
+        deadline = time.monotonic() + 10
+        while await smembers_calls(redis_client) < before + 5:
+            assert time.monotonic() < deadline, "the director read the running list < 5 times"
+            await asyncio.sleep(0.05)
+        asked = time.monotonic()
+        await stub.StartEvent(events_pb2.StartEventRequest(event=label), metadata=organiser,
+                              timeout=10)
+        await wait_for(stub, label, lambda e: e.rounds and e.rounds[0].seated_at_ms, 10)
+        took = time.monotonic() - asked
+    assert took < 1.5, f"round 1 was seated {took:.2f} s after the start"
+
+
+async def smembers_calls(client: redis.asyncio.Redis) -> int:
+    stats = await client.info("commandstats")
+    return int(stats.get("cmdstat_smembers", {}).get("calls", 0))
