@@ -161,23 +161,23 @@ async function createForm(container, known, refresh) {
   };
   variantSelect.addEventListener("change", showOptions);
   const form = el("form", { class: "create", id: "create" },
-    el("label", {}, "variant", variantSelect), optionsBox,
-    el("label", {}, "your name", el("input", { name: "display_name", placeholder: "seat N",
-      maxlength: "40" })),
-    el("label", {}, "seed (optional)", el("input", { name: "seed", inputmode: "numeric",
+    el("label", {}, ui("ui.lobby.variant"), variantSelect), optionsBox,
+    el("label", {}, ui("ui.lobby.yourName"), el("input", { name: "display_name",
+      placeholder: "seat N", maxlength: "40" })),
+    el("label", {}, ui("ui.lobby.seed"), el("input", { name: "seed", inputmode: "numeric",
       pattern: "[0-9]*", size: "12" })),
-    el("label", {}, "spectator delay (events)", el("input", { name: "delay_events",
+    el("label", {}, ui("ui.lobby.delay"), el("input", { name: "delay_events",
       type: "number", min: "0", value: "0" })),
-    el("label", { title: "player ids by seat, separated by commas; a bound seat is the " +
-      "player's at once" }, "players by seat (optional)",
-    el("input", { name: "seat_players", placeholder: "p-…, p-…", autocomplete: "off" })),
+    el("label", { title: ui("ui.lobby.seatPlayersHint") }, ui("ui.lobby.seatPlayers"),
+      el("input", { name: "seat_players", placeholder: "p-…, p-…", autocomplete: "off" })),
     clockFields(known),
-    el("label", {}, "seats",
+    el("label", {}, ui("ui.lobby.seating"),
       el("select", { name: "seating" },
-        el("option", { value: "one" }, player.get() ? "take a seat, as you" : "take seat 0"),
-        el("option", { value: "all" }, "every seat on this device"),
-        el("option", { value: "none" }, "none (host only)"))),
-    el("button", { type: "submit" }, "Create game"));
+        el("option", { value: "one" }, ui(player.get() ? "ui.lobby.seatAsYou"
+          : "ui.lobby.seatZero")),
+        el("option", { value: "all" }, ui("ui.lobby.seatAll")),
+        el("option", { value: "none" }, ui("ui.lobby.seatNone")))),
+    el("button", { type: "submit" }, ui("ui.lobby.create")));
   showOptions();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -225,14 +225,14 @@ async function createForm(container, known, refresh) {
       } else if (data.get("seating") === "one") {
         await takeSeat(gameId, 0, String(data.get("display_name") || ""));
       } else {
-        say(`created ${gameId}`, "info");
+        say(ui("ui.lobby.created", { game: gameId }), "info");
         refresh();
       }
     } catch (error) {
       sayError(error);
     }
   });
-  container.append(el("h2", {}, "New game"), form);
+  container.append(el("h2", {}, ui("ui.lobby.newGame")), form);
 }
 
 export async function takeSeat(gameId, seat, name) {
@@ -256,20 +256,21 @@ function gameRow(game, known) {
   const variant = described?.title || described?.name || String(game.variant);
   const buttons = [];
   if (mine.length && status !== "finished") {
-    buttons.push(el("a", { href: `#/play/${id}`, class: "play" }, `play (seat ${mine.join(", ")})`));
+    buttons.push(el("a", { href: `#/play/${id}`, class: "play" },
+      ui("ui.lobby.play", { seats: mine.join(", ") })));
   }
   for (const seat of game.seats || []) {
     if (!seat.taken && status === "waiting") {
       buttons.push(el("button", { class: "secondary join", "data-seat": seat.seat ?? 0,
         onclick: () => takeSeat(id, seat.seat ?? 0,
           document.querySelector("#create [name=display_name]")?.value || "").catch(sayError) },
-      `take seat ${seat.seat ?? 0}`));
+      ui("ui.lobby.takeSeat", { n: seat.seat ?? 0 })));
     }
   }
-  buttons.push(el("a", { href: `#/watch/${id}`, class: "watch" }, "watch"));
+  buttons.push(el("a", { href: `#/watch/${id}`, class: "watch" }, ui("ui.lobby.watch")));
   // a finished game's replay is for anyone (its events as a spectator saw them; replay.js)
   if (status === "finished") {
-    buttons.push(el("a", { href: `#/replay/${id}`, class: "replay" }, "replay"));
+    buttons.push(el("a", { href: `#/replay/${id}`, class: "replay" }, ui("ui.lobby.replay")));
   }
   const open = (game.seats || []).filter((s) => !s.taken).length;
   if (held.host && status === "waiting" && open) {
@@ -291,10 +292,12 @@ export async function showLobby(main) {
   if (routeNow() !== route) return;
   main.replaceChildren(el("h1", {}, ui("ui.lobby.heading")));
   const list = el("tbody");
-  const more = el("button", { class: "secondary", hidden: true }, "more");
-  const variantFilter = el("select", { name: "filter_variant" }, el("option", { value: "" }, "all"),
+  const more = el("button", { class: "secondary", hidden: true }, ui("ui.lobby.more"));
+  const variantFilter = el("select", { name: "filter_variant" },
+    el("option", { value: "" }, ui("ui.lobby.all")),
     ...known.list.map((v) => el("option", { value: String(v.variant) }, v.title || v.name)));
-  const statusFilter = el("select", { name: "filter_status" }, el("option", { value: "" }, "all"),
+  const statusFilter = el("select", { name: "filter_status" },
+    el("option", { value: "" }, ui("ui.lobby.all")),
     ...STATUSES.map((s) => el("option", { value: s }, statusWord(s))));
   let pageToken = "";
   let loads = 0; // only the latest listing is shown: a filter changed twice quickly answers twice
@@ -318,12 +321,12 @@ export async function showLobby(main) {
   more.addEventListener("click", () => load(true));
   await createForm(main, known, () => load(false));
   if (routeNow() !== route) return;
-  main.append(el("h2", {}, "Games"),
-    el("div", { class: "filters" }, el("label", {}, "variant", variantFilter),
-      el("label", {}, "status", statusFilter),
-      el("button", { class: "secondary", onclick: () => load(false) }, "refresh")),
-    el("table", { class: "games" }, el("thead", {}, el("tr", {}, ...["game", "variant", "status",
-      "seats", "version"].map((h) => el("th", {}, h)),
-      el("th", {}, el("span", { class: "sr-only" }, "actions")))), list), more);
+  main.append(el("h2", {}, ui("ui.lobby.games")),
+    el("div", { class: "filters" }, el("label", {}, ui("ui.lobby.variant"), variantFilter),
+      el("label", {}, ui("ui.lobby.status"), statusFilter),
+      el("button", { class: "secondary", onclick: () => load(false) }, ui("ui.lobby.refresh"))),
+    el("table", { class: "games" }, el("thead", {}, el("tr", {}, ...["colGame", "colVariant",
+      "colStatus", "colSeats", "colVersion"].map((h) => el("th", {}, ui(`ui.lobby.${h}`))),
+      el("th", {}, el("span", { class: "sr-only" }, ui("ui.lobby.colActions"))))), list), more);
   await load(false);
 }
