@@ -184,7 +184,16 @@ export const TEXT_TABLES: Record<string, any> = {
       "ui.lobby.play": "play (seat {seats})",
       "ui.lobby.takeSeat": "take seat {n}",
       "ui.lobby.watch": "watch",
-      "ui.lobby.replay": "replay"
+      "ui.lobby.replay": "replay",
+      "ui.replay.title": "Replay · {variant} · ",
+      "ui.replay.summary": "{n, plural, one {# event} other {# events}}, version {version}",
+      "ui.replay.notOver": "this game is not over yet: watch it live instead",
+      "ui.replay.step": "step",
+      "ui.replay.back": "◀ step",
+      "ui.replay.forward": "step ▶",
+      "ui.replay.play": "play",
+      "ui.replay.pause": "pause",
+      "ui.replay.at": "{step} / {n}"
     },
     "shared": {
       "enums": {

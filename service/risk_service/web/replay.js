@@ -12,6 +12,7 @@ import { onLeave, say, sayError, variants } from "./app.js";
 import { Board } from "./board.js";
 import { el, statusWord } from "./dom.js";
 import * as V from "./variants.js";
+import { ui } from "./words.js";
 
 async function exportOf(gameId, token) {
   const whole = { log: [], events: [] };
@@ -61,7 +62,7 @@ export async function showReplay(main, gameId) {
   const known = await variants();
   const final = await call("GetGame", { gameId }, token);
   if (!["finished", "abandoned", "cancelled"].includes(statusWord(final.game.status))) {
-    say("this game is not over yet: watch it live instead", "info");
+    say(ui("ui.replay.notOver"), "info");
     location.hash = `#/watch/${gameId}`;
     return;
   }
@@ -82,22 +83,26 @@ export async function showReplay(main, gameId) {
     reason: final.game.outcome.reason || "" } } }, names) : "";
   const boardBox = el("div", { class: "board-box" });
   const slider = el("input", { type: "range", min: "0", max: String(events.length), value: "0",
-    id: "scrub", "aria-label": "step" });
+    id: "scrub", "aria-label": ui("ui.replay.step") });
   const stepLabel = el("span", { id: "step" });
-  const log = el("ol", { class: "log", id: "log", tabindex: "0", "aria-label": "Events" });
+  const log = el("ol", { class: "log", id: "log", tabindex: "0", "aria-label": ui("ui.events") });
   let timer = 0;
-  const play = el("button", { class: "secondary", id: "play" }, "play");
+  const play = el("button", { class: "secondary", id: "play" }, ui("ui.replay.play"));
   main.replaceChildren(
-    el("h1", {}, `Replay · ${variant.title || name} · `, el("code", {}, gameId)),
-    el("p", { class: "muted" }, `${events.length} events, version ${record.version || 0}`),
+    el("h1", {}, ui("ui.replay.title", { variant: variant.title || name }),
+      el("code", {}, gameId)),
+    el("p", { class: "muted" }, ui("ui.replay.summary", { n: events.length,
+      version: record.version || 0 })),
     outcome ? el("p", { id: "outcome" }, outcome) : null,
     el("div", { class: "replay-controls" },
-      el("button", { class: "secondary", id: "back", onclick: () => go(step - 1) }, "◀ step"),
+      el("button", { class: "secondary", id: "back", onclick: () => go(step - 1) },
+        ui("ui.replay.back")),
       slider,
-      el("button", { class: "secondary", id: "forward", onclick: () => go(step + 1) }, "step ▶"),
+      el("button", { class: "secondary", id: "forward", onclick: () => go(step + 1) },
+        ui("ui.replay.forward")),
       play, stepLabel),
     el("div", { class: "game" }, el("div", {}, boardBox),
-      el("div", { class: "panel" }, el("section", {}, el("h2", {}, "Events"), log))));
+      el("div", { class: "panel" }, el("section", {}, el("h2", {}, ui("ui.events")), log))));
   const board = new Board(boardBox, variant.map || {});
   log.append(...events.map((event, i) => el("li", { "data-seq": event.seq, value: i + 1 },
     V.eventText(name, event, names))));
@@ -137,7 +142,7 @@ export async function showReplay(main, gameId) {
   const go = (to) => {
     step = Math.max(0, Math.min(events.length, to));
     slider.value = String(step);
-    stepLabel.textContent = `${step} / ${events.length}`;
+    stepLabel.textContent = ui("ui.replay.at", { step, n: events.length });
     main.dataset.step = String(step);
     [...log.children].forEach((li, i) => li.classList.toggle("current", i === step - 1));
     log.children[step - 1]?.scrollIntoView({ block: "nearest" });
@@ -145,10 +150,12 @@ export async function showReplay(main, gameId) {
   };
   slider.addEventListener("input", () => go(Number(slider.value)));
   play.addEventListener("click", () => {
-    if (timer) { clearInterval(timer); timer = 0; play.textContent = "play"; return; }
-    play.textContent = "pause";
+    if (timer) { clearInterval(timer); timer = 0; play.textContent = ui("ui.replay.play"); return; }
+    play.textContent = ui("ui.replay.pause");
     timer = setInterval(() => {
-      if (step >= events.length) { clearInterval(timer); timer = 0; play.textContent = "play"; }
+      if (step >= events.length) {
+        clearInterval(timer); timer = 0; play.textContent = ui("ui.replay.play");
+      }
       else go(step + 1);
     }, 300);
   });
