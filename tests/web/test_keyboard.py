@@ -14,9 +14,9 @@ from playwright.async_api import Page
 from risk_proto.risk.v1 import classic_pb2, game_pb2, service_pb2, service_pb2_grpc
 from tests.web.conftest import Pages
 from tests.web.driver import eventually
+from tests.web.shots import shot
 
 Stub = service_pb2_grpc.RiskServiceStub
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "web"
 TAB_LIMIT = 120  # more Tab presses than the page has stops: a stop never reached fails
 
 # what the focused element is, in the test's words: ["region", id] or ["button", kind]
@@ -52,7 +52,9 @@ async def _version(stub: Stub, game_id: str) -> int:
     return int((await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game.version)
 
 
-async def test_a_classic_turn_is_played_with_the_keyboard_only(pages: Pages, stub: Stub) -> None:
+async def test_a_classic_turn_is_played_with_the_keyboard_only(
+    pages: Pages, stub: Stub, tmp_path: Path,
+) -> None:
     """Reinforce (a region chosen with Enter, the move with Space), attack once (a region,
     its target, the dice), move in if asked, end the attacks and the turn: GetGame's version
     moves on with each move and the log has a battle and the turn's end."""
@@ -106,8 +108,7 @@ async def test_a_classic_turn_is_played_with_the_keyboard_only(pages: Pages, stu
             await page.keyboard.press("Enter")
             await page.wait_for_selector("#choices button.act[data-kind=attack]")
             await _tab_to(page, "button", "attack")
-            SHOTS.mkdir(exist_ok=True)
-            await page.screenshot(path=str(SHOTS / "keyboard-attack.png"))
+            await page.screenshot(path=shot("keyboard-attack.png", tmp_path))
             continue
         elif "endAttack" in kinds or "endTurn" in kinds:
             kind = "endAttack" if "endAttack" in kinds else "endTurn"

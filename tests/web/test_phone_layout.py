@@ -10,11 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.web.conftest import Pages
+from tests.web.shots import shot
 from tests.web.test_accessibility import Stub, tour
 
 PHONE = {"width": 390, "height": 844}
 TAP_PX = 44
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "web"
 
 # [what, width, height] of every visible tap target smaller than `least` px either way
 _SMALL = """(least) => {
@@ -37,7 +37,7 @@ _SMALL = """(least) => {
 }"""
 
 
-async def test_every_page_fits_a_phone(pages: Pages, stub: Stub) -> None:
+async def test_every_page_fits_a_phone(pages: Pages, stub: Stub, tmp_path: Path) -> None:
     """Each page at 390x844: no sideways scroll, and no tap target under 44 px."""
     problems: list[str] = []
     seen = []
@@ -52,7 +52,6 @@ async def test_every_page_fits_a_phone(pages: Pages, stub: Stub) -> None:
         small = await page.evaluate(_SMALL, TAP_PX)
         problems.extend(f"{name}: {what} is {w}x{h} px" for what, w, h in small)
         if name == "play classic":
-            SHOTS.mkdir(exist_ok=True)
-            await page.screenshot(path=str(SHOTS / "phone-play-classic.png"))
+            await page.screenshot(path=shot("phone-play-classic.png", tmp_path))
     assert len(seen) == 14, seen
     assert not problems, "on a 390x844 phone:\n" + "\n".join(problems)
