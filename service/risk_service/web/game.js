@@ -147,9 +147,9 @@ class GameView {
 
   seatName(seat) {
     const entry = (this.summary?.seats || [])[seat];
-    if (seat < 0) return "none";
-    if (seat >= this.players()) return "neutral";
-    return entry?.displayName || `seat ${seat}`;
+    if (seat < 0) return ui("ui.seatNone");
+    if (seat >= this.players()) return ui("ui.seatNeutral");
+    return entry?.displayName || ui("ui.seatN", { n: seat });
   }
 
   apply(reply) {
