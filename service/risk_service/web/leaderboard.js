@@ -9,22 +9,28 @@ import { call } from "./api.js";
 import { routeNow, say, sayError, variants } from "./app.js";
 import { el } from "./dom.js";
 import { player, when } from "./player.js";
+import { ui } from "./words.js";
 
 const PAGE = 50;
 
 function figure(value) { return Number(value || 0).toFixed(1); }
 
 function ratingWords(rating) {
-  const games = Number(rating.games || 0);
-  return `${figure(rating.rating)} (mu ${Number(rating.mu || 0).toFixed(2)}, sigma ` +
-    `${Number(rating.sigma || 0).toFixed(2)}), ${games} game${games === 1 ? "" : "s"}` +
-    (rating.provisional ? ", provisional" : "");
+  return ui("ui.leaderboard.ratingWords", { rating: figure(rating.rating),
+    mu: Number(rating.mu || 0).toFixed(2), sigma: Number(rating.sigma || 0).toFixed(2),
+    games: Number(rating.games || 0), provisional: rating.provisional ? "yes" : "no" });
+}
+
+// CLDR's ordinal category for English (1st, 2nd, 3rd, 4th, 11th, 21st); the table's
+// "ui.leaderboard.place" selects its suffix by it, so a locale words its own places
+function ordinal(rank) {
+  const tens = rank % 100, ones = rank % 10;
+  if (tens >= 11 && tens <= 13) return "other";
+  return ones === 1 ? "one" : ones === 2 ? "two" : ones === 3 ? "few" : "other";
 }
 
 function place(rank) {
-  const tens = rank % 100, ones = rank % 10;
-  const suffix = tens >= 11 && tens <= 13 ? "th" : ones === 1 ? "st" : ones === 2 ? "nd" : ones === 3 ? "rd" : "th";
-  return `${rank}${suffix}`;
+  return ui("ui.leaderboard.place", { rank, ordinal: ordinal(rank) });
 }
 
 function row(entry, me) {
@@ -32,10 +38,10 @@ function row(entry, me) {
   const mine = me && rating.playerId === me;
   return el("tr", { "data-player": rating.playerId, class: mine ? "mine" : undefined },
     el("td", { class: "rank" }, String(entry.rank || 0)),
-    el("td", {}, el("code", {}, rating.playerId || ""), mine ? " (you)" : ""),
+    el("td", {}, el("code", {}, rating.playerId || ""), mine ? ui("ui.leaderboard.you") : ""),
     el("td", { class: "rating" }, figure(rating.rating)),
     el("td", {}, String(rating.games || 0)),
-    el("td", {}, rating.provisional ? "provisional" : ""));
+    el("td", {}, rating.provisional ? ui("ui.leaderboard.provisional") : ""));
 }
 
 async function myCard(variant, season, me) {
@@ -43,16 +49,20 @@ async function myCard(variant, season, me) {
   const rating = reply.rating || {};
   const history = (reply.history || []).map((change) => {
     const delta = Number(change.ratingAfter || 0) - Number(change.ratingBefore || 0);
-    return el("li", {}, `${place(change.rank || 0)} of ${change.seats || 0} in `,
+    return el("li", {},
+      ui("ui.leaderboard.placeOf", { place: place(change.rank || 0), seats: change.seats || 0 }),
       el("a", { href: `#/replay/${change.gameId}` }, el("code", {}, change.gameId)),
-      `: ${figure(change.ratingBefore)} → ${figure(change.ratingAfter)} ` +
-      `(${delta >= 0 ? "+" : ""}${delta.toFixed(1)}), ${when(Number(change.atMs || 0))}`);
+      ui("ui.leaderboard.change", { before: figure(change.ratingBefore),
+        after: figure(change.ratingAfter), delta: `${delta >= 0 ? "+" : ""}${delta.toFixed(1)}`,
+        when: when(Number(change.atMs || 0)) }));
   });
   return el("section", { class: "card", id: "my-rating" },
-    el("h2", {}, "Your rating"),
+    el("h2", {}, ui("ui.leaderboard.yourRating")),
     el("p", {}, Number(rating.games || 0)
-      ? `${ratingWords(rating)}${rating.rank ? `, ${place(rating.rank)} on the board` : ""}`
-      : "No rated games yet in this variant and season."),
+      ? rating.rank
+        ? ui("ui.leaderboard.onBoard", { ratingWords: ratingWords(rating), place: place(rating.rank) })
+        : ratingWords(rating)
+      : ui("ui.leaderboard.noGames")),
     history.length ? el("ul", { class: "history" }, ...history) : null);
 }
 
@@ -63,13 +73,14 @@ export async function showLeaderboard(main, variantName = "") {
   const me = player.get()?.playerId || "";
   const variantPick = el("select", { name: "board_variant" },
     ...known.list.map((v) => el("option", { value: v.name, selected: v === chosen }, v.title || v.name)));
-  const seasonField = el("input", { name: "board_season", placeholder: "current season",
+  const seasonField = el("input", { name: "board_season", placeholder: ui("ui.leaderboard.currentSeason"),
     autocomplete: "off", spellcheck: "false" });
   const heading = el("p", { id: "board-summary", class: "muted" });
   const body = el("tbody", { id: "board-rows" });
-  const more = el("button", { class: "secondary", id: "board-more", hidden: true }, "more");
+  const more = el("button", { class: "secondary", id: "board-more", hidden: true },
+    ui("ui.leaderboard.more"));
   const around = el("button", { class: "secondary", id: "board-around", hidden: !me },
-    "Around me");
+    ui("ui.leaderboard.aroundMe"));
   const mine = el("div");
   let pageToken = "";
   let request = {};
@@ -89,14 +100,14 @@ export async function showLeaderboard(main, variantName = "") {
       if (append) body.append(...rows); else body.replaceChildren(...rows);
       const total = Number(reply.total || 0);
       heading.textContent = total
-        ? `${total} rated player${total === 1 ? "" : "s"}, season ${reply.season}`
-        : `Nobody is rated yet in season ${reply.season}.`;
+        ? ui("ui.leaderboard.summary", { n: total, season: reply.season })
+        : ui("ui.leaderboard.nobody", { season: reply.season });
       if (me && !append) {
         const card = await myCard(chosen.variant, request.season, me);
         if (routeNow() === generation) mine.replaceChildren(card);
       }
     } catch (error) {
-      if (error.reason === "NOT_RATED") say("You are not on this board yet: play a rated game.", "info");
+      if (error.reason === "NOT_RATED") say(ui("ui.leaderboard.notRated"), "info");
       else sayError(error);
     }
   };
@@ -108,14 +119,15 @@ export async function showLeaderboard(main, variantName = "") {
   more.addEventListener("click", () => load(true));
   around.addEventListener("click", () => load(false, true));
   main.replaceChildren(el("section", { class: "card", id: "leaderboard" },
-    el("h1", {}, `Leaderboard: ${chosen.title || chosen.name}`),
-    el("div", { class: "filters" }, el("label", {}, "variant", variantPick),
-      el("label", {}, "season", seasonField), around),
+    el("h1", {}, ui("ui.leaderboard.title", { variant: chosen.title || chosen.name })),
+    el("div", { class: "filters" }, el("label", {}, ui("ui.leaderboard.variant"), variantPick),
+      el("label", {}, ui("ui.leaderboard.season"), seasonField), around),
     heading,
     el("table", { class: "games board" },
-      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "player"),
-        el("th", {}, "rating"), el("th", {}, "games"),
-        el("th", {}, el("span", { class: "sr-only" }, "provisional")))),
+      el("thead", {}, el("tr", {}, el("th", {}, ui("ui.leaderboard.rank")),
+        el("th", {}, ui("ui.leaderboard.player")), el("th", {}, ui("ui.leaderboard.rating")),
+        el("th", {}, ui("ui.leaderboard.games")),
+        el("th", {}, el("span", { class: "sr-only" }, ui("ui.leaderboard.provisional"))))),
       body),
     more), mine);
   await load(false);
