@@ -13,28 +13,29 @@ import { onLeave, routeNow, say, sayError, variants } from "./app.js";
 import { el, statusWord } from "./dom.js";
 import { hosting } from "./host.js";
 import { player, signInAsNew, signInWithToken, when } from "./player.js";
+import { ui } from "./words.js";
 
 function seatName(game, seat) {
   const entry = (game.seats || [])[seat];
-  return entry?.displayName || `seat ${seat}`;
+  return entry?.displayName || ui("ui.me.seatN", { n: seat });
 }
 
 function signInPanel(done) {
-  const pasted = el("input", { name: "player_token", placeholder: "paste a player token",
+  const pasted = el("input", { name: "player_token", placeholder: ui("ui.me.pasteToken"),
     autocomplete: "off", spellcheck: "false" });
   const form = el("form", { class: "paste", id: "paste-token" }, pasted,
-    el("button", { type: "submit", class: "secondary" }, "Use this token"));
+    el("button", { type: "submit", class: "secondary" }, ui("ui.me.useToken")));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try { await signInWithToken(pasted.value); done(); } catch (error) { sayError(error); }
   });
   return el("section", { class: "card", id: "sign-in" },
-    el("h2", {}, "Sign in"),
-    el("p", {}, "Your games, your turns and your invitations, on any device you sign in on."),
+    el("h2", {}, ui("ui.me.signIn")),
+    el("p", {}, ui("ui.me.signInWhy")),
     el("button", { id: "sign-in-new", onclick: async () => {
       try { await signInAsNew(); done(); } catch (error) { sayError(error); }
-    } }, "Play as a new player"),
-    el("p", { class: "muted" }, "or, with a token from your account:"), form);
+    } }, ui("ui.me.newPlayer")),
+    el("p", { class: "muted" }, ui("ui.me.orToken")), form);
 }
 
 function gameCard(mine, known) {
@@ -46,28 +47,32 @@ function gameCard(mine, known) {
   const lines = [];
   if (status === "waiting") {
     const taken = (game.seats || []).filter((s) => s.taken).length;
-    lines.push(`${taken} of ${(game.seats || []).length} seats taken`);
+    lines.push(ui("ui.me.seatsTaken", { taken, n: (game.seats || []).length }));
   } else if (status === "active") {
     const deciding = game.decision?.seats || [];
-    lines.push(mine.yourTurn ? "Your turn"
-      : deciding.length ? `Waiting for ${deciding.map((s) => seatName(game, s)).join(", ")}`
-        : "No decision pending");
-    if (Number(game.deadlineMs || 0)) lines.push(`Deadline ${when(Number(game.deadlineMs))}`);
+    lines.push(mine.yourTurn ? ui("ui.me.yourTurn")
+      : deciding.length
+        ? ui("ui.me.waitingFor", { seats: deciding.map((s) => seatName(game, s)).join(", ") })
+        : ui("ui.me.noDecision"));
+    if (Number(game.deadlineMs || 0)) {
+      lines.push(ui("ui.me.deadline", { when: when(Number(game.deadlineMs)) }));
+    }
   } else if (game.outcome) {
     const winner = game.outcome.winner ?? 0;
-    lines.push(winner >= 0 ? `${seatName(game, winner)} won` : "A draw");
+    lines.push(winner >= 0 ? ui("ui.me.won", { seat: seatName(game, winner) }) : ui("ui.me.draw"));
   }
-  const you = seat >= 0 ? `you are ${seatName(game, seat)}` : "you host it";
+  const you = seat >= 0 ? ui("ui.me.youAre", { seat: seatName(game, seat) }) : ui("ui.me.youHost");
   const actions = [];
   if (seat >= 0 && (status === "active" || status === "waiting")) {
     actions.push(el("a", { href: `#/play/${id}`, class: "button play" },
-      mine.yourTurn ? "Play now" : "Open"));
+      mine.yourTurn ? ui("ui.me.playNow") : ui("ui.me.open")));
   }
-  actions.push(el("a", { href: `#/watch/${id}`, class: "button secondary watch" }, "Watch"));
+  actions.push(el("a", { href: `#/watch/${id}`, class: "button secondary watch" },
+    ui("ui.me.watch")));
   const hosting = el("div", { class: "hosting muted", hidden: true });
   const card = el("li", { class: "card my-game" + (mine.yourTurn ? " your-turn" : ""),
     "data-game": id, "data-status": status, "data-your-turn": mine.yourTurn ? "yes" : "no" },
-  el("div", { class: "title" }, el("b", {}, described?.title || described?.name || "game"),
+  el("div", { class: "title" }, el("b", {}, described?.title || described?.name || ui("ui.me.game")),
     el("span", { class: "badge" }, status)),
   ...lines.map((line, i) => el("div", { class: i === 0 ? "turn" : "deadline" }, line)),
   el("div", { class: "muted" }, you), hosting,
@@ -83,11 +88,10 @@ async function showHosting(card, gameId, line) {
   try { host = await hosting(gameId); } catch { return; }
   if (host === null) return;
   const open = host.invitations.filter((i) => /PENDING/.test(String(i.state))).length;
-  line.textContent = open ? `you host it · ${open} invitation${open === 1 ? "" : "s"} open`
-    : "you host it";
+  line.textContent = open ? ui("ui.me.youHostOpen", { n: open }) : ui("ui.me.youHost");
   line.hidden = false;
   card.querySelector(".card-actions").prepend(el("a", { href: `#/host/${gameId}`,
-    class: "button invite" }, "Invite players"));
+    class: "button invite" }, ui("ui.me.invitePlayers")));
   card.dataset.host = "yes";
 }
 
@@ -95,7 +99,7 @@ async function showHosting(card, gameId, line) {
 // the seat and how many seats are taken (GetGame, as a spectator reads it).
 async function invitationWords(invitation, known) {
   const described = known.byEnum.get(String(invitation.variant));
-  const variant = described?.title || described?.name || "a";
+  const variant = described?.title || described?.name || ui("ui.me.someVariant");
   let game = null;
   try { game = (await call("GetGame", { gameId: invitation.gameId }, player.token())).game; }
   catch { game = null; }
@@ -104,15 +108,16 @@ async function invitationWords(invitation, known) {
     ? seats.find((s) => s.playerId === invitation.hostPlayer)?.displayName : "";
   const taken = seats.filter((s) => s.taken).length;
   return {
-    head: `${host || "A host"} invites you to seat ${invitation.seat ?? 0} of a ${variant} game`,
-    seats: seats.length ? `${taken} of ${seats.length} seats taken` : "",
+    head: ui("ui.me.invites", { host: host || ui("ui.me.aHost"), seat: invitation.seat ?? 0,
+      variant }),
+    seats: seats.length ? ui("ui.me.seatsTaken", { taken, n: seats.length }) : "",
   };
 }
 
 function invitationCard(invitation, reload, words) {
   const ref = { gameId: invitation.gameId, invitationId: invitation.invitationId };
-  const name = el("input", { name: "display_name", placeholder: "your name in it (optional)",
-    maxlength: "40", autocomplete: "nickname", "aria-label": "your name in the game" });
+  const name = el("input", { name: "display_name", placeholder: ui("ui.me.yourName"),
+    maxlength: "40", autocomplete: "nickname", "aria-label": ui("ui.me.yourNameLabel") });
   const accept = async () => {
     try {
       const taken = await call("AcceptInvitation", { ...ref, displayName: name.value.trim() },
@@ -129,10 +134,10 @@ function invitationCard(invitation, reload, words) {
     "data-game": invitation.gameId },
   el("div", {}, words.head),
   words.seats ? el("div", { class: "muted" }, words.seats) : null,
-  expires ? el("div", { class: "muted" }, `open until ${when(expires)}`) : null,
+  expires ? el("div", { class: "muted" }, ui("ui.me.openUntil", { when: when(expires) })) : null,
   el("div", { class: "card-actions" }, name,
-    el("button", { class: "accept", onclick: accept }, "Accept"),
-    el("button", { class: "secondary decline", onclick: decline }, "Decline")));
+    el("button", { class: "accept", onclick: accept }, ui("ui.me.accept")),
+    el("button", { class: "secondary decline", onclick: decline }, ui("ui.me.decline"))));
 }
 
 export async function showMyGames(main) {
@@ -145,14 +150,14 @@ export async function showMyGames(main) {
   main.replaceChildren();
   main.classList.add("me");
   if (!signedIn) {
-    main.append(el("h1", {}, "My games"), signInPanel(() => showMyGames(main)));
+    main.append(el("h1", {}, ui("ui.me.title")), signInPanel(() => showMyGames(main)));
     return;
   }
   const list = el("ul", { class: "cards-list", id: "my-games" });
   const invitations = el("ul", { class: "cards-list", id: "invitations" });
   const invitationBox = el("section", { id: "invitations-box", hidden: true },
-    el("h2", {}, "Invitations"), invitations);
-  const more = el("button", { class: "secondary", hidden: true }, "More games");
+    el("h2", {}, ui("ui.me.invitations")), invitations);
+  const more = el("button", { class: "secondary", hidden: true }, ui("ui.me.moreGames"));
   let pageToken = "";
   let reads = 0;
   const load = async (append) => {
@@ -169,7 +174,7 @@ export async function showMyGames(main) {
       const cards = (page.games || []).map((mine) => gameCard(mine, known));
       if (append) list.append(...cards);
       else list.replaceChildren(...(cards.length ? cards
-        : [el("li", { class: "muted" }, "No games yet: take a seat in the lobby, or accept an invitation.")]));
+        : [el("li", { class: "muted" }, ui("ui.me.noGames"))]));
       if (invited) {
         const pending = invited.invitations || [];
         invitations.replaceChildren(...pending.map((i, n) =>
@@ -182,27 +187,28 @@ export async function showMyGames(main) {
     }
   };
   more.addEventListener("click", () => load(true));
-  const link = el("input", { name: "invitation_code", placeholder: "invitation link or code",
+  const link = el("input", { name: "invitation_code", placeholder: ui("ui.me.invitationCode"),
     autocomplete: "off", spellcheck: "false" });
   const linkForm = el("form", { class: "paste", id: "accept-link" }, link,
-    el("button", { type: "submit", class: "secondary" }, "Accept"));
+    el("button", { type: "submit", class: "secondary" }, ui("ui.me.accept")));
   linkForm.addEventListener("submit", (event) => {
     event.preventDefault();
     const code = link.value.trim().split("#/invite/").pop();
     if (code) location.hash = `#/invite/${encodeURIComponent(code)}`;
   });
   main.append(
-    el("h1", {}, "My games"),
-    el("div", { class: "who" }, "Signed in as ", el("code", { id: "player-id" }, signedIn.playerId),
+    el("h1", {}, ui("ui.me.title")),
+    el("div", { class: "who" }, ui("ui.me.signedInAs"), el("code", { id: "player-id" }, signedIn.playerId),
       el("button", { class: "secondary", id: "sign-out", onclick: () => {
         player.clear(); showMyGames(main);
-      } }, "Sign out")),
-    el("p", { class: "muted" }, "A host invites you by this player id."),
+      } }, ui("ui.me.signOut"))),
+    el("p", { class: "muted" }, ui("ui.me.invitedById")),
     el("div", { class: "card-actions" },
-      el("button", { class: "secondary", id: "refresh", onclick: () => load(false) }, "Refresh"),
-      el("a", { href: "#/", class: "button secondary" }, "Lobby")),
+      el("button", { class: "secondary", id: "refresh", onclick: () => load(false) },
+        ui("ui.me.refresh")),
+      el("a", { href: "#/", class: "button secondary" }, ui("ui.me.lobby"))),
     invitationBox, list, more,
-    el("section", {}, el("h2", {}, "Have an invitation link?"), linkForm));
+    el("section", {}, el("h2", {}, ui("ui.me.haveLink")), linkForm));
   await load(false);
   if (routeNow() !== route) return;
   following = new PlayerFollow(signedIn, () => load(false));
@@ -272,8 +278,8 @@ export async function showInvitation(main, code) {
   main.replaceChildren();
   main.classList.add("me");
   if (!player.get()) {
-    main.append(el("h1", {}, "You are invited to a game"),
-      el("p", {}, "Sign in to take the seat."), signInPanel(() => showInvitation(main, code)));
+    main.append(el("h1", {}, ui("ui.me.invited")),
+      el("p", {}, ui("ui.me.signInToTake")), signInPanel(() => showInvitation(main, code)));
     return;
   }
   // the game the link names (its id leads the code), as a spectator reads it
@@ -282,22 +288,23 @@ export async function showInvitation(main, code) {
   try { game = (await call("GetGame", { gameId: code.split("-")[0] }, player.token())).game; }
   catch { game = null; }
   if (routeNow() !== route) return;
-  const name = el("input", { name: "display_name", placeholder: "your name in it (optional)",
-    maxlength: "40", autocomplete: "nickname", "aria-label": "your name in the game" });
+  const name = el("input", { name: "display_name", placeholder: ui("ui.me.yourName"),
+    maxlength: "40", autocomplete: "nickname", "aria-label": ui("ui.me.yourNameLabel") });
   const accept = async () => {
     try {
       const taken = await call("AcceptInvitation", { code, displayName: name.value.trim() },
         player.token());
-      say(`seat ${taken.seat ?? 0} is yours`, "info");
+      say(ui("ui.me.seatYours", { n: taken.seat ?? 0 }), "info");
       location.hash = `#/play/${taken.gameId}`;
     } catch (error) { sayError(error); }
   };
   const described = game && known.byEnum.get(String(game.variant));
   const seats = game?.seats || [];
-  main.append(...[el("h1", {}, "You are invited to a game"),
-    game ? el("p", { id: "invited-game" }, `${described?.title || described?.name || "A"} game · ` +
-      `${seats.filter((s) => s.taken).length} of ${seats.length} seats taken`) : null,
+  main.append(...[el("h1", {}, ui("ui.me.invited")),
+    game ? el("p", { id: "invited-game" }, ui("ui.me.invitedGame", {
+      variant: described?.title || described?.name || ui("ui.me.aGame"),
+      taken: seats.filter((s) => s.taken).length, n: seats.length })) : null,
     el("div", { class: "card-actions" }, name,
-      el("button", { id: "accept-invitation", onclick: accept }, "Take the seat"),
-      el("a", { href: "#/me", class: "button secondary" }, "Not now"))].filter(Boolean));
+      el("button", { id: "accept-invitation", onclick: accept }, ui("ui.me.takeSeat")),
+      el("a", { href: "#/me", class: "button secondary" }, ui("ui.me.notNow")))].filter(Boolean));
 }
