@@ -13,11 +13,12 @@ import { onLeave, routeNow, say, sayError, variants } from "./app.js";
 import { el, statusWord } from "./dom.js";
 import { Feed } from "./feed.js";
 import { player, when } from "./player.js";
+import { ui } from "./words.js";
 
 const DAY_S = 86400;
 // how long an invitation stays open (the service takes 60 s to 30 days; a week by default)
-const EXPIRIES = [[DAY_S, "1 day"], [3 * DAY_S, "3 days"], [7 * DAY_S, "a week"],
-  [30 * DAY_S, "30 days"]];
+// (in days; the text table's "ui.host.expiry" words them)
+const EXPIRIES = [1, 3, 7, 30];
 
 // The credential the caller hosts the game with, and the game's invitations: the signed-in
 // player's token where the player hosts it (their invitations then name them as the host),
@@ -43,27 +44,28 @@ export function linkUrl(code) {
 
 function seatName(game, seat) {
   const entry = (game.seats || [])[seat];
-  return entry?.displayName || `seat ${seat}`;
+  return entry?.displayName || ui("ui.host.seatN", { n: seat });
 }
 
 // "open until Tue 8 Dec, 14:00 (in 6 days 23 h)", "accepted by Ada", ...
 function stateWords(invitation, game) {
   const state = String(invitation.state || "").replace("INVITATION_STATE_", "").toLowerCase();
-  if (state === "pending") return `open until ${when(Number(invitation.expiresAtMs || 0))}`;
+  if (state === "pending") {
+    return ui("ui.host.state", { state, when: when(Number(invitation.expiresAtMs || 0)) });
+  }
   if (state === "accepted") {
     const seat = (game.seats || [])[invitation.seat ?? 0];
     const name = seat?.playerId === invitation.acceptedBy && seat?.displayName;
-    return name ? `accepted by ${name}` : "accepted";
+    return ui("ui.host.state", name ? { state: "acceptedBy", name } : { state });
   }
-  if (state === "declined") return "declined";
-  if (state === "revoked") return "withdrawn";
-  return "closed: it expired, or its seat was taken or the game started";
+  // declined, revoked ("withdrawn"), and the rest ("closed: ...")
+  return ui("ui.host.state", { state });
 }
 
 function expirySelect() {
-  return el("select", { name: "expires", "aria-label": "open for" },
-    ...EXPIRIES.map(([seconds, words]) => el("option", { value: String(seconds),
-      selected: seconds === 7 * DAY_S || undefined }, words)));
+  return el("select", { name: "expires", "aria-label": ui("ui.host.openFor") },
+    ...EXPIRIES.map((days) => el("option", { value: String(days * DAY_S),
+      selected: days === 7 || undefined }, ui("ui.host.expiry", { days }))));
 }
 
 export async function showHost(main, gameId) {
@@ -75,53 +77,54 @@ export async function showHost(main, gameId) {
   main.replaceChildren();
   main.classList.add("me");
   if (!host) {
-    main.append(el("h1", {}, "Invite players"), el("p", {}, "Only the game's host can " +
-      "invite players to it: sign in (My games) as the player who created it, on any device, " +
-      "or open this page in the browser that created it."));
+    main.append(el("h1", {}, ui("ui.host.title")), el("p", {}, ui("ui.host.onlyHost")));
     return;
   }
   const { credential } = host;
   let game = {};
   let held = [];
   let drawing = null;
-  const title = el("h1", {}, "Invite players");
+  const title = el("h1", {}, ui("ui.host.title"));
   const about = el("p", { id: "host-game" });
   const seatList = el("ul", { class: "seat-list", id: "host-seats" });
   const list = el("ul", { class: "cards-list", id: "game-invitations" });
   const started = el("p", { id: "host-started", class: "notice info", hidden: true });
 
-  const inviteSeat = el("select", { name: "seat", "aria-label": "seat" });
-  const linkSeat = el("select", { name: "seat", "aria-label": "seat" });
-  const invitee = el("input", { name: "invitee", placeholder: "their player id (p-…)",
+  const inviteSeat = el("select", { name: "seat", "aria-label": ui("ui.host.seat") });
+  const linkSeat = el("select", { name: "seat", "aria-label": ui("ui.host.seat") });
+  const invitee = el("input", { name: "invitee", placeholder: ui("ui.host.inviteePlaceholder"),
     autocomplete: "off", spellcheck: "false", required: true });
   const inviteExpiry = expirySelect();
   const linkExpiry = expirySelect();
   const inviteForm = el("form", { class: "invite", id: "invite-player" },
-    el("label", {}, "player", invitee), el("label", {}, "seat", inviteSeat),
-    el("label", {}, "open for", inviteExpiry),
-    el("button", { type: "submit" }, "Invite"));
+    el("label", {}, ui("ui.host.player"), invitee),
+    el("label", {}, ui("ui.host.seat"), inviteSeat),
+    el("label", {}, ui("ui.host.openFor"), inviteExpiry),
+    el("button", { type: "submit" }, ui("ui.host.invite")));
   const linkBox = el("div", { id: "link-box", hidden: true });
   const linkForm = el("form", { class: "invite", id: "make-link" },
-    el("label", {}, "seat", linkSeat), el("label", {}, "open for", linkExpiry),
-    el("button", { type: "submit", class: "secondary" }, "Make a link"));
+    el("label", {}, ui("ui.host.seat"), linkSeat),
+    el("label", {}, ui("ui.host.openFor"), linkExpiry),
+    el("button", { type: "submit", class: "secondary" }, ui("ui.host.makeLink")));
   const forms = el("div", { id: "host-forms" },
-    el("section", { class: "card" }, el("h2", {}, "Invite a player"),
-      el("p", { class: "muted" }, "They see it on their My games, and can accept or decline."),
+    el("section", { class: "card" }, el("h2", {}, ui("ui.host.invitePlayer")),
+      el("p", { class: "muted" }, ui("ui.host.invitePlayerWhy")),
       inviteForm),
-    el("section", { class: "card" }, el("h2", {}, "Share a link"),
-      el("p", { class: "muted" }, "Whoever opens the link can take the seat: send it only to " +
-        "whom you mean to."), linkForm, linkBox));
+    el("section", { class: "card" }, el("h2", {}, ui("ui.host.shareLink")),
+      el("p", { class: "muted" }, ui("ui.host.shareLinkWhy")), linkForm, linkBox));
 
   const draw = () => {
     const status = statusWord(game.status);
     const described = known.byEnum.get(String(game.variant));
     const seats = game.seats || [];
     const free = seats.filter((s) => !s.taken).map((s) => s.seat ?? 0);
-    about.replaceChildren(`${described?.title || described?.name || "Game"} · ${status} · ` +
-      `${seats.length - free.length} of ${seats.length} seats taken`);
+    about.replaceChildren(ui("ui.host.about", {
+      variant: described?.title || described?.name || ui("ui.host.game"), status,
+      taken: seats.length - free.length, n: seats.length }));
     seatList.replaceChildren(...seats.map((s, i) => el("li", { "data-seat": i,
-      "data-taken": s.taken ? "yes" : "no" }, `seat ${i}: `,
-    s.taken ? el("b", {}, s.displayName || "taken") : el("span", { class: "muted" }, "free"))));
+      "data-taken": s.taken ? "yes" : "no" }, ui("ui.host.seatLine", { n: i }),
+    s.taken ? el("b", {}, s.displayName || ui("ui.host.taken"))
+      : el("span", { class: "muted" }, ui("ui.host.free")))));
     // the seat offered first: a free one nobody holds an open invitation to
     const invited = new Set(held.filter((i) => /PENDING/.test(String(i.state)))
       .map((i) => i.seat ?? 0));
@@ -129,24 +132,25 @@ export async function showHost(main, gameId) {
     for (const select of [inviteSeat, linkSeat]) {
       const was = select.value;
       select.replaceChildren(...free.map((s) => el("option", { value: String(s),
-        selected: s === first || undefined }, `seat ${s}`)));
+        selected: s === first || undefined }, ui("ui.host.seatN", { n: s }))));
       if (free.map(String).includes(was) && select.dataset.touched) select.value = was;
     }
     const waiting = status === "waiting";
     forms.hidden = !waiting || !free.length;
     started.hidden = waiting;
     started.textContent = waiting ? "" : status === "active"
-      ? "The game has started: every seat is taken." : `The game is ${status}.`;
+      ? ui("ui.host.started") : ui("ui.host.over", { status });
     list.replaceChildren(...(held.length ? held.map((invitation) => {
       const pending = /PENDING/.test(String(invitation.state));
-      const who = invitation.invitee ? el("code", {}, invitation.invitee) : "anyone with the link";
+      const who = invitation.invitee ? el("code", {}, invitation.invitee)
+        : ui("ui.host.anyone");
       return el("li", { class: "card invitation", "data-invitation": invitation.invitationId,
         "data-state": pending ? "pending" : "closed" },
-      el("div", {}, `seat ${invitation.seat ?? 0} · `, who),
+      el("div", {}, ui("ui.host.invitationSeat", { n: invitation.seat ?? 0 }), who),
       el("div", { class: "muted state" }, stateWords(invitation, game)),
       pending ? el("div", { class: "card-actions" }, el("button", { class: "secondary revoke",
-        onclick: () => revoke(invitation) }, "Withdraw")) : null);
-    }) : [el("li", { class: "muted" }, "No invitations yet.")]));
+        onclick: () => revoke(invitation) }, ui("ui.host.withdraw"))) : null);
+    }) : [el("li", { class: "muted" }, ui("ui.host.noInvitations"))]));
     main.dataset.invitations = String(held.length);
   };
 
@@ -172,7 +176,7 @@ export async function showHost(main, gameId) {
     try {
       await call("RevokeInvitation", { gameId, invitationId: invitation.invitationId },
         credential);
-      say("invitation withdrawn", "info");
+      say(ui("ui.host.withdrawn"), "info");
     } catch (error) { sayError(error); }
     await load();
   };
@@ -183,12 +187,12 @@ export async function showHost(main, gameId) {
   inviteForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     const id = invitee.value.trim();
-    if (!id) { say("type the player id of the player to invite"); return; }
+    if (!id) { say(ui("ui.host.typeId")); return; }
     try {
       await call("CreateInvitation", { gameId, seat: Number(inviteSeat.value), invitee: id,
         expiresInSeconds: String(expirySeconds(inviteExpiry)) }, credential);
       invitee.value = "";
-      say(`invited ${id} to seat ${inviteSeat.value}`, "info");
+      say(ui("ui.host.invited", { player: id, n: inviteSeat.value }), "info");
     } catch (error) { sayError(error); }
     await load();
   });
@@ -203,11 +207,12 @@ export async function showHost(main, gameId) {
   });
 
   main.append(title, about, started, seatList, forms,
-    el("h2", {}, "Invitations"), list,
+    el("h2", {}, ui("ui.host.invitations")), list,
     el("div", { class: "card-actions" },
-      el("button", { class: "secondary", id: "host-refresh", onclick: () => load() }, "Refresh"),
-      el("a", { href: `#/play/${gameId}`, class: "button secondary" }, "Open the game"),
-      el("a", { href: "#/me", class: "button secondary" }, "My games")));
+      el("button", { class: "secondary", id: "host-refresh", onclick: () => load() },
+        ui("ui.host.refresh")),
+      el("a", { href: `#/play/${gameId}`, class: "button secondary" }, ui("ui.host.openGame")),
+      el("a", { href: "#/me", class: "button secondary" }, ui("ui.host.myGames"))));
   await load();
   if (routeNow() !== route) return;
   // the game's own events (a seat taken by an accepted invitation, the start) redraw the page
@@ -223,21 +228,21 @@ function expirySeconds(select) { return Number(select.value) || 7 * DAY_S; }
 function showLink(box, made) {
   const url = linkUrl(made.code);
   const field = el("input", { id: "invitation-link", readonly: true, value: url,
-    "aria-label": "invitation link", onfocus: (event) => event.target.select() });
+    "aria-label": ui("ui.host.linkLabel"), onfocus: (event) => event.target.select() });
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url);
-      say("link copied", "info");
+      say(ui("ui.host.copied"), "info");
     } catch {
       field.focus();
       field.select();
-      say("select the link and copy it", "info");
+      say(ui("ui.host.selectIt"), "info");
     }
   };
   box.replaceChildren(
-    el("p", {}, `A link to seat ${made.seat ?? 0}, open until ` +
-      `${when(Number(made.expiresAtMs || 0))}. It is shown only now: copy it before you leave.`),
+    el("p", {}, ui("ui.host.linkMade", { n: made.seat ?? 0,
+      when: when(Number(made.expiresAtMs || 0)) })),
     el("div", { class: "paste" }, field,
-      el("button", { type: "button", id: "copy-link", onclick: copy }, "Copy")));
+      el("button", { type: "button", id: "copy-link", onclick: copy }, ui("ui.host.copy"))));
   box.hidden = false;
 }
