@@ -11,11 +11,19 @@ import { call } from "./api.js";
 import { onLeave, routeNow, say, sayError, variants } from "./app.js";
 import { el } from "./dom.js";
 import { player, signInAsNew } from "./player.js";
+import { ui } from "./words.js";
 
 const KEY = "risk.match";
 const POLL_MS = 1000;
 const OPEN = new Set(["MATCH_STATUS_WAITING", "MATCH_STATUS_MATCHING"]);
-const BOT_WAITS = [[0, "never"], [30, "after 30 s"], [60, "after 1 min"], [120, "after 2 min"]];
+// (in seconds; the text table's "ui.match.botWait" words them)
+const BOT_WAITS = [0, 30, 60, 120];
+
+function botWaitWords(seconds) {
+  const wait = seconds < 60 ? ui("ui.match.seconds", { n: seconds })
+    : ui("ui.match.minutes", { n: seconds / 60 });
+  return ui("ui.match.botWait", { seconds, wait });
+}
 
 // the request this browser follows: {playerId, ticketId}
 const followed = {
@@ -31,13 +39,13 @@ const followed = {
 
 function signInCard(main) {
   return el("section", { class: "card", id: "match-sign-in" },
-    el("h1", {}, "Play now"),
-    el("p", {}, "Sign in as a player to be seated at a table with players of your rating."),
+    el("h1", {}, ui("ui.match.title")),
+    el("p", {}, ui("ui.match.signInWhy")),
     el("button", { id: "match-new-player", onclick: async () => {
       try { await signInAsNew(); await showPlayNow(main); } catch (error) { sayError(error); }
-    } }, "Play as a new player"),
-    el("p", { class: "muted" }, "or sign in with your own token on ",
-      el("a", { href: "#/me" }, "My games"), "."));
+    } }, ui("ui.match.newPlayer")),
+    el("p", { class: "muted" }, ui("ui.match.orToken"),
+      el("a", { href: "#/me" }, ui("ui.match.myGames")), ui("ui.match.orTokenEnd")));
 }
 
 // a retried request finds its ticket by this (getRandomValues: also on plain http, unlike
@@ -49,7 +57,9 @@ function requestId() {
 
 function sizesWords(sizes) {
   const list = (sizes || []).map(String);
-  return list.length > 1 ? `${list.slice(0, -1).join(", ")} or ${list.at(-1)}` : list[0] || "";
+  return list.length > 1 ? ui("ui.match.sizesOr", {
+    first: list.slice(0, -1).join(ui("ui.match.sizesSeparator")), last: list.at(-1) })
+    : list[0] || "";
 }
 
 export async function showPlayNow(main) {
@@ -72,31 +82,30 @@ export async function showPlayNow(main) {
     const usual = Number(chosen.defaultPlayers || 0);
     sizes.replaceChildren(...(chosen.seatCounts || []).map((n) => el("label", {},
       el("input", { type: "checkbox", name: "match_size", value: String(n),
-        checked: Number(n) === usual }), ` ${n}`)));
+        checked: Number(n) === usual }), ui("ui.match.size", { n }))));
   };
   variantPick.addEventListener("change", showSizes);
   showSizes();
   const rated = el("input", { type: "checkbox", name: "match_rated" });
   const bots = el("select", { name: "match_bots" },
-    ...BOT_WAITS.map(([seconds, words]) => el("option", { value: String(seconds) }, words)));
-  const name = el("input", { name: "match_name", placeholder: "your name at the table",
+    ...BOT_WAITS.map((seconds) => el("option", { value: String(seconds) }, botWaitWords(seconds))));
+  const name = el("input", { name: "match_name", placeholder: ui("ui.match.namePlaceholder"),
     autocomplete: "nickname", maxlength: "64" });
-  const find = el("button", { type: "submit", id: "match-find" }, "Find a game");
+  const find = el("button", { type: "submit", id: "match-find" }, ui("ui.match.find"));
   const form = el("form", { class: "card invite", id: "match-form" },
-    el("h1", {}, "Play now"),
-    el("p", { class: "muted" }, "The service seats you with players close to your rating; " +
-      "the longer you wait, the wider it looks."),
-    el("label", {}, "variant ", variantPick),
-    el("fieldset", { class: "clock" }, el("legend", {}, "table sizes you accept"), sizes),
-    el("label", {}, rated, " rated"),
-    el("label", {}, "bots may fill the table ", bots),
-    el("label", {}, "name ", name),
+    el("h1", {}, ui("ui.match.title")),
+    el("p", { class: "muted" }, ui("ui.match.how")),
+    el("label", {}, ui("ui.match.variant"), variantPick),
+    el("fieldset", { class: "clock" }, el("legend", {}, ui("ui.match.sizes")), sizes),
+    el("label", {}, rated, ui("ui.match.rated")),
+    el("label", {}, ui("ui.match.bots"), bots),
+    el("label", {}, ui("ui.match.name"), name),
     find);
 
   const status = el("p", { id: "match-status" });
-  const cancel = el("button", { class: "secondary", id: "match-cancel" }, "Cancel");
+  const cancel = el("button", { class: "secondary", id: "match-cancel" }, ui("ui.match.cancel"));
   const waiting = el("section", { class: "card", id: "match-waiting", hidden: true },
-    el("h2", {}, "Looking for a table"), status, cancel);
+    el("h2", {}, ui("ui.match.looking")), status, cancel);
 
   const showForm = () => { waiting.hidden = true; form.hidden = false; find.disabled = false; };
   const showWaiting = (ticket) => {
@@ -105,9 +114,10 @@ export async function showPlayNow(main) {
     const described = known.byEnum.get(String(ticket.variant));
     const waited = Math.max(0, Math.round((Date.now() - Number(ticket.createdAtMs || 0)) / 1000));
     status.textContent = ticket.status === "MATCH_STATUS_MATCHING"
-      ? "A table is formed: its game is being created."
-      : `A table of ${sizesWords(ticket.sizes)} (${described?.title || described?.name || "game"}, ` +
-        `${ticket.rated ? "rated" : "unrated"}): waiting ${waited} s.`;
+      ? ui("ui.match.formed")
+      : ui("ui.match.waiting", { sizes: sizesWords(ticket.sizes),
+        variant: described?.title || described?.name || ui("ui.match.game"),
+        rated: ticket.rated ? "yes" : "no", seconds: waited });
   };
 
   const follow = async (ticketId) => {
@@ -122,8 +132,8 @@ export async function showPlayNow(main) {
       }
       if (!OPEN.has(ticket.status)) {
         followed.clear();
-        say(ticket.status === "MATCH_STATUS_EXPIRED" ? "No table formed in time: ask again."
-          : "The request was cancelled.", "info");
+        say(ticket.status === "MATCH_STATUS_EXPIRED" ? ui("ui.match.expired")
+          : ui("ui.match.cancelled"), "info");
         showForm();
         return;
       }
@@ -140,7 +150,7 @@ export async function showPlayNow(main) {
     event.preventDefault();
     const chosen = known.byName.get(variantPick.value) || known.list[0];
     const picked = [...sizes.querySelectorAll("input:checked")].map((box) => Number(box.value));
-    if (!picked.length) { say("Choose at least one table size.", "error"); return; }
+    if (!picked.length) { say(ui("ui.match.chooseSize"), "error"); return; }
     find.disabled = true;
     try {
       const ticket = await call("RequestMatch", { variant: chosen.variant, sizes: picked,
@@ -150,7 +160,7 @@ export async function showPlayNow(main) {
       await follow(ticket.ticketId);
     } catch (error) {
       if (error.reason === "ALREADY_QUEUED" && error.metadata?.ticket_id) {
-        say("You have a request open already: here it is.", "info");
+        say(ui("ui.match.openAlready"), "info");
         followed.set(me.playerId, error.metadata.ticket_id);
         await follow(error.metadata.ticket_id);
       } else {
@@ -167,7 +177,7 @@ export async function showPlayNow(main) {
       const ticket = await call("CancelMatch", { ticketId }, me.token);
       clearTimeout(timer);
       followed.clear();
-      if (ticket.status === "MATCH_STATUS_CANCELLED") say("Request cancelled.", "info");
+      if (ticket.status === "MATCH_STATUS_CANCELLED") say(ui("ui.match.requestCancelled"), "info");
       showForm();
     } catch (error) {
       if (error.reason === "MATCH_ALREADY_FORMED") await follow(ticketId); // too late: play
