@@ -6,13 +6,9 @@
 
 import { call, explain } from "./api.js";
 import { player } from "./player.js";
+import { ui } from "./words.js";
 
 const REFRESH_MS = 2000;
-const STATUS = {
-  EVENT_STATUS_REGISTRATION: "registration open",
-  EVENT_STATUS_RUNNING: "running",
-  EVENT_STATUS_FINISHED: "finished",
-};
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -34,9 +30,9 @@ function points(value) {
 function shape(event) {
   const s = event.settings || {};
   if (s.format === "EVENT_FORMAT_KNOCKOUT") {
-    return `knockout (the first ${s.advance || 1} of each table go through)`;
+    return ui("ui.event.knockout", { advance: s.advance || 1 });
   }
-  return `swiss, ${s.rounds || 0} rounds${s.final ? " and a final" : ""}`;
+  return ui("ui.event.swiss", { rounds: s.rounds || 0, final: s.final ? "yes" : "no" });
 }
 
 function registration(event, label, refresh) {
@@ -44,15 +40,15 @@ function registration(event, label, refresh) {
   const box = el("section", { id: "registration" });
   const mine = (event.players || []).find((p) => me && p.playerId === me.playerId);
   if (!me) {
-    box.append(el("p", {}, "Sign in on ", el("a", { href: "/#/me" }, "My games"),
-      " to register."));
+    box.append(el("p", {}, ui("ui.event.signInOn"),
+      el("a", { href: "/#/me" }, ui("ui.event.myGames")), ui("ui.event.toRegister")));
     return box;
   }
   if (mine) {
-    box.append(el("p", { id: "registered" }, `You are registered as ${mine.name}` +
-      (mine.withdrawn ? " (withdrawn)." : ".")));
+    box.append(el("p", { id: "registered" }, ui("ui.event.registered",
+      { name: mine.name, withdrawn: mine.withdrawn ? "yes" : "no" })));
     if (!mine.withdrawn) {
-      const leave = el("button", { id: "withdraw", type: "button" }, "Withdraw");
+      const leave = el("button", { id: "withdraw", type: "button" }, ui("ui.event.withdraw"));
       leave.addEventListener("click", async () => {
         try { await call("WithdrawEvent", { event: label }, me.token); say(""); }
         catch (error) { say(explain(error)); }
@@ -63,13 +59,13 @@ function registration(event, label, refresh) {
     return box;
   }
   if (event.status !== "EVENT_STATUS_REGISTRATION" && !(event.settings || {}).lateEntries) {
-    box.append(el("p", {}, "Registration is closed."));
+    box.append(el("p", {}, ui("ui.event.closed")));
     return box;
   }
   const form = el("form", { id: "register" });
-  const name = el("input", { name: "name", placeholder: "your name at the tables",
-    maxlength: "64", "aria-label": "your name at the tables" });
-  form.append(name, el("button", { type: "submit" }, "Register"));
+  const name = el("input", { name: "name", placeholder: ui("ui.event.namePlaceholder"),
+    maxlength: "64", "aria-label": ui("ui.event.namePlaceholder") });
+  form.append(name, el("button", { type: "submit" }, ui("ui.event.register")));
   form.addEventListener("submit", async (submitted) => {
     submitted.preventDefault();
     try { await call("RegisterEvent", { event: label, name: name.value }, me.token); say(""); }
@@ -86,18 +82,20 @@ function tables(event) {
   if (!rounds.length) return box;
   const current = rounds[rounds.length - 1];
   const names = Object.fromEntries((event.players || []).map((p) => [p.playerId, p.name]));
-  box.append(el("h2", {}, current.final ? "Final" : `Round ${current.number}`));
+  box.append(el("h2", {}, current.final ? ui("ui.event.final")
+    : ui("ui.event.round", { n: current.number })));
   const list = el("ul", {});
   for (const table of current.tables || []) {
     const seats = (table.players || []).map((id, seat) => id ? (names[id] || id)
-      : `bot (${String((table.bots || [])[seat] || "").replace("BOT_LEVEL_", "").toLowerCase()})`);
+      : ui("ui.event.bot", { level: String((table.bots || [])[seat] || "")
+        .replace("BOT_LEVEL_", "").toLowerCase() }));
     const item = el("li", { "data-game": table.gameId || "" });
     item.append(seats.join(", "));
     if (table.gameId) {
-      item.append(" ", el("a", { href: `/#/watch/${table.gameId}` }, "watch"));
+      item.append(" ", el("a", { href: `/#/watch/${table.gameId}` }, ui("ui.event.watch")));
     }
     if (table.ranking && table.ranking.length) {
-      item.append(` — winner: ${seats[table.ranking[0]]}`);
+      item.append(ui("ui.event.winner", { name: seats[table.ranking[0]] }));
     }
     list.append(item);
   }
@@ -109,11 +107,12 @@ function standings(event) {
   const box = el("section", { id: "standings" });
   const lines = event.standings || [];
   if (!lines.length) return box;
-  box.append(el("h2", {}, event.status === "EVENT_STATUS_FINISHED" ? "Final standings"
-    : "Standings"));
+  box.append(el("h2", {}, event.status === "EVENT_STATUS_FINISHED"
+    ? ui("ui.event.finalStandings") : ui("ui.event.standings")));
   const table = el("table", {});
-  table.append(el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), el("th", {}, "Points"),
-    el("th", {}, "Wins"), el("th", {}, "Played")));
+  table.append(el("tr", {}, el("th", {}, ui("ui.event.place")),
+    el("th", {}, ui("ui.event.player")), el("th", {}, ui("ui.event.points")),
+    el("th", {}, ui("ui.event.wins")), el("th", {}, ui("ui.event.played"))));
   for (const line of lines) {
     table.append(el("tr", { "data-player": line.playerId || "" },
       el("td", {}, String(line.place)), el("td", {}, line.name || line.playerId),
@@ -138,20 +137,24 @@ async function show(label) {
       return;
     }
     main.replaceChildren(
-      el("h1", {}, `Event ${event.event}`),
+      el("h1", {}, ui("ui.event.title", { event: event.event })),
       el("p", { id: "status", "data-status": event.status || "" },
-        `${STATUS[event.status] || event.status}: ${shape(event)}, tables of ` +
-        `${event.tableSize}, ${(event.players || []).length} players`),
+        ui("ui.event.summary", { status: ui("ui.event.status", { status: event.status || "" }),
+          shape: shape(event), size: event.tableSize, players: (event.players || []).length })),
       registration(event, label, refresh), tables(event), standings(event));
     if (event.status !== "EVENT_STATUS_FINISHED") timer = setTimeout(refresh, REFRESH_MS);
   };
   await refresh();
 }
 
+// the page's own words (event.html holds the English ones until this runs)
+document.title = ui("ui.event.pageTitle");
+document.getElementById("nav-me").textContent = ui("ui.nav.myGames");
+
 const label = decodeURIComponent(location.hash.replace(/^#/, ""));
 if (label) {
   show(label);
 } else {
   document.getElementById("event").replaceChildren(
-    el("p", {}, "Name the event after # in the address: /app/event.html#LABEL"));
+    el("p", {}, ui("ui.event.noLabel")));
 }
