@@ -16,6 +16,7 @@ import { Feed } from "./feed.js";
 import { el, statusWord } from "./dom.js";
 import * as V from "./variants.js";
 import { Renderer } from "./text.js";
+import { ui } from "./words.js";
 
 const MOVES = 6; // move lines shown, newest first
 const BACKLOG = 60; // events read back on opening a game: the last moves and the last battle
@@ -32,13 +33,13 @@ const FINAL = new Set(["not_found", "unauthenticated", "permission_denied", "inv
 function words(error) {
   if (error instanceof ApiError) {
     if (error.reason === "TOURNAMENT_NOT_FOUND") {
-      return "no such event here: check the event in the overlay's URL";
+      return ui("ui.overlay.noEvent");
     }
     if (error.reason === "GAME_NOT_FOUND" || error.code === "not_found") {
-      return "no such game here (it may have expired): check the game in the overlay's URL";
+      return ui("ui.overlay.noGame");
     }
-    if (error.code === "invalid_argument") return "the overlay's URL names no valid game";
-    if (error.reason === "CONNECTION_LOST") return "the service cannot be reached; retrying";
+    if (error.code === "invalid_argument") return ui("ui.overlay.badGame");
+    if (error.reason === "CONNECTION_LOST") return ui("ui.overlay.unreachable");
   }
   return explain(error);
 }
@@ -64,23 +65,23 @@ const STATS = {
   classic: (v, seat, held) => [["territories", held.regions], ["armies", held.count],
     ["cards", at(v.handCounts, seat)]],
   legacy: (v, seat, held) => [["territories", held.regions], ["troops", held.count],
-    ["cards", at(v.handCounts, seat)], ["red stars", at(v.redStars, seat)],
+    ["cards", at(v.handCounts, seat)], ["redStars", at(v.redStars, seat)],
     ["missiles", at(v.missiles, seat)],
     ["cities", (v.population || []).filter((p, i) => p > 0 && at(v.owner, i) === seat).length]],
   deep_space: (v, seat, held) => [["planets", held.regions],
     ["crew", total(v.recruits?.[seat]?.values)], ["bases", sizeOf(v.bases, seat)],
     ["gems", at(v.gems, seat)], ["ore", at(v.ore, seat)], ["cards", sizeOf(v.hands, seat)]],
-  strike: (v, seat) => [["continent cards", sizeOf(v.continents, seat)],
+  strike: (v, seat) => [["continentCards", sizeOf(v.continents, seat)],
     ["coins", (v.coins || []).filter((c) => c === seat).length],
-    ["tactics cards", at(v.handCounts, seat)]],
+    ["tacticsCards", at(v.handCounts, seat)]],
 };
 
 // What the board holds besides the seats' own, per variant
 const WORLD = {
-  legacy: (v) => [["scars on the board", (v.scars || []).filter((s) => s > 0).length],
+  legacy: (v) => [["scars", (v.scars || []).filter((s) => s > 0).length],
     ["cities", (v.population || []).filter((p) => p > 0).length]],
-  deep_space: (v) => [["gems in the bank", Number(v.bankGems || 0)],
-    ["ore in the bank", Number(v.bankOre || 0)]],
+  deep_space: (v) => [["bankGems", Number(v.bankGems || 0)],
+    ["bankOre", Number(v.bankOre || 0)]],
 };
 
 // A battle's dice as the event carries them
@@ -97,8 +98,10 @@ function diceOf(body) {
   return null;
 }
 
-function stat([words, value]) {
-  return el("span", { class: "stat", "data-stat": words }, el("b", {}, String(value)), words);
+// a count and its words: the key names it (data-stat), the text table's "ui.overlay.stat." words
+function stat([key, value]) {
+  return el("span", { class: "stat", "data-stat": key }, el("b", {}, String(value)),
+    ui(`ui.overlay.stat.${key}`));
 }
 
 class GameOverlay {
@@ -116,7 +119,7 @@ class GameOverlay {
     const first = await call("GetGame", { gameId: this.gameId });
     if (this.stopped) return;
     this.variant = this.known.get(String(first.game.variant));
-    if (!this.variant) throw new Error("this service does not describe the game's variant");
+    if (!this.variant) throw new Error(ui("ui.overlay.noVariant"));
     this.name = this.variant.name;
     this.board = new Board($("board"), this.variant.map || {});
     $("moves").replaceChildren();
@@ -132,7 +135,7 @@ class GameOverlay {
       onError: (error) => {
         if (error instanceof ApiError && error.reason === "CONNECTION_LOST") {
           say("");
-          connection("reconnecting…");
+          connection(ui("ui.overlay.reconnecting"));
         } else say(words(error));
       },
     });
@@ -160,15 +163,16 @@ class GameOverlay {
     main.dataset.version = String(this.version);
     main.dataset.status = statusWord(s.status);
     $("title").replaceChildren(this.variant.title || this.name, s.tournament
-      ? el("span", { class: "event" }, `${s.tournament} · round ${Number(s.round || 0)}`) : "");
+      ? el("span", { class: "event" },
+        ui("ui.overlay.round", { tournament: s.tournament, round: Number(s.round || 0) })) : "");
     const watching = Number(s.spectators || 0);
-    $("spectators").textContent = `${watching} watching`;
+    $("spectators").textContent = ui("ui.overlay.watching", { n: watching });
     $("turn").textContent = this.turnLine(names);
     this.board.layout(players);
     const pieces = this.view
       ? V.pieces(this.name, reply.board, this.board.regions.length, this.variant) : [];
     if (this.view) this.board.show(pieces, players);
-    else say("the board is hidden from spectators while this game is played with a delay");
+    else say(ui("ui.overlay.hidden"));
     this.showPlayers(names, pieces);
   }
 
@@ -180,12 +184,13 @@ class GameOverlay {
         winner: outcome.winner ?? 0, ranking: outcome.ranking || [],
         reason: outcome.reason || "" } } }, names);
     }
-    if (status === "waiting") return "waiting for players";
+    if (status === "waiting") return ui("ui.overlay.waiting");
     if (status !== "active") return "";
     const decision = s.decision || {};
     const who = (decision.seats || []).map((seat) => TEXT.seat(seat, names, true));
-    const turn = this.view?.turn ? `Turn ${this.view.turn}` : "";
-    const now = who.length ? `${TEXT.join(who)} to ${V.phaseText(this.name, decision.kind)}` : "";
+    const turn = this.view?.turn ? ui("ui.overlay.turn", { n: this.view.turn }) : "";
+    const now = who.length ? ui("ui.overlay.now", { seats: TEXT.join(who),
+      phase: V.phaseText(this.name, decision.kind) }) : "";
     return [turn, now].filter(Boolean).join(" · ");
   }
 
@@ -201,8 +206,9 @@ class GameOverlay {
       const out = Boolean(v.eliminated?.[seat] || v.out?.[seat]);
       const bot = (s.botSeats || [])[seat] ||
         ((s.botLevels || [])[seat] && s.botLevels[seat] !== "BOT_LEVEL_UNSPECIFIED");
-      const tags = [asked.has(seat) ? "to play" : "", bot ? "bot" : "", out ? "out" : "",
-        s.outcome && (s.outcome.winner ?? -1) === seat ? "winner" : ""].filter(Boolean);
+      const tags = [asked.has(seat) ? "toPlay" : "", bot ? "bot" : "", out ? "out" : "",
+        s.outcome && (s.outcome.winner ?? -1) === seat ? "winner" : ""].filter(Boolean)
+        .map((tag) => ui(`ui.overlay.tag.${tag}`));
       const row = el("li", { class: "player" + (asked.has(seat) ? " now" : "") +
         (out ? " out" : ""), "data-seat": seat,
       style: { borderLeftColor: seatLook(seat, players)[0] } },
@@ -254,8 +260,10 @@ class GameOverlay {
     const row = (words, values, kind) => el("div", { class: "row" },
       el("span", { class: "side-name" }, words),
       ...values.map((d) => el("span", { class: `die ${kind}` }, String(d))));
-    $("dice").replaceChildren(el("h2", {}, "Last battle"), el("div", { class: "line" }, line),
-      row("attack", dice.attack, "attack"), row("defence", dice.defence, "defence"));
+    $("dice").replaceChildren(el("h2", {}, ui("ui.overlay.lastBattle")),
+      el("div", { class: "line" }, line),
+      row(ui("ui.overlay.attack"), dice.attack, "attack"),
+      row(ui("ui.overlay.defence"), dice.defence, "defence"));
     $("dice").hidden = false;
   }
 
@@ -284,14 +292,14 @@ class GameOverlay {
   onFeedState(state) {
     main.dataset.feed = state;
     if (state === "reconnecting") {
-      connection("reconnecting…");
+      connection(ui("ui.overlay.reconnecting"));
       main.dataset.reconnects = String(Number(main.dataset.reconnects || 0) + 1);
     } else if (state === "live") {
       connection("");
       say("");
       this.refresh();
     } else if (state === "stopped") {
-      connection("not following");
+      connection(ui("ui.overlay.notFollowing"));
     }
   }
 }
@@ -414,10 +422,11 @@ class Standings {
     const rows = this.rows();
     box.hidden = !rows.length;
     box.dataset.source = this.event ? "event" : "results";
-    box.replaceChildren(el("h2", {}, `Standings · ${this.tournament}`),
+    box.replaceChildren(el("h2", {}, ui("ui.overlay.standings", { tournament: this.tournament })),
       el("table", { class: "standings" },
-        el("tr", {}, el("th", {}, "#"), el("th", {}, "player"), el("th", {}, "points"),
-          el("th", {}, "wins"), el("th", {}, "games")),
+        el("tr", {}, el("th", {}, ui("ui.overlay.place")), el("th", {}, ui("ui.overlay.player")),
+          el("th", {}, ui("ui.overlay.points")), el("th", {}, ui("ui.overlay.wins")),
+          el("th", {}, ui("ui.overlay.games"))),
         ...rows.filter((r, i) => i < STANDINGS || r.seated).map((r) => el("tr", {
           class: r.seated ? "playing" : "", "data-player": r.name },
         el("td", { class: "n" }, String(r.place)), el("td", {}, r.name),
@@ -466,7 +475,7 @@ class Screen {
 // `#event=T`: the featured table of the event, switched as StreamGames announces it
 async function followFeatured(screen, tournament) {
   let resumeToken = "", wait = 250;
-  say(`waiting for the featured table of ${tournament}`);
+  say(ui("ui.overlay.waitingFeatured", { tournament }));
   for (;;) {
     try {
       await stream("StreamGames", { tournament, resumeToken }, (message) => {
@@ -481,7 +490,7 @@ async function followFeatured(screen, tournament) {
       });
     } catch (error) {
       if (error.code === "unimplemented") {
-        say("this service does not choose a featured table yet: open the overlay with #game=");
+        say(ui("ui.overlay.noFeatured"));
         return;
       }
       if (FINAL.has(error.code)) { say(words(error)); return; }
@@ -492,6 +501,9 @@ async function followFeatured(screen, tournament) {
 }
 
 async function open() {
+  // the page's own words (overlay.html holds the English ones until this runs)
+  document.title = ui("ui.overlay.pageTitle");
+  document.querySelector(".moves h2").textContent = ui("ui.overlay.lastMoves");
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
   document.body.classList.toggle("transparent", params.get("bg") === "transparent");
   const reply = await call("ListVariants", {});
@@ -501,7 +513,7 @@ async function open() {
   const event = params.get("event") || "";
   if (gameId) await screen.show(gameId);
   else if (event) await followFeatured(screen, event);
-  else say("choose a game: overlay.html#game=GAME, or #event=TOURNAMENT for its featured table");
+  else say(ui("ui.overlay.chooseGame"));
 }
 
 // nothing reaches the console: errors are said on the page
