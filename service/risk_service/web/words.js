@@ -1,5 +1,6 @@
 // The words of the play view's panels (totals, what is left to place, dice, clocks, the
-// your-turn alert, resign) and of the lobby's rows, kept in the one text table
+// your-turn alert, resign), of the lobby's rows and of every page (ui(): docs/text.md lists
+// the pages' key prefixes), kept in the one text table
 // (service/rules/risk_rules/text/en.json, its "words" starting "panel.", "lobby." and "ui."; Legacy's
 // factions among its enums) and rendered by the one renderer (text.js, docs/text.md).
 
