@@ -18,7 +18,7 @@ import contextlib
 import functools
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
-from typing import Protocol
+from typing import Any, Protocol
 
 from risk_proto.risk.v1 import service_pb2, session_pb2
 from risk_service.errors import malformed
@@ -66,6 +66,11 @@ async def _stop(task: asyncio.Task[None]) -> None:
         await asyncio.wait([task], timeout=0.1)
     with contextlib.suppress(asyncio.CancelledError, Exception):
         await task
+
+
+def _retrieve(done: asyncio.Future[Any]) -> None:
+    if not done.cancelled():
+        done.exception()  # retrieved, so that asyncio does not report it as never awaited
 
 
 async def _idle() -> None:
@@ -136,8 +141,16 @@ class _Session:
                 yield item
         finally:
             self.ended = True
-            # both end here, whatever ended the session: nothing of it outlives the call
-            await asyncio.gather(_stop(actions), _stop(events))
+            # both end here, whatever ended the session: nothing of it outlives the call. The
+            # stopping is shielded: a second cancel of the call (a client's cancel landing
+            # while the first one is handled) would otherwise end `_stop`'s retries, and an
+            # event reader whose cancel redis-py swallowed would keep its subscription
+            stopping = asyncio.gather(_stop(actions), _stop(events))
+            try:
+                await asyncio.shield(stopping)
+            except asyncio.CancelledError:
+                stopping.add_done_callback(_retrieve)  # it runs on to its end, unawaited
+                raise
 
     async def _end(self, error: BaseException | None) -> None:
         if not self.ended:
