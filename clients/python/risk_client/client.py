@@ -1061,17 +1061,26 @@ class RiskClient:
                     yield response
                 return
             except grpc.aio.AioRpcError as exc:
-                error = from_rpc_error(exc)
-                if time.monotonic() - opened >= self.backoff.healthy_after:
-                    failures = 0
-                failures += 1
-                if not resume or not _resumable(error) or failures > self.backoff.attempts:
-                    raise error from None
-                if on_reconnect is not None:
-                    on_reconnect(error, failures)
+                failures = self._reopening(from_rpc_error(exc), opened, failures, resume,
+                                           on_reconnect)
             finally:
                 call.cancel()
             await asyncio.sleep(self.backoff.delay(failures))
+
+    def _reopening(self, error: RiskError, opened: float, failures: int, resume: bool,
+                   on_reconnect: Callable[[RiskError, int], None] | None) -> int:
+        """After `error` ended a stream opened at `opened` (monotonic): the failures in a row
+        it makes (a stream that was healthy for a while starts the count again), told to
+        `on_reconnect`; raises `error` where the stream is not to be reopened (not asked, not
+        resumable, or too many failures in a row)."""
+        if time.monotonic() - opened >= self.backoff.healthy_after:
+            failures = 0
+        failures += 1
+        if not resume or not _resumable(error) or failures > self.backoff.attempts:
+            raise error from None
+        if on_reconnect is not None:
+            on_reconnect(error, failures)
+        return failures
 
     async def _resuming(
         self, method: str, request_after: Callable[[int], Message],
@@ -1107,13 +1116,7 @@ class RiskClient:
             except (grpc.aio.AioRpcError, RiskError) as exc:
                 # a WebSocket's end comes already translated
                 error = from_rpc_error(exc) if isinstance(exc, grpc.aio.AioRpcError) else exc
-                if time.monotonic() - opened >= self.backoff.healthy_after:
-                    failures = 0
-                failures += 1
-                if not resume or not _resumable(error) or failures > self.backoff.attempts:
-                    raise error from None
-                if on_reconnect is not None:
-                    on_reconnect(error, failures)
+                failures = self._reopening(error, opened, failures, resume, on_reconnect)
             finally:
                 call.cancel()
             await asyncio.sleep(self.backoff.delay(failures))
