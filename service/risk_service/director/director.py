@@ -26,7 +26,7 @@ a `round_seated` fact once it is seated and a `standings` fact once it is over, 
 n - 1 are there (under the pseudo game `~event`), so a pass repeated after a crash adds none
 twice, and every pass first publishes what the record already says.
 
-While no event runs, the passes are spaced out: the pause doubles up to IDLE_PAUSE_MAX_S (or
+While no event runs, the passes are spaced out: the pause doubles up to pacing.IDLE_PAUSE_MAX_S (or
 `interval_ms` when that is longer), so an idle process reads the running list every few seconds
 rather than every second; an event started through this process wakes its director at once
 (EventStore.started), and that process takes the event's lease.
@@ -34,8 +34,6 @@ rather than every second; an event started through this process wakes its direct
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -48,6 +46,7 @@ from risk_service.director.event_store import EventStore
 from risk_service.director.pairing import PairingError
 from risk_service.operations.limits import Limits
 from risk_service.operations.rounds import Rounds
+from risk_service.pacing import pause
 from risk_service.ratings import record as rated_record
 from risk_service.ratings.service import Ratings
 from risk_service.ratings.store import BOT_PREFIX
@@ -59,7 +58,6 @@ EVENT_FACTS = "~event"  # the feed's count of an event's own facts (no game id h
 Fact = tournament_pb2.TournamentFact
 FEED_PAGE = 1000
 OVER = ("finished", "abandoned", "cancelled")
-IDLE_PAUSE_MAX_S = 5.0  # the longest pause while no event runs (docstring)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,15 +96,7 @@ class Director:
             await self._pause(idle)
 
     async def _pause(self, idle: int) -> None:
-        interval = self.settings.interval_ms / 1000
-        if not idle:
-            await asyncio.sleep(interval)
-            return
-        longest = max(interval, IDLE_PAUSE_MAX_S)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.store.started.wait(),
-                                   min(interval * 2 ** min(idle, 16), longest))
-        self.store.started.clear()
+        await pause(self.settings.interval_ms / 1000, idle, self.store.started)
 
     async def pass_once(self) -> int:
         """One step of every running event this process holds the lease of; how many."""

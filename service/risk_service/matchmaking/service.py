@@ -19,7 +19,7 @@ by a `match_found` fact in their stream (written with the game's creation, copie
 player_feed.py, which also queues the `match.found` webhook).
 
 Idle (no pool, no expiry, no table in flight: one EXISTS tells), the matchmaker asks Redis that
-one command and waits twice as long each time, up to IDLE_PAUSE_MAX_S (or `interval_ms` when
+one command and waits twice as long each time, up to pacing.IDLE_PAUSE_MAX_S (or `interval_ms` when
 that is longer), so an idle process costs Redis a command every few seconds rather than three a
 second; a request this process queues wakes it at once. A request queued through another
 process is matched by that process's own matchmaker, which it wakes in the same way.
@@ -28,7 +28,6 @@ process is matched by that process's own matchmaker, which it wakes in the same 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -53,6 +52,7 @@ from risk_service.operations.commands import MAX_NAME, Commands
 from risk_service.operations.identity import Caller, digest
 from risk_service.operations.player_feed import PlayerFeed, player_required
 from risk_service.operations.timers import Timers
+from risk_service.pacing import pause
 from risk_service.ratings.store import RatingStore, current_ratings
 from risk_service.settings import Settings
 from risk_service.store.keys import Keys
@@ -65,7 +65,6 @@ EXPIRY_RANGE_S = (10, 3600)
 BOTS_AFTER_RANGE_S = (1, 3600)
 MAX_SIZES = 6
 KEEP_MS = 3600 * 1000  # a closed ticket is readable this long
-IDLE_PAUSE_MAX_S = 5.0  # the longest pause of an idle matchmaker (docstring)
 POOL_READ = 1000  # waiting tickets of one pool considered per pass (the oldest)
 STALE_BATCH = 16
 FACTS_KEY = "match"  # the game-hash field of a table's match_found facts (player_facts.field)
@@ -306,14 +305,7 @@ class Matchmaking:
             await self._pause(idle)
 
     async def _pause(self, idle: int) -> None:
-        interval = self.settings.interval_ms / 1000
-        if not idle:
-            await asyncio.sleep(interval)
-            return
-        longest = max(interval, IDLE_PAUSE_MAX_S)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), min(interval * 2 ** min(idle, 16), longest))
-        self._wake.clear()
+        await pause(self.settings.interval_ms / 1000, idle, self._wake)
 
     async def match_once(self) -> int:
         """One pass: expire, finish tables left by dead processes, form new ones; how many
