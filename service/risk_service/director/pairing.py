@@ -11,11 +11,15 @@ cost on repeated opponents, so this module does it by hand, small and pure:
   bot per table while there are tables to spread them over).
 - **Swiss-like rounds** (`swiss_round`): players in standings order are cut into consecutive
   tables (the leaders together, as a Swiss groups by score), then improved by swapping two
-  players of different tables while that lowers the round's cost:
-  `repeat_weight * sum(m**2)` over every pair seated together who already met `m` times, plus
-  `spread_weight * sum((points - table mean)**2)` over every player: repeats avoided first,
-  score groups kept together second. Only strictly better swaps are taken, scanned in a fixed
-  order, so the result is a function of the inputs.
+  players of different tables while that lowers the round's cost, compared in order: first
+  the repeats, `sum(m**2)` over every pair seated together who already met `m` times, then
+  the spread, `sum((points - table mean)**2)` over every player. Repeats are avoided before
+  score groups are kept together: no spread, however uneven, is bought with a repeat. Only
+  strictly better swaps are taken, scanned in a fixed order. When the swaps stop with a
+  repeat left, a player of a repeated pair is swapped with another table's player, chosen by
+  the seeded generator, and the search runs again (at most `MAX_KICKS` times, and stopping
+  after `KICK_PATIENCE` in a row found nothing better), keeping the best seating met; so the
+  result is still a function of the inputs.
 - **Knockout** (`knockout_round`): the players advancing (the first `advance` players of each
   table, `advancing`) are dealt to tables in snake order of their seeding (1st to table 1, ...,
   table T, then back), so the strongest seeds are spread out, then players of the same snake
@@ -50,8 +54,17 @@ MIN_TABLE = 3
 MAX_TABLE = 6
 # bounded local search: each pass is O(players^2) swaps; events settle in 2-4 passes
 MAX_PASSES = 40
+# restarts from a perturbed seating when a search ends with a repeat it could not swap away:
+# at most MAX_KICKS, and no more after KICK_PATIENCE in a row found nothing better (where
+# repeats cannot be avoided, as with fewer tables than seats, kicks would only cost time)
+MAX_KICKS = 30
+KICK_PATIENCE = 6
 
 Table = tuple[Seat, ...]
+# a group's cost: (repeats, spread), compared in that order
+Cost = tuple[int, float]
+# the kicks' generator is another stream than the seat orders' of the same round
+_KICK_STREAM = 0x5EED_4B1C
 
 
 class PairingError(ValueError):
@@ -65,8 +78,6 @@ class PairingRules:
     table_size: int
     min_table: int = MIN_TABLE
     fill_bot: Bot | None = None
-    repeat_weight: float = 1.0
-    spread_weight: float = 1.0
     end_weight: float = 1.0
 
     def __post_init__(self) -> None:
@@ -151,19 +162,18 @@ def swiss_round(
     pts = {p: float(points.get(p, 0)) for p in order}
     met = history.met
 
-    def cost(group: Sequence[str]) -> float:
+    def cost(group: Sequence[str]) -> Cost:
         repeats = 0
         for a, b in itertools.combinations(group, 2):
             m = met.get(frozenset((a, b)), 0)
             repeats += m * m
         if not group:
-            return 0.0
+            return (0, 0.0)
         values = [pts[p] for p in group]
         mean = sum(values) / len(values)
-        spread = sum((v - mean) ** 2 for v in values)
-        return rules.repeat_weight * repeats + rules.spread_weight * spread
+        return (repeats, sum((v - mean) ** 2 for v in values))
 
-    _improve(groups, cost, allowed=lambda a, b: True)
+    groups = _search(groups, cost, _round_rng(seed ^ _KICK_STREAM, order), met)
     return tuple(
         seat_order(group, bots, history, rules, _round_rng(seed, order))
         for group, (_, bots) in zip(groups, shape, strict=True)
@@ -190,10 +200,9 @@ def knockout_round(
                 row[seeding[index]] = r
                 index += 1
 
-    def cost(group: Sequence[str]) -> float:
-        return rules.repeat_weight * sum(
-            history.times_met(a, b) ** 2 for a, b in itertools.combinations(group, 2)
-        )
+    def cost(group: Sequence[str]) -> Cost:
+        return (sum(history.times_met(a, b) ** 2 for a, b in itertools.combinations(group, 2)),
+                0.0)
 
     _improve(groups, cost, allowed=lambda a, b: row[a] == row[b])
     return tuple(
@@ -277,13 +286,58 @@ def seat_order(
     return tuple(s for s in seats if s is not None)
 
 
+def _search(
+    groups: list[list[str]],
+    cost: Callable[[Sequence[str]], Cost],
+    rng: Pcg32,
+    met: Mapping[frozenset[str], int],
+) -> list[list[str]]:
+    """`_improve`, then, while a repeat is left, kick a player of a repeated pair to another
+    table and improve again; the best seating met (by `cost`, then first met) is returned."""
+    _improve(groups, cost, allowed=lambda a, b: True)
+    best = [list(g) for g in groups]
+    best_cost = _total(best, cost)
+    fruitless = 0
+    for _ in range(MAX_KICKS):
+        if best_cost[0] == 0 or fruitless >= KICK_PATIENCE:
+            break
+        repeated = [
+            (t, i)
+            for t, group in enumerate(groups)
+            for i, player in enumerate(group)
+            if any(met.get(frozenset((player, other)), 0) for other in group if other != player)
+        ]
+        t, i = repeated[rng.below(len(repeated))]
+        others = [(u, j) for u, group in enumerate(groups) if u != t for j in range(len(group))]
+        if not others:
+            break
+        u, j = others[rng.below(len(others))]
+        groups[t][i], groups[u][j] = groups[u][j], groups[t][i]
+        _improve(groups, cost, allowed=lambda a, b: True)
+        now = _total(groups, cost)
+        if now < best_cost:
+            best, best_cost, fruitless = [list(g) for g in groups], now, 0
+        else:
+            fruitless += 1
+    return best
+
+
+def _total(groups: Sequence[Sequence[str]], cost: Callable[[Sequence[str]], Cost]) -> Cost:
+    repeats, spread = 0, 0.0
+    for group in groups:
+        r, s = cost(group)
+        repeats += r
+        spread += s
+    return (repeats, spread)
+
+
 def _improve(
     groups: list[list[str]],
-    cost: Callable[[Sequence[str]], float],
+    cost: Callable[[Sequence[str]], Cost],
     allowed: Callable[[str, str], bool],
 ) -> None:
-    """Swap players between groups while a swap lowers the summed cost (first improvement,
-    fixed scan order)."""
+    """Swap players between groups while a swap lowers the summed cost, compared repeats
+    first, then spread (first improvement, fixed scan order)."""
     costs = [cost(g) for g in groups]
     for _ in range(MAX_PASSES):
         improved = False
@@ -296,7 +350,9 @@ def _improve(
                         continue
                     a_group[ia], b_group[ib] = b, a
                     ca, cb = cost(a_group), cost(b_group)
-                    if ca + cb < costs[ga] + costs[gb] - 1e-9:
+                    repeats = ca[0] + cb[0] - costs[ga][0] - costs[gb][0]
+                    spread = ca[1] + cb[1] - costs[ga][1] - costs[gb][1]
+                    if repeats < 0 or (repeats == 0 and spread < -1e-9):
                         costs[ga], costs[gb] = ca, cb
                         improved = True
                     else:
