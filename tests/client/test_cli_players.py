@@ -25,6 +25,14 @@ RISK = str(Path(sys.executable).with_name("risk"))
 NOT_WORDS = re.compile(r"GAME_STATUS_|INVITATION_STATE_|MISSED_TURN_POLICY_|VARIANT_|[{}]|-1\b")
 
 
+def not_words(out: str, home: Path, pattern: re.Pattern[str] = NOT_WORDS) -> str | None:
+    """What in `out` is not words (an enum name, a brace, the -1 sentinel), the paths under
+    `home` left out: a file's path is the user's own (pytest's temporary folders are named
+    pytest-1, pytest-2, ...)."""
+    found = pattern.search(out.replace(str(home), "~"))
+    return None if found is None else found.group()
+
+
 @dataclass
 class Person:
     """Someone at a terminal: their own configuration folder, the service's address."""
@@ -40,7 +48,7 @@ class Person:
                               timeout=60, check=False)
         assert (done.returncode == 0) == ok, \
             f"risk {' '.join(args)} -> {done.returncode}: {done.stdout}{done.stderr}"
-        assert not NOT_WORDS.search(done.stdout), f"not words: {done.stdout}"
+        assert not_words(done.stdout, self.home) is None, f"not words: {done.stdout}"
         return done
 
     def login(self) -> str:

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 from risk_testing.harness import ServiceFactory
-from tests.client.test_cli_players import NOT_WORDS, RISK, Person, people
+from tests.client.test_cli_players import RISK, Person, not_words, people
 
 GAME_LINE = re.compile(r"^game ([0-9a-f]+): 3 seats(, 2 of them bots)?; you are seat (\d)$", re.M)
 
@@ -35,10 +35,10 @@ def test_risk_play_waits_and_prints_the_game(make_service: ServiceFactory, redis
         person.login()
     running = [_play(p, "--sizes", "3", "--name", p.home.name) for p in (ann, bob, cy)]
     outputs = []
-    for proc in running:
+    for person, proc in zip((ann, bob, cy), running, strict=True):
         out, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, out + err
-        assert not NOT_WORDS.search(out), out
+        assert not_words(out, person.home) is None, out
         outputs.append(out)
     games = set()
     for person, out in zip((ann, bob, cy), outputs, strict=True):

@@ -15,6 +15,7 @@ from pathlib import Path
 from risk_client import RiskClient
 from risk_proto.risk.v1 import classic_pb2, common_pb2, game_pb2
 from risk_testing.harness import ServiceFactory
+from tests.client.test_cli_players import not_words
 
 RISK = str(Path(sys.executable).with_name("risk"))
 # issue 38's rule: no enum names, braces or the -1 sentinel (a rating of -1.8 is a number)
@@ -28,7 +29,7 @@ def risk(target: str, home: Path, *args: str, ok: bool = True) -> str:
     done = subprocess.run([RISK, *args], env=env, capture_output=True, text=True, timeout=60,
                           check=False)
     assert (done.returncode == 0) == ok, f"risk {args}: {done.stdout}{done.stderr}"
-    assert not NOT_WORDS.search(done.stdout), done.stdout
+    assert not_words(done.stdout, home, NOT_WORDS) is None, done.stdout
     return done.stdout + done.stderr
 
 
