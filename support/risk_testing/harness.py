@@ -27,6 +27,41 @@ SERVICE_NAME = "risk.v1.RiskService"
 PORT_TAKEN_LINES = ("cannot listen on 127.0.0.1:", "cannot serve HTTP on 127.0.0.1:")
 
 
+def _listens(pid: int, port: int) -> bool:
+    """Whether process `pid`, or a child of it (RISK_WORKERS), listens on TCP `port`:
+    /proc/net/tcp{,6}'s listening sockets on the port, against the processes' descriptors.
+    Where /proc cannot tell (not Linux), True: the health check alone decides."""
+    inodes: set[str] = set()
+    try:
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with open(table) as rows:
+                next(rows)
+                for row in rows:
+                    cols = row.split()
+                    # local address "IP:PORT" in hex, state 0A is LISTEN, the 10th is the inode
+                    if cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == port:
+                        inodes.add(cols[9])
+        pids = [pid]
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as children:
+                pids.extend(int(child) for child in children.read().split())
+    except FileNotFoundError:
+        return not os.path.exists("/proc/net/tcp")  # gone, or no /proc at all
+    for owner in pids:
+        try:
+            descriptors = os.listdir(f"/proc/{owner}/fd")
+        except (FileNotFoundError, PermissionError):
+            continue
+        for fd in descriptors:
+            try:
+                link = os.readlink(f"/proc/{owner}/fd/{fd}")
+            except OSError:
+                continue
+            if link.startswith("socket:[") and link[8:-1] in inodes:
+                return True
+    return False
+
+
 class ServiceExitedError(RuntimeError):
     """The service process ended before it served."""
 
@@ -92,7 +127,12 @@ class ServiceProcess:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise ServiceExitedError(f"service exited early:\n{self.logs()}")
-            if self._serving():
+            # ready only once our own process holds the port: another test's service can
+            # listen on a port free_port() also gave us, and would answer the health check
+            # while ours fails to bind (seen: a replica's calls served on another Redis)
+            if (_listens(self.proc.pid, self.port)
+                    and (not self.http or _listens(self.proc.pid, self.http_port))
+                    and self._serving()):
                 return
             time.sleep(0.05)
         self.kill()  # no test holds a process that never served: it would outlive the test

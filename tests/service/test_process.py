@@ -190,3 +190,24 @@ def test_event_loop_is_uvloop_unless_asked_otherwise(make_service: ServiceFactor
 def test_redis_server_binary_is_available() -> None:
     """The suite's own precondition: redis-server is installed (scripts/setup installs it)."""
     assert shutil.which("redis-server")
+
+
+def test_a_port_taken_by_another_service_is_not_taken_for_ours(
+    make_service: ServiceFactory, redis_url: str, tmp_path: Path
+) -> None:
+    """The harness's own check: a service whose drawn port another test's service holds
+    fails to bind, while the health check on that port is answered by the other one. The
+    start must not count that answer as ours: it draws fresh ports and ends serving itself
+    (stop 42's run on 3 workers: a replica's calls went to another worker's service)."""
+    holder = make_service()
+    ours = ServiceProcess(redis_url, tmp_path / "ours")
+    (tmp_path / "ours").mkdir()
+    ours.port, ours.target = holder.port, holder.target
+    try:
+        ours.start()
+        assert ours.target != holder.target
+        assert ours.proc is not None and ours.proc.poll() is None
+        assert any(line.get("event") == "listening" and line.get("port") == ours.port
+                   for line in _log_lines(ours))
+    finally:
+        ours.stop()
