@@ -32,11 +32,12 @@ async def test_checkpoints_share_the_game_slot_and_serve_another_process(
     assert cluster_client.keyslot(checkpoints) == slot == cluster_client.keyslot(
         keys.log(game.game_id))
     assert await cluster_client.hget(checkpoints, "every") == b"32"
-    # the checkpoints expire with the game (the script gives them the game's PTTL): the game's
-    # is read first, since the time between two reads lowers the second (read the other way
-    # round, 2591999970 > 2591999969 failed a clean-clone run)
-    game_ttl = await cluster_client.pttl(keys.game(game.game_id))
-    assert 0 < await cluster_client.pttl(checkpoints) <= game_ttl
+    # the checkpoints expire with the game, at the same millisecond (two PTTLs read one after
+    # the other differ by the time between; carried over by PEXPIRE, a PTTL let the
+    # checkpoints outlive the game by a millisecond: 2591999965 > 2591999964)
+    game_expiry = await cluster_client.execute_command("PEXPIRETIME", keys.game(game.game_id))
+    assert game_expiry > 0
+    assert await cluster_client.execute_command("PEXPIRETIME", checkpoints) == game_expiry
     async with grpc.aio.insecure_channel(b.target) as channel:
         stub = service_pb2_grpc.RiskServiceStub(channel)
         for version in random.Random(7).sample(range(game.version + 1), 12):

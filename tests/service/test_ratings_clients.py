@@ -18,8 +18,9 @@ from risk_testing.harness import ServiceFactory
 from tests.client.test_cli_players import not_words
 
 RISK = str(Path(sys.executable).with_name("risk"))
-# issue 38's rule: no enum names, braces or the -1 sentinel (a rating of -1.8 is a number)
-NOT_WORDS = re.compile(r"VARIANT_|[{}]|(?<![\d.])-1(?![\d.])")
+# issue 38's rule: no enum names, braces or the -1 sentinel (a rating of -1.8 is a number,
+# and a player id may read p-1a0d...)
+NOT_WORDS = re.compile(r"VARIANT_|[{}]|(?<![\w.])-1(?![\w.])")
 
 
 def risk(target: str, home: Path, *args: str, ok: bool = True) -> str:

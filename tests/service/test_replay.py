@@ -150,8 +150,10 @@ async def test_a_fresh_process_replays_from_the_checkpoints_kept_with_the_game(
     assert (kept[b"fmt"], kept[b"every"]) == (b"1", str(every).encode())
     assert sorted(int(f[2:]) for f in kept if f.startswith(b"s:")) == list(
         range(0, game.version + 1, every))
-    game_ttl = await redis_client.pttl(keys.game(game.game_id))
-    assert 0 < await redis_client.pttl(checkpoints) <= game_ttl
+    # they expire with the game, at the same millisecond
+    game_expiry = await redis_client.execute_command("PEXPIRETIME", keys.game(game.game_id))
+    assert game_expiry > 0
+    assert await redis_client.execute_command("PEXPIRETIME", checkpoints) == game_expiry
 
     port = free_port()
     fresh = make_service(RISK_METRICS_PORT=str(port), RISK_REPLAY_CHECKPOINT_EVERY="32")

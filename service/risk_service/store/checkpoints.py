@@ -47,15 +47,17 @@ return {tostring(at), kept[1], entries}
 """
 
 # KEYS: game hash, checkpoints hash. ARGV: the commit id replayed, format, every, then the
-# field/value pairs. Written only while the game still holds that state; expires with it.
+# field/value pairs. Written only while the game still holds that state; expires with it, at
+# the same millisecond (PEXPIRETIME, Redis 7.0: a PTTL carried over by PEXPIRE let the
+# checkpoints outlive the game by the millisecond that passed between the two calls).
 _WRITE = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if (redis.call('HGET', KEYS[1], 'cid') or '') ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[2])
 redis.call('HSET', KEYS[2], 'fmt', ARGV[2], 'cid', ARGV[1], 'every', ARGV[3])
 for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+local at = redis.call('PEXPIRETIME', KEYS[1])
+if at > 0 then redis.call('PEXPIREAT', KEYS[2], at) end
 return 1
 """
 
