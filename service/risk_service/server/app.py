@@ -406,8 +406,11 @@ async def start(settings: Settings, redis_url: str) -> App:
         interceptors=[RpcInterceptor(chain, handlers)],
         options=server_options(settings),
     )
+    # generic handlers only: grpc.aio also takes "registered" methods, and then keeps a
+    # pending request per registered method and waits over all of them for every call, a
+    # cost that grows with the service's 44 RPCs (server CPU per SubmitAction, 8 pairs
+    # against cd22c75: 1.054 and 1.041 without them, 1.090 and 1.052 with; bench/RESULTS.md)
     server.add_generic_rpc_handlers((handlers,))
-    server.add_registered_method_handlers(SERVICE_NAME, handlers.by_name())
     health_servicer = health.aio.HealthServicer()  # "" starts SERVING: the process is alive
     await health_servicer.set(SERVICE_NAME, NOT_SERVING)  # until Redis first answers
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

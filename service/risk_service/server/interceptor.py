@@ -102,10 +102,6 @@ class RouteHandlers(grpc.GenericRpcHandler):  # type: ignore[misc]  # grpc ships
     def service(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
         return self.handlers.get(details.method)
 
-    def by_name(self) -> dict[str, grpc.RpcMethodHandler]:
-        """The handlers by method name, for grpc.aio's registered methods."""
-        return {path.rpartition("/")[2]: handler for path, handler in self.handlers.items()}
-
 
 def _operation(route: Route, chain: Chain) -> Invoke:
     """The route's operation as a gRPC behaviour calls it (a session with its actions'
