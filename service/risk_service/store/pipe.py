@@ -212,15 +212,26 @@ class RedisPipe:
             await connection.send(_pack(("SELECT", opts["db"])))
 
     async def call(self, *args: Arg) -> Any:
-        packed = _pack(args)
+        reply = await self._reply(_pack(args))
+        if isinstance(reply, Exception):
+            raise reply
+        return reply
+
+    async def _reply(self, packed: bytes) -> Any:
+        """One packed command's reply, or the exception of its error reply; a lost
+        connection is retried on a fresh one (`_BACKOFF_S`), a silent one is not."""
         for wait in (*_BACKOFF_S, None):
             try:
                 connection = await self._open()
                 return await connection.send(packed)
+            except rx.TimeoutError:  # silent: no use resending
+                raise
             except rx.ConnectionError:
                 if wait is None:
                     raise
                 await asyncio.sleep(wait)
+            except Exception as exc:  # an error reply is a reply
+                return exc
         raise AssertionError("unreachable")
 
     async def call_adjacent(self, *commands: Sequence[Arg], key: Arg = "") -> list[Any]:
@@ -229,6 +240,8 @@ class RedisPipe:
         it, or `ASKING` and the command it is for. Answers each command's reply, or the
         `ResponseError` of its error reply, in order. (`key` routes on a cluster; here there is
         one server.)"""
+        if len(commands) == 1:  # a script alone (most calls): no list of futures to settle
+            return [await self._reply(_pack(tuple(commands[0])))]
         packed = [_pack(tuple(command)) for command in commands]
         for wait in (*_BACKOFF_S, None):
             try:
