@@ -31,9 +31,11 @@ def _listens(pid: int, port: int) -> bool:
     """Whether process `pid`, or a child of it (RISK_WORKERS), listens on TCP `port`:
     /proc/net/tcp{,6}'s listening sockets on the port, against the processes' descriptors.
     Where /proc cannot tell (not Linux), True: the health check alone decides."""
+    if not os.path.exists("/proc/net/tcp"):
+        return True
     inodes: set[str] = set()
-    try:
-        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):  # no tcp6 where IPv6 is off
+        try:
             with open(table) as rows:
                 next(rows)
                 for row in rows:
@@ -41,12 +43,19 @@ def _listens(pid: int, port: int) -> bool:
                     # local address "IP:PORT" in hex, state 0A is LISTEN, the 10th is the inode
                     if cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == port:
                         inodes.add(cols[9])
-        pids = [pid]
-        for task in os.listdir(f"/proc/{pid}/task"):
+        except FileNotFoundError:
+            continue
+    pids = [pid]
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except FileNotFoundError:  # the process is gone: the caller sees it exit
+        return False
+    for task in tasks:
+        try:  # (a kernel without CONFIG_PROC_CHILDREN: the process's own sockets only)
             with open(f"/proc/{pid}/task/{task}/children") as children:
                 pids.extend(int(child) for child in children.read().split())
-    except FileNotFoundError:
-        return not os.path.exists("/proc/net/tcp")  # gone, or no /proc at all
+        except FileNotFoundError:
+            continue
     for owner in pids:
         try:
             descriptors = os.listdir(f"/proc/{owner}/fd")

@@ -219,19 +219,22 @@ class RedisPipe:
 
     async def _reply(self, packed: bytes) -> Any:
         """One packed command's reply, or the exception of its error reply; a lost
-        connection is retried on a fresh one (`_BACKOFF_S`), a silent one is not."""
+        connection is retried on a fresh one (`_BACKOFF_S`), a silent one (TimeoutError) is
+        not, and a connection that cannot be opened raises as `_open` does."""
         for wait in (*_BACKOFF_S, None):
             try:
                 connection = await self._open()
-                return await connection.send(packed)
-            except rx.TimeoutError:  # silent: no use resending
-                raise
+                reply = connection.send(packed)
+                try:
+                    return await reply
+                except (rx.ConnectionError, rx.TimeoutError):
+                    raise
+                except Exception as exc:  # an error reply is a reply
+                    return exc
             except rx.ConnectionError:
                 if wait is None:
                     raise
                 await asyncio.sleep(wait)
-            except Exception as exc:  # an error reply is a reply
-                return exc
         raise AssertionError("unreachable")
 
     async def call_adjacent(self, *commands: Sequence[Arg], key: Arg = "") -> list[Any]:
