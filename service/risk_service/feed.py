@@ -14,11 +14,19 @@ UNBLOCK from the command connection, and the next XREAD names the new stream. (O
 Cluster one XREAD may only name keys of one slot, which is why feeds are grouped by slot: a
 cluster's readers (cluster_feed.py) read each slot's games from the node that serves it.)
 
-Each new event goes into every subscriber's bounded buffer without waiting. A subscriber that
-falls `limit` events behind is cut off (it resumes from its last seq with a new call), so one
-slow reader never delays the others. Subscribers register before they read their backlog, and
-a feed's cursor at that moment is never past the backlog's end, so backlog + live covers every
-event; seqs remove the overlap.
+Each new event goes into every subscriber's bounded buffer without waiting. A handed-off
+spectator (a listener: server/websocket.py) takes it as well, and its socket is written at the
+end of the read. A feed with more than FLUSH_SLICE listeners hands them its events in rounds,
+FLUSH_SLICE listeners per turn of the event loop, so the process's calls (the very move that
+made the event) are not held behind ten thousand socket writes. Events that arrive while a
+round is under way go out in the next round, together: under load a spectator's message then
+carries several moves, as a Colyseus patch carries a tick's changes (its events, their order
+and the batch limit it asked for are unchanged).
+
+A subscriber that falls `limit` events behind is cut off (it resumes from its last seq with a
+new call), so one slow reader never delays the others. Subscribers register before they read
+their backlog, and a feed's cursor at that moment is never past the backlog's end, so backlog +
+live covers every event; seqs remove the overlap.
 
 A Redis that comes back at an older state (a restart from an older AOF, a failover to a
 lagging replica) can drop events the feed has already delivered. Every reconnect is therefore
@@ -54,6 +62,9 @@ log = structlog.get_logger()
 # seq that survived a rollback; past them a rolled-back subscriber is told to start over
 _REMEMBERED = 16
 _XREAD_COUNT = 512  # entries per stream per read
+# A feed with more listeners than this hands them its events in rounds of a task of its own,
+# this many per turn of the event loop (`StreamFeed._flush_rounds`); with fewer, at once.
+FLUSH_SLICE = 256
 
 Fields = dict[bytes, bytes]  # one stream entry's fields
 Item = TypeVar("Item")  # what a feed hands its subscribers: a decoded entry
@@ -183,7 +194,8 @@ class StreamFeed(Generic[Item]):
     id, or `t:<label>` for a tournament's results feed; `decode` makes an entry (its seq and
     fields) into what the subscribers take."""
 
-    __slots__ = ("cursor", "decode", "key", "name", "reader", "seen", "subscribers")
+    __slots__ = ("cursor", "decode", "flusher", "key", "name", "pending", "reader", "seen",
+                 "subscribers")
 
     def __init__(self, reader: StreamReader, name: str, key: bytes, cursor: int,
                  decode: Callable[[int, Fields], Item]) -> None:
@@ -195,27 +207,67 @@ class StreamFeed(Generic[Item]):
         self.subscribers: set[FeedSubscriber[Item]] = set()
         # (seq, identity) of the latest entries read, newest last
         self.seen: deque[tuple[int, bytes | int]] = deque(maxlen=_REMEMBERED)
+        self.pending: list[Item] = []  # delivered, for the listeners' next round
+        self.flusher: asyncio.Task[None] | None = None
 
     def deliver(self, entries: StreamEntries) -> None:
+        items: list[Item] = []
         for entry_id, fields in entries:
             seq = stream_seq(entry_id)
             if seq <= self.cursor:  # a read issued before a re-subscription moved the cursor
                 continue
-            item = self.decode(seq, fields)
+            items.append(self.decode(seq, fields))
             self.cursor = seq
             identity = _identity(fields)
             if not (self.seen and b"c" in fields and self.seen[-1][1] == identity):
                 self.seen.append((seq, identity))
             else:
                 self.seen[-1] = (seq, identity)  # one commit, one remembered entry: its last
-            for sub in list(self.subscribers):
-                if sub in self.subscribers and not sub.push(item):
-                    # its handler (or listener) ends the stream, and drops the feed if it
-                    # was the last: not here, in the middle of the reader's round
-                    self._discard(sub)
+        if not items:
+            return
+        # a big feed's listeners take these in its next round, not now
+        rounds = self.flusher is not None or (
+            len(self.subscribers) > FLUSH_SLICE
+            and sum(sub.listener is not None for sub in self.subscribers) > FLUSH_SLICE)
         for sub in list(self.subscribers):
-            if sub.listener is not None:
-                sub.listener.flush()
+            if rounds and sub.listener is not None:
+                continue
+            self._hand(sub, items)
+        if rounds:
+            self.pending.extend(items)
+            if self.flusher is None:
+                self.flusher = asyncio.create_task(self._flush_rounds(),
+                                                   name=f"feed-flush:{self.name}")
+
+    def _hand(self, sub: FeedSubscriber[Item], items: list[Item]) -> None:
+        """`items` to `sub`, and the end of the read to its listener, if any."""
+        for item in items:
+            if sub not in self.subscribers:
+                return
+            if not sub.push(item):
+                # its handler (or listener) ends the stream, and drops the feed if it was
+                # the last: not here, in the middle of the reader's round
+                self._discard(sub)
+                return
+        if sub.listener is not None:
+            sub.listener.flush()
+
+    async def _flush_rounds(self) -> None:
+        """Hand the listeners the events delivered since the last round, FLUSH_SLICE of them
+        per turn of the loop, round after round while reads deliver more. A listener that
+        took some of them already (it was handed off meanwhile) skips those by seq."""
+        try:
+            while self.pending:
+                items, self.pending = self.pending, []
+                listening = [sub for sub in self.subscribers if sub.listener is not None]
+                for start in range(0, len(listening), FLUSH_SLICE):
+                    if start:
+                        await asyncio.sleep(0)
+                    for sub in listening[start:start + FLUSH_SLICE]:
+                        if sub.listener is not None:
+                            self._hand(sub, items)
+        finally:
+            self.flusher = None
 
     def unsubscribe(self, sub: FeedSubscriber[Item]) -> None:
         """`sub` is gone (a stream that ended); the stream's last one takes the feed along."""
@@ -378,6 +430,7 @@ class StreamReader:
         log.warning("feed_rolled_back", feed=feed.name, cursor=feed.cursor,
                     last_seq=survived, subscribers=len(feed.subscribers))
         self.hub.drop(feed)
+        feed.pending.clear()  # a round under way hands out no event of the lost branch
         for sub in feed.subscribers:
             sub.roll_back(survived)
         if self.hub.on_rolled_back is not None:

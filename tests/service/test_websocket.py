@@ -25,6 +25,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from websockets.protocol import Protocol
 
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc, session_pb2
+from risk_service.feed import FLUSH_SLICE
 from risk_service.redis_server import free_port
 from risk_service.server.calls import Chain
 from risk_service.server.http_port import ConnectionGuard, HttpPort
@@ -664,3 +665,47 @@ async def test_a_websocket_spectator_across_a_redis_restart_and_a_rollback(
         assert (ended.code, ended.reason) == (4000 + grpc.StatusCode.ABORTED.value[0],
                                               "GAME_ROLLED_BACK")
         assert ended.info.metadata["last_seq"] == str(survived)
+
+
+async def test_more_spectators_than_one_turn_takes_get_every_event_once_in_order(
+        web: ServiceProcess, stub: Stub) -> None:
+    """More WebSocket spectators of one game than its feed hands events to in one turn of the
+    event loop (feed.FLUSH_SLICE), while moves go on: the feed hands them out in rounds, and
+    every spectator still gets every event once and in order, no message over the batch limit
+    it asked for."""
+    game = await create_game(stub, SEED, **FAST_OPTIONS)
+    count, batch = 2 * FLUSH_SLICE + 40, 4
+    request = service_pb2.StreamEventsRequest(game_id=game.game_id, max_batch=batch)
+    seen: list[list[int]] = [[] for _ in range(count)]
+    largest = [0] * count
+    sockets = [await connect(web, STREAM) for _ in range(count)]
+
+    async def follow(i: int, ws: WebSocket) -> None:
+        ws.send(request.SerializeToString())
+        while (message := await ws.receive()).opcode == BINARY:
+            events = service_pb2.StreamEventsResponse.FromString(message.data).events
+            largest[i] = max(largest[i], len(events))
+            seen[i].extend(event.seq for event in events)
+
+    following = [asyncio.create_task(follow(i, ws)) for i, ws in enumerate(sockets)]
+    try:
+        first = (await stub.GetGame(service_pb2.GetGameRequest(
+            game_id=game.game_id))).game.last_seq
+        async with asyncio.timeout(TIMEOUT_S):  # every stream caught up, handed off
+            while any(len(s) < first for s in seen):
+                await asyncio.sleep(0.02)
+        last = await play_moves(stub, game.game_id, game.seat_tokens, 30)
+        assert last > first
+        async with asyncio.timeout(TIMEOUT_S):
+            while any(not s or s[-1] < last for s in seen):
+                await asyncio.sleep(0.02)
+        assert all(s == list(range(1, last + 1)) for s in seen), [
+            s for s in seen if s != list(range(1, last + 1))][:1]
+        assert 1 <= max(largest) <= batch
+        assert '"feed-flush' not in web.logs()  # no round failed
+    finally:
+        for task in following:
+            task.cancel()
+        await asyncio.gather(*following, return_exceptions=True)
+        for ws in sockets:
+            ws.writer.close()

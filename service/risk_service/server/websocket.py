@@ -133,6 +133,21 @@ def frame(opcode: int, payload: bytes) -> bytes:
     return head + payload
 
 
+class _LastFrame:
+    """The frame of the last message `_push` wrote: a feed writes one message object to
+    every spectator of a game in turn (Streams caches it), so it is framed once, not once
+    per socket."""
+
+    data: bytes = b""
+    framed: bytes = b""
+
+    @classmethod
+    def of(cls, data: bytes) -> bytes:
+        if data is not cls.data:
+            cls.data, cls.framed = data, frame(_BINARY, data)
+        return cls.framed
+
+
 def close_payload(code: int, reason: str = "") -> bytes:
     return struct.pack("!H", code) + _reason(reason).encode()
 
@@ -718,7 +733,7 @@ class WebSocketCall(asyncio.Protocol):
                 f"the stream fell {limit} bytes behind; resume after seq {sent}",
                 {"last_seq": str(sent)}))
             return False
-        self.transport.write(frame(_BINARY, data))
+        self.transport.write(_LastFrame.of(data))
         return True
 
     def rolled_back(self, last_seq: int) -> None:
