@@ -44,8 +44,9 @@ from bench.service import (  # noqa: E402
     StreamJob,
     new_stub,
     say,
-    split,
+    sources,
     subscriber_main,
+    subscriber_parts,
 )
 from risk_proto.risk.v1 import game_pb2, service_pb2  # noqa: E402
 from risk_rules import wire  # noqa: E402
@@ -114,34 +115,38 @@ async def stored_games(args: argparse.Namespace, stub: Any, client: redis.Redis)
 
 
 async def idle_subscribers(args: argparse.Namespace, target: str, stub: Any,
-                           server_pid: int) -> float:
+                           server_pid: int | Sequence[int]) -> float:
     """Opens `args.subscribers` idle spectator streams; returns (and prints) the service's RSS
-    growth per stream."""
+    growth per stream (the sum over its processes, given several: workers)."""
+    pids = [server_pid] if isinstance(server_pid, int) else list(server_pid)
     ctx = mp.get_context("spawn")
     created = await stub.CreateGame(service_pb2.CreateGameRequest(
         options=default_options("classic"), seed=args.seed, issue_seat_tokens=True))
     game_id = created.game.game_id
     await asyncio.sleep(1.0)
-    before = rss_bytes(server_pid)
+    before = sum(rss_bytes(pid) for pid in pids)
     ready = ctx.Array("i", 2)
     stop = ctx.Event()
     procs, conns = [], []
-    for n in split(args.subscribers, 2):
+    parts = subscriber_parts(args.subscribers, 2)
+    for n, source in zip(parts, sources(args.subscribers, len(parts)), strict=True):
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=subscriber_main, daemon=True,
                            args=(child, StreamJob(target, game_id, 0, n,
-                                                  ws_port=getattr(args, "ws_port", 0)),
+                                                  ws_port=getattr(args, "ws_port", 0),
+                                                  source=source),
                                  ready, stop))
         proc.start()
         child.close()
         procs.append(proc)
         conns.append(parent)
     t0 = time.monotonic()
-    while ready[LIVE] + ready[FAILED] < args.subscribers and time.monotonic() - t0 < 60:
+    warmup = getattr(args, "warmup", 60.0)
+    while ready[LIVE] + ready[FAILED] < args.subscribers and time.monotonic() - t0 < warmup:
         await asyncio.sleep(0.1)
     live = ready[LIVE]
     await asyncio.sleep(args.settle)
-    after = rss_bytes(server_pid)
+    after = sum(rss_bytes(pid) for pid in pids)
     stop.set()
     for conn in conns:
         await asyncio.to_thread(conn.recv)

@@ -580,6 +580,29 @@ class StreamJob:
     count: int
     max_batch: int = 0  # StreamEventsRequest.max_batch (0: one event per message)
     ws_port: int = 0  # not 0: the streams are WebSockets to the HTTP port on this port
+    source: str | None = None  # the WebSockets' local address (see `sources`)
+
+
+# the most streams one subscriber process opens (each a descriptor, and this machine's
+# processes may not hold more than 20,000), and from one local address (the ephemeral ports to
+# one server port: 32768-60999)
+STREAMS_PER_PROC = 15_000
+STREAMS_PER_SOURCE = 25_000
+
+
+def subscriber_parts(count: int, at_least: int) -> list[int]:
+    """How many streams each subscriber process opens: `at_least` processes, more when
+    `count` needs them."""
+    return split(count, max(at_least, math.ceil(count / STREAMS_PER_PROC)))
+
+
+def sources(count: int, parts: int) -> list[str | None]:
+    """Each subscriber process's local address: 127.0.0.1 (None) while one address has
+    ports enough, else 127.0.1.1, 127.0.1.2, ... round the processes."""
+    need = math.ceil(count / STREAMS_PER_SOURCE)
+    if need <= 1:
+        return [None] * parts
+    return [f"127.0.1.{1 + i % max(need, parts)}" for i in range(parts)]
 
 
 @dataclass
@@ -623,10 +646,11 @@ def _received(reply: service_pb2.StreamEventsResponse, received: Received, ready
 
 
 async def _subscribe_ws(port: int, request: bytes, received: Received, ready: Any,
-                        errors: list[str]) -> None:
+                        errors: list[str], *, source: str | None = None) -> None:
     """One spectator stream over a WebSocket (server.websocket): the same messages."""
     try:
-        ws = await WebSocket.connect("127.0.0.1", port, "/risk.v1.RiskService/StreamEvents")
+        ws = await WebSocket.connect("127.0.0.1", port, "/risk.v1.RiskService/StreamEvents",
+                                     source=source)
     except (OSError, Refused) as error:
         errors.append(f"connect {error}")
         with ready.get_lock():
@@ -660,7 +684,8 @@ async def _subscriber_proc(job: StreamJob, ready: Any, stop: Any
         received = [Received() for _ in range(job.count)]
         errors: list[str] = []
         tasks = [asyncio.create_task(_subscribe_ws(job.ws_port, request.SerializeToString(),
-                                                   received[i], ready, errors))
+                                                   received[i], ready, errors,
+                                                   source=job.source))
                  for i in range(job.count)]
         await asyncio.to_thread(stop.wait)
         for task in tasks:
@@ -926,13 +951,12 @@ async def delivery(env: Env, count: int, seed: int, burst: int, max_batch: int =
     ready = ctx.Array("i", 2)  # [LIVE, FAILED], shared with the subscriber processes
     stop = ctx.Event()
     procs, conns = [], []
-    for n in split(count, s.sub_procs):
-        if n == 0:
-            continue
+    parts = [n for n in subscriber_parts(count, s.sub_procs) if n]
+    for n, source in zip(parts, sources(count, len(parts)), strict=True):
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=subscriber_main, daemon=True,
                            args=(child, StreamJob(env.target, game.game_id, game.start_seq, n,
-                                                  max_batch, ws_port),
+                                                  max_batch, ws_port, source),
                                  ready, stop))
         proc.start()
         child.close()

@@ -4,7 +4,7 @@ measured in the same run.
 
     python bench/spectators.py [--spectators 10000] [--rate 10] [--seconds 10]
                                [--transports ws,grpc] [--sub-procs 4] [--peer bgio|none]
-                               [--rounds 1] [--quick]
+                               [--rounds 1] [--quick] [--workers N]
 
 Nothing here is new machinery: it runs the existing harnesses at a larger count.
 - Delivery, per transport, on a fresh `bench.common.stack` each (redis-server with AOF, one
@@ -27,6 +27,13 @@ Nothing here is new machinery: it runs the existing harnesses at a larger count.
   spectator once all are synced, then its delivery p99 at the same rate and count.
 The figures printed at the end are medians over `--rounds`, with ours ÷ boardgame.io and the
 p99 against the 250 ms target.
+
+`--workers N` runs the service as N worker processes on one address (RISK_WORKERS: the kernel
+spreads the connections over them, each reads the game's stream from Redis); their CPU and RSS
+are summed. A process here may hold at most 20,000 descriptors, so past 15,000 streams the
+subscribers take more client processes, and past 25,000 they connect from several loopback
+addresses (bench.service.subscriber_parts, sources): 100,000 spectators need 7 workers or
+more.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ import asyncio
 import multiprocessing as mp
 import statistics
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -62,10 +70,34 @@ BATCH = 64
 Figures = dict[str, float]
 
 
-def max_connections(spectators: int) -> str:
+def max_connections(spectators: int, workers: int) -> str:
     """RISK_HTTP_MAX_CONNECTIONS: every WebSocket spectator holds a connection of the HTTP
-    port, so the cap (by default half the open-file limit) goes above the count."""
-    return str(spectators + 1000)
+    port, so the cap (by default half the open-file limit) goes above the count (a worker's
+    share of it, below the 20,000 descriptors a process may hold here)."""
+    return str(spectators + 1000 if workers <= 1 else min(19_000, 2 * spectators // workers))
+
+
+def service_env(args: argparse.Namespace) -> dict[str, str]:
+    env = {"RISK_HTTP_MAX_CONNECTIONS": max_connections(args.spectators, args.workers)}
+    if args.workers > 1:
+        env["RISK_WORKERS"] = str(args.workers)
+    return env
+
+
+def service_pids(parent: int, workers: int) -> list[int]:
+    """The service's processes: the one, or the workers' parent and its `workers` children
+    (waited for: the parent starts them)."""
+    if workers <= 1:
+        return [parent]
+    deadline = time.monotonic() + 60
+    while True:
+        children = [int(pid) for path in Path(f"/proc/{parent}/task").glob("*/children")
+                    for pid in path.read_text().split()]
+        if len(children) >= workers:
+            return [parent, *children]
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{len(children)} of {workers} workers started in 60 s")
+        time.sleep(0.1)
 
 
 async def _delivery(args: argparse.Namespace, target: str, pids: dict[str, list[int]],
@@ -93,19 +125,20 @@ async def _delivery(args: argparse.Namespace, target: str, pids: dict[str, list[
 def ours_delivery(args: argparse.Namespace, transport: str) -> Figures:
     with stack({"bench": "spectators", "phase": f"delivery over {transport}",
                 "spectators": args.spectators, "rate": args.rate}, args.log_level, http=True,
-               RISK_HTTP_MAX_CONNECTIONS=max_connections(args.spectators)) as st:
+               **service_env(args)) as st:
         assert st.redis.pid is not None
-        pids = {"server": [st.service_pid], "redis": [st.redis.pid]}
+        pids = {"server": service_pids(st.service_pid, args.workers), "redis": [st.redis.pid]}
         ws_port = st.service.http_port if transport == "ws" else 0
         return asyncio.run(_delivery(args, st.service.target, pids, ws_port))
 
 
-async def _idle(args: argparse.Namespace, target: str, server_pid: int, ws_port: int) -> float:
+async def _idle(args: argparse.Namespace, target: str, server_pids: list[int],
+                ws_port: int) -> float:
     channel = grpc.aio.insecure_channel(target)
     try:
         return await idle_subscribers(argparse.Namespace(
             subscribers=args.spectators, seed=args.seed + 80_000, settle=args.settle,
-            ws_port=ws_port), target, new_stub(channel), server_pid)
+            ws_port=ws_port, warmup=args.warmup), target, new_stub(channel), server_pids)
     finally:
         await channel.close()
 
@@ -115,9 +148,10 @@ def ours_idle(args: argparse.Namespace, transport: str) -> float:
     # old ones freed and its RSS would not show them (bench/peers.py does the same)
     with stack({"bench": "spectators", "phase": f"idle over {transport}",
                 "spectators": args.spectators}, args.log_level, http=True,
-               RISK_HTTP_MAX_CONNECTIONS=max_connections(args.spectators)) as st:
+               **service_env(args)) as st:
         ws_port = st.service.http_port if transport == "ws" else 0
-        return asyncio.run(_idle(args, st.service.target, st.service_pid, ws_port))
+        return asyncio.run(_idle(args, st.service.target,
+                                 service_pids(st.service_pid, args.workers), ws_port))
 
 
 async def _peer(args: argparse.Namespace) -> Figures:
@@ -181,6 +215,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="at most this long (s) for every subscriber to be live before "
                              "the measured driving")
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1,
+                        help="service processes on one address (RISK_WORKERS)")
     parser.add_argument("--settle", type=float, default=3.0, help="idle seconds before RSS")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log-level", default="info", help="the service's RISK_LOG_LEVEL")

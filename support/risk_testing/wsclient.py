@@ -77,10 +77,12 @@ class WebSocket:
     async def connect(cls, host: str, port: int, path: str, *, token: str | None = None,
                       subprotocols: tuple[str, ...] = (), origin: str | None = None,
                       extra: tuple[tuple[str, str], ...] = (), version: str = "13",
-                      tls: ssl.SSLContext | None = None, receive_buffer: int = 0
-                      ) -> WebSocket:
+                      tls: ssl.SSLContext | None = None, receive_buffer: int = 0,
+                      source: str | None = None) -> WebSocket:
         """`tls`: wss (the HTTP port with RISK_TLS_CERT_FILE), trusting what it trusts.
-        `receive_buffer`: the socket's SO_RCVBUF, set before it connects (a small TCP window)."""
+        `receive_buffer`: the socket's SO_RCVBUF, set before it connects (a small TCP window).
+        `source`: the local address to connect from (another 127.x.y.z: one address has
+        about 28,000 ephemeral ports to one server port)."""
         if receive_buffer:
             sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
@@ -89,7 +91,9 @@ class WebSocket:
             reader, writer = await asyncio.open_connection(sock=sock, limit=1 << 22, ssl=tls,
                                                            server_hostname=host if tls else None)
         else:
-            reader, writer = await asyncio.open_connection(host, port, limit=1 << 22, ssl=tls)
+            reader, writer = await asyncio.open_connection(
+                host, port, limit=1 << 22, ssl=tls,
+                local_addr=(source, 0) if source is not None else None)
         lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Upgrade: websocket",
                  "Connection: Upgrade", f"Sec-WebSocket-Version: {version}",
                  f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}"]
