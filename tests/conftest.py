@@ -26,6 +26,7 @@ from tests.child_processes import (
     no_process_left_behind,  # noqa: F401 (an autouse fixture, found by name)
     pytest_runtest_protocol,  # noqa: F401 (a hook, found by name)
 )
+from tests.chromium import chromium  # noqa: F401 (a fixture, found by name)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -7,6 +7,7 @@ of its queue. The page fits the phone and logs no console error."""
 from __future__ import annotations
 
 import grpc
+import pytest
 from playwright.async_api import Page
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
@@ -19,8 +20,11 @@ from tests.web.driver import eventually
 from tests.web.test_my_games import PHONE, fits_the_phone
 
 Pages = web.Pages
-# the web tests' fixtures (a browser, a service with its HTTP port, pages, a stub)
-browser, http_service, pages, stub = web.browser, web.http_service, web.pages, web.stub
+# the web tests' fixtures (a browser, a service with its HTTP port on a flushed Redis, pages,
+# a stub), which live on the session's event loop (tests/chromium.py), as these tests must
+browser, redis_client, http_service = web.browser, web.redis_client, web.http_service
+pages, stub = web.pages, web.stub
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 async def _size_only(page: Page, size: int) -> None:

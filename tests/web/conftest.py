@@ -15,6 +15,11 @@ transport a page used. The one
 exception is the browser's own line for a request that could not connect, which Chromium logs
 whenever a fetch meets a stopped service: a test that stops the service on purpose accepts
 those (and only those) inside `pages.outage()`.
+
+One driver and one Chromium serve every browser test a pytest worker runs (tests/chromium.py),
+and each test's contexts are closed when it ends. They live on the session's event loop, so
+this directory's tests (`pytest_collection_modifyitems`) and the async fixtures they use run
+on that loop too.
 """
 
 from __future__ import annotations
@@ -28,20 +33,31 @@ from urllib.parse import urlsplit
 
 import grpc
 import pytest
-from playwright.async_api import Browser, ConsoleMessage, Page, async_playwright
+import pytest_asyncio
+import redis.asyncio
+from playwright.async_api import Browser, BrowserContext, ConsoleMessage, Page
 
 from risk_proto.risk.v1 import service_pb2_grpc
 from risk_testing.harness import ServiceFactory, ServiceProcess
+from tests.chromium import Chromium
 from tests.service.conftest import make_service  # noqa: F401 (a fixture, used by name)
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).parent / "artifacts"
 # what Chromium logs itself when a request cannot reach the server
 _UNREACHABLE = re.compile(r"net::ERR_(CONNECTION_REFUSED|CONNECTION_RESET|EMPTY_RESPONSE|"
                           r"INCOMPLETE_CHUNKED_ENCODING|CONNECTION_CLOSED|NETWORK_CHANGED)")
 SERVICE = "/risk.v1.RiskService/"
+HERE = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """This directory's async tests run on the session's event loop, the one this worker's
+    browser lives on (pytest-asyncio's "run all tests in the session in the same event loop",
+    kept to tests/web: the hook sees the whole session's items)."""
+    session_loop = pytest.mark.asyncio(loop_scope="session")
+    for item in items:
+        if pytest_asyncio.is_async_test(item) and item.path.is_relative_to(HERE):
+            item.add_marker(session_loop, append=False)
 
 
 @dataclass
@@ -56,6 +72,7 @@ class Pages:
     # per page: the paths of the WebSockets it opened and of the API methods it POSTed
     opened: dict[int, list[str]] = field(default_factory=dict)
     posted: dict[int, list[str]] = field(default_factory=dict)
+    contexts: list[BrowserContext] = field(default_factory=list)
 
     async def open(self, path: str = "/", *, width: int = 1280, height: int = 860,
                    timezone_id: str | None = None, locale: str | None = None) -> Page:
@@ -63,6 +80,7 @@ class Pages:
         a person's device sets them), its defaults where None."""
         context = await self.browser.new_context(viewport={"width": width, "height": height},
                                                  timezone_id=timezone_id, locale=locale)
+        self.contexts.append(context)
         page = await context.new_page()
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.errors.append(f"uncaught: {error}"))
@@ -99,14 +117,22 @@ class Pages:
             self.down = False
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            yield launched
-        finally:
-            await launched.close()
+@pytest_asyncio.fixture(loop_scope="session")
+async def browser(chromium: Chromium) -> AsyncIterator[Browser]:
+    """This worker's Chromium; every context the test opened in it is closed after the test."""
+    running = await chromium.browser()
+    yield running
+    await chromium.close_contexts(running.contexts)
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def redis_client(redis_url: str) -> AsyncIterator[redis.asyncio.Redis]:
+    """tests/conftest.py's, on the session's loop: a client belongs to the loop it was
+    opened on."""
+    client = redis.asyncio.Redis.from_url(redis_url, decode_responses=False)
+    await client.flushall()
+    yield client
+    await client.aclose()
 
 
 @pytest.fixture
@@ -115,14 +141,19 @@ def http_service(make_service: ServiceFactory, redis_client: object) -> ServiceP
     return make_service(http=True)
 
 
-@pytest.fixture
-async def pages(browser: Browser, http_service: ServiceProcess) -> AsyncIterator[Pages]:
+@pytest_asyncio.fixture(loop_scope="session")
+async def pages(chromium: Chromium, browser: Browser,
+                http_service: ServiceProcess) -> AsyncIterator[Pages]:
+    """Its contexts are closed as the test ends, before the service stops under them."""
     opened = Pages(browser, http_service.http_url)
     yield opened
-    assert not opened.errors, "console errors:\n" + "\n".join(opened.errors)
+    try:
+        assert not opened.errors, "console errors:\n" + "\n".join(opened.errors)
+    finally:
+        await chromium.close_contexts(opened.contexts)
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def stub(http_service: ServiceProcess) -> AsyncIterator[service_pb2_grpc.RiskServiceStub]:
     async with grpc.aio.insecure_channel(http_service.target) as channel:
         yield service_pb2_grpc.RiskServiceStub(channel)
