@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import datetime
 import math
@@ -63,6 +64,7 @@ import os
 import platform
 import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
@@ -71,7 +73,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import grpc
 
@@ -90,7 +92,10 @@ from risk_testing.harness import ServiceProcess  # noqa: E402 - needs ROOT on sy
 from risk_testing.rpc import bearer, create_request  # noqa: E402 - same reason
 from risk_testing.wsclient import BINARY as WS_BINARY  # noqa: E402 - same reason
 from risk_testing.wsclient import CLOSE as WS_CLOSE  # noqa: E402 - same reason
-from risk_testing.wsclient import Refused, WebSocket  # noqa: E402 - same reason
+from risk_testing.wsclient import PING as WS_PING  # noqa: E402 - same reason
+from risk_testing.wsclient import PONG as WS_PONG  # noqa: E402 - same reason
+from risk_testing.wsclient import TEXT as WS_TEXT  # noqa: E402 - same reason
+from risk_testing.wsclient import WebSocket, client_frame  # noqa: E402 - same reason
 
 VARIANT = "classic"
 CALL_TIMEOUT_S = 30.0
@@ -645,35 +650,125 @@ def _received(reply: service_pb2.StreamEventsResponse, received: Received, ready
             ready[LIVE] += 1
 
 
+class _WsSpectator(asyncio.Protocol):
+    """One spectator stream over a WebSocket (server.websocket), read by the event loop's
+    callbacks: the upgrade, then each frame as it arrives, timestamped and decoded where it
+    lands. A subscriber process holds thousands of these; a task and a StreamReader per
+    socket cost the client several times what the service spends sending (bench/RESULTS.md,
+    "Spectators at scale"), and on one machine the clients' CPU delays their own receipts."""
+
+    PATH = "/risk.v1.RiskService/StreamEvents"
+
+    def __init__(self, request: bytes, received: Received, ready: Any,
+                 errors: list[str]) -> None:
+        self.request = request
+        self.received = received
+        self.ready = ready
+        self.errors = errors
+        self.buffer = b""
+        self.upgraded = False
+        self.first = True
+        self.ended = False
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.transport.write((f"GET {self.PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                         f"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: {key}\r\n\r\n"
+                         ).encode())
+
+    def data_received(self, data: bytes) -> None:
+        now = time.monotonic_ns()
+        buffer = self.buffer + data if self.buffer else data
+        if not self.upgraded:
+            head, found, buffer = buffer.partition(b"\r\n\r\n")
+            if not found:
+                self.buffer = head
+                return
+            status = head.split(b"\r\n", 1)[0]
+            if b" 101 " not in status:
+                self._end(f"upgrade refused: {status.decode()}")
+                return
+            self.upgraded = True
+            assert self.transport is not None
+            self.transport.write(client_frame(WS_BINARY, self.request))
+        at = 0
+        while len(buffer) - at >= 2:
+            first, second = buffer[at], buffer[at + 1]
+            size, head = second & 0x7F, 2
+            if size == 126:
+                if len(buffer) - at < 4:
+                    break
+                size, head = struct.unpack_from("!H", buffer, at + 2)[0], 4
+            elif size == 127:
+                if len(buffer) - at < 10:
+                    break
+                size, head = struct.unpack_from("!Q", buffer, at + 2)[0], 10
+            if len(buffer) - at < head + size:
+                break
+            payload = buffer[at + head:at + head + size]
+            at += head + size
+            self._frame(first & 0x0F, payload, now)
+        self.buffer = buffer[at:]
+
+    def _frame(self, opcode: int, payload: bytes, now: int) -> None:
+        if opcode == WS_BINARY:
+            reply = service_pb2.StreamEventsResponse.FromString(payload)
+            events = reply.events or (reply.event,)
+            at = self.received.at
+            for event in events:  # the last event of an action wins, as in `_received`
+                at[event.version] = now
+            version = events[-1].version
+            messages = self.received.messages
+            messages[version] = messages.get(version, 0) + 1
+            if self.first:
+                self.first = False
+                with self.ready.get_lock():
+                    self.ready[LIVE] += 1
+        elif opcode == WS_CLOSE:
+            code = struct.unpack_from("!H", payload)[0] if len(payload) >= 2 else 0
+            self._end(f"closed {code} {payload[2:].decode(errors='replace')}")
+        elif opcode == WS_PING and self.transport is not None:
+            self.transport.write(client_frame(WS_PONG, payload))
+        elif opcode == WS_TEXT:
+            self.errors.append(payload.decode(errors="replace"))
+
+    def _end(self, error: str) -> None:
+        if not self.ended:
+            self.ended = True
+            self.errors.append(error)
+            with self.ready.get_lock():
+                self.ready[FAILED] += 1
+        if self.transport is not None:
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.transport = None
+
+
 async def _subscribe_ws(port: int, request: bytes, received: Received, ready: Any,
-                        errors: list[str], *, source: str | None = None) -> None:
-    """One spectator stream over a WebSocket (server.websocket): the same messages."""
-    try:
-        ws = await WebSocket.connect("127.0.0.1", port, "/risk.v1.RiskService/StreamEvents",
-                                     source=source)
-    except (OSError, Refused) as error:
-        errors.append(f"connect {error}")
-        with ready.get_lock():
-            ready[FAILED] += 1
-        return
-    ws.send(request)
-    first = True
-    try:
-        while True:
-            message = await ws.receive()
-            if message.opcode != WS_BINARY:
-                errors.append(f"closed {message.close_code} {message.close_reason}"
-                              if message.opcode == WS_CLOSE else message.data.decode())
-                if message.opcode == WS_CLOSE:
-                    with ready.get_lock():
-                        ready[FAILED] += 1
-                    return
-                continue
-            _received(service_pb2.StreamEventsResponse.FromString(message.data), received,
-                      ready, first)
-            first = False
-    finally:
-        ws.writer.close()
+                        errors: list[str], *, source: str | None = None
+                        ) -> asyncio.Transport | None:
+    """Open one `_WsSpectator`; a connection refused or reset (a crowd arriving at once
+    overflows the listen backlog) is tried again after a growing pause, as the web app's
+    feed does, five times."""
+    loop = asyncio.get_running_loop()
+    for attempt in range(5):
+        try:
+            transport, _ = await loop.create_connection(
+                lambda: _WsSpectator(request, received, ready, errors), "127.0.0.1", port,
+                local_addr=(source, 0) if source is not None else None)
+            return transport
+        except OSError as error:
+            if attempt == 4:
+                errors.append(f"connect {error}")
+                with ready.get_lock():
+                    ready[FAILED] += 1
+                return None
+            await asyncio.sleep(0.2 * 2 ** attempt)
+    return None
 
 
 async def _subscriber_proc(job: StreamJob, ready: Any, stop: Any
@@ -683,14 +778,16 @@ async def _subscriber_proc(job: StreamJob, ready: Any, stop: Any
             game_id=job.game_id, after_seq=job.after_seq, max_batch=job.max_batch)
         received = [Received() for _ in range(job.count)]
         errors: list[str] = []
-        tasks = [asyncio.create_task(_subscribe_ws(job.ws_port, request.SerializeToString(),
-                                                   received[i], ready, errors,
-                                                   source=job.source))
-                 for i in range(job.count)]
+        opening = [asyncio.create_task(_subscribe_ws(
+            job.ws_port, request.SerializeToString(), received[i], ready, errors,
+            source=job.source)) for i in range(job.count)]
         await asyncio.to_thread(stop.wait)
-        for task in tasks:
+        for task in opening:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        opened = await asyncio.gather(*opening, return_exceptions=True)
+        for transport in opened:
+            if transport is not None and not isinstance(transport, BaseException):
+                transport.close()
         return received, errors
     return await _grpc_subscriber_proc(job, ready, stop)
 
@@ -723,7 +820,16 @@ async def _grpc_subscriber_proc(job: StreamJob, ready: Any, stop: Any
 
 
 def subscriber_main(conn: Connection, job: StreamJob, ready: Any, stop: Any) -> None:
-    received, errors = asyncio.run(_subscriber_proc(job, ready, stop))
+    # WebSocket spectators on uvloop (libuv, as the peers' node clients are): thousands of
+    # sockets per process, and the client, not the service, is what saturates a small
+    # machine first (bench/spectators.py); grpc.aio keeps asyncio's own loop
+    loop_factory = None
+    if job.ws_port:
+        with contextlib.suppress(ImportError):
+            import uvloop  # noqa: PLC0415 - a bench-only choice, where it is installed
+            loop_factory = uvloop.new_event_loop
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
+        received, errors = runner.run(_subscriber_proc(job, ready, stop))
     conn.send(([(sorted(r.at.items()), sorted(r.messages.items())) for r in received],
                errors))
 

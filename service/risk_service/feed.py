@@ -93,6 +93,11 @@ class Listener(Protocol[_Taken_contra]):
     def flush(self) -> None:
         """The end of one read's events: what was taken may go out as one message."""
 
+    def handed(self, items: Sequence[_Taken_contra], shared: dict[Any, Any]) -> bool:
+        """A round's events (`StreamFeed._flush_rounds`), as `pushed` each and `flush`;
+        `shared` is the round's, for what listeners at one point of the stream have alike
+        (the message, encoded once). False: the subscriber is done."""
+
 
 class FeedSubscriber(Generic[Item]):
     """One stream's buffer. The feed pushes; the stream's handler pops, or its listener takes
@@ -260,12 +265,15 @@ class StreamFeed(Generic[Item]):
             while self.pending:
                 items, self.pending = self.pending, []
                 listening = [sub for sub in self.subscribers if sub.listener is not None]
+                shared: dict[Any, Any] = {}
                 for start in range(0, len(listening), FLUSH_SLICE):
                     if start:
                         await asyncio.sleep(0)
                     for sub in listening[start:start + FLUSH_SLICE]:
-                        if sub.listener is not None:
-                            self._hand(sub, items)
+                        listener = sub.listener
+                        if (listener is not None and sub in self.subscribers
+                                and not listener.handed(items, shared)):
+                            self._discard(sub)
         finally:
             self.flusher = None
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import OrderedDict
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 
 from risk_proto.risk.v1 import lifecycle_pb2, service_pb2
@@ -81,6 +81,22 @@ class Handoff:
         self.first = self.first or item.seq
         self.last = item
         return self.message() if len(self.pieces) == self.limit else (b"", 0)
+
+    def fits(self, items: Sequence[wire.DecodedEvent]) -> bool:
+        """`items` go out as one message (`whole`): a batch takes them all, none is waiting
+        for the batch's end, and none was sent already."""
+        return (not self.pieces and self.limit > 1
+                and len(items) <= self.limit and items[0].seq > self.sent)
+
+    def whole(self, items: Sequence[wire.DecodedEvent]) -> tuple[bytes, int]:
+        """`items` (they `fit`) as the message `take` and `message` would make of them, and
+        the seq of the first; this handoff's state is left as it was."""
+        pieces = [data for item in items
+                  if (data := self.streams.element(self.game_id, item, self.viewer))]
+        if not pieces:
+            return b"", 0
+        return self.streams.batch(self.game_id, self.viewer, items[0].seq, items[-1],
+                                  pieces), items[0].seq
 
     def message(self) -> tuple[bytes, int]:
         """The events taken since the last message, as one (assembled as `Streams.batch`

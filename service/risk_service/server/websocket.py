@@ -720,6 +720,25 @@ class WebSocketCall(asyncio.Protocol):
         if self.handoff is not None:
             self._push(self.handoff, *self.handoff.message())
 
+    def handed(self, items: Sequence[DecodedEvent], shared: dict[Any, Any]) -> bool:
+        """A feed round's events (feed.StreamFeed._flush_rounds). A spectator with nothing
+        waiting, whose batch takes them all, gets the one message every such spectator of
+        its audience gets this round (Handoff.whole), encoded for the first of them."""
+        handoff = self.handoff
+        if handoff is None or self.transport is None:
+            return False
+        if handoff.fits(items):
+            message = shared.get(handoff.viewer)
+            if message is None:
+                message = shared[handoff.viewer] = handoff.whole(items)
+            handoff.sent = items[-1].seq
+            return self._push(handoff, *message)
+        for item in items:
+            if not self.pushed(item):
+                return False
+        self.flush()
+        return self.handoff is not None
+
     def _push(self, handoff: Handoff, data: bytes, first: int) -> bool:
         """Write one message (its first event's seq `first`), or end the stream if the
         socket is too far behind: the client resumes after the seq before it."""
