@@ -16,12 +16,13 @@ cluster's readers (cluster_feed.py) read each slot's games from the node that se
 
 Each new event goes into every subscriber's bounded buffer without waiting. A handed-off
 spectator (a listener: server/websocket.py) takes it as well, and its socket is written at the
-end of the read. A feed with more than FLUSH_SLICE listeners hands them its events in rounds,
-FLUSH_SLICE listeners per turn of the event loop, so the process's calls (the very move that
-made the event) are not held behind ten thousand socket writes. Events that arrive while a
-round is under way go out in the next round, together: under load a spectator's message then
-carries several moves, as a Colyseus patch carries a tick's changes (its events, their order
-and the batch limit it asked for are unchanged).
+end of the read. A feed with more than FLUSH_SLICE listeners sweeps them instead, FLUSH_SLICE
+listeners per turn of the event loop, so the process's calls (the very move that made the
+event) are not held behind ten thousand socket writes. Each listener the sweep reaches takes
+every event it has not had, those delivered while the pass was under way too, and the sweep
+passes again while any is behind: an event waits at most one pass for any spectator, and under
+load a spectator's message carries several moves, as a Colyseus patch carries a tick's changes
+(its events, their order and the batch limit it asked for are unchanged).
 
 A subscriber that falls `limit` events behind is cut off (it resumes from its last seq with a
 new call), so one slow reader never delays the others. Subscribers register before they read
@@ -38,6 +39,7 @@ feed ends: its subscribers get `FeedRolledBack` with the last seq that survived.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
@@ -63,7 +65,7 @@ log = structlog.get_logger()
 _REMEMBERED = 16
 _XREAD_COUNT = 512  # entries per stream per read
 # A feed with more listeners than this hands them its events in rounds of a task of its own,
-# this many per turn of the event loop (`StreamFeed._flush_rounds`); with fewer, at once.
+# this many per turn of the event loop (`StreamFeed._sweep`); with fewer, at once.
 FLUSH_SLICE = 256
 
 Fields = dict[bytes, bytes]  # one stream entry's fields
@@ -94,9 +96,13 @@ class Listener(Protocol[_Taken_contra]):
         """The end of one read's events: what was taken may go out as one message."""
 
     def handed(self, items: Sequence[_Taken_contra], shared: dict[Any, Any]) -> bool:
-        """A round's events (`StreamFeed._flush_rounds`), as `pushed` each and `flush`;
-        `shared` is the round's, for what listeners at one point of the stream have alike
-        (the message, encoded once). False: the subscriber is done."""
+        """The feed's pending events (`StreamFeed._sweep`), in order: those after the last
+        this listener had, as `pushed` each and `flush`; `shared` is the pass's, for what
+        listeners at one point of the stream have alike (the message, encoded once). False:
+        the subscriber is done."""
+
+    def position(self) -> int:
+        """The seq of the last event taken (a listener that has ended: any)."""
 
 
 class FeedSubscriber(Generic[Item]):
@@ -199,8 +205,8 @@ class StreamFeed(Generic[Item]):
     id, or `t:<label>` for a tournament's results feed; `decode` makes an entry (its seq and
     fields) into what the subscribers take."""
 
-    __slots__ = ("cursor", "decode", "flusher", "key", "name", "pending", "reader", "seen",
-                 "subscribers")
+    __slots__ = ("appended", "cursor", "decode", "key", "name", "pending", "pending_seqs",
+                 "reader", "seen", "subscribers", "sweeper")
 
     def __init__(self, reader: StreamReader, name: str, key: bytes, cursor: int,
                  decode: Callable[[int, Fields], Item]) -> None:
@@ -212,16 +218,21 @@ class StreamFeed(Generic[Item]):
         self.subscribers: set[FeedSubscriber[Item]] = set()
         # (seq, identity) of the latest entries read, newest last
         self.seen: deque[tuple[int, bytes | int]] = deque(maxlen=_REMEMBERED)
-        self.pending: list[Item] = []  # delivered, for the listeners' next round
-        self.flusher: asyncio.Task[None] | None = None
+        # delivered for the sweep (`_sweep`), and their seqs; how many ever were
+        self.pending: list[Item] = []
+        self.pending_seqs: list[int] = []
+        self.appended = 0
+        self.sweeper: asyncio.Task[None] | None = None
 
     def deliver(self, entries: StreamEntries) -> None:
         items: list[Item] = []
+        seqs: list[int] = []
         for entry_id, fields in entries:
             seq = stream_seq(entry_id)
             if seq <= self.cursor:  # a read issued before a re-subscription moved the cursor
                 continue
             items.append(self.decode(seq, fields))
+            seqs.append(seq)
             self.cursor = seq
             identity = _identity(fields)
             if not (self.seen and b"c" in fields and self.seen[-1][1] == identity):
@@ -230,19 +241,21 @@ class StreamFeed(Generic[Item]):
                 self.seen[-1] = (seq, identity)  # one commit, one remembered entry: its last
         if not items:
             return
-        # a big feed's listeners take these in its next round, not now
-        rounds = self.flusher is not None or (
+        # a big feed's listeners take these from its sweep, not now
+        sweep = self.sweeper is not None or (
             len(self.subscribers) > FLUSH_SLICE
             and sum(sub.listener is not None for sub in self.subscribers) > FLUSH_SLICE)
         for sub in list(self.subscribers):
-            if rounds and sub.listener is not None:
+            if sweep and sub.listener is not None:
                 continue
             self._hand(sub, items)
-        if rounds:
+        if sweep:
             self.pending.extend(items)
-            if self.flusher is None:
-                self.flusher = asyncio.create_task(self._flush_rounds(),
-                                                   name=f"feed-flush:{self.name}")
+            self.pending_seqs.extend(seqs)
+            self.appended += len(items)
+            if self.sweeper is None:
+                self.sweeper = asyncio.create_task(self._sweep(),
+                                                   name=f"feed-sweep:{self.name}")
 
     def _hand(self, sub: FeedSubscriber[Item], items: list[Item]) -> None:
         """`items` to `sub`, and the end of the read to its listener, if any."""
@@ -257,25 +270,34 @@ class StreamFeed(Generic[Item]):
         if sub.listener is not None:
             sub.listener.flush()
 
-    async def _flush_rounds(self) -> None:
-        """Hand the listeners the events delivered since the last round, FLUSH_SLICE of them
-        per turn of the loop, round after round while reads deliver more. A listener that
-        took some of them already (it was handed off meanwhile) skips those by seq."""
+    async def _sweep(self) -> None:
+        """Pass over the listeners, FLUSH_SLICE of them per turn of the loop, each taking the
+        pending events it has not had (those delivered during the pass too), pass after pass
+        until a pass ends with nothing new: an event waits at most one pass for any listener.
+        Events every listener has had are then let go."""
         try:
             while self.pending:
-                items, self.pending = self.pending, []
+                mark = self.appended
                 listening = [sub for sub in self.subscribers if sub.listener is not None]
                 shared: dict[Any, Any] = {}
                 for start in range(0, len(listening), FLUSH_SLICE):
                     if start:
                         await asyncio.sleep(0)
+                    pending = self.pending
                     for sub in listening[start:start + FLUSH_SLICE]:
                         listener = sub.listener
                         if (listener is not None and sub in self.subscribers
-                                and not listener.handed(items, shared)):
+                                and not listener.handed(pending, shared)):
                             self._discard(sub)
+                low = min((sub.listener.position() for sub in self.subscribers
+                           if sub.listener is not None), default=None)
+                if low is None or self.appended == mark:
+                    self.pending, self.pending_seqs = [], []
+                else:
+                    kept = bisect.bisect_right(self.pending_seqs, low)
+                    del self.pending[:kept], self.pending_seqs[:kept]
         finally:
-            self.flusher = None
+            self.sweeper = None
 
     def unsubscribe(self, sub: FeedSubscriber[Item]) -> None:
         """`sub` is gone (a stream that ended); the stream's last one takes the feed along."""
@@ -438,7 +460,8 @@ class StreamReader:
         log.warning("feed_rolled_back", feed=feed.name, cursor=feed.cursor,
                     last_seq=survived, subscribers=len(feed.subscribers))
         self.hub.drop(feed)
-        feed.pending.clear()  # a round under way hands out no event of the lost branch
+        feed.pending.clear()  # a sweep under way hands out no event of the lost branch
+        feed.pending_seqs.clear()
         for sub in feed.subscribers:
             sub.roll_back(survived)
         if self.hub.on_rolled_back is not None:

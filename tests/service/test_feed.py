@@ -11,16 +11,21 @@ import asyncio
 import resource
 import shutil
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
+import redis
 import redis.asyncio
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
+from risk_service import feed as feed_module
+from risk_service.feed import FeedHub, reader_client
+from risk_service.store.keys import Keys
 from risk_testing.harness import ServiceFactory
 from risk_testing.rpc import create_request, error_info, rpc_error
 from tests.conftest import RedisServerFactory
@@ -350,3 +355,80 @@ async def test_a_burst_of_streams_opened_at_once_is_served_whole(
             call.cancel()
         for channel in channels:
             await channel.close()
+
+
+@dataclass
+class _Seq:
+    seq: int
+
+
+class _Recorder:
+    """A listener (feed.Listener) that keeps the seqs it takes, and is slow to take a sweep's
+    events (about 100 us each: a few socket writes), so that a pass is long enough for reads
+    to deliver more while it runs."""
+
+    def __init__(self) -> None:
+        self.got: list[int] = []
+
+    def position(self) -> int:
+        return self.got[-1] if self.got else 0
+
+    def pushed(self, item: _Seq) -> bool:
+        if item.seq > self.position():
+            self.got.append(item.seq)
+        return True
+
+    def rolled_back(self, last_seq: int) -> None:
+        raise AssertionError(f"rolled back to {last_seq}")
+
+    def flush(self) -> None:
+        pass
+
+    def handed(self, items: Sequence[_Seq], shared: dict[Any, Any]) -> bool:
+        until = time.perf_counter() + 100e-6
+        while time.perf_counter() < until:
+            pass
+        for item in items:
+            self.pushed(item)
+        return True
+
+
+async def test_a_sweep_over_many_listeners_loses_nothing_delivered_while_it_runs(
+        redis_client: redis.asyncio.Redis, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A feed with more listeners than FLUSH_SLICE sweeps them; entries appended to the
+    stream while passes are under way reach every listener once, in order, and the feed
+    keeps none once all have them. (The slice is made small, so that a pass of 120 slow
+    listeners yields to the reader a dozen times.)"""
+    monkeypatch.setattr(feed_module, "FLUSH_SLICE", 10)
+    hub = FeedHub(redis_client, Keys(), readers=1, block_ms=1000,
+                  reader_client=partial(reader_client, redis_url, 1000))
+    key, count, entries = "sweep-test", 120, 300
+    subs = [await hub.follow("t:sweep", key, lambda seq, _fields: _Seq(seq), 1024, 0)
+            for _ in range(count)]
+    recorders = [_Recorder() for _ in subs]
+    for sub, recorder in zip(subs, recorders, strict=True):
+        assert sub.listen(recorder)
+    feed = subs[0].feed
+
+    def append() -> None:
+        """From another thread and connection: the appends go on while a pass holds the
+        loop, so reads land between its slices."""
+        with redis.Redis.from_url(redis_url) as client:
+            for seq in range(1, entries + 1):
+                client.xadd(key, {b"n": str(seq).encode()}, id=f"0-{seq}")
+                time.sleep(0.0005)
+
+    try:
+        await asyncio.to_thread(append)
+        async with asyncio.timeout(TIMEOUT_S):
+            while any(r.position() < entries for r in recorders):
+                await asyncio.sleep(0.01)
+        wrong = [r.got for r in recorders if r.got != list(range(1, entries + 1))]
+        assert not wrong, (len(wrong), wrong[0][:20])
+        async with asyncio.timeout(TIMEOUT_S):
+            while feed.sweeper is not None:
+                await asyncio.sleep(0.01)
+        assert feed.pending == [] and feed.pending_seqs == []
+    finally:
+        await hub.close()

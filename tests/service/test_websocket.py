@@ -670,8 +670,8 @@ async def test_a_websocket_spectator_across_a_redis_restart_and_a_rollback(
 async def test_more_spectators_than_one_turn_takes_get_every_event_once_in_order(
         web: ServiceProcess, stub: Stub) -> None:
     """More WebSocket spectators of one game than its feed hands events to in one turn of the
-    event loop (feed.FLUSH_SLICE), while moves go on: the feed hands them out in rounds (one
-    message assembled per round for all alike), and every spectator still gets every event
+    event loop (feed.FLUSH_SLICE), while moves go on: the feed sweeps them (one message
+    assembled per pass for all alike at one point), and every spectator still gets every event
     once, in order, as gRPC's StreamEvents gives it, no message over the batch limit it asked
     for."""
     game = await create_game(stub, SEED, **FAST_OPTIONS)
@@ -707,7 +707,7 @@ async def test_more_spectators_than_one_turn_takes_get_every_event_once_in_order
         wrong = [s for s in seen if s != over_grpc]
         assert not wrong, ([e.seq for e in wrong[0]], len(wrong))
         assert 1 <= max(largest) <= batch
-        assert '"feed-flush' not in web.logs()  # no round failed
+        assert '"feed-sweep' not in web.logs()  # no sweep failed
     finally:
         for task in following:
             task.cancel()

@@ -51,10 +51,12 @@ of wsproto's time. What is written here by hand is what no library holds for us:
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import logging
 import socket
 import struct
+import sys
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
@@ -131,6 +133,10 @@ def frame(opcode: int, payload: bytes) -> bytes:
     else:
         head = struct.pack("!BBQ", 0x80 | opcode, 127, size)
     return head + payload
+
+
+def _seq(item: DecodedEvent) -> int:
+    return item.seq
 
 
 class _LastFrame:
@@ -721,23 +727,34 @@ class WebSocketCall(asyncio.Protocol):
             self._push(self.handoff, *self.handoff.message())
 
     def handed(self, items: Sequence[DecodedEvent], shared: dict[Any, Any]) -> bool:
-        """A feed round's events (feed.StreamFeed._flush_rounds). A spectator with nothing
-        waiting, whose batch takes them all, gets the one message every such spectator of
-        its audience gets this round (Handoff.whole), encoded for the first of them."""
+        """The feed's pending events (feed.StreamFeed._sweep): those after the last this
+        spectator had. One with nothing waiting, whose batch takes them all, gets the message
+        every spectator of its audience at the same point gets in this pass (Handoff.whole),
+        encoded for the first of them."""
         handoff = self.handoff
         if handoff is None or self.transport is None:
             return False
-        if handoff.fits(items):
-            message = shared.get(handoff.viewer)
+        sent = handoff.sent
+        start = bisect.bisect_right(items, sent, key=_seq)
+        if start == len(items):
+            return True
+        todo = items[start:] if start else items
+        if handoff.fits(todo):
+            key = (handoff.viewer, sent, todo[-1].seq)
+            message = shared.get(key)
             if message is None:
-                message = shared[handoff.viewer] = handoff.whole(items)
-            handoff.sent = items[-1].seq
+                message = shared[key] = handoff.whole(todo)
+            handoff.sent = todo[-1].seq
             return self._push(handoff, *message)
-        for item in items:
+        for item in todo:
             if not self.pushed(item):
                 return False
         self.flush()
         return self.handoff is not None
+
+    def position(self) -> int:
+        """The seq of the last event sent (ended: any, so the feed lets events go)."""
+        return self.handoff.sent if self.handoff is not None else sys.maxsize
 
     def _push(self, handoff: Handoff, data: bytes, first: int) -> bool:
         """Write one message (its first event's seq `first`), or end the stream if the
