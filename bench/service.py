@@ -592,6 +592,7 @@ class StreamJob:
 # processes may not hold more than 20,000), and from one local address (the ephemeral ports to
 # one server port: 32768-60999)
 STREAMS_PER_PROC = 15_000
+UPGRADES_IN_FLIGHT = 200  # per subscriber process (see `_subscribe_ws`)
 STREAMS_PER_SOURCE = 25_000
 
 
@@ -667,6 +668,8 @@ class _WsSpectator(asyncio.Protocol):
         self.errors = errors
         self.buffer = b""
         self.upgraded = False
+        # done at the 101; failed (ConnectionError) when refused or closed before it
+        self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.first = True
         self.ended = False
         self.transport: asyncio.Transport | None = None
@@ -688,10 +691,17 @@ class _WsSpectator(asyncio.Protocol):
                 self.buffer = head
                 return
             status = head.split(b"\r\n", 1)[0]
+            if self.opened.done():  # its opener was cancelled (the bench is stopping)
+                self.close()
+                return
             if b" 101 " not in status:
-                self._end(f"upgrade refused: {status.decode()}")
+                self.opened.set_exception(ConnectionRefusedError(status.decode()))
+                self.ended = True
+                if self.transport is not None:
+                    self.transport.close()
                 return
             self.upgraded = True
+            self.opened.set_result(None)
             assert self.transport is not None
             self.transport.write(client_frame(WS_BINARY, self.request))
         at = 0
@@ -744,23 +754,38 @@ class _WsSpectator(asyncio.Protocol):
         if self.transport is not None:
             self.transport.close()
 
+    def close(self) -> None:
+        """The bench is done with it: not a failure."""
+        self.ended = True
+        if self.transport is not None:
+            self.transport.close()
+
     def connection_lost(self, exc: Exception | None) -> None:
         self.transport = None
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionResetError("closed before the upgrade"))
+        elif self.upgraded and not self.ended:
+            self._end(f"connection lost: {exc}")
 
 
 async def _subscribe_ws(port: int, request: bytes, received: Received, ready: Any,
-                        errors: list[str], *, source: str | None = None
-                        ) -> asyncio.Transport | None:
-    """Open one `_WsSpectator`; a connection refused or reset (a crowd arriving at once
-    overflows the listen backlog) is tried again after a growing pause, as the web app's
-    feed does, five times."""
+                        errors: list[str], *, source: str | None = None,
+                        gate: asyncio.Semaphore | None = None) -> _WsSpectator | None:
+    """Open one `_WsSpectator`, at most `gate`'s count of a process's upgrades at once (a
+    crowd of tens of thousands connecting in the same second is a connect storm, not the
+    spectators this measures: the service closes a connection whose request it has not read
+    within RISK_HTTP_REQUEST_TIMEOUT_MS). A connection refused, reset or closed before the
+    upgrade is tried again after a growing pause, as the web app's feed does, five times."""
     loop = asyncio.get_running_loop()
     for attempt in range(5):
+        spectator = _WsSpectator(request, received, ready, errors)
         try:
-            transport, _ = await loop.create_connection(
-                lambda: _WsSpectator(request, received, ready, errors), "127.0.0.1", port,
-                local_addr=(source, 0) if source is not None else None)
-            return transport
+            async with gate if gate is not None else contextlib.nullcontext():
+                await loop.create_connection(
+                    lambda spectator=spectator: spectator, "127.0.0.1", port,  # type: ignore[misc]
+                    local_addr=(source, 0) if source is not None else None)
+                await spectator.opened
+            return spectator
         except OSError as error:
             if attempt == 4:
                 errors.append(f"connect {error}")
@@ -778,16 +803,16 @@ async def _subscriber_proc(job: StreamJob, ready: Any, stop: Any
             game_id=job.game_id, after_seq=job.after_seq, max_batch=job.max_batch)
         received = [Received() for _ in range(job.count)]
         errors: list[str] = []
+        gate = asyncio.Semaphore(UPGRADES_IN_FLIGHT)
         opening = [asyncio.create_task(_subscribe_ws(
             job.ws_port, request.SerializeToString(), received[i], ready, errors,
-            source=job.source)) for i in range(job.count)]
+            source=job.source, gate=gate)) for i in range(job.count)]
         await asyncio.to_thread(stop.wait)
         for task in opening:
             task.cancel()
-        opened = await asyncio.gather(*opening, return_exceptions=True)
-        for transport in opened:
-            if transport is not None and not isinstance(transport, BaseException):
-                transport.close()
+        for spectator in await asyncio.gather(*opening, return_exceptions=True):
+            if isinstance(spectator, _WsSpectator):
+                spectator.close()
         return received, errors
     return await _grpc_subscriber_proc(job, ready, stop)
 
