@@ -22,7 +22,9 @@ from risk_testing.harness import ServiceFactory
 
 RISK = str(Path(sys.executable).with_name("risk"))
 # what issue 38 keeps out of what a person reads
-NOT_WORDS = re.compile(r"GAME_STATUS_|INVITATION_STATE_|MISSED_TURN_POLICY_|VARIANT_|[{}]|-1\b")
+# the -1 sentinel standing alone, not inside a token, an id or a path (`h5-1-F`, `p-1a0d`)
+NOT_WORDS = re.compile(
+    r"GAME_STATUS_|INVITATION_STATE_|MISSED_TURN_POLICY_|VARIANT_|[{}]|(?<![\w.-])-1(?![\w-]|\.\d)")
 
 
 def not_words(out: str, home: Path, pattern: re.Pattern[str] = NOT_WORDS) -> str | None:
