@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import contextlib
 import datetime
 import math
@@ -95,7 +94,12 @@ from risk_testing.wsclient import CLOSE as WS_CLOSE  # noqa: E402 - same reason
 from risk_testing.wsclient import PING as WS_PING  # noqa: E402 - same reason
 from risk_testing.wsclient import PONG as WS_PONG  # noqa: E402 - same reason
 from risk_testing.wsclient import TEXT as WS_TEXT  # noqa: E402 - same reason
-from risk_testing.wsclient import WebSocket, client_frame  # noqa: E402 - same reason
+from risk_testing.wsclient import (  # noqa: E402 - same reason
+    WebSocket,
+    client_frame,
+    server_frame_at,
+    upgrade_request,
+)
 
 VARIANT = "classic"
 CALL_TIMEOUT_S = 30.0
@@ -608,7 +612,7 @@ def sources(count: int, parts: int) -> list[str | None]:
     need = math.ceil(count / STREAMS_PER_SOURCE)
     if need <= 1:
         return [None] * parts
-    return [f"127.0.1.{1 + i % max(need, parts)}" for i in range(parts)]
+    return [f"127.0.1.{1 + i}" for i in range(parts)]  # parts >= need (subscriber_parts)
 
 
 @dataclass
@@ -638,8 +642,9 @@ async def _subscribe(stub: Any, request: service_pb2.StreamEventsRequest,
 
 
 def _received(reply: service_pb2.StreamEventsResponse, received: Received, ready: Any,
-              first: bool) -> None:
-    now = time.monotonic_ns()
+              first: bool, now: int | None = None) -> None:
+    """`reply`'s receipt (`now`, CLOCK_MONOTONIC ns; None: this moment)."""
+    now = time.monotonic_ns() if now is None else now
     events = reply.events or (reply.event,)
     # the last event of an action wins: the action is delivered once all of it is
     for event in events:
@@ -676,11 +681,8 @@ class _WsSpectator(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
-        key = base64.b64encode(os.urandom(16)).decode()
-        self.transport.write((f"GET {self.PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                         "Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                         f"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: {key}\r\n\r\n"
-                         ).encode())
+        host, port = self.transport.get_extra_info("peername")[:2]
+        self.transport.write(upgrade_request(host, port, self.PATH))
 
     def data_received(self, data: bytes) -> None:
         now = time.monotonic_ns()
@@ -696,47 +698,23 @@ class _WsSpectator(asyncio.Protocol):
                 return
             if b" 101 " not in status:
                 self.opened.set_exception(ConnectionRefusedError(status.decode()))
-                self.ended = True
-                if self.transport is not None:
-                    self.transport.close()
+                self.close()
                 return
             self.upgraded = True
             self.opened.set_result(None)
             assert self.transport is not None
             self.transport.write(client_frame(WS_BINARY, self.request))
         at = 0
-        while len(buffer) - at >= 2:
-            first, second = buffer[at], buffer[at + 1]
-            size, head = second & 0x7F, 2
-            if size == 126:
-                if len(buffer) - at < 4:
-                    break
-                size, head = struct.unpack_from("!H", buffer, at + 2)[0], 4
-            elif size == 127:
-                if len(buffer) - at < 10:
-                    break
-                size, head = struct.unpack_from("!Q", buffer, at + 2)[0], 10
-            if len(buffer) - at < head + size:
-                break
-            payload = buffer[at + head:at + head + size]
-            at += head + size
-            self._frame(first & 0x0F, payload, now)
+        while (found_frame := server_frame_at(buffer, at)) is not None:
+            opcode, payload, at = found_frame
+            self._frame(opcode, payload, now)
         self.buffer = buffer[at:]
 
     def _frame(self, opcode: int, payload: bytes, now: int) -> None:
         if opcode == WS_BINARY:
-            reply = service_pb2.StreamEventsResponse.FromString(payload)
-            events = reply.events or (reply.event,)
-            at = self.received.at
-            for event in events:  # the last event of an action wins, as in `_received`
-                at[event.version] = now
-            version = events[-1].version
-            messages = self.received.messages
-            messages[version] = messages.get(version, 0) + 1
-            if self.first:
-                self.first = False
-                with self.ready.get_lock():
-                    self.ready[LIVE] += 1
+            _received(service_pb2.StreamEventsResponse.FromString(payload), self.received,
+                      self.ready, self.first, now)
+            self.first = False
         elif opcode == WS_CLOSE:
             code = struct.unpack_from("!H", payload)[0] if len(payload) >= 2 else 0
             self._end(f"closed {code} {payload[2:].decode(errors='replace')}")

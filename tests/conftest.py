@@ -13,6 +13,7 @@ running (tests.child_processes: what is left is ended and the session fails nami
 
 from __future__ import annotations
 
+import contextlib
 import signal
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Protocol
@@ -60,12 +61,21 @@ def redis_url(redis_server: RedisServer) -> str:
     return redis_server.url
 
 
-@pytest.fixture
-async def redis_client(redis_url: str) -> AsyncIterator[redis.asyncio.Redis]:
+@contextlib.asynccontextmanager
+async def flushed_redis(redis_url: str) -> AsyncIterator[redis.asyncio.Redis]:
+    """A client of the session's Redis, emptied first; closed after."""
     client = redis.asyncio.Redis.from_url(redis_url, decode_responses=False)
     await client.flushall()
-    yield client
-    await client.aclose()
+    try:
+        yield client
+    finally:
+        await client.aclose()
+
+
+@pytest.fixture
+async def redis_client(redis_url: str) -> AsyncIterator[redis.asyncio.Redis]:
+    async with flushed_redis(redis_url) as client:
+        yield client
 
 
 @pytest.fixture

@@ -205,8 +205,8 @@ class StreamFeed(Generic[Item]):
     id, or `t:<label>` for a tournament's results feed; `decode` makes an entry (its seq and
     fields) into what the subscribers take."""
 
-    __slots__ = ("appended", "cursor", "decode", "key", "name", "pending", "pending_seqs",
-                 "reader", "seen", "subscribers", "sweeper")
+    __slots__ = ("cursor", "decode", "key", "name", "pending", "pending_seqs", "reader",
+                 "seen", "subscribers", "sweeper")
 
     def __init__(self, reader: StreamReader, name: str, key: bytes, cursor: int,
                  decode: Callable[[int, Fields], Item]) -> None:
@@ -218,10 +218,9 @@ class StreamFeed(Generic[Item]):
         self.subscribers: set[FeedSubscriber[Item]] = set()
         # (seq, identity) of the latest entries read, newest last
         self.seen: deque[tuple[int, bytes | int]] = deque(maxlen=_REMEMBERED)
-        # delivered for the sweep (`_sweep`), and their seqs; how many ever were
+        # delivered for the sweep (`_sweep`), and their seqs
         self.pending: list[Item] = []
         self.pending_seqs: list[int] = []
-        self.appended = 0
         self.sweeper: asyncio.Task[None] | None = None
 
     def deliver(self, entries: StreamEntries) -> None:
@@ -252,7 +251,6 @@ class StreamFeed(Generic[Item]):
         if sweep:
             self.pending.extend(items)
             self.pending_seqs.extend(seqs)
-            self.appended += len(items)
             if self.sweeper is None:
                 self.sweeper = asyncio.create_task(self._sweep(),
                                                    name=f"feed-sweep:{self.name}")
@@ -277,7 +275,7 @@ class StreamFeed(Generic[Item]):
         Events every listener has had are then let go."""
         try:
             while self.pending:
-                mark = self.appended
+                mark = self.cursor  # moves only when a read delivers (and appends) more
                 listening = [sub for sub in self.subscribers if sub.listener is not None]
                 shared: dict[Any, Any] = {}
                 for start in range(0, len(listening), FLUSH_SLICE):
@@ -291,7 +289,7 @@ class StreamFeed(Generic[Item]):
                             self._discard(sub)
                 low = min((sub.listener.position() for sub in self.subscribers
                            if sub.listener is not None), default=None)
-                if low is None or self.appended == mark:
+                if low is None or self.cursor == mark:
                     self.pending, self.pending_seqs = [], []
                 else:
                     kept = bisect.bisect_right(self.pending_seqs, low)

@@ -66,6 +66,43 @@ def client_frame(opcode: int, payload: bytes, *, fin: bool = True, masked: bool 
     return head + key + unmask(payload, key)  # masking and unmasking are one XOR
 
 
+def upgrade_request(host: str, port: int, path: str, *, token: str | None = None,
+                    subprotocols: tuple[str, ...] = (), origin: str | None = None,
+                    extra: tuple[tuple[str, str], ...] = (), version: str = "13") -> bytes:
+    """The HTTP/1.1 request that asks for the upgrade to a WebSocket on `path`."""
+    lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Upgrade: websocket",
+             "Connection: Upgrade", f"Sec-WebSocket-Version: {version}",
+             f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}"]
+    if token is not None:
+        lines.append(f"Authorization: Bearer {token}")
+    if subprotocols:
+        lines.append(f"Sec-WebSocket-Protocol: {', '.join(subprotocols)}")
+    if origin is not None:
+        lines.append(f"Origin: {origin}")
+    lines += [f"{name}: {value}" for name, value in extra]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+def server_frame_at(buffer: bytes, at: int) -> tuple[int, bytes, int] | None:
+    """The whole (unmasked) frame that starts at `at` in `buffer`: its opcode, its payload
+    and where the next begins; None while it has not all arrived."""
+    if len(buffer) - at < 2:
+        return None
+    size, head = buffer[at + 1] & 0x7F, 2
+    if size == 126:
+        if len(buffer) - at < 4:
+            return None
+        size, head = struct.unpack_from("!H", buffer, at + 2)[0], 4
+    elif size == 127:
+        if len(buffer) - at < 10:
+            return None
+        size, head = struct.unpack_from("!Q", buffer, at + 2)[0], 10
+    end = at + head + size
+    if len(buffer) < end:
+        return None
+    return buffer[at] & 0x0F, buffer[at + head:end], end
+
+
 class WebSocket:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                  headers: dict[str, str]) -> None:
@@ -94,17 +131,8 @@ class WebSocket:
             reader, writer = await asyncio.open_connection(
                 host, port, limit=1 << 22, ssl=tls,
                 local_addr=(source, 0) if source is not None else None)
-        lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Upgrade: websocket",
-                 "Connection: Upgrade", f"Sec-WebSocket-Version: {version}",
-                 f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}"]
-        if token is not None:
-            lines.append(f"Authorization: Bearer {token}")
-        if subprotocols:
-            lines.append(f"Sec-WebSocket-Protocol: {', '.join(subprotocols)}")
-        if origin is not None:
-            lines.append(f"Origin: {origin}")
-        lines += [f"{name}: {value}" for name, value in extra]
-        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+        writer.write(upgrade_request(host, port, path, token=token, subprotocols=subprotocols,
+                                     origin=origin, extra=extra, version=version))
         head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
         status_line, *header_lines = head.strip().split("\r\n")
         status = int(status_line.split(" ")[1])

@@ -35,11 +35,12 @@ import grpc
 import pytest
 import pytest_asyncio
 import redis.asyncio
-from playwright.async_api import Browser, BrowserContext, ConsoleMessage, Page
+from playwright.async_api import Browser, ConsoleMessage, Page
 
 from risk_proto.risk.v1 import service_pb2_grpc
 from risk_testing.harness import ServiceFactory, ServiceProcess
 from tests.chromium import Chromium
+from tests.conftest import flushed_redis
 from tests.service.conftest import make_service  # noqa: F401 (a fixture, used by name)
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -72,7 +73,6 @@ class Pages:
     # per page: the paths of the WebSockets it opened and of the API methods it POSTed
     opened: dict[int, list[str]] = field(default_factory=dict)
     posted: dict[int, list[str]] = field(default_factory=dict)
-    contexts: list[BrowserContext] = field(default_factory=list)
 
     async def open(self, path: str = "/", *, width: int = 1280, height: int = 860,
                    timezone_id: str | None = None, locale: str | None = None) -> Page:
@@ -80,7 +80,6 @@ class Pages:
         a person's device sets them), its defaults where None."""
         context = await self.browser.new_context(viewport={"width": width, "height": height},
                                                  timezone_id=timezone_id, locale=locale)
-        self.contexts.append(context)
         page = await context.new_page()
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.errors.append(f"uncaught: {error}"))
@@ -129,10 +128,8 @@ async def browser(chromium: Chromium) -> AsyncIterator[Browser]:
 async def redis_client(redis_url: str) -> AsyncIterator[redis.asyncio.Redis]:
     """tests/conftest.py's, on the session's loop: a client belongs to the loop it was
     opened on."""
-    client = redis.asyncio.Redis.from_url(redis_url, decode_responses=False)
-    await client.flushall()
-    yield client
-    await client.aclose()
+    async with flushed_redis(redis_url) as client:
+        yield client
 
 
 @pytest.fixture
@@ -150,7 +147,7 @@ async def pages(chromium: Chromium, browser: Browser,
     try:
         assert not opened.errors, "console errors:\n" + "\n".join(opened.errors)
     finally:
-        await chromium.close_contexts(opened.contexts)
+        await chromium.close_contexts(browser.contexts)
 
 
 @pytest_asyncio.fixture(loop_scope="session")
