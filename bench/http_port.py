@@ -51,6 +51,12 @@ pair, `--rounds` pairs per transport (no delivery runs): a change in the shared 
 load between two sides' runs (minutes apart without it) falls on both alike, and new ÷ base
 is printed per pair and as the ratio of the medians.
 
+`--ping` (with `--interleave`) makes each phase `--clients` Ping calls in flight instead of
+SubmitAction: an empty call through each transport's server, the route table and the call chain
+(admission, the log line, metrics), with no operation under it, so new ÷ base on Ping is what
+the transport and the chain cost per call apart from the move (WebSocket, whose moves are a
+Session's messages and whose every call is a connection of its own, is left out).
+
 `--only KIND[,KIND]` measures those transports alone (gRPC still drives the delivery runs),
 `--sections submit` leaves out the delivery runs. `--profile DIR` runs py-spy (not a
 dependency: `pip install --target /tmp/pyspy py-spy`, found on PATH or as /tmp/pyspy/bin/py-spy)
@@ -163,6 +169,13 @@ class Transport:
         if answer.WhichOneof("kind") != "ack":
             raise RuntimeError(f"the session refused the move: {answer.error.status!r}")
         return int(service_pb2.SubmitActionResponse.FromString(answer.ack.submitted).version)
+
+    async def ping(self) -> None:
+        """One empty call (`--ping`)."""
+        if self.kind == "grpc":
+            await self.stub.Ping(service_pb2.PingRequest(), timeout=CALL_TIMEOUT_S)
+        else:
+            await self.client.ping(service_pb2.PingRequest())
 
     async def submit(self, request: service_pb2.SubmitActionRequest, token: str) -> int:
         """The new version."""
@@ -307,6 +320,30 @@ async def submit_phase(transport: Transport, slots: list[Slot], seconds: float, 
     figures.p50_ms = percentile(latencies, 50) * 1e3
     figures.p99_ms = percentile(latencies, 99) * 1e3
     figures.cpu_us = cpu / max(1, len(latencies)) * 1e6
+    return figures
+
+
+async def ping_phase(transport: Transport, clients: int, seconds: float, pid: int,
+                     record: bool = True) -> Figures:
+    """`--ping`: `clients` Ping calls in flight for `seconds`; as `submit_phase` measures."""
+    latencies: list[float] = []
+    figures = Figures(transport.kind)
+
+    async def call(deadline: float) -> None:
+        while time.monotonic() < deadline:
+            t0 = time.perf_counter()
+            await transport.ping()
+            latencies.append(time.perf_counter() - t0)
+
+    cpu0, t0 = cpu_seconds(pid), time.monotonic()
+    await asyncio.gather(*(call(t0 + seconds) for _ in range(clients)))
+    wall, cpu = time.monotonic() - t0, cpu_seconds(pid) - cpu0
+    if record:
+        latencies.sort()
+        figures.rate, figures.seconds = len(latencies) / wall, wall
+        figures.p50_ms = percentile(latencies, 50) * 1e3
+        figures.p99_ms = percentile(latencies, 99) * 1e3
+        figures.cpu_us = cpu / max(1, len(latencies)) * 1e6
     return figures
 
 
@@ -604,11 +641,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--interleave", action="store_true",
                         help="with --base: both services at once, SubmitAction phases of "
                              "each in turn (--rounds pairs per transport; no delivery runs)")
+    parser.add_argument("--ping", action="store_true",
+                        help="with --interleave: Ping calls instead of SubmitAction (no "
+                             "websocket)")
     parser.add_argument("--profile", type=Path,
                         help="py-spy during each SubmitAction phase; raw samples kept here")
     args = parser.parse_args(argv)
     args.only = tuple(kind for kind in TRANSPORTS if kind in args.only.split(","))
     args.sections = tuple(args.sections.split(","))
+    if args.ping:
+        if not args.interleave:
+            parser.error("--ping goes with --base REV --interleave")
+        args.only = tuple(kind for kind in args.only if kind != "websocket")
     args.side = "new"
     if not args.only or not set(args.sections) <= {"submit", "deliver"}:
         parser.error("--only names transports of " + ", ".join(TRANSPORTS)
@@ -619,8 +663,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args.rounds = args.rounds or (1 if args.quick else 3)
     # with --base: one round per service started (interleaved: every round on one service)
     runs = args.rounds if args.interleave else 1 if args.base else args.rounds
-    total_s = len(args.only) * (runs * args.seconds + args.warmup)
-    args.plan = args.plan or math.ceil(3000 * total_s / args.clients) + 50
+    # calls per second seen on this machine with some room: a Session move over WebSocket
+    # runs about twice as fast as a unary call
+    rates = {kind: 7000 if kind == "websocket" else 3000 for kind in args.only}
+    calls = sum(rate * (runs * args.seconds + args.warmup) for rate in rates.values())
+    args.plan = args.plan or math.ceil(calls / args.clients) + 50
     return args
 
 
@@ -720,7 +767,8 @@ def interleaved(args: argparse.Namespace) -> None:
             ends[side] = (st.service.target, f"http://127.0.0.1:{http_port}", st.service_pid)
         results = asyncio.run(_interleaved(args, ends))
     say(f"\n== medians of {args.rounds} pair(s), new {head} ÷ base {base}; {load_line()}")
-    say("server CPU per SubmitAction (websocket: per Session move):")
+    say("server CPU per Ping" if args.ping
+        else "server CPU per SubmitAction (websocket: per Session move):")
     for kind in args.only:
         new_us = [f.cpu_us for f in results["new"][kind]]
         old_us = [f.cpu_us for f in results["base"][kind]]
@@ -739,26 +787,37 @@ async def _interleaved(args: argparse.Namespace, ends: dict[str, tuple[str, str,
     transports = {side: {kind: Transport(kind, target, url) for kind in TRANSPORTS}
                   for side, (target, url, _pid) in ends.items()}
     try:
-        slots = {}
-        for side in ends:
+        slots: dict[str, list[Slot]] = {side: [] for side in ends}
+        for side in ends if not args.ping else ():
             say(f"{side}:")
             slots[side] = await make_slots(args, transports[side]["grpc"].stub)
+
+        async def phase(side: str, kind: str, seconds: float, pid: int,
+                        record: bool = True) -> Figures:
+            if args.ping:
+                return await ping_phase(transports[side][kind], args.clients, seconds, pid,
+                                        record)
+            return await submit_phase(transports[side][kind], slots[side], seconds, pid,
+                                      record)
+
         for kind in args.only:  # warm each transport's connections and code paths
             for side, (_target, _url, pid) in ends.items():
-                await submit_phase(transports[side][kind], slots[side], args.warmup, pid,
-                                   record=False)
+                await phase(side, kind, args.warmup, pid, record=False)
         results: dict[str, dict[str, list[Figures]]] = {
             side: {kind: [] for kind in args.only} for side in ends}
         for round_ in range(args.rounds):
-            for i, kind in enumerate(rotated(round_, args.only)):
-                order = ("new", "base") if (round_ + i) % 2 == 0 else ("base", "new")
+            for kind in rotated(round_, args.only):
+                # swapped each pair for every transport (by the transport's place in the
+                # list, not in the rotated round: with an odd number of transports that
+                # gave one transport the same order in every pair)
+                first = (round_ + args.only.index(kind)) % 2 == 0
+                order = ("new", "base") if first else ("base", "new")
                 line = []
                 for side in order:
                     pid = ends[side][2]
                     args.side = side
                     spy = start_profile(args, pid, kind, round_)
-                    figures = await submit_phase(transports[side][kind], slots[side],
-                                                 args.seconds, pid)
+                    figures = await phase(side, kind, args.seconds, pid)
                     end_profile(spy, figures)
                     for note in sorted(set(figures.notes))[:3]:
                         say(f"  ! {side} {kind}: {note}")
