@@ -79,7 +79,7 @@ from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import Caller
 from risk_service.server import calls
 from risk_service.server.connect_errors import connect_error, end_of_stream, error_body
-from risk_service.server.plain_streams import PlainStreams
+from risk_service.server.plain_streams import PlainStreams, header
 from risk_service.server.routes import SERVICE, Kind, Route
 from risk_service.server.status import rich_status
 from risk_service.server.web_app import EXPORT_KEYS_PATH, WebApp
@@ -376,13 +376,6 @@ _EXPOSE_HEADERS = ("Grpc-Status, Grpc-Message, Grpc-Status-Details-Bin, Content-
 _PREFLIGHT_MAX_AGE_S = "7200"
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", ()):
-        if key == name:
-            return str(value.decode("latin-1"))
-    return None
-
-
 def _native_grpc(content_type: str) -> bool:
     """Whether `content_type` is native gRPC's (application/grpc[+codec]): it needs HTTP/2
     and trailers, which this port (uvicorn, HTTP/1.1) has not; the gRPC port serves it.
@@ -404,6 +397,11 @@ def _utf8_headers(headers: Any) -> Any:
     token, an `X-` header a proxy wrote) with HTTP 500 / unknown; with it replaced, the
     header means what its text says: such a token is no game's (BAD_CREDENTIALS), such a
     content type is not one the port speaks (415), any other header is ignored."""
+    for key, value in headers:  # the usual case: ASCII (no copy made to find it out)
+        if not (key.isascii() and value.isascii()):
+            break
+    else:
+        return headers
     try:
         for key, value in headers:
             key.decode(), value.decode()
@@ -437,9 +435,14 @@ class Cors:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        scope["headers"] = _utf8_headers(scope.get("headers", []))
-        origin = _header(scope, b"origin")
-        if scope["method"] == "OPTIONS" and _header(scope, b"access-control-request-method"):
+        scope["headers"] = headers = _utf8_headers(scope.get("headers", []))
+        origin = content_type = None
+        for key, value in headers:  # the two this layer reads, in one pass
+            if key == b"origin" and origin is None:
+                origin = value.decode("latin-1")
+            elif key == b"content-type" and content_type is None:
+                content_type = value.decode("latin-1")
+        if scope["method"] == "OPTIONS" and header(scope, b"access-control-request-method"):
             await self._preflight(origin, send)
             return
         call = Call(scope["path"], calls.grpc_peer(scope.get("client")))
@@ -487,7 +490,7 @@ class Cors:
                 message["body"] = end_of_stream(message.get("body", b""), call.error)
             await send(message)
 
-        if _native_grpc(_header(scope, b"content-type") or ""):
+        if _native_grpc(content_type or ""):
             await _unsupported_media_type(respond)
         else:
             await self.app(scope, receive, respond)

@@ -172,7 +172,8 @@ def wanted_form(accept: str | None) -> str | None:
     return None
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
+def header(scope: Scope, name: bytes) -> str | None:
+    """The request's first header `name` (lower case, as ASGI gives names), or None."""
     for key, value in scope.get("headers", ()):
         if key == name:
             return str(value.decode("latin-1"))
@@ -218,7 +219,7 @@ class PlainStreams:
                     await self._get(scope, receive, send, route, found.groupdict())
                     return
         elif method == "POST" and path in self.streaming:
-            content_type = (_header(scope, b"content-type") or "").split(";")[0].strip()
+            content_type = (header(scope, b"content-type") or "").split(";")[0].strip()
             if content_type.lower() == "application/json":
                 await self._post(scope, receive, send, self.streaming[path])
                 return
@@ -228,19 +229,19 @@ class PlainStreams:
 
     async def _get(self, scope: Scope, receive: Receive, send: Send, route: Route,
                    params: Mapping[str, str]) -> None:
-        form = wanted_form(_header(scope, b"accept")) or NDJSON
+        form = wanted_form(header(scope, b"accept")) or NDJSON
         bound = self.chain.bind(route.path)
         try:
             query = parse_qsl(scope.get("query_string", b"").decode("latin-1"),
                               keep_blank_values=True)
-            request = request_of(route, params, query, _header(scope, b"last-event-id"))
+            request = request_of(route, params, query, header(scope, b"last-event-id"))
         except Exception as exc:  # a client's mistake is a ServiceError; ours is INTERNAL
             await self._refuse(scope, send, bound, exc, form)
             return
         await self._stream(scope, receive, send, _Asked(route, request, form), bound)
 
     async def _post(self, scope: Scope, receive: Receive, send: Send, route: Route) -> None:
-        form = wanted_form(_header(scope, b"accept"))
+        form = wanted_form(header(scope, b"accept"))
         bound = self.chain.bind(route.path)
         if form is None:
             get = next((t for _p, t, r in self.paths if r is route), None)
@@ -265,7 +266,7 @@ class PlainStreams:
             except (ValueError, json_format.ParseError) as exc:
                 raise malformed(f"the request is not a valid {route.name} request: "
                                 f"{str(exc)[:200]}") from None
-            last = _header(scope, b"last-event-id")
+            last = header(scope, b"last-event-id")
             if last:
                 request.MergeFrom(request_of(route, {}, [], last))
         except ServiceError as exc:
@@ -311,7 +312,7 @@ class PlainStreams:
             gone.set()
 
         watcher = asyncio.create_task(watch(), name="plain-stream-watch")
-        caller = self.chain.caller(_header(scope, b"authorization"), calls.grpc_peer(
+        caller = self.chain.caller(header(scope, b"authorization"), calls.grpc_peer(
             scope.get("client")))
         stream_key: str | None = None
         replies: AsyncGenerator[Any, None] | None = None
@@ -390,7 +391,7 @@ class PlainStreams:
 
     def _cors(self, scope: Scope, headers: list[tuple[bytes, bytes]]
               ) -> list[tuple[bytes, bytes]]:
-        origin = _header(scope, b"origin")
+        origin = header(scope, b"origin")
         if self.allowed(origin):
             headers += [(b"access-control-allow-origin", str(origin).encode("latin-1")),
                         (b"vary", b"Origin")]
