@@ -82,7 +82,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -323,20 +323,21 @@ async def submit_phase(transport: Transport, slots: list[Slot], seconds: float, 
     return figures
 
 
-async def ping_phase(transport: Transport, clients: int, seconds: float, pid: int,
-                     record: bool = True) -> Figures:
-    """`--ping`: `clients` Ping calls in flight for `seconds`; as `submit_phase` measures."""
+async def calls_phase(name: str, call: Callable[[], Awaitable[object]], clients: int,
+                      seconds: float, pid: int, *, record: bool = True) -> Figures:
+    """`clients` loops of `call` (`--ping`: a transport's Ping) for `seconds`, measured as
+    `submit_phase` measures: CPU per call of process `pid`."""
     latencies: list[float] = []
-    figures = Figures(transport.kind)
+    figures = Figures(name)
 
-    async def call(deadline: float) -> None:
+    async def loop(deadline: float) -> None:
         while time.monotonic() < deadline:
             t0 = time.perf_counter()
-            await transport.ping()
+            await call()
             latencies.append(time.perf_counter() - t0)
 
     cpu0, t0 = cpu_seconds(pid), time.monotonic()
-    await asyncio.gather(*(call(t0 + seconds) for _ in range(clients)))
+    await asyncio.gather(*(loop(t0 + seconds) for _ in range(clients)))
     wall, cpu = time.monotonic() - t0, cpu_seconds(pid) - cpu0
     if record:
         latencies.sort()
@@ -795,8 +796,8 @@ async def _interleaved(args: argparse.Namespace, ends: dict[str, tuple[str, str,
         async def phase(side: str, kind: str, seconds: float, pid: int,
                         record: bool = True) -> Figures:
             if args.ping:
-                return await ping_phase(transports[side][kind], args.clients, seconds, pid,
-                                        record)
+                return await calls_phase(kind, transports[side][kind].ping, args.clients,
+                                         seconds, pid, record=record)
             return await submit_phase(transports[side][kind], slots[side], seconds, pid,
                                       record)
 

@@ -1050,9 +1050,12 @@ class Env:
 
 
 async def delivery(env: Env, count: int, seed: int, burst: int, max_batch: int = 0, *,
-                   ws_port: int = 0, max_warmup_s: float = 30.0) -> dict[str, Any]:
+                   ws_port: int = 0, max_warmup_s: float = 30.0,
+                   endpoints: Sequence[tuple[str, int]] = ()) -> dict[str, Any]:
     """`ws_port`: the subscribers' streams are WebSockets to that HTTP port; `max_warmup_s`:
-    how long the warm-up waits for every subscriber to be live."""
+    how long the warm-up waits for every subscriber to be live; `endpoints`: (gRPC target,
+    HTTP port) of each service instance of a deployment, the subscriber processes spread
+    round them in turn (default: `env.target` and `ws_port`), the driver on `env.target`."""
     s, stub, ctx = env.s, env.stub, env.ctx
     game = await new_game(stub, seed, s.players)
     game.plan = make_plan(create_request(players=s.players).options, seed,
@@ -1060,12 +1063,17 @@ async def delivery(env: Env, count: int, seed: int, burst: int, max_batch: int =
     ready = ctx.Array("i", 2)  # [LIVE, FAILED], shared with the subscriber processes
     stop = ctx.Event()
     procs, conns = [], []
-    parts = [n for n in subscriber_parts(count, s.sub_procs) if n]
-    for n, source in zip(parts, sources(count, len(parts)), strict=True):
+    ends = list(endpoints) or [(env.target, ws_port)]
+    # at least one subscriber process per instance, and as many per instance as there are
+    # for the first (the count split evenly)
+    parts = [n for n in subscriber_parts(
+        count, len(ends) * math.ceil(max(s.sub_procs, 1) / len(ends))) if n]
+    for i, (n, source) in enumerate(zip(parts, sources(count, len(parts)), strict=True)):
+        target, port = ends[i % len(ends)]
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=subscriber_main, daemon=True,
-                           args=(child, StreamJob(env.target, game.game_id, game.start_seq, n,
-                                                  max_batch, ws_port, source),
+                           args=(child, StreamJob(target, game.game_id, game.start_seq, n,
+                                                  max_batch, port, source),
                                  ready, stop))
         proc.start()
         child.close()

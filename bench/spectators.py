@@ -28,6 +28,15 @@ Nothing here is new machinery: it runs the existing harnesses at a larger count.
 The figures printed at the end are medians over `--rounds`, with ours ÷ boardgame.io and the
 p99 against the 250 ms target.
 
+`--cluster M` puts the games on a Redis Cluster of M masters (real `redis-server
+--cluster-enabled` processes on loopback ports, no replicas; RISK_REDIS_CLUSTER) instead of one
+redis-server, and `--instances K` runs K service instances (each with `--workers`), each on
+addresses of its own, as the pods of a deployment: the subscriber processes spread round the
+instances, the driver submits to the first, and every instance reads the game's events from
+the cluster. With either, the idle memory runs are left out (they measure one process's RSS
+per stream, which neither changes); CPU is summed over every instance's processes and every
+master.
+
 `--workers N` runs the service as N worker processes on one address (RISK_WORKERS: the kernel
 spreads the connections over them, each reads the game's stream from Redis); their CPU and RSS
 are summed. A process here may hold at most 20,000 descriptors, so past 15,000 streams the
@@ -40,11 +49,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import multiprocessing as mp
+import shutil
 import statistics
 import sys
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
@@ -64,6 +77,9 @@ from bench.peers import (  # noqa: E402
     peer_spectators,
 )
 from bench.service import Env, delivery, new_stub, parse_args, say  # noqa: E402
+from risk_testing.cluster import LocalCluster  # noqa: E402
+from risk_testing.harness import ServiceProcess  # noqa: E402
+from risk_testing.redis_server import RedisServer  # noqa: E402
 
 TARGET_P99_MS = 250.0
 BATCH = 64
@@ -78,10 +94,66 @@ def max_connections(spectators: int, workers: int) -> str:
 
 
 def service_env(args: argparse.Namespace) -> dict[str, str]:
-    env = {"RISK_HTTP_MAX_CONNECTIONS": max_connections(args.spectators, args.workers)}
+    env = {"RISK_HTTP_MAX_CONNECTIONS": max_connections(
+        -(-args.spectators // args.instances), args.workers)}  # an instance's share
     if args.workers > 1:
         env["RISK_WORKERS"] = str(args.workers)
+    if args.cluster:
+        env["RISK_REDIS_CLUSTER"] = "true"
     return env
+
+
+@dataclass
+class Deployment:
+    """The service instances ((gRPC target, HTTP port) each; the first takes the driver's
+    moves), their processes and Redis' (one server, or the cluster's masters)."""
+
+    endpoints: list[tuple[str, int]]
+    server_pids: list[int]
+    redis_pids: list[int]
+
+
+@contextlib.contextmanager
+def deployment(args: argparse.Namespace, settings: dict[str, object]) -> Iterator[Deployment]:
+    """One service on one redis-server (bench.common's stack), or with `--cluster` /
+    `--instances` a Redis Cluster and several instances on it."""
+    if not args.cluster and args.instances <= 1:
+        with stack(settings, args.log_level, http=True, **service_env(args)) as st:
+            assert st.redis.pid is not None
+            yield Deployment([(st.service.target, st.service.http_port)],
+                             service_pids(st.service_pid, args.workers), [st.redis.pid])
+        return
+    work = Path(tempfile.mkdtemp(prefix="risk-bench-"))
+    with contextlib.ExitStack() as stops:
+        stops.callback(shutil.rmtree, work, True)
+        if args.cluster:
+            cluster = LocalCluster(work / "cluster", masters=args.cluster, replicas=0)
+            stops.callback(cluster.stop)
+            cluster.start()
+            url, redis = cluster.url, [n.pid for n in cluster.nodes if n.pid is not None]
+            what = f"a Redis Cluster of {args.cluster} masters"
+        else:
+            server = RedisServer(work / "redis", appendfsync="everysec")
+            stops.callback(server.stop)
+            server.start()
+            assert server.pid is not None
+            url, redis, what = server.url, [server.pid], "one redis-server"
+        services = []
+        for _ in range(args.instances):
+            service = ServiceProcess(url, work, http=True, RISK_LOG_LEVEL=args.log_level,
+                                     RISK_MAX_STREAMS_PER_CALLER="0", **service_env(args))
+            stops.callback(service.stop)
+            service.start()
+            assert service.proc is not None
+            services.append(service)
+        pids = [pid for service in services if service.proc is not None
+                for pid in service_pids(service.proc.pid, args.workers)]
+        say(f"deployment: {what} (pids {', '.join(map(str, redis))}), {args.instances} "
+            f"service instance(s) of {args.workers} process(es) each (pids "
+            f"{', '.join(map(str, pids))}), env {service_env(args)}; settings: "
+            + ", ".join(f"{k}={v}" for k, v in settings.items()))
+        yield Deployment([(service.target, service.http_port) for service in services],
+                         pids, redis)
 
 
 def service_pids(parent: int, workers: int) -> list[int]:
@@ -100,17 +172,18 @@ def service_pids(parent: int, workers: int) -> list[int]:
         time.sleep(0.1)
 
 
-async def _delivery(args: argparse.Namespace, target: str, pids: dict[str, list[int]],
-                    ws_port: int) -> Figures:
+async def _delivery(args: argparse.Namespace, endpoints: list[tuple[str, int]],
+                    pids: dict[str, list[int]], ws: bool) -> Figures:
     s = parse_args(["--subscribers", str(args.spectators), "--rate", str(args.rate),
                     "--deliver-seconds", str(args.seconds), "--burst", "0",
                     "--sub-procs", str(args.sub_procs), "--catch-up", "0"])
     ctx = mp.get_context("spawn")  # never fork a process that already runs grpc threads
+    target = endpoints[0][0]
     channel = grpc.aio.insecure_channel(target)
     try:
         run = await delivery(Env(s, target, new_stub(channel), ctx, pids), args.spectators,
-                             args.seed, 0, BATCH, ws_port=ws_port,
-                             max_warmup_s=args.warmup)
+                             args.seed, 0, BATCH, max_warmup_s=args.warmup,
+                             endpoints=[(t, port if ws else 0) for t, port in endpoints])
     finally:
         await channel.close()
     cpu = run["cpu"]
@@ -123,13 +196,10 @@ async def _delivery(args: argparse.Namespace, target: str, pids: dict[str, list[
 
 
 def ours_delivery(args: argparse.Namespace, transport: str) -> Figures:
-    with stack({"bench": "spectators", "phase": f"delivery over {transport}",
-                "spectators": args.spectators, "rate": args.rate}, args.log_level, http=True,
-               **service_env(args)) as st:
-        assert st.redis.pid is not None
-        pids = {"server": service_pids(st.service_pid, args.workers), "redis": [st.redis.pid]}
-        ws_port = st.service.http_port if transport == "ws" else 0
-        return asyncio.run(_delivery(args, st.service.target, pids, ws_port))
+    with deployment(args, {"bench": "spectators", "phase": f"delivery over {transport}",
+                           "spectators": args.spectators, "rate": args.rate}) as d:
+        pids = {"server": d.server_pids, "redis": d.redis_pids}
+        return asyncio.run(_delivery(args, d.endpoints, pids, transport == "ws"))
 
 
 async def _idle(args: argparse.Namespace, target: str, server_pids: list[int],
@@ -188,6 +258,8 @@ def report(args: argparse.Namespace, rounds: dict[str, list[Figures]]) -> None:
             f"{d['stalled']:,.0f} streams without an event; CPU % of a core while driving: "
             f"service {d['server_cpu_pct']:.0f}, Redis {d['redis_cpu_pct']:.0f}, clients "
             f"{d['client_cpu_pct']:.0f}")
+        if f"idle_{transport}" not in med:
+            continue
         idle = med[f"idle_{transport}"]["bytes_per_idle_subscriber"]
         say(f"ours over {transport}: {idle:,.0f} bytes per idle spectator (service RSS)"
             + (f"; ÷ {NAMES[args.peer]}'s {peer['bytes_per_idle_subscriber']:,.0f} = "
@@ -217,6 +289,10 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1,
                         help="service processes on one address (RISK_WORKERS)")
+    parser.add_argument("--cluster", type=int, default=0,
+                        help="a Redis Cluster of this many masters (0: one redis-server)")
+    parser.add_argument("--instances", type=int, default=1,
+                        help="service instances, each on its own addresses")
     parser.add_argument("--settle", type=float, default=3.0, help="idle seconds before RSS")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log-level", default="info", help="the service's RISK_LOG_LEVEL")
@@ -243,9 +319,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.peer:
             rounds.setdefault("peer", []).append(asyncio.run(_peer(args)))
         for transport in args.transports:
-            say(f"\n-- ours, idle spectators over {transport}: load {load_averages()}")
-            rounds.setdefault(f"idle_{transport}", []).append(
-                {"bytes_per_idle_subscriber": ours_idle(args, transport)})
+            if not args.cluster and args.instances <= 1:
+                say(f"\n-- ours, idle spectators over {transport}: load {load_averages()}")
+                rounds.setdefault(f"idle_{transport}", []).append(
+                    {"bytes_per_idle_subscriber": ours_idle(args, transport)})
             say(f"\n-- ours, delivery over {transport}: load {load_averages()}")
             rounds.setdefault(f"delivery_{transport}", []).append(
                 ours_delivery(args, transport))

@@ -16,6 +16,8 @@ Methods (generic handlers, raw protobuf bytes; bench/peers/floor_load.py is the 
 - `/floor.Floor/Play` (bidirectional): the first message names the game (`BytesValue`) and takes
   seat 0; each later one is a move (`UInt32Value`, the territory), answered with the game's new
   version (`UInt32Value`) or, for an illegal move, ended INVALID_ARGUMENT.
+- `/floor.Floor/Empty` (unary): an empty request, an empty reply, nothing done: what grpc.aio
+  alone costs for a unary call (bench/unary_floor.py).
 - `/floor.Floor/Watch` (server streaming): the game's id in; out, the whole board once (the
   sync), then one message per move: `BytesValue` of (version, territory, armies), serialised once
   for every watcher, as the service serialises an event once per audience.
@@ -87,6 +89,9 @@ class Floor:
         self.games[game_id] = Game()
         return wrappers_pb2.BytesValue(value=game_id).SerializeToString()
 
+    async def empty(self, request: bytes, context: grpc.aio.ServicerContext) -> bytes:
+        return b""
+
     async def play(self, requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext
                    ) -> AsyncIterator[bytes]:
         game: Game | None = None
@@ -116,6 +121,7 @@ async def serve(port: int) -> None:
     floor = Floor()
     handlers = grpc.method_handlers_generic_handler("floor.Floor", {
         "Create": grpc.unary_unary_rpc_method_handler(floor.create),
+        "Empty": grpc.unary_unary_rpc_method_handler(floor.empty),
         "Play": grpc.stream_stream_rpc_method_handler(floor.play),
         "Watch": grpc.unary_stream_rpc_method_handler(floor.watch),
     })
