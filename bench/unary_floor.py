@@ -10,6 +10,9 @@ this process:
 - `floor empty`: `/floor.Floor/Empty` on bench/peers/floor_server.py, bare grpc.aio on uvloop
   with a generic handler: an empty request, an empty reply, nothing done. No server on this
   stack answers a unary call for less.
+- `floor yield`: `/floor.Floor/Yield`, the same empty call whose handler waits once for
+  another turn of the event loop (`asyncio.sleep(0)`) before it answers, as every handler
+  that awaits Redis does: what a call that suspends costs grpc.aio beyond one that does not.
 - `ours ping`: the service's Ping over gRPC: the same empty call through the service's
   server (its interceptor, the route table, the call chain: admission, the log line, metrics).
 - `ours submit`: SubmitAction over gRPC, a classic move checked by the rules and committed to
@@ -50,19 +53,22 @@ from bench.http_port import (  # noqa: E402 - needs ROOT on sys.path
 from bench.peers import peer_server  # noqa: E402
 from bench.service import say  # noqa: E402
 
-PHASES = ("floor empty", "ours ping", "ours submit", "ours ws session")
+PHASES = ("floor empty", "floor yield", "ours ping", "ours submit", "ours ws session")
 
 
 async def sitting(args: argparse.Namespace, floor: tuple[str, int], target: str,
                   http_url: str, pid: int) -> dict[str, list[Figures]]:
     floor_channel = grpc.aio.insecure_channel(floor[0])
     empty = floor_channel.unary_unary("/floor.Floor/Empty")
+    yielded = floor_channel.unary_unary("/floor.Floor/Yield")
     grpc_transport = Transport("grpc", target, http_url)
     ws_transport = Transport("websocket", target, http_url)
     slots: list[Slot] = await make_slots(args, grpc_transport.stub)
     phases: dict[str, Callable[[float], Awaitable[Figures]]] = {
         "floor empty": lambda s: calls_phase("floor empty", lambda: empty(b""), args.clients,
                                              s, floor[1]),
+        "floor yield": lambda s: calls_phase("floor yield", lambda: yielded(b""),
+                                             args.clients, s, floor[1]),
         "ours ping": lambda s: calls_phase("ours ping", grpc_transport.ping, args.clients, s,
                                            pid),
         "ours submit": lambda s: submit_phase(grpc_transport, slots, s, pid),

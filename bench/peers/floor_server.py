@@ -17,7 +17,9 @@ Methods (generic handlers, raw protobuf bytes; bench/peers/floor_load.py is the 
   seat 0; each later one is a move (`UInt32Value`, the territory), answered with the game's new
   version (`UInt32Value`) or, for an illegal move, ended INVALID_ARGUMENT.
 - `/floor.Floor/Empty` (unary): an empty request, an empty reply, nothing done: what grpc.aio
-  alone costs for a unary call (bench/unary_floor.py).
+  alone costs for a unary call (bench/unary_floor.py). `/floor.Floor/Yield` the same, but its
+  handler waits once for another turn of the event loop before it answers, as a handler that
+  awaits Redis does.
 - `/floor.Floor/Watch` (server streaming): the game's id in; out, the whole board once (the
   sync), then one message per move: `BytesValue` of (version, territory, armies), serialised once
   for every watcher, as the service serialises an event once per audience.
@@ -92,6 +94,10 @@ class Floor:
     async def empty(self, request: bytes, context: grpc.aio.ServicerContext) -> bytes:
         return b""
 
+    async def yielded(self, request: bytes, context: grpc.aio.ServicerContext) -> bytes:
+        await asyncio.sleep(0)
+        return b""
+
     async def play(self, requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext
                    ) -> AsyncIterator[bytes]:
         game: Game | None = None
@@ -122,6 +128,7 @@ async def serve(port: int) -> None:
     handlers = grpc.method_handlers_generic_handler("floor.Floor", {
         "Create": grpc.unary_unary_rpc_method_handler(floor.create),
         "Empty": grpc.unary_unary_rpc_method_handler(floor.empty),
+        "Yield": grpc.unary_unary_rpc_method_handler(floor.yielded),
         "Play": grpc.stream_stream_rpc_method_handler(floor.play),
         "Watch": grpc.unary_stream_rpc_method_handler(floor.watch),
     })
