@@ -113,11 +113,16 @@ class Deployment:
     redis_pids: list[int]
 
 
+def one_stack(args: argparse.Namespace) -> bool:
+    """One service (of `--workers`) on one redis-server: no `--cluster`, one instance."""
+    return not args.cluster and args.instances <= 1
+
+
 @contextlib.contextmanager
 def deployment(args: argparse.Namespace, settings: dict[str, object]) -> Iterator[Deployment]:
     """One service on one redis-server (bench.common's stack), or with `--cluster` /
     `--instances` a Redis Cluster and several instances on it."""
-    if not args.cluster and args.instances <= 1:
+    if one_stack(args):
         with stack(settings, args.log_level, http=True, **service_env(args)) as st:
             assert st.redis.pid is not None
             yield Deployment([(st.service.target, st.service.http_port)],
@@ -319,7 +324,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.peer:
             rounds.setdefault("peer", []).append(asyncio.run(_peer(args)))
         for transport in args.transports:
-            if not args.cluster and args.instances <= 1:
+            if one_stack(args):  # (the others change no process's RSS per stream)
                 say(f"\n-- ours, idle spectators over {transport}: load {load_averages()}")
                 rounds.setdefault(f"idle_{transport}", []).append(
                     {"bytes_per_idle_subscriber": ours_idle(args, transport)})
