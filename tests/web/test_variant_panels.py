@@ -315,10 +315,13 @@ async def test_a_correspondence_turns_deadline_counts_down_in_local_time(
         "ms => new Date(ms).toLocaleString(undefined, { weekday: 'short', day: 'numeric', "
         "month: 'short', hour: '2-digit', minute: '2-digit' })", game.deadline_ms)
     assert text.startswith(f"Your turn is due by {due}: "), text
-    # Kathmandu is UTC+5:45: the time shown is the local one, not UTC's
+    # Kathmandu is UTC+5:45: the time shown is the local one, not UTC's, on the locale's
+    # clock (24-hour "13:58", or 12-hour "01:58 PM" as the distribution's Chromium formats)
     utc = time.gmtime(game.deadline_ms / 1000)
-    assert f"{(utc.tm_hour * 60 + utc.tm_min + 345) // 60 % 24:02d}:" \
-        f"{(utc.tm_min + 45) % 60:02d}" in due
+    hour, minute = divmod((utc.tm_hour * 60 + utc.tm_min + 345) % (24 * 60), 60)
+    forms = (f"{hour:02d}:{minute:02d}",
+             f"{(hour - 1) % 12 + 1:02d}:{minute:02d} {'AM' if hour < 12 else 'PM'}")
+    assert any(form in due for form in forms), (forms, due)
     await page.screenshot(path=shot("deadline-correspondence.png", tmp_path))
 
 
