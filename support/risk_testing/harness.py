@@ -179,8 +179,15 @@ class ServiceProcess:
                 self.proc.wait(5)
         return self.proc.returncode
 
-    def restart(self) -> None:
+    def restart(self, *, same_address: bool = True) -> None:
+        """Kill and start again. On the same ports by default (clients reconnect to the
+        address they had); `same_address=False` draws fresh ones, for a caller that needs no
+        old address: a port freed by the kill can be drawn and bound by another test's child
+        before this process binds it again (seen once in CI: "address is in use")."""
         self.kill()
+        if not same_address:
+            self._ports_final = False
+            self._draw_ports()  # (its log stays where it was: one file for both lives)
         self.start()
 
     def logs(self) -> str:

@@ -275,7 +275,7 @@ async def test_a_process_killed_between_claim_and_creation(
     assert await _games(redis_client) == []
     doomed.kill()
     other = make_service(**lease, **FAST)
-    doomed.restart()
+    doomed.restart(same_address=False)  # nobody calls it at its old address
     async with grpc.aio.insecure_channel(other.target) as channel:
         stub = Stub(channel)
         done = [await until_status(stub, token, t.ticket_id, {MATCHED})
