@@ -30,9 +30,10 @@ from tests.child_processes import (
 from tests.chromium import chromium  # noqa: F401 (a fixture, found by name)
 
 # The files that take the longest (`--durations`, a clean clone on 2 cores, 2026-12-06), longest
-# first, are collected first: pytest-xdist hands files to its workers in collection order, and
-# a long file that starts last is the whole suite's tail (the last 2% of that run took a minute
-# and a half). The rest keep their order. A stale list costs only that tail.
+# first. scripts/test has pytest-xdist hand files to its workers one at a time in collection
+# order (`--no-loadscope-reorder`: by default it orders them by their number of tests, which put
+# these files, with few but long tests, last, and the last 2% of a run took a minute and a
+# half). A stale list costs only that tail.
 SLOW_FIRST = (
     "tests/reliability/test_fuzz.py",
     "tests/web/test_variant_panels.py",
@@ -53,9 +54,15 @@ SLOW_FIRST = (
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The slowest files first (SLOW_FIRST), each file's tests in their own order."""
+    """SLOW_FIRST's files first, then the others by their number of tests, most first (what
+    pytest-xdist does by default); each file's tests in their own order."""
     rank = {name: i for i, name in enumerate(SLOW_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(rank)))
+    counts: dict[str, int] = {}
+    for item in items:
+        path = item.nodeid.partition("::")[0]
+        counts[path] = counts.get(path, 0) + 1
+    items.sort(key=lambda item: (rank.get(path := item.nodeid.partition("::")[0], len(rank)),
+                                 -counts[path]))
 
 
 def pytest_configure(config: pytest.Config) -> None:
