@@ -312,15 +312,19 @@ async def submit_phase(transport: Transport, slots: list[Slot], seconds: float, 
     await asyncio.gather(*(play(slot, t0 + seconds) for slot in slots))
     wall, cpu = time.monotonic() - t0, cpu_seconds(pid) - cpu0
     figures.notes += [f"game {g.game_id} stopped: {g.broken}" for g in games if g.broken]
-    if not record:
-        return figures
+    if record:
+        _measured(figures, latencies, wall, cpu)
+    return figures
+
+
+def _measured(figures: Figures, latencies: list[float], wall: float, cpu: float) -> None:
+    """A phase's figures from its calls' latencies (s), its wall time and the server's CPU
+    seconds over it."""
     latencies.sort()
-    figures.rate = len(latencies) / wall
-    figures.seconds = wall
+    figures.rate, figures.seconds = len(latencies) / wall, wall
     figures.p50_ms = percentile(latencies, 50) * 1e3
     figures.p99_ms = percentile(latencies, 99) * 1e3
     figures.cpu_us = cpu / max(1, len(latencies)) * 1e6
-    return figures
 
 
 async def calls_phase(name: str, call: Callable[[], Awaitable[object]], clients: int,
@@ -340,11 +344,7 @@ async def calls_phase(name: str, call: Callable[[], Awaitable[object]], clients:
     await asyncio.gather(*(loop(t0 + seconds) for _ in range(clients)))
     wall, cpu = time.monotonic() - t0, cpu_seconds(pid) - cpu0
     if record:
-        latencies.sort()
-        figures.rate, figures.seconds = len(latencies) / wall, wall
-        figures.p50_ms = percentile(latencies, 50) * 1e3
-        figures.p99_ms = percentile(latencies, 99) * 1e3
-        figures.cpu_us = cpu / max(1, len(latencies)) * 1e6
+        _measured(figures, latencies, wall, cpu)
     return figures
 
 
@@ -788,10 +788,11 @@ async def _interleaved(args: argparse.Namespace, ends: dict[str, tuple[str, str,
     transports = {side: {kind: Transport(kind, target, url) for kind in TRANSPORTS}
                   for side, (target, url, _pid) in ends.items()}
     try:
-        slots: dict[str, list[Slot]] = {side: [] for side in ends}
-        for side in ends if not args.ping else ():
-            say(f"{side}:")
-            slots[side] = await make_slots(args, transports[side]["grpc"].stub)
+        slots: dict[str, list[Slot]] = {side: [] for side in ends}  # (Ping plays no game)
+        if not args.ping:
+            for side in ends:
+                say(f"{side}:")
+                slots[side] = await make_slots(args, transports[side]["grpc"].stub)
 
         async def phase(side: str, kind: str, seconds: float, pid: int,
                         record: bool = True) -> Figures:

@@ -48,6 +48,7 @@ from bench.http_port import (  # noqa: E402 - needs ROOT on sys.path
     load_line,
     make_slots,
     parse_args,
+    rotated,
     submit_phase,
 )
 from bench.peers import peer_server  # noqa: E402
@@ -79,8 +80,7 @@ async def sitting(args: argparse.Namespace, floor: tuple[str, int], target: str,
             await phases[name](args.warmup)
         results: dict[str, list[Figures]] = {name: [] for name in PHASES}
         for r in range(args.rounds):
-            order = [*PHASES[r % len(PHASES):], *PHASES[:r % len(PHASES)]]
-            for name in order:
+            for name in rotated(r, PHASES):
                 figures = await phases[name](args.seconds)
                 figures.name = name
                 results[name].append(figures)
