@@ -1,33 +1,15 @@
-"""One real service process per test module, for the client tests that share it.
-
-`module_service(prefix)` makes a module-scoped fixture: `python -m risk_service` on a free
-port over the session's redis-server, its keys under `prefix` so modules do not meet.
-"""
+"""Helpers of the client tests; `module_service` (tests/serving.py) gives a module one
+service process that its tests share."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-
-import pytest
 
 from risk_client import RiskClient
 from risk_client.results import GameEvent, GameSnapshot, game_events
-from risk_testing.harness import ServiceProcess
+from tests.serving import module_service
 
-
-def module_service(prefix: str) -> Callable[..., Iterator[ServiceProcess]]:
-    @pytest.fixture(scope="module")
-    def service(
-        redis_url: str, tmp_path_factory: pytest.TempPathFactory
-    ) -> Iterator[ServiceProcess]:
-        process = ServiceProcess(redis_url, tmp_path_factory.mktemp(prefix),
-                                 RISK_KEY_PREFIX=prefix)
-        process.start()
-        yield process
-        process.stop()
-
-    return service
+__all__ = ["finished_events", "found", "module_service"]
 
 
 def found(pattern: str, text: str) -> re.Match[str]:

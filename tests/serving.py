@@ -1,0 +1,55 @@
+"""One real service process per test module, for the tests of a file that can share it.
+
+A service start costs about 0.7 s of CPU (most of it imports), and the suite is CPU-bound
+(bench/RESULTS.md, "The suite's wall time"): a file whose tests need a service but not a fresh
+one shares one. `module_service(prefix, http=..., **env)` makes a module-scoped fixture:
+`python -m risk_service` on free ports over the session's redis-server, its keys under
+`prefix` so that modules do not meet, stopped when the module's last test ends. Tests that
+share it create games of their own and never flush Redis (the `redis_client` fixture empties
+it); a test that reads the service's log reads the lines after its own start
+(`LogMark`), and a test that needs a fresh process, other settings, or to stop or kill the
+service starts its own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from risk_testing.harness import ServiceProcess
+
+
+def module_service(prefix: str, *, http: bool = False,
+                   **env: str) -> Callable[..., Iterator[ServiceProcess]]:
+    """A module-scoped fixture: one service with keys under `prefix` (and `env`), and the
+    HTTP port too when `http`."""
+
+    @pytest.fixture(scope="module")
+    def service(
+        redis_url: str, tmp_path_factory: pytest.TempPathFactory
+    ) -> Iterator[ServiceProcess]:
+        process = ServiceProcess(redis_url, tmp_path_factory.mktemp(prefix), http=http,
+                                 RISK_KEY_PREFIX=prefix, **env)
+        process.start()
+        yield process
+        process.stop()
+
+    return service
+
+
+class LogMark:
+    """A place in a shared service's log: `lines()` are the JSON lines written after it."""
+
+    def __init__(self, service: ServiceProcess) -> None:
+        self.service = service
+        self.offset = len(service.logs())
+
+    def text(self) -> str:
+        return self.service.logs()[self.offset:]
+
+    def lines(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.text().splitlines()
+                if line.startswith("{")]
