@@ -5,7 +5,10 @@ The campaign record (`risk.v1.CampaignState` plus bookkeeping) is a Redis hash t
 hash tag with every game of the campaign (game ids are "<campaign id>.<n>"), so the commit
 that ends a campaign game also records its result in the campaign atomically, on Redis Cluster
 too. The rules of the campaign (what a game leaves in the world, which rewards are offered)
-are the engine's `engine.legacy.campaign`; this module stores and authorises.
+are the engine's `engine.legacy.campaign`; this module stores and authorises. It imports
+them (and with them the Legacy engine) when a campaign is first used, as the engine's
+registry imports each variant on first lookup: a service no campaign reaches does not pay
+for them (60 ms of CPU at every start, most of it building the engine's dataclasses).
 
 A campaign's seats may belong to players (`seat_players`, docs/players.md): the record keeps
 each seat's player id (`player:<seat>`) and, for a campaign created with a player credential,
@@ -18,6 +21,7 @@ are bound. The campaign's seat tokens are issued and act as before, beside the p
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hmac
 import secrets
 from typing import Any
@@ -25,24 +29,35 @@ from typing import Any
 from risk_proto.risk.v1 import legacy_pb2, lifecycle_pb2, service_pb2
 from risk_rules import wire
 from risk_rules.engine import Event, IllegalAction
-from risk_rules.engine.legacy import campaign as rules
-from risk_rules.variants.legacy import decode_campaign, encode_campaign, reward_to_proto
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
 from risk_service.operations import ACTIVE, FINAL, Caller, GameService, digest, require_creator
 from risk_service.operations.commands import check_seat_players
 
-_REWARDS = {wire.snake(cls.__name__): cls for cls in rules.REWARD_TYPES}
-_EVENT_CASES: dict[type[Event], str] = {cls: wire.snake(cls.__name__) for cls in (
-    rules.ContinentNamed, rules.CityFounded, rules.ScarCancelled, rules.ContinentBonusChanged,
-    rules.CityFortified, rules.CardUpgraded, rules.RewardDeclined, rules.RewardsDone,
-)}
+# The Legacy engine's campaign rules and their wire form, imported on a campaign's first use.
+# (Each method imports what it uses; after the first, an import is a lookup in sys.modules.)
+
+
+@functools.cache
+def _rewards() -> dict[str, type[Any]]:
+    from risk_rules.engine.legacy import campaign as rules  # noqa: PLC0415 - on first use
+    return {wire.snake(cls.__name__): cls for cls in rules.REWARD_TYPES}
+
+
+@functools.cache
+def _event_cases() -> dict[type[Event], str]:
+    from risk_rules.engine.legacy import campaign as rules  # noqa: PLC0415 - on first use
+    return {cls: wire.snake(cls.__name__) for cls in (
+        rules.ContinentNamed, rules.CityFounded, rules.ScarCancelled,
+        rules.ContinentBonusChanged, rules.CityFortified, rules.CardUpgraded,
+        rules.RewardDeclined, rules.RewardsDone,
+    )}
 
 
 def reward_from_proto(message: legacy_pb2.LegacyReward) -> Any:
     kind = message.WhichOneof("kind")
     if kind is None:
         raise malformed("reward: no kind set")
-    return wire.from_message(getattr(message, kind), _REWARDS[kind])
+    return wire.from_message(getattr(message, kind), _rewards()[kind])
 
 
 class CampaignService:
@@ -86,6 +101,8 @@ class CampaignService:
 
     @staticmethod
     def _summary(campaign_id: str, raw: dict[bytes, bytes]) -> service_pb2.CampaignSummary:
+        from risk_rules.engine.legacy import campaign as rules  # noqa: PLC0415 - on first use
+        from risk_rules.variants.legacy import decode_campaign  # noqa: PLC0415
         state = decode_campaign(raw[b"state"])
         players = int(raw[b"players"])
         games = raw.get(b"games", b"").decode()
@@ -104,6 +121,8 @@ class CampaignService:
     async def create(
         self, request: service_pb2.CreateCampaignRequest, caller: Caller
     ) -> service_pb2.CreateCampaignResponse:
+        from risk_rules.engine.legacy import campaign as rules  # noqa: PLC0415 - on first use
+        from risk_rules.variants.legacy import encode_campaign  # noqa: PLC0415
         require_creator(self.games.limits.creator_digests, caller.token)
         try:
             state = rules.new_campaign(
@@ -146,6 +165,8 @@ class CampaignService:
     async def get(
         self, request: service_pb2.GetCampaignRequest, caller: Caller
     ) -> service_pb2.GetCampaignResponse:
+        from risk_rules.engine.legacy import campaign as rules  # noqa: PLC0415 - on first use
+        from risk_rules.variants.legacy import decode_campaign, reward_to_proto  # noqa: PLC0415
         raw = await self._load(request.campaign_id)
         seat, _host = self._seat(raw, caller)
         reply = service_pb2.GetCampaignResponse(
@@ -178,6 +199,8 @@ class CampaignService:
     async def start_game(
         self, request: service_pb2.StartCampaignGameRequest, caller: Caller
     ) -> service_pb2.StartCampaignGameResponse:
+        from risk_rules.engine.legacy import campaign as rules  # noqa: PLC0415 - on first use
+        from risk_rules.variants.legacy import decode_campaign  # noqa: PLC0415
         campaign_id = request.campaign_id
         raw = await self._load(campaign_id)
         _seat, host = self._seat(raw, caller)
@@ -240,6 +263,8 @@ class CampaignService:
     async def decide(
         self, request: service_pb2.SubmitCampaignDecisionRequest, caller: Caller
     ) -> service_pb2.SubmitCampaignDecisionResponse:
+        from risk_rules.engine.legacy import campaign as rules  # noqa: PLC0415 - on first use
+        from risk_rules.variants.legacy import decode_campaign, encode_campaign  # noqa: PLC0415
         raw = await self._load(request.campaign_id)
         seat, _host = self._seat(raw, caller)
         if seat is None:
@@ -268,7 +293,7 @@ class CampaignService:
         out = []
         for event in events:
             envelope = legacy_pb2.LegacyCampaignEvent()
-            wire.to_message(event, getattr(envelope, _EVENT_CASES[type(event)]))
+            wire.to_message(event, getattr(envelope, _event_cases()[type(event)]))
             out.append(envelope)
         return service_pb2.SubmitCampaignDecisionResponse(
             campaign=self._summary(request.campaign_id, await self._load(request.campaign_id)),

@@ -15,8 +15,8 @@ import redis.asyncio
 from risk_proto.risk.v1 import legacy_pb2, service_pb2, service_pb2_grpc
 from risk_rules.engine.legacy import campaign as rules
 from risk_rules.engine.legacy.content import board_of
-from risk_rules.variants.legacy import decode_campaign, encode_campaign
-from risk_service.campaigns import CampaignService, reward_to_proto
+from risk_rules.variants.legacy import decode_campaign, encode_campaign, reward_to_proto
+from risk_service.campaigns import CampaignService
 from risk_service.operations import GameService, Limits
 from risk_service.operations.identity import Caller
 from risk_service.store.game_store import GameStore
