@@ -14,11 +14,14 @@ service starts its own.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import grpc
 import pytest
 
+from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_testing.harness import ServiceProcess
 
 
@@ -41,11 +44,32 @@ def module_service(prefix: str, *, http: bool = False,
 
 
 class LogMark:
-    """A place in a shared service's log: `lines()` are the JSON lines written after it."""
+    """A place in a shared service's log: `lines()` are the JSON lines written after it.
 
-    def __init__(self, service: ServiceProcess) -> None:
+    A call's log line is written just after its reply is sent, so the last line of the test
+    before may still be on its way when the next one begins. The mark is therefore set after
+    the line of a Ping of its own: the service has written what it answered before by then."""
+
+    def __init__(self, service: ServiceProcess, timeout: float = 10.0) -> None:
         self.service = service
-        self.offset = len(service.logs())
+        start = len(service.logs())
+        channel = (grpc.insecure_channel(service.target) if service.credentials is None
+                   else grpc.secure_channel(service.target, service.credentials))
+        with channel:
+            stub = service_pb2_grpc.RiskServiceStub(channel)  # type: ignore[no-untyped-call]
+            stub.Ping(service_pb2.PingRequest(), timeout=timeout)
+        deadline = time.monotonic() + timeout
+        while True:
+            text = service.logs()
+            at = start
+            for line in text[start:].splitlines(keepends=True):
+                at += len(line)
+                if line.startswith("{") and _is_ping(json.loads(line)):
+                    self.offset = at
+                    return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the service logged no Ping line:\n{text[start:]}")
+            time.sleep(0.02)
 
     def text(self) -> str:
         return self.service.logs()[self.offset:]
@@ -53,3 +77,7 @@ class LogMark:
     def lines(self) -> list[dict[str, Any]]:
         return [json.loads(line) for line in self.text().splitlines()
                 if line.startswith("{")]
+
+
+def _is_ping(line: dict[str, Any]) -> bool:
+    return line.get("event") == "rpc" and str(line.get("method", "")).endswith("/Ping")

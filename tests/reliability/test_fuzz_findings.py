@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import grpc
 import pytest
@@ -12,10 +13,14 @@ from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.server.status import classify
 from risk_testing.harness import ServiceProcess
 from risk_testing.rpc import create_request, error_info, rpc_error
+from tests.serving import LogMark, module_service
 
 DOCUMENTED = {"OK", "INVALID_ARGUMENT", "FAILED_PRECONDITION", "ABORTED", "NOT_FOUND",
               "PERMISSION_DENIED", "UNAUTHENTICATED", "RESOURCE_EXHAUSTED", "UNIMPLEMENTED"}
 NOT_A_MESSAGE = b"\xff\xff\xff\xff"  # a field tag whose varint never ends: no parser accepts it
+
+# one service for the module: no test stops it, counts from zero or needs an empty Redis
+service = module_service("fuzz-findings")
 
 
 @pytest.fixture
@@ -29,6 +34,7 @@ async def test_bytes_that_are_no_message_are_invalid_argument(
     channel: grpc.aio.Channel, service: ServiceProcess, method: str
 ) -> None:
     """Unparseable request bytes get INVALID_ARGUMENT/MALFORMED_REQUEST and a log line."""
+    mark = LogMark(service)
     target = f"/risk.v1.RiskService/{method}"
     call = (channel.unary_stream(target) if method == "StreamEvents"
             else channel.unary_unary(target))(NOT_A_MESSAGE)
@@ -37,10 +43,20 @@ async def test_bytes_that_are_no_message_are_invalid_argument(
     error = raised.value
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, error.details()
     assert error_info(error).reason == "MALFORMED_REQUEST"
-    service.stop()
-    lines = [json.loads(line) for line in service.logs().splitlines() if line.startswith("{")]
-    assert {"method": target, "code": "INVALID_ARGUMENT"} in [
-        {k: line.get(k) for k in ("method", "code")} for line in lines]
+
+    def logged() -> bool:
+        text = mark.text()
+        lines = [json.loads(line) for line in text[:text.rfind("\n") + 1].splitlines()
+                 if line.startswith("{")]  # (whole lines: the service may be writing one)
+        return {"method": target, "code": "INVALID_ARGUMENT"} in [
+            {k: line.get(k) for k in ("method", "code")} for line in lines]
+
+    # the service goes on (the module's other tests share it): its line is flushed as it is
+    # written (risk_service.logs), soon after the answer, so the log is read until it is there
+    deadline = time.monotonic() + 10
+    while not logged() and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert logged(), mark.text()
 
 
 async def test_resuming_after_the_largest_seq_is_told_where_the_stream_ends(
@@ -49,7 +65,7 @@ async def test_resuming_after_the_largest_seq_is_told_where_the_stream_ends(
     """StreamEvents(after_seq=2**64-1) (Redis cannot range past its largest id) ends ABORTED /
     GAME_ROLLED_BACK with the game's last seq: a seq past the end no longer exists, or never
     did, and the client resumes from the one named."""
-    stub = service_pb2_grpc.RiskServiceStub(channel)
+    stub = service_pb2_grpc.RiskServiceStub(channel)  # type: ignore[no-untyped-call]
     created = await stub.CreateGame(create_request())
     for after_seq in (2**64 - 1, 2**64 - 2):
         call = stub.StreamEvents(service_pb2.StreamEventsRequest(

@@ -1,7 +1,12 @@
 """The action log and its export through real processes: what the log stores, that an export
-fits a client with default limits (in pages), and one log entry per committed version."""
+fits a client with default limits (in pages), and one log entry per committed version.
+
+The tests share one service (`service`, which conftest's `stub` connects to): each makes games
+of its own, and reads Redis through a client that does not flush it."""
 
 from __future__ import annotations
+
+from collections.abc import AsyncIterator
 
 import pytest
 import redis.asyncio as aioredis
@@ -15,7 +20,10 @@ from risk_testing.harness import ServiceProcess
 from risk_testing.rpc import bearer, create_request
 from tests.service import botplay
 from tests.service.streamcheck import assert_every_version_streamed
+from tests.serving import module_service
 
+PREFIX = "service-audit-log"
+service = module_service(PREFIX)
 Stub = service_pb2_grpc.RiskServiceStub
 DEFAULT_RECEIVE = 4 * 1024 * 1024  # gRPC's default receive limit for a client
 PADDING = 56 * 1024
@@ -34,6 +42,16 @@ def _padded(action: game_pb2.Action) -> game_pb2.Action:
     """The action with an unknown length-delimited field (number 1000) of PADDING bytes."""
     unknown = _varint(1000 << 3 | 2) + _varint(PADDING) + b"x" * PADDING
     return game_pb2.Action.FromString(action.SerializeToString() + unknown)
+
+
+@pytest.fixture
+async def redis_raw(redis_url: str) -> AsyncIterator[aioredis.Redis]:
+    """A client of the session's Redis that leaves it as it is (the service is shared)."""
+    client = aioredis.Redis.from_url(redis_url, decode_responses=False)
+    try:
+        yield client
+    finally:
+        await client.aclose()
 
 
 async def _move(stub: Stub, game_id: str, tokens: list[str], *, pad: bool = False) -> None:
@@ -129,16 +147,16 @@ async def test_export_log_has_one_entry_per_version_joins_and_start_included(
 
 
 async def test_game_stored_without_lifecycle_entries_exports_them_filled_in(
-    stub: Stub, redis_client: aioredis.Redis
+    stub: Stub, redis_raw: aioredis.Redis
 ) -> None:
     """A game stored before lifecycle commits were logged (its log lacks them) still exports
     one entry per version, the missing ones filled in from their events, and verifies."""
     game_id, tokens = await _joined_game(stub)
-    key = Keys().log(game_id)
-    for data in await redis_client.lrange(key, 0, -1):
+    key = Keys(PREFIX).log(game_id)
+    for data in await redis_raw.lrange(key, 0, -1):
         if game_pb2.LogEntry.FromString(data).lifecycle:
-            await redis_client.lrem(key, 1, data)
-    assert await redis_client.llen(key) == 7
+            await redis_raw.lrem(key, 1, data)
+    assert await redis_raw.llen(key) == 7
     export = await stub.ExportGame(service_pb2.ExportGameRequest(game_id=game_id),
                                    metadata=bearer(tokens[2]))
     assert [e.version for e in export.log] == list(range(1, 11))

@@ -1,4 +1,7 @@
-"""Every kind of bad input gets its documented status and reason, and changes nothing."""
+"""Every kind of bad input gets its documented status and reason, and changes nothing.
+
+The tests share one service (`service`, which conftest's `stub` connects to): each makes
+games of its own and none needs a fresh process."""
 
 from __future__ import annotations
 
@@ -9,7 +12,9 @@ from grpc_status import rpc_status
 from risk_proto.risk.v1 import classic_pb2, game_pb2, service_pb2, service_pb2_grpc
 from risk_rules import variants, wire
 from risk_testing.rpc import bearer, create_request, error_info, rpc_error
+from tests.serving import module_service
 
+service = module_service("service-errors")
 Classic = classic_pb2.ClassicAction
 
 

@@ -3,6 +3,10 @@ gRPC-Web, CORS, and the same answers as the gRPC port (issue 17 item 1).
 
 Requests are made with the standard library's HTTP/1.1 client, as curl or a browser would
 make them; replies are read back into the contract's messages to compare with gRPC's.
+
+The tests share one service (`web`), each with games of its own and reading only the log
+lines written after it began; those that stop the service or spend its rate limits start
+their own.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from google.rpc import error_details_pb2, status_pb2
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_testing.harness import ServiceFactory, ServiceProcess
 from risk_testing.rpc import bearer, error_info
+from tests.serving import LogMark, module_service
 
 SERVICE = "/risk.v1.RiskService/"
 Reply = tuple[int, dict[str, str], bytes]
@@ -98,23 +103,27 @@ def _log_lines(service: ServiceProcess) -> list[dict[str, Any]]:
     return [json.loads(line) for line in service.logs().splitlines() if line.startswith("{")]
 
 
-def _rpc_lines(service: ServiceProcess, method: str, count: int) -> list[dict[str, Any]]:
-    """The `rpc` lines of `method`, once there are `count` of them (a line may be written just
-    after its reply was sent)."""
+def _rpc_lines(mark: LogMark, method: str, count: int) -> list[dict[str, Any]]:
+    """The `rpc` lines of `method` after `mark`, once there are `count` of them (a line may be
+    written just after its reply was sent)."""
     deadline = time.monotonic() + 5
     while True:
-        lines = [line for line in _log_lines(service)
+        lines = [line for line in mark.lines()
                  if line.get("event") == "rpc" and line.get("method") == SERVICE + method]
         if len(lines) >= count or time.monotonic() > deadline:
             return lines
         time.sleep(0.05)
 
 
+# a service serving the HTTP port too, with one origin allowed to call it
+WEB = {"RISK_HTTP_CORS_ORIGINS": "https://play.example", "RISK_MAX_MESSAGE_BYTES": "4096"}
+web = module_service("service-http", http=True, **WEB)
+
+
 @pytest.fixture
-def web(make_service: ServiceFactory, redis_client: object) -> ServiceProcess:
-    """A service serving the HTTP port too, with one origin allowed to call it."""
-    return make_service(http=True, RISK_HTTP_CORS_ORIGINS="https://play.example",
-                        RISK_MAX_MESSAGE_BYTES="4096")
+def own_web(make_service: ServiceFactory) -> ServiceProcess:
+    """`web`'s settings in a process of the test's own (one it stops)."""
+    return make_service(http=True, RISK_KEY_PREFIX="service-http-own", **WEB)
 
 
 def test_json_posts_create_join_submit_get_and_a_refusal(web: ServiceProcess) -> None:
@@ -122,6 +131,7 @@ def test_json_posts_create_join_submit_get_and_a_refusal(web: ServiceProcess) ->
     one, read the game at its new version; a move by the seat not to act is refused with
     HTTP 400, Connect's failed_precondition and the engine's reason in ErrorInfo; each call
     is one log line naming its method, game, request id and protocol."""
+    mark = LogMark(web)
     game_id, tokens, first = _game(web)
     status, legal = post_json(web, "ListLegalActions", {"gameId": game_id}, tokens[first])
     assert status == 200 and legal["actions"], legal
@@ -144,7 +154,7 @@ def test_json_posts_create_join_submit_get_and_a_refusal(web: ServiceProcess) ->
     assert status == 200
     assert parse(service_pb2.GetGameResponse, got).game.version == reply.version
 
-    lines = _rpc_lines(web, "SubmitAction", 2)
+    lines = _rpc_lines(mark, "SubmitAction", 2)
     assert [(line["code"], line.get("reason")) for line in lines] == [
         ("FAILED_PRECONDITION", "NOT_YOUR_TURN"), ("OK", None)]
     assert all(line["game_id"] == game_id and line["request_id"] == "http-move-1"
@@ -316,6 +326,7 @@ def test_malformed_and_oversized_bodies_get_their_codes(web: ServiceProcess) -> 
     with MALFORMED_REQUEST; a body over RISK_MAX_MESSAGE_BYTES is resource_exhausted (HTTP
     429) with TOO_LARGE; a body in a type the port does not speak is HTTP 415. Each is one
     log line."""
+    mark = LogMark(web)
     cases = [
         (b'{"gameId": ', "application/json", 400, "invalid_argument", "MALFORMED_REQUEST"),
         (b"\xff\xff\xff", "application/proto", 400, "invalid_argument", "MALFORMED_REQUEST"),
@@ -329,17 +340,17 @@ def test_malformed_and_oversized_bodies_get_their_codes(web: ServiceProcess) -> 
     status, _headers, _reply = post(web, "GetGame", b"gameId=x",
                                     "application/x-www-form-urlencoded")
     assert status == 415
-    lines = _rpc_lines(web, "GetGame", 4)
+    lines = _rpc_lines(mark, "GetGame", 4)
     assert [(line["code"], line.get("reason")) for line in lines] == [
         ("INVALID_ARGUMENT", "MALFORMED_REQUEST"), ("INVALID_ARGUMENT", "MALFORMED_REQUEST"),
         ("RESOURCE_EXHAUSTED", "TOO_LARGE"), ("INVALID_ARGUMENT", None)]
 
 
-def test_one_rate_limit_for_both_ports(make_service: ServiceFactory,
-                                       redis_client: object) -> None:
+def test_one_rate_limit_for_both_ports(make_service: ServiceFactory) -> None:
     """A caller's requests spend one bucket whichever port carries them: after a burst over
     gRPC, the next call over HTTP is refused RATE_LIMITED (HTTP 429, resource_exhausted)."""
-    service = make_service(http=True, RISK_RATE_LIMIT_PER_S="0.5", RISK_RATE_LIMIT_BURST="3")
+    service = make_service(http=True, RISK_KEY_PREFIX="service-http-rate-ports",
+                           RISK_RATE_LIMIT_PER_S="0.5", RISK_RATE_LIMIT_BURST="3")
     with grpc.insecure_channel(service.target) as channel:
         stub = service_pb2_grpc.RiskServiceStub(channel)
         for _ in range(3):
@@ -350,22 +361,22 @@ def test_one_rate_limit_for_both_ports(make_service: ServiceFactory,
 
 
 def test_both_ports_in_the_listening_line_and_shutdown_ends_an_open_stream(
-    web: ServiceProcess,
+    own_web: ServiceProcess,
 ) -> None:
     """The listening line names the gRPC and the HTTP port; SIGTERM with a Connect stream
     open over HTTP stops the process cleanly (exit 0) within the grace."""
-    (listening,) = [line for line in _log_lines(web) if line.get("event") == "listening"]
-    assert (listening["port"], listening["http_port"]) == (web.port, web.http_port)
-    game_id, _tokens, _first = _game(web)
-    conn = _connection(web)
+    (listening,) = [line for line in _log_lines(own_web) if line.get("event") == "listening"]
+    assert (listening["port"], listening["http_port"]) == (own_web.port, own_web.http_port)
+    game_id, _tokens, _first = _game(own_web)
+    conn = _connection(own_web)
     conn.request("POST", SERVICE + "StreamEvents",
                  envelope(json.dumps({"gameId": game_id}).encode()),
                  {"Content-Type": "application/connect+json"})
     reply = conn.getresponse()
     assert read_envelope(reply)[0] == 0
-    assert web.stop() == 0
+    assert own_web.stop() == 0
     conn.close()
-    assert any(line.get("event") == "stopped" for line in _log_lines(web))
+    assert any(line.get("event") == "stopped" for line in _log_lines(own_web))
 
 
 def test_the_session_is_grpc_only_and_the_http_port_says_so(web: ServiceProcess) -> None:
@@ -388,6 +399,7 @@ def test_header_bytes_that_are_not_utf8_are_no_server_error(web: ServiceProcess)
     text would get, never HTTP 500 / unknown: such a token is unauthenticated /
     BAD_CREDENTIALS, an unrelated header is ignored, such a content type is HTTP 415; the
     game is unchanged."""
+    mark = LogMark(web)
     game_id, tokens, first = _game(web)
     status, got = post_json(web, "GetGame", {"gameId": game_id}, tokens[first])
     before = parse(service_pb2.GetGameResponse, got)
@@ -423,7 +435,7 @@ def test_header_bytes_that_are_not_utf8_are_no_server_error(web: ServiceProcess)
         assert reply.status == 415
     finally:
         conn.close()
-    assert "UnicodeDecodeError" not in web.logs()
+    assert "UnicodeDecodeError" not in mark.text()
     status, got = post_json(web, "GetGame", {"gameId": game_id}, tokens[first])
     assert status == 200 and parse(service_pb2.GetGameResponse, got) == before
 
@@ -458,6 +470,7 @@ def test_native_grpc_content_types_are_refused_as_unsupported(web: ServiceProces
     """A request in native gRPC's content type (application/grpc, which needs HTTP/2 and
     trailers: the gRPC port's) is HTTP 415 like any type the port does not speak, naming
     the types it does; not grpc-status 2 (unknown) about ASGI trailers."""
+    mark = LogMark(web)
     game_id, _tokens, _first = _game(web)
     request = service_pb2.GetGameRequest(game_id=game_id).SerializeToString()
     for content_type in ("application/grpc", "application/grpc+proto", "application/grpc+json"):
@@ -465,7 +478,7 @@ def test_native_grpc_content_types_are_refused_as_unsupported(web: ServiceProces
         assert status == 415, (content_type, headers)
         assert "grpc-status" not in headers
         assert "application/proto" in headers["accept-post"]
-    assert "trailers" not in web.logs()
+    assert "trailers" not in mark.text()
 
 
 def test_a_json_body_that_is_not_an_object_is_malformed(web: ServiceProcess) -> None:
@@ -483,11 +496,12 @@ def test_a_json_body_that_is_not_an_object_is_malformed(web: ServiceProcess) -> 
             assert status == 200, (method, body, reply)
 
 
-def test_a_token_accepted_over_http_gets_its_own_rate_bucket(make_service: ServiceFactory,
-                                                              redis_client: object) -> None:
+def test_a_token_accepted_over_http_gets_its_own_rate_bucket(
+        make_service: ServiceFactory) -> None:
     """A seat token the HTTP port accepted is then limited as its own caller, as over gRPC:
     once the address's bucket is spent, the seat's calls over HTTP still pass."""
-    service = make_service(http=True, RISK_RATE_LIMIT_PER_S="0.01", RISK_RATE_LIMIT_BURST="6")
+    service = make_service(http=True, RISK_KEY_PREFIX="service-http-rate-token",
+                           RISK_RATE_LIMIT_PER_S="0.01", RISK_RATE_LIMIT_BURST="6")
     status, created = post_json(service, "CreateGame", {
         "options": {"classic": {"players": 2}}, "issueSeatTokens": True})
     assert status == 200, created

@@ -4,6 +4,9 @@ here (issue 17 item 1, the cases tests/service/test_http.py leaves out).
 
 Requests are made with the standard library's HTTP/1.1 client, as a browser would send them;
 every answer is compared with what the gRPC port says for the same request.
+
+The tests share one service (`web`), each with a game of its own; the HTTPS test, which
+needs other settings, starts its own.
 """
 
 from __future__ import annotations
@@ -30,14 +33,13 @@ from tests.service.test_http import (
     post_json,
     read_envelope,
 )
+from tests.serving import module_service
 
 CONNECT_END_STREAM = 0x02
 GRPC_WEB_TRAILERS = 0x80
 
 
-@pytest.fixture
-def web(make_service: ServiceFactory, redis_client: object) -> ServiceProcess:
-    return make_service(http=True)
+web = module_service("service-http-protocols", http=True)
 
 
 def _grpc_events(service: ServiceProcess, game_id: str, after: int, count: int
@@ -171,14 +173,14 @@ def _self_signed(directory: Path) -> tuple[Path, Path]:
     return directory / "server.pem", directory / "server.key"
 
 
-def test_https_on_the_http_port(make_service: ServiceFactory, redis_client: object,
-                                tmp_path: Path) -> None:
+def test_https_on_the_http_port(make_service: ServiceFactory, tmp_path: Path) -> None:
     """With RISK_TLS_CERT_FILE/KEY_FILE the HTTP port speaks HTTPS with the same certificate
     as gRPC: a client trusting that certificate creates and reads a game over JSON; a
     plaintext request to the port gets no HTTP answer; a client that does not trust the
     certificate fails its handshake."""
     cert, key = _self_signed(tmp_path)
     service = make_service(credentials=grpc.ssl_channel_credentials(cert.read_bytes()), http=True,
+                           RISK_KEY_PREFIX="service-http-protocols-https",
                            RISK_TLS_CERT_FILE=str(cert), RISK_TLS_KEY_FILE=str(key))
     port = urllib.parse.urlsplit(service.http_url).port
     trusted = ssl.create_default_context(cafile=str(cert))

@@ -28,15 +28,21 @@ from risk_testing.rpc import (
     quiet_then_hang_up,
     rpc_error,
 )
+from tests.serving import module_service
 
 Stub = service_pb2_grpc.RiskServiceStub
 QUICK = {"RISK_SWEEP_INTERVAL_MS": "50"}
 
 
+# one service for the tests that only play games of their own on it; a test that needs other
+# settings, two processes, to kill one, or an empty Redis starts its own
+lifecycle = module_service("service-lifecycle",
+                           RISK_SWEEP_INTERVAL_MS=QUICK["RISK_SWEEP_INTERVAL_MS"])
+
+
 @pytest.fixture
-async def stub(make_service: ServiceFactory, redis_client: object) -> AsyncIterator[Stub]:
-    service = make_service(**QUICK)
-    async with grpc.aio.insecure_channel(service.target) as channel:
+async def stub(lifecycle: ServiceProcess) -> AsyncIterator[Stub]:
+    async with grpc.aio.insecure_channel(lifecycle.target) as channel:
         yield Stub(channel)
 
 

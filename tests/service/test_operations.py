@@ -12,7 +12,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -104,19 +104,41 @@ class Observed:
     scraper: Scraper
 
 
+@pytest.fixture(scope="module")
+def observed(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Observed]:
+    """One service for the module's metrics tests that count only what they did themselves
+    (differences, or a gauge back where it was): metrics on a free port and a fast health
+    loop, its keys under a prefix of its own. (tests.serving.module_service's, but with the
+    metrics port drawn as the module starts, not when the file is imported.)"""
+    port = free_port()
+    service = ServiceProcess(redis_url, tmp_path_factory.mktemp("service-operations"),
+                             RISK_KEY_PREFIX="service-operations", RISK_METRICS_PORT=str(port),
+                             RISK_HEALTH_INTERVAL_S="0.1")
+    service.start()
+    yield Observed(service, Scraper(port))
+    service.stop()
+
+
 @pytest.fixture
-async def observed(
+async def stub(observed: Observed) -> AsyncIterator[Stub]:
+    async with grpc.aio.insecure_channel(observed.service.target) as channel:
+        yield Stub(channel)
+
+
+@pytest.fixture
+async def fresh(
     make_service: ServiceFactory, redis_client: redis.asyncio.Redis
 ) -> Observed:
-    """A service with metrics on a free port and a fast health loop, on a flushed Redis."""
+    """A service of the test's own, as `observed` but started for it, on a flushed Redis: for
+    a test of what the process logged at its start, or of a gauge over all the store's games."""
     port = free_port()
     service = make_service(RISK_METRICS_PORT=str(port), RISK_HEALTH_INTERVAL_S="0.1")
     return Observed(service, Scraper(port))
 
 
 @pytest.fixture
-async def stub(observed: Observed) -> AsyncIterator[Stub]:
-    async with grpc.aio.insecure_channel(observed.service.target) as channel:
+async def fresh_stub(fresh: Observed) -> AsyncIterator[Stub]:
+    async with grpc.aio.insecure_channel(fresh.service.target) as channel:
         yield Stub(channel)
 
 
@@ -146,9 +168,9 @@ async def test_rpcs_are_counted_by_method_and_code(observed: Observed, stub: Stu
     assert ("risk_redis_errors_total", frozenset({("source", "rpc")})) in after
 
 
-async def test_http_endpoint_serves_metrics_and_probes(observed: Observed) -> None:
+async def test_http_endpoint_serves_metrics_and_probes(fresh: Observed) -> None:
     """/metrics is Prometheus text; /livez and /readyz say 200; other paths 404."""
-    scraper = observed.scraper
+    scraper = fresh.scraper
     status, content_type, text = await scraper.get("/metrics")
     assert status == 200 and content_type.startswith("text/plain")
     for name in ("risk_active_games", "risk_subscribers", "risk_commit_conflicts_total"):
@@ -156,7 +178,7 @@ async def test_http_endpoint_serves_metrics_and_probes(observed: Observed) -> No
     assert (await scraper.get("/livez"))[0] == 200
     assert (await scraper.get("/readyz"))[0] == 200
     assert (await scraper.get("/nope"))[0] == 404
-    (logged,) = [e for e in _events(observed.service) if e["event"] == "metrics"]
+    (logged,) = [e for e in _events(fresh.service) if e["event"] == "metrics"]
     assert logged["address"] == f"{scraper.base}/metrics"
 
 
@@ -198,12 +220,13 @@ async def test_subscribers_gauge_follows_open_streams(observed: Observed, stub: 
     await scraper.until("risk_subscribers", lambda v: v == 0)
 
 
-async def test_active_games_gauge_counts_started_games(observed: Observed, stub: Stub) -> None:
+async def test_active_games_gauge_counts_started_games(fresh: Observed,
+                                                       fresh_stub: Stub) -> None:
     """A started game shows in risk_active_games; a waiting one does not."""
-    scraper = observed.scraper
+    scraper = fresh.scraper
     await scraper.until("risk_active_games", lambda v: v == 0)
-    await stub.CreateGame(create_request(seed=4))  # waits for players
-    started = await stub.CreateGame(_seated(seed=5))
+    await fresh_stub.CreateGame(create_request(seed=4))  # waits for players
+    started = await fresh_stub.CreateGame(_seated(seed=5))
     assert started.game.status == service_pb2.GAME_STATUS_ACTIVE
     assert await scraper.until("risk_active_games", lambda v: v >= 1) == 1
 

@@ -2,7 +2,10 @@
 Server-Sent Events on the HTTP port of a real service process, read by curl as a person would
 (`curl -N`), with the same events, the same spectator delay and the same refusals as the other
 transports, keepalives while idle, Last-Event-ID resuming, and a clear answer to a plain JSON
-POST to a streaming method."""
+POST to a streaming method.
+
+The tests share one service (`web`), each with games of its own; the one that counts the
+caller's open streams against their bound starts its own."""
 
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ from risk_proto.risk.v1 import (
     tournament_pb2,
 )
 from risk_testing.harness import ServiceFactory, ServiceProcess
+from tests.serving import module_service
 from tests.web.driver import move_by_grpc
 
 pytestmark = pytest.mark.skipif(shutil.which("curl") is None, reason="needs curl")
@@ -36,19 +40,31 @@ pytestmark = pytest.mark.skipif(shutil.which("curl") is None, reason="needs curl
 READ_S = 10.0  # the longest a line is waited for
 
 
-@pytest.fixture
-def web(make_service: ServiceFactory, redis_client: object) -> ServiceProcess:
-    """A service with its HTTP port, keepalives every 300 ms, two streams per caller, and
-    pages of https://tv.example allowed to read it."""
-    return make_service(http=True, RISK_HTTP_STREAM_HEARTBEAT_MS="300",
-                        RISK_MAX_STREAMS_PER_CALLER="2",
-                        RISK_HTTP_CORS_ORIGINS="https://tv.example")
+# a service with its HTTP port, keepalives every 300 ms, and pages of https://tv.example
+# allowed to read it (the streams per caller at their default bound: the tests share the
+# caller's address, and one's streams may still be closing when the next opens its own)
+WEB = {"RISK_HTTP_STREAM_HEARTBEAT_MS": "300", "RISK_HTTP_CORS_ORIGINS": "https://tv.example"}
+web = module_service("service-plain-streams", http=True, **WEB)
 
 
 @pytest.fixture
 async def stub(web: ServiceProcess) -> AsyncIterator[service_pb2_grpc.RiskServiceStub]:
     async with grpc.aio.insecure_channel(web.target) as channel:
         yield service_pb2_grpc.RiskServiceStub(channel)
+
+
+@pytest.fixture
+def own_web(make_service: ServiceFactory) -> ServiceProcess:
+    """`web`'s settings and two streams per caller, in a process of the test's own: no other
+    test's streams count against its callers' bound."""
+    return make_service(http=True, RISK_KEY_PREFIX="service-plain-streams-own",
+                        RISK_MAX_STREAMS_PER_CALLER="2", **WEB)
+
+
+@pytest.fixture
+async def own_stub(own_web: ServiceProcess) -> AsyncIterator[service_pb2_grpc.RiskServiceStub]:
+    async with grpc.aio.insecure_channel(own_web.target) as channel:
+        yield service_pb2_grpc.RiskServiceStub(channel)  # type: ignore[no-untyped-call]
 
 
 async def _game(stub: service_pb2_grpc.RiskServiceStub, moves: int = 3,
@@ -209,25 +225,25 @@ async def test_a_plain_stream_keeps_the_spectator_delay_and_a_seat_sees_it_all(
 
 
 async def test_refusals_are_http_statuses_with_the_reason(
-        web: ServiceProcess, stub: service_pb2_grpc.RiskServiceStub) -> None:
+        own_web: ServiceProcess, own_stub: service_pb2_grpc.RiskServiceStub) -> None:
     """An unknown game is 404 GAME_NOT_FOUND, a field the request has not 400
     MALFORMED_REQUEST, a bad token 401, and a stream past the per-caller bound 429
     TOO_MANY_STREAMS, each with Connect's error JSON."""
-    status, headers, body = request(web, "GET", "/v1/games/01" + "0" * 20 + "/events")
+    status, headers, body = request(own_web, "GET", "/v1/games/01" + "0" * 20 + "/events")
     assert (status, headers["content-type"]) == (404, "application/json")
     assert reason_of(body) == "GAME_NOT_FOUND"
-    game_id, _tokens, last = await _game(stub, moves=0)
-    status, _, body = request(web, "GET", f"/v1/games/{game_id}/events?colour=red")
+    game_id, _tokens, last = await _game(own_stub, moves=0)
+    status, _, body = request(own_web, "GET", f"/v1/games/{game_id}/events?colour=red")
     assert (status, reason_of(body)) == (400, "MALFORMED_REQUEST")
     assert "colour" in json.loads(body)["message"]
-    status, _, body = request(web, "GET", f"/v1/games/{game_id}/events",
+    status, _, body = request(own_web, "GET", f"/v1/games/{game_id}/events",
                               Authorization="Basic abc")
     assert (status, reason_of(body)) == (401, "BAD_CREDENTIALS")
-    url = f"{web.http_url}/v1/games/{game_id}/events"
+    url = f"{own_web.http_url}/v1/games/{game_id}/events"
     async with curl(url) as first, curl(url) as second:  # the caller's two streams
         await ndjson_until(first, last)
         await ndjson_until(second, last)
-        status, _, body = request(web, "GET", f"/v1/games/{game_id}/events")
+        status, _, body = request(own_web, "GET", f"/v1/games/{game_id}/events")
         assert (status, reason_of(body)) == (429, "TOO_MANY_STREAMS")
 
 

@@ -3,6 +3,8 @@
 The v1 client is built from the published v1 protocol (the proto text below, compiled here),
 not from the server's code, so it checks what a v1-only tool (grpcurl, Postman, grpc-java's
 reflection client) gets.
+
+The tests share one service (`service`): reflection only reads what the process serves.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from grpc_reflection.v1alpha import reflection_pb2
 
 from risk_proto.risk.v1 import errors_pb2
 from risk_testing.harness import ServiceProcess
+from tests.serving import module_service
+
+service = module_service("service-reflection")
 
 V1_PROTO = """
 syntax = "proto3";

@@ -27,6 +27,7 @@ from tests.service.finished_games import (
     spectator_boards,
 )
 from tests.service.test_http import info_of, parse, post_json
+from tests.serving import module_service
 
 SAMPLES = 40  # versions read per port and game, spread over the whole game
 
@@ -36,9 +37,9 @@ def _sampled(last: int) -> list[int]:
     return sorted({0, 1, last // 2, last, *range(0, last + 1, step)})
 
 
-@pytest.fixture
-def web(make_service: ServiceFactory, redis_client: object) -> ServiceProcess:
-    return make_service(http=True)
+# one service with the HTTP port for the tests that only read games of their own; the test of
+# a fresh process's checkpoints starts its own (other settings, metrics counted from its start)
+web = module_service("service-replay", http=True)
 
 
 @pytest.mark.parametrize("variant", sorted(REGISTRY))

@@ -35,10 +35,16 @@ from tests.service.botplay import (
 )
 from tests.service.test_operations import Scraper
 from tests.service.test_stream import assert_replayed
+from tests.serving import LogMark, module_service
 
 Stub = service_pb2_grpc.RiskServiceStub
 SEED = 0xC0FFEE8DED00002F
 TIMEOUT_S = 30
+
+# one service for the tests that need only a service; a test that stops it, counts its
+# metrics or needs other settings starts its own (keys under a prefix of its own: nothing
+# flushes Redis under the shared one)
+service = module_service("service-session")
 
 
 @pytest.fixture
@@ -304,6 +310,7 @@ async def test_a_duplicate_request_id_gets_the_same_ack_and_one_move(
     """The same request id and action sent twice on a session (and once more on another
     session of the seat) is acknowledged with the same bytes each time; the game moved once.
     Each action on a session is one log line with its game and request id and its code."""
+    mark = LogMark(service)
     game = await create_game(stub, SEED, **FAST_OPTIONS)
     seat = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game.game_id))).game \
         .decision.seats[0]
@@ -323,8 +330,7 @@ async def test_a_duplicate_request_id_gets_the_same_ack_and_one_move(
     assert await session.close() is None and await second.close() is None
     deadline = time.monotonic() + TIMEOUT_S
     while True:
-        lines = [json.loads(line) for line in service.logs().splitlines()
-                 if line.startswith("{")]
+        lines = mark.lines()
         actions = [(line["code"], line.get("reason")) for line in lines
                    if line.get("method") == "/risk.v1.RiskService/Session/SubmitAction"
                    and line.get("request_id") == "once" and line.get("game_id") == game.game_id]
@@ -416,12 +422,12 @@ async def test_a_resign_on_a_session_is_acknowledged_in_order(stub: Stub) -> Non
 
 
 async def test_cancelled_sessions_and_a_shutdown_leave_nothing_open(
-        make_service: ServiceFactory, redis_client: object) -> None:
+        make_service: ServiceFactory) -> None:
     """Sessions the client cancels drop their subscriptions (risk_subscribers back to 0) and
     their log line says CANCELLED; a service stopping with sessions open ends them and exits
     within its grace period."""
     port = free_port()
-    service = make_service(RISK_METRICS_PORT=str(port))
+    service = make_service(RISK_METRICS_PORT=str(port), RISK_KEY_PREFIX="service-session-stop")
     scraper = Scraper(port)
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = service_pb2_grpc.RiskServiceStub(channel)
@@ -446,11 +452,12 @@ async def test_cancelled_sessions_and_a_shutdown_leave_nothing_open(
 
 
 async def test_actions_on_a_session_spend_the_callers_rate_limit(
-        make_service: ServiceFactory, redis_client: object) -> None:
+        make_service: ServiceFactory) -> None:
     """Under a rate limit, actions on a session are refused RESOURCE_EXHAUSTED / RATE_LIMITED
     (with retry_after_ms) as unary calls are, one by one, and the session answers again once
     the bucket refills."""
-    service = make_service(RISK_RATE_LIMIT_PER_S="2", RISK_RATE_LIMIT_BURST="12")
+    service = make_service(RISK_RATE_LIMIT_PER_S="2", RISK_RATE_LIMIT_BURST="12",
+                           RISK_KEY_PREFIX="service-session-rate")
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = service_pb2_grpc.RiskServiceStub(channel)
         game = await create_game(stub, SEED, **FAST_OPTIONS)
@@ -497,12 +504,13 @@ async def test_an_acks_only_session_answers_actions_and_sends_no_events(stub: St
 
 
 async def test_a_refused_session_is_told_why_even_if_its_opening_message_comes_late(
-        make_service: ServiceFactory, redis_client: object) -> None:
+        make_service: ServiceFactory) -> None:
     """A session over the streams-per-connection limit whose client writes its `open` only
     after the server has the call still hears RESOURCE_EXHAUSTED / TOO_MANY_STREAMS: the
     server takes the opening message before it ends the call. Ended at once, the client's late
     write failed in its gRPC library with INTERNAL, and the reason was lost."""
-    service = make_service(RISK_MAX_STREAMS_PER_CONNECTION="1")
+    service = make_service(RISK_MAX_STREAMS_PER_CONNECTION="1",
+                           RISK_KEY_PREFIX="service-session-late")
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = service_pb2_grpc.RiskServiceStub(channel)
         game = await create_game(stub, SEED, **FAST_OPTIONS)
@@ -521,11 +529,12 @@ async def test_a_refused_session_is_told_why_even_if_its_opening_message_comes_l
 
 
 async def test_sessions_count_against_the_open_streams_per_connection(
-        make_service: ServiceFactory, redis_client: object) -> None:
+        make_service: ServiceFactory) -> None:
     """With RISK_MAX_STREAMS_PER_CONNECTION=2, a third session on one connection ends
     RESOURCE_EXHAUSTED / TOO_MANY_STREAMS, as a third StreamEvents would, and the two open
     ones go on; closing one makes room again."""
-    service = make_service(RISK_MAX_STREAMS_PER_CONNECTION="2")
+    service = make_service(RISK_MAX_STREAMS_PER_CONNECTION="2",
+                           RISK_KEY_PREFIX="service-session-streams")
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = service_pb2_grpc.RiskServiceStub(channel)
         game = await create_game(stub, SEED, **FAST_OPTIONS)

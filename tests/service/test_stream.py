@@ -19,8 +19,9 @@ import redis.asyncio
 
 from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_service.operations.streams import BACKLOG_PAGE
-from risk_testing.harness import ServiceProcess
+from risk_testing.harness import ServiceFactory, ServiceProcess
 from risk_testing.rpc import bearer, error_info, quiet_then_hang_up, rpc_error
+from tests.conftest import RedisServerFactory
 from tests.service.botplay import (
     FAST_OPTIONS,
     BotGame,
@@ -30,6 +31,7 @@ from tests.service.botplay import (
     play_game,
     replay,
 )
+from tests.serving import module_service
 
 Stub = service_pb2_grpc.RiskServiceStub
 
@@ -38,6 +40,9 @@ LATE_JOIN_MOVES = 100  # the spectator subscribes once this many actions are in
 CUT_SEQ = 250  # the seat subscriber hangs up after the first event at or past this seq
 RESUME_MOVES = 200  # ... and comes back once this many actions are in
 TIMEOUT_S = 30
+
+# one service for the tests that need only a service (each plays games of its own)
+service = module_service("service-stream")
 
 
 @pytest.fixture
@@ -208,28 +213,36 @@ async def test_a_long_backlog_arrives_whole_in_order_from_any_seq(stub: Stub) ->
 
 
 async def test_spectators_joining_at_once_open_no_redis_connection_each(
-        stub: Stub, redis_client: redis.asyncio.Redis) -> None:
+        make_redis_server: RedisServerFactory, make_service: ServiceFactory) -> None:
     """200 spectators of a played game subscribe at once, each from seq 0: every one reads
     its backlog (the whole game) and the service reads them all over its shared connection,
     so Redis serves as many clients after the burst as before it (a pool grown by the burst
     would keep its connections open, idle, on both sides)."""
-    game = await play_game(stub, 5, **{**FAST_OPTIONS, "max_turns": 3})
-    first = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game.game_id))
-    async with asyncio.timeout(TIMEOUT_S):
-        await first.read()  # the game's feed (its reader's connection) is up
-    before = (await redis_client.info("clients"))["connected_clients"]
-    calls = [stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game.game_id))
-             for _ in range(200)]
-
-    async def backlog(call: grpc.aio.UnaryStreamCall[Any, Any]) -> list[int]:
-        return [(await call.read()).event.seq for _ in range(game.last_seq)]
-
-    try:
+    # a fresh service on a Redis of its own: Redis counts the clients of every process on it
+    # (the module's shared service among them), and a pool that earlier tests had grown would
+    # hide one the burst grows
+    server = make_redis_server(appendfsync="everysec")
+    service = make_service(server.url)
+    async with grpc.aio.insecure_channel(service.target) as channel, \
+            redis.asyncio.Redis.from_url(server.url) as redis_client:
+        stub = Stub(channel)
+        game = await play_game(stub, 5, **{**FAST_OPTIONS, "max_turns": 3})
+        first = stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game.game_id))
         async with asyncio.timeout(TIMEOUT_S):
-            got = await asyncio.gather(*(backlog(call) for call in calls))
-    finally:
-        for call in (first, *calls):
-            call.cancel()
-    assert all(seqs == list(range(1, game.last_seq + 1)) for seqs in got)
-    after = (await redis_client.info("clients"))["connected_clients"]
-    assert after <= before + 1, f"Redis clients {before} -> {after}"  # (+3 over the pool)
+            await first.read()  # the game's feed (its reader's connection) is up
+        before = (await redis_client.info("clients"))["connected_clients"]
+        calls = [stub.StreamEvents(service_pb2.StreamEventsRequest(game_id=game.game_id))
+                 for _ in range(200)]
+
+        async def backlog(call: grpc.aio.UnaryStreamCall[Any, Any]) -> list[int]:
+            return [(await call.read()).event.seq for _ in range(game.last_seq)]
+
+        try:
+            async with asyncio.timeout(TIMEOUT_S):
+                got = await asyncio.gather(*(backlog(call) for call in calls))
+        finally:
+            for call in (first, *calls):
+                call.cancel()
+        assert all(seqs == list(range(1, game.last_seq + 1)) for seqs in got)
+        after = (await redis_client.info("clients"))["connected_clients"]
+        assert after <= before + 1, f"Redis clients {before} -> {after}"  # (+3 over the pool)

@@ -35,11 +35,16 @@ from risk_testing.rpc import (
 from tests.conftest import RedisServerFactory
 from tests.reliability.canaries import DRIVERS
 from tests.service.test_http import SERVICE, _connection, _game, envelope, parse, read_envelope
+from tests.serving import module_service
 
 Stub = service_pb2_grpc.RiskServiceStub
 METHOD = "/risk.v1.RiskService/StreamEvents"
 TIMEOUT_S = 30
 ACTIONS = 120  # per variant: past the setup into play, where redacted events appear
+
+# one service (with the HTTP port) for the tests that need only a service, each on games of
+# its own; a test that needs other settings or its own Redis starts its own service
+service = module_service("service-stream-batches", http=True)
 
 
 class RawStream:
@@ -217,11 +222,10 @@ async def test_a_burst_arrives_batched_and_one_event_at_a_time_when_keeping_up(
 
 
 async def test_max_batch_of_the_wrong_type_is_invalid_argument_over_json(
-    make_service: ServiceFactory, redis_client: object
+    service: ServiceProcess
 ) -> None:
     """Over the HTTP port's JSON a negative, fractional or too large max_batch is
     INVALID_ARGUMENT, and the largest uint32 is taken (capped) like any other."""
-    service = make_service(http=True)
     game_id, _tokens, _first = _game(service)
     for bad in (-1, 1.5, 2**32, "many"):
         conn = _connection(service)
@@ -246,11 +250,10 @@ async def test_max_batch_of_the_wrong_type_is_invalid_argument_over_json(
 
 
 def test_http_port_streams_batches_as_connect_json_and_grpc_web(
-    make_service: ServiceFactory, redis_client: object
+    service: ServiceProcess
 ) -> None:
     """Connect JSON and gRPC-Web binary server streams carry a batch per message, the same
     events gRPC sends one at a time."""
-    service = make_service(http=True)
     game_id, _tokens, _first = _game(service)
     with grpc.insecure_channel(service.target) as sync_channel:
         sync = service_pb2_grpc.RiskServiceStub(sync_channel)
@@ -350,11 +353,12 @@ async def test_batching_stream_with_a_reissued_token_ends_at_the_reissue(
 
 
 async def test_stalled_batching_stream_is_cut_off_and_resumes(
-    make_service: ServiceFactory, redis_client: object
+    make_service: ServiceFactory
 ) -> None:
     """A batching stream that stops reading ends RESOURCE_EXHAUSTED / SUBSCRIBER_TOO_SLOW
     with the last seq it was sent; resumed after it (batching again) it gets the rest."""
-    service = make_service(RISK_SUBSCRIBER_BUFFER="16")
+    service = make_service(RISK_SUBSCRIBER_BUFFER="16",
+                           RISK_KEY_PREFIX="service-stream-batches-stalled")
     # its own connection without window growth, so that the server meets back-pressure soon
     slow = grpc.aio.insecure_channel(service.target, options=[
         ("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", 1024)])

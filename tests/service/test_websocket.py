@@ -56,16 +56,18 @@ from tests.service.test_session import (
 )
 from tests.service.test_slow_subscriber import _play as play_moves
 from tests.service.test_stream import assert_replayed
+from tests.serving import LogMark, module_service
 
 Stub = service_pb2_grpc.RiskServiceStub
 STREAM = "/risk.v1.RiskService/StreamEvents"
 SESSION = "/risk.v1.RiskService/Session"
 ORIGIN = "https://play.example"
 
-
-@pytest.fixture
-def web(make_service: ServiceFactory, redis_client: object) -> ServiceProcess:
-    return make_service(http=True, RISK_HTTP_CORS_ORIGINS=ORIGIN, RISK_MAX_MESSAGE_BYTES="4096")
+# one service for the tests that need only a service with these settings, each on games of
+# its own, reading only the log lines of its own games written after it began; a test that
+# stops the service, counts its metrics or needs other settings starts its own
+web = module_service("service-websocket", http=True, RISK_HTTP_CORS_ORIGINS=ORIGIN,
+                     RISK_MAX_MESSAGE_BYTES="4096")
 
 
 @pytest.fixture
@@ -174,6 +176,7 @@ async def test_a_game_through_websocket_sessions_and_a_websocket_spectator(
     move at once: each seat saw exactly its events in seq order, each ack is the unary call's
     stored reply, a WebSocket spectator saw the public events; closing ends each call
     cleanly, and each call and each action has its log line."""
+    mark = LogMark(web)
     game = await create_game(stub, SEED, **FAST_OPTIONS)
     sessions = [await WsSession.open(web, game.game_id, token) for token in game.seat_tokens]
     spectator = await connect(web, STREAM, subprotocols=("risk.v1",))
@@ -194,34 +197,39 @@ async def test_a_game_through_websocket_sessions_and_a_websocket_spectator(
     for session in sessions:
         assert (await session.close()).code == 1000
     await spectator.close()
-    lines = await _lines(web, lambda line: line.get("protocol") == "websocket", 4)
+    # (this game's lines: another test's calls may still be logging their ends)
+    lines = await _lines(mark, game.game_id, lambda line: line.get("protocol") == "websocket",
+                         4)
     assert sorted(line["method"] for line in lines) == [SESSION] * 3 + [STREAM]
-    assert all(line["game_id"] == game.game_id for line in lines)
-    acted = [json.loads(line) for line in web.logs().splitlines()
-             if line.startswith("{") and f"{SESSION}/SubmitAction" in line]
+    acted = [line for line in mark.lines() if line.get("game_id") == game.game_id
+             and line.get("method") == f"{SESSION}/SubmitAction"]
     assert sum(line["code"] == "OK" for line in acted) == len(acks)
 
 
 async def test_a_session_closed_after_its_answers_is_logged_ok(
         web: ServiceProcess, stub: Stub) -> None:
     """A WebSocket session its client closes after its answers is logged OK (docs/api.md)."""
+    mark = LogMark(web)
     game = await create_game(stub, SEED, **FAST_OPTIONS)
     sessions = [await WsSession.open(web, game.game_id, token) for token in game.seat_tokens]
     acks = await _play(stub, game, sessions, moves=6)
     assert len(acks) == 6
     for session in sessions:
         assert (await session.close()).code == 1000
-    lines = await _lines(web, lambda line: line.get("method") == SESSION, len(sessions))
+    lines = await _lines(mark, game.game_id, lambda line: line.get("method") == SESSION,
+                         len(sessions))
     assert [(line["code"], line["game_id"]) for line in lines] == [
         ("OK", game.game_id)] * len(sessions)
 
 
-async def _lines(service: ServiceProcess, keep: Any, count: int) -> list[dict[str, Any]]:
+async def _lines(mark: LogMark, game_id: str, keep: Any,
+                 count: int) -> list[dict[str, Any]]:
+    """The call log lines of `game_id` since `mark` that `keep` keeps, once there are
+    `count` (or the time is up)."""
     deadline = time.monotonic() + TIMEOUT_S
     while True:
-        lines = [json.loads(line) for line in service.logs().splitlines()
-                 if line.startswith("{")]
-        lines = [line for line in lines if line.get("event") == "rpc" and keep(line)]
+        lines = [line for line in mark.lines() if line.get("event") == "rpc"
+                 and line.get("game_id") == game_id and keep(line)]
         if len(lines) >= count or time.monotonic() > deadline:
             return lines
         await asyncio.sleep(0.05)
@@ -429,12 +437,13 @@ async def test_a_close_inside_a_fragmented_message_is_a_protocol_error(
 
 
 async def test_clients_that_leave_and_a_stopping_service_leave_nothing_open(
-        make_service: ServiceFactory, redis_client: object) -> None:
+        make_service: ServiceFactory) -> None:
     """Streams whose clients drop the connection release their subscriptions
     (risk_subscribers back to 0) and log CANCELLED; a service stopping with sockets open
     closes them with 1001 and exits within its grace period."""
     port = free_port()
-    service = make_service(http=True, RISK_METRICS_PORT=str(port))
+    service = make_service(http=True, RISK_METRICS_PORT=str(port),
+                           RISK_KEY_PREFIX="service-websocket-stop")
     scraper = Scraper(port)
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = service_pb2_grpc.RiskServiceStub(channel)
@@ -537,13 +546,13 @@ async def test_a_session_flooded_with_actions_answers_every_one_in_order(
     assert (await session.close()).code == 1000
 
 
-async def test_a_websocket_over_tls(make_service: ServiceFactory, redis_client: object,
-                                    tmp_path: Path) -> None:
+async def test_a_websocket_over_tls(make_service: ServiceFactory, tmp_path: Path) -> None:
     """With RISK_TLS_CERT_FILE/KEY_FILE the HTTP port's sockets are wss: a client trusting
     the service's certificate streams a game's events over TLS."""
     cert, key = _self_signed(tmp_path)
     service = make_service(credentials=grpc.ssl_channel_credentials(cert.read_bytes()),
-                           http=True, RISK_TLS_CERT_FILE=str(cert), RISK_TLS_KEY_FILE=str(key))
+                           http=True, RISK_TLS_CERT_FILE=str(cert), RISK_TLS_KEY_FILE=str(key),
+                           RISK_KEY_PREFIX="service-websocket-tls")
     async with grpc.aio.secure_channel(
             service.target, grpc.ssl_channel_credentials(cert.read_bytes())) as channel:
         stub = service_pb2_grpc.RiskServiceStub(channel)
@@ -557,11 +566,12 @@ async def test_a_websocket_over_tls(make_service: ServiceFactory, redis_client: 
 
 
 async def test_a_spectator_that_stops_reading_is_cut_off_and_resumes(
-        make_service: ServiceFactory, redis_client: object) -> None:
+        make_service: ServiceFactory) -> None:
     """A WebSocket spectator that stops reading (its socket's buffers full) is ended
     4008 SUBSCRIBER_TOO_SLOW with the last seq it was sent, and sent nothing out of order
     before; a reader beside it missed nothing, and the stalled one resumes after that seq."""
-    service = make_service(http=True, RISK_SUBSCRIBER_BUFFER="4")
+    service = make_service(http=True, RISK_SUBSCRIBER_BUFFER="4",
+                           RISK_KEY_PREFIX="service-websocket-stalled")
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = service_pb2_grpc.RiskServiceStub(channel)
         created = await stub.CreateGame(create_request(
@@ -674,6 +684,7 @@ async def test_more_spectators_than_one_turn_takes_get_every_event_once_in_order
     assembled per pass for all alike at one point), and every spectator still gets every event
     once, in order, as gRPC's StreamEvents gives it, no message over the batch limit it asked
     for."""
+    mark = LogMark(web)
     game = await create_game(stub, SEED, **FAST_OPTIONS)
     count, batch = 2 * FLUSH_SLICE + 40, 4
     request = service_pb2.StreamEventsRequest(game_id=game.game_id, max_batch=batch)
@@ -707,7 +718,7 @@ async def test_more_spectators_than_one_turn_takes_get_every_event_once_in_order
         wrong = [s for s in seen if s != over_grpc]
         assert not wrong, ([e.seq for e in wrong[0]], len(wrong))
         assert 1 <= max(largest) <= batch
-        assert '"feed-sweep' not in web.logs()  # no sweep failed
+        assert '"feed-sweep' not in mark.text()  # no sweep failed
     finally:
         for task in following:
             task.cancel()

@@ -19,6 +19,7 @@ from risk_rules import wire
 from risk_rules.engine import REGISTRY, LegalAction, get_ruleset
 from risk_testing.rpc import bearer
 from tests.service.finished_games import fast_options
+from tests.serving import module_service
 from tests.web.conftest import Pages
 from tests.web.driver import eventually
 from tests.web.shots import shot
@@ -28,6 +29,10 @@ _MASK64 = (1 << 64) - 1
 # what no person should read: an enum-style name, -1, undefined, NaN, braces
 _RAW = re.compile(r"[A-Z]{3,}_[A-Z_]{3,}|(?<![\w-])-1\b|undefined|NaN|[{}]")
 Stub = service_pb2_grpc.RiskServiceStub
+
+# one service with its HTTP port for the whole module, in place of tests/web/conftest.py's
+# fresh one a test (its `pages` and `stub` take this one): every test makes games of its own
+http_service = module_service("web-variant-panels", http=True)
 
 
 async def _created(stub: Stub, variant: str, clock: lifecycle_pb2.ClockOptions | None = None
