@@ -7,6 +7,7 @@ press, as a person reads the screen; it never clicks."""
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from playwright.async_api import Page
@@ -48,6 +49,13 @@ async def _offered(page: Page) -> tuple[list[str], list[str]]:
     return kinds, regions
 
 
+def _offers_something(page: Page) -> Callable[[], Awaitable[bool]]:
+    async def offers() -> bool:
+        kinds, regions = await _offered(page)
+        return bool(kinds or regions)
+    return offers
+
+
 async def _version(stub: Stub, game_id: str) -> int:
     return int((await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game.version)
 
@@ -87,6 +95,9 @@ async def test_a_classic_turn_is_played_with_the_keyboard_only(
         if "endTurn" in done:
             break
         before = await _version(stub, game_id)
+        # the page shows a new version before its moves (they are asked for after it): wait
+        # for what it offers, as a person waits for the buttons
+        await eventually(_offers_something(page), 15, "the page to offer a move")
         kinds, regions = await _offered(page)
         if "attack" in kinds and not attacked:
             await _tab_to(page, "button", "attack")
