@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from risk_testing.harness import ServiceFactory
+from risk_testing.harness import ServiceProcess
 from tests.client.test_text import FORBIDDEN
+from tests.serving import module_service
 
 RISK = str(Path(sys.executable).with_name("risk"))
 # the verbs that move a game on fastest, in order of preference
@@ -29,6 +30,9 @@ MAX_STEPS = 60
 # what `risk show` draws of each variant's board (its descriptor's renderer)
 BOARD = {"classic": "North America (+5)", "deep_space": "home stations",
          "strike": "continent cards", "legacy": "red stars"}
+
+# one service for the module: each test plays a game of its own
+service = module_service("client-cli-games")
 
 
 def risk(*args: str, target: str, token: str = "") -> subprocess.CompletedProcess[str]:
@@ -65,10 +69,10 @@ def pick(legal_output: str) -> list[str]:
     ("legacy", 3, ["--auto-defend"]),
 ])
 def test_a_whole_game_through_the_command_line(
-    variant: str, players: int, options: list[str], *, make_service: ServiceFactory,
-    redis_client: object, tmp_path: Path,
+    variant: str, players: int, options: list[str], *, service: ServiceProcess,
+    tmp_path: Path,
 ) -> None:
-    target = make_service().target
+    target = service.target
     created = risk("create", "--variant", variant, "--players", str(players), "--max-turns",
                    "2", "--seed", "5", *options, target=target).stdout
     game = re.search(r"^game (\S+)$", created, flags=re.MULTILINE)

@@ -22,8 +22,12 @@ from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_rules import audit
 from risk_testing.harness import ServiceFactory, ServiceProcess
 from risk_testing.rpc import bearer, create_request
+from tests.serving import module_service
 
 Export = service_pb2.GameExport
+# one service for the module's tests of a deployment without a signing key (its HTTP port
+# too: the unsigned one shows nothing published there); each finishes a game of its own
+unsigned = module_service("client-verify-cli", http=True)
 
 
 def _risk(*args: str, target: str = "") -> subprocess.CompletedProcess[str]:
@@ -78,11 +82,11 @@ def _public_pem(key: Ed25519PrivateKey, path: Path) -> Path:
 
 
 async def test_export_then_verify_and_reject_tampering(
-    make_service: ServiceFactory, redis_client: object, tmp_path: Path
+    unsigned: ServiceProcess, tmp_path: Path
 ) -> None:
     """The exported file verifies; flipping an action's territory, or dropping a version's
     log entry, makes verify exit 1."""
-    service = make_service()
+    service = unsigned
     game_id, tokens, _commitment = await _finished_game(service)
     path = tmp_path / "game.export"
     _export(service, game_id, tokens[2], path)
@@ -173,11 +177,11 @@ ALTERATIONS: list[tuple[str, Callable[[Export], None], str]] = [
 
 
 async def test_verify_names_the_altered_part_of_an_export(
-    make_service: ServiceFactory, redis_client: object, tmp_path: Path
+    unsigned: ServiceProcess, tmp_path: Path
 ) -> None:
     """Altering any part of an export file (an option, a name, a lifecycle label, a time, a
     chain link, the digest, the fingerprint) fails `risk verify` naming that part."""
-    service = make_service()
+    service = unsigned
     game_id, tokens, _commitment = await _finished_game(service)
     path = tmp_path / "game.export"
     export = _export(service, game_id, tokens[2], path)
@@ -202,14 +206,15 @@ async def test_verify_names_the_altered_part_of_an_export(
 
 
 async def test_signed_export_checks_against_the_published_keys(
-    make_service: ServiceFactory, redis_client: object, tmp_path: Path
+    make_service: ServiceFactory, tmp_path: Path
 ) -> None:
     """With RISK_EXPORT_SIGNING_KEY the export is signed; its key is published as a JWKS on
     the HTTP port, and `risk verify --key` (URL, JWKS file or PEM) says the signature is OK,
     prints the seed commitment published at creation, and rejects another key or an altered
     signature."""
     key = _signing_key(tmp_path / "signing.pem")
-    service = make_service(http=True, RISK_EXPORT_SIGNING_KEY=str(tmp_path / "signing.pem"))
+    service = make_service(http=True, RISK_EXPORT_SIGNING_KEY=str(tmp_path / "signing.pem"),
+                           RISK_KEY_PREFIX="client-verify-cli-signed")
     game_id, tokens, commitment = await _finished_game(service)
     path = tmp_path / "game.export"
     wrote = _risk(f"--token={tokens[2]}", "export", game_id, str(path), target=service.target)
@@ -249,13 +254,11 @@ async def test_signed_export_checks_against_the_published_keys(
     assert bad.returncode == 1 and "the signature does not match" in bad.stderr
 
 
-async def test_unsigned_export_says_so(
-    make_service: ServiceFactory, redis_client: object, tmp_path: Path
-) -> None:
+async def test_unsigned_export_says_so(unsigned: ServiceProcess, tmp_path: Path) -> None:
     """A deployment without a signing key exports unsigned files: `risk verify --key` says
     "signature: not signed", and with --require-signature rejects the file."""
     key = _signing_key(tmp_path / "signing.pem")
-    service = make_service(http=True)
+    service = unsigned
     game_id, tokens, _commitment = await _finished_game(service)
     path = tmp_path / "game.export"
     export = _export(service, game_id, tokens[2], path)

@@ -1,13 +1,18 @@
 """The service's main scenarios on a real Redis Cluster (3 masters, 3 replicas), through two
 service processes: a game played to its end and replayed from Redis, a spectator streaming it
 from the other process and resuming, racing submits, the game list across index buckets, a
-timed game's timeouts (once each), export and verify, and a Legacy campaign."""
+timed game's timeouts (once each), export and verify, and a Legacy campaign.
+
+The tests that need two processes with the default settings share one pair (`pair`) on the
+module's cluster, which nothing flushes while they run (`cluster_reader` reads it without
+flushing): each makes games of its own and finds them by id. A test with other settings
+starts processes of its own."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import cast
 
 import grpc
@@ -18,6 +23,8 @@ from redis.asyncio.cluster import RedisCluster
 from risk_proto.risk.v1 import game_pb2, legacy_pb2, lifecycle_pb2, service_pb2
 from risk_rules import audit, wire
 from risk_service.store.keys import Keys
+from risk_testing.cluster import LocalCluster
+from risk_testing.harness import ServiceProcess
 from risk_testing.rpc import bearer, classic_options, create_request, error_info
 from tests.cluster.conftest import ClusterServiceFactory
 from tests.service.rawbot import (
@@ -40,11 +47,39 @@ from tests.service.test_campaign_service import _play as play_legacy
 RACERS = 12
 
 
+@pytest.fixture(scope="module")
+def pair(cluster: LocalCluster, tmp_path_factory: pytest.TempPathFactory
+         ) -> Iterator[tuple[ServiceProcess, ServiceProcess]]:
+    """Two service processes, A and B, on the module's cluster, started as
+    make_cluster_service starts them; stopped after the module."""
+    cluster.wait_ready()
+    logs = tmp_path_factory.mktemp("cluster-service")
+    processes = tuple(ServiceProcess(cluster.url, logs, RISK_REDIS_CLUSTER="true",
+                                     RISK_SWEEP_INTERVAL_MS="50") for _ in range(2))
+    try:
+        for process in processes:
+            process.start(timeout=30)
+        yield processes[0], processes[1]
+    finally:
+        for process in processes:
+            process.stop()
+
+
 @pytest.fixture
-async def stubs(make_cluster_service: ClusterServiceFactory, cluster_client: RedisCluster
+async def cluster_reader(cluster: LocalCluster) -> AsyncIterator[RedisCluster]:
+    """A cluster client, as conftest's `cluster_client` but not flushing the cluster (`pair`
+    serves on it all through the module)."""
+    cluster.wait_ready()
+    client = RedisCluster.from_url(cluster.url)
+    yield client
+    await client.aclose()
+
+
+@pytest.fixture
+async def stubs(pair: tuple[ServiceProcess, ServiceProcess]
                 ) -> AsyncIterator[tuple[Stub, Stub]]:
-    """Stubs for two service processes, A and B, on the flushed cluster."""
-    a, b = make_cluster_service(), make_cluster_service()
+    """Stubs for the two service processes, A and B."""
+    a, b = pair
     channels = [channel(a.target), channel(b.target)]
     yield Stub(channels[0]), Stub(channels[1])
     for ch in channels:
@@ -58,7 +93,7 @@ def _plain(client: RedisCluster) -> redis.asyncio.Redis:
 
 
 async def test_game_played_on_one_process_streams_on_the_other_and_replays(
-    stubs: tuple[Stub, Stub], cluster_client: RedisCluster
+    stubs: tuple[Stub, Stub], cluster_reader: RedisCluster
 ) -> None:
     """A bot game to its end through A while a spectator streams it live from B: every event
     once, in order; a resume from the middle gets the rest; Redis holds exactly what the
@@ -89,7 +124,7 @@ async def test_game_played_on_one_process_streams_on_the_other_and_replays(
     resumed = await read_stream(b, table.game_id, None, after_seq=final.last_seq // 2,
                                 upto=final.last_seq)
     assert seqs(resumed) == list(range(final.last_seq // 2 + 1, final.last_seq + 1))
-    assert_replays(await stored(_plain(cluster_client), table.game_id), table, log)
+    assert_replays(await stored(_plain(cluster_reader), table.game_id), table, log)
     await assert_acks_in_stream(b, table, log, final.last_seq)
     export = await b.ExportGame(service_pb2.ExportGameRequest(game_id=table.game_id),
                                 metadata=bearer(table.tokens[0]))
@@ -128,7 +163,7 @@ async def test_racing_submitters_on_two_processes_commit_exactly_one(
 
 
 async def test_game_list_reads_every_bucket_newest_first(
-    stubs: tuple[Stub, Stub], cluster_client: RedisCluster
+    stubs: tuple[Stub, Stub], cluster_reader: RedisCluster
 ) -> None:
     """Games created on both processes land in several index buckets (no single hot key);
     ListGames pages through all of them, newest first, with no game twice or missing."""
@@ -141,7 +176,7 @@ async def test_game_list_reads_every_bucket_newest_first(
     used = {keys.bucket(game_id) for game_id in created}
     assert len(used) > 4, f"24 games in only {len(used)} buckets"
     for bucket in used:
-        assert await cluster_client.zcard(keys.index("*", 0, bucket)) > 0
+        assert await cluster_reader.zcard(keys.index("*", 0, bucket)) > 0
     listed: list[str] = []
     token = ""
     while True:
@@ -150,11 +185,14 @@ async def test_game_list_reads_every_bucket_newest_first(
         token = page.next_page_token
         if not token:
             break
-    assert listed == sorted(created, reverse=True)
+    # the other tests' games are listed too: the whole list is newest first with no game
+    # twice, and this test's games are all in it
+    assert listed == sorted(set(listed), reverse=True)
+    assert [g for g in listed if g in set(created)] == sorted(created, reverse=True)
 
 
 async def test_timed_game_times_out_once_per_deadline_with_two_sweepers(
-    stubs: tuple[Stub, Stub], cluster_client: RedisCluster
+    stubs: tuple[Stub, Stub], cluster_reader: RedisCluster
 ) -> None:
     """Two processes sweep the bucketed deadline index: each passed deadline of a timed game
     is applied exactly once (one DecisionTimedOut per decision, versions distinct)."""
@@ -166,7 +204,7 @@ async def test_timed_game_times_out_once_per_deadline_with_two_sweepers(
     game_id = created.game.game_id
     deadline = time.monotonic() + 30
     while True:  # until two deadlines have passed, one after the other
-        entries = await cluster_client.xrange(Keys().events(game_id))
+        entries = await cluster_reader.xrange(Keys().events(game_id))
         events = [game_pb2.Event.FromString(fields[b"e"]) for _id, fields in entries]
         timeouts = [e for e in events if e.WhichOneof("variant") == "lifecycle"
                     and e.lifecycle.WhichOneof("kind") == "decision_timed_out"]
@@ -183,7 +221,7 @@ async def test_timed_game_times_out_once_per_deadline_with_two_sweepers(
 
 
 async def test_legacy_campaign_game_shares_its_campaigns_slot_and_completes(
-    stubs: tuple[Stub, Stub], cluster_client: RedisCluster
+    stubs: tuple[Stub, Stub], cluster_reader: RedisCluster
 ) -> None:
     """A Legacy campaign on the cluster: its game's keys and the campaign record share one
     slot (the game's end writes both in one commit), the game is played through the other
@@ -198,7 +236,7 @@ async def test_legacy_campaign_game_shares_its_campaigns_slot_and_completes(
         campaign_id=campaign_id, seed=11, max_turns=3), metadata=bearer(created.host_token))
     game_id = started.game.game_id
     keys = Keys()
-    slots = {await cluster_client.cluster_keyslot(key)
+    slots = {await cluster_reader.cluster_keyslot(key)
              for key in (keys.campaign(campaign_id), *keys.game_keys(game_id))}
     assert len(slots) == 1, "the campaign and its game are in one slot"
     steps = await play_legacy(b, game_id, tokens, 1)
@@ -212,7 +250,7 @@ async def test_legacy_campaign_game_shares_its_campaigns_slot_and_completes(
 
 
 async def test_snapshots_every_four_versions_load_cold_on_the_other_process(
-    make_cluster_service: ClusterServiceFactory, cluster_client: RedisCluster
+    make_cluster_service: ClusterServiceFactory, cluster_reader: RedisCluster
 ) -> None:
     """RISK_SNAPSHOT_EVERY=4 on the cluster: a game's snapshot and the log after it share its
     slot, so a load is still one read script. A bot game played through A; before every move
@@ -228,7 +266,7 @@ async def test_snapshots_every_four_versions_load_cold_on_the_other_process(
         behind: set[int] = set()  # versions - snapshot versions seen in Redis
 
         async def same_on_both(_moves: int, version: int) -> None:
-            raw = cast(dict[bytes, bytes], await cluster_client.hgetall(keys.game(table.game_id)))
+            raw = cast(dict[bytes, bytes], await cluster_reader.hgetall(keys.game(table.game_id)))
             behind.add(int(raw[b"version"]) - int(raw.get(b"sver", raw[b"version"])))
             get = service_pb2.GetGameRequest(game_id=table.game_id)
             on_a, on_b = await a.GetGame(get), await b.GetGame(get)
@@ -243,7 +281,7 @@ async def test_snapshots_every_four_versions_load_cold_on_the_other_process(
         await play(a, table, log, before_submit=same_on_both)
         assert len(log.moves) > 12, "the game crossed several snapshots"
         assert behind == {0, 1, 2, 3}, "between snapshots the state was 1 to 3 versions behind"
-        assert_replays(await stored(_plain(cluster_client), table.game_id), table, log)
+        assert_replays(await stored(_plain(cluster_reader), table.game_id), table, log)
         export = await b.ExportGame(service_pb2.ExportGameRequest(game_id=table.game_id),
                                     metadata=bearer(table.tokens[0]))
         assert audit.verify(export).actions == len(log.moves)

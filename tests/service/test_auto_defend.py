@@ -1,5 +1,8 @@
 """Classic auto-defend left unset is decided by the game's clock (the rules digest: on for
-timed games), through the public RPCs on a real service and Redis."""
+timed games), through the public RPCs on a real service and Redis.
+
+The tests share one service (`service`, which conftest's `stub` connects to): each plays a
+game of its own and none needs a fresh process."""
 
 from __future__ import annotations
 
@@ -8,7 +11,9 @@ from risk_rules import wire
 from risk_rules.engine import LegalAction, get_ruleset
 from risk_rules.engine.classic.model import ClassicView
 from risk_testing.rpc import bearer, classic_options
+from tests.serving import module_service
 
+service = module_service("service-auto-defend")
 Stub = service_pb2_grpc.RiskServiceStub
 TIMED = lifecycle_pb2.ClockOptions(decision_seconds=600)  # long: nothing times out here
 

@@ -1,5 +1,8 @@
 """Risk Legacy campaigns through the public RPCs: a bot-played campaign of two games with a
-live subscriber, the reward decisions between them, and the campaign's errors."""
+live subscriber, the reward decisions between them, and the campaign's errors.
+
+The tests share one service (`service`, which conftest's `stub` connects to): each makes
+campaigns of its own and none needs a fresh process."""
 
 from __future__ import annotations
 
@@ -14,7 +17,9 @@ from risk_rules.engine.classic.board import CLASSIC_BOARD
 from risk_rules.engine.legacy.model import LegacyView
 from risk_testing.rpc import bearer, error_info, rpc_error
 from tests.service.streamcheck import assert_every_version_streamed
+from tests.serving import module_service
 
+service = module_service("service-campaigns")
 Stub = service_pb2_grpc.RiskServiceStub
 CHOICES = [(1, 1), (2, 3), (4, 7)]  # (faction, power): Mechaniker, Bear, Khan
 

@@ -1,10 +1,13 @@
 """Many clients racing on one game: the losers are answered without a Redis commit each, and
-a process's cached copy never hides another process's move."""
+a process's cached copy never hides another process's move.
+
+The tests share one pair of services on the session Redis (`pair`), keys under a prefix of
+their own; each plays a game of its own, and none flushes Redis under them."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import grpc
 import pytest
@@ -12,11 +15,12 @@ import redis.asyncio
 
 from risk_proto.risk.v1 import service_pb2
 from risk_rules import wire
-from risk_testing.harness import ServiceFactory
+from risk_testing.harness import ServiceProcess
 from risk_testing.rpc import bearer, error_info
 from tests.service.rawbot import Stub, bot_move, channel, open_table, quick_game, summary
 
 RACERS = 32
+PREFIX = "service-contention"
 
 
 async def _evalsha_calls(client: redis.asyncio.Redis) -> int:
@@ -24,11 +28,35 @@ async def _evalsha_calls(client: redis.asyncio.Redis) -> int:
     return int(stats.get("cmdstat_evalsha", {}).get("calls", 0))
 
 
+@pytest.fixture(scope="module")
+def pair(redis_url: str, tmp_path_factory: pytest.TempPathFactory
+         ) -> Iterator[tuple[ServiceProcess, ServiceProcess]]:
+    """Two service processes on the session Redis, keys under the module's prefix."""
+    logs = tmp_path_factory.mktemp(PREFIX)
+    processes = (ServiceProcess(redis_url, logs, RISK_KEY_PREFIX=PREFIX),
+                 ServiceProcess(redis_url, logs, RISK_KEY_PREFIX=PREFIX))
+    try:
+        for process in processes:
+            process.start()
+        yield processes
+    finally:
+        for process in processes:
+            process.stop()
+
+
+@pytest.fixture
+async def client(redis_url: str) -> AsyncIterator[redis.asyncio.Redis]:
+    """A client of the session Redis that, unlike `redis_client`, does not flush it."""
+    connection = redis.asyncio.Redis.from_url(redis_url, decode_responses=False)
+    yield connection
+    await connection.aclose()
+
+
 @pytest.fixture
 async def stubs(
-    make_service: ServiceFactory, redis_client: redis.asyncio.Redis
+    pair: tuple[ServiceProcess, ServiceProcess]
 ) -> AsyncIterator[tuple[Stub, Stub]]:
-    a, b = make_service(), make_service()
+    a, b = pair
     channels = [channel(a.target), channel(b.target)]
     yield Stub(channels[0]), Stub(channels[1])
     for ch in channels:
@@ -36,7 +64,7 @@ async def stubs(
 
 
 async def test_racers_in_one_process_cost_one_commit(
-    stubs: tuple[Stub, Stub], redis_client: redis.asyncio.Redis
+    stubs: tuple[Stub, Stub], client: redis.asyncio.Redis
 ) -> None:
     """32 submits of the deciding seat's move at one version, at once, to one process: one is
     applied, 31 get ABORTED STALE_VERSION with the new version, and Redis ran the commit
@@ -49,9 +77,9 @@ async def test_racers_in_one_process_cost_one_commit(
         assert move is not None
         version, seat, action = move
         proto = wire.action_to_proto("classic", action)
-        await redis_client.config_resetstat()
+        await client.config_resetstat()
         # hold Redis's writes a moment, so all 32 are in the process while the first commits
-        await redis_client.client_pause(300, all=False)
+        await client.client_pause(300, all=False)
         results = await asyncio.gather(*(
             stub.SubmitAction(service_pb2.SubmitActionRequest(
                 game_id=table.game_id, action=proto, expected_version=version,
@@ -66,7 +94,7 @@ async def test_racers_in_one_process_cost_one_commit(
             info = error_info(error)
             assert info.reason == "STALE_VERSION"
             assert info.metadata["current_version"] == str(version + 1)
-        assert await _evalsha_calls(redis_client) == 1
+        assert await _evalsha_calls(client) == 1
         assert (await summary(stub, table.game_id)).version == version + 1
 
 

@@ -2,7 +2,12 @@
 four players ask, a 4-table forms and each is told (stream and verified webhook), the game runs
 with their player tokens; cancel, expiry, one open request per player, bots filling after the
 wait, every refusal with its reason; and a process killed -9 between claiming a table and
-creating its game: after restarts each ticket ends in exactly one game."""
+creating its game: after restarts each ticket ends in exactly one game.
+
+The tests whose players wait in pools no other test fills share one service (`shared`), each with
+players of its own, and cancel what they leave waiting; those that need other settings, kill
+the service, count metrics or Redis commands, or read Redis' keys start their own (under a key
+prefix of their own: Redis is not flushed under the shared one)."""
 
 from __future__ import annotations
 
@@ -10,7 +15,8 @@ import asyncio
 import re
 import time
 import urllib.request
-from collections.abc import Callable
+import uuid
+from collections.abc import AsyncIterator, Callable
 
 import grpc
 import pytest
@@ -26,11 +32,13 @@ from risk_proto.risk.v1 import (
     tournament_pb2,
 )
 from risk_service.redis_server import free_port
-from risk_testing.harness import ServiceFactory
+from risk_testing.harness import ServiceFactory, ServiceProcess
 from risk_testing.rpc import bearer, error_info, rpc_error
+from tests.conftest import RedisServerFactory
 from tests.service import test_webhooks as hooks
 from tests.service.test_http import info_of, post_json
 from tests.service.test_my_games import Stub, new_player, player_stream
+from tests.serving import module_service
 from tests.tournament.test_results_live import (
     IDLE_BOUND,
     QUIET,
@@ -49,6 +57,22 @@ MATCHING = matchmaking_pb2.MATCH_STATUS_MATCHING
 MATCHED = matchmaking_pb2.MATCH_STATUS_MATCHED
 CANCELLED = matchmaking_pb2.MATCH_STATUS_CANCELLED
 EXPIRED = matchmaking_pb2.MATCH_STATUS_EXPIRED
+PREFIX = "service-matchmaking"
+# one service (its HTTP port too) for the tests that need only FAST's matchmaker
+shared = module_service(PREFIX, http=True, **FAST)
+
+
+def own_prefix() -> str:
+    """A key prefix for a test's own service, met by no other service on the session Redis."""
+    return f"{PREFIX}-own-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture
+async def keys_client(redis_url: str) -> AsyncIterator[aioredis.Redis]:
+    """A client of the session Redis that does not flush it (`shared` keeps its keys there)."""
+    client = aioredis.Redis.from_url(redis_url)
+    yield client
+    await client.aclose()
 
 
 def ask(**fields: object) -> matchmaking_pb2.RequestMatchRequest:
@@ -79,8 +103,7 @@ async def refused(call: object, code: grpc.StatusCode, reason: str) -> grpc.aio.
 
 
 async def test_four_players_are_seated_told_and_play(
-        make_service: ServiceFactory, redis_client: aioredis.Redis,
-        receivers: Callable[[], Receiver], secret: str) -> None:
+        make_service: ServiceFactory, receivers: Callable[[], Receiver], secret: str) -> None:
     """Four players ask for a classic 4-table: one game forms with each seat bound to its
     player (seats in order of asking), started; each player's stream says match_found (once)
     and started, and a verified match.found webhook names them; their tickets are MATCHED with the
@@ -88,7 +111,7 @@ async def test_four_players_are_seated_told_and_play(
     their player token; the game is in each player's ListMyGames."""
     receiver = receivers()
     receiver.start()
-    service = make_service(**hook_env(secret, receiver.url), **FAST)
+    service = make_service(RISK_KEY_PREFIX=own_prefix(), **hook_env(secret, receiver.url), **FAST)
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         players = [await new_player(stub) for _ in range(4)]
@@ -146,14 +169,13 @@ async def test_four_players_are_seated_told_and_play(
         (pid, n, game_id) for n, (pid, _t) in enumerate(players))
 
 
-async def test_cancel_retry_and_one_open_request_per_player(
-        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+async def test_cancel_retry_and_one_open_request_per_player(shared: ServiceProcess) -> None:
     """A player with a waiting request: the same request id again returns it (with other
     terms, REQUEST_ID_REUSED); another request (another variant's queue too) is ALREADY_QUEUED
     naming it; cancelled, it is CANCELLED (and
     again, unchanged) and the player may ask anew; another player neither sees nor cancels
     it."""
-    service = make_service(**FAST)
+    service = shared
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         (_ann, ann_t), (_bob, bob_t) = [await new_player(stub) for _ in range(2)]
@@ -179,13 +201,14 @@ async def test_cancel_retry_and_one_open_request_per_player(
         strike = await stub.RequestMatch(ask(variant=common_pb2.VARIANT_STRIKE, sizes=[3]),
                                          metadata=bearer(ann_t))
         assert strike.status == WAITING and strike.ticket_id != first.ticket_id
+        await stub.CancelMatch(matchmaking_pb2.MatchTicketRequest(ticket_id=strike.ticket_id),
+                               metadata=bearer(ann_t))  # nothing left waiting in `shared`
 
 
-async def test_a_request_expires_and_frees_its_player(
-        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+async def test_a_request_expires_and_frees_its_player(shared: ServiceProcess) -> None:
     """A request nobody matches expires after its expires_in_seconds (10 s, the least), is
     EXPIRED from then on, and its player may ask again."""
-    service = make_service(**FAST)
+    service = shared
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         _ann, ann_t = await new_player(stub)
@@ -196,13 +219,15 @@ async def test_a_request_expires_and_frees_its_player(
         assert time.time() - started >= 9.5 and gone.game_id == ""
         anew = await stub.RequestMatch(ask(), metadata=bearer(ann_t))
         assert anew.status == WAITING
+        await stub.CancelMatch(matchmaking_pb2.MatchTicketRequest(ticket_id=anew.ticket_id),
+                               metadata=bearer(ann_t))  # nothing left waiting in `shared`
 
 
-async def test_bots_fill_a_table_after_the_wait(
-        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+async def test_bots_fill_a_table_after_the_wait(make_service: ServiceFactory) -> None:
     """Two players who allow bots after 1 s get a 4-table with two bots at the configured
     level (planner), started; a third who never allows bots keeps waiting."""
-    service = make_service(RISK_MATCH_BOT_LEVEL="planner", **FAST)
+    # a service of its own: its tables are filled from its queue alone
+    service = make_service(RISK_KEY_PREFIX=own_prefix(), RISK_MATCH_BOT_LEVEL="planner", **FAST)
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         (ann, ann_t), (bob, bob_t), (_cy, cy_t) = [await new_player(stub) for _ in range(3)]
@@ -221,9 +246,9 @@ async def test_bots_fill_a_table_after_the_wait(
         assert (await ticket_of(stub, cy_t, shy.ticket_id)).status == WAITING
 
 
-async def test_refusals(make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+async def test_refusals(shared: ServiceProcess) -> None:
     """Every refusal of the matchmaking calls, with its status and reason."""
-    service = make_service(**FAST)
+    service = shared
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         _ann, ann_t = await new_player(stub)
@@ -246,22 +271,26 @@ async def test_refusals(make_service: ServiceFactory, redis_client: aioredis.Red
                                metadata=bearer(ann_t)),
                           grpc.StatusCode.NOT_FOUND, "MATCH_TICKET_NOT_FOUND")
         # nothing was queued by any of them
-        assert (await stub.RequestMatch(ask(), metadata=bearer(ann_t))).status == WAITING
+        last = await stub.RequestMatch(ask(), metadata=bearer(ann_t))
+        assert last.status == WAITING
+        await stub.CancelMatch(matchmaking_pb2.MatchTicketRequest(ticket_id=last.ticket_id),
+                               metadata=bearer(ann_t))  # nothing left waiting in `shared`
 
 
-async def _games(client: aioredis.Redis) -> list[str]:
-    """The game hashes in Redis (`risk:g:{<id>}`)."""
-    return sorted(k.decode() for k in await client.keys("risk:g:{*}")
+async def _games(client: aioredis.Redis, prefix: str) -> list[str]:
+    """The game hashes in Redis under `prefix` (`<prefix>:g:{<id>}`)."""
+    return sorted(k.decode() for k in await client.keys(f"{prefix}:g:{{*}}")
                   if k.decode().endswith("}"))
 
 
 async def test_a_process_killed_between_claim_and_creation(
-        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+        make_service: ServiceFactory, keys_client: aioredis.Redis) -> None:
     """A process claims a 4-table (its tickets MATCHING, naming the game) and is killed -9
     before creating the game (RISK_MATCH_CREATE_DELAY_MS holds it there). Restarted beside a
     second process, once the table's lease is over one of them creates that very game: every
     ticket MATCHED in it, one game in Redis, one in each player's list."""
-    lease = {"RISK_MATCH_LEASE_MS": "1500"}
+    prefix = own_prefix()
+    lease = {"RISK_MATCH_LEASE_MS": "1500", "RISK_KEY_PREFIX": prefix}
     doomed = make_service(RISK_MATCH_CREATE_DELAY_MS="600000", **lease, **FAST)
     async with grpc.aio.insecure_channel(doomed.target) as channel:
         stub = Stub(channel)
@@ -272,7 +301,7 @@ async def test_a_process_killed_between_claim_and_creation(
                    for (_pid, token), t in zip(players, tickets, strict=True)]
     game_id = claimed[0].game_id
     assert {t.game_id for t in claimed} == {game_id} and game_id
-    assert await _games(redis_client) == []
+    assert await _games(keys_client, prefix) == []
     doomed.kill()
     other = make_service(**lease, **FAST)
     doomed.restart(same_address=False)  # nobody calls it at its old address
@@ -285,7 +314,7 @@ async def test_a_process_killed_between_claim_and_creation(
         game = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
         assert game.status == service_pb2.GAME_STATUS_ACTIVE
         assert [s.player_id for s in game.seats] == [pid for pid, _t in players]
-        assert await _games(redis_client) == [f"risk:g:{{{game_id}}}"]
+        assert await _games(keys_client, prefix) == [f"{prefix}:g:{{{game_id}}}"]
         for _pid, token in players:
             mine = await stub.ListMyGames(service_pb2.ListMyGamesRequest(),
                                           metadata=bearer(token))
@@ -295,11 +324,13 @@ async def test_a_process_killed_between_claim_and_creation(
 
 
 async def test_two_processes_seat_every_ticket_once(
-        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+        make_service: ServiceFactory, keys_client: aioredis.Redis) -> None:
     """Two processes run their matchmakers on one Redis every 10 ms while twelve players ask
     for 3-tables through either: every ticket ends MATCHED in a game whose seats are exactly
     its tickets' players, four games in all, each in Redis once."""
-    services = [make_service(RISK_MATCH_INTERVAL_MS="10") for _ in range(2)]
+    prefix = own_prefix()
+    services = [make_service(RISK_KEY_PREFIX=prefix, RISK_MATCH_INTERVAL_MS="10")
+                for _ in range(2)]
     channels = [grpc.aio.insecure_channel(s.target) for s in services]
     try:
         stubs = [Stub(c) for c in channels]
@@ -315,19 +346,20 @@ async def test_two_processes_seat_every_ticket_once(
         for game_id, pids in by_game.items():
             game = (await stubs[0].GetGame(service_pb2.GetGameRequest(game_id=game_id))).game
             assert sorted(s.player_id for s in game.seats) == sorted(pids)
-        assert await _games(redis_client) == sorted(f"risk:g:{{{g}}}" for g in by_game)
+        assert await _games(keys_client, prefix) == sorted(
+            f"{prefix}:g:{{{g}}}" for g in by_game)
     finally:
         for channel in channels:
             await channel.close()
 
 
 async def test_a_rated_match_is_rated_and_the_next_request_carries_the_rating(
-        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+        shared: ServiceProcess) -> None:
     """Three players ask for a rated 3-table: the game is rated; two resign, the third wins;
     each has one rated game, the winner's mu the highest and above the default, the first out's
     below it, and the winner's next request carries that mu as its rating (what the window
     compares)."""
-    service = make_service(**FAST)
+    service = shared
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         players = [await new_player(stub) for _ in range(3)]
@@ -356,14 +388,15 @@ async def test_a_rated_match_is_rated_and_the_next_request_carries_the_rating(
         again = await stub.RequestMatch(ask(sizes=[3], rated=True),
                                         metadata=bearer(by_seat[2][1]))
         assert again.rating == rated[winner].mu
+        await stub.CancelMatch(matchmaking_pb2.MatchTicketRequest(ticket_id=again.ticket_id),
+                               metadata=bearer(by_seat[2][1]))  # nothing left in `shared`
 
 
-async def test_the_sdk_requests_waits_and_cancels(
-        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+async def test_the_sdk_requests_waits_and_cancels(shared: ServiceProcess) -> None:
     """risk_client's request_match (resent with its request id: the same ticket),
     wait_for_match (MATCHED, the game and seat; TimeoutError for a ticket still waiting) and
     cancel_match (CANCELLED)."""
-    service = make_service(**FAST)
+    service = shared
     async with RiskClient(service.target) as client:
         tokens = [(await client.issue_player_token()).token for _ in range(4)]
         players = [client.with_token(token) for token in tokens]
@@ -380,12 +413,11 @@ async def test_the_sdk_requests_waits_and_cancels(
         assert (await players[3].cancel_match(late.ticket_id)).status == CANCELLED
 
 
-async def test_matchmaking_over_connect_json(
-        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+async def test_matchmaking_over_connect_json(shared: ServiceProcess) -> None:
     """The calls over the HTTP port's Connect JSON, as a web backend makes them (the route
     table serves them there too): two players ask for a 2-table of Strike, both are MATCHED
     into one game; ALREADY_QUEUED is HTTP 400 with its reason in the ErrorInfo."""
-    service = make_service(http=True, **FAST)
+    service = shared
     tokens = []
     for _ in range(2):
         status, body = post_json(service, "IssuePlayerToken", {})
@@ -410,10 +442,10 @@ async def test_matchmaking_over_connect_json(
 
 
 async def test_a_clock_left_to_its_defaults_meets_the_same_clock_written_out(
-        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+        shared: ServiceProcess) -> None:
     """A request with no timeout policy and one naming the default (DEFAULT_ACTION) wait in
     one pool: they sit at one table, whose game's clock says DEFAULT_ACTION."""
-    service = make_service(**FAST)
+    service = shared
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         (_a, a_t), (_b, b_t) = [await new_player(stub) for _ in range(2)]
@@ -443,12 +475,11 @@ def _value(page: str, sample: str) -> float:
     return float(found.group(1))
 
 
-async def test_the_matchmakers_metrics(
-        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+async def test_the_matchmakers_metrics(make_service: ServiceFactory) -> None:
     """/metrics counts the table formed (without bots), the two waits it seated and a request
     cancelled."""
     port = free_port()
-    service = make_service(RISK_METRICS_PORT=str(port), **FAST)
+    service = make_service(RISK_KEY_PREFIX=own_prefix(), RISK_METRICS_PORT=str(port), **FAST)
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         players = [await new_player(stub) for _ in range(3)]
@@ -469,15 +500,18 @@ async def test_the_matchmakers_metrics(
 
 
 async def test_an_idle_matchmaker_asks_redis_little_and_a_request_wakes_it(
-        make_service: ServiceFactory, redis_client: aioredis.Redis) -> None:
+        make_service: ServiceFactory, make_redis_server: RedisServerFactory) -> None:
     """A matchmaker every 100 ms with nothing queued (the service's other timed work kept out):
     asking its three reads a pass, it would cost Redis 60 commands in 2 s; idle, it asks one
     EXISTS and pauses twice as long each time, so the 2 s see at most a handful. Then, once it
     has asked its fifth EXISTS (at 3 s: its next pause is 3.2 s), two players ask for a
-    2-table: their requests wake it, and the table is formed well within that pause."""
+    2-table: their requests wake it, and the table is formed well within that pause. (On a
+    redis-server of its own: `shared` may be running on the session's, and it counts.)"""
+    server = make_redis_server(appendfsync="everysec")
+    redis_client = aioredis.Redis.from_url(server.url)
     before = await exists_calls(redis_client)
-    service = make_service(**{**QUIET, "RISK_MATCH_INTERVAL_MS": "100"})
-    async with grpc.aio.insecure_channel(service.target) as channel:
+    service = make_service(server.url, **{**QUIET, "RISK_MATCH_INTERVAL_MS": "100"})
+    async with redis_client, grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         players = [await new_player(stub) for _ in range(2)]
         await assert_no_commands(lambda: commands_processed(redis_client), 1, WINDOW_S,

@@ -2,7 +2,10 @@
 the real service on a real Redis: ListMyGames across several games with whose turn it is and
 the deadlines, newest activity first and paged; the player's stream of turns, starts, ends
 and invitations, resumed across a kill -9 of the service with no gap and no repeat; the
-index rebuilt from the games; refusals for callers that are not players."""
+index rebuilt from the games; refusals for callers that are not players.
+
+The tests share one service (`shared`), each with players and games of its own; the one that
+kills the service starts its own."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import grpc
+import redis.asyncio
 
 from risk_proto.risk.v1 import (
     lifecycle_pb2,
@@ -23,11 +27,15 @@ from risk_proto.risk.v1 import (
 from risk_service.operations.limits import Limits
 from risk_service.operations.my_games import MyGames
 from risk_service.store.game_store import GameStore
-from risk_testing.harness import ServiceFactory
+from risk_service.store.keys import Keys
+from risk_testing.harness import ServiceFactory, ServiceProcess
 from risk_testing.rpc import bearer, classic_options, error_info, rpc_error
+from tests.serving import module_service
 
 Stub = service_pb2_grpc.RiskServiceStub
 HOUR = 3600
+PREFIX = "service-my-games"
+shared = module_service(PREFIX)
 
 
 async def new_player(stub: Stub) -> tuple[str, str]:
@@ -124,11 +132,11 @@ async def player_stream(target: str, token: str, after_seq: int = 0
 
 
 async def test_my_games_show_whose_turn_and_deadlines_across_games(
-        make_service: ServiceFactory, redis_client: object) -> None:
+        shared: ServiceProcess) -> None:
     """A player in three games (one waiting, one at their turn, one at another's, one
     finished) lists them newest activity first, page by page, with whose turn it is, its
     deadline and each seat's player; the status filter and another player's list agree."""
-    service = make_service()
+    service = shared
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         (ann, ann_t), (bob, bob_t), (cy, cy_t) = [await new_player(stub) for _ in range(3)]
@@ -167,12 +175,11 @@ async def test_my_games_show_whose_turn_and_deadlines_across_games(
         assert [g.your_turn for g in bobs] == [False, now_turn == 1]
 
 
-async def test_my_games_refuse_callers_that_are_not_players(
-        make_service: ServiceFactory, redis_client: object) -> None:
+async def test_my_games_refuse_callers_that_are_not_players(shared: ServiceProcess) -> None:
     """ListMyGames and StreamPlayerEvents without a credential are UNAUTHENTICATED /
     MISSING_CREDENTIALS, with a seat token PERMISSION_DENIED / NOT_A_PLAYER; a bad page
     token is INVALID_ARGUMENT."""
-    service = make_service()
+    service = shared
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         _ann, ann_t = await new_player(stub)
@@ -195,11 +202,11 @@ async def test_my_games_refuse_callers_that_are_not_players(
 
 
 async def test_player_stream_resumes_after_a_kill_with_no_gap_and_no_repeat(
-        make_service: ServiceFactory, redis_client: object) -> None:
+        make_service: ServiceFactory) -> None:
     """A player's stream shows the game starting, each of their turns (with its deadline),
     an invitation and the game's end; cut by a kill -9 of the service and resumed after the
     last seq it got, it goes on with the next seq: nothing missed, nothing twice."""
-    service = make_service()
+    service = make_service(RISK_KEY_PREFIX="service-my-games-kill")  # one it kills
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         (ann, ann_t), (bob, bob_t), (cy, cy_t) = [await new_player(stub) for _ in range(3)]
@@ -243,17 +250,18 @@ async def test_player_stream_resumes_after_a_kill_with_no_gap_and_no_repeat(
 
 
 async def test_my_games_index_rebuilds_from_the_games(
-        make_service: ServiceFactory, redis_client: Any) -> None:
+        shared: ServiceProcess, redis_url: str) -> None:
     """The per-player index, deleted, is rebuilt from the games themselves: the same games,
     in the same order."""
-    service = make_service()
-    async with grpc.aio.insecure_channel(service.target) as channel:
+    service = shared
+    redis_client = redis.asyncio.Redis.from_url(redis_url)  # not flushed: `shared` uses it
+    async with redis_client, grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         (ann, ann_t), (bob, _bob_t) = [await new_player(stub) for _ in range(2)]
         for seed in (1, 2):
             await player_game(stub, ann_t, [ann, bob, ""], seed=seed)
         before = [g.game.game_id for g in await my_games(stub, ann_t)]
-        store = GameStore(redis_client)
+        store = GameStore(redis_client, Keys(prefix=PREFIX))
         key = store.keys.player(ann, "games")
         await redis_client.delete(key)
         assert await my_games(stub, ann_t) == []

@@ -1,7 +1,10 @@
 """Players (issue 34 items 1 and 2, docs/players.md): JWTs from a real JWKS (a file, and an https
 URL under a test CA) with keys made here, every refusal with its reason on the gRPC and HTTP
 ports, seats bound to player ids, and the service's own player tokens where no identity
-provider is configured. Real service processes on a real redis-server."""
+provider is configured. Real service processes on a real redis-server.
+
+The tests of the service's own player tokens share one service (`shared`), each with players
+and games of its own; those with an identity provider start their own."""
 
 from __future__ import annotations
 
@@ -29,10 +32,12 @@ from risk_proto.risk.v1 import players_pb2, service_pb2, service_pb2_grpc, tourn
 from risk_testing.harness import ServiceFactory, ServiceProcess
 from risk_testing.rpc import bearer, classic_options, create_request, error_info, rpc_error
 from tests.service.test_http import info_of, post_json
+from tests.serving import module_service
 
 ISSUER = "https://id.example.test/"
 AUDIENCE = "risk-tests"
 Stub = service_pb2_grpc.RiskServiceStub
+shared = module_service("service-players-identity")
 
 
 @dataclass
@@ -112,6 +117,12 @@ class JwksServer:
 
 
 @pytest.fixture
+def service(shared: ServiceProcess) -> ServiceProcess:
+    """tests/service/conftest.py's `service` (and so its `stub`): this module's shared one."""
+    return shared
+
+
+@pytest.fixture
 def jwks_server(tmp_path: Path) -> Iterator[JwksServer]:
     server = JwksServer(tmp_path)
     yield server
@@ -147,7 +158,7 @@ async def _decision_seat(stub: Stub, game_id: str) -> int:
 
 
 async def test_jwks_file_tokens_of_every_algorithm_and_every_refusal_on_both_ports(
-    make_service: ServiceFactory, redis_client: object, tmp_path: Path,
+    make_service: ServiceFactory, tmp_path: Path,
 ) -> None:
     """RS256, ES256 and EdDSA tokens from a JWKS file take and act for their seats; an
     expired token, a wrong issuer or audience, an unknown key id and a forged signature are
@@ -156,7 +167,8 @@ async def test_jwks_file_tokens_of_every_algorithm_and_every_refusal_on_both_por
             signing_key("EdDSA", "ed-1")]
     path = tmp_path / "jwks.json"
     path.write_text(json.dumps(jwks(*keys)))
-    service = make_service(http=True, **provider_env(str(path)))
+    service = make_service(http=True, RISK_KEY_PREFIX="service-players-identity-file",
+                           **provider_env(str(path)))
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = service_pb2_grpc.RiskServiceStub(channel)
         game_id = await _game(stub)
@@ -190,14 +202,14 @@ async def test_jwks_file_tokens_of_every_algorithm_and_every_refusal_on_both_por
 
 
 async def test_jwks_url_over_https_follows_a_rotation_and_bounds_refetches(
-    make_service: ServiceFactory, redis_client: object, jwks_server: JwksServer,
+    make_service: ServiceFactory, jwks_server: JwksServer,
 ) -> None:
     """Keys from an https JWKS under a test CA: after a rotation the new key is accepted once
     the set is fetched again and the removed key is refused UNKNOWN_KEY; a burst of made-up
     key ids fetches the set at most once per RISK_JWT_JWKS_MIN_REFETCH_S."""
     old, new = signing_key("ES256", "2026-01"), signing_key("EdDSA", "2026-02")
     jwks_server.document = jwks(old)
-    service = make_service(**provider_env(
+    service = make_service(RISK_KEY_PREFIX="service-players-identity-url", **provider_env(
         jwks_server.url, RISK_JWT_JWKS_CA_FILE=str(jwks_server.ca_file),
         RISK_JWT_JWKS_MIN_REFETCH_S="1"))
     async with grpc.aio.insecure_channel(service.target) as channel:

@@ -1,11 +1,16 @@
-"""Two service processes on one Redis behave as one service: races, fan-out, idempotency."""
+"""Two service processes on one Redis behave as one service: races, fan-out, idempotency.
+
+The tests share one pair of replicas on the session Redis (`pair`), keys under a prefix of
+their own: each plays a game of its own, none stops either replica or flushes Redis, and
+what a test reads of Redis directly it reads under that prefix."""
 
 from __future__ import annotations
 
 import asyncio
 import statistics
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from typing import cast
 
 import grpc
 import pytest
@@ -15,10 +20,11 @@ from risk_proto.risk.v1 import classic_pb2, game_pb2, service_pb2
 from risk_rules import wire
 from risk_rules.engine.classic.model import ClaimTerritory
 from risk_service.store.keys import Keys
-from risk_testing.harness import ServiceFactory
+from risk_testing.harness import ServiceProcess
 from risk_testing.rpc import bearer, create_request, error_info, rpc_error
 from tests.service.rawbot import (
     Log,
+    Stored,
     Stub,
     Table,
     assert_replays,
@@ -29,22 +35,48 @@ from tests.service.rawbot import (
     quick_game,
     read_stream,
     seqs,
-    stored,
     summary,
     wire_bytes,
 )
+from tests.stored_state import _record, state_of
 
 Classic = classic_pb2.ClassicAction
 RACERS = 16
 ROUNDS = 8
+PREFIX = "service-replicas"
+KEYS = Keys(PREFIX)
+
+
+@pytest.fixture(scope="module")
+def pair(redis_url: str, tmp_path_factory: pytest.TempPathFactory
+         ) -> Iterator[tuple[ServiceProcess, ServiceProcess]]:
+    """Two replicas, A and B, on the session Redis, keys under the module's prefix."""
+    logs = tmp_path_factory.mktemp(PREFIX)
+    processes = (ServiceProcess(redis_url, logs, RISK_KEY_PREFIX=PREFIX),
+                 ServiceProcess(redis_url, logs, RISK_KEY_PREFIX=PREFIX))
+    try:
+        for process in processes:
+            process.start()
+        yield processes
+    finally:
+        for process in processes:
+            process.stop()
+
+
+@pytest.fixture
+async def client(redis_url: str) -> AsyncIterator[redis.asyncio.Redis]:
+    """A client of the session Redis that, unlike `redis_client`, does not flush it."""
+    connection = redis.asyncio.Redis.from_url(redis_url, decode_responses=False)
+    yield connection
+    await connection.aclose()
 
 
 @pytest.fixture
 async def stubs(
-    make_service: ServiceFactory, redis_client: redis.asyncio.Redis
+    pair: tuple[ServiceProcess, ServiceProcess]
 ) -> AsyncIterator[tuple[Stub, Stub]]:
-    """Stubs for two replicas, A and B, on one freshly flushed Redis, both connected."""
-    a, b = make_service(), make_service()
+    """Stubs for the two replicas, A and B, both connected."""
+    a, b = pair
     channels = [channel(a.target), channel(b.target)]
     pair = (Stub(channels[0]), Stub(channels[1]))
     for stub in pair:
@@ -73,11 +105,25 @@ def _submit(  # noqa: PLR0917 - positional, in the order of the request it build
 
 
 async def _request_fields(client: redis.asyncio.Redis, game_id: str) -> set[str]:
-    return {f.decode() for f in await client.hkeys(Keys().requests(game_id))}
+    return {f.decode() for f in await client.hkeys(KEYS.requests(game_id))}
+
+
+async def stored(client: redis.asyncio.Redis, game_id: str) -> Stored:
+    """rawbot.stored (the game's hash and event stream as they are in Redis, and the state it
+    is at) for the keys under the module's prefix, where rawbot's reads the default one."""
+    raw = cast(dict[bytes, bytes], await client.hgetall(KEYS.game(game_id)))
+    assert raw, f"game {game_id} is not in Redis"
+    entries = await client.xrange(KEYS.events(game_id))
+    events = [game_pb2.Event.FromString(fields[b"e"]) for _id, fields in entries]
+    start = raw.get(b"sidx")
+    tail = cast(list[bytes], await client.lrange(KEYS.log(game_id), int(start), -1)) \
+        if start is not None else []
+    return Stored(int(raw[b"version"]), int(raw[b"seq"]),
+                  state_of(_record(game_id, raw, tail))[1], events)
 
 
 async def test_racing_submitters_on_two_replicas_commit_exactly_one(
-    stubs: tuple[Stub, Stub], redis_client: redis.asyncio.Redis
+    stubs: tuple[Stub, Stub], client: redis.asyncio.Redis
 ) -> None:
     """16 same-version submits, half through each replica: one OK, the rest STALE_VERSION."""
     a, b = stubs
@@ -131,11 +177,11 @@ async def test_racing_submitters_on_two_replicas_commit_exactly_one(
                                      after_seq=before.last_seq,
                                      upto=before.last_seq + len(reply.events))
         assert wire_bytes(streamed) == wire_bytes(list(reply.events))
-        held = await stored(redis_client, table.game_id)
+        held = await stored(client, table.game_id)
         assert (held.version, len(held.events)) == (before.version + 1, held.last_seq)
         # only the winner's request id is remembered; the 15 rejections are not
         remembered.add(f"{seat}:{ids[won]}")
-        assert await _request_fields(redis_client, table.game_id) == remembered
+        assert await _request_fields(client, table.game_id) == remembered
     print(f"\nrace: {ROUNDS} rounds x {RACERS} submitters, "
           f"winners by replica A/B = {winners_by_replica[0]}/{winners_by_replica[1]}")
 
@@ -201,7 +247,7 @@ async def test_subscriber_on_one_replica_sees_moves_made_through_the_other(
 
 
 async def test_request_ids_apply_once_across_replicas(
-    stubs: tuple[Stub, Stub], redis_client: redis.asyncio.Redis
+    stubs: tuple[Stub, Stub], client: redis.asyncio.Redis
 ) -> None:
     """Retries of one request id on either replica replay one stored reply; scoping, reuse."""
     a, b = stubs
@@ -259,7 +305,7 @@ async def test_request_ids_apply_once_across_replicas(
     assert error_info(stale).reason == "STALE_VERSION"
     not_turn = await rpc_error(_submit(b, table, s0, _claim(free[0]), v2, "rej-2"))
     assert error_info(not_turn).reason == "NOT_YOUR_TURN"
-    assert await _request_fields(redis_client, game_id) == {f"{s0}:dup-1", f"{s1}:dup-1"}
+    assert await _request_fields(client, game_id) == {f"{s0}:dup-1", f"{s1}:dup-1"}
     assert (await _submit(a, table, s2, _claim(free[0]), v2, "rej-1")).version == v2 + 1
     s0_again, free, v3 = await seat_and_claims()
     assert s0_again == s0
@@ -275,12 +321,12 @@ async def test_request_ids_apply_once_across_replicas(
     after = await state()
     assert after.version == v4 + 1
     assert after.last_seq == before.last_seq + len(results[0].events)
-    held = await stored(redis_client, game_id)
+    held = await stored(client, game_id)
     assert (held.version, len(held.events)) == (v4 + 1, after.last_seq)
 
 
 async def test_replicas_play_a_game_together(
-    stubs: tuple[Stub, Stub], redis_client: redis.asyncio.Redis
+    stubs: tuple[Stub, Stub], client: redis.asyncio.Redis
 ) -> None:
     """Alternating replicas move by move, a bot game ends and Redis equals the engine replay."""
     table = await open_table(stubs[0], quick_game(seed=51, max_turns=4))
@@ -292,4 +338,4 @@ async def test_replicas_play_a_game_together(
         if len(log.moves) == played:
             break
         turn += 1
-    assert_replays(await stored(redis_client, table.game_id), table, log)
+    assert_replays(await stored(client, table.game_id), table, log)

@@ -16,7 +16,8 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +30,14 @@ from risk_service.notify.delivery import endpoint_id
 from risk_service.operations.notices import envelope, outbox_field, pack
 from risk_service.redis_server import free_port
 from risk_service.store.keys import Keys
-from risk_testing.harness import ServiceFactory
+from risk_testing.harness import ServiceFactory, ServiceProcess
 from risk_testing.rpc import bearer, classic_options
 from tests.tournament.players import player, quick_options
 
 Stub = service_pb2_grpc.RiskServiceStub
 RECEIVER = Path(__file__).with_name("webhook_receiver.py")
-KEYS = Keys()
+# the keys of the module's shared service; a test's own service has a prefix of its own
+PREFIX = "service-webhooks"
 # notices of one game played by `play_game`: started, two seats resigning, finished
 PER_GAME = 4
 
@@ -74,9 +76,13 @@ class Receiver:
         return [r for r in self.records() if r["verified"] and 200 <= r["status"] < 300]
 
 
+def new_secret() -> str:
+    return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
+
+
 @pytest.fixture
 def secret() -> str:
-    return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
+    return new_secret()
 
 
 @pytest.fixture
@@ -99,6 +105,67 @@ def hook_env(secret: str, *urls: str, **more: str) -> dict[str, str]:
             "RISK_WEBHOOK_RETRY_BASE_MS": "100", "RISK_WEBHOOK_RETRY_CAP_MS": "400",
             "RISK_WEBHOOK_POLL_MS": "100", "RISK_WEBHOOK_TIMEOUT_MS": "2000",
             "RISK_SWEEP_INTERVAL_MS": "50", **more}
+
+
+@dataclass
+class Hooked:
+    service: ServiceProcess
+    receiver: Receiver
+
+
+@pytest.fixture(scope="module")
+def hooked(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hooked]:
+    """One receiver answering 200 and one service posting to it, shared by the module's tests
+    that look only at their own games' notices (each plays games of its own). The tests of
+    a receiver failing, gone or stopped, of a killed process, or of the metrics start their
+    own receivers and services, their keys under prefixes of their own."""
+    tmp = tmp_path_factory.mktemp(PREFIX)
+    receiver = Receiver(tmp, new_secret())
+    receiver.start()
+    try:
+        service = ServiceProcess(redis_url, tmp, RISK_KEY_PREFIX=PREFIX,
+                                 **hook_env(receiver.secret, receiver.url))
+        service.start()
+        try:
+            yield Hooked(service, receiver)
+        finally:
+            service.stop()
+    finally:
+        receiver.stop()
+
+
+@dataclass
+class Store:
+    """A client of the session's Redis (not flushed: the module's shared service keeps its
+    keys there) and the keys of the services a test looks at."""
+    redis: aioredis.Redis
+    keys: Keys
+
+    @property
+    def env(self) -> dict[str, str]:
+        """What a service of the test's own is given: its keys under the test's prefix."""
+        return {"RISK_KEY_PREFIX": self.keys.prefix}
+
+    async def stats(self, url: str) -> dict[str, int]:
+        raw = await self.redis.hgetall(self.keys.webhook(endpoint_id(url), "stats"))
+        return {k.decode(): int(v) for k, v in raw.items()}
+
+    async def queued(self, url: str) -> int:
+        return int(await self.redis.zcard(self.keys.webhook(endpoint_id(url), "due")))
+
+
+@pytest.fixture
+async def own(redis_url: str, request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+    """The keys of a test's own services: a prefix named after the test."""
+    async with aioredis.Redis.from_url(redis_url) as client:
+        yield Store(client, Keys(f"{PREFIX}-{request.node.name}"))
+
+
+@pytest.fixture
+async def shared(redis_url: str) -> AsyncIterator[Store]:
+    """The keys of the module's shared service."""
+    async with aioredis.Redis.from_url(redis_url) as client:
+        yield Store(client, Keys(PREFIX))
 
 
 async def play_game(target: str) -> str:
@@ -138,15 +205,6 @@ async def wait_for(what: str, check: Callable[[], Any], timeout: float = 30.0) -
     raise AssertionError(f"not within {timeout} s: {what}")
 
 
-async def stats(redis: aioredis.Redis, url: str) -> dict[str, int]:
-    raw = await redis.hgetall(KEYS.webhook(endpoint_id(url), "stats"))
-    return {k.decode(): int(v) for k, v in raw.items()}
-
-
-async def queued(redis: aioredis.Redis, url: str) -> int:
-    return int(await redis.zcard(KEYS.webhook(endpoint_id(url), "due")))
-
-
 def one_id_per_notice(records: list[dict[str, Any]]) -> dict[tuple[str, str, int], str]:
     """Each notice's webhook-id, checking that every delivery of it carried the same one."""
     ids: dict[tuple[str, str, int], set[str]] = {}
@@ -156,15 +214,11 @@ def one_id_per_notice(records: list[dict[str, Any]]) -> dict[tuple[str, str, int
     return {name: seen.pop() for name, seen in ids.items()}
 
 
-async def test_game_start_and_end_arrive_signed(
-        make_service: ServiceFactory, redis_client: aioredis.Redis,
-        receivers: Callable[[], Receiver], secret: str) -> None:
+async def test_game_start_and_end_arrive_signed(hooked: Hooked) -> None:
     """A game's start, its seats' resignations and its end (with the ranking) reach the
     receiver, each verified with the standardwebhooks library, in the spec's envelope."""
-    receiver = receivers()
-    receiver.start()
-    service = make_service(**hook_env(secret, receiver.url))
-    game_id = await play_game(service.target)
+    receiver = hooked.receiver
+    game_id = await play_game(hooked.service.target)
     got = await wait_for("the game's four notices", lambda: len(
         notices(receiver.delivered(), game_id)) >= PER_GAME and receiver.delivered())
     assert all(r["verified"] for r in receiver.records())
@@ -178,26 +232,27 @@ async def test_game_start_and_end_arrive_signed(
     removed = sorted(r["envelope"]["data"]["seat"] for r in notices(got, game_id)
                      if r["envelope"]["type"] == "seat.removed")
     assert removed == [0, 2]
-    assert len({r["id"] for r in got}) == len(got), "one delivery per message"
+    mine = notices(got, game_id)  # (the shared receiver's other deliveries are other tests')
+    assert len({r["id"] for r in mine}) == len(mine), "one delivery per message"
 
 
 async def test_receiver_down_then_up_gets_everything_with_the_same_ids(
-        make_service: ServiceFactory, redis_client: aioredis.Redis,
+        make_service: ServiceFactory, own: Store,
         receivers: Callable[[], Receiver], secret: str) -> None:
     """A receiver failing (503), then gone from the network, then back: every notice arrives
     after, and every attempt of one notice carried the same webhook-id."""
     receiver = receivers()
     receiver.start(status=503)
-    service = make_service(**hook_env(secret, receiver.url))
+    service = make_service(**hook_env(secret, receiver.url), **own.env)
     game_id = await play_game(service.target)
     await wait_for("a second attempt at the game's end", lambda: sum(
         1 for r in notices(receiver.records(), game_id)
         if r["envelope"]["type"] == "game.finished") >= 2)
     receiver.stop()
-    failed = (await stats(redis_client, receiver.url))["failed"]
+    failed = (await own.stats(receiver.url))["failed"]
 
     async def refused() -> bool:  # attempts made while nothing listens
-        return (await stats(redis_client, receiver.url))["failed"] > failed + 1
+        return (await own.stats(receiver.url))["failed"] > failed + 1
 
     await wait_for("attempts while the receiver is down", refused)
     assert not receiver.delivered()
@@ -212,23 +267,23 @@ async def test_receiver_down_then_up_gets_everything_with_the_same_ids(
     assert {r["id"] for r in retried} <= set(ids.values())
 
     async def emptied() -> bool:  # the receiver holds a delivery a moment before it is acked
-        return await queued(redis_client, receiver.url) == 0
+        return await own.queued(receiver.url) == 0
 
     await wait_for("the queue emptied", emptied)
 
 
 async def test_messages_queued_by_a_killed_process_are_delivered_by_another(
-        make_service: ServiceFactory, redis_client: aioredis.Redis,
+        make_service: ServiceFactory, own: Store,
         receivers: Callable[[], Receiver], secret: str) -> None:
     """Notices queued while the receiver is down survive a kill -9 of the service: a restarted
     process delivers them all, any duplicate with the same webhook-id."""
     receiver = receivers()  # not started: the service's attempts are refused
-    env = hook_env(secret, receiver.url)
+    env = hook_env(secret, receiver.url, **own.env)
     first = make_service(**env)
     games = [await play_game(first.target) for _ in range(3)]
 
     async def all_queued() -> bool:
-        return await queued(redis_client, receiver.url) == PER_GAME * len(games)
+        return await own.queued(receiver.url) == PER_GAME * len(games)
 
     await wait_for("every notice queued in Redis", all_queued)
     first.kill()
@@ -243,13 +298,13 @@ async def test_messages_queued_by_a_killed_process_are_delivered_by_another(
     assert len(ids) == PER_GAME * len(games)
 
     async def empty() -> bool:
-        return await queued(redis_client, receiver.url) == 0
+        return await own.queued(receiver.url) == 0
 
     await wait_for("an empty queue", empty)
 
 
 async def test_a_dead_endpoint_does_not_hold_up_another(
-        make_service: ServiceFactory, redis_client: aioredis.Redis,
+        make_service: ServiceFactory, own: Store,
         receivers: Callable[[], Receiver], secret: str) -> None:
     """With two endpoints, one always answering 500, the other gets every notice while the
     dead one's messages wait in its own queue; the metrics count each endpoint apart."""
@@ -258,12 +313,12 @@ async def test_a_dead_endpoint_does_not_hold_up_another(
     good.start()
     metrics_port = free_port()
     service = make_service(**hook_env(secret, dead.url, good.url,
-                                      RISK_METRICS_PORT=str(metrics_port)))
+                                      RISK_METRICS_PORT=str(metrics_port), **own.env))
     games = [await play_game(service.target) for _ in range(2)]
     await wait_for("every notice at the good endpoint", lambda: all(
         len(notices(good.delivered(), g)) == PER_GAME for g in games))
-    assert await queued(redis_client, dead.url) == PER_GAME * len(games)
-    dead_stats = await stats(redis_client, dead.url)
+    assert await own.queued(dead.url) == PER_GAME * len(games)
+    dead_stats = await own.stats(dead.url)
     assert dead_stats["failed"] >= 1 and "delivered" not in dead_stats
     assert not dead.delivered() and dead.records()
     assert all(r["verified"] for r in dead.records() + good.records())
@@ -283,39 +338,35 @@ async def test_a_dead_endpoint_does_not_hold_up_another(
 
 
 async def test_gone_stops_delivery(
-        make_service: ServiceFactory, redis_client: aioredis.Redis,
+        make_service: ServiceFactory, own: Store,
         receivers: Callable[[], Receiver], secret: str) -> None:
     """An endpoint answering 410 Gone is sent nothing more: later notices are dead-lettered
     and counted, and the receiver sees the one request it answered 410."""
     receiver = receivers()
     receiver.start(status=410)
-    service = make_service(**hook_env(secret, receiver.url))
+    service = make_service(**hook_env(secret, receiver.url), **own.env)
     async with grpc.aio.insecure_channel(service.target) as channel:
         created = await Stub(channel).CreateGame(service_pb2.CreateGameRequest(
             options=classic_options(players=3), seed=5, issue_seat_tokens=True))
     await wait_for("the 410", receiver.records)
-    gone = KEYS.webhook(endpoint_id(receiver.url), "gone")
-    await wait_for("the endpoint disabled", lambda: redis_client.exists(gone))
+    gone = own.keys.webhook(endpoint_id(receiver.url), "gone")
+    await wait_for("the endpoint disabled", lambda: own.redis.exists(gone))
     await play_game(service.target)
 
     async def buried() -> bool:
-        return (await stats(redis_client, receiver.url)).get("dead", 0) >= 1 + PER_GAME
+        return (await own.stats(receiver.url)).get("dead", 0) >= 1 + PER_GAME
 
     await wait_for("later notices dead-lettered", buried)
     [only] = receiver.records()
     assert only["verified"] and only["status"] == 410
     assert only["envelope"]["data"]["game_id"] == created.game.game_id
-    assert await queued(redis_client, receiver.url) == 0
+    assert await own.queued(receiver.url) == 0
 
 
-async def test_a_timed_out_seat_is_notified(
-        make_service: ServiceFactory, redis_client: aioredis.Redis,
-        receivers: Callable[[], Receiver], secret: str) -> None:
+async def test_a_timed_out_seat_is_notified(hooked: Hooked) -> None:
     """A seat whose decision clock runs out under the forfeit policy is notified as timed out
     and then removed, with the policy and the seat."""
-    receiver = receivers()
-    receiver.start()
-    service = make_service(**hook_env(secret, receiver.url))
+    receiver, service = hooked.receiver, hooked.service
     clock = lifecycle_pb2.ClockOptions(decision_seconds=1,
                                        on_timeout=lifecycle_pb2.TIMEOUT_POLICY_FORFEIT)
     async with grpc.aio.insecure_channel(service.target) as channel:
@@ -344,15 +395,12 @@ async def test_a_timed_out_seat_is_notified(
     assert all(r["verified"] for r in receiver.records())
 
 
-async def test_notices_a_crash_left_unqueued_are_swept(
-        make_service: ServiceFactory, redis_client: aioredis.Redis,
-        receivers: Callable[[], Receiver], secret: str) -> None:
+async def test_notices_a_crash_left_unqueued_are_swept(hooked: Hooked, shared: Store) -> None:
     """A commit's notices left in its game's hash by a process that died before queueing them
     are queued by another process's sweeper, once; an intent whose commit never landed is
     dropped."""
-    receiver = receivers()
-    receiver.start()
-    service = make_service(**hook_env(secret, receiver.url))
+    receiver, service = hooked.receiver, hooked.service
+    redis_client, keys = shared.redis, shared.keys
     game_id = await play_game(service.target)
     await wait_for("the game's notices", lambda: len(
         notices(receiver.delivered(), game_id)) == PER_GAME)
@@ -361,9 +409,9 @@ async def test_notices_a_crash_left_unqueued_are_swept(
     left = envelope("seat.timed_out", {"game_id": game_id, "variant": "classic",
                                        "version": 99, "seat": 1, "name": "", "policy": "pass"},
                     int(time.time() * 1000))
-    await redis_client.hset(KEYS.game(game_id), outbox_field(99),
+    await redis_client.hset(keys.game(game_id), outbox_field(99),
                             pack([("seat.timed_out", left)]))
-    pending = KEYS.notices_pending()
+    pending = keys.notices_pending()
     await redis_client.zadd(pending, {f"{game_id}/99": 1, f"{game_id}/100": 1})
     swept = await wait_for("the swept notice", lambda: [
         r for r in notices(receiver.delivered(), game_id)
@@ -372,20 +420,17 @@ async def test_notices_a_crash_left_unqueued_are_swept(
 
     async def cleared() -> bool:
         return (not await redis_client.zcard(pending)
-                and not await redis_client.hexists(KEYS.game(game_id), outbox_field(99)))
+                and not await redis_client.hexists(keys.game(game_id), outbox_field(99)))
 
     await wait_for("the intents and the field gone", cleared)
     assert len(notices(receiver.delivered(), game_id)) == PER_GAME + 1
 
 
-async def test_a_round_is_notified_once_per_request(
-        make_service: ServiceFactory, redis_client: aioredis.Redis,
-        receivers: Callable[[], Receiver], secret: str) -> None:
+async def test_a_round_is_notified_once_per_request(hooked: Hooked) -> None:
     """CreateRound sends `round.created` with its games and seats, and its games' starts name
-    the tournament; the same request retried sends nothing new, another request does."""
-    receiver = receivers()
-    receiver.start()
-    service = make_service(**hook_env(secret, receiver.url))
+    the tournament; the same request retried sends nothing new, another request does. (The
+    module's only test that creates rounds: every `round.created` is its own.)"""
+    receiver, service = hooked.receiver, hooked.service
     table = tournament_pb2.RoundTable(seats=[player("ann"), player("bob"), player("cy")])
 
     def a_round(request_id: str, number: int) -> tournament_pb2.CreateRoundRequest:

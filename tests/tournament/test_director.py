@@ -31,7 +31,10 @@ from risk_proto.risk.v1 import (
     service_pb2_grpc,
     tournament_pb2,
 )
+from risk_testing.harness import ServiceProcess
 from risk_testing.rpc import bearer, error_info
+from tests.conftest import RedisServerFactory
+from tests.serving import module_service
 from tests.tournament.conftest import ServiceFactory
 from tests.tournament.players import quick_options
 from tests.tournament.test_results_live import (
@@ -46,6 +49,11 @@ FAST = {"RISK_SWEEP_INTERVAL_MS": "100", "RISK_RESULTS_SWEEP_MS": "300",
         "RISK_EVENT_DIRECTOR_MS": "100", "RISK_EVENT_LEASE_MS": "1500",
         "RISK_BOT_ONLY_MOVE_MS": "0"}
 Stub = service_pb2_grpc.RiskServiceStub
+# One service for the module's tests that run events of their own to the end (or refuse
+# them); a test that kills the director's process, or that counts Redis' commands, starts its
+# own, its keys under a prefix of its own (no test here flushes Redis under the shared one).
+PREFIX = "tournament-director"
+director = module_service(PREFIX, **FAST)
 
 
 def event_request(label: str, **fields: object) -> events_pb2.CreateEventRequest:
@@ -121,12 +129,13 @@ async def wait_for(stub: Stub, label: str, done: object, timeout_s: float
 @pytest.mark.parametrize(("entrants_count", "table", "rounds"), [(12, 3, 2), (48, 4, 4)],
                          ids=["12-players", "48-players"])
 async def test_event_survives_a_killed_director(
-    start_service: ServiceFactory, entrants_count: int, table: int, rounds: int
+    make_service: ServiceFactory, entrants_count: int, table: int, rounds: int
 ) -> None:
     """N players, tables of T, R Swiss rounds + a final; the director's process killed -9
     after round 1 is seated: every round seated once, no game missing, standings as computed
     here (the issue's event is 48 players, 4 rounds of 4-player tables and a final)."""
-    first = start_service(**FAST)
+    own = {"RISK_KEY_PREFIX": f"{PREFIX}-killed-{entrants_count}", **FAST}
+    first = make_service(**own)
     organiser = bearer(secrets.token_urlsafe(16))
     label = "spring-open"
     async with grpc.aio.insecure_channel(first.target) as channel:
@@ -147,7 +156,7 @@ async def test_event_survives_a_killed_director(
     tables = entrants_count // table
     assert [len(t.players) for t in seated.rounds[0].tables] == [table] * tables
 
-    second = start_service(**FAST)
+    second = make_service(**own)
     first.kill()  # the only process, so the director of round 1: no graceful anything
     async with grpc.aio.insecure_channel(second.target) as channel:
         stub = Stub(channel)
@@ -205,11 +214,11 @@ async def test_event_survives_a_killed_director(
         assert Fraction(line.points) == points[line.player_id], line
 
 
-async def test_event_calls_refuse_what_they_must(start_service: ServiceFactory) -> None:
+async def test_event_calls_refuse_what_they_must(director: ServiceProcess) -> None:
     """Registration needs a player token and an open event; the allow-list, the cap, the
     rating range, the organiser's start and an unknown event get their reasons; a repeated
     create is the same."""
-    service = start_service(**FAST)
+    service = director
     organiser = bearer(secrets.token_urlsafe(16))
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
@@ -282,11 +291,11 @@ async def test_event_calls_refuse_what_they_must(start_service: ServiceFactory) 
 
 
 async def test_knockout_event_to_its_final_with_a_withdrawal(
-    start_service: ServiceFactory,
+    director: ServiceProcess,
 ) -> None:
     """9 players at 3-seat tables, table winners through: 3 tables, then a final of the 3
     winners; a player who withdraws after the start is seated in no later round but ranked."""
-    service = start_service(**FAST)
+    service = director
     organiser = bearer(secrets.token_urlsafe(16))
     label = "knock"
     async with grpc.aio.insecure_channel(service.target) as channel:
@@ -324,11 +333,11 @@ async def test_knockout_event_to_its_final_with_a_withdrawal(
     assert quitter in standings and quitter not in final.players
 
 
-async def test_leftovers_late_entry_and_duplicate_rounds(start_service: ServiceFactory) -> None:
+async def test_leftovers_late_entry_and_duplicate_rounds(director: ServiceProcess) -> None:
     """7 players at tables of 4: round 1 is a table of 4 and one of 3 (each its own game
     size); an 8th player registers late and is seated in round 2 (two tables of 4); every
     round is duplicate (the games' created facts say so)."""
-    service = start_service(**FAST)
+    service = director
     organiser = bearer(secrets.token_urlsafe(16))
     label = "late-cup"
     async with grpc.aio.insecure_channel(service.target) as channel:
@@ -368,12 +377,12 @@ async def test_leftovers_late_entry_and_duplicate_rounds(start_service: ServiceF
 
 
 async def test_a_rated_event_rates_its_games_once_at_the_end(
-    start_service: ServiceFactory,
+    director: ServiceProcess,
 ) -> None:
     """3 players, one round and a final, rated: nobody's rating moves while it is played;
     once it is over each player has 2 rated games (the round's and the final's), each the
     event's game."""
-    service = start_service(**FAST)
+    service = director
     organiser = bearer(secrets.token_urlsafe(16))
     label = "rated-cup"
     async with grpc.aio.insecure_channel(service.target) as channel:
@@ -406,19 +415,24 @@ async def test_a_rated_event_rates_its_games_once_at_the_end(
 
 
 async def test_an_idle_director_reads_little_and_a_start_wakes_it(
-    start_service: ServiceFactory, redis_client: redis.asyncio.Redis,
+    make_service: ServiceFactory, make_redis_server: RedisServerFactory,
 ) -> None:
     """A director every 100 ms with no event running (the service's other timed work kept out):
     reading the running list each pass, it would cost Redis 20 commands in 2 s; idle, its pause
     doubles each time, so the 2 s see at most a handful. Once it has read the list a fifth time
     (at 3 s: its next pause is 3.2 s), an event of three players is started through the
-    process: the start wakes the director, and round 1 is seated well within that pause."""
+    process: the start wakes the director, and round 1 is seated well within that pause.
+    (On a redis-server of its own, as the session's: the commands counted are its process's
+    alone, whatever the module's shared service does meanwhile.)"""
+    server = make_redis_server(appendfsync="everysec")
+    redis_client = redis.asyncio.Redis.from_url(server.url)
     before = await smembers_calls(redis_client)
-    service = start_service(**{**QUIET, "RISK_EVENT_DIRECTOR_MS": "100",
-                               "RISK_EVENT_LEASE_MS": "1500", "RISK_BOT_ONLY_MOVE_MS": "0"})
+    service = make_service(server.url, **{**QUIET, "RISK_EVENT_DIRECTOR_MS": "100",
+                                          "RISK_EVENT_LEASE_MS": "1500",
+                                          "RISK_BOT_ONLY_MOVE_MS": "0"})
     organiser = bearer(secrets.token_urlsafe(16))
     label = "idle-cup"
-    async with grpc.aio.insecure_channel(service.target) as channel:
+    async with redis_client, grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         entrants = await players(stub, 3)
         request = event_request(label, rounds=1, final=False)

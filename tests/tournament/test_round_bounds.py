@@ -15,13 +15,25 @@ import redis.asyncio
 
 from risk_proto.risk.v1 import game_pb2, service_pb2, tournament_pb2
 from risk_rules import audit
+from risk_testing.harness import ServiceProcess
 from risk_testing.rpc import bearer, classic_options, error_info, rpc_error
+from tests.serving import module_service
 from tests.tournament.conftest import ServiceFactory
 from tests.tournament.players import Stub, bot, player, quick_options
 from tests.tournament.test_verifiable_dice import export
 
 RANDOM = tournament_pb2.BOT_LEVEL_RANDOM
 FAST = {"RISK_SWEEP_INTERVAL_MS": "100", "RISK_RESULTS_SWEEP_MS": "300"}
+ANN, BOB = "ann-creator-token", "bob-creator-token"
+
+# Services the module's tests share, each test on tournaments and games of its own: bots
+# moving every 20 ms; and creating restricted to two creator tokens. The tests of a process's
+# bot-game counts, of every game listed, or of other settings start services of their own,
+# their keys under prefixes of their own (no test here flushes Redis under a shared one).
+PREFIX = "tournament-round-bounds"
+fast_bots = module_service(PREFIX, RISK_BOT_ONLY_MOVE_MS="20", **FAST)
+two_creators = module_service(f"{PREFIX}-creators", RISK_CREATOR_TOKEN_SHA256=",".join(
+    hashlib.sha256(t.encode()).hexdigest() for t in (ANN, BOB)))
 
 
 def bots_only() -> tournament_pb2.RoundTable:
@@ -61,12 +73,13 @@ async def version(stub: Stub, game_id: str) -> int:
 
 
 async def test_rounds_beyond_the_bot_table_caps_are_refused_with_the_limit(
-        start_service: ServiceFactory) -> None:
+        make_service: ServiceFactory) -> None:
     """More tables of bots only than RISK_MAX_ROUND_BOT_TABLES in one round, or a round that
     would take a process past RISK_MAX_BOT_ONLY_GAMES games of bots only, is RESOURCE_EXHAUSTED /
     TOO_MANY_BOT_GAMES with the limit, and creates nothing; tables with a player still pass."""
-    service = start_service(RISK_MAX_ROUND_BOT_TABLES="2", RISK_MAX_BOT_ONLY_GAMES="3",
-                            RISK_BOT_ONLY_MOVE_MS="1000", **FAST)
+    service = make_service(RISK_MAX_ROUND_BOT_TABLES="2", RISK_MAX_BOT_ONLY_GAMES="3",
+                           RISK_BOT_ONLY_MOVE_MS="1000", RISK_KEY_PREFIX=f"{PREFIX}-caps",
+                           **FAST)
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         exhausted = grpc.StatusCode.RESOURCE_EXHAUSTED
@@ -84,10 +97,10 @@ async def test_rounds_beyond_the_bot_table_caps_are_refused_with_the_limit(
         assert len(listed.games) == 5
 
 
-async def test_a_turn_cap_beyond_the_bound_is_refused(start_service: ServiceFactory) -> None:
+async def test_a_turn_cap_beyond_the_bound_is_refused(make_service: ServiceFactory) -> None:
     """max_turns beyond RISK_MAX_TURNS is INVALID_ARGUMENT / MALFORMED_REQUEST saying the
     bound, for CreateRound and CreateGame alike; at the bound a game is created."""
-    service = start_service(RISK_MAX_TURNS="500")
+    service = make_service(RISK_MAX_TURNS="500", RISK_KEY_PREFIX=f"{PREFIX}-turns")
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         bad = grpc.StatusCode.INVALID_ARGUMENT
@@ -104,14 +117,14 @@ async def test_a_turn_cap_beyond_the_bound_is_refused(start_service: ServiceFact
 
 
 async def test_the_round_host_cancels_a_started_round_game(
-        start_service: ServiceFactory) -> None:
+        fast_bots: ServiceProcess) -> None:
     """CancelGame with the round's host token ends a started game of bots: it is CANCELLED,
     a spectator's stream gets `game_cancelled`, the results feed a `cancelled` fact, the
     bots commit nothing more, and its export verifies."""
-    service = start_service(RISK_BOT_ONLY_MOVE_MS="20", **FAST)
-    async with grpc.aio.insecure_channel(service.target) as channel:
+    async with grpc.aio.insecure_channel(fast_bots.target) as channel:
         stub = Stub(channel)
-        created = await stub.CreateRound(a_round("c", [bots_only()], max_turns=1000))
+        created = await stub.CreateRound(a_round("c", [bots_only()], label="cancel-cup",
+                                                 max_turns=1000))
         game_id = created.games[0].game_id
         watched: list[game_pb2.Event] = []
 
@@ -136,7 +149,7 @@ async def test_the_round_host_cancels_a_started_round_game(
 
         await until(seen)
         facts: list[str] = []
-        feed = stub.StreamResults(tournament_pb2.StreamResultsRequest(tournament="cup"))
+        feed = stub.StreamResults(tournament_pb2.StreamResultsRequest(tournament="cancel-cup"))
         async for fact in feed:
             facts.append(fact.fact.WhichOneof("kind") or "")
             if facts[-1] == "cancelled":
@@ -162,10 +175,10 @@ async def _past(stub: Stub, game_id: str, at_least: int) -> bool:
 
 
 async def test_a_game_of_bots_only_commits_no_faster_than_its_pace(
-        start_service: ServiceFactory) -> None:
+        make_service: ServiceFactory) -> None:
     """A table of three random bots commits at most one version per RISK_BOT_ONLY_MOVE_MS
     (measured over 1.5 s), where it used to commit hundreds a second; it still plays."""
-    service = start_service(RISK_BOT_ONLY_MOVE_MS="100", **FAST)
+    service = make_service(RISK_BOT_ONLY_MOVE_MS="100", RISK_KEY_PREFIX=f"{PREFIX}-pace", **FAST)
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         created = await stub.CreateRound(a_round("pace", [bots_only()], max_turns=1000))
@@ -178,18 +191,20 @@ async def test_a_game_of_bots_only_commits_no_faster_than_its_pace(
 
 
 async def test_every_key_of_a_new_running_and_finished_game_expires(
-        start_service: ServiceFactory, redis_client: redis.asyncio.Redis) -> None:
+        fast_bots: ServiceProcess, redis_url: str) -> None:
     """Every Redis key of a game waiting for players, of a round game being played and of a
     finished game carries a TTL (none is kept for ever); a live game's is its idle limit plus
     its retention, refreshed by each commit."""
-    service = start_service(RISK_BOT_ONLY_MOVE_MS="20", **FAST)
-    async with grpc.aio.insecure_channel(service.target) as channel:
+    async with (grpc.aio.insecure_channel(fast_bots.target) as channel,
+                redis.asyncio.Redis.from_url(redis_url) as redis_client):
         stub = Stub(channel)
         waiting = (await stub.CreateGame(service_pb2.CreateGameRequest(
             options=classic_options(players=3)))).game.game_id
-        running = (await stub.CreateRound(a_round("k", [bots_only()], max_turns=1000))
-                   ).games[0].game_id
-        done = (await stub.CreateRound(a_round("k2", [bots_only()], number=2, max_turns=1))
+        playing = await stub.CreateRound(a_round("k", [bots_only()], label="expiry-cup",
+                                                 max_turns=1000))
+        running = playing.games[0].game_id
+        done = (await stub.CreateRound(a_round("k2", [bots_only()], label="expiry-cup",
+                                               number=2, max_turns=1))
                 ).games[0].game_id
 
         async def finished() -> bool:
@@ -203,7 +218,8 @@ async def test_every_key_of_a_new_running_and_finished_game_expires(
         for game_id, least, most in ((waiting, 24 * hour, 26 * hour),
                                      (running, 36 * day, 38 * day),
                                      (done, 29 * day, 31 * day)):
-            keys = [k async for k in redis_client.scan_iter(match=f"risk:g:{{{game_id}}}*")]
+            keys = [k async for k in redis_client.scan_iter(
+                match=f"{PREFIX}:g:{{{game_id}}}*")]
             assert {k.decode().rsplit("}", 1)[1] for k in keys} >= (
                 {""} if game_id == waiting else {"", ":ev", ":log"}), keys
             for key in keys:
@@ -213,20 +229,21 @@ async def test_every_key_of_a_new_running_and_finished_game_expires(
                 assert ttl > 0, (key, ttl)
                 if not key.endswith(b":lease"):
                     assert least < ttl <= most, (key, ttl / day)
+        # the shared service's bots play the running game no further
+        await stub.CancelGame(service_pb2.CancelGameRequest(game_id=running),
+                              metadata=bearer(playing.host_token))
 
 
 async def test_a_retried_round_with_another_credential_gets_no_tokens(
-        start_service: ServiceFactory) -> None:
+        two_creators: ServiceProcess, make_service: ServiceFactory) -> None:
     """With two creator tokens, creator B repeating creator A's request id is PERMISSION_DENIED
     / NOT_TOURNAMENT_OWNER and its error holds none of A's tokens; A's own retry gets the same
     reply. Where anyone may create, a round made with a token of its own is not answered to
     an anonymous retry either."""
-    ann, bob = "ann-creator-token", "bob-creator-token"
-    digests = ",".join(hashlib.sha256(t.encode()).hexdigest() for t in (ann, bob))
-    service = start_service(RISK_CREATOR_TOKEN_SHA256=digests)
-    async with grpc.aio.insecure_channel(service.target) as channel:
+    ann, bob = ANN, BOB
+    async with grpc.aio.insecure_channel(two_creators.target) as channel:
         stub = Stub(channel)
-        request = a_round("once", [with_player(), with_player()])
+        request = a_round("once", [with_player(), with_player()], label="retry-cup")
         mine = await stub.CreateRound(request, metadata=bearer(ann))
         theirs = await refused(stub.CreateRound(request, metadata=bearer(bob)),
                                grpc.StatusCode.PERMISSION_DENIED, "NOT_TOURNAMENT_OWNER")
@@ -235,7 +252,7 @@ async def test_a_retried_round_with_another_credential_gets_no_tokens(
         assert not any(token in told for token in secrets)
         assert await stub.CreateRound(request, metadata=bearer(ann)) == mine
 
-    service = start_service()
+    service = make_service(RISK_KEY_PREFIX=f"{PREFIX}-open")
     async with grpc.aio.insecure_channel(service.target) as channel:
         stub = Stub(channel)
         request = a_round("open", [with_player()], label="open-cup")
@@ -246,14 +263,12 @@ async def test_a_retried_round_with_another_credential_gets_no_tokens(
 
 
 async def test_another_creator_cannot_add_a_round_to_someone_elses_tournament(
-        start_service: ServiceFactory) -> None:
+        two_creators: ServiceProcess) -> None:
     """Once creator A made a round of `cup`, creator B's CreateRound under `cup` (any round,
     a new request id) is PERMISSION_DENIED / NOT_TOURNAMENT_OWNER and adds no game; A adds
     its next round, and B may open a tournament of its own."""
-    ann, bob = "ann-creator-token", "bob-creator-token"
-    digests = ",".join(hashlib.sha256(t.encode()).hexdigest() for t in (ann, bob))
-    service = start_service(RISK_CREATOR_TOKEN_SHA256=digests)
-    async with grpc.aio.insecure_channel(service.target) as channel:
+    ann, bob = ANN, BOB
+    async with grpc.aio.insecure_channel(two_creators.target) as channel:
         stub = Stub(channel)
         await stub.CreateRound(a_round("a1", [with_player()]), metadata=bearer(ann))
         for number in (1, 2):

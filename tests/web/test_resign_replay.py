@@ -1,5 +1,7 @@
 """Resigning by clicking (asked first, then done), and the replay of a finished public game
-opened by a spectator who holds no token (issue 38 item 2)."""
+opened by a spectator who holds no token (issue 38 item 2).
+
+The tests share one service (`http_service`), each with games of its own, found by their ids."""
 
 from __future__ import annotations
 
@@ -9,9 +11,14 @@ from risk_client.text import Names, Renderer
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc, variant_pb2
 from risk_testing.rpc import bearer
 from tests.service.finished_games import fast_options, finished_game
+from tests.serving import module_service
 from tests.web.conftest import Pages
 from tests.web.driver import board_of, classic_board, drawn_board
 from tests.web.shots import shot
+
+# tests/web/conftest.py's `pages` and `stub` take this module-scoped one: one service with its
+# HTTP port for the module (Redis is not flushed under it)
+http_service = module_service("web-resign-replay", http=True)
 
 
 async def test_resign_by_clicking_asks_first_then_leaves_the_game(
