@@ -13,6 +13,10 @@ but the first after a rotation) never leave the loop. PyJWKClient still does the
 (no redirects, a timeout, the CA given). A `kid` the set does not hold makes it fetch again at
 most once per `min_refetch_s`, so tokens with made-up key ids cannot make the service hammer
 the identity provider; a failed fetch keeps the keys it had.
+
+PyJWT and `cryptography` are imported where a token is first verified or signed, not with the
+module: a service whose callers hold no player token never loads them (40 ms of CPU at every
+start, most of it `cryptography.x509`).
 """
 
 from __future__ import annotations
@@ -26,16 +30,16 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jwt
 import structlog
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from jwt.algorithms import OKPAlgorithm
 
 from risk_rules import audit
 from risk_service.errors import Code, ServiceError, ServiceReason
+
+if TYPE_CHECKING:
+    import jwt
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 log = structlog.get_logger("players")
 
@@ -88,6 +92,7 @@ class KeySet:
         return keys
 
     def _load(self, jwks: Mapping[str, Any]) -> None:
+        import jwt  # noqa: PLC0415 - on first use (the module's docstring)
         keys: dict[str, jwt.PyJWK] = {}
         for entry in jwks.get("keys", ()):
             if not isinstance(entry, dict) or entry.get("use", "sig") != "sig" \
@@ -164,6 +169,7 @@ class TokenVerifier:
         self.leeway_s = leeway_s
 
     async def verify(self, token: str) -> Verified:
+        import jwt  # noqa: PLC0415 - on first use (the module's docstring)
         try:
             header = jwt.get_unverified_header(token)
         except jwt.PyJWTError as exc:
@@ -208,6 +214,8 @@ class TokenSigner:
     (Ed25519) JWTs, `kid` the key's JWK thumbprint, verified by the same `TokenVerifier`."""
 
     def __init__(self, key: Ed25519PrivateKey, *, issuer: str, audience: str) -> None:
+        from cryptography.hazmat.primitives import serialization  # noqa: PLC0415 - on first use
+        from jwt.algorithms import OKPAlgorithm  # noqa: PLC0415
         self._key = key
         self.issuer = issuer
         self.audience = audience
@@ -219,12 +227,20 @@ class TokenSigner:
 
     @staticmethod
     def generate_pem() -> bytes:
+        from cryptography.hazmat.primitives import serialization  # noqa: PLC0415 - on first use
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import (  # noqa: PLC0415
+            Ed25519PrivateKey,
+        )
         return Ed25519PrivateKey.generate().private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
             serialization.NoEncryption())
 
     @classmethod
     def from_pem(cls, pem: bytes, *, issuer: str, audience: str) -> TokenSigner:
+        from cryptography.hazmat.primitives import serialization  # noqa: PLC0415 - on first use
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import (  # noqa: PLC0415
+            Ed25519PrivateKey,
+        )
         key = serialization.load_pem_private_key(pem, password=None)
         if not isinstance(key, Ed25519PrivateKey):
             raise ValueError("the player signing key must be an Ed25519 private key (PEM)")
@@ -235,6 +251,7 @@ class TokenSigner:
 
     def sign(self, player: str, *, now_s: int, ttl_s: int) -> tuple[str, int]:
         """A token for `player`, and when it expires (Unix s)."""
+        import jwt  # noqa: PLC0415 - on first use (the module's docstring)
         expires = now_s + ttl_s
         token = jwt.encode({"sub": player, "iss": self.issuer, "aud": self.audience,
                             "iat": now_s, "exp": expires},
@@ -247,6 +264,7 @@ def jwks_source(location: str, *, ca_file: str = "", timeout_s: float = 10.0
     """A blocking fetch of the JWKS at `location` (a file path or an https URL) and how logs
     name it. Plain http is refused: keys read over it could be anyone's."""
     if location.startswith("https://"):
+        import jwt  # noqa: PLC0415 - on first use (the module's docstring)
         context = ssl.create_default_context(cafile=ca_file or None)
         client = jwt.PyJWKClient(location, cache_jwk_set=False, timeout=timeout_s,
                                  ssl_context=context)
