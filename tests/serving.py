@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import grpc
 import pytest
+import redis.asyncio
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_testing.harness import ServiceProcess
@@ -41,6 +42,55 @@ def module_service(prefix: str, *, http: bool = False,
         process.stop()
 
     return service
+
+
+def module_pair(prefix: str, **env: str
+                ) -> Callable[..., Iterator[tuple[ServiceProcess, ServiceProcess]]]:
+    """A module-scoped fixture: two services (replicas) on the session's redis-server, both
+    with keys under `prefix` (and `env`)."""
+
+    @pytest.fixture(scope="module")
+    def pair(redis_url: str, tmp_path_factory: pytest.TempPathFactory
+             ) -> Iterator[tuple[ServiceProcess, ServiceProcess]]:
+        logs = tmp_path_factory.mktemp(prefix)
+        processes = (ServiceProcess(redis_url, logs, http=False, RISK_KEY_PREFIX=prefix, **env),
+                     ServiceProcess(redis_url, logs, http=False, RISK_KEY_PREFIX=prefix, **env))
+        try:
+            for process in processes:
+                process.start()
+            yield processes
+        finally:
+            for process in processes:
+                process.stop()
+
+    return pair
+
+
+@pytest.fixture
+async def unflushed_redis(redis_url: str) -> AsyncIterator[redis.asyncio.Redis]:
+    """A client of the session's Redis that, unlike `redis_client`, does not flush it (a
+    module's shared service keeps its keys there). Import it into the module that uses it."""
+    connection = redis.asyncio.Redis.from_url(redis_url, decode_responses=False)
+    yield connection
+    await connection.aclose()
+
+
+def shared_unless(own: set[str], shared: str, **own_env: str) -> Callable[..., ServiceProcess]:
+    """For tests/web: an `http_service` fixture (tests/web/conftest.py's `pages` and `stub`
+    take it) that is the module's shared service, the fixture named `shared`, but for the tests
+    named in `own` (the ones that stop or restart it), a fresh one with the HTTP port and
+    `own_env` (a key prefix of their own: Redis is not flushed under the shared one)."""
+
+    @pytest.fixture
+    def http_service(request: pytest.FixtureRequest) -> ServiceProcess:
+        if request.node.originalname in own:
+            make = request.getfixturevalue("make_service")
+            fresh: ServiceProcess = make(http=True, **own_env)
+            return fresh
+        service: ServiceProcess = request.getfixturevalue(shared)
+        return service
+
+    return http_service
 
 
 class LogMark:

@@ -7,7 +7,7 @@ their own; each plays a game of its own, and none flushes Redis under them."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import grpc
 import pytest
@@ -18,6 +18,7 @@ from risk_rules import wire
 from risk_testing.harness import ServiceProcess
 from risk_testing.rpc import bearer, error_info
 from tests.service.rawbot import Stub, bot_move, channel, open_table, quick_game, summary
+from tests.serving import module_pair, unflushed_redis
 
 RACERS = 32
 PREFIX = "service-contention"
@@ -28,28 +29,10 @@ async def _evalsha_calls(client: redis.asyncio.Redis) -> int:
     return int(stats.get("cmdstat_evalsha", {}).get("calls", 0))
 
 
-@pytest.fixture(scope="module")
-def pair(redis_url: str, tmp_path_factory: pytest.TempPathFactory
-         ) -> Iterator[tuple[ServiceProcess, ServiceProcess]]:
-    """Two service processes on the session Redis, keys under the module's prefix."""
-    logs = tmp_path_factory.mktemp(PREFIX)
-    processes = (ServiceProcess(redis_url, logs, RISK_KEY_PREFIX=PREFIX),
-                 ServiceProcess(redis_url, logs, RISK_KEY_PREFIX=PREFIX))
-    try:
-        for process in processes:
-            process.start()
-        yield processes
-    finally:
-        for process in processes:
-            process.stop()
+pair = module_pair(PREFIX)
+client = unflushed_redis  # a client of the session Redis that does not flush it
 
 
-@pytest.fixture
-async def client(redis_url: str) -> AsyncIterator[redis.asyncio.Redis]:
-    """A client of the session Redis that, unlike `redis_client`, does not flush it."""
-    connection = redis.asyncio.Redis.from_url(redis_url, decode_responses=False)
-    yield connection
-    await connection.aclose()
 
 
 @pytest.fixture

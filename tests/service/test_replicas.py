@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import cast
 
 import grpc
@@ -38,6 +38,7 @@ from tests.service.rawbot import (
     summary,
     wire_bytes,
 )
+from tests.serving import module_pair, unflushed_redis
 from tests.stored_state import _record, state_of
 
 Classic = classic_pb2.ClassicAction
@@ -47,28 +48,10 @@ PREFIX = "service-replicas"
 KEYS = Keys(PREFIX)
 
 
-@pytest.fixture(scope="module")
-def pair(redis_url: str, tmp_path_factory: pytest.TempPathFactory
-         ) -> Iterator[tuple[ServiceProcess, ServiceProcess]]:
-    """Two replicas, A and B, on the session Redis, keys under the module's prefix."""
-    logs = tmp_path_factory.mktemp(PREFIX)
-    processes = (ServiceProcess(redis_url, logs, RISK_KEY_PREFIX=PREFIX),
-                 ServiceProcess(redis_url, logs, RISK_KEY_PREFIX=PREFIX))
-    try:
-        for process in processes:
-            process.start()
-        yield processes
-    finally:
-        for process in processes:
-            process.stop()
+pair = module_pair(PREFIX)
+client = unflushed_redis  # a client of the session Redis that does not flush it
 
 
-@pytest.fixture
-async def client(redis_url: str) -> AsyncIterator[redis.asyncio.Redis]:
-    """A client of the session Redis that, unlike `redis_client`, does not flush it."""
-    connection = redis.asyncio.Redis.from_url(redis_url, decode_responses=False)
-    yield connection
-    await connection.aclose()
 
 
 @pytest.fixture

@@ -6,12 +6,11 @@ the service starts its own."""
 
 from __future__ import annotations
 
-import pytest
 from playwright.async_api import Page, Route
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
-from risk_testing.harness import ServiceFactory, ServiceProcess
-from tests.serving import module_service
+from risk_testing.harness import ServiceProcess
+from tests.serving import module_service, shared_unless
 from tests.web.conftest import Pages
 from tests.web.driver import create_game, eventually, move_by_grpc, notice, page_tokens
 
@@ -22,17 +21,7 @@ OWN_SERVICE = {"test_a_lost_connection_is_explained_and_recovered"}
 # one service with its HTTP port for the module's other tests
 shared_service = module_service("web-errors", http=True)
 
-
-@pytest.fixture
-def http_service(request: pytest.FixtureRequest) -> ServiceProcess:
-    """tests/web/conftest.py's `pages` and `stub` take this module's shared service, but a
-    test in OWN_SERVICE a fresh one of its own (its keys under a prefix of their own: Redis is
-    not flushed under the shared one)."""
-    if request.node.originalname in OWN_SERVICE:
-        make: ServiceFactory = request.getfixturevalue("make_service")
-        return make(http=True, RISK_KEY_PREFIX="web-errors-own")
-    shared: ServiceProcess = request.getfixturevalue("shared_service")
-    return shared
+http_service = shared_unless(OWN_SERVICE, "shared_service", RISK_KEY_PREFIX="web-errors-own")
 
 
 async def test_an_illegal_click_is_explained(pages: Pages) -> None:

@@ -32,10 +32,10 @@ from risk_proto.risk.v1 import (
 )
 from risk_rules import wire
 from risk_rules.engine import REGISTRY, LegalAction, get_ruleset
-from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.harness import ServiceProcess
 from risk_testing.rpc import bearer
 from tests.service.finished_games import fast_options
-from tests.serving import module_service
+from tests.serving import module_service, shared_unless
 from tests.web.conftest import ARTIFACTS, Pages
 from tests.web.driver import eventually
 
@@ -54,17 +54,7 @@ OWN_SERVICE = {"test_overlay_resumes_after_a_restart_and_takes_a_transparent_bac
 # events of its own, under names no other test uses)
 shared_service = module_service("web-overlay", http=True)
 
-
-@pytest.fixture
-def http_service(request: pytest.FixtureRequest) -> ServiceProcess:
-    """tests/web/conftest.py's `pages` and `stub` take this module's shared service, but a
-    test in OWN_SERVICE a fresh one of its own (its keys under a prefix of their own: Redis is
-    not flushed under the shared one)."""
-    if request.node.originalname in OWN_SERVICE:
-        make: ServiceFactory = request.getfixturevalue("make_service")
-        return make(http=True, RISK_KEY_PREFIX=f"web-overlay-own-{uuid.uuid4().hex}")
-    shared: ServiceProcess = request.getfixturevalue("shared_service")
-    return shared
+http_service = shared_unless(OWN_SERVICE, "shared_service", RISK_KEY_PREFIX="web-overlay-own")
 
 
 def _fought(events: Iterable[game_pb2.Event]) -> bool:
