@@ -23,7 +23,7 @@ import pytest
 import redis.asyncio
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
-from risk_testing.harness import ServiceProcess
+from risk_testing.harness import ServiceProcess, running
 
 
 def module_service(prefix: str, *, http: bool = False,
@@ -35,11 +35,9 @@ def module_service(prefix: str, *, http: bool = False,
     def service(
         redis_url: str, tmp_path_factory: pytest.TempPathFactory
     ) -> Iterator[ServiceProcess]:
-        process = ServiceProcess(redis_url, tmp_path_factory.mktemp(prefix), http=http,
-                                 RISK_KEY_PREFIX=prefix, **env)
-        process.start()
-        yield process
-        process.stop()
+        with running(ServiceProcess(redis_url, tmp_path_factory.mktemp(prefix), http=http,
+                                    RISK_KEY_PREFIX=prefix, **env)) as (process,):
+            yield process
 
     return service
 
@@ -53,15 +51,9 @@ def module_pair(prefix: str, **env: str
     def pair(redis_url: str, tmp_path_factory: pytest.TempPathFactory
              ) -> Iterator[tuple[ServiceProcess, ServiceProcess]]:
         logs = tmp_path_factory.mktemp(prefix)
-        processes = (ServiceProcess(redis_url, logs, http=False, RISK_KEY_PREFIX=prefix, **env),
-                     ServiceProcess(redis_url, logs, http=False, RISK_KEY_PREFIX=prefix, **env))
-        try:
-            for process in processes:
-                process.start()
-            yield processes
-        finally:
-            for process in processes:
-                process.stop()
+        with running(*(ServiceProcess(redis_url, logs, http=False, RISK_KEY_PREFIX=prefix,
+                                      **env) for _ in range(2))) as (a, b):
+            yield a, b
 
     return pair
 

@@ -9,12 +9,13 @@ replicas on one Redis, SIGKILL one mid-game, and read the JSON log lines it wrot
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import grpc
@@ -205,3 +206,19 @@ class ServiceProcess:
 
 # make_service(url=None, credentials=None, *, http=False, **env): a started ServiceProcess
 ServiceFactory = Callable[..., ServiceProcess]
+
+
+@contextlib.contextmanager
+def running(*processes: ServiceProcess) -> Iterator[tuple[ServiceProcess, ...]]:
+    """Start `processes` in order and stop (SIGTERM) every one started when the block ends,
+    however it ends, a start that fails included."""
+    started: list[ServiceProcess] = []
+    try:
+        for process in processes:
+            process.start()
+            started.append(process)
+        yield processes
+    finally:
+        for process in started:
+            process.stop()
+

@@ -22,7 +22,7 @@ import pytest
 
 from risk_proto.risk.v1 import service_pb2
 from risk_service.redis_server import free_port
-from risk_testing.harness import ServiceProcess
+from risk_testing.harness import ServiceProcess, running
 from tests.deploy.manifests import HAPROXY_CFG
 from tests.service.rawbot import Log, Stub, channel, open_table, play, quick_game, read_stream
 
@@ -65,14 +65,8 @@ def loopback_config(text: str, listen_port: int, replicas: list[str]) -> str:
 
 @pytest.fixture
 def replicas(redis_url: str, tmp_path: Path) -> Iterator[list[ServiceProcess]]:
-    started = [ServiceProcess(redis_url, tmp_path) for _ in range(2)]
-    try:
-        for service in started:
-            service.start()
-        yield started
-    finally:
-        for service in started:
-            service.stop()
+    with running(*(ServiceProcess(redis_url, tmp_path) for _ in range(2))) as started:
+        yield list(started)
 
 
 def test_haproxy_accepts_the_deployed_config() -> None:

@@ -6,8 +6,6 @@ of its own, and reads Redis through a client that does not flush it."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 import redis.asyncio as aioredis
 
@@ -20,7 +18,7 @@ from risk_testing.harness import ServiceProcess
 from risk_testing.rpc import bearer, create_request
 from tests.service import botplay
 from tests.service.streamcheck import assert_every_version_streamed
-from tests.serving import module_service
+from tests.serving import module_service, unflushed_redis
 
 PREFIX = "service-audit-log"
 service = module_service(PREFIX)
@@ -44,14 +42,7 @@ def _padded(action: game_pb2.Action) -> game_pb2.Action:
     return game_pb2.Action.FromString(action.SerializeToString() + unknown)
 
 
-@pytest.fixture
-async def redis_raw(redis_url: str) -> AsyncIterator[aioredis.Redis]:
-    """A client of the session's Redis that leaves it as it is (the service is shared)."""
-    client = aioredis.Redis.from_url(redis_url, decode_responses=False)
-    try:
-        yield client
-    finally:
-        await client.aclose()
+redis_raw = unflushed_redis  # the session Redis, not flushed under the shared service
 
 
 async def _move(stub: Stub, game_id: str, tokens: list[str], *, pad: bool = False) -> None:

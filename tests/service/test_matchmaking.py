@@ -16,7 +16,7 @@ import re
 import time
 import urllib.request
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 import grpc
 import pytest
@@ -38,7 +38,7 @@ from tests.conftest import RedisServerFactory
 from tests.service import test_webhooks as hooks
 from tests.service.test_http import info_of, post_json
 from tests.service.test_my_games import Stub, new_player, player_stream
-from tests.serving import module_service
+from tests.serving import module_service, unflushed_redis
 from tests.tournament.test_results_live import (
     IDLE_BOUND,
     QUIET,
@@ -67,12 +67,7 @@ def own_prefix() -> str:
     return f"{PREFIX}-own-{uuid.uuid4().hex[:8]}"
 
 
-@pytest.fixture
-async def keys_client(redis_url: str) -> AsyncIterator[aioredis.Redis]:
-    """A client of the session Redis that does not flush it (`shared` keeps its keys there)."""
-    client = aioredis.Redis.from_url(redis_url)
-    yield client
-    await client.aclose()
+keys_client = unflushed_redis  # the session Redis, not flushed under the shared service
 
 
 def ask(**fields: object) -> matchmaking_pb2.RequestMatchRequest:

@@ -27,7 +27,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from risk_proto.risk.v1 import service_pb2, service_pb2_grpc
 from risk_service.redis_server import free_port
-from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.harness import ServiceFactory, ServiceProcess, running
 from risk_testing.rpc import bearer, create_request, error_info, rpc_error
 from tests.conftest import RedisServerFactory
 
@@ -111,12 +111,11 @@ def observed(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     loop, its keys under a prefix of its own. (tests.serving.module_service's, but with the
     metrics port drawn as the module starts, not when the file is imported.)"""
     port = free_port()
-    service = ServiceProcess(redis_url, tmp_path_factory.mktemp("service-operations"),
-                             RISK_KEY_PREFIX="service-operations", RISK_METRICS_PORT=str(port),
-                             RISK_HEALTH_INTERVAL_S="0.1")
-    service.start()
-    yield Observed(service, Scraper(port))
-    service.stop()
+    with running(ServiceProcess(redis_url, tmp_path_factory.mktemp("service-operations"),
+                                RISK_KEY_PREFIX="service-operations",
+                                RISK_METRICS_PORT=str(port),
+                                RISK_HEALTH_INTERVAL_S="0.1")) as (service,):
+        yield Observed(service, Scraper(port))
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ from risk_service.notify.delivery import endpoint_id
 from risk_service.operations.notices import envelope, outbox_field, pack
 from risk_service.redis_server import free_port
 from risk_service.store.keys import Keys
-from risk_testing.harness import ServiceFactory, ServiceProcess
+from risk_testing.harness import ServiceFactory, ServiceProcess, running
 from risk_testing.rpc import bearer, classic_options
 from tests.tournament.players import player, quick_options
 
@@ -123,13 +123,9 @@ def hooked(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     receiver = Receiver(tmp, new_secret())
     receiver.start()
     try:
-        service = ServiceProcess(redis_url, tmp, RISK_KEY_PREFIX=PREFIX,
-                                 **hook_env(receiver.secret, receiver.url))
-        service.start()
-        try:
+        with running(ServiceProcess(redis_url, tmp, RISK_KEY_PREFIX=PREFIX,
+                                    **hook_env(receiver.secret, receiver.url))) as (service,):
             yield Hooked(service, receiver)
-        finally:
-            service.stop()
     finally:
         receiver.stop()
 
