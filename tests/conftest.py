@@ -14,6 +14,7 @@ running (tests.child_processes: what is left is ended and the session fails nami
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Protocol
@@ -22,6 +23,7 @@ import pytest
 import redis.asyncio
 
 from risk_service.redis_server import AppendFsync
+from risk_testing import harness
 from risk_testing.redis_server import RedisServer
 from tests.child_processes import (
     no_process_left_behind,  # noqa: F401 (an autouse fixture, found by name)
@@ -71,6 +73,18 @@ def pytest_configure(config: pytest.Config) -> None:
     inherits that, and a `risk watch` a test stops with SIGINT would never end."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def service_launcher(no_process_left_behind: None) -> Iterator[None]:  # noqa: F811
+    """Service processes fork from one preloaded process per worker (risk_testing.launcher):
+    each start skips the 0.4 s of CPU its imports cost. After no_process_left_behind, so ended
+    before it looks. RISK_TEST_PRELOAD=0 runs every service as a new interpreter."""
+    if os.environ.get("RISK_TEST_PRELOAD", "1") == "0":
+        yield
+        return
+    with harness.launching():
+        yield
 
 
 class RedisServerFactory(Protocol):

@@ -385,6 +385,9 @@ class Settings:
     def check_redis(self) -> None:
         """The Redis settings that only make sense together; raises ValueError naming them.
         (Checked when serving starts, not by `from_env`, which reads each setting alone.)"""
+        if self.redis_url and not self.redis_url.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError(f"REDIS_URL: {self.redis_url!r} is not a redis://, rediss:// or "
+                             "unix:// URL")
         if self.durability == "replica" and not self.redis_url:
             raise ValueError("RISK_DURABILITY=replica needs a REDIS_URL with replicas (the "
                              "embedded Redis has none)")

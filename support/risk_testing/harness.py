@@ -22,10 +22,13 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from risk_service.redis_server import PORT_ATTEMPTS, free_port
+from risk_testing.launcher import ForkedProcess, Launcher
 
 SERVICE_NAME = "risk.v1.RiskService"
 # what the service logs when its gRPC or HTTP address is taken (server/app.py, http_port.py)
 PORT_TAKEN_LINES = ("cannot listen on 127.0.0.1:", "cannot serve HTTP on 127.0.0.1:")
+# set by launching(): service starts fork from it instead of running a new interpreter
+_launcher: Launcher | None = None
 
 
 def _listens(pid: int, port: int) -> bool:
@@ -90,7 +93,7 @@ class ServiceProcess:
         self.log_path = log_dir / f"service-{self.port}.log"
         self.env = env
         self.python = python
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: subprocess.Popen[bytes] | ForkedProcess | None = None
         self._ports_final = False  # set once the service has served: clients hold the target
 
     def _draw_ports(self) -> None:
@@ -128,11 +131,13 @@ class ServiceProcess:
             **({"RISK_HTTP_LISTEN": f"127.0.0.1:{self.http_port}"} if self.http else {}),
             **self.env,
         }
-        log = self.log_path.open("ab")
-        self.proc = subprocess.Popen(
-            [self.python, "-m", "risk_service"], env=env, stdout=log, stderr=subprocess.STDOUT
-        )
-        log.close()
+        if self._forkable(env):
+            assert _launcher is not None
+            self.proc = _launcher.spawn(env, self.log_path)
+        else:
+            with self.log_path.open("ab") as log:
+                self.proc = subprocess.Popen([self.python, "-m", "risk_service"], env=env,
+                                             stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -147,6 +152,13 @@ class ServiceProcess:
             time.sleep(0.05)
         self.kill()  # no test holds a process that never served: it would outlive the test
         raise RuntimeError(f"service did not become healthy:\n{self.logs()}")
+
+    def _forkable(self, env: dict[str, str]) -> bool:
+        """Whether the launcher can start this one: this interpreter, and no interpreter
+        option in the environment that differs from the launcher's own."""
+        return (_launcher is not None and self.python == sys.executable
+                and all(env.get(name) == os.environ.get(name)
+                        for name in {*env, *os.environ} if name.startswith("PYTHON")))
 
     def _serving(self) -> bool:
         """Ready: the service's own health status (it follows Redis) is SERVING."""
@@ -174,11 +186,10 @@ class ServiceProcess:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(15)
+                return self.proc.wait(15)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
-                self.proc.wait(5)
-        return self.proc.returncode
+        return self.proc.wait(5)
 
     def restart(self, *, same_address: bool = True) -> None:
         """Kill and start again. On the same ports by default (clients reconnect to the
@@ -202,6 +213,24 @@ class ServiceProcess:
             await asyncio.sleep(0.05)
         raise TimeoutError("service is not serving")
 
+
+
+@contextlib.contextmanager
+def launching() -> Iterator[None]:
+    """Service starts in the block fork from one preloaded process (risk_testing.launcher)
+    instead of each importing the service anew. A forked service still running when the
+    block ends was left behind by a test: it is killed and the block raises, naming it."""
+    global _launcher  # noqa: PLW0603 (the one switch ServiceProcess reads)
+    launcher, previous = Launcher(), _launcher
+    _launcher = launcher
+    try:
+        yield
+    finally:
+        _launcher = previous
+        left = launcher.close()
+    if left:
+        raise AssertionError(f"service process(es) left running after the tests (killed): "
+                             f"pids {left}")
 
 
 # make_service(url=None, credentials=None, *, http=False, **env): a started ServiceProcess
