@@ -40,6 +40,7 @@ STDLIB_ALLOWLIST = frozenset({
     "itertools",  # combinations of cards
     "json",  # parses the bundled data files
     "math",  # integer arithmetic helpers
+    "operator",  # attrgetter: an action's fields fetched in one call (core.ruleset.is_legal)
     "typing",  # annotations, Protocol, TypeVar, TYPE_CHECKING
 })
 

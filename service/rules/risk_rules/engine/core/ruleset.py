@@ -9,8 +9,9 @@ own and the wire layer maps them to protobuf by name.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 
@@ -45,23 +46,26 @@ class LegalAction:
     def admits(self, action: Action) -> bool:
         if not self.max_count:
             return action == self.action
-        if type(action) is not type(self.action):
+        listed = self.action
+        if type(action) is not type(listed):
             return False
-        low: int = getattr(self.action, "count")  # noqa: B009 - typed through the dataclass field
+        low: int = getattr(listed, "count")  # noqa: B009 - typed through the dataclass field
         count: int = getattr(action, "count")  # noqa: B009
         if not low <= count <= self.max_count:
             return False
-        return dataclasses.replace(action, **{"count": low}) == self.action
+        # `replace(action, count=low) == listed`: both are of one dataclass type, whose `==`
+        # compares the field tuples, and the counts are then equal; so the other fields decide
+        others = _others(type(listed))
+        same: bool = others(action) == others(listed)
+        return same
 
     def instances(self) -> list[Action]:
         """Every concrete action this entry stands for."""
         if not self.max_count:
             return [self.action]
         low: int = getattr(self.action, "count")  # noqa: B009
-        return [
-            dataclasses.replace(self.action, **{"count": n})
-            for n in range(low, self.max_count + 1)
-        ]
+        with_count = _with_count(type(self.action))
+        return [with_count(self.action, n) for n in range(low, self.max_count + 1)]
 
     def size(self) -> int:
         """`len(self.instances())`, without building them."""
@@ -79,7 +83,8 @@ class LegalAction:
         count = range(low, self.max_count + 1)[index]
         if count == low:
             return self.action
-        return dataclasses.replace(self.action, **{"count": count})
+        made: Action = _with_count(type(self.action))(self.action, count)
+        return made
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,4 +181,71 @@ class Ruleset(Protocol, Generic[StateT, OptionsT, ViewT]):
 
 def is_legal(legal: Sequence[LegalAction], action: Action) -> bool:
     """`action in legal_actions(...)`, with count ranges honoured."""
-    return any(entry.admits(action) for entry in legal)
+    # As `any(entry.admits(action) for entry in legal)`, written out: a listing can hold
+    # hundreds of entries and is searched once per action. Actions are dataclasses, whose `==`
+    # holds only between values of one type, so an entry of another type is passed over; for a
+    # ranged entry the action's fields but `count` are fetched once, not once per entry.
+    kind = type(action)
+    others: Callable[[Any], tuple[Any, ...]] | None = None
+    key: Any = None
+    count: Any = None
+    for entry in legal:
+        listed = entry.action
+        if type(listed) is not kind:
+            continue
+        high = entry.max_count
+        if not high:
+            if action == listed:
+                return True
+            continue
+        if others is None:
+            others = _others(kind)
+            key = others(action)
+            count = getattr(action, "count")  # noqa: B009 - every ranged action has a count
+        if getattr(listed, "count") <= count <= high and others(listed) == key:  # noqa: B009
+            return True
+    return False
+
+
+# ---- per action type, what a ranged entry does with its `count` field -------------------------
+
+_OTHERS: dict[type[Any], Callable[[Any], tuple[Any, ...]]] = {}
+_WITH_COUNT: dict[type[Any], Callable[[Any, int], Any]] = {}
+
+
+def _others(kind: type[Any]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving, in a tuple, the fields but `count` that an action's `==` compares."""
+    found = _OTHERS.get(kind)
+    if found is None:
+        names = [f.name for f in dataclasses.fields(kind) if f.compare and f.name != "count"]
+        found = _OTHERS[kind] = _getter(names)
+    return found
+
+
+def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving the named attributes of a value, in a tuple."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    if names:
+        fetch = attrgetter(names[0])
+        return lambda value: (fetch(value),)
+    return lambda value: ()
+
+
+def _with_count(kind: type[Any]) -> Callable[[Any, int], Any]:
+    """`lambda action, n: dataclasses.replace(action, count=n)` for actions of type `kind`,
+    without `replace`'s generic field walk: the type called with every other init field."""
+    found = _WITH_COUNT.get(kind)
+    if found is None:
+        init = [f.name for f in dataclasses.fields(kind) if f.init]
+        if "count" not in init:
+            raise TypeError(f"{kind.__name__} has no count field to replace")
+        names = [name for name in init if name != "count"]
+
+        def found(action: Any, count: int) -> Any:
+            values = {name: getattr(action, name) for name in names}
+            values["count"] = count
+            return kind(**values)
+
+        _WITH_COUNT[kind] = found
+    return found
