@@ -43,6 +43,7 @@ from risk_rules.engine.classic.model import (
     TradeSchedule,
 )
 from risk_rules.engine.core.ruleset import Action, Event, LegalAction
+from risk_rules.engine.core.values import evolve
 
 RULES = get_ruleset("classic")
 SETUP_PHASES = (Phase.CLAIM, Phase.SETUP_PLACE, Phase.SETUP_NEUTRAL)
@@ -53,39 +54,51 @@ MAX_ACTIONS = 60_000  # far above any capped game; a playout that exceeds it has
 # ---- one playout ----------------------------------------------------------------------------
 
 
-def _scramble_secrets(state: ClassicState, viewer: int | None) -> ClassicState:
-    """The same public game with every secret the viewer may not know changed."""
+def _moved_hands(state: ClassicState) -> tuple[tuple[int, ...], ...]:
+    """Every seat's hand with each card changed to the next one."""
+    return tuple(tuple((c + 1) % DECK_SIZE for c in hand) for hand in state.hands)
+
+
+def _scramble_secrets(
+    state: ClassicState, viewer: int | None,
+    moved: tuple[tuple[int, ...], ...] | None = None,
+) -> ClassicState:
+    """The same public game with every secret the viewer may not know changed (`moved`:
+    `_moved_hands(state)`, when the caller made it already)."""
+    if moved is None:
+        moved = _moved_hands(state)
     hands = tuple(
-        hand if seat == viewer else tuple((c + 1) % DECK_SIZE for c in hand)
-        for seat, hand in enumerate(state.hands)
+        hand if seat == viewer else moved[seat] for seat, hand in enumerate(state.hands)
     )
-    return dataclasses.replace(
-        state,
-        seed=state.seed ^ 0x5A5A,
-        rng_state=state.rng_state ^ 0xFFFF,
-        rng_inc=state.rng_inc ^ 0x10,
-        deck=state.deck[::-1] if len(state.deck) > 1 else tuple(c + 1 for c in state.deck),
-        hands=hands,
-    )
+    # evolve: dataclasses.replace for a state without slots (test_values checks they agree)
+    return evolve(state, {
+        "seed": state.seed ^ 0x5A5A,
+        "rng_state": state.rng_state ^ 0xFFFF,
+        "rng_inc": state.rng_inc ^ 0x10,
+        "deck": state.deck[::-1] if len(state.deck) > 1 else tuple(c + 1 for c in state.deck),
+        "hands": hands,
+    })
 
 
 def _check_board(state: ClassicState) -> None:
     players = state.options.players
     owners = set(range(players)) | ({players} if players == 2 else set())
+    owner, armies = state.owner, state.armies
     if state.phase in SETUP_PHASES:
         for t in range(TERRITORIES):
-            assert (state.owner[t] == -1) == (state.armies[t] == 0), t
-            assert state.owner[t] == -1 or state.owner[t] in owners, t
+            assert (owner[t] == -1) == (armies[t] == 0), t
+            assert owner[t] == -1 or owner[t] in owners, t
         return
+    # The one moment a territory is empty: conquered, the attacker's armies not yet in.
+    empty = state.attack_to if state.phase is Phase.MOVE_IN else None
     for t in range(TERRITORIES):
-        assert state.owner[t] in owners, f"territory {t} has owner {state.owner[t]}"
-        if state.phase is Phase.MOVE_IN and t == state.attack_to:
-            # The one moment a territory is empty: conquered, the attacker's armies not yet in.
-            assert state.owner[t] == state.current and state.armies[t] == 0
+        assert owner[t] in owners, f"territory {t} has owner {owner[t]}"
+        if t == empty:
+            assert owner[t] == state.current and armies[t] == 0
         else:
-            assert state.armies[t] >= 1, f"territory {t} has {state.armies[t]} armies"
+            assert armies[t] >= 1, f"territory {t} has {armies[t]} armies"
     for seat in range(players):
-        holds = seat in state.owner
+        holds = seat in owner
         assert state.eliminated[seat] == (not holds), f"seat {seat} eliminated flag is wrong"
         if state.eliminated[seat]:
             assert state.hands[seat] == (), "an eliminated seat still holds cards"
@@ -140,15 +153,19 @@ def _check_finished(state: ClassicState) -> None:
 
 def _check_views(state: ClassicState) -> None:
     players = state.options.players
+    moved = _moved_hands(state)
+    hand_counts = tuple(len(hand) for hand in state.hands)
+    deck_count = len(state.deck)
     for viewer in [*range(players), None]:
         view = RULES.view(state, viewer)
         if viewer is None:
             assert view.viewer == -1 and view.hand == ()
         else:
             assert view.viewer == viewer and view.hand == state.hands[viewer]
-        assert view.hand_counts == tuple(len(hand) for hand in state.hands)
-        assert view.deck_count == len(state.deck)
-        assert view == RULES.view(_scramble_secrets(state, viewer), viewer), "a secret leaked"
+        assert view.hand_counts == hand_counts
+        assert view.deck_count == deck_count
+        scrambled = _scramble_secrets(state, viewer, moved)
+        assert view == RULES.view(scrambled, viewer), "a secret leaked"
 
 
 def _check_events(state: ClassicState, events: Sequence[Event]) -> None:

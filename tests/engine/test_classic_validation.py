@@ -438,7 +438,7 @@ COUNT = st.one_of(st.integers(-1, 6), st.integers(0, 60))
 @st.composite
 def candidates(draw: st.DrawFn) -> tuple[ClassicState, int, Action]:
     """A sampled state, a seat (usually the deciding one) and an action of any classic type."""
-    state = draw(st.sampled_from(sampled_states()))
+    state = draw(KIT.state_strategy())
     players = state.options.players
     deciding = RULES.decision(state).seats
     decider_acts = bool(deciding) and draw(st.integers(0, 3)) > 0

@@ -505,7 +505,7 @@ RESOURCE = st.sampled_from(Resource)
 @st.composite
 def candidates(draw: st.DrawFn) -> tuple[DeepSpaceState, int, Action]:
     """A sampled state, a seat (usually the deciding one) and an action of any Deep Space type."""
-    state = draw(st.sampled_from(sampled_states()))
+    state = draw(KIT.state_strategy())
     players = state.options.players
     deciding = RULES.decision(state).seats
     decider_acts = bool(deciding) and draw(st.integers(0, 3)) > 0

@@ -297,7 +297,7 @@ SMALL = st.integers(-2, 7)
 @st.composite
 def candidates(draw: st.DrawFn) -> tuple[StrikeState, int, Action]:
     """A sampled state, a seat (usually the deciding one) and an action of any Strike type."""
-    state = draw(st.sampled_from(sampled_states()))
+    state = draw(KIT.state_strategy())
     players = state.options.players
     deciding = RULES.decision(state).seats
     decider_acts = bool(deciding) and draw(st.integers(0, 3)) > 0
