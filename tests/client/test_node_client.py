@@ -4,6 +4,13 @@ The service runs as `python -m risk_service` (risk_testing.harness); the client'
 `node --test` suite (clients/node/test) runs against it after `tsc` has type-checked and built
 the client, its examples and its tests. scripts/setup installs Node.js and the client's pinned
 packages (`npm ci`), so nothing here is skipped for want of them.
+
+`tsc` is incremental (clients/node/tsconfig.json; its state in dist/tsconfig.tsbuildinfo): it
+compares every file of the program by content hash, sources and the dependencies' declarations
+alike, re-checks what changed and what depends on it, and reports a file's errors again until
+they are fixed; an unchanged tree costs it parsing and binding alone (1.7 s of CPU, not 4).
+(Not `tsc -b`: its up-to-date check trusts modified times and skips the dependencies'
+declarations.)
 """
 
 from __future__ import annotations

@@ -62,8 +62,10 @@ test("two bots play a Classic game to its end while a spectator sees every versi
     }
   })();
   const tokens = [await client.joinGame(gameId, 0, "ada"), await client.joinGame(gameId, 1, "grace")];
+  // the bots' seeds give a short game (385 versions today: every call and event costs the
+  // suite CPU) that still has every kind of event a game to its end has, as asserted below
   const finals = await Promise.all(tokens.map((token, seat) =>
-    playSeat(client.withToken(token), gameId, classicBot(seededRandom(seat + 7)))));
+    playSeat(client.withToken(token), gameId, classicBot(seededRandom(seat + 8)))));
   await spectating;
 
   const final = (await client.getGame(gameId)).game!;
@@ -80,6 +82,12 @@ test("two bots play a Classic game to its end while a spectator sees every versi
     assert.ok(versions.has(version), `the spectator saw no event of version ${version}`);
   }
   assert.ok(final.version > 50n, `a whole game has more than ${final.version} versions`);
+  const kinds = new Set<string | undefined>(seen.map((e) =>
+    (e.variant.case === "classic" ? e.variant.value.kind.case : e.variant.case)));
+  for (const kind of ["armiesPlaced", "battleResolved", "territoryConquered", "armiesMoved", "cardDrawn",
+    "cardsTraded", "turnEnded", "playerEliminated", "gameEnded"]) {
+    assert.ok(kinds.has(kind), `the game had no ${kind} event: ${[...kinds].join(", ")}`);
+  }
   console.log(`# ${final.outcome!.reason} at version ${final.version}, ${seen.length} events`);
 
   // every event in words from the shared text table: names, not ids or enum names
@@ -229,7 +237,8 @@ test("over the HTTP port's WebSocket, sessions play a game and a spectator strea
   assert.ok(httpUrl, "set RISK_HTTP_URL to the service's HTTP port, e.g. http://127.0.0.1:8080");
   const socketClient = new RiskClient({ baseUrl: target, webSocketUrl: httpUrl });
   try {
-    const created = await socketClient.createGame(QUICK_CLASSIC, { seed: 17n, issueSeatTokens: true });
+    // a short game (432 moves today) with every kind of move the bots make, as asserted below
+    const created = await socketClient.createGame(QUICK_CLASSIC, { seed: 11n, issueSeatTokens: true });
     const gameId = created.game!.gameId;
     const seen: bigint[] = [];
     const spectating = (async () => {
@@ -255,25 +264,33 @@ test("over the HTTP port's WebSocket, sessions play a game and a spectator strea
     assert.deepEqual([refused.code, refused.reason, refused.metadata, refused.message],
       [overGrpc.code, overGrpc.reason, overGrpc.metadata, overGrpc.message]);
 
+    // each session's reply says who decides next, and when the game is over
     let version = legal.version;
-    for (;;) {
-      const game = await socketClient.getGame(gameId);
-      if (game.game!.outcome !== undefined) {
-        break;
-      }
-      const seat = game.game!.decision!.seats[0]!;
+    let next = first.game!.decision;
+    let outcome = first.game!.outcome;
+    const moves = new Set<string | undefined>();
+    while (outcome === undefined) {
+      assert.ok(next, "a game not over has a decision");
+      const seat = next.seats[0]!;
       const view = await seats[seat]!.getGame(gameId);
+      assert.equal(view.game!.version, version, "the reply's version is the game's");
       const options = await seats[seat]!.legalActions(gameId);
       const action = await decide[seat]!(view, options);
       assert.ok(action, "the bot chose an action");
+      moves.add(action.variant.case === "classic" ? action.variant.value.kind.case : action.variant.case);
       const reply = await sessions[seat]!.submit(action, options.version);
       assert.equal(reply.version, options.version + 1n);
       version = reply.version;
+      next = reply.decision;
+      outcome = reply.outcome;
     }
     await spectating;
     const final = (await socketClient.getGame(gameId)).game!;
     assert.equal(final.status, GameStatus.FINISHED);
     assert.equal(final.version, version);
+    assert.deepEqual(final.outcome, outcome, "the last reply's outcome is the game's");
+    assert.deepEqual([...moves].sort(), ["attack", "defend", "endAttack", "endTurn", "moveIn", "placeArmies",
+      "tradeCards"], "the game went through every kind of move the bots make");
     assert.deepEqual(seen, Array.from({ length: Number(final.lastSeq) }, (_, i) => BigInt(i + 1)),
       "the spectator's WebSocket stream saw every event once and in order");
     await Promise.all(sessions.map((session) => session.close()));
