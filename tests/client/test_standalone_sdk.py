@@ -4,6 +4,13 @@ service, and that environment has no `risk_service` to import.
 
 The three folders are copied first, so the install reads nothing outside them (no readme or
 package root of the repository's) and builds nothing inside the worktree.
+
+What it costs (CPU, the suite's budget): the repository's pip builds the three wheels from the
+copies with the venv's setuptools, checked against each pyproject's [build-system] requires
+(--check-build-dependencies), rather than installing setuptools into three isolated build
+environments (measured: the same wheels, file for file); and the empty virtualenv gets no pip
+of its own (`venv --without-pip`): the repository's pip installs into it (`pip --python`),
+resolving the dependencies from the wheels' own metadata as before.
 """
 
 from __future__ import annotations
@@ -35,19 +42,30 @@ asyncio.run(main())
 
 
 def _venv(tmp_path: Path) -> Path:
-    """An empty virtualenv with the three distributions installed from copies; its bin/."""
+    """An empty virtualenv with the three distributions installed from wheels built from
+    copies; its bin/."""
     paths = []
     for name in DISTRIBUTIONS:
         copy = tmp_path / "src" / name
         shutil.copytree(REPO / name, copy, ignore=_JUNK)
         paths.append(str(copy))
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=60)
     env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     env.pop("PYTHONPATH", None)
+    pip = [sys.executable, "-m", "pip"]
+    wheels = tmp_path / "wheels"
+    built = subprocess.run(
+        [*pip, "wheel", "-q", "--no-deps", "--no-build-isolation", "--check-build-dependencies",
+         "--wheel-dir", str(wheels), *paths],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240, check=False)
+    assert built.returncode == 0, built.stderr
+    built_wheels = sorted(str(wheel) for wheel in wheels.glob("*.whl"))
+    assert len(built_wheels) == len(DISTRIBUTIONS), built_wheels
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
+                   timeout=60)
     installed = subprocess.run(
-        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", *paths],
-        env=env, capture_output=True, text=True, timeout=240, check=False)
+        [*pip, "--python", str(venv / "bin" / "python"), "install", "-q", *built_wheels],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240, check=False)
     assert installed.returncode == 0, installed.stderr
     return venv / "bin"
 
@@ -64,9 +82,9 @@ def _run(bin_dir: Path, *args: str) -> str:
 def test_client_installs_and_plays_without_the_service(
     make_service: ServiceFactory, tmp_path: Path
 ) -> None:
-    """pip install of the client's path (and the shared two) into an empty venv: no
-    risk_service there; its `risk` creates, joins, lists legal moves, submits, resigns, exports
-    and verifies a finished game, and its RiskClient reads that game."""
+    """pip builds the client's path (and the shared two) and installs them into an empty
+    venv: no risk_service there; its `risk` creates, joins, lists legal moves, submits,
+    resigns, exports and verifies a finished game, and its RiskClient reads that game."""
     bin_dir = _venv(tmp_path)
     probe = subprocess.run([str(bin_dir / "python"), "-c", "import risk_service"],
                            cwd=bin_dir, capture_output=True, text=True, check=False)
