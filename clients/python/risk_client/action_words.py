@@ -5,7 +5,9 @@ grammar (`risk_client.actions`, with its card trades and `+2` bonus), and for th
 grammar read off their SDK builder modules (`risk_client.grammar.Verbs`). A variant this client
 has no builders for gets None, and the command line says so instead of guessing. A variant's
 module (and with it its engine's board and cards) is imported the first time its words are
-asked for, so a command on a classic game does not import the other variants.
+asked for, so a command on a classic game does not import the other variants, and classic's
+grammar (`risk_client.actions`, which imports classic's engine model) is imported only for a
+classic game.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Protocol
 
-from risk_client import actions
 from risk_client.places import Places
 from risk_proto.risk.v1 import game_pb2
 from risk_rules.engine.classic.board import CLASSIC_BOARD
@@ -29,7 +30,9 @@ _BUILDERS = {name: f"risk_client.{name}" for name in ("deep_space", "strike", "l
 def places_for(variant: str) -> dict[str, Places]:
     """The last word of an event field's name -> the names it holds ids of."""
     if variant == "classic":
-        return {"territory": actions.TERRITORIES, "continent": _CLASSIC_CONTINENTS}
+        from risk_client.actions import TERRITORIES  # noqa: PLC0415
+
+        return {"territory": TERRITORIES, "continent": _CLASSIC_CONTINENTS}
     if variant not in _BUILDERS:
         return {}
     module = importlib.import_module(_BUILDERS[variant])
@@ -53,20 +56,28 @@ class ActionWords(Protocol):
 
 
 class ClassicWords:
-    """Classic's grammar, kept by hand (`risk_client.actions`): trades name cards by
-    territory, and a multi-word verb set older than the builders' naming."""
+    """Classic's grammar, kept by hand (`risk_client.actions`, imported on first use): trades
+    name cards by territory, and a multi-word verb set older than the builders' naming."""
 
     def parse(self, words: Sequence[str]) -> game_pb2.Action:
-        return actions.parse_action(words)
+        from risk_client.actions import parse_action  # noqa: PLC0415
+
+        return parse_action(words)
 
     def command(self, action: game_pb2.Action, max_count: int = 0) -> str:
-        return actions.action_command(action, max_count)
+        from risk_client.actions import action_command  # noqa: PLC0415
+
+        return action_command(action, max_count)
 
     def describe(self, action: game_pb2.Action, max_count: int = 0) -> str:
-        return actions.describe_action(action, max_count)
+        from risk_client.actions import describe_action  # noqa: PLC0415
+
+        return describe_action(action, max_count)
 
     def usage(self) -> str:
-        return actions.USAGE
+        from risk_client.actions import USAGE  # noqa: PLC0415
+
+        return USAGE
 
 
 _CLASSIC_WORDS = ClassicWords()

@@ -9,7 +9,8 @@ exit 2 with one line saying what is wrong. Variants are named as the contract sp
 This module is the parser only: it imports what the options and their help need (protobuf
 enums, the variants' names) and nothing of the SDK, gRPC or the engines, which cli_commands.py
 imports once a command is to run, so `risk --help`, a mistyped command line and every
-command's start pay only for what they use. A command family in a module of its own (`risk
+command's start pay only for what they use; of the parsers `build_parser` declares, only the
+command's own is built (lazy_epilog.py). A command family in a module of its own (`risk
 campaign ...`) registers its parsers from `build_parser` (campaign_parser.py) and its handler
 in cli_commands.py's table.
 """
@@ -17,7 +18,6 @@ in cli_commands.py's table.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from collections.abc import Sequence
@@ -31,7 +31,7 @@ from risk_client import (
     tournament_parser,
 )
 from risk_client.address import DEFAULT_TARGET
-from risk_client.lazy_epilog import LazyEpilogParser
+from risk_client.lazy_epilog import LazyEpilogParser, LazySubParsersAction
 from risk_client.options import (
     FORTIFY_MODES,
     SETUP_MODES,
@@ -78,7 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="risk", parents=[common],
         description="Play and watch games on a risk.v1 game service.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # each command's parser is built when it is parsed (lazy_epilog.py): one command runs
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                action=LazySubParsersAction)
 
     create = sub.add_parser("create", parents=[common], help="create a game")
     create.add_argument("--variant", choices=sorted(VARIANTS), default="classic",
@@ -285,13 +287,16 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     # the SDK, gRPC and the engines, imported only now that a command runs
+    import asyncio  # noqa: PLC0415 - gRPC's, so imported with it
+
     from risk_client.cli_commands import FileMistake, run  # noqa: PLC0415
     from risk_client.errors import RiskError  # noqa: PLC0415
-    from risk_client.text import error_text  # noqa: PLC0415
 
     try:
         return asyncio.run(run(args))
     except RiskError as exc:
+        from risk_client.text import error_text  # noqa: PLC0415 - the text table, for errors
+
         hint = f"; {_TOKEN_HINT}" if exc.reason == "MISSING_CREDENTIALS" else ""
         # the text table's sentence for the reason, then the status and reason for scripts
         said = f"{error_text(exc.reason)} ({exc})" if exc.reason else str(exc)

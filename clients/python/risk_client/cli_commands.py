@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import shutil
 import sys
 from collections.abc import AsyncIterator, Mapping
 from datetime import UTC, datetime
@@ -21,31 +20,28 @@ from typing import Any, TextIO
 from google.protobuf.message import DecodeError
 
 from risk_client import player_parser
-from risk_client.action_words import command_any, words_for
-from risk_client.actions import trade_bonus
-from risk_client.bots import play_seat
 from risk_client.cli import STATUSES, VARIANTS, options_from_args
 from risk_client.client import RiskClient
 from risk_client.options import variant_options
-from risk_client.render import (
-    STATUS_NAMES,
-    VARIANT_NAMES,
-    Seats,
-    decision_words,
-    describe_legal,
-    event_line,
-    game_text,
-    outcome_text,
-    plural,
-    tournament_words,
-)
-from risk_client.text import phase_text
-from risk_client.watching import CLEAR_SCREEN, watch
-from risk_proto.risk.v1 import game_pb2, service_pb2
-from risk_rules import audit
+from risk_proto.risk.v1 import classic_pb2, game_pb2, service_pb2
 from risk_rules.engine.core.bots import DEFAULT_LEVEL
 
-__all__ = ["CLEAR_SCREEN", "COMMANDS", "FileMistake", "export_folder", "read_export", "run"]
+# Each command imports what it alone uses, in its function: the words and boards (render.py,
+# and with it the variants' engines), the action grammar, the bots, the watcher and the audit
+# verifier, so `risk join` pays for none of them and `risk legal` not for the bots, the
+# watcher or the verifier.
+
+__all__ = ["CLEAR_SCREEN", "COMMANDS", "FileMistake",  # noqa: F822 - CLEAR_SCREEN: __getattr__
+           "export_folder", "read_export", "run"]
+
+
+def __getattr__(name: str) -> Any:
+    """`CLEAR_SCREEN`, watching.py's, without importing the watcher for every command."""
+    if name == "CLEAR_SCREEN":
+        from risk_client.watching import CLEAR_SCREEN  # noqa: PLC0415
+
+        return CLEAR_SCREEN
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def use_colour(choice: str, stream: TextIO) -> bool:
@@ -122,6 +118,13 @@ async def _listed(client: RiskClient, args: argparse.Namespace
 
 
 async def cmd_list(client: RiskClient, args: argparse.Namespace) -> int:
+    from risk_client.render import (  # noqa: PLC0415
+        STATUS_NAMES,
+        VARIANT_NAMES,
+        plural,
+        tournament_words,
+    )
+
     count = 0
     more = ""
     async for game in _listed(client, args):
@@ -152,6 +155,10 @@ async def cmd_list(client: RiskClient, args: argparse.Namespace) -> int:
 
 
 async def cmd_show(client: RiskClient, args: argparse.Namespace) -> int:
+    import shutil  # noqa: PLC0415
+
+    from risk_client.render import game_text  # noqa: PLC0415
+
     game = await client.get_game(args.game)
     width = shutil.get_terminal_size((100, 40)).columns
     _out(game_text(game, colour=use_colour(args.color, sys.stdout), width=width))
@@ -159,6 +166,10 @@ async def cmd_show(client: RiskClient, args: argparse.Namespace) -> int:
 
 
 async def cmd_legal(client: RiskClient, args: argparse.Namespace) -> int:
+    from risk_client.action_words import command_any  # noqa: PLC0415
+    from risk_client.render import Seats, decision_words, describe_legal  # noqa: PLC0415
+    from risk_client.text import phase_text  # noqa: PLC0415
+
     legal = await client.legal_actions(args.game)
     if not legal.actions:
         game = await client.get_game(args.game)
@@ -183,6 +194,14 @@ async def cmd_legal(client: RiskClient, args: argparse.Namespace) -> int:
     return 0
 
 
+def _trade_bonus(trade: classic_pb2.ClassicAction.TradeCards) -> int:
+    """`risk_client.actions.trade_bonus`, imported for a classic trade only (it imports
+    classic's engine model, which a game of another variant does not need)."""
+    from risk_client.actions import trade_bonus  # noqa: PLC0415
+
+    return trade_bonus(trade)
+
+
 def _same_cards(a: game_pb2.Action, b: game_pb2.Action) -> bool:
     return (
         a.classic.HasField("trade_cards") and b.classic.HasField("trade_cards")
@@ -191,6 +210,15 @@ def _same_cards(a: game_pb2.Action, b: game_pb2.Action) -> bool:
 
 
 async def cmd_submit(client: RiskClient, args: argparse.Namespace) -> int:
+    from risk_client.action_words import words_for  # noqa: PLC0415
+    from risk_client.render import (  # noqa: PLC0415
+        VARIANT_NAMES,
+        Seats,
+        decision_words,
+        event_line,
+        outcome_text,
+    )
+
     before = await client.get_game(args.game)
     variant = VARIANT_NAMES.get(before.game.variant, "")
     grammar = words_for(variant)
@@ -199,7 +227,7 @@ async def cmd_submit(client: RiskClient, args: argparse.Namespace) -> int:
     action = grammar.parse(args.action)
     version = args.expected_version
     is_plain_trade = (
-        action.classic.HasField("trade_cards") and trade_bonus(action.classic.trade_cards) < 0
+        action.classic.HasField("trade_cards") and _trade_bonus(action.classic.trade_cards) < 0
     )
     if version is None or is_plain_trade:
         legal = await client.legal_actions(args.game)
@@ -208,7 +236,7 @@ async def cmd_submit(client: RiskClient, args: argparse.Namespace) -> int:
         if is_plain_trade:
             # the +2 bonus must be named when one is due; take the first the rules offer
             offered = [e.action for e in legal.actions if _same_cards(e.action, action)]
-            if offered and not any(trade_bonus(o.classic.trade_cards) < 0 for o in offered):
+            if offered and not any(_trade_bonus(o.classic.trade_cards) < 0 for o in offered):
                 action = offered[0]
                 _out(f"(trading with the +2 bonus: {grammar.command(action)})")
     reply = await client.submit_action(args.game, action, version, args.request_id)
@@ -225,6 +253,8 @@ async def cmd_submit(client: RiskClient, args: argparse.Namespace) -> int:
 
 
 async def cmd_watch(client: RiskClient, args: argparse.Namespace) -> int:
+    from risk_client.watching import watch  # noqa: PLC0415
+
     game = await watch(
         client, args.game, after=args.after, plain=args.plain,
         colour=use_colour(args.color, sys.stdout), target=args.target,
@@ -234,6 +264,8 @@ async def cmd_watch(client: RiskClient, args: argparse.Namespace) -> int:
 
 
 def _print_outcome(game: service_pb2.GetGameResponse) -> None:
+    from risk_client.render import STATUS_NAMES, Seats, outcome_text  # noqa: PLC0415
+
     seats = Seats.of(game.game)
     if game.game.HasField("outcome"):
         _out(f"outcome: {outcome_text(game.game.outcome, seats)} "
@@ -261,6 +293,9 @@ class _PacedClient(RiskClient):
 
 
 async def cmd_demo(client: RiskClient, args: argparse.Namespace) -> int:
+    from risk_client.bots import play_seat  # noqa: PLC0415
+    from risk_client.watching import watch  # noqa: PLC0415
+
     options = variant_options(
         args.variant, players=args.players, max_turns=args.max_turns,
         auto_defend_max_dice=True if args.variant in ("classic", "legacy") else None,
@@ -379,6 +414,8 @@ def read_export(path: str) -> service_pb2.GameExport:
 
 async def cmd_verify(client: RiskClient, args: argparse.Namespace) -> int:
     del client  # verification needs no service: the rules replay the export locally
+    from risk_rules import audit  # noqa: PLC0415
+
     if args.require_signature and not args.key:
         raise FileMistake("--require-signature needs --key (the keys to check it with)")
     export = read_export(args.file)

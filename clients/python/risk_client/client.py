@@ -17,31 +17,18 @@ The campaign calls answer the typed results of results.py.
 from __future__ import annotations
 
 import asyncio
-import random
 import ssl
 import time
-import uuid
 from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import grpc
 from google.protobuf.message import Message
 
 from risk_client import address
 from risk_client.errors import RiskError, StaleVersion, from_rpc_error
-from risk_client.results import (
-    Campaign,
-    CampaignDecisionTaken,
-    CampaignGameStarted,
-    CampaignPage,
-    CampaignSeatView,
-    CreatedCampaign,
-)
-from risk_client.session import GameSession
-from risk_client.websocket import endpoint as websocket_endpoint
-from risk_client.websocket import session_call, stream_call
 from risk_proto.risk.v1 import (
     broadcast_pb2,
     classic_pb2,
@@ -59,6 +46,20 @@ from risk_proto.risk.v1 import (
     tournament_pb2,
     variant_pb2,
 )
+
+if TYPE_CHECKING:
+    # imported where used: a `risk` command that reads no campaign and opens no session or
+    # WebSocket pays for neither (results.py decodes with the rules' wire; websocket.py
+    # imports the websockets package)
+    from risk_client.results import (
+        Campaign,
+        CampaignDecisionTaken,
+        CampaignGameStarted,
+        CampaignPage,
+        CampaignSeatView,
+        CreatedCampaign,
+    )
+    from risk_client.session import GameSession
 
 DEFAULT_TARGET = address.DEFAULT_TARGET
 DEFAULT_TIMEOUT = 30.0
@@ -83,6 +84,8 @@ class Backoff:
 
     def delay(self, attempt: int) -> float:
         """The pause before reconnect number `attempt` (1-based)."""
+        import random  # noqa: PLC0415 - only a call that is retried waits
+
         ceiling = min(self.maximum, self.initial * self.multiplier ** (attempt - 1))
         return random.uniform(ceiling / 2, ceiling)  # jitter, not a secret
 
@@ -104,6 +107,13 @@ _LOST_REPLY = ("UNAVAILABLE", "DEADLINE_EXCEEDED")
 
 # the most events stream_events asks for in one message (the service caps it at its own limit)
 STREAM_BATCH = 64
+
+
+def _fresh_id() -> str:
+    """A request id: a fresh uuid4's hex (uuid is imported by the calls that send one)."""
+    import uuid  # noqa: PLC0415
+
+    return uuid.uuid4().hex
 
 
 def _events_of(reply: service_pb2.StreamEventsResponse) -> Iterable[game_pb2.Event]:
@@ -192,7 +202,9 @@ class RiskClient:
         websocket_ssl: ssl.SSLContext | None = None,
     ) -> None:
         if websocket is not None:
-            websocket_endpoint(websocket, "Session")  # a bad URL fails here, not at first use
+            from risk_client.websocket import endpoint  # noqa: PLC0415 - the websockets package only when used
+
+            endpoint(websocket, "Session")  # a bad URL fails here, not at first use
         self._connection = _Connection(target, credentials, channel_options, websocket,
                                        websocket_ssl)
         self._owner = True
@@ -314,7 +326,7 @@ class RiskClient:
         """
         request = service_pb2.JoinGameRequest(
             game_id=game_id, seat=seat, display_name=display_name,
-            request_id=request_id or uuid.uuid4().hex,
+            request_id=request_id or _fresh_id(),
         )
         for attempt in range(1, JOIN_RETRY.attempts + 1):
             try:
@@ -414,7 +426,7 @@ class RiskClient:
             game_id=game_id,
             action=action,
             expected_version=expected_version,
-            request_id=request_id or uuid.uuid4().hex,
+            request_id=request_id or _fresh_id(),
         )
         if seat is not None:
             request.seat = seat
@@ -443,7 +455,7 @@ class RiskClient:
     ) -> service_pb2.ResignResponse:
         """This seat leaves the game at once (`request_id` makes a retry safe, as in submit)."""
         request = service_pb2.ResignRequest(
-            game_id=game_id, request_id=request_id or uuid.uuid4().hex
+            game_id=game_id, request_id=request_id or _fresh_id()
         )
         if seat is not None:
             request.seat = seat
@@ -699,7 +711,7 @@ class RiskClient:
             variant=variant,  # type: ignore[arg-type]  # an int is a valid enum value
             sizes=list(sizes), clock=clock, rated=rated,
             allow_bots_after_seconds=allow_bots_after_seconds, display_name=display_name,
-            expires_in_seconds=expires_in_seconds, request_id=request_id or uuid.uuid4().hex)
+            expires_in_seconds=expires_in_seconds, request_id=request_id or _fresh_id())
         return await self._resent("RequestMatch", request, matchmaking_pb2.MatchTicket)
 
     async def get_match_ticket(self, ticket_id: str) -> matchmaking_pb2.MatchTicket:
@@ -770,6 +782,8 @@ class RiskClient:
         its rewards with their own player token (the seat's token acts too); created with a
         player token, the campaign's host is that player as well (docs/players.md).
         """
+        from risk_client.results import Campaign, CreatedCampaign  # noqa: PLC0415 - campaigns only
+
         request = service_pb2.CreateCampaignRequest(
             players=len(factions),
             factions=[
@@ -787,6 +801,8 @@ class RiskClient:
     async def get_campaign(self, campaign_id: str) -> CampaignSeatView:
         """The campaign; with a seat token also that seat's choices when the reward decision
         is its own (NotFound / CAMPAIGN_NOT_FOUND for an unknown id)."""
+        from risk_client.results import Campaign, CampaignSeatView  # noqa: PLC0415 - campaigns only
+
         request = service_pb2.GetCampaignRequest(campaign_id=campaign_id)
         reply = await self._resent("GetCampaign", request, service_pb2.GetCampaignResponse)
         return CampaignSeatView(
@@ -795,6 +811,8 @@ class RiskClient:
 
     async def list_campaigns(self, page_size: int = 0, page_token: str = "") -> CampaignPage:
         """One page of campaigns (0: the service's default size)."""
+        from risk_client.results import Campaign, CampaignPage  # noqa: PLC0415 - campaigns only
+
         request = service_pb2.ListCampaignsRequest(page_size=page_size, page_token=page_token)
         reply = await self._resent("ListCampaigns", request, service_pb2.ListCampaignsResponse)
         return CampaignPage(
@@ -828,6 +846,8 @@ class RiskClient:
         resent after a lost reply; if the lost start had in fact begun the game, the resend
         meets GAME_IN_PROGRESS and the game it began is returned instead.
         """
+        from risk_client.results import Campaign, CampaignGameStarted  # noqa: PLC0415 - campaigns only
+
         request = service_pb2.StartCampaignGameRequest(campaign_id=campaign_id)
         if seed is not None:
             request.seed = seed
@@ -853,6 +873,8 @@ class RiskClient:
         raise AssertionError("unreachable")
 
     async def _started_meanwhile(self, campaign_id: str) -> CampaignGameStarted:
+        from risk_client.results import CampaignGameStarted  # noqa: PLC0415 - campaigns only
+
         campaign = (await self.get_campaign(campaign_id)).campaign
         game = await self._resent(
             "GetGame", service_pb2.GetGameRequest(game_id=campaign.game_ids[-1]),
@@ -875,6 +897,8 @@ class RiskClient:
         decision (at `expected_version` the decision was this seat's, and while rewards are
         pending nothing else changes a campaign), and it is returned as `recovered`.
         """
+        from risk_client.results import Campaign, CampaignDecisionTaken  # noqa: PLC0415 - campaigns only
+
         request = service_pb2.SubmitCampaignDecisionRequest(
             campaign_id=campaign_id, reward=reward, expected_version=expected_version
         )
@@ -904,6 +928,8 @@ class RiskClient:
     ) -> CampaignDecisionTaken | None:
         """After a lost reply: the campaign if this seat's decision is the one change since
         `expected_version` (only the seat whose decision it was can make that change)."""
+        from risk_client.results import CampaignDecisionTaken  # noqa: PLC0415 - campaigns only
+
         view = await self.get_campaign(campaign_id)
         if view.campaign.version != expected_version + 1 or view.viewer_seat < 0:
             return None
@@ -953,9 +979,13 @@ class RiskClient:
         last seq seen after the transient failures `stream_events` resumes after. With
         `events=False` the service sends only the answers (iterating yields nothing). With
         `websocket` set, the session is a WebSocket on the HTTP port."""
+        from risk_client.session import GameSession  # noqa: PLC0415 - sessions only
+
         connection = self._connection
         opener: Callable[[], Any]
         if connection.websocket is not None:
+            from risk_client.websocket import session_call  # noqa: PLC0415 - the websockets package only when used
+
             url, token, context = connection.websocket, self.token, connection.websocket_ssl
             opener = lambda: session_call(url, token, context)  # noqa: E731
         else:
@@ -1099,6 +1129,8 @@ class RiskClient:
             if over_socket:  # only StreamEvents and Session have a WebSocket
                 assert connection.websocket is not None
                 assert isinstance(request, service_pb2.StreamEventsRequest)
+                from risk_client.websocket import stream_call  # noqa: PLC0415 - the websockets package only when used
+
                 call: Any = stream_call(connection.websocket, self.token, request,
                                         connection.websocket_ssl)
             else:

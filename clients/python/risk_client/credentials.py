@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
@@ -49,6 +47,8 @@ def load(environ: Mapping[str, str] | None = None) -> Login | None:
     path = credentials_path(environ)
     try:
         with open(path, encoding="utf-8") as source:
+            import json  # noqa: PLC0415 - only when there is a stored login
+
             data = json.load(source)
         return Login(str(data["player_id"]), str(data["token"]), str(data["target"]),
                      int(data.get("expires_at_ms", 0)))
@@ -63,6 +63,9 @@ def load(environ: Mapping[str, str] | None = None) -> Login | None:
 
 def save(login: Login, environ: Mapping[str, str] | None = None) -> str:
     """Store `login` (replacing any), readable by the user alone; returns the file's path."""
+    import json  # noqa: PLC0415 - only `risk login` writes the file
+    import tempfile  # noqa: PLC0415
+
     path = credentials_path(environ)
     folder = os.path.dirname(os.path.abspath(path))
     try:
@@ -99,6 +102,8 @@ def remove(environ: Mapping[str, str] | None = None) -> str | None:
 def claims(token: str) -> dict[str, object]:
     """A JWT's claims as it states them, NOT verified: the service verifies every token it
     is sent; the command line only wants to say whose token it stores and until when."""
+    import json  # noqa: PLC0415
+
     parts = token.split(".")
     if len(parts) != 3:
         raise CredentialsMistake("the token is not a JSON Web Token (three parts joined by dots)")

@@ -9,7 +9,6 @@ no quotes. Pure data, no service.
 
 from __future__ import annotations
 
-import difflib
 import re
 import shlex
 from collections.abc import Sequence
@@ -22,6 +21,8 @@ def name_key(text: str) -> str:
 
 def suggestions(word: str, known: Sequence[str]) -> list[str]:
     """The known names closest to a misspelt `word`: containing it, or similar enough."""
+    import difflib  # noqa: PLC0415 - only for a name that was not found
+
     key = name_key(word)
     if not key:
         return []

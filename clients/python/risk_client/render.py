@@ -14,17 +14,22 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Sequence
 from functools import cache
+from typing import TYPE_CHECKING
 
 from google.protobuf import text_format
 
-from risk_client.actions import card_label
 from risk_client.seats import Seats
-from risk_client.text import Names, action_text, event_text, phase_text
-from risk_client.text import outcome_text as text_outcome
 from risk_client.wording import plural
 from risk_proto.risk.v1 import common_pb2, game_pb2, service_pb2, variant_pb2
-from risk_rules import variants, wire
-from risk_rules.descriptions.build import describe as describe_variant
+from risk_rules import variants
+
+if TYPE_CHECKING:
+    from risk_client.text import Names
+
+# The text table (risk_client.text), the rules' wire and the variants' descriptions are
+# imported by the functions that put something into words, not with this module: the
+# commands that only need the tables of names below (`risk create`, `risk list`, the player
+# commands) do not pay for them, nor for an engine.
 
 __all__ = ["Seats", "card_label", "plural"]  # re-exported: older callers import them here
 
@@ -51,9 +56,18 @@ VARIANT_NAMES = variant_names()
 # ---- seats, cards, counts --------------------------------------------------------------------
 
 
+def card_label(card: int) -> str:
+    """"Alaska (infantry)", "wild", or "a hidden card": `risk_client.actions.card_label`."""
+    from risk_client.actions import card_label as label  # noqa: PLC0415 - the classic board
+
+    return label(card)
+
+
 def outcome_words(winner: int, ranking: Sequence[int], reason: str, seats: Seats) -> str:
     """"Seat 2 won by conquest; ranking: seat 2, seat 0 and seat 1" (or "No one won at the
     turn limit; ..."), in the shared text table's words."""
+    from risk_client.text import outcome_text as text_outcome  # noqa: PLC0415
+
     return text_outcome("", winner, ranking, reason, text_names("", seats))
 
 
@@ -68,6 +82,8 @@ def outcome_text(outcome: common_pb2.Outcome, seats: Seats | None = None) -> str
 def _description(variant: str) -> variant_pb2.VariantDescription | None:
     """The variant's DescribeVariant, built here from the rules package: the CLI names
     regions and cards without asking the server."""
+    from risk_rules.descriptions.build import describe as describe_variant  # noqa: PLC0415
+
     try:
         return describe_variant(variants.descriptor(variant))
     except (KeyError, ValueError):
@@ -77,6 +93,8 @@ def _description(variant: str) -> variant_pb2.VariantDescription | None:
 def text_names(variant: str, seats: Seats, viewer: int = -1) -> Names:
     """What the text table calls ids in this game: a named seat "seat 2 (ada)", the others
     by number."""
+    from risk_client.text import Names  # noqa: PLC0415
+
     count = max(seats.players, len(seats.names))
     labels = tuple(seats.label(s) if s < len(seats.names) and seats.names[s] else ""
                    for s in range(count))
@@ -86,6 +104,8 @@ def text_names(variant: str, seats: Seats, viewer: int = -1) -> Names:
 def describe_event(event: game_pb2.Event, seats: Seats | None = None) -> str:
     """One event in words from the shared text table (risk_rules/text, docs/text.md), e.g.
     "Seat 2 attacked Kamchatka, held by seat 1, from Alaska with 3 dice"."""
+    from risk_client.text import event_text  # noqa: PLC0415
+
     case = event.WhichOneof("variant")
     described = variants.by_case(case) if case and case not in ("lifecycle", "extension") \
         else None
@@ -119,6 +139,8 @@ def describe_action(action: game_pb2.Action, max_count: int = 0,
                     seats: Seats | None = None) -> str:
     """An action of any variant (or a legal family of them, up to `max_count`) in words from
     the shared text table: "Attack Kamchatka from Alaska with 3 dice"."""
+    from risk_client.text import action_text  # noqa: PLC0415
+
     case = action.WhichOneof("variant")
     described = variants.by_case(case) if case and case != "extension" else None
     if described is None:
@@ -137,6 +159,8 @@ def board_text(board: game_pb2.BoardView, seats: Seats, *, colour: bool = False,
                width: int = 100, viewer: int = -1, deciding: Sequence[int] = ()) -> str:
     """A variant's board as its descriptor's renderer draws it; field by field for a variant
     without one (or one this build does not know)."""
+    from risk_rules import wire  # noqa: PLC0415
+
     try:
         variant, view = wire.view_from_proto(board)
     except wire.WireError:
@@ -166,6 +190,8 @@ def tournament_words(summary: service_pb2.GameSummary) -> str:
 
 
 def decision_words(summary: service_pb2.GameSummary, seats: Seats) -> str:
+    from risk_client.text import phase_text  # noqa: PLC0415
+
     decision = summary.decision
     if not decision.seats:
         return "no decision pending"
