@@ -18,6 +18,8 @@ in cli_commands.py's table.
 from __future__ import annotations
 
 import argparse
+import atexit
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -275,6 +277,12 @@ _TOKEN_HINT = ("set RISK_TOKEN or pass --token (`risk join GAME SEAT` prints a s
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # When the process exits, the interpreter's last garbage collections walk every object the
+    # imports made (gRPC, protobuf, the engines) and free them one by one: some 30 ms of CPU,
+    # a fifth of a short command's, for memory the process is giving back anyway. Frozen
+    # (gc.freeze) at exit they are left to the exit; the other atexit handlers, the flush of
+    # stdout and stderr and the exit status are as before.
+    atexit.register(gc.freeze)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
