@@ -67,8 +67,9 @@ def _scramble_secrets(
     `_moved_hands(state)`, when the caller made it already)."""
     if moved is None:
         moved = _moved_hands(state)
-    hands = tuple(
-        hand if seat == viewer else moved[seat] for seat, hand in enumerate(state.hands)
+    # every hand moved but the viewer's own (a spectator, None, owns none)
+    hands = moved if viewer is None else (
+        *moved[:viewer], state.hands[viewer], *moved[viewer + 1:]
     )
     # evolve: dataclasses.replace for a state without slots (test_values checks they agree)
     return evolve(state, {

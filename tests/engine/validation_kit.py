@@ -28,9 +28,20 @@ from risk_rules.engine.core.ruleset import LegalAction, Ruleset
 S = TypeVar("S")
 
 
+_INIT_FIELDS: dict[type[Any], list[str]] = {}
+
+
 def with_changes(action: Action, **changes: object) -> Action:
-    """`action` with the given fields replaced."""
-    return dataclasses.replace(action, **changes)
+    """`action` with the given fields replaced: `dataclasses.replace(action, **changes)`, with
+    the type's field names looked up once (it is called for every mutated candidate)."""
+    kind = type(action)
+    names = _INIT_FIELDS.get(kind)
+    if names is None:
+        names = _INIT_FIELDS[kind] = [f.name for f in dataclasses.fields(kind) if f.init]
+    values = {name: getattr(action, name) for name in names}
+    values.update(changes)  # a name that is no field fails in the call, as with replace
+    made: Action = kind(**values)
+    return made
 
 
 _COMPARED: dict[type[Any], Callable[[Any], Any]] = {}
