@@ -11,10 +11,17 @@ copies with the venv's setuptools, checked against each pyproject's [build-syste
 environments (measured: the same wheels, file for file); and the empty virtualenv gets no pip
 of its own (`venv --without-pip`): the repository's pip installs into it (`pip --python`),
 resolving the dependencies from the wheels' own metadata as before.
+
+Nothing is downloaded: those dependencies come only from .venv/wheelhouse (`--no-index`), the
+binary wheels `scripts/setup` fills it with at constraints.txt's pins, and the install keeps to
+those pins (`--constraint`); `--isolated` keeps the user's pip settings (an index, more
+find-links) out of it. Without that folder, or with one filled for other pins, the test fails
+and says to run `bash scripts/setup`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -27,6 +34,8 @@ from risk_testing.harness import ServiceFactory
 REPO = Path(__file__).resolve().parents[2]
 DISTRIBUTIONS = ("proto/python", "service/rules", "clients/python")  # dependencies first
 _JUNK = shutil.ignore_patterns("__pycache__", "*.egg-info", "build", "dist")
+WHEELHOUSE = REPO / ".venv" / "wheelhouse"  # scripts/setup fills it
+CONSTRAINTS = REPO / "constraints.txt"
 
 _SDK_PROBE = """
 import asyncio, sys
@@ -41,9 +50,22 @@ asyncio.run(main())
 """
 
 
+def _wheelhouse() -> Path:
+    """scripts/setup's folder of the dependencies' wheels, filled for the current pins: its
+    stamp hashes the three pyproject files and constraints.txt, as setup does."""
+    metadata = b"".join((REPO / name / "pyproject.toml").read_bytes() for name in DISTRIBUTIONS)
+    stamp = hashlib.sha256(metadata + CONSTRAINTS.read_bytes()).hexdigest()[:16]
+    assert (WHEELHOUSE / f".filled-{stamp}").is_file(), (
+        f"{WHEELHOUSE} is missing, or was filled for other pins than constraints.txt's and the "
+        "pyproject files': run `bash scripts/setup` (it downloads the client's dependencies "
+        "there; this test installs offline)")
+    return WHEELHOUSE
+
+
 def _venv(tmp_path: Path) -> Path:
     """An empty virtualenv with the three distributions installed from wheels built from
-    copies; its bin/."""
+    copies, their dependencies from the wheelhouse only; its bin/."""
+    wheelhouse = _wheelhouse()
     paths = []
     for name in DISTRIBUTIONS:
         copy = tmp_path / "src" / name
@@ -64,9 +86,12 @@ def _venv(tmp_path: Path) -> Path:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
                    timeout=60)
     installed = subprocess.run(
-        [*pip, "--python", str(venv / "bin" / "python"), "install", "-q", *built_wheels],
+        [*pip, "--python", str(venv / "bin" / "python"), "--isolated", "install", "--no-index",
+         "--find-links", str(wheelhouse), "--constraint", str(CONSTRAINTS), *built_wheels],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240, check=False)
-    assert installed.returncode == 0, installed.stderr
+    assert installed.returncode == 0, f"{installed.stdout}{installed.stderr}"
+    assert f"Looking in links: {wheelhouse}\n" in installed.stdout, installed.stdout
+    assert "Downloading" not in installed.stdout, installed.stdout
     return venv / "bin"
 
 

@@ -3,8 +3,8 @@ cannot install something it says what to install by hand instead of failing obsc
 
 Each case runs the real script in a copy of the checkout's top level whose PATH holds only the
 tools it uses, so redis-server, apt-get and sudo are present or absent as the case needs. The
-venv (its stamp and its python) is laid in place, so the script installs nothing after its
-Redis step."""
+venv (its stamp and its python) and the wheelhouse's stamp are laid in place, so the script
+installs and downloads nothing after its Redis step."""
 
 from __future__ import annotations
 
@@ -24,6 +24,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("bash", "sha256sum", "cut", "dirname", "cat", "true", "env")
 DISTRIBUTIONS = ("proto/python", "service/rules", "clients/python", "support", ".")
+SDK = DISTRIBUTIONS[:3]  # the client and the two it depends on: the wheelhouse's stamp hashes these
+
+
+def _wheels_stamp(top: Path) -> str:
+    """The name of .venv/wheelhouse's stamp for `top`'s three pyproject files and constraints,
+    in setup's order."""
+    metadata = b"".join((top / folder / "pyproject.toml").read_bytes() for folder in SDK)
+    metadata += (top / "constraints.txt").read_bytes()
+    return f".filled-{hashlib.sha256(metadata).hexdigest()[:16]}"
 
 
 def _checkout(tmp_path: Path, *, uid: str | None = None, sudo: bool = False) -> tuple[Path, Path]:
@@ -40,6 +49,8 @@ def _checkout(tmp_path: Path, *, uid: str | None = None, sudo: bool = False) -> 
     stamp = hashlib.sha256(metadata).hexdigest()[:16]
     (top / ".venv" / "bin").mkdir(parents=True)
     (top / ".venv" / f".installed-{stamp}").touch()
+    (top / ".venv" / "wheelhouse").mkdir()
+    (top / ".venv" / "wheelhouse" / _wheels_stamp(top)).touch()
     (top / ".venv" / "bin" / "python").symlink_to(sys.executable)  # compiles the tree's modules
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -162,6 +173,45 @@ def test_a_changed_pyproject_updates_the_venv_in_place(tmp_path: Path) -> None:
     assert [install[i + 1] for i, word in enumerate(install) if word == "-e"] == [
         "./proto/python", "./service/rules", "./clients/python", "./support", ".[dev]"]
     assert [p.name for p in venv.glob(".installed-*")] == [old_stamp.name]
+
+
+def test_changed_pins_fill_the_wheelhouse_again(tmp_path: Path) -> None:
+    """When the pins changed, `setup test` downloads the client's dependencies again,
+    binary wheels under the pins, into a new folder that then replaces the old one whole (no
+    wheel of the old pins is left for the offline install); `setup serve` downloads nothing."""
+    top, bin_dir = _checkout(tmp_path)
+    for tool in ("rm", "touch", "mv", "mkdir"):
+        (bin_dir / tool).symlink_to(shutil.which(tool) or f"/usr/bin/{tool}")
+    for tool in ("redis-server", "chromium", "haproxy", "openssl"):
+        (bin_dir / tool).write_text("#!/bin/sh\nexit 0\n")
+        (bin_dir / tool).chmod(0o755)
+    wheelhouse = top / ".venv" / "wheelhouse"
+    old_stamp = next(wheelhouse.glob(".filled-*"))
+    old_stamp = old_stamp.rename(wheelhouse / ".filled-0000000000000000")  # as before a change
+    (wheelhouse / "grpcio-0.0.0-py3-none-any.whl").touch()  # a wheel of the old pins
+    calls = tmp_path / "pip-calls"
+    (top / ".venv" / "bin" / "pip").write_text(
+        f'#!/bin/sh\necho "$*" >> {calls}\n'
+        'while [ $# -gt 0 ]; do [ "$1" = --dest ] && mkdir -p "$2"; shift; done\n'
+        'exit 0\n')
+    (top / ".venv" / "bin" / "pip").chmod(0o755)
+    served = _run(top, bin_dir, "serve")
+    assert served.returncode == 0, served.stderr
+    assert not calls.exists() and old_stamp.exists(), "serving needs no wheelhouse"
+    done = _run(top, bin_dir, "test")
+    assert done.returncode == 0, done.stderr
+    assert "downloading the Python client's dependencies" in done.stderr
+    download = calls.read_text().split()
+    assert download[:2] == ["download", "-q"], download
+    assert download[download.index("--constraint") + 1] == "constraints.txt"
+    assert download[download.index("--only-binary") + 1] == ":all:"
+    assert download[download.index("--dest") + 1] == ".venv/wheelhouse.new"
+    assert download[-3:] == ["./proto/python", "./service/rules", "./clients/python"]
+    assert sorted(p.name for p in wheelhouse.iterdir()) == [_wheels_stamp(top)]
+    assert not (top / ".venv" / "wheelhouse.new").exists()
+    again = _run(top, bin_dir, "test")  # filled: nothing to do
+    assert again.returncode == 0 and "downloading" not in again.stderr, again.stderr
+    assert len(calls.read_text().splitlines()) == 1
 
 
 def _private_apt(tmp_path: Path, bin_dir: Path) -> dict[str, Path]:
