@@ -16,7 +16,7 @@ import pytest
 import redis
 
 from risk_proto.risk.v1 import service_pb2_grpc
-from risk_testing import harness
+from risk_testing import harness, launcher
 from risk_testing.launcher import ForkedProcess
 from risk_testing.rpc import create_request
 
@@ -24,6 +24,7 @@ from risk_testing.rpc import create_request
 def test_a_forked_service_serves_with_its_own_environment_and_exits_as_a_process(
         redis_url: str, tmp_path: Path) -> None:
     prefix = f"launcher-{uuid.uuid4().hex[:8]}:"
+    outer = launcher.forked_cpu()  # the session's launcher's children, if it has one
     with harness.launching():
         service = harness.ServiceProcess(redis_url, tmp_path, RISK_KEY_PREFIX=prefix)
         with harness.running(service):
@@ -39,10 +40,13 @@ def test_a_forked_service_serves_with_its_own_environment_and_exits_as_a_process
             finally:
                 store.close()
         assert service.proc.returncode == 0  # SIGTERM: the graceful path, as a process ends
+        # its CPU is counted (risk_testing.suite_cpu adds it) until its launcher is reaped
+        assert launcher.forked_cpu() > outer
         # its stdout and stderr went to its own log file, as a new interpreter's would: the
         # JSON lines of its start first, and nothing from the launcher (no runpy warning)
         first = json.loads(service.logs().splitlines()[0])
         assert (first["event"], first["address"]) == ("listening", service.target)
+    assert launcher.forked_cpu() == outer  # now in RUSAGE_CHILDREN; the outer's count kept
 
 
 def test_a_killed_or_failing_fork_reports_its_status(redis_url: str, tmp_path: Path) -> None:
@@ -52,7 +56,7 @@ def test_a_killed_or_failing_fork_reports_its_status(redis_url: str, tmp_path: P
         killed.kill()
         assert killed.proc is not None and killed.proc.returncode == -signal.SIGKILL
         # a start whose settings are refused exits 2 with its reason in its log
-        refused = harness.ServiceProcess("nope://127.0.0.1:1", tmp_path)
+        refused = harness.ServiceProcess("nope://localhost", tmp_path)
         with pytest.raises(harness.ServiceExitedError):
             refused.start(timeout=20)
         assert refused.proc is not None and refused.proc.returncode == 2

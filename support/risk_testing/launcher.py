@@ -48,13 +48,14 @@ PRELOAD = ("risk_service.__main__", "risk_rules.variants.classic", "risk_rules.v
            "risk_rules.variants.deep_space", "risk_rules.variants.strike",
            "risk_rules.engine.legacy.campaign")
 
-# the CPU (user + sys, seconds) of forked services reaped so far and not yet in this process's
-# RUSAGE_CHILDREN (they are the launcher's children; theirs joins ours when it is reaped)
-_forked_cpu = 0.0
+# the launchers not yet reaped: the CPU of the services they reaped is not yet in this
+# process's RUSAGE_CHILDREN (they are the launcher's children; theirs joins ours when it is)
+_live: set[Launcher] = set()
 
 
 def forked_cpu() -> float:
-    return _forked_cpu
+    """The CPU (user + sys, seconds) of forked services reaped by launchers still running."""
+    return sum(launcher.reaped_cpu for launcher in _live)
 
 
 class ForkedProcess:
@@ -70,7 +71,6 @@ class ForkedProcess:
 
     def _read_status(self, timeout: float | None) -> None:
         """Take the launcher's exit line if it comes within `timeout` (0: only if here)."""
-        global _forked_cpu  # noqa: PLW0603 (the one running total suite_cpu reads)
         self._connection.settimeout(timeout)
         try:
             while b"\n" not in self._buffer:
@@ -82,7 +82,7 @@ class ForkedProcess:
             return
         status = json.loads(self._buffer.partition(b"\n")[0])
         self.returncode = int(status["returncode"])
-        _forked_cpu += float(status["cpu"])
+        self._launcher.reaped_cpu += float(status["cpu"])
         self._connection.close()
         self._launcher.children.discard(self)
 
@@ -118,6 +118,7 @@ class Launcher:
         self._address = str(Path(self._folder.name) / "socket")
         self._process: subprocess.Popen[bytes] | None = None
         self.children: set[ForkedProcess] = set()
+        self.reaped_cpu = 0.0  # the CPU of the children it reaped, from their rusage
 
     def _started(self) -> None:
         if self._process is not None and self._process.poll() is None:
@@ -129,6 +130,7 @@ class Launcher:
         listener.listen(64)
         with listener:
             # stdin: a pipe this process never writes; its end (this process gone) ends it
+            _live.add(self)
             self._process = subprocess.Popen(
                 [sys.executable, "-m", "risk_testing.launcher", str(listener.fileno())],
                 stdin=subprocess.PIPE, pass_fds=[listener.fileno()])
@@ -165,12 +167,11 @@ class Launcher:
         for child in list(self.children):
             child.kill()
             child.wait(10)
-        global _forked_cpu  # noqa: PLW0603
         if self._process is not None:
             assert self._process.stdin is not None
             self._process.stdin.close()  # its children now all reaped, it ends
             self._process.wait(10)
-            _forked_cpu = 0.0  # reaped with it: now in RUSAGE_CHILDREN
+        _live.discard(self)  # reaped: its children's CPU is now in RUSAGE_CHILDREN
         self._folder.cleanup()
         return left
 
