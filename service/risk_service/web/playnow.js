@@ -72,6 +72,9 @@ export async function showPlayNow(main) {
   const known = await variants();
   if (routeNow() !== generation) return;
   let timer = 0;
+  // the ticket whose CancelMatch is in flight: a poll answered meanwhile is not shown (it
+  // would say "the request was cancelled" as if by someone else, or reopen the waiting card)
+  let cancelling = null;
   onLeave(() => clearTimeout(timer));
 
   const variantPick = el("select", { name: "match_variant" },
@@ -124,7 +127,7 @@ export async function showPlayNow(main) {
     clearTimeout(timer);
     try {
       const ticket = await call("GetMatchTicket", { ticketId }, me.token);
-      if (routeNow() !== generation) return;
+      if (routeNow() !== generation || cancelling === ticketId) return;
       if (ticket.status === "MATCH_STATUS_MATCHED") {
         followed.clear();
         location.hash = `#/play/${encodeURIComponent(ticket.gameId)}`;
@@ -139,7 +142,7 @@ export async function showPlayNow(main) {
       }
       showWaiting(ticket);
     } catch (error) {
-      if (routeNow() !== generation) return;
+      if (routeNow() !== generation || cancelling === ticketId) return;
       if (error.reason === "MATCH_TICKET_NOT_FOUND") { followed.clear(); showForm(); return; }
       sayError(error);
     }
@@ -173,16 +176,25 @@ export async function showPlayNow(main) {
   cancel.addEventListener("click", async () => {
     const ticketId = followed.get(me.playerId);
     if (!ticketId) { showForm(); return; }
+    clearTimeout(timer);
+    cancelling = ticketId;
+    let answer = null;
     try {
-      const ticket = await call("CancelMatch", { ticketId }, me.token);
-      clearTimeout(timer);
-      followed.clear();
-      if (ticket.status === "MATCH_STATUS_CANCELLED") say(ui("ui.match.requestCancelled"), "info");
-      showForm();
+      answer = await call("CancelMatch", { ticketId }, me.token);
     } catch (error) {
-      if (error.reason === "MATCH_ALREADY_FORMED") await follow(ticketId); // too late: play
-      else sayError(error);
+      answer = error;
+    } finally {
+      cancelling = null;
     }
+    if (routeNow() !== generation) return;
+    if (answer instanceof Error) {
+      if (answer.reason !== "MATCH_ALREADY_FORMED") sayError(answer);
+      await follow(ticketId); // formed meanwhile: play; otherwise keep waiting
+      return;
+    }
+    followed.clear();
+    if (answer.status === "MATCH_STATUS_CANCELLED") say(ui("ui.match.requestCancelled"), "info");
+    showForm();
   });
 
   main.replaceChildren(form, waiting);
