@@ -22,8 +22,42 @@ from playwright.async_api import Browser, BrowserContext, Playwright, async_play
 from playwright.async_api import Error as PlaywrightError
 
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# The features Playwright (1.65, chromiumSwitches.ts) disables itself. Chromium keeps only the
+# last --disable-features it is given, so ours must repeat them: without them they would be
+# enabled again (seen in the child processes' --disable-features).
+_PLAYWRIGHT_DISABLED = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,"
+    "HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,"
+    "ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin,"
+    "OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch,"
+    "msForceBrowserSignIn,msEdgeUpdateLaunchServicesPreferredVersion")
+# Playwright passes --headless (Chromium 156's only headless mode: --headless=new and
+# --headless=old start the same full browser), --no-sandbox, --no-first-run,
+# --disable-background-networking, --disable-component-update, --disable-sync,
+# --disable-extensions, --disable-dev-shm-usage, --disable-renderer-backgrounding and
+# --disable-background-timer-throttling itself; these are the flags it does not pass.
+FLAGS = [
+    # kept from before; without --disable-gpu a context cost no less (0.75-0.90 s of CPU
+    # against 0.65-0.82 s, the measurement below)
+    "--disable-gpu",
+    "--disable-quic",
+    # Every context is a window of the full browser, and each window preloaded the address
+    # bar's two WebUI popups (chrome://omnibox-popup.top-chrome/, its own renderer process)
+    # that no headless test ever opens. Measured (2026-12-06, 2 cores, runs alternated): all
+    # of tests/web with -n 2, each run in a cpuacct cgroup of its own (pytest's own rusage
+    # misses the renderers, which are never reaped into it), 205-259 s of CPU per run before
+    # (8 runs), 164-203 s with this alone (8 runs); per context opened, shown, screenshotted
+    # and closed, 1.5-1.6 s of CPU before, 0.65-0.82 s after.
+    f"--disable-features={_PLAYWRIGHT_DISABLED},WebUIOmniboxPopup,WebUIOmniboxAimPopup",
+    # With site isolation on, each new page started two renderer processes (both already
+    # there at its about:blank, both still there after its first navigation); with it off,
+    # one. A context still has processes of its own (it is a profile of its own), and the app
+    # has no frames of another site, so nothing the tests see changes. Measured:
+    # one renderer process per context instead of two (65-66 instead of 133-134 per run);
+    # per context 0.58-0.73 s of CPU instead of 0.64-0.80 s (7 alternated pairs, every one
+    # lower); tests/web with -n 2 158-185 s of CPU per run (4 runs, with the line above).
+    "--disable-site-isolation-trials",
+]
 
 
 class Chromium:
