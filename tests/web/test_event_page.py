@@ -44,6 +44,12 @@ async def test_a_player_registers_and_sees_the_round_and_standings(
     await page.wait_for_selector("#register")
     assert "registration open" in (await page.text_content("#status") or "")
     await page.fill("#register input[name=name]", "webby")
+    # the page draws itself again every 2 s: a name being typed survives it, focus and all
+    # (it was wiped, and a click after a redraw registered with no name)
+    drawn = await page.query_selector("#status")
+    await page.wait_for_function("(old) => !old.isConnected", arg=drawn, timeout=10_000)
+    assert await page.input_value("#register input[name=name]") == "webby"
+    assert await page.evaluate("() => document.activeElement?.name") == "name"
     await page.click("#register button")
     await page.wait_for_selector("#registered")
     assert "webby" in (await page.text_content("#registered") or "")
