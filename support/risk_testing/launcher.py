@@ -31,6 +31,7 @@ import contextlib
 import importlib
 import json
 import os
+import resource
 import runpy
 import selectors
 import signal
@@ -61,26 +62,39 @@ def forked_cpu() -> float:
 class ForkedProcess:
     """A service forked by the launcher, as much of `subprocess.Popen` as the harness uses."""
 
-    def __init__(self, connection: socket.socket, pid: int, launcher: Launcher) -> None:
+    def __init__(self, connection: socket.socket, launcher: Launcher) -> None:
+        """`connection`: the launcher's answer to a fork request, the pid line first."""
         self._connection = connection
         self._buffer = b""
         self._launcher = launcher
-        self.pid = pid
         self.returncode: int | None = None
         self.args = [sys.executable, "-m", "risk_service"]
+        forked = self._line(30)
+        if forked is None:
+            raise RuntimeError("the service launcher did not fork within 30 s")
+        self.pid = int(forked["pid"])
 
-    def _read_status(self, timeout: float | None) -> None:
-        """Take the launcher's exit line if it comes within `timeout` (0: only if here)."""
+    def _line(self, timeout: float | None) -> dict[str, Any] | None:
+        """The launcher's next line if it comes within `timeout` (0: only if here). One
+        buffer for both lines: a child that ends at once can have them arrive together."""
         self._connection.settimeout(timeout)
         try:
             while b"\n" not in self._buffer:
                 chunk = self._connection.recv(4096)
                 if not chunk:  # the launcher is gone: it cannot have reaped this child
-                    raise RuntimeError(f"the service launcher ended before pid {self.pid}")
+                    raise RuntimeError("the service launcher ended before its child")
                 self._buffer += chunk
         except (TimeoutError, BlockingIOError):
+            return None
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        found: dict[str, Any] = json.loads(line)
+        return found
+
+    def _read_status(self, timeout: float | None) -> None:
+        """Take the launcher's exit line if it comes within `timeout` (0: only if here)."""
+        status = self._line(timeout)
+        if status is None:
             return
-        status = json.loads(self._buffer.partition(b"\n")[0])
         self.returncode = int(status["returncode"])
         self._launcher.reaped_cpu += float(status["cpu"])
         self._connection.close()
@@ -130,16 +144,10 @@ class Launcher:
         listener.listen(64)
         with listener:
             # stdin: a pipe this process never writes; its end (this process gone) ends it
-            _live.add(self)
             self._process = subprocess.Popen(
                 [sys.executable, "-m", "risk_testing.launcher", str(listener.fileno())],
                 stdin=subprocess.PIPE, pass_fds=[listener.fileno()])
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-            probe.settimeout(30)
-            probe.connect(self._address)
-            probe.sendall(b'{"ready": true}\n')
-            if probe.makefile("rb").readline().strip() != b"ready":
-                raise RuntimeError("the service launcher did not start")
+        _live.add(self)  # (its first fork is answered once it has imported: no probe)
 
     def spawn(self, env: dict[str, str], log_path: Path) -> ForkedProcess:
         """Fork a service with `env` as its whole environment, stdout and stderr appended to
@@ -150,13 +158,7 @@ class Launcher:
         connection.connect(self._address)
         request = {"env": env, "log": str(log_path), "cwd": os.getcwd()}
         connection.sendall(json.dumps(request).encode() + b"\n")
-        line = b""
-        while not line.endswith(b"\n"):
-            chunk = connection.recv(4096 - len(line))
-            if not chunk:
-                raise RuntimeError("the service launcher closed without forking")
-            line += chunk
-        child = ForkedProcess(connection, int(json.loads(line)["pid"]), self)
+        child = ForkedProcess(connection, self)
         self.children.add(child)
         return child
 
@@ -176,8 +178,8 @@ class Launcher:
         return left
 
 
-def _exit_status(status: int, usage: object) -> bytes:
-    cpu = getattr(usage, "ru_utime", 0.0) + getattr(usage, "ru_stime", 0.0)
+def _exit_status(status: int, usage: resource.struct_rusage) -> bytes:
+    cpu = usage.ru_utime + usage.ru_stime
     return json.dumps({"returncode": os.waitstatus_to_exitcode(status),
                        "cpu": cpu}).encode() + b"\n"
 
@@ -219,10 +221,6 @@ def _serve(listener: socket.socket) -> dict[str, Any]:
             else:
                 connection, _ = listener.accept()
                 request = json.loads(connection.makefile("rb").readline())
-                if request.get("ready"):
-                    connection.sendall(b"ready\n")
-                    connection.close()
-                    continue
                 sys.stdout.flush()
                 sys.stderr.flush()
                 pid = os.fork()
