@@ -48,6 +48,10 @@ def worktree(rev: str, name: str = "ab-base") -> Path:
     """A checkout of `rev` under bench/.scratch/`name` (made once, moved to `rev` each run;
     a benchmark of its own names its own, so two runs at once never move each other's)."""
     path = ROOT / "bench" / ".scratch" / name
+    # the commit `rev` names in this checkout: in the worktree, HEAD (or a branch moved
+    # since) would name the worktree's own
+    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"],
+                         check=True, capture_output=True, text=True).stdout.strip()
     if not (path / ".git").exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--force", "--detach",

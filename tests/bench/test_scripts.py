@@ -31,3 +31,33 @@ def test_a_benchmark_starts_as_a_script(script: str) -> None:
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.startswith("usage:"), done.stdout[:500]
+
+
+def test_a_base_named_head_is_this_checkouts_head() -> None:
+    """`--base HEAD` (or any name) means the commit it names here: the benchmarks' worktree,
+    left at another commit by an earlier run, must not read it as its own HEAD (it did, and a
+    change measured against HEAD was measured against that older commit)."""
+    name = "test-base-rev"
+    path = ROOT / "bench" / ".scratch" / name
+
+    def git(*args: str, cwd: Path = ROOT) -> str:
+        return subprocess.run(["git", "-C", str(cwd), *args], check=True, capture_output=True,
+                              text=True, timeout=60).stdout.strip()
+
+    try:
+        moved = subprocess.run(
+            [sys.executable, "-c", f"from bench.ab import worktree; worktree('HEAD', {name!r})"],
+            cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+        assert moved.returncode == 0, moved.stderr[-3000:]
+        # the worktree moves on to a commit of its own, as a run at another --base leaves it
+        git("-c", "user.name=bench", "-c", "user.email=bench@localhost", "commit", "--quiet",
+            "--allow-empty", "--no-verify", "-m", "elsewhere", cwd=path)
+        assert git("rev-parse", "HEAD", cwd=path) != git("rev-parse", "HEAD")
+        moved = subprocess.run(
+            [sys.executable, "-c", f"from bench.ab import worktree; worktree('HEAD', {name!r})"],
+            cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+        assert moved.returncode == 0, moved.stderr[-3000:]
+        assert git("rev-parse", "HEAD", cwd=path) == git("rev-parse", "HEAD")
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)],
+                       capture_output=True, timeout=60, check=False)
