@@ -14,7 +14,7 @@ them after a lost race.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -193,13 +193,15 @@ def plan(
     if (actor is not None and entry_in is not None and not entry_in.timed_out
             and not entry_in.by_bot):
         clocks.played(meta, actor)  # a correspondence seat's run of missed turns ends
+    timed = clocks.timed(meta)  # the clock's settings: this commit changes none of them
     if status == ACTIVE:
         decision = rules.decision(change.state)
-        seats = decision.seats
-        turn = rules.turn_seat(change.state) if clocks.correspondence(meta) else -1
-        started = clocks.advance(meta, actor, seats[0] if seats else None, now_ms, turn)
-        if started is not None:
-            events.append(started)
+        if timed:
+            seats = decision.seats
+            turn = rules.turn_seat(change.state) if clocks.correspondence(meta) else -1
+            started = clocks.advance(meta, actor, seats[0] if seats else None, now_ms, turn)
+            if started is not None:
+                events.append(started)
     else:
         clocks.stop(meta)
     if not events:  # a client following the stream would never see this version
@@ -269,7 +271,7 @@ def plan(
                                      now_ms + limits.retention(record.status)))
     if campaign_fields:
         effects.append(ScheduleCampaign(campaign_id, now_ms + limits.campaign_idle_ms))
-    if clocks.timed(meta) or record.status != status:
+    if timed or record.status != status:
         effects.append(ScheduleDeadline(record.game_id, meta.deadline_ms))
     if meta.tournament and meta.facts != records.decode_meta(record).facts:
         effects.append(CopyFacts(record.game_id, meta.tournament))
@@ -317,10 +319,11 @@ def plan(
     )
 
 
-async def write(store: GameStore, plan: Plan) -> CommitResult:
+def write(store: GameStore, plan: Plan) -> Awaitable[CommitResult]:
     """The plan's one atomic commit: everything or nothing, only on the version and commit id
-    the plan was made from."""
-    return await store.commit(
+    the plan was made from. (The store's own coroutine, returned: no await of its own, which
+    every move would resume through.)"""
+    return store.commit(
         plan.game_id,
         expected_version=plan.expected_version,
         first_seq=plan.first_seq,
@@ -412,10 +415,18 @@ class Committer:
                        limits=self.limits, request_field=request_field, reply=reply,
                        campaign_id=campaign_id, campaign=campaign,
                        notify=self.effects.notifier is not None)
-        await self.effects.before_write(planned.effects)
+        effects = planned.effects
+        # most moves' only effect is the cache's copy: no step before the write, and none
+        # after it to await (each await is one more frame every resumption passes through)
+        cached = effects[0] if len(effects) == 1 else None
+        if not isinstance(cached, CacheState):
+            await self.effects.before_write(effects)
         result = await write(self.store, planned)
         if result.outcome is CommitOutcome.OK:
-            await self.effects.run(planned.effects)
+            if isinstance(cached, CacheState):
+                self.effects.cache_state(cached)
+            else:
+                await self.effects.run(effects)
         else:
             self.cache.forget_up_to(change.record.game_id, change.record.version)
             if result.outcome is CommitOutcome.STALE:

@@ -228,11 +228,16 @@ class Effects:
                     raise EffectsNotServed("ApplyRatings without the ratings")
                 await self.ratings.intend(effect.game_id)
 
+    def cache_state(self, effect: CacheState) -> None:
+        """`CacheState`, the one effect with nothing to await (Committer runs a plan's lone
+        one without `run`)."""
+        self.cache.keep(effect.record, effect.state)
+
     async def run(self, effects: Iterable[Effect]) -> None:
         for effect in effects:
             match effect:
-                case CacheState(record, state):
-                    self.cache.keep(record, state)
+                case CacheState():
+                    self.cache_state(effect)
                 case IndexGame(game_id, variant, old_status, status):
                     await self.store.index(game_id, variant, old_status, status)
                 case SetExpiry(game_id, variant, expires_ms):

@@ -327,7 +327,8 @@ class WebSocketCall(asyncio.Protocol):
                 self._frames()
             else:  # the usual read: a message or two, fed as it came
                 self._feed(data)
-                self._rest()
+                if self.handoff is not None:
+                    self._rest()
         except _Closed:
             pass
 

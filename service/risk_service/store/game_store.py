@@ -13,7 +13,7 @@ serves; the indexes, campaigns' pages and the sweeper's bookkeeping use redis-py
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, cast
@@ -307,11 +307,18 @@ class GameStore:
         await self.index(record.game_id, record.variant, None, record.status)
         return True
 
-    async def _write(self, script: Script, keys: Sequence[str], args: Sequence[Arg]) -> Any:
+    def _write(self, script: Script, keys: Sequence[str], args: Sequence[Arg]
+               ) -> Awaitable[Any]:
         """Run a write script; with `wait_replicas`, `WAIT` follows it on the same connection
-        and the write stands acknowledged only if enough replicas confirm it in time."""
+        and the write stands acknowledged only if enough replicas confirm it in time. (The
+        script's own coroutine when no WAIT follows: one frame less for every commit's
+        reply to pass through.)"""
         if not self.wait_replicas:
-            return await script(keys, args)
+            return script(keys, args)
+        return self._write_waited(script, keys, args)
+
+    async def _write_waited(self, script: Script, keys: Sequence[str], args: Sequence[Arg]
+                            ) -> Any:
         reply, acked = await script.run(
             keys, args, ("WAIT", self.wait_replicas, self.wait_timeout_ms))
         if isinstance(reply, Exception):

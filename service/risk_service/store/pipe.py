@@ -212,39 +212,44 @@ class RedisPipe:
             await connection.send(_pack(("SELECT", opts["db"])))
 
     async def call(self, *args: Arg) -> Any:
-        reply = await self._reply(_pack(args))
+        reply = (await self.call_adjacent(args))[0]
         if isinstance(reply, Exception):
             raise reply
         return reply
-
-    async def _reply(self, packed: bytes) -> Any:
-        """One packed command's reply, or the exception of its error reply; a lost
-        connection is retried on a fresh one (`_BACKOFF_S`), a silent one (TimeoutError) is
-        not, and a connection that cannot be opened raises as `_open` does."""
-        for wait in (*_BACKOFF_S, None):
-            try:
-                connection = await self._open()
-                reply = connection.send(packed)
-                try:
-                    return await reply
-                except (rx.ConnectionError, rx.TimeoutError):
-                    raise
-                except Exception as exc:  # an error reply is a reply
-                    return exc
-            except rx.ConnectionError:
-                if wait is None:
-                    raise
-                await asyncio.sleep(wait)
-        raise AssertionError("unreachable")
 
     async def call_adjacent(self, *commands: Sequence[Arg], key: Arg = "") -> list[Any]:
         """Commands written back to back on one connection, nothing of another caller's
         between them: a commit and the `WAIT` that must follow it on the connection that wrote
         it, or `ASKING` and the command it is for. Answers each command's reply, or the
         `ResponseError` of its error reply, in order. (`key` routes on a cluster; here there is
-        one server.)"""
-        if len(commands) == 1:  # a script alone (most calls): no list of futures to settle
-            return [await self._reply(_pack(tuple(commands[0])))]
+        one server.) A lost connection is retried on a fresh one (`_BACKOFF_S`), a silent one
+        (TimeoutError) is not, and a connection that cannot be opened raises as `_open`
+        does."""
+        if len(commands) != 1:
+            return await self._adjacent(commands)
+        # one command (a script alone: most calls), answered here: no list of futures to
+        # settle, and no frame of its own for each reply to pass through
+        packed = _pack(tuple(commands[0]))
+        for wait in (*_BACKOFF_S, None):
+            try:
+                connection = self._connection  # open (nearly always): no `_open` coroutine
+                if connection is None or connection.closed:
+                    connection = await self._open()
+                reply = connection.send(packed)
+                try:
+                    return [await reply]
+                except (rx.ConnectionError, rx.TimeoutError):
+                    raise
+                except Exception as exc:  # an error reply is a reply
+                    return [exc]
+            except rx.ConnectionError:
+                if wait is None:
+                    raise
+                await asyncio.sleep(wait)
+        raise AssertionError("unreachable")
+
+    async def _adjacent(self, commands: Sequence[Sequence[Arg]]) -> list[Any]:
+        """`call_adjacent` of several commands."""
         packed = [_pack(tuple(command)) for command in commands]
         for wait in (*_BACKOFF_S, None):
             try:
