@@ -87,6 +87,10 @@ async def _shown(page: Page, version: int) -> None:
     await page.wait_for_selector("#totals .seat-totals")
 
 
+async def _says(page: Page, selector: str, text: str) -> bool:
+    return await page.locator(selector).inner_text() == text
+
+
 async def _cells(page: Page) -> dict[tuple[int, str], str]:
     pairs = await page.eval_on_selector_all(
         "#totals dd[data-key]", "tds => tds.map(td => [Number(td.dataset.seat), td.dataset.key, "
@@ -177,9 +181,12 @@ async def test_every_variants_panels_show_getgames_figures(
         assert started or variant != "classic"
         if started:
             n = started[-1].reinforcements
-            assert await page.locator("#reinforcements").inner_text() == (
-                f"Seat {started[-1].seat} received {n} arm{'y' if n == 1 else 'ies'} this turn "
-                f"({started[-1].continent_bonus} from continents)")
+            said = (f"Seat {started[-1].seat} received {n} arm{'y' if n == 1 else 'ies'} this "
+                    f"turn ({started[-1].continent_bonus} from continents)")
+            # the line is the event stream's (the turn's start), which may land after the
+            # panels GetGame drew (it did under a loaded suite): waited for, as they are
+            await eventually(lambda said=said: _says(page, "#reinforcements", said),
+                             timeout=10, what=f"#reinforcements to say {said!r}")
         if seen.game.decision.seats and not seen.game.HasField("outcome"):
             assert (await page.title()).startswith("Your turn · ")
         await page.screenshot(path=shot(f"panels-{variant}.png", tmp_path), full_page=True)
