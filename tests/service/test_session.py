@@ -503,6 +503,27 @@ async def test_an_acks_only_session_answers_actions_and_sends_no_events(stub: St
         assert await session.close() is None
 
 
+async def test_an_acks_only_session_resigns_and_ends_on_a_second_open(stub: Stub) -> None:
+    """An acks-only session runs its actions in the call's own task (no event reader to merge
+    with): a resign on it is acknowledged with the unary Resign's reply, and a second `open`
+    after it still ends the session INVALID_ARGUMENT / MALFORMED_REQUEST, as on a full one."""
+    game = await create_game(stub, SEED, **FAST_OPTIONS)
+    lean = await RawSession.open(stub, game.game_id, game.seat_tokens[1], acks_only=True)
+    await lean.send(session_pb2.SessionRequest(
+        resign=session_pb2.SessionResign(request_id="bye")))
+    answer = await asyncio.wait_for(lean.answers.get(), TIMEOUT_S)
+    assert answer.WhichOneof("kind") == "ack" and answer.ack.request_id == "bye"
+    resigned = service_pb2.ResignResponse.FromString(answer.ack.resigned)
+    assert resigned.version == game.version + 1 and resigned.events
+    assert lean.seen == list(resigned.events)  # the ack's events, and no event message
+    await lean.send(session_pb2.SessionRequest(
+        open=session_pb2.SessionOpen(game_id=game.game_id, acks_only=True)))
+    assert lean.ended is not None
+    ended = await asyncio.wait_for(lean.ended, TIMEOUT_S)
+    assert ended is not None and ended.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error_info(ended).reason == "MALFORMED_REQUEST"
+
+
 async def test_a_refused_session_is_told_why_even_if_its_opening_message_comes_late(
         make_service: ServiceFactory) -> None:
     """A session over the streams-per-connection limit whose client writes its `open` only

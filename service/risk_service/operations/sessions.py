@@ -48,6 +48,29 @@ class ActionCalls(Protocol):
         own fault, which ends the session)."""
 
 
+class _Out(Protocol):
+    async def put(self, item: bytes | _End) -> None: ...
+
+
+class _Taken:
+    """An acks-only session's output: what an action wrote, taken by the output loop as soon
+    as the action is done. With no event reader there is nothing to merge, so the actions run
+    in the call's own task, without a queue and a task switch between an action and its
+    answer (`_Session.output`)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self) -> None:
+        self.items: list[bytes | _End] = []
+
+    async def put(self, item: bytes | _End) -> None:
+        self.items.append(item)
+
+    def take(self) -> list[bytes | _End]:
+        items, self.items = self.items, []
+        return items
+
+
 class _End:
     """The end of a session's output, with the error it ends with (None: a clean end)."""
 
@@ -71,11 +94,6 @@ async def _stop(task: asyncio.Task[None]) -> None:
 def _retrieve(done: asyncio.Future[Any]) -> None:
     if not done.cancelled():
         done.exception()  # retrieved, so that asyncio does not report it as never awaited
-
-
-async def _idle() -> None:
-    """The event reader of an acks-only session: nothing to read."""
-    await asyncio.Event().wait()
 
 
 class Sessions:
@@ -115,7 +133,7 @@ class _Session:
         self.game_id = record.game_id
         self.after_seq = after_seq
         self.caller = caller
-        self.out: asyncio.Queue[bytes | _End] = asyncio.Queue(OUT_BUFFER)
+        self.out: _Out = asyncio.Queue(OUT_BUFFER) if events else _Taken()
         self.sent = after_seq  # the highest seq sent, or acknowledged in a reply
         self.read = after_seq  # the highest seq the event reader has seen
         self.held: list[tuple[int, bytes]] = []
@@ -126,14 +144,26 @@ class _Session:
 
     async def output(self, requests: AsyncIterator[session_pb2.SessionRequest],
                      calls: ActionCalls) -> AsyncGenerator[bytes, None]:
-        # acks only: no event reader, so no action waits for one (its reply has its events)
-        events = asyncio.create_task(self._events() if self.events else _idle(),
-                                     name=f"session-events-{self.game_id}")
+        out = self.out
+        if isinstance(out, _Taken):
+            # acks only: no event reader, so no action waits for one (its reply has its
+            # events), and each answer goes out as its action ends, from this task
+            try:
+                async for request in requests:
+                    await self._act(*self._action(request), calls)
+                    for item in out.take():
+                        assert not isinstance(item, _End)  # only the actions' task ends it
+                        yield item
+            finally:
+                self.ended = True
+            return
+        assert isinstance(out, asyncio.Queue)
+        events = asyncio.create_task(self._events(), name=f"session-events-{self.game_id}")
         actions = asyncio.create_task(self._actions(requests, calls),
                                       name=f"session-actions-{self.game_id}")
         try:
             while True:
-                item = await self.out.get()
+                item = await out.get()
                 if isinstance(item, _End):
                     if item.error is not None:
                         raise item.error
@@ -189,22 +219,27 @@ class _Session:
                        calls: ActionCalls) -> None:
         try:
             async for request in requests:
-                kind = request.WhichOneof("kind")
-                if kind == "submit":
-                    await self._act(SUBMIT, request.submit.request_id, calls,
-                                    functools.partial(self._submit, request.submit))
-                elif kind == "resign":
-                    await self._act(RESIGN, request.resign.request_id, calls,
-                                    functools.partial(self._resign, request.resign))
-                else:
-                    raise malformed("a session is opened once: only its first message is `open`;"
-                                    " later ones are `submit` or `resign`")
+                await self._act(*self._action(request), calls)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             await self._end(exc)
             return
         await self._end(None)
+
+    def _action(self, request: session_pb2.SessionRequest
+                ) -> tuple[str, str, Callable[[], Awaitable[tuple[bytes, list[int]]]]]:
+        """A request after the opening: (its method, its request id, the call that runs it);
+        raises INVALID_ARGUMENT for anything but a submit or a resign."""
+        kind = request.WhichOneof("kind")
+        if kind == "submit":
+            return SUBMIT, request.submit.request_id, functools.partial(self._submit,
+                                                                        request.submit)
+        if kind == "resign":
+            return RESIGN, request.resign.request_id, functools.partial(self._resign,
+                                                                        request.resign)
+        raise malformed("a session is opened once: only its first message is `open`; later "
+                        "ones are `submit` or `resign`")
 
     async def _submit(self, action: session_pb2.SessionAction) -> tuple[bytes, list[int]]:
         submitted = await self.moves.act(
@@ -225,8 +260,9 @@ class _Session:
             resigned=reply.SerializeToString(deterministic=True))).SerializeToString(), [
                 event.seq for event in reply.events]
 
-    async def _act(self, method: str, request_id: str, calls: ActionCalls,
-                   call: Callable[[], Awaitable[tuple[bytes, list[int]]]]) -> None:
+    async def _act(self, method: str, request_id: str,
+                   call: Callable[[], Awaitable[tuple[bytes, list[int]]]],
+                   calls: ActionCalls) -> None:
         """One action: admitted, run, logged, answered in its place among the events."""
         started = time.perf_counter()
         fields = {"game_id": self.game_id[:128]}
