@@ -6,7 +6,8 @@ adds is their order. Requests are answered one at a time. While an action is in 
 events read meanwhile are held back; once its reply is known, the held events with a lower seq
 go out, then the acknowledgement (which carries the action's own events), then the rest,
 skipping the acknowledged ones. So every event reaches the client once and in seq order, and
-an acknowledgement follows every event before it. What is no operation's own (admission, the
+an acknowledgement follows every event before it. An acks-only session has no events to merge:
+its actions run in the call's own task, each answer yielded as its action ends. What is no operation's own (admission, the
 log line per action, which error a client is told and its form) the transport supplies through
 `ActionCalls`; nothing here knows the transport.
 """
@@ -53,20 +54,21 @@ class _Out(Protocol):
 
 
 class _Taken:
-    """An acks-only session's output: what an action wrote, taken by the output loop as soon
-    as the action is done. With no event reader there is nothing to merge, so the actions run
-    in the call's own task, without a queue and a task switch between an action and its
-    answer (`_Session.output`)."""
+    """An acks-only session's output: what an action wrote, taken as soon as the action is
+    done (`_Session.answer`). With no event reader there is nothing to merge, so the actions
+    run in the call's own task, without a queue and a task switch between an action and its
+    answer."""
 
     __slots__ = ("items",)
 
     def __init__(self) -> None:
-        self.items: list[bytes | _End] = []
+        self.items: list[bytes] = []
 
     async def put(self, item: bytes | _End) -> None:
+        assert not isinstance(item, _End)  # only a full session's actions task ends it
         self.items.append(item)
 
-    def take(self) -> list[bytes | _End]:
+    def take(self) -> list[bytes]:
         items, self.items = self.items, []
         return items
 
@@ -118,6 +120,14 @@ class Sessions:
         identity.identify(record, caller, self.streams.limits)
         session = _Session(self.moves, self.streams, record, opening.after_seq, caller,
                            events=not opening.acks_only)
+        if opening.acks_only:
+            # no event reader to merge with: each action runs here, in the call's own task,
+            # and its answer goes out as it ends (no queue, no task switch, no generator
+            # between them)
+            async for request in requests:
+                for answer in await session.answer(request, calls):
+                    yield answer
+            return
         async with contextlib.aclosing(session.output(requests, calls)) as output:
             async for data in output:
                 yield data
@@ -142,21 +152,19 @@ class _Session:
         self.progress = asyncio.Event()  # the reader saw another seq (or stopped)
         self.ended = False
 
+    async def answer(self, request: session_pb2.SessionRequest, calls: ActionCalls
+                     ) -> list[bytes]:
+        """An acks-only session's answer to one request (Sessions.run): its ack or its
+        refusal; raises what ends the session (a malformed request, the service's fault)."""
+        out = self.out
+        assert isinstance(out, _Taken)
+        await self._act(*self._action(request), calls)
+        return out.take()
+
     async def output(self, requests: AsyncIterator[session_pb2.SessionRequest],
                      calls: ActionCalls) -> AsyncGenerator[bytes, None]:
+        """A full session's output: its actions' answers merged with the event reader's."""
         out = self.out
-        if isinstance(out, _Taken):
-            # acks only: no event reader, so no action waits for one (its reply has its
-            # events), and each answer goes out as its action ends, from this task
-            try:
-                async for request in requests:
-                    await self._act(*self._action(request), calls)
-                    for item in out.take():
-                        assert not isinstance(item, _End)  # only the actions' task ends it
-                        yield item
-            finally:
-                self.ended = True
-            return
         assert isinstance(out, asyncio.Queue)
         events = asyncio.create_task(self._events(), name=f"session-events-{self.game_id}")
         actions = asyncio.create_task(self._actions(requests, calls),
