@@ -7,9 +7,9 @@ events read meanwhile are held back; once its reply is known, the held events wi
 go out, then the acknowledgement (which carries the action's own events), then the rest,
 skipping the acknowledged ones. So every event reaches the client once and in seq order, and
 an acknowledgement follows every event before it. An acks-only session has no events to merge:
-its actions run in the call's own task, each answer yielded as its action ends. What is no operation's own (admission, the
-log line per action, which error a client is told and its form) the transport supplies through
-`ActionCalls`; nothing here knows the transport.
+its actions run in the call's own task, each answer yielded as its action ends. What is no
+operation's own (admission, the log line per action, which error a client is told and its
+form) the transport supplies through `ActionCalls`; nothing here knows the transport.
 """
 
 from __future__ import annotations
