@@ -42,6 +42,7 @@ from risk_service.operations.effects import (
     ScheduleDeadline,
     SetExpiry,
     StartBots,
+    lone_cache,
 )
 from risk_service.operations.limits import Limits
 from risk_service.operations.notices import commit_notices, outbox_field, pack
@@ -416,14 +417,12 @@ class Committer:
                        campaign_id=campaign_id, campaign=campaign,
                        notify=self.effects.notifier is not None)
         effects = planned.effects
-        # most moves' only effect is the cache's copy: no step before the write, and none
-        # after it to await (each await is one more frame every resumption passes through)
-        cached = effects[0] if len(effects) == 1 else None
-        if not isinstance(cached, CacheState):
+        cached = lone_cache(effects)
+        if cached is None:
             await self.effects.before_write(effects)
         result = await write(self.store, planned)
         if result.outcome is CommitOutcome.OK:
-            if isinstance(cached, CacheState):
+            if cached is not None:
                 self.effects.cache_state(cached)
             else:
                 await self.effects.run(effects)

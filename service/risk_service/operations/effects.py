@@ -46,7 +46,7 @@ than the store and the cache it is built with.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -185,6 +185,16 @@ class RatingBooks(Protocol):
     async def after_write(self, game_id: str) -> None: ...
 
 
+def lone_cache(effects: Sequence[Effect]) -> CacheState | None:
+    """The effects' `CacheState` when it is all they are (most moves' only effect): it has no
+    step before the write and nothing to await after it, so a committer keeps it with
+    `Effects.cache_state` instead of going through `before_write` and `run` (each await one
+    more frame every resumption of a move passes through)."""
+    if len(effects) == 1 and isinstance(effects[0], CacheState):
+        return effects[0]
+    return None
+
+
 class EffectsNotServed(RuntimeError):
     """An effect of bots or facts before `Effects.serve`: a process built wrongly."""
 
@@ -229,8 +239,7 @@ class Effects:
                 await self.ratings.intend(effect.game_id)
 
     def cache_state(self, effect: CacheState) -> None:
-        """`CacheState`, the one effect with nothing to await (Committer runs a plan's lone
-        one without `run`)."""
+        """`CacheState`, the one effect with nothing to await (`lone_cache`)."""
         self.cache.keep(effect.record, effect.state)
 
     async def run(self, effects: Iterable[Effect]) -> None:

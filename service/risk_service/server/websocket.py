@@ -327,8 +327,7 @@ class WebSocketCall(asyncio.Protocol):
                 self._frames()
             else:  # the usual read: a message or two, fed as it came
                 self._feed(data)
-                if self.handoff is not None:
-                    self._rest()
+                self._rest()
         except _Closed:
             pass
 

@@ -174,15 +174,20 @@ class RedisPipe:
         self._connection: _Connection | None = None
         self._connecting: asyncio.Lock | None = None
 
-    async def _open(self) -> _Connection:
+    def _up(self) -> _Connection | None:
+        """The connection, if it is open (nearly always): no coroutine to ask it."""
         connection = self._connection
-        if connection is not None and not connection.closed:
+        return connection if connection is not None and not connection.closed else None
+
+    async def _open(self) -> _Connection:
+        connection = self._up()
+        if connection is not None:
             return connection
         if self._connecting is None:
             self._connecting = asyncio.Lock()
         async with self._connecting:
-            connection = self._connection
-            if connection is not None and not connection.closed:
+            connection = self._up()
+            if connection is not None:
                 return connection
             loop = asyncio.get_running_loop()
             opts = self.options
@@ -232,9 +237,7 @@ class RedisPipe:
         packed = _pack(tuple(commands[0]))
         for wait in (*_BACKOFF_S, None):
             try:
-                connection = self._connection  # open (nearly always): no `_open` coroutine
-                if connection is None or connection.closed:
-                    connection = await self._open()
+                connection = self._up() or await self._open()
                 reply = connection.send(packed)
                 try:
                     return [await reply]
