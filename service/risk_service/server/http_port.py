@@ -61,7 +61,7 @@ from collections.abc import (
 )
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 import structlog
 import uvicorn
@@ -87,8 +87,6 @@ from risk_service.server.websocket import WebSockets
 
 log = structlog.get_logger("rpc")
 
-REQ = TypeVar("REQ")
-RES = TypeVar("RES")
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
@@ -179,15 +177,21 @@ def cacheable(ctx: RequestContext[Any, Any]) -> None:
         ctx.response_headers["cache-control"] = f"public, max-age={_DESCRIPTION_MAX_AGE_S}"
 
 
-def _caller() -> Caller:
-    """The call's caller, read off its headers by `CallGate` as the call began."""
+def _caller(request: Any) -> Caller:
+    """The call's caller, read off its headers by `CallGate` as the call began; the decoded
+    request's game and request ids go on the call's line (connectrpc decodes it after the
+    gate)."""
     call = _CALL.get()
-    return call.caller if call is not None and call.caller is not None else Caller()
+    if call is None or call.caller is None:
+        return Caller()
+    if call.bound is not None:
+        call.bound.add(calls.request_fields(request))
+    return call.caller
 
 
 def _unary(route: Route) -> Callable[[Any, RequestContext[Any, Any]], Awaitable[Any]]:
     async def call(request: Any, ctx: RequestContext[Any, Any], /) -> Any:
-        reply = await route.call(request, _caller())
+        reply = await route.call(request, _caller(request))
         if route.cacheable:
             cacheable(ctx)
         # a serialised reply (SubmitAction's stored bytes) goes out as it is (`Encoded`)
@@ -197,7 +201,7 @@ def _unary(route: Route) -> Callable[[Any, RequestContext[Any, Any]], Awaitable[
 
 def _server_stream(route: Route) -> Callable[[Any, RequestContext[Any, Any]], AsyncIterator[Any]]:
     async def call(request: Any, ctx: RequestContext[Any, Any], /) -> AsyncIterator[Any]:
-        async for reply in route.call(request, _caller()):
+        async for reply in route.call(request, _caller(request)):
             yield Encoded(reply, route.response) if route.encoded else reply
     return call
 
@@ -342,26 +346,6 @@ class CallGate:
         call.logged = True
         assert call.bound is not None  # bound as the call began (`on_start`)
         return self.chain.conclude(call.bound, exc, ended=ended, protocol=call.protocol)
-
-
-class RequestFields:
-    """Puts the request's game and request ids on the call's line (a message interceptor:
-    connectrpc hands it the decoded request)."""
-
-    async def intercept_unary(self, call_next: Callable[[REQ, RequestContext[Any, Any]],
-                                                        Awaitable[RES]],
-                              request: REQ, ctx: RequestContext[Any, Any], /) -> RES:
-        if (call := _CALL.get()) is not None and call.bound is not None:
-            call.bound.add(calls.request_fields(request))
-        return await call_next(request, ctx)
-
-    def intercept_server_stream(
-        self, call_next: Callable[[REQ, RequestContext[Any, Any]], AsyncIterator[RES]],
-        request: REQ, ctx: RequestContext[Any, Any], /,
-    ) -> AsyncIterator[RES]:
-        if (call := _CALL.get()) is not None and call.bound is not None:
-            call.bound.add(calls.request_fields(request))
-        return call_next(request, ctx)
 
 
 # ---- CORS, and requests that never became calls ----------------------------------------------
@@ -834,20 +818,21 @@ class RequestGuard:
         self.app = app
         self.max_headers = max_headers
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        if len(scope.get("headers", ())) > self.max_headers:
-            await send({"type": "http.response.start", "status": 431,
-                        "headers": [(b"connection", b"close"), (b"content-length", b"0")]})
-            await send({"type": "http.response.body", "body": b""})
-            log.info("rpc", method=scope["path"][:200], code="INVALID_ARGUMENT",
-                     http_status=431, protocol="http",
-                     message=f"more than {self.max_headers} header fields "
-                             "(RISK_HTTP_MAX_HEADERS)")
-            return
-        await self.app(scope, receive, send)
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        """The wrapped app's own coroutine for a request within the limit: no frame of this
+        layer for every resumption of the call to pass through (uvicorn is told the
+        interface, ASGI 3, rather than guessing it from a coroutine function)."""
+        if scope["type"] == "http" and len(scope.get("headers", ())) > self.max_headers:
+            return self._refuse(scope, send)
+        return self.app(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        await send({"type": "http.response.start", "status": 431,
+                    "headers": [(b"connection", b"close"), (b"content-length", b"0")]})
+        await send({"type": "http.response.body", "body": b""})
+        log.info("rpc", method=scope["path"][:200], code="INVALID_ARGUMENT",
+                 http_status=431, protocol="http",
+                 message=f"more than {self.max_headers} header fields (RISK_HTTP_MAX_HEADERS)")
 
 
 # ---- the listener ----------------------------------------------------------------------------
@@ -871,7 +856,7 @@ class HttpPort:
         self.limits = limits or HttpLimits()
         connect = RouteApplication(
             routes,
-            interceptors=[CallGate(routes, chain), RequestFields()],
+            interceptors=[CallGate(routes, chain)],
             read_max_bytes=max_message_bytes,
             codecs=[BinaryCodec(), JsonCodec()],
         )
@@ -909,7 +894,7 @@ class HttpPort:
 
         config = uvicorn.Config(
             self.app, host=host, port=port, lifespan="off", log_config=None,
-            log_level="warning", access_log=False, server_header=False,
+            interface="asgi3", log_level="warning", access_log=False, server_header=False,
             # the peer is the peer, as on the gRPC port: a forwarded-for header is a claim
             proxy_headers=False,
             timeout_graceful_shutdown=max(1, round(grace_s)),

@@ -207,23 +207,22 @@ class PlainStreams:
         self.streaming = {path: route for path, route in routes.items()
                           if route.kind is Kind.SERVER_STREAM}
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        """The plain stream's coroutine, or the wrapped app's own for the rest: no frame of
+        this layer for every resumption of each other call to pass through."""
         if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
         path, method = scope.get("path", ""), scope["method"]
         if method == "GET":
             for pattern, _template, route in self.paths:
                 found = pattern.fullmatch(path)
                 if found is not None:
-                    await self._get(scope, receive, send, route, found.groupdict())
-                    return
+                    return self._get(scope, receive, send, route, found.groupdict())
         elif method == "POST" and path in self.streaming:
             content_type = (header(scope, b"content-type") or "").split(";")[0].strip()
             if content_type.lower() == "application/json":
-                await self._post(scope, receive, send, self.streaming[path])
-                return
-        await self.app(scope, receive, send)
+                return self._post(scope, receive, send, self.streaming[path])
+        return self.app(scope, receive, send)
 
     # ---- reading the call off the request -------------------------------------------------
 
