@@ -289,13 +289,22 @@ class Slot:
 
 
 async def submit_phase(transport: Transport, slots: list[Slot], seconds: float, pid: int,
-                       record: bool = True) -> Figures:
+                       record: bool = True, *, rate: float = 0.0) -> Figures:
+    """Each slot plays its games' planned actions for `seconds`: as fast as replies come,
+    or with `rate`, paced to that many calls per second in all (each slot its share, the
+    slots' starts spread over one interval), so that two services are compared at the same
+    offered load rather than at whatever each one's clients reach."""
     latencies: list[float] = []
     figures = Figures(transport.kind)
     games = [game for slot in slots for game in slot.games]
+    interval = len(slots) / rate if rate > 0 else 0.0
 
-    async def play(slot: Slot, deadline: float) -> None:
+    async def play(slot: Slot, deadline: float, due: float) -> None:
         while time.monotonic() < deadline:
+            if interval:
+                if (wait := due - time.monotonic()) > 0:
+                    await asyncio.sleep(wait)
+                due += interval
             game = slot.current()
             if game is None:
                 figures.notes.append("a slot used up its planned actions (raise --plan)")
@@ -309,9 +318,13 @@ async def submit_phase(transport: Transport, slots: list[Slot], seconds: float, 
             latencies.append(time.perf_counter() - t0)
 
     cpu0, t0 = cpu_seconds(pid), time.monotonic()
-    await asyncio.gather(*(play(slot, t0 + seconds) for slot in slots))
+    await asyncio.gather(*(play(slot, t0 + seconds, t0 + interval * i / len(slots))
+                           for i, slot in enumerate(slots)))
     wall, cpu = time.monotonic() - t0, cpu_seconds(pid) - cpu0
     figures.notes += [f"game {g.game_id} stopped: {g.broken}" for g in games if g.broken]
+    if rate and len(latencies) < 0.95 * rate * wall:
+        figures.notes.append(f"{len(latencies) / wall:.0f} calls/s of the {rate:g} asked "
+                             "(the service or its clients could not keep up)")
     if record:
         _measured(figures, latencies, wall, cpu)
     return figures
@@ -631,6 +644,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=None,
                         help="rounds of every transport per section (medians are reported)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="with --interleave: SubmitAction calls per second in all, paced "
+                             "across the clients (default 0: as fast as replies come)")
     parser.add_argument("--log-level", default="info",
                         help="the service's RISK_LOG_LEVEL (info: one log line per RPC)")
     parser.add_argument("--base", help="also run commit BASE's service, alternating with this "
@@ -800,7 +816,7 @@ async def _interleaved(args: argparse.Namespace, ends: dict[str, tuple[str, str,
                 return await calls_phase(kind, transports[side][kind].ping, args.clients,
                                          seconds, pid, record=record)
             return await submit_phase(transports[side][kind], slots[side], seconds, pid,
-                                      record)
+                                      record, rate=args.rate)
 
         for kind in args.only:  # warm each transport's connections and code paths
             for side, (_target, _url, pid) in ends.items():

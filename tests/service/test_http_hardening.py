@@ -340,3 +340,33 @@ async def test_calls_on_a_kept_alive_connection_do_not_wait_on_delayed_acks(
         took.append(time.perf_counter() - started)
     writer.close()
     assert sorted(took)[len(took) // 2] < 0.03, [round(t * 1e3, 1) for t in took]
+
+
+GRPC_WEB_PING = (b"POST /risk.v1.RiskService/Ping HTTP/1.1\r\nHost: x\r\n"
+                 b"Content-Type: application/grpc-web+proto\r\nX-Grpc-Web: 1\r\n"
+                 b"Content-Length: 5\r\n\r\n\x00\x00\x00\x00\x00")
+
+
+async def test_a_unary_reply_comes_whole_and_a_100_continue_before_it(
+        make_service: ServiceFactory, redis_client: object) -> None:
+    """A unary reply reaches the client in one piece: a gRPC-Web reply's head, message and
+    trailers all come in the first read (they were three writes, the trailers a loop turn
+    after the rest, each a segment the client woke for). A request that asks for
+    `100 Continue` still gets it before it sends its body, and then its reply."""
+    service = make_service(http=True)
+    reader, writer = await _open(service)
+    try:
+        for _ in range(5):
+            writer.write(GRPC_WEB_PING)
+            first = await asyncio.wait_for(reader.read(65536), 5)
+            assert first.startswith(b"HTTP/1.1 200"), first[:100]
+            assert b"grpc-status: 0" in first and first.endswith(b"\r\n0\r\n\r\n"), first
+        writer.write(PING_REQUEST.replace(b"Content-Length: 2\r\n\r\n{}",
+                                          b"Expect: 100-continue\r\nContent-Length: 2\r\n\r\n"))
+        interim = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+        assert interim == b"HTTP/1.1 100 Continue\r\n\r\n", interim
+        writer.write(b"{}")
+        reply = await asyncio.wait_for(_reply(reader), 5)
+        assert reply.startswith(b"HTTP/1.1 200") and b"\r\n{}\r\n" in reply, reply
+    finally:
+        writer.close()

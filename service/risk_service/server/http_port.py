@@ -36,6 +36,10 @@ many requests are still queued); closes a connection that has not delivered a wh
 RISK_HTTP_REQUEST_TIMEOUT_MS of being ready for one (a new connection that sends nothing,
 half-sent headers, a half-sent body, a stream's body that never ends) or whose unsent
 responses have not drained within it; and refuses connections past RISK_HTTP_MAX_CONNECTIONS.
+A unary call's reply is written to the socket in one piece (`_WholeReply`, standing in for
+the transport of the response cycle uvicorn makes for it), not in the two or three writes
+uvicorn makes of its messages: bench/RESULTS.md, "Server CPU per call per transport: one
+write per reply".
 `RequestGuard` refuses a request of more than RISK_HTTP_MAX_HEADERS fields (431); when a
 request has been read whole and when its response is done, the guard hears from httptools'
 and uvicorn's own callbacks. The connections are
@@ -46,6 +50,7 @@ themselves), not read off uvicorn's state.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import re
 import resource
@@ -571,11 +576,57 @@ class Tally:
         return len(self.guards) + len(self.connections)
 
 
+class _WholeReply:
+    """A unary call's response, written to the socket in one piece.
+
+    uvicorn writes a response's head when its start is sent and each body message as it
+    comes: a Connect reply in two writes, a gRPC-Web reply in three (its message, then, a
+    loop turn later, its trailers). Each is a system call, and on TCP_NODELAY a segment the
+    client wakes for (over loopback the sender's system call also runs the receiving side's
+    TCP work). A unary reply is of no use to its client before it is whole, so its pieces
+    are held here and written together once the response is complete (uvicorn's response
+    callback, `_HttpTools.on_response_complete`) or its connection closes.
+
+    It stands in for the transport as the response's cycle (uvicorn's
+    `RequestResponseCycle`) sees it: the cycle writes, closes and asks `is_closing`, and
+    the protocol keeps the socket's transport for everything else. Streams are never held
+    (their messages go out as they come); nor is a request that asked for `100 Continue`,
+    which the cycle writes before the response begins."""
+
+    __slots__ = ("parts", "transport")
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self.transport = transport
+        self.parts: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.parts.append(data)
+
+    def is_closing(self) -> bool:
+        return self.transport.is_closing()
+
+    def close(self) -> None:
+        self.release()
+        self.transport.close()
+
+    def release(self) -> None:
+        """Write what is held, as one piece."""
+        parts = self.parts
+        if parts:
+            self.transport.write(parts[0] if len(parts) == 1 else b"".join(parts))
+            parts.clear()
+
+
 class _HttpTools(HttpToolsProtocol):
     """uvicorn's httptools protocol telling its guard what the parser saw: a head begun, a
     head complete, a request read whole, a response written (httptools' parser callbacks and
     uvicorn's response callback, each passed on first). The callbacks run on every request:
-    uvicorn's are called by name, without `super()`'s lookup."""
+    uvicorn's are called by name, without `super()`'s lookup.
+
+    A request to a unary route gets its response written whole (`_WholeReply`, in the place
+    of the transport of the cycle uvicorn made for it). Responses complete in the order
+    their requests came (HTTP/1.1), so the connection's held replies are a queue, one entry
+    per cycle (None: written as it comes), taken from as each response completes."""
 
     def __init__(self, guard: ConnectionGuard, **state: Any) -> None:
         super().__init__(**state)
@@ -588,15 +639,27 @@ class _HttpTools(HttpToolsProtocol):
         guard.head_bytes = 0
 
     def on_headers_complete(self) -> None:
-        self.guard.head_open = False
+        guard = self.guard
+        guard.head_open = False
+        before = self.cycle
         _on_headers_complete(self)
-        self.guard.requested()
+        cycle = self.cycle
+        if cycle is not before:  # a request uvicorn answers (an upgrade makes no cycle)
+            held = None
+            if cycle.scope["path"] in guard.whole_paths and not cycle.waiting_for_100_continue:
+                held = _WholeReply(self.transport)
+                cycle.transport = held  # type: ignore[assignment]  # as the cycle uses it
+            guard.replies.append(held)
+        guard.requested()
 
     def on_message_complete(self) -> None:
         _on_message_complete(self)
         self.guard.whole()
 
     def on_response_complete(self) -> None:
+        replies = self.guard.replies
+        if replies and (held := replies.popleft()) is not None:
+            held.release()
         _on_response_complete(self)
         self.guard.answered()
 
@@ -637,13 +700,17 @@ class ConnectionGuard(asyncio.Protocol):
     protocol (`_HttpTools`) with them as they came."""
 
     __slots__ = ("deadline", "due", "early", "head_bytes", "head_open", "inner", "limits",
-                 "paused", "peer", "stalled", "tally", "transport", "unanswered", "waiting")
+                 "paused", "peer", "replies", "stalled", "tally", "transport", "unanswered",
+                 "waiting", "whole_paths")
 
-    def __init__(self, limits: HttpLimits, tally: Tally, cap: int, *, config: uvicorn.Config,
-                 server_state: Any, app_state: dict[str, Any],
+    def __init__(self, limits: HttpLimits, tally: Tally, cap: int, whole_paths: frozenset[str],
+                 *, config: uvicorn.Config, server_state: Any, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
         self.limits = limits
         self.tally = tally
+        self.whole_paths = whole_paths  # the unary routes' paths: replies written whole
+        # each cycle's held reply (or None), in the order the responses complete
+        self.replies: collections.deque[_WholeReply | None] = collections.deque()
         self.head_open = False  # between a request's first byte and its blank line
         self.head_bytes = 0  # the open head's bytes past the read it began in
         self.unanswered = 0  # requests whose head is read and whose response is not written
@@ -875,6 +942,9 @@ class HttpPort:
                                      request_timeout_s=self.limits.request_timeout_s,
                                      max_headers=self.limits.max_headers)
         self.tally = Tally()
+        # the unary routes' paths, whose replies are written in one piece (`_WholeReply`)
+        self.whole_paths = frozenset(path for path, route in routes.items()
+                                     if route.kind is Kind.UNARY)
         self.server: uvicorn.Server | None = None
         self._serving: asyncio.Task[None] | None = None
         self._grace_s = 0.0
@@ -885,8 +955,11 @@ class HttpPort:
         host, port = split_address(address)
         tally, limits = self.tally, self.limits
 
+        whole_paths = self.whole_paths
+
         def http(**state: Any) -> asyncio.Protocol:
-            return ConnectionGuard(limits, tally, limits.connection_cap(), **state)
+            return ConnectionGuard(limits, tally, limits.connection_cap(), whole_paths,
+                                   **state)
 
         def ws(**_state: Any) -> asyncio.Protocol:
             # the upgraded connection counts itself in the tally, and the drain ends it
