@@ -51,6 +51,16 @@ pair, `--rounds` pairs per transport (no delivery runs): a change in the shared 
 load between two sides' runs (minutes apart without it) falls on both alike, and new ÷ base
 is printed per pair and as the ratio of the medians.
 
+With `--interleave`, `--rate R` paces the SubmitAction calls to R per second in all (each
+client its share, their starts spread): both services then do the same work at the same
+offered load, rather than each what its clients reach at saturation, where a call's CPU
+depends on how many share a loop turn. `--restart-every N` starts both services (and their
+Redis) anew every N pairs: a process keeps for its whole life what it drew at its start (its
+hash seed, its memory's layout), worth a few per cent either way, so two processes of one
+commit differ by that much in a sitting (bench/RESULTS.md, "one write per reply"); spread
+over several of each, the pairs average it out. `--base HEAD` against this checkout is the
+A/A run that shows the bench's own noise.
+
 `--ping` (with `--interleave`) makes each phase `--clients` Ping calls in flight instead of
 SubmitAction: an empty call through each transport's server, the route table and the call chain
 (admission, the log line, metrics), with no operation under it, so new ÷ base on Ping is what
@@ -644,6 +654,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=None,
                         help="rounds of every transport per section (medians are reported)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
+    parser.add_argument("--restart-every", type=int, default=0, metavar="N",
+                        help="with --interleave: start both services (and their Redis) anew "
+                             "every N pairs (default 0: one of each for the whole run)")
     parser.add_argument("--rate", type=float, default=0.0,
                         help="with --interleave: SubmitAction calls per second in all, paced "
                              "across the clients (default 0: as fast as replies come)")
@@ -773,16 +786,30 @@ def interleaved(args: argparse.Namespace) -> None:
                           check=True, capture_output=True, text=True).stdout.strip()
     roots = {"new": ROOT, "base": worktree(args.base, "http-port-base")}
     say(f"new: {head} (this checkout); base: {base} ({roots['base']}); interleaved, "
-        f"{args.rounds} pair(s) of {args.seconds:g} s phases per transport")
-    with contextlib.ExitStack() as stacks:
-        ends = {}
-        for side in ("new", "base"):
-            http_port = free_port()
-            st = stacks.enter_context(stack({**vars(args), "side": side}, args.log_level,
-                                            RISK_HTTP_LISTEN=f"127.0.0.1:{http_port}",
-                                            PYTHONPATH=python_path(roots[side])))
-            ends[side] = (st.service.target, f"http://127.0.0.1:{http_port}", st.service_pid)
-        results = asyncio.run(_interleaved(args, ends))
+        f"{args.rounds} pair(s) of {args.seconds:g} s phases per transport"
+        + (f", both services started anew every {args.restart_every} pair(s)"
+           if args.restart_every else ""))
+    # a process keeps what it drew at its start (its hash seed, its memory's layout), worth a
+    # few per cent either way for its whole life (two processes of one commit differed by
+    # 2-5% in one sitting): with --restart-every, the pairs spread over several of each
+    results: dict[str, dict[str, list[Figures]]] = {
+        side: {kind: [] for kind in args.only} for side in ("new", "base")}
+    block = args.restart_every or args.rounds
+    for first in range(0, args.rounds, block):
+        with contextlib.ExitStack() as stacks:
+            ends = {}
+            for side in ("new", "base"):
+                http_port = free_port()
+                st = stacks.enter_context(stack({**vars(args), "side": side}, args.log_level,
+                                                RISK_HTTP_LISTEN=f"127.0.0.1:{http_port}",
+                                                PYTHONPATH=python_path(roots[side])))
+                ends[side] = (st.service.target, f"http://127.0.0.1:{http_port}",
+                              st.service_pid)
+            part = asyncio.run(_interleaved(args, ends, range(first,
+                                                              min(first + block, args.rounds))))
+        for side, by_kind in part.items():
+            for kind, figures in by_kind.items():
+                results[side][kind] += figures
     say(f"\n== medians of {args.rounds} pair(s), new {head} ÷ base {base}; {load_line()}")
     say("server CPU per Ping" if args.ping
         else "server CPU per SubmitAction (websocket: per Session move):")
@@ -799,8 +826,8 @@ def interleaved(args: argparse.Namespace) -> None:
             f"{', '.join(f'{v:.3f}' for v in each)})")
 
 
-async def _interleaved(args: argparse.Namespace, ends: dict[str, tuple[str, str, int]]
-                       ) -> dict[str, dict[str, list[Figures]]]:
+async def _interleaved(args: argparse.Namespace, ends: dict[str, tuple[str, str, int]],
+                       rounds: range) -> dict[str, dict[str, list[Figures]]]:
     transports = {side: {kind: Transport(kind, target, url) for kind in TRANSPORTS}
                   for side, (target, url, _pid) in ends.items()}
     try:
@@ -823,7 +850,7 @@ async def _interleaved(args: argparse.Namespace, ends: dict[str, tuple[str, str,
                 await phase(side, kind, args.warmup, pid, record=False)
         results: dict[str, dict[str, list[Figures]]] = {
             side: {kind: [] for kind in args.only} for side in ends}
-        for round_ in range(args.rounds):
+        for round_ in rounds:
             for kind in rotated(round_, args.only):
                 # swapped each pair for every transport (by the transport's place in the
                 # list, not in the rotated round: with an odd number of transports that
