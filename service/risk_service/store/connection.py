@@ -52,13 +52,8 @@ class Script:
         self.sha = hashlib.sha1(text.encode()).hexdigest()
 
     async def __call__(self, keys: Sequence[Arg], args: Sequence[Arg] = ()) -> Any:
-        """The script's reply; its error reply raised as redis-py's ResponseError. (`run`
-        without commands after it, written out: every commit's reply passes through one
-        frame fewer.)"""
-        key = keys[0] if keys else ""
-        reply = (await self.connection.call_adjacent(self._evalsha(keys, args), key=key))[0]
-        if _noscript(reply):
-            reply = (await self.connection.call_adjacent(self._eval(keys, args), key=key))[0]
+        """The script's reply; its error reply raised as redis-py's ResponseError."""
+        reply = (await self.run(keys, args))[0]
         if isinstance(reply, Exception):
             raise reply
         return reply
@@ -68,19 +63,12 @@ class Script:
         """The script's reply and those of the commands `after` (sent right behind it on the
         same connection), each a value or the ResponseError of an error reply."""
         key = keys[0] if keys else ""
-        replies = await self.connection.call_adjacent(self._evalsha(keys, args), *after,
-                                                      key=key)
-        if _noscript(replies[0]):
-            replies = await self.connection.call_adjacent(self._eval(keys, args), *after,
-                                                          key=key)
+        replies = await self.connection.call_adjacent(
+            ("EVALSHA", self.sha, len(keys), *keys, *args), *after, key=key)
+        if _noscript(replies[0]):  # the node runs the script sent whole, and keeps it
+            replies = await self.connection.call_adjacent(
+                ("EVAL", self.text, len(keys), *keys, *args), *after, key=key)
         return replies
-
-    def _evalsha(self, keys: Sequence[Arg], args: Sequence[Arg]) -> tuple[Arg, ...]:
-        return ("EVALSHA", self.sha, len(keys), *keys, *args)
-
-    def _eval(self, keys: Sequence[Arg], args: Sequence[Arg]) -> tuple[Arg, ...]:
-        """The script sent whole: the node that answered NOSCRIPT runs it and keeps it."""
-        return ("EVAL", self.text, len(keys), *keys, *args)
 
 
 class StoreConnection(Protocol):
