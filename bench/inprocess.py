@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import math
 import os
 import statistics
 import sys
@@ -97,9 +98,23 @@ async def new_games(games: GameService, store: GameStore, count: int, seed: int)
     return made
 
 
-async def submit_loop(games: GameService, game: Game, stop: float) -> int:
+class Budget:
+    """When a phase ends: at a time (`--seconds`), or after a number of moves in all
+    (`--moves`, which makes the work of a phase the same from run to run)."""
+
+    def __init__(self, stop: float, moves: int = 0) -> None:
+        self.stop, self.left = stop, moves or -1
+
+    def more(self) -> bool:
+        if self.left == 0 or time.monotonic() >= self.stop:
+            return False
+        self.left -= 1
+        return True
+
+
+async def submit_loop(games: GameService, game: Game, budget: Budget) -> int:
     moves = 0
-    while time.monotonic() < stop and (step := game.next()) is not None:
+    while (step := game.next()) is not None and budget.more():
         seat, action = step
         reply = await games.moves.submit(service_pb2.SubmitActionRequest(
             game_id=game.game_id, action=action.action, expected_version=action.expected_version,
@@ -110,7 +125,7 @@ async def submit_loop(games: GameService, game: Game, stop: float) -> int:
     return moves
 
 
-async def session_loop(games: GameService, game: Game, stop: float) -> int:
+async def session_loop(games: GameService, game: Game, budget: Budget) -> int:
     inboxes = [asyncio.Queue[session_pb2.SessionRequest | None]() for _ in range(PLAYERS)]
 
     async def requests(seat: int) -> AsyncIterator[session_pb2.SessionRequest]:
@@ -123,7 +138,7 @@ async def session_loop(games: GameService, game: Game, stop: float) -> int:
                                         session_calls()))
                for seat in range(PLAYERS)]
     moves = 0
-    while time.monotonic() < stop and (step := game.next()) is not None:
+    while (step := game.next()) is not None and budget.more():
         seat, action = step
         await inboxes[seat].put(session_pb2.SessionRequest(submit=action))
         reply = session_pb2.SessionResponse.FromString(await anext(outputs[seat]))
@@ -145,16 +160,19 @@ async def measure(args: argparse.Namespace, url: str) -> dict[str, list[tuple[fl
         games = GameService(store, hub, clock_ms=lambda: int(time.time() * 1000))
         results: dict[str, list[tuple[float, float]]] = {"submit": [], "session": []}
         for r in range(args.rounds):
-            for mode in ("submit", "session") if r % 2 == 0 else ("session", "submit"):
+            modes = args.modes.split(",")
+            for mode in modes if r % 2 == 0 else modes[::-1]:
                 played = await new_games(games, store, args.games, args.seed + 1000 * r)
                 loop = submit_loop if mode == "submit" else session_loop
-                await asyncio.gather(*(loop(games, g, time.monotonic() + 1.0) for g in played))
+                warm = Budget(math.inf, args.warmup_moves) if args.moves else \
+                    Budget(time.monotonic() + 1.0)
+                await asyncio.gather(*(loop(games, g, warm) for g in played))
                 profile = cProfile.Profile() if args.cprofile else None
                 cpu, start = time.process_time(), time.monotonic()
-                stop = start + args.seconds
+                budget = Budget(math.inf if args.moves else start + args.seconds, args.moves)
                 if profile is not None:
                     profile.enable()
-                moves = sum(await asyncio.gather(*(loop(games, g, stop) for g in played)))
+                moves = sum(await asyncio.gather(*(loop(games, g, budget) for g in played)))
                 if profile is not None:
                     profile.disable()
                     profile.dump_stats(f"{args.cprofile}.{mode}.{r + 1}")
@@ -175,6 +193,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=6.0)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--moves", type=int, default=0,
+                        help="each measured phase plays this many moves in all instead of "
+                             "--seconds (after --warmup-moves): the same work every run")
+    parser.add_argument("--warmup-moves", type=int, default=200)
+    parser.add_argument("--modes", default="submit,session",
+                        help="which phases run, in order")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log-level", default="info", help="as the service's RISK_LOG_LEVEL")
     parser.add_argument("--cprofile", metavar="PATH",
@@ -194,12 +218,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             results = uvloop.run(measure(args, redis.url))
         finally:
             redis.stop()
-    rate = {m: statistics.median(r for r, _ in runs) for m, runs in results.items()}
-    cpu = {m: statistics.median(c for _, c in runs) for m, runs in results.items()}
-    print(f"medians of {args.rounds} round(s): submit {rate['submit']:,.0f} moves/s, "
-          f"{cpu['submit']:.1f} µs per move; session {rate['session']:,.0f} moves/s, "
-          f"{cpu['session']:.1f} µs per move; session ÷ submit CPU per move ratio "
-          f"{cpu['session'] / cpu['submit']:.2f}")
+    rate = {m: statistics.median(r for r, _ in runs) for m, runs in results.items() if runs}
+    cpu = {m: statistics.median(c for _, c in runs) for m, runs in results.items() if runs}
+    print(f"medians of {args.rounds} round(s): " + "; ".join(
+        f"{m} {rate[m]:,.0f} moves/s, {cpu[m]:.1f} µs per move" for m in rate)
+        + (f"; session ÷ submit CPU per move ratio {cpu['session'] / cpu['submit']:.2f}"
+           if len(cpu) == 2 else ""))
     return 0
 
 
