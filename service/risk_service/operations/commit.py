@@ -225,7 +225,8 @@ def plan(
     # a tournament game's facts (started, timed out, resigned, finished) are written with
     # the change that makes them true, so no crash can lose one (tournament_facts.py)
     facts = commit_facts(record, meta, status=status, state=change.state, events=events,
-                         entry=log_entry, version=version, now_ms=now_ms)
+                         entry=log_entry, version=version, now_ms=now_ms) \
+        if meta.tournament else []  # (a game outside tournaments makes none)
     if facts:
         fields = (*fields, *fact_fields(meta, facts))
     # webhook notices, likewise written with the change that makes them true

@@ -10,7 +10,6 @@ stale never reach Redis.
 from __future__ import annotations
 
 import asyncio
-import functools
 import hashlib
 from typing import Any
 
@@ -66,8 +65,10 @@ class Moves:
         self.cache = commits.cache
         self.limits = commits.limits
         # A SubmitAction committing to a game in this process: the others on that game wait
-        # for it, then answer from the cache (the ones it made stale never reach Redis).
-        self.committing: dict[str, asyncio.Future[None]] = {}
+        # for it, then answer from the cache (the ones it made stale never reach Redis). The
+        # future they wait on is made by the first of them (None until then): most commits
+        # have nobody waiting.
+        self.committing: dict[str, asyncio.Future[None] | None] = {}
 
     async def submit(self, request: service_pb2.SubmitActionRequest, caller: Caller) -> bytes:
         """The serialised SubmitActionResponse: the bytes stored with the request id are the
@@ -89,25 +90,29 @@ class Moves:
         canonical_action = wire.action_to_proto(variant, action)
         canonical = canonical_action.SerializeToString(deterministic=True)
         fingerprint = hashlib.sha256(canonical).digest()
-        submit = functools.partial(
-            self._submit, game_id, expected, request_id=request_id, requested=requested,
-            caller=caller, variant=variant, action=action, canonical_action=canonical_action,
-            fingerprint=fingerprint)
         try:
-            return await submit()
+            return await self._submit(game_id, expected, request_id=request_id,
+                                      requested=requested, caller=caller, variant=variant,
+                                      action=action, canonical_action=canonical_action,
+                                      fingerprint=fingerprint)
         except _Diverged:
             # the state this process had cached at the expected version was lost by Redis
             # and the game reached that version again through other commits: the commit was
             # refused and the cache dropped, so this try decides on the stored state
             pass
         try:
-            return await submit()
+            return await self._submit(game_id, expected, request_id=request_id,
+                                      requested=requested, caller=caller, variant=variant,
+                                      action=action, canonical_action=canonical_action,
+                                      fingerprint=fingerprint)
         except _Diverged:
             raise stale(expected, expected) from None
 
     async def _submit(self, game_id: str, expected: int, *, request_id: str,
                       requested: int | None, caller: Caller, variant: str, action: Any,
                       canonical_action: game_pb2.Action, fingerprint: bytes) -> Submitted:
+        """`act` on the game as cached or read. (Called as it is, not through a
+        `functools.partial`: a partial's keywords are merged into a new dict on every call.)"""
         record, state = await self._submit_view(game_id, expected)
         seat = identity.acting_seat(identity.identify(record, caller, self.limits),
                                     caller.token, requested)
@@ -138,13 +143,13 @@ class Moves:
         change = Change(record, new_state, records.decode_meta(record), record.status,
                         list(events), game_pb2.LogEntry(seat=seat, action=canonical_action))
         # no await since the check above: this is the game's only commit in this process
-        done = self.committing[game_id] = asyncio.get_running_loop().create_future()
+        self.committing[game_id] = None  # a submit that waits for it makes the future
         try:
             return await self._commit_reply(change, seat, request_field, fingerprint,
                                             request_id=request_id, expected_version=expected)
         finally:
-            del self.committing[game_id]
-            done.set_result(None)
+            if (done := self.committing.pop(game_id)) is not None:
+                done.set_result(None)
 
     async def _submit_view(self, game_id: str, expected: int) -> tuple[GameRecord, Any]:
         """The game as a SubmitAction at `expected` sees it: (record, decoded state or None).
@@ -156,7 +161,10 @@ class Moves:
         game, waits for that commit to land first; on return, no commit to the game is in
         flight here unless the submit is stale anyway."""
         while True:
-            while (busy := self.committing.get(game_id)) is not None:
+            while game_id in self.committing:
+                busy = self.committing[game_id]
+                if busy is None:
+                    busy = self.committing[game_id] = asyncio.get_running_loop().create_future()
                 await asyncio.shield(busy)
             cached: Cached | None = self.cache.get(game_id)
             if cached is not None and cached[0].version == expected:

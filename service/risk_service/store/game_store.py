@@ -16,6 +16,7 @@ import heapq
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from itertools import chain
 from typing import Any, cast
 
 import redis.asyncio as aioredis
@@ -381,13 +382,16 @@ class GameStore:
         keys = list(self.keys.game_keys(game_id))
         if campaign_fields:  # the campaign shares the game's slot: one atomic commit
             keys.append(self.keys.campaign(campaign_id))
-        args = [
+        args: list[Arg] = [
             str(expected_version), snapshot, status, now_ms, request_field, request_value,
             first_seq, meta, log_entry, retention_ms, claim, expected_commit_id, commit_id,
-            len(fields),
-            *(part for pair in fields for part in pair), len(campaign_fields),
-            *(part for pair in campaign_fields for part in pair), *events,
-        ]
+            len(fields)]
+        if fields:  # (most commits write none: no generator made for nothing)
+            args += chain.from_iterable(fields)
+        args.append(len(campaign_fields))
+        if campaign_fields:
+            args += chain.from_iterable(campaign_fields)
+        args += events
         reply = await self._write(self._commit, keys, args)
         outcome = CommitOutcome(reply[0].decode())
         if outcome is CommitOutcome.OK:

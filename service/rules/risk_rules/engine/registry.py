@@ -51,6 +51,9 @@ for _name, _make in (("classic", _classic), ("deep_space", _deep_space), ("legac
 
 
 def get_ruleset(variant: str) -> Ruleset[Any, Any, Any]:
+    found = REGISTRY.made.get(variant)  # made already: the case on every move
+    if found is not None:
+        return found
     try:
         return REGISTRY[variant]
     except KeyError:

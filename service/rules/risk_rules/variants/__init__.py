@@ -118,6 +118,9 @@ def load(modules: Iterable[str]) -> None:
 
 
 def descriptor(name: str) -> VariantDescriptor:
+    found = DESCRIPTORS.made.get(name)  # (a move looks its variant up six times)
+    if found is not None:
+        return found
     try:
         return DESCRIPTORS[name]
     except KeyError:
@@ -126,12 +129,12 @@ def descriptor(name: str) -> VariantDescriptor:
 
 def by_case(case: str) -> VariantDescriptor | None:
     name = _BY_CASE.get(case)
-    return None if name is None else DESCRIPTORS[name]
+    return None if name is None else descriptor(name)
 
 
 def by_number(number: int) -> VariantDescriptor | None:
     name = _BY_NUMBER.get(number)
-    return None if name is None else DESCRIPTORS[name]
+    return None if name is None else descriptor(name)
 
 
 def by_type(full_name: str) -> VariantDescriptor | None:

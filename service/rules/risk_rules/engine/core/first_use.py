@@ -29,6 +29,9 @@ class FirstUseTable(MutableMapping[str, V]):
     def __init__(self, made: Callable[[str, V], None] = lambda name, value: None) -> None:
         self._entries: dict[str, V | Later[V]] = {}
         self._made = made
+        # the entries made so far, as a plain dict: the lookups on every move (a variant's
+        # rules, its descriptor) read it with `made.get(name)`, no call of ours in between
+        self.made: dict[str, V] = {}
 
     def __getitem__(self, name: str) -> V:
         entry = self._entries[name]  # KeyError: no such entry
@@ -36,18 +39,21 @@ class FirstUseTable(MutableMapping[str, V]):
             return entry
         value = entry.make()
         self._made(name, value)
-        self._entries[name] = value
+        self[name] = value
         return value
 
     def later(self, name: str, make: Callable[[], V]) -> None:
         """Add `name`, made by `make()` when first looked up."""
         self._entries[name] = Later(make)
+        self.made.pop(name, None)
 
     def __setitem__(self, name: str, value: V) -> None:
         self._entries[name] = value
+        self.made[name] = value
 
     def __delitem__(self, name: str) -> None:
         del self._entries[name]
+        self.made.pop(name, None)
 
     def __contains__(self, name: object) -> bool:
         return name in self._entries
