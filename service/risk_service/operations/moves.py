@@ -236,7 +236,7 @@ class Moves:
                         ) -> bytes:
             reply_message.version = change.record.version + 1
             shown = events_for(change.record.variant, items, seat, envelopes)
-            seqs.extend(event.seq for event in shown)
+            seqs.extend([event.seq for event in shown])
             reply_message.events.extend(shown)
             if status == ACTIVE:
                 reply_message.decision.CopyFrom(

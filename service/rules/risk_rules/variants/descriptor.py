@@ -129,7 +129,8 @@ class VariantDescriptor:
     # name for a field of a field; the service hides each (an int, or every item of a tuple)
     # as -1 and leaves the rest of the event (who fought, the losses) as it was
     draws: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # the rules' name, read on every move: kept as a field, not a property that calls
+    name: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def name(self) -> str:
-        return self.rules.name
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", self.rules.name)  # frozen: set once, here
