@@ -159,8 +159,8 @@ async def measure(args: argparse.Namespace, url: str) -> dict[str, list[tuple[fl
         hub = FeedHub(client, keys, reader_client=lambda: reader_client(url, 5000), readers=1)
         games = GameService(store, hub, clock_ms=lambda: int(time.time() * 1000))
         results: dict[str, list[tuple[float, float]]] = {"submit": [], "session": []}
+        modes = args.modes.split(",")
         for r in range(args.rounds):
-            modes = args.modes.split(",")
             for mode in modes if r % 2 == 0 else modes[::-1]:
                 played = await new_games(games, store, args.games, args.seed + 1000 * r)
                 loop = submit_loop if mode == "submit" else session_loop

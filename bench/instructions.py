@@ -43,6 +43,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -181,33 +182,33 @@ def main() -> int:
     if shutil.which("valgrind") is None:
         raise SystemExit("needs valgrind: apt-get install -y valgrind")
     sides = {"new": ROOT, "base": worktree(args.base, "instructions-base")}
+    if args.transport:
+        print(f"instructions per call in the service (callgrind), over {args.transport}: "
+              f"{args.clients} in flight, windows of {args.moves} and {2 * args.moves} calls "
+              f"after {args.warmup}; new = this checkout, base = {args.base}", flush=True)
+        _compare(args.transport, "instructions per call in the service",
+                 lambda side: service_per_call(side, args), sides, args.rounds)
+        return 0
     print(f"instructions per move, bench/inprocess.py under cachegrind: {args.games} games, "
           f"{args.moves} moves counted after {args.warmup}; new = this checkout, "
           f"base = {args.base}", flush=True)
-    if args.transport:
-        figures: dict[str, list[float]] = {"new": [], "base": []}
-        for round_ in range(args.rounds):
-            for name in ("new", "base") if round_ % 2 == 0 else ("base", "new"):
-                figures[name].append(service_per_call(sides[name], args))
-                print(f"  {args.transport} round {round_ + 1} {name}: "
-                      f"{figures[name][-1]:,.0f}", flush=True)
-        new, base = statistics.median(figures["new"]), statistics.median(figures["base"])
-        print(f"{args.transport}: new {new:,.0f} | base {base:,.0f} instructions per call "
-              f"in the service | new - base {new - base:+,.0f} | new ÷ base {new / base:.4f}",
-              flush=True)
-        return 0
     for mode in args.modes.split(","):
-        figures: dict[str, list[float]] = {"new": [], "base": []}
-        for round_ in range(args.rounds):
-            for name in ("new", "base") if round_ % 2 == 0 else ("base", "new"):
-                figures[name].append(per_move(sides[name], mode, args))
-                print(f"  {mode} round {round_ + 1} {name}: {figures[name][-1]:,.0f}",
-                      flush=True)
-        new, base = statistics.median(figures["new"]), statistics.median(figures["base"])
-        print(f"{mode}: new {new:,.0f} | base {base:,.0f} instructions per move | "
-              f"new - base {new - base:+,.0f} | new ÷ base {new / base:.4f}", flush=True)
+        _compare(mode, "instructions per move",
+                 lambda side, mode=mode: per_move(side, mode, args), sides, args.rounds)
     return 0
 
+
+def _compare(label: str, unit: str, count_on: Callable[[Path], float],
+             sides: dict[str, Path], rounds: int) -> None:
+    """`rounds` counts on each side, the order swapped each round; their medians."""
+    figures: dict[str, list[float]] = {"new": [], "base": []}
+    for round_ in range(rounds):
+        for name in ("new", "base") if round_ % 2 == 0 else ("base", "new"):
+            figures[name].append(count_on(sides[name]))
+            print(f"  {label} round {round_ + 1} {name}: {figures[name][-1]:,.0f}", flush=True)
+    new, base = statistics.median(figures["new"]), statistics.median(figures["base"])
+    print(f"{label}: new {new:,.0f} | base {base:,.0f} {unit} | new - base {new - base:+,.0f}"
+          f" | new ÷ base {new / base:.4f}", flush=True)
 
 if __name__ == "__main__":
     raise SystemExit(main())

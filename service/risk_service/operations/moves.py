@@ -90,23 +90,20 @@ class Moves:
         canonical_action = wire.action_to_proto(variant, action)
         canonical = canonical_action.SerializeToString(deterministic=True)
         fingerprint = hashlib.sha256(canonical).digest()
-        try:
-            return await self._submit(game_id, expected, request_id=request_id,
-                                      requested=requested, caller=caller, variant=variant,
-                                      action=action, canonical_action=canonical_action,
-                                      fingerprint=fingerprint)
-        except _Diverged:
-            # the state this process had cached at the expected version was lost by Redis
-            # and the game reached that version again through other commits: the commit was
-            # refused and the cache dropped, so this try decides on the stored state
-            pass
-        try:
-            return await self._submit(game_id, expected, request_id=request_id,
-                                      requested=requested, caller=caller, variant=variant,
-                                      action=action, canonical_action=canonical_action,
-                                      fingerprint=fingerprint)
-        except _Diverged:
-            raise stale(expected, expected) from None
+        for again in (False, True):
+            try:
+                return await self._submit(game_id, expected, request_id=request_id,
+                                          requested=requested, caller=caller, variant=variant,
+                                          action=action, canonical_action=canonical_action,
+                                          fingerprint=fingerprint)
+            except _Diverged:
+                # the state this process had cached at the expected version was lost by
+                # Redis and the game reached that version again through other commits: the
+                # commit was refused and the cache dropped, so the second try decides on the
+                # stored state
+                if again:
+                    raise stale(expected, expected) from None
+        raise AssertionError("unreachable: the second try returns or raises")
 
     async def _submit(self, game_id: str, expected: int, *, request_id: str,
                       requested: int | None, caller: Caller, variant: str, action: Any,

@@ -800,7 +800,7 @@ class ConnectionGuard(asyncio.Protocol):
             self.early -= 1
             return
         self.waiting += 1
-        self.due = None  # nothing is owed (`received`, on every request: written out)
+        self.received()
 
     def answered(self) -> None:
         """A response has been written whole: the next request is owed, unless it has been

@@ -68,8 +68,7 @@ def _served(envelope: Message, what: str) -> VariantDescriptor:
             raise VariantNotServed(f"{what}: {type_url!r} is no variant this build serves")
         return described
     described = variants.by_case(case)
-    if described is None or (described.name not in REGISTRY.made
-                             and described.name not in REGISTRY):
+    if described is None or described.name not in REGISTRY:
         raise VariantNotServed(f"variant {case!r} is not served by this build yet")
     return described
 
