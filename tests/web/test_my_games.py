@@ -108,6 +108,7 @@ async def test_player_signs_in_and_sees_a_correspondence_game_on_a_phone(
     await page.screenshot(path=shot("my-games-phone.png", tmp_path), full_page=True)
 
     await card.locator("a.play").click()
+    await page.wait_for_url(f"**/#/play/{game_id}")
     await page.wait_for_selector("#start-vacation")
     await page.click("#start-vacation")
 
@@ -139,3 +140,35 @@ async def test_an_invitation_link_takes_the_seat_on_a_phone(
     assert "1 of 2 seats taken" in await card.inner_text()
     await fits_the_phone(page)
     await page.screenshot(path=shot("invitation-phone.png", tmp_path), full_page=True)
+
+
+async def test_a_tap_survives_the_list_being_read_again_under_the_finger(
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """"My games" reads its lists again whenever the player's stream has news, and on a tap
+    of "Refresh". A read that changed nothing must leave the cards as they are: a card drawn
+    anew between a finger's press and its release makes the press and the release land on
+    different elements, and the browser then sends no click at all (the tap on "Open" did
+    nothing; seen in CI)."""
+    page = await pages.open("/#/me", **PHONE)
+    await page.click("#sign-in-new")
+    await page.wait_for_selector("#player-id")
+    me = await page.locator("#player-id").inner_text()
+    other = await issued_player(stub)
+    created = await stub.CreateGame(service_pb2.CreateGameRequest(
+        options={"classic": {"players": 2}}, seat_players=[me, other.player_id]))
+    game_id = created.game.game_id
+    card = await my_game_card(page, game_id)
+    play = card.locator("a.play")
+    box = await play.bounding_box()
+    assert box is not None
+    await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    await page.mouse.down()
+    reads = int(await page.locator("main").get_attribute("data-loaded") or 0)
+    await page.evaluate("() => document.querySelector('#refresh').click()")
+
+    async def read_again() -> bool:
+        return int(await page.locator("main").get_attribute("data-loaded") or 0) > reads
+    await eventually(read_again, 10, "the lists to be read again")
+    await page.mouse.up()
+    await page.wait_for_url(f"**/#/play/{game_id}", timeout=10_000)

@@ -69,29 +69,53 @@ function gameCard(mine, known) {
   }
   actions.push(el("a", { href: `#/watch/${id}`, class: "button secondary watch" },
     ui("ui.me.watch")));
-  const hosting = el("div", { class: "hosting muted", hidden: true });
+  const hostLine = el("div", { class: "hosting muted", hidden: true });
   const card = el("li", { class: "card my-game" + (mine.yourTurn ? " your-turn" : ""),
     "data-game": id, "data-status": status, "data-your-turn": mine.yourTurn ? "yes" : "no" },
   el("div", { class: "title" }, el("b", {}, described?.title || described?.name || ui("ui.me.game")),
     el("span", { class: "badge" }, status)),
   ...lines.map((line, i) => el("div", { class: i === 0 ? "turn" : "deadline" }, line)),
-  el("div", { class: "muted" }, you), hosting,
+  el("div", { class: "muted" }, you), hostLine,
   el("div", { class: "card-actions" }, ...actions));
-  if (status === "waiting") showHosting(card, id, hosting);
+  drawn.set(card, card.outerHTML);
   return card;
+}
+
+// What each card showed when it was made (before showHosting filled it in).
+const drawn = new WeakMap();
+
+// Shows `cards` in `list`, keeping in place every card already shown that would show the
+// same (same game, same words): a read of the lists that changed nothing touches no element.
+// A card drawn anew between a finger's press and its release makes them land on different
+// elements, and the browser then sends no click: the tap on "Open" would do nothing.
+function showCards(list, cards) {
+  const shown = new Map([...list.children].map((card) => [card.dataset.game, card]));
+  cards.forEach((card, i) => {
+    const old = shown.get(card.dataset.game);
+    const node = old && drawn.get(old) === drawn.get(card) ? old : card;
+    if (list.children[i] !== node) list.insertBefore(node, list.children[i] || null);
+  });
+  while (list.children.length > cards.length) list.lastElementChild.remove();
+  for (const card of list.children) {
+    if (card.dataset.status === "waiting") showHosting(card);
+  }
 }
 
 // A waiting game the player hosts (ListInvitations with the game answers its host only): how
 // many invitations are open, and the way to the host's page.
-async function showHosting(card, gameId, line) {
+async function showHosting(card) {
+  const gameId = card.dataset.game;
   let host;
   try { host = await hosting(gameId); } catch { return; }
   if (host === null) return;
   const open = host.invitations.filter((i) => /PENDING/.test(String(i.state))).length;
+  const line = card.querySelector(".hosting");
   line.textContent = open ? ui("ui.me.youHostOpen", { n: open }) : ui("ui.me.youHost");
   line.hidden = false;
-  card.querySelector(".card-actions").prepend(el("a", { href: `#/host/${gameId}`,
-    class: "button invite" }, ui("ui.me.invitePlayers")));
+  if (!card.querySelector("a.invite")) {
+    card.querySelector(".card-actions").prepend(el("a", { href: `#/host/${gameId}`,
+      class: "button invite" }, ui("ui.me.invitePlayers")));
+  }
   card.dataset.host = "yes";
 }
 
@@ -140,6 +164,12 @@ function invitationCard(invitation, reload, words) {
     el("button", { class: "secondary decline", onclick: decline }, ui("ui.me.decline"))));
 }
 
+function none() {
+  const card = el("li", { class: "muted", "data-game": "" }, ui("ui.me.noGames"));
+  drawn.set(card, card.outerHTML);
+  return card;
+}
+
 export async function showMyGames(main) {
   const route = routeNow();
   const known = await variants();
@@ -172,9 +202,7 @@ export async function showMyGames(main) {
       pageToken = page.nextPageToken || "";
       more.hidden = !pageToken;
       const cards = (page.games || []).map((mine) => gameCard(mine, known));
-      if (append) list.append(...cards);
-      else list.replaceChildren(...(cards.length ? cards
-        : [el("li", { class: "muted" }, ui("ui.me.noGames"))]));
+      showCards(list, append ? [...list.children, ...cards] : cards.length ? cards : [none()]);
       if (invited) {
         const pending = invited.invitations || [];
         invitations.replaceChildren(...pending.map((i, n) =>
