@@ -15,7 +15,7 @@ from playwright.async_api import Locator, Page
 
 from risk_proto.risk.v1 import player_games_pb2, players_pb2, service_pb2, service_pb2_grpc
 from tests.web.conftest import Pages
-from tests.web.driver import eventually
+from tests.web.driver import eventually, move_by_grpc
 from tests.web.shots import shot
 
 
@@ -172,3 +172,38 @@ async def test_a_tap_survives_the_list_being_read_again_under_the_finger(
     await eventually(read_again, 10, "the lists to be read again")
     await page.mouse.up()
     await page.wait_for_url(f"**/#/play/{game_id}", timeout=10_000)
+
+
+async def test_what_a_player_typed_survives_an_event_on_the_game_page(
+    pages: Pages, stub: service_pb2_grpc.RiskServiceStub,
+) -> None:
+    """The game's page draws its parts again at every event. A part that would show the same
+    keeps its elements: the days a player typed for their vacation are still there after a
+    move arrives (here the game's next move, made over gRPC), and the vacation taken is the
+    one they typed."""
+    page = await pages.open("/#/me", **PHONE)
+    await page.click("#sign-in-new")
+    await page.wait_for_selector("#player-id")
+    me = await page.locator("#player-id").inner_text()
+    mine = await page.evaluate("() => JSON.parse(localStorage.getItem('risk.player.v1')).token")
+    other = await issued_player(stub)
+    created = await stub.CreateGame(service_pb2.CreateGameRequest(
+        options={"classic": {"players": 2}}, seat_players=[me, other.player_id],
+        clock={"turn_seconds": 48 * 3600, "vacation_days": 3}))
+    game_id = created.game.game_id
+    await page.goto(page.url.split("#")[0] + f"#/play/{game_id}")
+    await page.wait_for_selector("#vacation:not([hidden]) #start-vacation")
+    version = await page.locator("#game-version").inner_text()
+    await page.fill("#vacation [name=vacation_days]", "2")
+    assert await move_by_grpc(stub, game_id, {0: mine, 1: other.token})
+
+    async def drawn_again() -> bool:
+        return await page.locator("#game-version").inner_text() != version
+    await eventually(drawn_again, 10, "the page to show the move")
+    assert await page.input_value("#vacation [name=vacation_days]") == "2"
+    await page.click("#start-vacation")
+
+    async def away() -> bool:
+        return "On vacation until" in await page.locator("#vacation-state").inner_text()
+    await eventually(away, 10, "the vacation to show")
+    assert "1 day of vacation left" in await page.locator("#vacation-state").inner_text()

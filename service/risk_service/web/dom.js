@@ -1,5 +1,6 @@
-// Building the page: an element with its attributes, listeners and children in one call, and
-// the words a game status is shown with.
+// Building the page: an element with its attributes, listeners and children in one call, a
+// part of the page drawn again only where it changed, and the words a game status is shown
+// with.
 
 export function el(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);
@@ -14,6 +15,23 @@ export function el(tag, attributes = {}, ...children) {
   element.append(...children.filter((c) => c !== null && c !== undefined));
   return element;
 }
+
+// Puts `children` in `parent` in place of what it holds, unless they would show the same (the
+// same markup, read off what is shown now, so a button disabled since it was drawn is drawn
+// again). A part redrawn on every event otherwise replaces the button under a finger between
+// its press and its release, and the browser then sends no click (the tap does nothing); it
+// would also lose what was typed into a field. Listeners are not markup: whoever draws must
+// give children that look the same the same listeners (a button labelled with its action).
+export function redraw(parent, ...children) {
+  const shown = parent.childNodes;
+  const kids = children.filter((c) => c !== null && c !== undefined);
+  const same = kids.length === shown.length && kids.every((kid, i) => (typeof kid === "string"
+    ? shown[i].nodeType === Node.TEXT_NODE && shown[i].data === kid
+    : shown[i].nodeType === kid.nodeType && markup(shown[i]) === markup(kid)));
+  if (!same) parent.replaceChildren(...kids);
+}
+
+const markup = (node) => node.outerHTML ?? node.textContent;
 
 export const statusWord = (status) => String(status || "").replace("GAME_STATUS_", "")
   .toLowerCase();

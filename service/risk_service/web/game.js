@@ -14,7 +14,7 @@ import { connectionState, onLeave, routeNow, say, sayError, variants } from "./a
 import { Board, seatMark } from "./board.js";
 import { Feed } from "./feed.js";
 import { SeatSession } from "./session.js";
-import { el, statusWord } from "./dom.js";
+import { el, redraw, statusWord } from "./dom.js";
 import * as V from "./variants.js";
 import { player, when } from "./player.js";
 import { PlayPanels } from "./panels.js";
@@ -219,7 +219,7 @@ class GameView {
     };
     const days = el("input", { name: "vacation_days", type: "number", min: "1",
       max: String(Math.max(1, daysLeft)), value: "1", "aria-label": ui("ui.vacationDays") });
-    this.vacationBox.replaceChildren(el("h2", {}, ui("ui.vacation")),
+    redraw(this.vacationBox, el("h2", {}, ui("ui.vacation")),
       el("p", { id: "vacation-state" }, away ? ui("ui.vacationUntil", { when: when(until) }) : "",
         ui("ui.vacationLeft", { n: daysLeft })),
       away ? el("button", { id: "end-vacation", onclick: () => act("EndVacation") },
@@ -238,7 +238,7 @@ class GameView {
   showHand() {
     if (this.mode !== "play") return;
     const { cards } = V.hand(this.name, this.view);
-    this.hand.replaceChildren(...(cards.length ? cards.map((id) => el("li", { "data-card": id },
+    redraw(this.hand, ...(cards.length ? cards.map((id) => el("li", { "data-card": id },
       this.cardName(id))) : [el("li", { class: "muted" }, ui("ui.noCards"))]));
   }
 
@@ -248,7 +248,7 @@ class GameView {
     const out = this.summary?.outcome ? [] : open;
     this.windowBox.hidden = !out.length;
     this.windowBox.classList.toggle("window", out.length > 0);
-    this.windowBox.replaceChildren(el("h2", {}, ui("ui.responseWindow")), ...out.map((w) => {
+    redraw(this.windowBox, el("h2", {}, ui("ui.responseWindow")), ...out.map((w) => {
       const asked = w.order.find((seat) => !w.passed.includes(seat));
       return el("p", {}, ui("ui.answering", { order: w.order.map((x) => this.seatName(x))
         .join(", "), asked: asked === undefined ? ui("ui.noneAsked") : this.seatName(asked) }) +
@@ -316,7 +316,7 @@ class GameView {
         this.showChoices(); } }, ui("ui.clear"))));
     }
     ready.forEach((choice, index) => items.push(this.choiceRow(choice, index)));
-    this.choices.replaceChildren(...items);
+    redraw(this.choices, ...items);
   }
 
   // what the text table calls ids in this game; "you" is the one seat this page holds
