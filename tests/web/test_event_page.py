@@ -15,6 +15,7 @@ from risk_proto.risk.v1 import (
     service_pb2_grpc,
 )
 from tests.web.conftest import Pages
+from tests.web.driver import eventually
 
 ORGANISER = [("authorization", "Bearer web-organiser-secret")]
 
@@ -44,10 +45,15 @@ async def test_a_player_registers_and_sees_the_round_and_standings(
     await page.wait_for_selector("#register")
     assert "registration open" in (await page.text_content("#status") or "")
     await page.fill("#register input[name=name]", "webby")
-    # the page draws itself again every 2 s: a name being typed survives it, focus and all
-    # (it was wiped, and a click after a redraw registered with no name)
-    drawn = await page.query_selector("#status")
-    await page.wait_for_function("(old) => !old.isConnected", arg=drawn, timeout=10_000)
+    # the page reads the event again every 2 s and draws what changed: a name being typed
+    # survives it, focus and all (it was wiped, and a click after a redraw registered with
+    # no name)
+    # (a read is asked only once the one before it is drawn: two more reads, one drawn)
+    reads = pages.posts(page, "GetEvent")
+
+    async def drawn_again() -> bool:
+        return pages.posts(page, "GetEvent") >= reads + 2
+    await eventually(drawn_again, 10, "the page to read the event again and draw it")
     assert await page.input_value("#register input[name=name]") == "webby"
     assert await page.evaluate("() => document.activeElement?.name") == "name"
     await page.click("#register button")

@@ -16,19 +16,26 @@ export function el(tag, attributes = {}, ...children) {
   return element;
 }
 
-// Puts `children` in `parent` in place of what it holds, unless they would show the same (the
-// same markup, read off what is shown now, so a button disabled since it was drawn is drawn
-// again). A part redrawn on every event otherwise replaces the button under a finger between
+// Puts `children` in `parent` in place of what it holds, keeping every child shown that would
+// show the same (the same markup, read off what is shown now, so a button disabled since it
+// was drawn is drawn again); with as many children as before, only those that differ are
+// replaced. A part redrawn on every event otherwise replaces the button under a finger between
 // its press and its release, and the browser then sends no click (the tap does nothing); it
 // would also lose what was typed into a field. Listeners are not markup: whoever draws must
 // give children that look the same the same listeners (a button labelled with its action).
 export function redraw(parent, ...children) {
-  const shown = parent.childNodes;
-  const kids = children.filter((c) => c !== null && c !== undefined);
-  const same = kids.length === shown.length && kids.every((kid, i) => (typeof kid === "string"
-    ? shown[i].nodeType === Node.TEXT_NODE && shown[i].data === kid
-    : shown[i].nodeType === kid.nodeType && markup(shown[i]) === markup(kid)));
-  if (!same) parent.replaceChildren(...kids);
+  const shown = [...parent.childNodes];
+  const kids = children.filter((c) => c !== null && c !== undefined)
+    .map((kid) => (typeof kid === "string" ? document.createTextNode(kid) : kid));
+  if (kids.length !== shown.length) {
+    parent.replaceChildren(...kids);
+    return;
+  }
+  kids.forEach((kid, i) => {
+    if (shown[i].nodeType !== kid.nodeType || markup(shown[i]) !== markup(kid)) {
+      shown[i].replaceWith(kid);
+    }
+  });
 }
 
 const markup = (node) => node.outerHTML ?? node.textContent;

@@ -5,6 +5,7 @@
 // few seconds while the event is open; the service's director does the seating and scoring.
 
 import { call, explain } from "./api.js";
+import { redraw } from "./dom.js";
 import { player } from "./player.js";
 import { ui } from "./words.js";
 
@@ -136,12 +137,13 @@ async function show(label) {
       timer = setTimeout(refresh, REFRESH_MS);
       return;
     }
-    // the page is drawn again every REFRESH_MS: a name being typed into the registration
-    // form is carried over, with the caret, instead of being wiped
+    // the page is drawn again every REFRESH_MS, each part only where it changed (dom.redraw);
+    // a name being typed into a registration form that changed is carried over, with the
+    // caret, instead of being wiped
     const typing = main.querySelector("#register input[name=name]");
     const kept = typing && { value: typing.value, focused: document.activeElement === typing,
       start: typing.selectionStart, end: typing.selectionEnd };
-    main.replaceChildren(
+    redraw(main,
       el("h1", {}, ui("ui.event.title", { event: event.event })),
       el("p", { id: "status", "data-status": event.status || "" },
         ui("ui.event.summary", { status: ui("ui.event.status", { status: event.status || "" }),
