@@ -10,7 +10,7 @@
 
 import { call, tokens } from "./api.js";
 import { onLeave, routeNow, say, sayError, variants } from "./app.js";
-import { el, statusWord } from "./dom.js";
+import { el, redraw, statusWord } from "./dom.js";
 import { Feed } from "./feed.js";
 import { player, when } from "./player.js";
 import { ui } from "./words.js";
@@ -121,7 +121,7 @@ export async function showHost(main, gameId) {
     about.replaceChildren(ui("ui.host.about", {
       variant: described?.title || described?.name || ui("ui.host.game"), status,
       taken: seats.length - free.length, n: seats.length }));
-    seatList.replaceChildren(...seats.map((s, i) => el("li", { "data-seat": i,
+    redraw(seatList, ...seats.map((s, i) => el("li", { "data-seat": i,
       "data-taken": s.taken ? "yes" : "no" }, ui("ui.host.seatLine", { n: i }),
     s.taken ? el("b", {}, s.displayName || ui("ui.host.taken"))
       : el("span", { class: "muted" }, ui("ui.host.free")))));
@@ -131,7 +131,7 @@ export async function showHost(main, gameId) {
     const first = free.find((s) => !invited.has(s)) ?? free[0];
     for (const select of [inviteSeat, linkSeat]) {
       const was = select.value;
-      select.replaceChildren(...free.map((s) => el("option", { value: String(s),
+      redraw(select, ...free.map((s) => el("option", { value: String(s),
         selected: s === first || undefined }, ui("ui.host.seatN", { n: s }))));
       if (free.map(String).includes(was) && select.dataset.touched) select.value = was;
     }
@@ -140,7 +140,7 @@ export async function showHost(main, gameId) {
     started.hidden = waiting;
     started.textContent = waiting ? "" : status === "active"
       ? ui("ui.host.started") : ui("ui.host.over", { status });
-    list.replaceChildren(...(held.length ? held.map((invitation) => {
+    redraw(list, ...(held.length ? held.map((invitation) => {
       const pending = /PENDING/.test(String(invitation.state));
       const who = invitation.invitee ? el("code", {}, invitation.invitee)
         : ui("ui.host.anyone");
