@@ -38,7 +38,16 @@ export function redraw(parent, ...children) {
   });
 }
 
-const markup = (node) => node.outerHTML ?? node.textContent;
+// An element filled in after it is drawn (a card whose hosting line a later read adds)
+// counts as what it showed when drawn: `drawnAs` records that, and `redraw` compares it.
+const drawn = new WeakMap();
+
+export function drawnAs(element) {
+  drawn.set(element, element.outerHTML);
+  return element;
+}
+
+const markup = (node) => drawn.get(node) ?? node.outerHTML ?? node.textContent;
 
 export const statusWord = (status) => String(status || "").replace("GAME_STATUS_", "")
   .toLowerCase();

@@ -137,26 +137,14 @@ async function show(label) {
       timer = setTimeout(refresh, REFRESH_MS);
       return;
     }
-    // the page is drawn again every REFRESH_MS, each part only where it changed (dom.redraw);
-    // a name being typed into a registration form that changed is carried over, with the
-    // caret, instead of being wiped
-    const typing = main.querySelector("#register input[name=name]");
-    const kept = typing && { value: typing.value, focused: document.activeElement === typing,
-      start: typing.selectionStart, end: typing.selectionEnd };
+    // the page is drawn again every REFRESH_MS, each part only where it changed (dom.redraw):
+    // a name being typed into the registration form keeps its field, text, caret and focus
     redraw(main,
       el("h1", {}, ui("ui.event.title", { event: event.event })),
       el("p", { id: "status", "data-status": event.status || "" },
         ui("ui.event.summary", { status: ui("ui.event.status", { status: event.status || "" }),
           shape: shape(event), size: event.tableSize, players: (event.players || []).length })),
       registration(event, label, refresh), tables(event), standings(event));
-    const again = main.querySelector("#register input[name=name]");
-    if (kept && again) {
-      again.value = kept.value;
-      if (kept.focused) {
-        again.focus();
-        again.setSelectionRange(kept.start, kept.end);
-      }
-    }
     if (event.status !== "EVENT_STATUS_FINISHED") timer = setTimeout(refresh, REFRESH_MS);
   };
   await refresh();

@@ -10,7 +10,7 @@
 
 import { call, stream } from "./api.js";
 import { onLeave, routeNow, say, sayError, variants } from "./app.js";
-import { el, statusWord } from "./dom.js";
+import { drawnAs, el, redraw, statusWord } from "./dom.js";
 import { hosting } from "./host.js";
 import { player, signInAsNew, signInWithToken, when } from "./player.js";
 import { ui } from "./words.js";
@@ -77,25 +77,13 @@ function gameCard(mine, known) {
   ...lines.map((line, i) => el("div", { class: i === 0 ? "turn" : "deadline" }, line)),
   el("div", { class: "muted" }, you), hostLine,
   el("div", { class: "card-actions" }, ...actions));
-  drawn.set(card, card.outerHTML);
-  return card;
+  return drawnAs(card);
 }
 
-// What each card showed when it was made (before showHosting filled it in).
-const drawn = new WeakMap();
-
-// Shows `cards` in `list`, keeping in place every card already shown that would show the
-// same (same game, same words): a read of the lists that changed nothing touches no element.
-// A card drawn anew between a finger's press and its release makes them land on different
-// elements, and the browser then sends no click: the tap on "Open" would do nothing.
+// Shows `cards` in `list`: a read of the lists that changed nothing touches no card
+// (dom.redraw), so a tap on "Open" whose press and release straddle it still opens the game.
 function showCards(list, cards) {
-  const shown = new Map([...list.children].map((card) => [card.dataset.game, card]));
-  cards.forEach((card, i) => {
-    const old = shown.get(card.dataset.game);
-    const node = old && drawn.get(old) === drawn.get(card) ? old : card;
-    if (list.children[i] !== node) list.insertBefore(node, list.children[i] || null);
-  });
-  while (list.children.length > cards.length) list.lastElementChild.remove();
+  redraw(list, ...cards);
   for (const card of list.children) {
     if (card.dataset.status === "waiting") showHosting(card);
   }
@@ -164,12 +152,6 @@ function invitationCard(invitation, reload, words) {
     el("button", { class: "secondary decline", onclick: decline }, ui("ui.me.decline"))));
 }
 
-function none() {
-  const card = el("li", { class: "muted", "data-game": "" }, ui("ui.me.noGames"));
-  drawn.set(card, card.outerHTML);
-  return card;
-}
-
 export async function showMyGames(main) {
   const route = routeNow();
   const known = await variants();
@@ -202,7 +184,8 @@ export async function showMyGames(main) {
       pageToken = page.nextPageToken || "";
       more.hidden = !pageToken;
       const cards = (page.games || []).map((mine) => gameCard(mine, known));
-      showCards(list, append ? [...list.children, ...cards] : cards.length ? cards : [none()]);
+      showCards(list, append ? [...list.children, ...cards] : cards.length ? cards
+        : [el("li", { class: "muted" }, ui("ui.me.noGames"))]);
       if (invited) {
         const pending = invited.invitations || [];
         invitations.replaceChildren(...pending.map((i, n) =>
