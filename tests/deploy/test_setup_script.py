@@ -146,33 +146,74 @@ def test_tests_need_openssl_and_say_how_to_get_it(tmp_path: Path) -> None:
     assert served.returncode == 0, served.stderr
 
 
-def test_a_changed_pyproject_updates_the_venv_in_place(tmp_path: Path) -> None:
-    """When a pyproject changed, setup installs the five distributions into the existing .venv
-    (support/ too) instead of removing it: tests and services running from it meanwhile keep
-    their interpreter and packages."""
+def _changed_pyproject(tmp_path: Path, pip: str) -> tuple[Path, Path, Path, Path]:
+    """A checkout whose venv's stamp is of other pyproject files, and whose .venv/bin/pip is
+    the shell script `pip` (it appends its arguments to the file `calls`, in $CALLS)."""
     top, bin_dir = _checkout(tmp_path)
-    for tool in ("rm", "touch"):
+    for tool in ("rm", "touch", "chmod"):
         (bin_dir / tool).symlink_to(shutil.which(tool) or f"/usr/bin/{tool}")
     (bin_dir / "redis-server").write_text("#!/bin/sh\nexit 0\n")
     (bin_dir / "redis-server").chmod(0o755)
     venv = top / ".venv"
     old_stamp = next(venv.glob(".installed-*"))
     old_stamp.rename(venv / ".installed-0000000000000000")  # as before a pyproject changed
+    calls = tmp_path / "calls"
+    (venv / "bin" / "pip").write_text(f'#!/bin/sh\nCALLS={calls}\n{pip}')
+    (venv / "bin" / "pip").chmod(0o755)
+    return top, bin_dir, calls, old_stamp
+
+
+def _editables(words: list[str]) -> list[str]:
+    return [words[i + 1] for i, word in enumerate(words) if word == "-e"]
+
+
+FIVE = ["./proto/python", "./service/rules", "./clients/python", "./support", ".[dev]"]
+
+
+def test_a_changed_pyproject_updates_the_venv_in_place(tmp_path: Path) -> None:
+    """When a pyproject changed, setup installs the five distributions into the existing .venv
+    (support/ too) instead of removing it: tests and services running from it meanwhile keep
+    their interpreter and packages. pip puts the pinned uv into .venv, and uv installs the
+    five under the pins, compiling their bytecode."""
+    # this pip records its call and, asked for uv, lays down a uv that records its own
+    top, bin_dir, calls, old_stamp = _changed_pyproject(tmp_path, (
+        'echo "pip $*" >> "$CALLS"\n'
+        'case " $* " in *" uv "*)\n'
+        '  printf \'#!/bin/sh\\necho "uv $*" >> %s\\n\' "$CALLS" > "$(dirname "$0")/uv"\n'
+        '  chmod 755 "$(dirname "$0")/uv";;\n'
+        'esac\n'))
+    venv = top / ".venv"
     in_use = venv / "lib" / "in-use"  # stands for what a running process has open
     in_use.parent.mkdir()
     in_use.touch()
-    calls = tmp_path / "pip-calls"
-    (venv / "bin" / "pip").write_text(f'#!/bin/sh\necho "$*" >> {calls}\n')
-    (venv / "bin" / "pip").chmod(0o755)
     done = _run(top, bin_dir, "serve")
     assert done.returncode == 0, done.stderr
     assert in_use.exists(), "setup removed the .venv other processes run from"
-    assert "updating .venv" in done.stderr
-    install = calls.read_text().splitlines()[-1].split()
-    assert install[:2] == ["install", "-q"] and "--constraint" in install
-    assert [install[i + 1] for i, word in enumerate(install) if word == "-e"] == [
-        "./proto/python", "./service/rules", "./clients/python", "./support", ".[dev]"]
+    assert "updating .venv" in done.stderr and "pip installs" not in done.stderr
+    lines = [line.split() for line in calls.read_text().splitlines()]
+    assert lines[0][:3] == ["pip", "install", "-q"] and lines[0][-1] == "uv"
+    assert "--constraint" in lines[0], "uv itself is pinned"
+    install = lines[-1]
+    assert install[:4] == ["uv", "pip", "install", "-q"]
+    assert "--constraint" in install and "--compile-bytecode" in install
+    assert _editables(install) == FIVE
+    assert not any(line[0] == "pip" and _editables(line) for line in lines), "pip did it too"
     assert [p.name for p in venv.glob(".installed-*")] == [old_stamp.name]
+
+
+def test_without_uv_pip_installs_the_venv(tmp_path: Path) -> None:
+    """Where uv cannot be had (no wheel for the platform, an index only pip reaches), pip
+    installs the five distributions under the pins, and setup says so."""
+    top, bin_dir, calls, old_stamp = _changed_pyproject(tmp_path, (
+        'echo "pip $*" >> "$CALLS"\n'
+        'case " $* " in *" uv "*) echo "no matching distribution for uv" >&2; exit 1;; esac\n'))
+    done = _run(top, bin_dir, "serve")
+    assert done.returncode == 0, done.stderr
+    assert "uv could not install the packages; pip installs them" in done.stderr
+    install = calls.read_text().splitlines()[-1].split()
+    assert install[:3] == ["pip", "install", "-q"] and "--constraint" in install
+    assert _editables(install) == FIVE
+    assert [p.name for p in (top / ".venv").glob(".installed-*")] == [old_stamp.name]
 
 
 def test_changed_pins_fill_the_wheelhouse_again(tmp_path: Path) -> None:
