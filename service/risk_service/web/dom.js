@@ -17,25 +17,26 @@ export function el(tag, attributes = {}, ...children) {
 }
 
 // Puts `children` in `parent` in place of what it holds, keeping every child shown that would
-// show the same (the same markup, read off what is shown now, so a button disabled since it
-// was drawn is drawn again); with as many children as before, only those that differ are
-// replaced. A part redrawn on every event otherwise replaces the button under a finger between
-// its press and its release, and the browser then sends no click (the tap does nothing); it
-// would also lose what was typed into a field. Listeners are not markup: whoever draws must
-// give children that look the same the same listeners (a button labelled with its action).
+// show the same at its place (the same markup, read off what is shown now, so a button
+// disabled since it was drawn is drawn again): only the children that differ are replaced,
+// those past the old end appended, those past the new end removed. A part redrawn on every
+// event otherwise replaces the button under a finger between its press and its release, and
+// the browser then sends no click (the tap does nothing); it would also lose what was typed
+// into a field. Listeners are not markup: whoever draws must give children that look the same
+// the same listeners (a button labelled with its action).
 export function redraw(parent, ...children) {
   const shown = [...parent.childNodes];
   const kids = children.filter((c) => c !== null && c !== undefined)
     .map((kid) => (typeof kid === "string" ? document.createTextNode(kid) : kid));
-  if (kids.length !== shown.length) {
-    parent.replaceChildren(...kids);
-    return;
-  }
   kids.forEach((kid, i) => {
-    if (shown[i].nodeType !== kid.nodeType || markup(shown[i]) !== markup(kid)) {
-      shown[i].replaceWith(kid);
+    const old = shown[i];
+    if (old === undefined) {
+      parent.append(kid);
+    } else if (old !== kid && (old.nodeType !== kid.nodeType || markup(old) !== markup(kid))) {
+      old.replaceWith(kid);
     }
   });
+  for (const surplus of shown.slice(kids.length)) surplus.remove();
 }
 
 // An element filled in after it is drawn (a card whose hosting line a later read adds)
