@@ -20,18 +20,32 @@ are bound. The campaign's seat tokens are issued and act as before, beside the p
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import functools
 import hmac
 import secrets
 from typing import Any
 
+import structlog
+
 from risk_proto.risk.v1 import legacy_pb2, lifecycle_pb2, service_pb2
 from risk_rules import wire
 from risk_rules.engine import Event, IllegalAction
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
-from risk_service.operations import ACTIVE, FINAL, Caller, GameService, digest, require_creator
+from risk_service.operations import (
+    ACTIVE,
+    FINAL,
+    WAITING,
+    Caller,
+    GameService,
+    digest,
+    require_creator,
+)
 from risk_service.operations.commands import check_seat_players
+from risk_service.store.game_store import GameRecord
+
+log = structlog.get_logger()
 
 # The Legacy engine's campaign rules and their wire form, imported on a campaign's first use.
 # (Each method imports what it uses; after the first, an import is a lookup in sys.modules.)
@@ -64,6 +78,30 @@ class CampaignService:
     def __init__(self, games: GameService) -> None:
         self.games = games
         self.store = games.store
+        self._opening: set[asyncio.Future[tuple[GameRecord, Any]]] = set()
+
+    @staticmethod
+    def _opened_without_caller(opening: asyncio.Future[tuple[GameRecord, Any]]) -> None:
+        """A game start whose caller had gone ended: logged if it failed (the host's next
+        start finishes it, `_cut_short`)."""
+        if not opening.cancelled() and (error := opening.exception()) is not None:
+            log.warning("campaign_game_start_failed", error=repr(error))
+
+    def _cut_short(self, raw: dict[bytes, bytes], last: GameRecord | None, now: int) -> bool:
+        """Whether the campaign's last game number was claimed by a start that did not finish
+        (its process died between the claim and the game's start): then the next start
+        finishes it under that number instead of claiming another.
+
+        Its game is still waiting (a campaign game has every seat's token from its creation,
+        so nothing but its start begins it), or was never stored: the number was claimed
+        less long ago than the shortest time a stored game is kept (`live_ttl` of a waiting
+        game: abandoned unstarted, then its short retention), so no stored game can have
+        expired since. An older claim whose game is gone was a game that ended and expired.
+        """
+        if last is not None:
+            return last.status == WAITING
+        claimed = int(raw.get(b"claimed", b"0"))
+        return now - claimed < self.games.limits.live_ttl(WAITING)
 
     async def _load(self, campaign_id: str) -> dict[bytes, bytes]:
         if not campaign_id or len(campaign_id) > 64 or not campaign_id.isalnum():
@@ -211,11 +249,12 @@ class CampaignService:
             raise ServiceError(Code.PERMISSION_DENIED, ServiceReason.NOT_HOST,
                                "only the host may do this")
         games = [g for g in raw.get(b"games", b"").decode().split(",") if g]
-        if games:
-            last = await self.store.load(games[-1])
-            if last is not None and last.status not in FINAL:
-                raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.GAME_IN_PROGRESS,
-                                   f"the campaign's game {games[-1]} is still being played")
+        now = self.games.clock_ms()
+        last = await self.store.load(games[-1]) if games else None
+        resume = bool(games) and self._cut_short(raw, last, now)
+        if last is not None and last.status not in FINAL and not resume:
+            raise ServiceError(Code.FAILED_PRECONDITION, ServiceReason.GAME_IN_PROGRESS,
+                               f"the campaign's game {games[-1]} is still being played")
         state = decode_campaign(raw[b"state"])
         try:
             options = rules.options_for_next_game(
@@ -225,15 +264,19 @@ class CampaignService:
         # the game's options name its campaign (views and exports show them)
         options = dataclasses.replace(options, campaign_id=campaign_id)
         players = int(raw[b"players"])
-        game_id = f"{campaign_id}.{len(games) + 1}"
-        version = int(raw.get(b"version", b"0"))
-        # claim the game number first, so two starts cannot both create a game
-        if not await self.store.update_campaign(
-                campaign_id, version, [("games", ",".join([*games, game_id]))]):
-            raise ServiceError(Code.ABORTED, ServiceReason.STALE_VERSION,
-                               "the campaign changed meanwhile; re-read it and retry")
-        await self.store.schedule_campaign(
-            campaign_id, self.games.clock_ms() + self.games.limits.campaign_idle_ms)
+        if resume:  # the number is claimed already: this start finishes that one's game
+            game_id = games[-1]
+        else:
+            game_id = f"{campaign_id}.{len(games) + 1}"
+            version = int(raw.get(b"version", b"0"))
+            # claim the game number first, so two starts cannot both create a game
+            if not await self.store.update_campaign(
+                    campaign_id, version,
+                    [("games", ",".join([*games, game_id])), ("claimed", str(now))]):
+                raise ServiceError(Code.ABORTED, ServiceReason.STALE_VERSION,
+                                   "the campaign changed meanwhile; re-read it and retry")
+            await self.store.schedule_campaign(
+                campaign_id, now + self.games.limits.campaign_idle_ms)
         digests = tuple(raw[f"tok:{s}".encode()] for s in range(players))
         seat_players = _seat_players(raw)
         host_player = raw.get(b"host_player", b"").decode()
@@ -246,14 +289,23 @@ class CampaignService:
                 meta.host_player = host_player
             return ()
 
-        record, game_state = await self.games.open_game(
+        # once the number is claimed the game is opened and started whatever the caller does:
+        # a call cancelled there (its client went) would leave a game nobody can start
+        opening = asyncio.ensure_future(self.games.open_game(
             "legacy", options, request.seed if request.HasField("seed") else None,
             game_id=game_id,
             names=[raw.get(f"name:{s}".encode(), b"").decode() for s in range(players)],
             seat_digests=lambda _players: digests, host_digest=raw[b"tok:host"],
             clock=request.clock if request.HasField("clock") else lifecycle_pb2.ClockOptions(),
-            setup=bind,
-        )
+            setup=bind, if_absent=True,
+        ))
+        self._opening.add(opening)
+        opening.add_done_callback(self._opening.discard)
+        try:
+            record, game_state = await asyncio.shield(opening)
+        except asyncio.CancelledError:
+            opening.add_done_callback(self._opened_without_caller)
+            raise
         assert record.status == ACTIVE
         return service_pb2.StartCampaignGameResponse(
             campaign=self._summary(campaign_id, await self._load(campaign_id)),

@@ -211,9 +211,10 @@ class Commands:
         if not created:  # a retry: the game is there already
             record = await self.commits.load(game_id)
         if all(digests) and not manual_start:
-            record = await self.commits.lifecycle_commit(
-                game_id, lambda r: start_change(r, [], []) if r.status == WAITING else None
-            ) or record
+            started = await self.commits.lifecycle_commit(
+                game_id, lambda r: start_change(r, [], []) if r.status == WAITING else None)
+            # None: it was started meanwhile (two retries of one start): as it is now
+            record = started if started is not None else await self.commits.load(game_id)
         return record, records.decode_state(record)
 
     async def join(self, request: service_pb2.JoinGameRequest, caller: Caller = ANONYMOUS
