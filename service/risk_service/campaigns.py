@@ -20,19 +20,17 @@ are bound. The campaign's seat tokens are issued and act as before, beside the p
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import functools
 import hmac
 import secrets
 from typing import Any
 
-import structlog
-
 from risk_proto.risk.v1 import legacy_pb2, lifecycle_pb2, service_pb2
 from risk_rules import wire
 from risk_rules.engine import Event, IllegalAction
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
+from risk_service.finishing import to_the_end
 from risk_service.operations import (
     ACTIVE,
     FINAL,
@@ -44,8 +42,6 @@ from risk_service.operations import (
 )
 from risk_service.operations.commands import check_seat_players
 from risk_service.store.game_store import GameRecord
-
-log = structlog.get_logger()
 
 # The Legacy engine's campaign rules and their wire form, imported on a campaign's first use.
 # (Each method imports what it uses; after the first, an import is a lookup in sys.modules.)
@@ -78,14 +74,6 @@ class CampaignService:
     def __init__(self, games: GameService) -> None:
         self.games = games
         self.store = games.store
-        self._opening: set[asyncio.Future[tuple[GameRecord, Any]]] = set()
-
-    @staticmethod
-    def _opened_without_caller(opening: asyncio.Future[tuple[GameRecord, Any]]) -> None:
-        """A game start whose caller had gone ended: logged if it failed (the host's next
-        start finishes it, `_cut_short`)."""
-        if not opening.cancelled() and (error := opening.exception()) is not None:
-            log.warning("campaign_game_start_failed", error=repr(error))
 
     def _cut_short(self, raw: dict[bytes, bytes], last: GameRecord | None, now: int) -> bool:
         """Whether the campaign's last game number was claimed by a start that did not finish
@@ -192,8 +180,10 @@ class CampaignService:
                 fields[f"player:{seat}"] = player
         if caller.player is not None:  # a player created it: they act as its host too
             fields["host_player"] = caller.player
-        await self.store.create_campaign(campaign_id, fields)
+        # its expiry first: a campaign stored is then always due some day (one whose creation
+        # stopped before the record was written is dropped from the index when due)
         await self.store.schedule_campaign(campaign_id, now + self.games.limits.campaign_idle_ms)
+        await self.store.create_campaign(campaign_id, fields)
         raw = await self._load(campaign_id)
         return service_pb2.CreateCampaignResponse(
             campaign=self._summary(campaign_id, raw), host_token=host_token,
@@ -264,19 +254,6 @@ class CampaignService:
         # the game's options name its campaign (views and exports show them)
         options = dataclasses.replace(options, campaign_id=campaign_id)
         players = int(raw[b"players"])
-        if resume:  # the number is claimed already: this start finishes that one's game
-            game_id = games[-1]
-        else:
-            game_id = f"{campaign_id}.{len(games) + 1}"
-            version = int(raw.get(b"version", b"0"))
-            # claim the game number first, so two starts cannot both create a game
-            if not await self.store.update_campaign(
-                    campaign_id, version,
-                    [("games", ",".join([*games, game_id])), ("claimed", str(now))]):
-                raise ServiceError(Code.ABORTED, ServiceReason.STALE_VERSION,
-                                   "the campaign changed meanwhile; re-read it and retry")
-            await self.store.schedule_campaign(
-                campaign_id, now + self.games.limits.campaign_idle_ms)
         digests = tuple(raw[f"tok:{s}".encode()] for s in range(players))
         seat_players = _seat_players(raw)
         host_player = raw.get(b"host_player", b"").decode()
@@ -289,23 +266,31 @@ class CampaignService:
                 meta.host_player = host_player
             return ()
 
-        # once the number is claimed the game is opened and started whatever the caller does:
-        # a call cancelled there (its client went) would leave a game nobody can start
-        opening = asyncio.ensure_future(self.games.open_game(
-            "legacy", options, request.seed if request.HasField("seed") else None,
-            game_id=game_id,
-            names=[raw.get(f"name:{s}".encode(), b"").decode() for s in range(players)],
-            seat_digests=lambda _players: digests, host_digest=raw[b"tok:host"],
-            clock=request.clock if request.HasField("clock") else lifecycle_pb2.ClockOptions(),
-            setup=bind, if_absent=True,
-        ))
-        self._opening.add(opening)
-        opening.add_done_callback(self._opening.discard)
-        try:
-            record, game_state = await asyncio.shield(opening)
-        except asyncio.CancelledError:
-            opening.add_done_callback(self._opened_without_caller)
-            raise
+        async def claim_and_open(game_id: str) -> tuple[GameRecord, Any]:
+            if not resume:
+                # claim the game number first, so two starts cannot both create a game
+                if not await self.store.update_campaign(
+                        campaign_id, int(raw.get(b"version", b"0")),
+                        [("games", ",".join([*games, game_id])), ("claimed", str(now))]):
+                    raise ServiceError(Code.ABORTED, ServiceReason.STALE_VERSION,
+                                       "the campaign changed meanwhile; re-read it and retry")
+                await self.store.schedule_campaign(
+                    campaign_id, now + self.games.limits.campaign_idle_ms)
+            return await self.games.open_game(
+                "legacy", options, request.seed if request.HasField("seed") else None,
+                game_id=game_id,
+                names=[raw.get(f"name:{s}".encode(), b"").decode() for s in range(players)],
+                seat_digests=lambda _players: digests, host_digest=raw[b"tok:host"],
+                clock=request.clock if request.HasField("clock")
+                else lifecycle_pb2.ClockOptions(),
+                setup=bind, if_absent=True,
+            )
+
+        # resumed: the number is claimed already, and this start finishes that one's game
+        game_id = games[-1] if resume else f"{campaign_id}.{len(games) + 1}"
+        # from the claim on, the start runs to its end whatever becomes of this call: one
+        # cancelled between the writes would leave a game nobody can start
+        record, game_state = await to_the_end(claim_and_open(game_id), "start_campaign_game")
         assert record.status == ACTIVE
         return service_pb2.StartCampaignGameResponse(
             campaign=self._summary(campaign_id, await self._load(campaign_id)),
@@ -334,14 +319,20 @@ class CampaignService:
                                f"{request.expected_version}",
                                {"current_version": str(version)})
         state, events = rules.apply_reward(decode_campaign(raw[b"state"]), seat, reward)
-        if not await self.store.update_campaign(
-                request.campaign_id, version, [("state", encode_campaign(state))]):
-            raise ServiceError(Code.ABORTED, ServiceReason.STALE_VERSION,
-                               "the campaign changed meanwhile; re-read it and retry")
         limits = self.games.limits
         keep = (limits.retention_ms if state.phase is rules.CampaignPhase.COMPLETE
                 else limits.campaign_idle_ms)
-        await self.store.schedule_campaign(request.campaign_id, self.games.clock_ms() + keep)
+
+        async def write() -> None:
+            if not await self.store.update_campaign(
+                    request.campaign_id, version, [("state", encode_campaign(state))]):
+                raise ServiceError(Code.ABORTED, ServiceReason.STALE_VERSION,
+                                   "the campaign changed meanwhile; re-read it and retry")
+            # the expiry moves on with the decision (a cancel between the two would leave
+            # the campaign due at its old time)
+            await self.store.schedule_campaign(request.campaign_id, self.games.clock_ms() + keep)
+
+        await to_the_end(write(), "campaign_decision")
         out = []
         for event in events:
             envelope = legacy_pb2.LegacyCampaignEvent()

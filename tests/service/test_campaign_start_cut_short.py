@@ -24,11 +24,11 @@ import redis.asyncio
 
 from risk_proto.risk.v1 import legacy_pb2, service_pb2, service_pb2_grpc
 from risk_service.campaigns import CampaignService
-from risk_service.feed import FeedHub
 from risk_service.operations import ACTIVE, Caller, GameService
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
 from risk_testing.harness import ServiceProcess
+from risk_testing.inprocess import in_process_hub
 from risk_testing.rpc import bearer, error_info, rpc_error
 from tests.serving import module_service
 
@@ -47,7 +47,7 @@ async def local(service: ServiceProcess) -> AsyncIterator[GameService]:
     """The service's operations in this process, on the service's Redis under its keys."""
     client = redis.asyncio.Redis.from_url(service.redis_url)
     keys = Keys(prefix=PREFIX)
-    hub = FeedHub(client, keys, reader_client=lambda: client)
+    hub = in_process_hub(client, keys, service.redis_url)
     try:
         yield GameService(GameStore(client, keys), hub, clock_ms=lambda: int(time.time() * 1000))
     finally:

@@ -31,6 +31,7 @@ from risk_service.director.pairing import (
     layout,
 )
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
+from risk_service.finishing import to_the_end
 from risk_service.operations import identity
 from risk_service.operations.commands import MAX_NAME, check_turns
 from risk_service.operations.identity import Caller, digest
@@ -159,13 +160,16 @@ class Events:
     async def start(self, request: events_pb2.StartEventRequest, caller: Caller
                     ) -> events_pb2.TournamentEvent:
         organiser = caller.digest or _ANONYMOUS
+        running = False  # the event was found running already
 
         def change(record: events_pb2.EventRecord, now: int) -> bool:
+            nonlocal running
             if not hmac.compare_digest(record.organiser_digest, organiser):
                 raise ServiceError(Code.PERMISSION_DENIED, ServiceReason.NOT_TOURNAMENT_OWNER,
                                    "only the credential that created the event starts it")
             event = record.event
             if event.status != events_pb2.EVENT_STATUS_REGISTRATION:
+                running = event.status == events_pb2.EVENT_STATUS_RUNNING
                 raise closed(f"event {event.event!r} has started already")
             try:
                 rules = plan.rules_of(event)
@@ -185,9 +189,19 @@ class Events:
             event.started_at_ms = now
             return True
 
-        record = await self._update(request.event, change)
-        await self.store.mark_running(request.event)  # the directors' list: after the write
-        return self._shown(record)
+        async def start_and_list() -> events_pb2.EventRecord:
+            try:
+                record = await self._update(request.event, change)
+            except ServiceError:
+                if running:  # a start that stopped before the list (its process died): the
+                    await self.store.mark_running(request.event)  # organiser's resend lists it
+                raise
+            await self.store.mark_running(request.event)  # the directors' list: after the write
+            return record
+
+        # the write and the list together, whatever becomes of the call: a running event no
+        # director lists would never seat its first round
+        return self._shown(await to_the_end(start_and_list(), "start_event"))
 
     async def get(self, request: events_pb2.GetEventRequest, _caller: Caller
                   ) -> events_pb2.TournamentEvent:

@@ -30,6 +30,7 @@ from risk_rules.lifecycle import (
 from risk_rules.seed_commitment import NONCE_BYTES, seed_commitment
 from risk_service import clocks
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed, not_found
+from risk_service.finishing import to_the_end
 from risk_service.jwt_auth import MAX_PLAYER_ID
 from risk_service.operations import identity, records
 from risk_service.operations.commit import (
@@ -202,19 +203,24 @@ class Commands:
             host_digest=host_digest,
             commit_id=self.commits.new_commit_id(),
         )
-        created = await self.store.create(
-            record,
-            [wire.encode_event(variant, e, seq, 0, now)
-             for seq, e in enumerate(events, start=1)],
-            extra, if_absent=if_absent, ttl_ms=self.limits.live_ttl(WAITING),
-        )
-        if not created:  # a retry: the game is there already
-            record = await self.commits.load(game_id)
-        if all(digests) and not manual_start:
-            started = await self.commits.lifecycle_commit(
-                game_id, lambda r: start_change(r, [], []) if r.status == WAITING else None)
-            # None: it was started meanwhile (two retries of one start): as it is now
-            record = started if started is not None else await self.commits.load(game_id)
+        encoded = [wire.encode_event(variant, e, seq, 0, now)
+                   for seq, e in enumerate(events, start=1)]
+
+        async def store_and_start(record: GameRecord) -> GameRecord:
+            created = await self.store.create(record, encoded, extra, if_absent=if_absent,
+                                              ttl_ms=self.limits.live_ttl(WAITING))
+            if not created:  # a retry: the game is there already
+                record = await self.commits.load(game_id)
+            if all(digests) and not manual_start:
+                started = await self.commits.lifecycle_commit(
+                    game_id, lambda r: start_change(r, [], []) if r.status == WAITING else None)
+                # None: it was started meanwhile (two retries of one start): as it is now
+                record = started if started is not None else await self.commits.load(game_id)
+            return record
+
+        # stored and started together whatever becomes of the call: a game stored with every
+        # seat taken and not started could never start
+        record = await to_the_end(store_and_start(record), "open_game")
         return record, records.decode_state(record)
 
     async def join(self, request: service_pb2.JoinGameRequest, caller: Caller = ANONYMOUS

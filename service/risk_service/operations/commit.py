@@ -26,6 +26,7 @@ from risk_rules.engine import Event, Ruleset, get_ruleset
 from risk_rules.lifecycle import GameStarted
 from risk_service import clocks
 from risk_service.errors import Code, ServiceError, ServiceReason, not_found
+from risk_service.finishing import to_the_end
 from risk_service.operations import player_facts, records
 from risk_service.operations.cache import Cached, GameCache
 from risk_service.operations.effects import (
@@ -419,19 +420,31 @@ class Committer:
                        notify=self.effects.notifier is not None)
         effects = planned.effects
         cached = lone_cache(effects)
-        if cached is None:
-            await self.effects.before_write(effects)
-        result = await write(self.store, planned)
-        if result.outcome is CommitOutcome.OK:
-            if cached is not None:
+        if cached is not None:  # nothing follows the write but the process's cache
+            result = await write(self.store, planned)
+            if result.outcome is CommitOutcome.OK:
                 self.effects.cache_state(cached)
             else:
-                await self.effects.run(effects)
+                self._lost(change, result)
+            return result, planned
+        await self.effects.before_write(effects)
+        # the write and its effects run to their end whatever becomes of this call: the store
+        # sends a write whose caller was cancelled, and what follows it (a deadline, a bot's
+        # turn, an index) would otherwise be skipped with nothing to redo it
+        return await to_the_end(self._write_then(change, planned), "commit"), planned
+
+    async def _write_then(self, change: Change, planned: Plan) -> CommitResult:
+        result = await write(self.store, planned)
+        if result.outcome is CommitOutcome.OK:
+            await self.effects.run(planned.effects)
         else:
-            self.cache.forget_up_to(change.record.game_id, change.record.version)
-            if result.outcome is CommitOutcome.STALE:
-                self.on_conflict()
-        return result, planned
+            self._lost(change, result)
+        return result
+
+    def _lost(self, change: Change, result: CommitResult) -> None:
+        self.cache.forget_up_to(change.record.game_id, change.record.version)
+        if result.outcome is CommitOutcome.STALE:
+            self.on_conflict()
 
     async def lifecycle_commit(
         self, game_id: str, build: Callable[[GameRecord], Change | None]

@@ -33,6 +33,7 @@ from risk_rules.lifecycle import (
 )
 from risk_service import clocks
 from risk_service.errors import Code, ServiceError, ServiceReason, malformed
+from risk_service.finishing import to_the_end
 from risk_service.operations import identity, records
 from risk_service.operations.bot_levels import level_name
 from risk_service.operations.commit import (
@@ -225,11 +226,17 @@ class Timers:
                 # a StartVacation that died before confirming: live first, so no sweeper
                 # returns in full a vacation partly taken
                 await self.vacations.reconcile(player, request.game_id, seat, held)
-        record = await self.commits.lifecycle_commit(request.game_id, build)
+        async def end_and_refund() -> GameRecord | None:
+            record = await self.commits.lifecycle_commit(request.game_id, build)
+            if player is not None and record is not None:
+                await self.vacations.ended(player, request.game_id, ended["seat"],
+                                           ended["until"], now)
+            return record
+
+        # the end and the refund of the player's unused days together, whatever becomes of
+        # the call: nothing else returns those days once the game shows the vacation ended
+        record = await to_the_end(end_and_refund(), "end_vacation")
         assert record is not None
-        if player is not None:
-            await self.vacations.ended(player, request.game_id, ended["seat"], ended["until"],
-                                       now)
         return service_pb2.EndVacationResponse(
             game=summary(record, records.decode_state(record)))
 

@@ -33,6 +33,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from risk_proto.risk.v1 import service_pb2
 from risk_rules import variants
+from risk_service import finishing
 from risk_service.campaigns import CampaignService
 from risk_service.cluster_feed import (
     ClusterStreamReader,
@@ -108,6 +109,8 @@ class App:
         # both ports stop accepting at once and share one grace for the calls in flight
         await asyncio.gather(self.server.stop(grace),
                              self.http.stop() if self.http is not None else asyncio.sleep(0))
+        # writes whose callers went (a commit's effects, a game's start) end before Redis closes
+        await finishing.drain(grace)
         for task in self.tasks:
             # cancelled again until it ends: a cancel that lands inside a redis-py call can be
             # swallowed there (seen with the sweeper), and the loop would then run on forever
