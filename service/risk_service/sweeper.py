@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 
 import structlog
 
+from risk_rules.engine import get_ruleset
 from risk_service.campaigns import CampaignService
-from risk_service.operations import ACTIVE, WAITING, GameService
-from risk_service.store.game_store import GameStore
+from risk_service.operations import ACTIVE, WAITING, GameService, records
+from risk_service.store.game_store import GameRecord, GameStore
 from risk_service.store.unreachable import store_unavailable
 
 if TYPE_CHECKING:
@@ -27,6 +28,10 @@ if TYPE_CHECKING:
 log = structlog.get_logger("sweeper")
 LEASE_MS = 5_000
 BATCH = 64
+# an active game unchanged this long, with a deadline passed as long ago or a bot to move, lost
+# that deadline or those bots with a process that died (a bot moves within a second; the
+# deadline index is swept every second)
+STALLED_MS = 60_000
 
 
 class Sweeper:
@@ -85,7 +90,9 @@ class Sweeper:
             await self.abandon_idle()
 
     async def abandon_idle(self) -> None:
-        """Walk the waiting and active games; abandon those idle past their status's limit."""
+        """Walk the waiting and active games; abandon those idle past their status's limit,
+        and restart what a dead process left stopped in the others (`_restart_stalled`)."""
+        stalled_before = self.games.clock_ms() - STALLED_MS
         for status in (WAITING, ACTIVE):
             cutoff = self.games.idle_cutoff(status)
             cursor = ""
@@ -96,4 +103,19 @@ class Sweeper:
                 for record in await self.store.load_many(ids):
                     if record.updated_ms <= cutoff:
                         await self.games.abandon_if_idle(record.game_id)
+                    elif status == ACTIVE and record.updated_ms <= stalled_before:
+                        await self._restart_stalled(record, stalled_before)
                 cursor = ids[-1]
+
+    async def _restart_stalled(self, record: GameRecord, stalled_before: int) -> None:
+        """A game unchanged for STALLED_MS whose commit's effects a process that died did not
+        carry out (operations/effects.py): its deadline, passed that long ago and still the
+        game's, goes back in the deadline index (the next sweep enforces it); a bot to decide
+        gets its bots played (one process plays them: `Timers.start_bots` takes a lease)."""
+        meta = records.decode_meta(record)
+        if meta.deadline_ms and meta.deadline_ms <= stalled_before:
+            await self.store.schedule(record.game_id, meta.deadline_ms)
+        if any(meta.bot_seats):
+            seats = get_ruleset(record.variant).decision(records.decode_state(record)).seats
+            if seats and meta.bot_seats[seats[0]]:
+                self.games.timers.start_bots(record.game_id)

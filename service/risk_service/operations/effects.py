@@ -6,7 +6,8 @@ the one atomic script; then `Effects.run` carries out the effects in the plan's 
 the part that owns it: the process cache, the store's secondary indexes, the bot runner
 (`Timers`) and the results feed (`Results`). Nothing here is part of the commit: each effect
 can be lost with the process that was to carry it out (it died between the write and the
-effect); what makes it good then, today:
+effect; a call cancelled there does not lose them: risk_service/finishing.py); what makes it
+good then, today:
 
 - `CacheState` (`GameCache.keep`): nothing to redo, the cache died with the process.
 - `IndexGame` (`GameStore.index`, ListGames' status lists): the game is missing from its new
@@ -16,12 +17,14 @@ effect); what makes it good then, today:
   commit set their TTL); its index entries stay, skipped as gone.
 - `ScheduleCampaign` (`GameStore.schedule_campaign`): the campaign keeps its previous expiry
   until its next game pushes it on.
-- `ScheduleDeadline` (`GameStore.schedule`, the deadline index): the timeout waits for the
-  game's next commit, or the idle sweep ends the game.
+- `ScheduleDeadline` (`GameStore.schedule`, the deadline index): the sweepers' scan of the
+  active games puts a deadline still the game's back in the index a minute after it passed
+  (sweeper.py, `_restart_stalled`); the next deadline pass enforces it.
 - `CopyFacts` (`Results.sync_after_commit`): the facts are in the game's hash (the commit wrote
   them); the results sweep copies them, each once.
 - `StartBots` (`Timers.start_bots`): the results sweep resumes a tournament game's bots, a due
-  deadline a timed game's; others wait for the idle sweep.
+  deadline a timed game's; the scan of the active games any game's whose bot has been to move
+  for a minute (`_restart_stalled`).
 - `Notify` (`Notifier.after_commit`, the webhooks): the notices are in the game's hash (the
   commit wrote them), and an intent noted just before the write (`Effects.before_write`) lets
   the sweeper of any process queue them (risk_service/notify/outbox.py), each once.
