@@ -2,12 +2,45 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+
 import redis.asyncio as aioredis
 
+from risk_service import finishing
 from risk_service.feed import FeedHub, reader_client
+from risk_service.operations import GameService, Limits
+from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
+
+DRAIN_S = 20.0
 
 
 def in_process_hub(client: aioredis.Redis, keys: Keys, redis_url: str) -> FeedHub:
     """A FeedHub for a GameService run inside the test process (one reader connection)."""
     return FeedHub(client, keys, reader_client=lambda: reader_client(redis_url, 5000), readers=1)
+
+
+@contextlib.asynccontextmanager
+async def in_process_service(redis_url: str, clock_ms: Callable[[], int], *,
+                             keys: Keys | None = None, limits: Limits | None = None
+                             ) -> AsyncIterator[GameService]:
+    """A GameService in this process on its own connection to `redis_url` (keys under
+    `keys`, the default prefix without). On exit, the work it still runs is ended: what
+    its calls left to finish (risk_service/finishing.py) is waited for, its bot runs are
+    cancelled, and its connections closed."""
+    client = aioredis.from_url(redis_url)
+    keys = keys or Keys()
+    hub = in_process_hub(client, keys, redis_url)
+    service = GameService(GameStore(client, keys), hub, clock_ms=clock_ms, limits=limits)
+    try:
+        yield service
+    finally:
+        await finishing.drain(DRAIN_S)
+        runs = list(service.timers.bot_runs.values())
+        for run in runs:
+            run.cancel()
+        await asyncio.gather(*runs, return_exceptions=True)
+        await hub.close()
+        await client.aclose()

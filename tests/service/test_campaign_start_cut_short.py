@@ -20,15 +20,13 @@ from typing import Any
 
 import grpc
 import pytest
-import redis.asyncio
 
 from risk_proto.risk.v1 import legacy_pb2, service_pb2, service_pb2_grpc
 from risk_service.campaigns import CampaignService
 from risk_service.operations import ACTIVE, Caller, GameService
-from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
 from risk_testing.harness import ServiceProcess
-from risk_testing.inprocess import in_process_hub
+from risk_testing.inprocess import in_process_service
 from risk_testing.rpc import bearer, error_info, rpc_error
 from tests.serving import module_service
 
@@ -45,14 +43,9 @@ class ProcessDied(Exception):
 @pytest.fixture
 async def local(service: ServiceProcess) -> AsyncIterator[GameService]:
     """The service's operations in this process, on the service's Redis under its keys."""
-    client = redis.asyncio.Redis.from_url(service.redis_url)
-    keys = Keys(prefix=PREFIX)
-    hub = in_process_hub(client, keys, service.redis_url)
-    try:
-        yield GameService(GameStore(client, keys), hub, clock_ms=lambda: int(time.time() * 1000))
-    finally:
-        await hub.close()
-        await client.aclose()
+    async with in_process_service(service.redis_url, lambda: int(time.time() * 1000),
+                                  keys=Keys(prefix=PREFIX)) as games:
+        yield games
 
 
 async def _campaign(stub: Stub) -> service_pb2.CreateCampaignResponse:

@@ -24,9 +24,7 @@ from risk_service.errors import ServiceError
 from risk_service.operations import FINISHED, GameService, Limits
 from risk_service.operations.identity import Caller
 from risk_service.operations.vacation import year_of
-from risk_service.store.game_store import GameStore
-from risk_service.store.keys import Keys
-from risk_testing.inprocess import in_process_hub
+from risk_testing.inprocess import in_process_service
 from risk_testing.rpc import classic_options
 from tests.service.conftest import Clock
 
@@ -37,16 +35,9 @@ WAIT_S = 20.0
 @pytest.fixture
 async def games(redis_client: aioredis.Redis, redis_url: str, clock: Clock
                 ) -> AsyncIterator[GameService]:
-    client = aioredis.from_url(redis_url)
-    keys = Keys()
-    hub = in_process_hub(client, keys, redis_url)
-    try:
-        yield GameService(GameStore(client, keys), hub, clock_ms=clock,
-                          limits=Limits(vacation_days_per_year=10))
-    finally:
-        await finishing.drain(WAIT_S)
-        await hub.close()
-        await client.aclose()
+    async with in_process_service(redis_url, clock,
+                                  limits=Limits(vacation_days_per_year=10)) as service:
+        yield service
 
 
 def player(player_id: str) -> Caller:

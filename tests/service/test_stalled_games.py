@@ -19,10 +19,8 @@ import redis.asyncio as aioredis
 from risk_proto.risk.v1 import classic_pb2, lifecycle_pb2, service_pb2
 from risk_service.operations import GameService
 from risk_service.operations.identity import Caller
-from risk_service.store.game_store import GameStore
-from risk_service.store.keys import Keys
 from risk_service.sweeper import STALLED_MS, Sweeper
-from risk_testing.inprocess import in_process_hub
+from risk_testing.inprocess import in_process_service
 from risk_testing.rpc import classic_options
 from tests.service.conftest import Clock
 
@@ -33,19 +31,8 @@ WAIT_S = 20.0
 @pytest.fixture
 async def games(redis_client: aioredis.Redis, redis_url: str, clock: Clock
                 ) -> AsyncIterator[GameService]:
-    client = aioredis.from_url(redis_url)
-    keys = Keys()
-    hub = in_process_hub(client, keys, redis_url)
-    service = GameService(GameStore(client, keys), hub, clock_ms=clock)
-    try:
+    async with in_process_service(redis_url, clock) as service:
         yield service
-    finally:
-        runs = list(service.timers.bot_runs.values())
-        for run in runs:
-            run.cancel()
-        await asyncio.gather(*runs, return_exceptions=True)
-        await hub.close()
-        await client.aclose()
 
 
 async def timed_game(games: GameService, policy: int) -> str:
