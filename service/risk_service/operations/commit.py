@@ -14,6 +14,7 @@ them after a lost race.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -24,9 +25,8 @@ from risk_proto.risk.v1 import game_pb2, lifecycle_pb2
 from risk_rules import variants, wire
 from risk_rules.engine import Event, Ruleset, get_ruleset
 from risk_rules.lifecycle import GameStarted
-from risk_service import clocks
+from risk_service import clocks, finishing
 from risk_service.errors import Code, ServiceError, ServiceReason, not_found
-from risk_service.finishing import to_the_end
 from risk_service.operations import player_facts, records
 from risk_service.operations.cache import Cached, GameCache
 from risk_service.operations.effects import (
@@ -56,6 +56,10 @@ from risk_service.store.game_store import CommitOutcome, CommitResult, GameRecor
 log = structlog.get_logger("games")
 
 INTERNAL_RETRIES = 50  # service-made commits (joins, timeouts) retry a lost race this often
+# a write whose caller was cancelled is looked for this often, this far apart, before it is
+# taken as never landed (it was sent before the cancel: it lands within milliseconds or not)
+LANDED_CHECKS = 20
+LANDED_WAIT_S = 0.05
 
 # the reply stored with a commit's request id, built from the status the commit leaves the
 # game in, its numbered events and their envelopes as stored (views.events_for)
@@ -428,18 +432,48 @@ class Committer:
                 self._lost(change, result)
             return result, planned
         await self.effects.before_write(effects)
-        # the write and its effects run to their end whatever becomes of this call: the store
-        # sends a write whose caller was cancelled, and what follows it (a deadline, a bot's
-        # turn, an index) would otherwise be skipped with nothing to redo it
-        return await to_the_end(self._write_then(change, planned), "commit"), planned
+        landed: bool | None = None  # unknown until the write answers
+        try:
+            written = await write(self.store, planned)
+            landed = written.outcome is CommitOutcome.OK
+            if landed:
+                await self.effects.run(effects)
+        except asyncio.CancelledError:
+            # the call was cancelled (its client went, its deadline passed). The store sends a
+            # write whose caller was cancelled, so it may land all the same, and what follows
+            # it (a deadline, a bot's turn, an index) is owed still: carried out apart, once
+            # the write is known to have landed (every effect may run twice without harm)
+            if landed is not False:
+                finishing.start(self._effects_if_landed(planned, known=bool(landed)),
+                                "commit_effects")
+            raise
+        if not landed:
+            self._lost(change, written)
+        return written, planned
 
-    async def _write_then(self, change: Change, planned: Plan) -> CommitResult:
-        result = await write(self.store, planned)
-        if result.outcome is CommitOutcome.OK:
+    async def _effects_if_landed(self, planned: Plan, *, known: bool) -> None:
+        """Carry out the effects of a write whose caller was cancelled, if it landed."""
+        if known or await self._landed(planned):
             await self.effects.run(planned.effects)
-        else:
-            self._lost(change, result)
-        return result
+
+    async def _landed(self, planned: Plan) -> bool:
+        """Whether the plan's write landed: its first event is stored with its commit id (or,
+        a commit without events, the game's state is the one it wrote). A write still on its
+        way is waited for, a little: it was sent before the call was cancelled."""
+        game_id, seq = planned.game_id, planned.first_seq
+        for _ in range(LANDED_CHECKS):
+            if planned.events:
+                wrote = await self.store.event_commit(game_id, seq)
+                if wrote is not None:
+                    return wrote == planned.commit_id
+            else:
+                stored = await self.store.state_id(game_id)
+                if stored is None:
+                    return False
+                if stored[0] > planned.expected_version:
+                    return stored == (planned.expected_version + 1, planned.commit_id)
+            await asyncio.sleep(LANDED_WAIT_S)
+        return False
 
     def _lost(self, change: Change, result: CommitResult) -> None:
         self.cache.forget_up_to(change.record.game_id, change.record.version)
