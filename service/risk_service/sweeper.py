@@ -90,8 +90,9 @@ class Sweeper:
             await self.abandon_idle()
 
     async def abandon_idle(self) -> None:
-        """Walk the waiting and active games; abandon those idle past their status's limit,
-        and restart what a dead process left stopped in the others (`_restart_stalled`)."""
+        """Walk the waiting and active games' lists; move a game whose status moved on to its
+        status's list, abandon those idle past their status's limit, and restart what a dead
+        process left stopped in the others (`_restart_stalled`)."""
         stalled_before = self.games.clock_ms() - STALLED_MS
         for status in (WAITING, ACTIVE):
             cutoff = self.games.idle_cutoff(status)
@@ -101,7 +102,12 @@ class Sweeper:
                 if not ids:
                     break
                 for record in await self.store.load_many(ids):
-                    if record.updated_ms <= cutoff:
+                    if record.status != status:
+                        # its status moved on and the list did not (the commit's IndexGame
+                        # died with its process): the game goes to its status's list
+                        await self.store.index(record.game_id, record.variant, status,
+                                               record.status)
+                    elif record.updated_ms <= cutoff:
                         await self.games.abandon_if_idle(record.game_id)
                     elif status == ACTIVE and record.updated_ms <= stalled_before:
                         await self._restart_stalled(record, stalled_before)
@@ -116,6 +122,10 @@ class Sweeper:
         if meta.deadline_ms and meta.deadline_ms <= stalled_before:
             await self.store.schedule(record.game_id, meta.deadline_ms)
         if any(meta.bot_seats):
-            seats = get_ruleset(record.variant).decision(records.decode_state(record)).seats
+            # (a listed record has no log tail: between snapshots its stored decision is the
+            # game's, the snapshot's state is not)
+            state, stored = records.listed(record)
+            seats = (stored if stored is not None
+                     else get_ruleset(record.variant).decision(state)).seats
             if seats and meta.bot_seats[seats[0]]:
                 self.games.timers.start_bots(record.game_id)

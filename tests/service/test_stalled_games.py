@@ -97,3 +97,32 @@ async def test_a_bot_nobody_plays_is_played(games: GameService, clock: Clock) ->
     played = await summary(games, game_id)
     assert played.version > handed.version
     assert not played.decision.seats or played.decision.seats[0] != sleeper
+
+
+async def test_a_game_whose_list_did_not_follow_its_end_is_moved(games: GameService) -> None:
+    """A game ended by a commit whose list update died with its process stays in the active
+    list (shown nowhere: lists check each game's status); the scan moves it to the finished
+    list."""
+    created = await games.commands.create(service_pb2.CreateGameRequest(
+        options=classic_options(players=2, setup=classic_pb2.CLASSIC_SETUP_MODE_RANDOM_DEAL,
+                                auto_place=True), seed=5, issue_seat_tokens=True),
+        Caller.of(None))
+    game_id = created.game.game_id
+    index = games.store.index
+
+    async def died(*_args: object) -> None:
+        return None
+
+    games.store.index = died  # type: ignore[method-assign]
+    await games.moves.resign(service_pb2.ResignRequest(game_id=game_id),
+                             Caller.of(created.seat_tokens[0]))
+    games.store.index = index  # type: ignore[method-assign]
+
+    async def listed(status: int) -> bool:
+        page = await games.queries.list(service_pb2.ListGamesRequest(status=status))
+        return game_id in [game.game_id for game in page.games]
+
+    assert not await listed(service_pb2.GAME_STATUS_FINISHED)
+    await scanning(games).abandon_idle()
+    assert await listed(service_pb2.GAME_STATUS_FINISHED)
+    assert not await listed(service_pb2.GAME_STATUS_ACTIVE)

@@ -11,8 +11,8 @@ good then, today:
 
 - `CacheState` (`GameCache.keep`): nothing to redo, the cache died with the process.
 - `IndexGame` (`GameStore.index`, ListGames' status lists): the game is missing from its new
-  status's list until its next status change (lists check each game's status in its hash, so
-  it never shows under a wrong one); no sweep rebuilds it.
+  status's list (lists check each game's status in its hash, so it never shows under a wrong
+  one) until the sweepers' scan of the waiting and active lists moves it, within a minute.
 - `SetExpiry` (`GameStore.retire`, the expiring index): the game's keys expire anyway (the
   commit set their TTL); its index entries stay, skipped as gone.
 - `ScheduleCampaign` (`GameStore.schedule_campaign`): the campaign keeps its previous expiry
