@@ -54,11 +54,24 @@ class CuttingRelay:
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
-        for task in list(self._tasks):
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        # the connection's own task too: `close` ends it, and it returns rather than ending
+        # cancelled (asyncio's streams log a connection task that ends cancelled as an error)
+        accepting = asyncio.current_task()
+        assert accepting is not None
+        self._tasks.add(accepting)
+        try:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._relay(reader, writer)
+        finally:
+            self._tasks.discard(accepting)
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         upstream_reader, upstream_writer = await asyncio.open_connection(
             self.host, self.target_port)
         answer_lost = asyncio.Event()
