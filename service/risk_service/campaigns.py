@@ -41,6 +41,7 @@ from risk_service.operations import (
     require_creator,
 )
 from risk_service.operations.commands import check_seat_players
+from risk_service.operations.commit import CAMPAIGN_ACTIVE
 from risk_service.store.game_store import GameRecord
 
 # The Legacy engine's campaign rules and their wire form, imported on a campaign's first use.
@@ -169,7 +170,7 @@ class CampaignService:
         seat_tokens = [self.games.new_token() for _ in range(request.players)]
         fields: dict[str, bytes | str | int] = {
             "state": encode_campaign(state), "version": 0, "players": request.players,
-            "created": now, "games": "", "tok:host": digest(host_token),
+            "created": now, "games": "", "tok:host": digest(host_token), CAMPAIGN_ACTIVE: now,
         }
         for seat, seat_token in enumerate(seat_tokens):
             fields[f"tok:{seat}"] = digest(seat_token)
@@ -271,7 +272,8 @@ class CampaignService:
                 # claim the game number first, so two starts cannot both create a game
                 if not await self.store.update_campaign(
                         campaign_id, int(raw.get(b"version", b"0")),
-                        [("games", ",".join([*games, game_id])), ("claimed", str(now))]):
+                        [("games", ",".join([*games, game_id])), ("claimed", str(now)),
+                         (CAMPAIGN_ACTIVE, str(now))]):
                     raise ServiceError(Code.ABORTED, ServiceReason.STALE_VERSION,
                                        "the campaign changed meanwhile; re-read it and retry")
                 await self.store.schedule_campaign(
@@ -319,18 +321,18 @@ class CampaignService:
                                f"{request.expected_version}",
                                {"current_version": str(version)})
         state, events = rules.apply_reward(decode_campaign(raw[b"state"]), seat, reward)
-        limits = self.games.limits
-        keep = (limits.retention_ms if state.phase is rules.CampaignPhase.COMPLETE
-                else limits.campaign_idle_ms)
+        now = self.games.clock_ms()
+        keep = self._keep(state)
 
         async def write() -> None:
             if not await self.store.update_campaign(
-                    request.campaign_id, version, [("state", encode_campaign(state))]):
+                    request.campaign_id, version,
+                    [("state", encode_campaign(state)), (CAMPAIGN_ACTIVE, str(now))]):
                 raise ServiceError(Code.ABORTED, ServiceReason.STALE_VERSION,
                                    "the campaign changed meanwhile; re-read it and retry")
             # the expiry moves on with the decision (a cancel between the two would leave
             # the campaign due at its old time)
-            await self.store.schedule_campaign(request.campaign_id, self.games.clock_ms() + keep)
+            await self.store.schedule_campaign(request.campaign_id, now + keep)
 
         await to_the_end(write(), "campaign_decision")
         out = []
@@ -343,13 +345,31 @@ class CampaignService:
             events=out,
         )
 
+    def _keep(self, state: Any) -> int:
+        """How long (ms) a campaign is kept after its last activity: a complete one the
+        retention, another the idle limit."""
+        from risk_rules.engine.legacy import campaign as rules  # noqa: PLC0415 - on first use
+        limits = self.games.limits
+        return (limits.retention_ms if state.phase is rules.CampaignPhase.COMPLETE
+                else limits.campaign_idle_ms)
+
     async def expire_if_due(self, campaign_id: str) -> bool:
         """Delete a campaign the expiry index says is due (idle too long, or complete and past
         retention), unless its latest game is still being played (then it is due again an
-        idle period later) or it changed meanwhile. True if it is gone."""
+        idle period later) or it changed meanwhile. True if it is gone.
+
+        The index is only told: the campaign's own time of last activity decides. An expiry
+        the index was not moved on to (a process that died between a campaign's write and
+        its index update) is moved on here instead of deleting a campaign early."""
+        from risk_rules.variants.legacy import decode_campaign  # noqa: PLC0415 - on first use
         raw = await self.store.load_campaign(campaign_id)
         if not raw:
             return await self.store.drop_campaign(campaign_id, None)
+        due = int(raw.get(CAMPAIGN_ACTIVE.encode(), b"0")) + self._keep(
+            decode_campaign(raw[b"state"]))
+        if due > self.games.clock_ms():
+            await self.store.schedule_campaign(campaign_id, due)
+            return False
         games = [g for g in raw.get(b"games", b"").decode().split(",") if g]
         if games:
             last = await self.store.load(games[-1])

@@ -22,7 +22,7 @@ from risk_service.operations.identity import Caller
 from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
 from risk_testing.harness import ServiceFactory
-from risk_testing.inprocess import in_process_hub
+from risk_testing.inprocess import in_process_hub, in_process_service
 from risk_testing.rpc import bearer, create_request, error_info, rpc_error
 
 QUICK = {"RISK_SWEEP_INTERVAL_MS": "50"}
@@ -141,3 +141,35 @@ async def test_a_complete_campaign_is_kept_for_the_retention_then_expires(
     assert await campaigns.expire_if_due(campaign_id)
     assert not await redis_client.exists(keys.campaign(campaign_id))
     assert await redis_client.zscore(keys.campaigns(), campaign_id) is None
+
+
+async def test_a_campaign_active_since_its_index_entry_is_kept(
+        redis_client: redis.asyncio.Redis, redis_url: str) -> None:
+    """A campaign written after its expiry entry was set, whose entry was not moved on (the
+    process died between the two writes), is due in the index but not by its own last
+    activity: the sweeper's check keeps it and moves the entry on, and deletes it only an
+    idle period after that activity."""
+    keys = Keys()
+    now = [1_000_000]
+    async with in_process_service(redis_url, lambda: now[0],
+                                  limits=Limits(campaign_idle_ms=60_000)) as games:
+        await _kept_while_active(games, CampaignService(games), redis_client, keys, now)
+
+
+async def _kept_while_active(games: GameService, campaigns: CampaignService,
+                             redis_client: redis.asyncio.Redis, keys: Keys, now: list[int]
+                             ) -> None:
+    created = await campaigns.create(_campaign_request(), Caller.of(None))
+    campaign_id = created.campaign.campaign_id
+    due = await redis_client.zscore(keys.campaign_expiring(), campaign_id)
+    assert due == now[0] + 60_000
+    now[0] += 30_000  # a write of the campaign then, whose index update was lost
+    assert await games.store.update_campaign(campaign_id, 0, [("active", str(now[0]))])
+    now[0] = int(due)
+    assert not await campaigns.expire_if_due(campaign_id), "deleted 30 s early"
+    assert await redis_client.exists(keys.campaign(campaign_id))
+    later = await redis_client.zscore(keys.campaign_expiring(), campaign_id)
+    assert later == due + 30_000
+    now[0] = int(later)
+    assert await campaigns.expire_if_due(campaign_id)
+    assert not await redis_client.exists(keys.campaign(campaign_id))

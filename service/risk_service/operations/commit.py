@@ -59,6 +59,8 @@ INTERNAL_RETRIES = 50  # service-made commits (joins, timeouts) retry a lost rac
 # a write whose caller was cancelled is looked for this often, this far apart, before it is
 # taken as never landed (it was sent before the cancel: it lands within milliseconds or not)
 LANDED_CHECKS = 20
+# the campaign record's field of its last activity (ms): a game started or finished, a decision
+CAMPAIGN_ACTIVE = "active"
 LANDED_WAIT_S = 0.05
 
 # the reply stored with a commit's request id, built from the status the commit leaves the
@@ -258,7 +260,9 @@ def plan(
     if rated is not None:
         fields = (*fields, (rated_record.FIELD, rated_record.pack(rated)))
     hooks = variants.descriptor(record.variant).campaign
-    campaign_fields = (hooks.record_game(campaign, change.state)
+    # (with the time of the campaign's last activity: its expiry is counted from it)
+    campaign_fields = ([*hooks.record_game(campaign, change.state),
+                        (CAMPAIGN_ACTIVE, str(now_ms).encode())]
                        if campaign and campaign_id and hooks is not None else [])
     if _snapshot_due(record, log_entry, status, version, limits.snapshot_every):
         snapshot = wire.encode_state(record.variant, change.state)

@@ -15,8 +15,9 @@ good then, today:
   one) until the sweepers' scan of the waiting and active lists moves it, within a minute.
 - `SetExpiry` (`GameStore.retire`, the expiring index): the game's keys expire anyway (the
   commit set their TTL); its index entries stay, skipped as gone.
-- `ScheduleCampaign` (`GameStore.schedule_campaign`): the campaign keeps its previous expiry
-  until its next game pushes it on.
+- `ScheduleCampaign` (`GameStore.schedule_campaign`): the campaign's entry stays at its previous
+  expiry; when it comes due, the expiry check counts from the campaign's own last activity
+  (written by the commit, field `active`) and moves the entry on (`CampaignService.expire_if_due`).
 - `ScheduleDeadline` (`GameStore.schedule`, the deadline index): the sweepers' scan of the
   active games puts a deadline still the game's back in the index a minute after it passed
   (sweeper.py, `_restart_stalled`); the next deadline pass enforces it.
