@@ -358,9 +358,9 @@ class CampaignService:
         retention), unless its latest game is still being played (then it is due again an
         idle period later) or it changed meanwhile. True if it is gone.
 
-        The index is only told: the campaign's own time of last activity decides. An expiry
-        the index was not moved on to (a process that died between a campaign's write and
-        its index update) is moved on here instead of deleting a campaign early."""
+        The index says when to look; the campaign's own time of last activity decides. An
+        entry that was not moved on (a process died between a campaign's write and its
+        index update) is moved on here instead of deleting the campaign early."""
         from risk_rules.variants.legacy import decode_campaign  # noqa: PLC0415 - on first use
         raw = await self.store.load_campaign(campaign_id)
         if not raw:
