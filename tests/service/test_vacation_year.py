@@ -186,3 +186,38 @@ async def test_a_crash_between_the_steps_neither_loses_nor_double_counts_days(
     clock.now += 2 * DAY  # that vacation runs its course; the next one settles it
     await away(games, game_id, bob, 1)
     assert await used_days(games, "bob", clock) == 3
+
+
+async def test_an_end_whose_refund_died_is_refunded_by_the_sweeper(
+        services: tuple[tuple[GameService, Sweeper], GameService], clock: Clock) -> None:
+    """An EndVacation whose process died after the game's commit and before the refund: with
+    no later StartVacation of that seat, the sweeper returns the unused days once its grace
+    has passed (the end left an intent before its commit), and once only."""
+    (games, sweeper), _plain = services
+    carol = player("carol")
+    game_id = await new_game(games, ["alice", "bob", "carol"], seed=8)
+    start = clock.now
+    await away(games, game_id, carol, 5)
+    assert await used_days(games, "carol", clock) == 5
+    clock.now = start + DAY
+    vacations = games.timers.vacations
+    ended = vacations.ended
+
+    async def died(*_args: object) -> None:
+        raise ConnectionError("the process died here")
+
+    vacations.ended = died  # type: ignore[method-assign]
+    with pytest.raises(ConnectionError):
+        await back(games, game_id, carol)
+    vacations.ended = ended  # type: ignore[method-assign]
+    summary = (await games.queries.get(service_pb2.GetGameRequest(game_id=game_id),
+                                       carol)).game
+    assert summary.vacation_until_ms[2] <= clock.now, "the game shows the vacation ended"
+    assert await used_days(games, "carol", clock) == 5
+    await sweeper.sweep_once()
+    assert await used_days(games, "carol", clock) == 5, "within the grace: not yet"
+    clock.now += RESERVATION_GRACE_MS
+    await sweeper.sweep_once()
+    assert await used_days(games, "carol", clock) == 1, "the 4 unused days are back"
+    await sweeper.sweep_once()
+    assert await used_days(games, "carol", clock) == 1, "returned once"

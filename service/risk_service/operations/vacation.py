@@ -16,11 +16,11 @@ state, so a retry or a race does not take or return time twice:
   confirms the reservation if the vacation is there, else returns it in full;
 - EndVacation returns to the year what the game returns to the seat (`until` - now);
 - a process that dies between the steps leaves an intent in the pending index
-  (`Keys.vacation_pending`, written before the reservation): the sweeper reconciles it once it
-  is `RESERVATION_GRACE_MS` old; the next StartVacation of that seat reconciles a leftover too.
-  A live reservation whose game shows an earlier `until` was ended early by an EndVacation that
-  died before its refund: the refund is made then; one whose vacation ran its course is used in
-  full and forgotten.
+  (`Keys.vacation_pending`, written before the reservation, and before EndVacation's commit):
+  the sweeper reconciles it once it is `RESERVATION_GRACE_MS` old; the next StartVacation of
+  that seat reconciles a leftover too. A live reservation whose game shows an earlier `until`
+  was ended early by an EndVacation that died before its refund: the refund is made then; one
+  whose vacation ran its course is used in full and forgotten.
 
 A seat without a player (anonymous, bots) has only the game's allowance, as has every seat
 where `vacation_days_per_year` is 0.
@@ -238,12 +238,26 @@ class VacationAllowance:
             await self.reconcile(player, game_id, seat, held)
         await self._forget_intent(player, game_id, seat, until)
 
+    async def ending(self, player: str, game_id: str, seat: int, until: int, now: int
+                     ) -> None:
+        """EndVacation is about to commit the early end of the vacation reserved as `until`:
+        its intent, so that a process that dies between that commit and `ended` leaves the
+        refund to the sweeper (`reconcile` returns what the game no longer shows)."""
+        await self.redis.zadd(self._pending(game_id),
+                              {self._intent(player, game_id, seat, until): now})
+
+    async def not_ended(self, player: str, game_id: str, seat: int, until: int) -> None:
+        """The EndVacation `ending` announced was refused: its intent goes."""
+        await self._forget_intent(player, game_id, seat, until)
+
     async def ended(self, player: str, game_id: str, seat: int, until: int, now: int) -> None:
         """EndVacation committed at `now` a vacation that was to end at `until`: the time not
-        taken goes back to the player's year, and the reservation is forgotten."""
+        taken goes back to the player's year, and the reservation and the intent are
+        forgotten."""
         await self._settle([self._hash(player)],
                            [self._field(game_id, seat), str(until), "*",
                             str(max(0, until - now)), ""])
+        await self._forget_intent(player, game_id, seat, until)
 
     async def _forget_intent(self, player: str, game_id: str, seat: int, until: int) -> None:
         await self.redis.zrem(self._pending(game_id), self._intent(player, game_id, seat, until))
