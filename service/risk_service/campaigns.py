@@ -83,14 +83,15 @@ class CampaignService:
 
         Its game is still waiting (a campaign game has every seat's token from its creation,
         so nothing but its start begins it), or was never stored: the number was claimed
-        less long ago than the shortest time a stored game is kept (`live_ttl` of a waiting
-        game: abandoned unstarted, then its short retention), so no stored game can have
-        expired since. An older claim whose game is gone was a game that ended and expired.
+        less long ago than the shortest time a stored game is kept after it ends (the
+        retention of a game that ended before it started: cancelled or abandoned while
+        waiting), so no stored game can have ended and expired since. An older claim whose
+        game is gone was such a game, and its number is not used again.
         """
         if last is not None:
             return last.status == WAITING
         claimed = int(raw.get(b"claimed", b"0"))
-        return now - claimed < self.games.limits.live_ttl(WAITING)
+        return now - claimed < self.games.limits.retention(WAITING)
 
     async def _load(self, campaign_id: str) -> dict[bytes, bytes]:
         if not campaign_id or len(campaign_id) > 64 or not campaign_id.isalnum():
@@ -293,7 +294,10 @@ class CampaignService:
         # from the claim on, the start runs to its end whatever becomes of this call: one
         # cancelled between the writes would leave a game nobody can start
         record, game_state = await to_the_end(claim_and_open(game_id), "start_campaign_game")
-        assert record.status == ACTIVE
+        if record.status != ACTIVE:  # a resumed game that ended meanwhile (cancelled, swept)
+            raise ServiceError(Code.ABORTED, ServiceReason.STALE_VERSION,
+                               f"the campaign's game {game_id} ended as it was started; "
+                               "re-read the campaign and retry")
         return service_pb2.StartCampaignGameResponse(
             campaign=self._summary(campaign_id, await self._load(campaign_id)),
             game=self.games.summary(record, game_state),

@@ -66,11 +66,14 @@ def _orphan_ended(what: str, task: asyncio.Future[Any]) -> None:
 
 
 async def drain(timeout: float) -> int:
-    """Wait up to `timeout` s for the work still running; returns how many did not end."""
-    pending = {task for task in _running if not task.done()}
-    if not pending:
-        return 0
-    _done, left = await asyncio.wait(pending, timeout=max(timeout, 0.0))
-    if left:
-        log.warning("stopped_with_work_running", tasks=len(left))
-    return len(left)
+    """Wait up to `timeout` s for the work still running, and for what it starts meanwhile;
+    returns how many did not end."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + max(timeout, 0.0)
+    while pending := {task for task in _running if not task.done()}:
+        left = deadline - loop.time()
+        if left <= 0:
+            log.warning("stopped_with_work_running", tasks=len(pending))
+            return len(pending)
+        await asyncio.wait(pending, timeout=left)
+    return 0

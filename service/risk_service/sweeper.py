@@ -32,6 +32,7 @@ BATCH = 64
 # that deadline or those bots with a process that died (a bot moves within a second; the
 # deadline index is swept every second)
 STALLED_MS = 60_000
+BOTS_LOOK_MS = 5 * 60_000
 
 
 class Sweeper:
@@ -121,7 +122,12 @@ class Sweeper:
         meta = records.decode_meta(record)
         if meta.deadline_ms and meta.deadline_ms <= stalled_before:
             await self.store.schedule(record.game_id, meta.deadline_ms)
-        if any(meta.bot_seats):
+        # the bots of a game one process looked at lately are left alone: the state's decode is
+        # paid once per BOTS_LOOK_MS across the processes, and a game whose bots fail is not
+        # restarted every minute
+        if any(meta.bot_seats) and await self.store.redis.set(
+                self.store.keys.bots_looked_at(record.game_id), b"1", nx=True,
+                px=BOTS_LOOK_MS):
             # (a listed record has no log tail: between snapshots its stored decision is the
             # game's, the snapshot's state is not)
             state, stored = records.listed(record)

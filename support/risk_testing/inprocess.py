@@ -15,6 +15,7 @@ from risk_service.store.game_store import GameStore
 from risk_service.store.keys import Keys
 
 DRAIN_S = 20.0
+DRAIN_ROUNDS = 5
 
 
 def in_process_hub(client: aioredis.Redis, keys: Keys, redis_url: str) -> FeedHub:
@@ -37,10 +38,15 @@ async def in_process_service(redis_url: str, clock_ms: Callable[[], int], *,
     try:
         yield service
     finally:
-        await finishing.drain(DRAIN_S)
-        runs = list(service.timers.bot_runs.values())
-        for run in runs:
-            run.cancel()
-        await asyncio.gather(*runs, return_exceptions=True)
+        # bot runs first (a cancelled one may hand its commit's effects on, which may start
+        # another run), then the work left to finish, until neither is left
+        for _ in range(DRAIN_ROUNDS):
+            runs = [run for run in service.timers.bot_runs.values() if not run.done()]
+            for run in runs:
+                run.cancel()
+            await asyncio.gather(*runs, return_exceptions=True)
+            if not await finishing.drain(DRAIN_S) and not any(
+                    not run.done() for run in service.timers.bot_runs.values()):
+                break
         await hub.close()
         await client.aclose()

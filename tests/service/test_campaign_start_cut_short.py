@@ -115,7 +115,7 @@ async def test_an_old_claim_without_its_game_is_not_reused(
     created = await _campaign(stub)
     campaign_id = created.campaign.campaign_id
     await _dies_at(local, "create", created)
-    long_ago = int(time.time() * 1000) - local.limits.live_ttl(service_pb2.GAME_STATUS_WAITING)
+    long_ago = int(time.time() * 1000) - local.limits.retention(service_pb2.GAME_STATUS_WAITING)
     await local.store.redis.hset(Keys(prefix=PREFIX).campaign(campaign_id), "claimed",
                                  str(long_ago - 1))
     started = await stub.StartCampaignGame(_start(campaign_id),

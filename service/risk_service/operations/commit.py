@@ -456,26 +456,24 @@ class Committer:
         return written, planned
 
     async def _effects_if_landed(self, planned: Plan, *, known: bool) -> None:
-        """Carry out the effects of a write whose caller was cancelled, if it landed."""
-        if known or await self._landed(planned):
+        """Carry out the effects of a write whose caller was cancelled, if it landed and is
+        still the game's last: a later commit (a bot's, another caller's) carries effects of
+        its own, which ours must not follow and undo (an older deadline, a list left, an
+        older activity time); what it does not redo, the sweepers repair
+        (operations/effects.py)."""
+        if not (known or await self._landed(planned)):
+            return
+        if await self.store.state_id(planned.game_id) == (planned.version, planned.commit_id):
             await self.effects.run(planned.effects)
 
     async def _landed(self, planned: Plan) -> bool:
-        """Whether the plan's write landed: its first event is stored with its commit id (or,
-        a commit without events, the game's state is the one it wrote). A write still on its
-        way is waited for, a little: it was sent before the call was cancelled."""
-        game_id, seq = planned.game_id, planned.first_seq
+        """Whether the plan's write landed: its first event is stored with its commit id
+        (every commit has an event). A write still on its way is waited for, a little: it
+        was sent before the call was cancelled."""
         for _ in range(LANDED_CHECKS):
-            if planned.events:
-                wrote = await self.store.event_commit(game_id, seq)
-                if wrote is not None:
-                    return wrote == planned.commit_id
-            else:
-                stored = await self.store.state_id(game_id)
-                if stored is None:
-                    return False
-                if stored[0] > planned.expected_version:
-                    return stored == (planned.expected_version + 1, planned.commit_id)
+            wrote = await self.store.event_commit(planned.game_id, planned.first_seq)
+            if wrote is not None:
+                return wrote == planned.commit_id
             await asyncio.sleep(LANDED_WAIT_S)
         return False
 

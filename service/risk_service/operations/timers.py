@@ -216,7 +216,6 @@ class Timers:
                           lifecycle_entry("vacation_end"))
 
         player = None
-        noted: tuple[str, int, int] | None = None  # the intent of the refund: player, seat, id
         if self.vacations.enabled:
             before = await self.commits.load(request.game_id)
             seat = self._vacation_seat(before, caller, seat_asked)
@@ -229,15 +228,9 @@ class Timers:
                 await self.vacations.reconcile(player, request.game_id, seat, held)
                 # a process that dies after the commit below leaves the refund to the sweeper
                 await self.vacations.ending(player, request.game_id, seat, held.until, now)
-                noted = (player, seat, held.until)
 
         async def end_and_refund() -> GameRecord | None:
-            try:
-                record = await self.commits.lifecycle_commit(request.game_id, build)
-            except ServiceError:
-                if noted is not None:
-                    await self.vacations.not_ended(noted[0], request.game_id, *noted[1:])
-                raise
+            record = await self.commits.lifecycle_commit(request.game_id, build)
             if player is not None and record is not None:
                 await self.vacations.ended(player, request.game_id, ended["seat"],
                                            ended["until"], now)

@@ -16,7 +16,8 @@ state, so a retry or a race does not take or return time twice:
   confirms the reservation if the vacation is there, else returns it in full;
 - EndVacation returns to the year what the game returns to the seat (`until` - now);
 - a process that dies between the steps leaves an intent in the pending index
-  (`Keys.vacation_pending`, written before the reservation, and before EndVacation's commit):
+  (`Keys.vacation_pending`, written before the reservation; `Keys.vacation_ending`, before
+  EndVacation's commit):
   the sweeper reconciles it once it is `RESERVATION_GRACE_MS` old; the next StartVacation of
   that seat reconciles a leftover too. A live reservation whose game shows an earlier `until`
   was ended early by an EndVacation that died before its refund: the refund is made then; one
@@ -242,22 +243,23 @@ class VacationAllowance:
                      ) -> None:
         """EndVacation is about to commit the early end of the vacation reserved as `until`:
         its intent, so that a process that dies between that commit and `ended` leaves the
-        refund to the sweeper (`reconcile` returns what the game no longer shows)."""
-        await self.redis.zadd(self._pending(game_id),
+        refund to the sweeper (`reconcile` returns what the game no longer shows). An end
+        that is refused, or whose outcome is unknown, leaves it too: reconciling a vacation
+        the game still shows changes nothing."""
+        await self.redis.zadd(self._ending(game_id),
                               {self._intent(player, game_id, seat, until): now})
-
-    async def not_ended(self, player: str, game_id: str, seat: int, until: int) -> None:
-        """The EndVacation `ending` announced was refused: its intent goes."""
-        await self._forget_intent(player, game_id, seat, until)
 
     async def ended(self, player: str, game_id: str, seat: int, until: int, now: int) -> None:
         """EndVacation committed at `now` a vacation that was to end at `until`: the time not
-        taken goes back to the player's year, and the reservation and the intent are
+        taken goes back to the player's year, and the reservation and the end's intent are
         forgotten."""
         await self._settle([self._hash(player)],
                            [self._field(game_id, seat), str(until), "*",
                             str(max(0, until - now)), ""])
-        await self._forget_intent(player, game_id, seat, until)
+        await self.redis.zrem(self._ending(game_id), self._intent(player, game_id, seat, until))
+
+    def _ending(self, game_id: str) -> str:
+        return self.keys.vacation_ending(self.keys.bucket(game_id))
 
     async def _forget_intent(self, player: str, game_id: str, seat: int, until: int) -> None:
         await self.redis.zrem(self._pending(game_id), self._intent(player, game_id, seat, until))
@@ -268,14 +270,14 @@ class VacationAllowance:
         cleared = 0
         now = self.clock_ms()
         for bucket in range(self.keys.buckets):
-            key = self.keys.vacation_pending(bucket)
-            members = cast(list[bytes], await self.redis.zrangebyscore(
-                key, "-inf", now - RESERVATION_GRACE_MS, start=0, num=64))
-            for member in members:
-                player, game_id, seat, until = json.loads(member)
-                held = await self.held(player, game_id, seat)
-                if held is not None and held.until == until:
-                    await self.reconcile(player, game_id, seat, held)
-                await self.redis.zrem(key, member)
-                cleared += 1
+            for key in (self.keys.vacation_pending(bucket), self.keys.vacation_ending(bucket)):
+                members = cast(list[bytes], await self.redis.zrangebyscore(
+                    key, "-inf", now - RESERVATION_GRACE_MS, start=0, num=64))
+                for member in members:
+                    player, game_id, seat, until = json.loads(member)
+                    held = await self.held(player, game_id, seat)
+                    if held is not None and held.until == until:
+                        await self.reconcile(player, game_id, seat, held)
+                    await self.redis.zrem(key, member)
+                    cleared += 1
         return cleared

@@ -107,10 +107,9 @@ class App:
         await self.health.enter_graceful_shutdown()
         grace = self.settings.shutdown_grace_s if grace is None else grace
         # both ports stop accepting at once and share one grace for the calls in flight
+        deadline = time.monotonic() + grace
         await asyncio.gather(self.server.stop(grace),
                              self.http.stop() if self.http is not None else asyncio.sleep(0))
-        # writes whose callers went (a commit's effects, a game's start) end before Redis closes
-        await finishing.drain(grace)
         for task in self.tasks:
             # cancelled again until it ends: a cancel that lands inside a redis-py call can be
             # swallowed there (seen with the sweeper), and the loop would then run on forever
@@ -119,6 +118,10 @@ class App:
                 await asyncio.wait([task], timeout=0.1)
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        # then the rest of the changes whose callers went (the calls', and the background
+        # tasks' just cancelled: a commit's effects, a game's start), before Redis closes:
+        # within what is left of the grace, at least a second
+        await finishing.drain(max(deadline - time.monotonic(), 1.0))
         if self.ops_http is not None:
             await self.ops_http.stop()
         if self.webhooks is not None:

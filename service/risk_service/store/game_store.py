@@ -197,12 +197,12 @@ def _int(value: bytes | None) -> int:
     return int(value) if value else 0
 
 
-def _event_field(fields: dict[bytes, bytes] | list[bytes], name: bytes = b"e") -> bytes:
-    """An event stream entry's field (`e`, the event): redis-py's XRANGE makes the entry's
-    fields a dict; the shared connection gives Redis' own reply, a flat field-value list."""
+def _event_field(fields: dict[bytes, bytes] | list[bytes]) -> bytes:
+    """An event stream entry's `e` field: redis-py's XRANGE makes the entry's fields a dict;
+    the shared connection gives Redis' own reply, a flat field-value list."""
     if isinstance(fields, dict):
-        return fields[name]
-    return dict(zip(fields[::2], fields[1::2], strict=True))[name]
+        return fields[b"e"]
+    return dict(zip(fields[::2], fields[1::2], strict=True))[b"e"]
 
 
 def parse_record(game_id: str, raw: dict[bytes, bytes], tail: Sequence[bytes] = ()
@@ -530,10 +530,16 @@ class GameStore:
         return [(stream_seq(entry_id), _event_field(fields)) for entry_id, fields in entries]
 
     async def event_commit(self, game_id: str, seq: int) -> str | None:
-        """The id of the commit that wrote event `seq` of the game, None if there is none."""
+        """The id of the commit that wrote event `seq` of the game ("" for an event written
+        before commit ids), None if there is no such event."""
         entries = await self.connection.call("XRANGE", self.keys.events(game_id),
                                              stream_id(seq), stream_id(seq))
-        return _event_field(entries[0][1], b"c").decode() if entries else None
+        if not entries:
+            return None
+        fields = entries[0][1]
+        if not isinstance(fields, dict):
+            fields = dict(zip(fields[::2], fields[1::2], strict=True))
+        return cast(bytes, fields.get(b"c", b"")).decode()
 
     # ---- the ListGames index (secondary; rebuilt from the game hashes if lost) -------------
 

@@ -108,6 +108,11 @@ class Keys:
         """String: which process is enforcing this game's deadline right now."""
         return f"{self._g(game_id)}:lease"
 
+    def bots_looked_at(self, game_id: str) -> str:
+        """String, expiring: a sweeper looked at this stalled game's bots lately (sweeper.py);
+        no process looks again before it expires."""
+        return f"{self._g(game_id)}:botscan"
+
     def index(self, variant: str, status: int, bucket: int = 0) -> str:
         """Sorted set of game ids by creation time; '*' / 0 stand for any variant / status."""
         return f"{self._ix(bucket)}:idx:{variant}:{status}"
@@ -139,6 +144,13 @@ class Keys:
         reserved time from the player's yearly allowance (ms), until the game's commit is
         confirmed or the reservation returned (operations/vacation.py); the sweeper reads it."""
         return f"{self._ix(bucket)}:vpend"
+
+    def vacation_ending(self, bucket: int = 0) -> str:
+        """Sorted set: `[player, game id, seat, until]` (JSON) -> when an EndVacation was about
+        to commit the early end of that reservation (ms), until its refund is made
+        (operations/vacation.py); the sweeper reads it. (Apart from `vacation_pending`: a
+        StartVacation's confirmation forgets its own intent, not the end's.)"""
+        return f"{self._ix(bucket)}:vend"
 
     def ratings_pending(self, bucket: int = 0) -> str:
         """Sorted set: game id -> when a commit recording a rated game's result (field `rt`
