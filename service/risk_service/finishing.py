@@ -10,10 +10,10 @@ cancel during a write usually lets the write land, and skips only what follows i
 
 `to_the_end(work)` runs such work as a task of its own and awaits it shielded. A cancelled
 caller stops waiting, but the work goes on. A failure nobody waits for any more is logged.
-That costs a task and a loop turn or two (about 10 us), paid by rare calls only; a commit, on
-every move, instead catches its cancel and hands the rest of its change to `start`
-(operations/commit.py). `drain` lets a stopping process wait for what is still running before
-it closes Redis.
+That costs a task and a loop turn or two (about 17 us, bench/RESULTS.md), paid by rare calls
+only; a commit, on every move, instead catches its cancel and hands the rest of its change to
+`start` (operations/commit.py). `drain` lets a stopping process wait for what is still running
+before it closes Redis.
 
 asyncio.shield is the standard library's tool for this. What it leaves to its user is kept
 here once: a strong reference to each task (the loop holds only weak ones), the log line of

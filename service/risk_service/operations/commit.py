@@ -59,9 +59,9 @@ INTERNAL_RETRIES = 50  # service-made commits (joins, timeouts) retry a lost rac
 # a write whose caller was cancelled is looked for this often, this far apart, before it is
 # taken as never landed (it was sent before the cancel: it lands within milliseconds or not)
 LANDED_CHECKS = 20
+LANDED_WAIT_S = 0.05
 # the campaign record's field of its last activity (ms): a game started or finished, a decision
 CAMPAIGN_ACTIVE = "active"
-LANDED_WAIT_S = 0.05
 
 # the reply stored with a commit's request id, built from the status the commit leaves the
 # game in, its numbered events and their envelopes as stored (views.events_for)
@@ -448,34 +448,26 @@ class Committer:
             # it (a deadline, a bot's turn, an index) is owed still: carried out apart, once
             # the write is known to have landed (every effect may run twice without harm)
             if landed is not False:
-                finishing.start(self._effects_if_landed(planned, known=bool(landed)),
-                                "commit_effects")
+                finishing.start(self._effects_if_last(planned), "commit_effects")
             raise
         if not landed:
             self._lost(change, written)
         return written, planned
 
-    async def _effects_if_landed(self, planned: Plan, *, known: bool) -> None:
+    async def _effects_if_last(self, planned: Plan) -> None:
         """Carry out the effects of a write whose caller was cancelled, if it landed and is
-        still the game's last: a later commit (a bot's, another caller's) carries effects of
-        its own, which ours must not follow and undo (an older deadline, a list left, an
-        older activity time); what it does not redo, the sweepers repair
-        (operations/effects.py)."""
-        if not (known or await self._landed(planned)):
-            return
-        if await self.store.state_id(planned.game_id) == (planned.version, planned.commit_id):
-            await self.effects.run(planned.effects)
-
-    async def _landed(self, planned: Plan) -> bool:
-        """Whether the plan's write landed: its first event is stored with its commit id
-        (every commit has an event). A write still on its way is waited for, a little: it
-        was sent before the call was cancelled."""
+        still the game's last: the game's state is the one it wrote. A write still on its way
+        (the game is not yet at its version) is waited for, a little: it was sent before the
+        call was cancelled. A later commit (a bot's, another caller's) carries effects of its
+        own, which ours must not follow and undo (an older deadline, a list left, an older
+        activity time); what it does not redo, the sweepers repair (operations/effects.py)."""
         for _ in range(LANDED_CHECKS):
-            wrote = await self.store.event_commit(planned.game_id, planned.first_seq)
-            if wrote is not None:
-                return wrote == planned.commit_id
+            stored = await self.store.state_id(planned.game_id)
+            if stored is None or stored[0] >= planned.version:
+                if stored == (planned.version, planned.commit_id):
+                    await self.effects.run(planned.effects)
+                return
             await asyncio.sleep(LANDED_WAIT_S)
-        return False
 
     def _lost(self, change: Change, result: CommitResult) -> None:
         self.cache.forget_up_to(change.record.game_id, change.record.version)

@@ -529,18 +529,6 @@ class GameStore:
         entries = await self.connection.call(*command)
         return [(stream_seq(entry_id), _event_field(fields)) for entry_id, fields in entries]
 
-    async def event_commit(self, game_id: str, seq: int) -> str | None:
-        """The id of the commit that wrote event `seq` of the game ("" for an event written
-        before commit ids), None if there is no such event."""
-        entries = await self.connection.call("XRANGE", self.keys.events(game_id),
-                                             stream_id(seq), stream_id(seq))
-        if not entries:
-            return None
-        fields = entries[0][1]
-        if not isinstance(fields, dict):
-            fields = dict(zip(fields[::2], fields[1::2], strict=True))
-        return cast(bytes, fields.get(b"c", b"")).decode()
-
     # ---- the ListGames index (secondary; rebuilt from the game hashes if lost) -------------
 
     # Game ids start with their creation time in hex, so the index sorted sets hold every
