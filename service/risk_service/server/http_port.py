@@ -60,6 +60,7 @@ from collections.abc import (
     AsyncIterator,
     Awaitable,
     Callable,
+    Coroutine,
     Generator,
     Mapping,
     MutableMapping,
@@ -70,6 +71,7 @@ from typing import Any, cast
 
 import structlog
 import uvicorn
+from connectrpc._server_async import AsyncioLoop
 from connectrpc.code import Code as ConnectCode
 from connectrpc.compat import google_protobuf_json_codec
 from connectrpc.errors import ConnectError
@@ -97,6 +99,9 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+# the ASGI scope's key of the connection a request came on (its `ConnectionGuard`), set by
+# `_HttpTools` and read by `Cors`
+CONNECTION = "risk.connection"
 # how connectrpc's errors about a request's envelopes begin (server side: the request's)
 _PROTOCOL_ERROR = "protocol error:"
 
@@ -243,7 +248,22 @@ def endpoints(routes: Mapping[str, Route]) -> dict[str, Any]:
 
 
 class RouteApplication(ConnectASGIApplication[Mapping[str, Route]]):
-    """connectrpc's ASGI application serving the route table."""
+    """connectrpc's ASGI application serving the route table.
+
+    A Connect unary call is cut short when its client goes, as grpc.aio cancels a call whose
+    client left: its deadline is brought to now, and the call ends CANCELED. connectrpc
+    watches for that with a task per call, which reads the request's `receive()` until the
+    client disconnects and is cancelled and awaited when the handler returns: 98k
+    instructions, 7.4% of a Connect proto SubmitAction (bench/RESULTS.md, "connectrpc's
+    disconnect watch"), and its public API has no way to leave it out. On this port the
+    connection says itself when it is lost (`ConnectionGuard.connection_lost`), so a unary
+    call's watch is a registration with its connection (`_DisconnectWatch`), no task.
+
+    This overrides connectrpc's private `_call_unary` to hand it a loop whose
+    `watch_for_disconnect` is that registration (connectrpc is pinned in constraints.txt, and
+    `_call_unary` is called with its arguments by position). If connectrpc renamed or
+    reshaped it, `test_http_disconnect` would fail: a call whose client left would wait for
+    Redis instead of ending CANCELED."""
 
     def __init__(self, routes: Mapping[str, Route], **options: Any) -> None:
         super().__init__(service=routes, endpoints=endpoints, **options)
@@ -251,6 +271,59 @@ class RouteApplication(ConnectASGIApplication[Mapping[str, Route]]):
     @property
     def path(self) -> str:
         return "/" + SERVICE.full_name
+
+    def _call_unary(self, endpoint: Any, http_method: str, headers: Any,  # noqa: PLR0917
+                    codec: Any, query_params: Any, receive: Any, loop: Any, scope: Any,
+                    ctx: Any) -> Coroutine[Any, Any, Any]:
+        # the library's own coroutine, returned: no frame of this layer to resume through
+        call = _CALL.get()
+        if call is not None and call.connection is not None:
+            loop = call.connection.calls
+        return super()._call_unary(endpoint, http_method, headers, codec, query_params,
+                                   receive, loop, scope, ctx)
+
+
+class _DisconnectWatch:
+    """A unary call's watch for its client's going: registered with its connection while
+    the handler runs; the connection's loss cuts the call's deadline short (`cut`), as
+    connectrpc's own watch does once `receive()` says the client disconnected."""
+
+    __slots__ = ("guard", "receive", "scope")
+
+    def __init__(self, guard: ConnectionGuard, receive: Any, scope: Any) -> None:
+        self.guard = guard
+        self.receive = receive  # connectrpc's request receiver: `disconnected` names the end
+        self.scope = scope  # the call's deadline (an asyncio.Timeout, entered)
+
+    async def __aenter__(self) -> None:
+        guard = self.guard
+        if guard.lost:  # gone before the handler began
+            self.cut()
+        else:
+            guard.watch = self
+
+    async def __aexit__(self, *exc_info: object) -> bool:
+        if self.guard.watch is self:
+            self.guard.watch = None
+        return False
+
+    def cut(self) -> None:
+        self.receive.disconnected = True  # what connectrpc reads to answer CANCELED
+        scope = self.scope
+        if not scope.expired():
+            scope.reschedule(asyncio.get_running_loop().time())
+
+
+class _ConnectionCalls(AsyncioLoop):
+    """connectrpc's asyncio operations for the calls of one connection, the watch for a
+    disconnect told by the connection (`RouteApplication`)."""
+
+    def __init__(self, guard: ConnectionGuard) -> None:
+        self.guard = guard
+
+    def watch_for_disconnect(self, receive: Any, scope: Any, *,  # type: ignore[override]
+                             cancel: bool = False) -> _DisconnectWatch:
+        return _DisconnectWatch(self.guard, receive, scope)
 
 
 # ---- admission, the log line, errors ---------------------------------------------------------
@@ -265,6 +338,7 @@ class Call:
     started: float = field(default_factory=time.perf_counter)
     protocol: str = "connect"
     caller: Caller | None = None  # read off the headers once the call begins
+    connection: ConnectionGuard | None = None  # the connection it came on (`_HttpTools`)
     stream: str | None = None  # a stream's caller key (Chain.enter), once counted
     logged: bool = False
     bound: calls.Bound | None = None  # its log fields, bound once the call begins
@@ -434,7 +508,9 @@ class Cors:
         if scope["method"] == "OPTIONS" and header(scope, b"access-control-request-method"):
             await self._preflight(origin, send)
             return
-        call = Call(scope["path"], calls.grpc_peer(scope.get("client")))
+        connection = scope.get(CONNECTION)
+        call = Call(scope["path"], connection.peer if connection is not None
+                    else calls.grpc_peer(scope.get("client")), connection=connection)
         _CALL.set(call)
         status = 0
         cors = self.allowed(origin)
@@ -652,6 +728,8 @@ class _HttpTools(HttpToolsProtocol):
         cycle = self.cycle
         if cycle is not before:  # a request uvicorn answers (an upgrade makes no cycle)
             held = None
+            # the call's connection: its peer, its disconnect (Cors)
+            cycle.scope[CONNECTION] = guard  # type: ignore[literal-required]
             if cycle.scope["path"] in guard.whole_paths and not cycle.waiting_for_100_continue:
                 held = _WholeReply(self.transport)
                 cycle.transport = held  # type: ignore[assignment]  # as the cycle uses it
@@ -705,9 +783,9 @@ class ConnectionGuard(asyncio.Protocol):
     keywords: its config, its server state, its app state), and it builds uvicorn's httptools
     protocol (`_HttpTools`) with them as they came."""
 
-    __slots__ = ("deadline", "due", "early", "head_bytes", "head_open", "inner", "limits",
-                 "paused", "peer", "replies", "stalled", "tally", "transport", "unanswered",
-                 "waiting", "whole_paths")
+    __slots__ = ("calls", "deadline", "due", "early", "head_bytes", "head_open", "inner",
+                 "limits", "lost", "paused", "peer", "replies", "stalled", "tally", "transport",
+                 "unanswered", "waiting", "watch", "whole_paths")
 
     def __init__(self, limits: HttpLimits, tally: Tally, cap: int, whole_paths: frozenset[str],
                  *, config: uvicorn.Config, server_state: Any, app_state: dict[str, Any],
@@ -732,6 +810,9 @@ class ConnectionGuard(asyncio.Protocol):
         self.due: float | None = None  # loop time by which the owed request must be whole
         self.stalled: asyncio.TimerHandle | None = None
         self.peer = "unknown"
+        self.calls = _ConnectionCalls(self)  # connectrpc's loop for its calls' watches
+        self.watch: _DisconnectWatch | None = None  # the unary call running, if any
+        self.lost = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)
@@ -768,6 +849,10 @@ class ConnectionGuard(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         inner = self.inner
         self._let_go()
+        self.lost = True
+        if (watch := self.watch) is not None:  # a unary call running: cut short
+            self.watch = None
+            watch.cut()
         if inner is not None:
             inner.connection_lost(exc)
 
