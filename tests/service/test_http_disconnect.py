@@ -1,5 +1,5 @@
-"""A Connect call whose client goes is cut short, as the gRPC port cancels one: its handler
-stops waiting, the call is logged CANCELLED, and the service goes on serving.
+"""A call on the HTTP port whose client goes is cut short, as the gRPC port cancels one: its
+handler stops waiting, the call is logged CANCELLED, and the service goes on serving.
 
 Redis is reached through a relay that, when told to, holds what the service sends: a call
 then waits on its store read for as long as the test likes (RISK_REDIS_TIMEOUT_MS is a
@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from risk_proto.risk.v1 import service_pb2
 from risk_service.redis_server import free_port
 from risk_testing.harness import ServiceProcess
 from risk_testing.redis_server import RedisServer
-from tests.service.test_http import SERVICE, post_json
+from tests.service.test_http import SERVICE, envelope, post_json
 
 # the service waits this long for a Redis reply before answering UNAVAILABLE: far past the
 # bound within which a call whose client left must end
@@ -125,23 +126,39 @@ async def _until_logged(service: ServiceProcess, method: str, code: str,
         await asyncio.sleep(0.05)
 
 
-@pytest.mark.parametrize("content_type", ["application/json", "application/proto"])
-async def test_a_connect_call_whose_client_goes_is_cancelled(
-        relayed: tuple[ServiceProcess, HoldingRelay], content_type: str) -> None:
+def _get_game(game_id: str) -> bytes:
+    return service_pb2.GetGameRequest(game_id=game_id).SerializeToString()
+
+
+def _stream_events(game_id: str) -> bytes:
+    return service_pb2.StreamEventsRequest(game_id=game_id).SerializeToString()
+
+
+# (method, content type, the request's body): a Connect unary call in JSON and in binary; a
+# gRPC-Web unary call and a Connect server stream, which connectrpc runs as streams
+CALLS = [
+    ("GetGame", "application/json", json.dumps({"gameId": GAME_ID}).encode()),
+    ("GetGame", "application/proto", _get_game(GAME_ID)),
+    ("GetGame", "application/grpc-web+proto", envelope(_get_game(GAME_ID))),
+    ("StreamEvents", "application/connect+proto", envelope(_stream_events(GAME_ID))),
+]
+
+
+@pytest.mark.parametrize(("method", "content_type", "body"), CALLS,
+                         ids=[f"{m}-{c.split('/')[1]}" for m, c, _b in CALLS])
+async def test_a_call_whose_client_goes_is_cancelled(
+        relayed: tuple[ServiceProcess, HoldingRelay], method: str, content_type: str,
+        body: bytes) -> None:
     service, relay = relayed
-    if content_type == "application/json":
-        body = json.dumps({"gameId": GAME_ID}).encode()
-    else:  # GetGameRequest: field 1, game_id
-        body = bytes([0x0A, len(GAME_ID)]) + GAME_ID.encode()
     relay.holding = True
     reader, writer = await asyncio.open_connection("127.0.0.1", service.http_port)
-    writer.write(f"POST {SERVICE}GetGame HTTP/1.1\r\nHost: x\r\nContent-Type: {content_type}\r\n"
-                 f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+    writer.write(f"POST {SERVICE}{method} HTTP/1.1\r\nHost: x\r\nContent-Type: {content_type}"
+                 f"\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
     await writer.drain()
     # the handler has sent its read of the game and waits for Redis, which never answers
     await relay.until_held(GAME_ID.encode(), CUT_BOUND_S)
     writer.transport.abort()  # the client goes
-    await _until_logged(service, "GetGame", "CANCELLED", CUT_BOUND_S)
+    await _until_logged(service, method, "CANCELLED", CUT_BOUND_S)
     assert relay.holding, "the call ended while the store still held it"
     assert reader.at_eof() or not await reader.read(1), "nothing is answered to a gone client"
     relay.cut()  # the store answers again: the service goes on

@@ -250,20 +250,21 @@ def endpoints(routes: Mapping[str, Route]) -> dict[str, Any]:
 class RouteApplication(ConnectASGIApplication[Mapping[str, Route]]):
     """connectrpc's ASGI application serving the route table.
 
-    A Connect unary call is cut short when its client goes, as grpc.aio cancels a call whose
-    client left: its deadline is brought to now, and the call ends CANCELED. connectrpc
-    watches for that with a task per call, which reads the request's `receive()` until the
+    A call is cut short when its client goes, as grpc.aio cancels a call whose client left:
+    its deadline is brought to now, and the call ends CANCELED. connectrpc watches for that
+    with a task per call (a Connect unary call, and each call it runs as a stream: gRPC-Web's
+    unary calls, every server stream), which reads the request's `receive()` until the
     client disconnects and is cancelled and awaited when the handler returns: 98k
     instructions, 7.4% of a Connect proto SubmitAction (bench/RESULTS.md, "connectrpc's
     disconnect watch"), and its public API has no way to leave it out. On this port the
-    connection says itself when it is lost (`ConnectionGuard.connection_lost`), so a unary
-    call's watch is a registration with its connection (`_DisconnectWatch`), no task.
+    connection says itself when it is lost (`ConnectionGuard.connection_lost`), so a call's
+    watch is a registration with its connection (`_DisconnectWatch`), no task.
 
-    This overrides connectrpc's private `_call_unary` to hand it a loop whose
-    `watch_for_disconnect` is that registration (connectrpc is pinned in constraints.txt, and
-    `_call_unary` is called with its arguments by position). If connectrpc renamed or
-    reshaped it, `test_http_disconnect` would fail: a call whose client left would wait for
-    Redis instead of ending CANCELED."""
+    This overrides connectrpc's private `_call_unary` and `_call_stream` to hand them a loop
+    whose `watch_for_disconnect` is that registration (connectrpc is pinned in
+    constraints.txt, and both are called with their arguments by position). If connectrpc
+    renamed or reshaped them, `test_http_disconnect` would fail: a call whose client left
+    would wait for Redis instead of ending CANCELED."""
 
     def __init__(self, routes: Mapping[str, Route], **options: Any) -> None:
         super().__init__(service=routes, endpoints=endpoints, **options)
@@ -272,15 +273,26 @@ class RouteApplication(ConnectASGIApplication[Mapping[str, Route]]):
     def path(self) -> str:
         return "/" + SERVICE.full_name
 
+    # each returns the library's own coroutine: no frame of this layer to resume through
+
     def _call_unary(self, endpoint: Any, http_method: str, headers: Any,  # noqa: PLR0917
                     codec: Any, query_params: Any, receive: Any, loop: Any, scope: Any,
                     ctx: Any) -> Coroutine[Any, Any, Any]:
-        # the library's own coroutine, returned: no frame of this layer to resume through
-        call = _CALL.get()
-        if call is not None and call.connection is not None:
-            loop = call.connection.calls
         return super()._call_unary(endpoint, http_method, headers, codec, query_params,
-                                   receive, loop, scope, ctx)
+                                   receive, _connection_loop(loop), scope, ctx)
+
+    def _call_stream(self, endpoint: Any, stream: Any, req_compression: Any,  # noqa: PLR0917
+                     metadata_run: Any, receive: Any, send: Any, loop: Any, scope: Any,
+                     ctx: Any) -> Coroutine[Any, Any, None]:
+        return super()._call_stream(endpoint, stream, req_compression, metadata_run, receive,
+                                    send, _connection_loop(loop), scope, ctx)
+
+
+def _connection_loop(loop: Any) -> Any:
+    """connectrpc's loop operations for the running call: its connection's, whose watch for a
+    disconnect is the connection's own (`_ConnectionCalls`), when it came on this port."""
+    call = _CALL.get()
+    return loop if call is None or call.connection is None else _CONNECTION_CALLS
 
 
 class _DisconnectWatch:
@@ -315,15 +327,19 @@ class _DisconnectWatch:
 
 
 class _ConnectionCalls(AsyncioLoop):
-    """connectrpc's asyncio operations for the calls of one connection, the watch for a
-    disconnect told by the connection (`RouteApplication`)."""
-
-    def __init__(self, guard: ConnectionGuard) -> None:
-        self.guard = guard
+    """connectrpc's asyncio operations for a call that came on this port, its watch for a
+    disconnect told by the call's connection (`RouteApplication`). One for all calls: the
+    call's connection is the running call's (`_CALL`), so no connection's guard holds a
+    reference back to itself."""
 
     def watch_for_disconnect(self, receive: Any, scope: Any, *,  # type: ignore[override]
                              cancel: bool = False) -> _DisconnectWatch:
-        return _DisconnectWatch(self.guard, receive, scope)
+        call = _CALL.get()
+        assert call is not None and call.connection is not None  # see `_connection_loop`
+        return _DisconnectWatch(call.connection, receive, scope)
+
+
+_CONNECTION_CALLS = _ConnectionCalls()
 
 
 # ---- admission, the log line, errors ---------------------------------------------------------
@@ -783,8 +799,8 @@ class ConnectionGuard(asyncio.Protocol):
     keywords: its config, its server state, its app state), and it builds uvicorn's httptools
     protocol (`_HttpTools`) with them as they came."""
 
-    __slots__ = ("calls", "deadline", "due", "early", "head_bytes", "head_open", "inner",
-                 "limits", "lost", "paused", "peer", "replies", "stalled", "tally", "transport",
+    __slots__ = ("deadline", "due", "early", "head_bytes", "head_open", "inner", "limits",
+                 "lost", "paused", "peer", "replies", "stalled", "tally", "transport",
                  "unanswered", "waiting", "watch", "whole_paths")
 
     def __init__(self, limits: HttpLimits, tally: Tally, cap: int, whole_paths: frozenset[str],
@@ -810,7 +826,6 @@ class ConnectionGuard(asyncio.Protocol):
         self.due: float | None = None  # loop time by which the owed request must be whole
         self.stalled: asyncio.TimerHandle | None = None
         self.peer = "unknown"
-        self.calls = _ConnectionCalls(self)  # connectrpc's loop for its calls' watches
         self.watch: _DisconnectWatch | None = None  # the unary call running, if any
         self.lost = False
 
