@@ -377,6 +377,8 @@ class Relay:
         self.upstream_port = upstream_port
         self.port = free_port()
         self.hold = {"requests": False, "replies": False}
+        self.swallowed = bytearray()  # the requests swallowed, in the order they came
+        self._swallowing = asyncio.Event()  # set as a request is swallowed
         self.writers: set[asyncio.StreamWriter] = set()
         self.server: asyncio.Server | None = None
 
@@ -422,6 +424,16 @@ class Relay:
                 if not self.hold[direction]:
                     sink.write(data)
                     await sink.drain()
+                elif direction == "requests":
+                    self.swallowed += data
+                    self._swallowing.set()
         finally:
             for writer in pair:
                 writer.transport.abort()
+
+    async def until_swallowed(self, marker: bytes, bound_s: float) -> None:
+        """Wait (at most `bound_s`) until a swallowed request holds `marker`."""
+        async with asyncio.timeout(bound_s):
+            while marker not in self.swallowed:
+                self._swallowing.clear()
+                await self._swallowing.wait()

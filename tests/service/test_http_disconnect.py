@@ -1,7 +1,7 @@
 """A call on the HTTP port whose client goes is cut short, as the gRPC port cancels one: its
 handler stops waiting, the call is logged CANCELLED, and the service goes on serving.
 
-Redis is reached through a relay that, when told to, holds what the service sends: a call
+Redis is reached through a relay that, when told to, swallows what the service sends: a call
 then waits on its store read for as long as the test likes (RISK_REDIS_TIMEOUT_MS is a
 minute). The relay shows when the call's read has been sent, so the client's going lands
 while the handler waits, not before it began."""
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from risk_proto.risk.v1 import service_pb2
-from risk_service.redis_server import free_port
 from risk_testing.harness import ServiceProcess
 from risk_testing.redis_server import RedisServer
+from tests.service.rawbot import Relay
 from tests.service.test_http import SERVICE, envelope, post_json
 
 # the service waits this long for a Redis reply before answering UNAVAILABLE: far past the
@@ -29,73 +29,11 @@ CUT_BOUND_S = 10.0
 GAME_ID = "0d15c0aa3c7ed0d15c0aa3c7"  # a game id no game has
 
 
-class HoldingRelay:
-    """Relays loopback TCP to Redis. While `holding`, what the service sends is kept here
-    (`held`) instead of passed on; `cut` resets every connection (the service reconnects)."""
-
-    def __init__(self, redis_port: int) -> None:
-        self.redis_port = redis_port
-        self.port = free_port()
-        self.holding = False
-        self.held = bytearray()
-        self.arrived = asyncio.Event()  # something was held
-        self.writers: set[asyncio.StreamWriter] = set()
-        self.server: asyncio.Server | None = None
-
-    async def start(self) -> None:
-        self.server = await asyncio.start_server(self._accept, "127.0.0.1", self.port)
-
-    def cut(self) -> None:
-        self.holding = False
-        for writer in list(self.writers):
-            writer.transport.abort()
-        self.writers.clear()
-
-    async def close(self) -> None:
-        self.cut()
-        if self.server is not None:
-            self.server.close()
-            await self.server.wait_closed()
-
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.redis_port)
-        except OSError:
-            writer.transport.abort()
-            return
-        pair = (writer, up_writer)
-        self.writers.update(pair)
-        await asyncio.gather(self._pump(reader, up_writer, hold=True, pair=pair),
-                             self._pump(up_reader, writer, hold=False, pair=pair),
-                             return_exceptions=True)
-        self.writers.difference_update(pair)
-
-    async def _pump(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter, *,
-                    hold: bool, pair: tuple[asyncio.StreamWriter, ...]) -> None:
-        try:
-            while data := await source.read(65536):
-                if hold and self.holding:
-                    self.held += data
-                    self.arrived.set()
-                    continue
-                sink.write(data)
-                await sink.drain()
-        finally:
-            for writer in pair:
-                writer.transport.abort()
-
-    async def until_held(self, marker: bytes, bound_s: float) -> None:
-        async with asyncio.timeout(bound_s):
-            while marker not in self.held:
-                self.arrived.clear()
-                await self.arrived.wait()
-
-
 @pytest.fixture
-async def relayed(tmp_path: Path) -> AsyncIterator[tuple[ServiceProcess, HoldingRelay]]:
+async def relayed(tmp_path: Path) -> AsyncIterator[tuple[ServiceProcess, Relay]]:
     redis = RedisServer(tmp_path / "redis")
     redis.start()
-    relay = HoldingRelay(redis.port)
+    relay = Relay(redis.port)
     service: ServiceProcess | None = None
     try:
         await relay.start()
@@ -104,7 +42,7 @@ async def relayed(tmp_path: Path) -> AsyncIterator[tuple[ServiceProcess, Holding
         await asyncio.to_thread(service.start)
         yield service, relay
     finally:
-        await relay.close()  # first: a service stopping must not wait on a held store
+        relay.cut()  # first: a service stopping must not wait on a held store
         if service is not None:
             await asyncio.to_thread(service.stop)
         await relay.close()
@@ -147,19 +85,19 @@ CALLS = [
 @pytest.mark.parametrize(("method", "content_type", "body"), CALLS,
                          ids=[f"{m}-{c.split('/')[1]}" for m, c, _b in CALLS])
 async def test_a_call_whose_client_goes_is_cancelled(
-        relayed: tuple[ServiceProcess, HoldingRelay], method: str, content_type: str,
+        relayed: tuple[ServiceProcess, Relay], method: str, content_type: str,
         body: bytes) -> None:
     service, relay = relayed
-    relay.holding = True
+    relay.hold["requests"] = True
     reader, writer = await asyncio.open_connection("127.0.0.1", service.http_port)
     writer.write(f"POST {SERVICE}{method} HTTP/1.1\r\nHost: x\r\nContent-Type: {content_type}"
                  f"\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
     await writer.drain()
     # the handler has sent its read of the game and waits for Redis, which never answers
-    await relay.until_held(GAME_ID.encode(), CUT_BOUND_S)
+    await relay.until_swallowed(GAME_ID.encode(), CUT_BOUND_S)
     writer.transport.abort()  # the client goes
     await _until_logged(service, method, "CANCELLED", CUT_BOUND_S)
-    assert relay.holding, "the call ended while the store still held it"
+    assert relay.hold["requests"], "the call ended while the store still held it"
     assert reader.at_eof() or not await reader.read(1), "nothing is answered to a gone client"
     relay.cut()  # the store answers again: the service goes on
     status, reply = await asyncio.to_thread(post_json, service, "GetGame", {"gameId": GAME_ID})
