@@ -296,9 +296,10 @@ def _connection_loop(loop: Any) -> Any:
 
 
 class _DisconnectWatch:
-    """A unary call's watch for its client's going: registered with its connection while
-    the handler runs; the connection's loss cuts the call's deadline short (`cut`), as
-    connectrpc's own watch does once `receive()` says the client disconnected."""
+    """A call's watch for its client's going: registered with its connection while the
+    handler runs (a stream's: while it streams); the connection's loss cuts the call's
+    deadline short (`cut`), as connectrpc's own watch does once `receive()` says the client
+    disconnected."""
 
     __slots__ = ("guard", "receive", "scope")
 
@@ -826,7 +827,7 @@ class ConnectionGuard(asyncio.Protocol):
         self.due: float | None = None  # loop time by which the owed request must be whole
         self.stalled: asyncio.TimerHandle | None = None
         self.peer = "unknown"
-        self.watch: _DisconnectWatch | None = None  # the unary call running, if any
+        self.watch: _DisconnectWatch | None = None  # the call running, if any
         self.lost = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -865,7 +866,7 @@ class ConnectionGuard(asyncio.Protocol):
         inner = self.inner
         self._let_go()
         self.lost = True
-        if (watch := self.watch) is not None:  # a unary call running: cut short
+        if (watch := self.watch) is not None:  # a call running: cut short
             self.watch = None
             watch.cut()
         if inner is not None:
