@@ -143,7 +143,10 @@ class _Session:
         self.game_id = record.game_id
         self.after_seq = after_seq
         self.caller = caller
-        self.out: _Out = asyncio.Queue(OUT_BUFFER) if events else _Taken()
+        # an acks-only session's answers, taken as each action ends (`answer`); a full
+        # session's output, merged with the events, is a queue its call reads (`output`)
+        self._taken = _Taken()
+        self.out: _Out = asyncio.Queue(OUT_BUFFER) if events else self._taken
         self.sent = after_seq  # the highest seq sent, or acknowledged in a reply
         self.read = after_seq  # the highest seq the event reader has seen
         self.held: list[tuple[int, bytes]] = []
@@ -156,10 +159,8 @@ class _Session:
                      ) -> list[bytes]:
         """An acks-only session's answer to one request (Sessions.run): its ack or its
         refusal; raises what ends the session (a malformed request, the service's fault)."""
-        out = self.out
-        assert isinstance(out, _Taken)
         await self._act(*self._action(request), calls)
-        return out.take()
+        return self._taken.take()
 
     async def output(self, requests: AsyncIterator[session_pb2.SessionRequest],
                      calls: ActionCalls) -> AsyncGenerator[bytes, None]:
@@ -291,7 +292,14 @@ class _Session:
             async with self.lock:
                 await self.out.put(session_pb2.SessionResponse(error=error).SerializeToString())
             return
-        if seqs and self.events:
+        if not self.events:
+            # acks-only: no event reader to merge with (nothing is held, no other task writes),
+            # so the ack is simply the answer (`_Taken`), without the lock and the flush
+            self.acting = False
+            self._taken.items.append(ack)
+            calls.conclude(method, fields, started, None)
+            return
+        if seqs:
             await self._caught_up(min(seqs) - 1)
         async with self.lock:
             first = min(seqs, default=self.sent + 1)
