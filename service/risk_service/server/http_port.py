@@ -572,10 +572,15 @@ class Cors:
                 message["body"] = end_of_stream(message.get("body", b""), call.error)
             await send(message)
 
-        if _native_grpc(content_type or ""):
-            await _unsupported_media_type(respond)
-        else:
-            await self.app(scope, receive, respond)
+        try:
+            if _native_grpc(content_type or ""):
+                await _unsupported_media_type(respond)
+            else:
+                await self.app(scope, receive, respond)
+        finally:
+            # a task started during the call copies its context, and with it this record:
+            # it must not hold the connection past the call
+            call.connection = None
         if not call.logged:
             log.info("rpc", method=call.path, code="UNIMPLEMENTED" if status == 404
                      else "INVALID_ARGUMENT", http_status=status,
@@ -755,7 +760,16 @@ class _HttpTools(HttpToolsProtocol):
 
     def on_message_complete(self) -> None:
         _on_message_complete(self)
-        self.guard.whole()
+        guard = self.guard
+        guard.whole()
+        # the request is whole: what the client sends next is its next request (which the
+        # guard holds back while this one is unanswered) or its leaving, which the call's
+        # disconnect watch must hear (`_DisconnectWatch`). uvicorn pauses reading under a body
+        # over its high-water mark and resumes only in `receive()`, which connectrpc's own
+        # watch kept calling after the body and the port's watch does not
+        flow = self.flow
+        if flow.read_paused and not guard.paused:
+            flow.resume_reading()
 
     def on_response_complete(self) -> None:
         replies = self.guard.replies
