@@ -125,9 +125,8 @@ class Sweeper:
         # the bots of a game one process looked at lately are left alone: the state's decode is
         # paid once per BOTS_LOOK_MS across the processes, and a game whose bots fail is not
         # restarted every minute
-        if any(meta.bot_seats) and await self.store.redis.set(
-                self.store.keys.bots_looked_at(record.game_id), b"1", nx=True,
-                px=BOTS_LOOK_MS):
+        if any(meta.bot_seats) and await self.store.first_look_at_bots(record.game_id,
+                                                                      BOTS_LOOK_MS):
             # (a listed record has no log tail: between snapshots its stored decision is the
             # game's, the snapshot's state is not)
             state, stored = records.listed(record)

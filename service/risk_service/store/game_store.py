@@ -484,6 +484,12 @@ class GameStore:
     async def lease(self, game_id: str, owner: str, ms: int) -> bool:
         return bool(await self.redis.set(self.keys.lease(game_id), owner, nx=True, px=ms))
 
+    async def first_look_at_bots(self, game_id: str, ms: int) -> bool:
+        """True for the first caller within `ms`, across processes, to look at this stalled
+        game's bots (sweeper.py); the others leave them alone until the mark expires."""
+        return bool(await self.redis.set(self.keys.bots_looked_at(game_id), b"1", nx=True,
+                                         px=ms))
+
     async def release(self, game_id: str, owner: str) -> None:
         await self._release([self.keys.lease(game_id)], [owner])
 
