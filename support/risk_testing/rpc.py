@@ -16,6 +16,18 @@ from risk_service.operations.records import FINAL
 DETAILS_KEY = "grpc-status-details-bin"
 
 
+def varint(value: int) -> bytes:
+    """`value` as a protobuf varint: for messages written by hand (unknown fields, padding)."""
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
 def bearer(token: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
 

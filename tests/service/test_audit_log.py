@@ -15,7 +15,7 @@ from risk_rules import audit
 from risk_service.operations.export import EXPORT_PAGE_ENTRIES
 from risk_service.store.keys import Keys
 from risk_testing.harness import ServiceProcess
-from risk_testing.rpc import bearer, create_request
+from risk_testing.rpc import bearer, create_request, varint
 from tests.service import botplay
 from tests.service.streamcheck import assert_every_version_streamed
 from tests.serving import module_service, unflushed_redis
@@ -27,18 +27,9 @@ DEFAULT_RECEIVE = 4 * 1024 * 1024  # gRPC's default receive limit for a client
 PADDING = 56 * 1024
 
 
-def _varint(value: int) -> bytes:
-    out = b""
-    while True:
-        low, value = value & 0x7F, value >> 7
-        out += bytes([low | (0x80 if value else 0)])
-        if not value:
-            return out
-
-
 def _padded(action: game_pb2.Action) -> game_pb2.Action:
     """The action with an unknown length-delimited field (number 1000) of PADDING bytes."""
-    unknown = _varint(1000 << 3 | 2) + _varint(PADDING) + b"x" * PADDING
+    unknown = varint(1000 << 3 | 2) + varint(PADDING) + b"x" * PADDING
     return game_pb2.Action.FromString(action.SerializeToString() + unknown)
 
 

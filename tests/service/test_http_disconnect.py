@@ -19,6 +19,7 @@ import pytest
 from risk_proto.risk.v1 import service_pb2
 from risk_testing.harness import ServiceProcess
 from risk_testing.redis_server import RedisServer
+from risk_testing.rpc import varint
 from tests.service.rawbot import Relay
 from tests.service.test_http import SERVICE, envelope, post_json
 
@@ -120,7 +121,7 @@ async def test_a_call_with_a_large_body_whose_client_goes_is_cancelled(
     service, relay = relayed
     # a GetGameRequest with an unknown field of LARGE_PADDING bytes (field 1000, bytes)
     padding = b"\x00" * LARGE_PADDING
-    body = (_get_game(GAME_ID) + b"\xc2\x3e" + _varint(len(padding)) + padding)
+    body = _get_game(GAME_ID) + varint(1000 << 3 | 2) + varint(len(padding)) + padding
     relay.hold["requests"] = True
     reader, writer = await asyncio.open_connection("127.0.0.1", service.http_port)
     writer.write(f"POST {SERVICE}GetGame HTTP/1.1\r\nHost: x\r\n"
@@ -137,11 +138,3 @@ async def test_a_call_with_a_large_body_whose_client_goes_is_cancelled(
     await _until_logged(service, "GetGame", "CANCELLED", CUT_BOUND_S)
     assert relay.hold["requests"], "the call ended while the store still held it"
 
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while value > 0x7F:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)

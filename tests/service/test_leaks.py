@@ -23,7 +23,7 @@ from risk_proto.risk.v1 import game_pb2, service_pb2, service_pb2_grpc
 from risk_rules import wire
 from risk_rules.engine.classic.model import ClassicState, ClassicView
 from risk_testing.harness import ServiceProcess
-from risk_testing.rpc import bearer, rpc_error, without_seed_reveal
+from risk_testing.rpc import bearer, rpc_error, varint, without_seed_reveal
 from tests.service.botplay import FAST_OPTIONS, BotGame, create_game, play, replay
 from tests.stored_state import astate_now
 
@@ -34,17 +34,6 @@ SEED = 0xC0FFEE87ED000029
 SECRET_EVERY = 20  # actions between two samples of the generator state and the deck
 HIDDEN = -1
 TIMEOUT_S = 40
-
-
-def varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
 
 
 def number_forms(value: int) -> list[bytes]:

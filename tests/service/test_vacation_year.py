@@ -97,6 +97,19 @@ async def used_days(games: GameService, player_id: str, clock: Clock) -> float:
     return await games.timers.vacations.used_ms(player_id, year_of(clock.now)) / DAY
 
 
+async def returned_once_after_grace(games: GameService, sweeper: Sweeper, clock: Clock,
+                                    player_id: str, *, used: int, after: int) -> None:
+    """The sweeper leaves `player_id`'s `used` days as they are within the reservations'
+    grace, leaves `after` once it has passed, and returns nothing a second time."""
+    await sweeper.sweep_once()
+    assert await used_days(games, player_id, clock) == used, "within the grace: not yet"
+    clock.now += RESERVATION_GRACE_MS
+    await sweeper.sweep_once()
+    assert await used_days(games, player_id, clock) == after, "the unused days are back"
+    await sweeper.sweep_once()
+    assert await used_days(games, player_id, clock) == after, "returned once"
+
+
 async def test_a_players_vacation_draws_on_one_yearly_allowance_across_games(
         services: tuple[tuple[GameService, Sweeper], GameService], clock: Clock) -> None:
     """Alice's seats in three games share 10 days a year: 4 + 4 days taken, 3 more refused
@@ -158,13 +171,8 @@ async def test_a_crash_between_the_steps_neither_loses_nor_double_counts_days(
     # died before the game's commit: only the reservation (the allowance's first step)
     await games.timers.vacations.reserve("bob", game_id, 1, 3, clock.now)
     assert await used_days(games, "bob", clock) == 3
-    await sweeper.sweep_once()
-    assert await used_days(games, "bob", clock) == 3, "within the grace it may be committing"
-    clock.now += RESERVATION_GRACE_MS
-    await sweeper.sweep_once()
-    assert await used_days(games, "bob", clock) == 0, "no vacation in the game: days back"
-    await sweeper.sweep_once()
-    assert await used_days(games, "bob", clock) == 0, "returned once"
+    # within the grace it may be committing; then no vacation in the game: the days are back
+    await returned_once_after_grace(games, sweeper, clock, "bob", used=3, after=0)
 
     # died after the game's commit, before confirming
     start = clock.now
@@ -214,10 +222,4 @@ async def test_an_end_whose_refund_died_is_refunded_by_the_sweeper(
                                        carol)).game
     assert summary.vacation_until_ms[2] <= clock.now, "the game shows the vacation ended"
     assert await used_days(games, "carol", clock) == 5
-    await sweeper.sweep_once()
-    assert await used_days(games, "carol", clock) == 5, "within the grace: not yet"
-    clock.now += RESERVATION_GRACE_MS
-    await sweeper.sweep_once()
-    assert await used_days(games, "carol", clock) == 1, "the 4 unused days are back"
-    await sweeper.sweep_once()
-    assert await used_days(games, "carol", clock) == 1, "returned once"
+    await returned_once_after_grace(games, sweeper, clock, "carol", used=5, after=1)
