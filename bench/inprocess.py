@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import json
 import math
 import os
 import statistics
@@ -201,6 +202,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="which phases run, in order")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log-level", default="info", help="as the service's RISK_LOG_LEVEL")
+    parser.add_argument("--json", action="store_true",
+                        help="end with one more line: the medians as JSON, {mode: {moves_per_s, "
+                             "cpu_us_per_move}} (bench/peers.py reads it)")
     parser.add_argument("--cprofile", metavar="PATH",
                         help="profile each measured phase with cProfile into PATH.MODE.ROUND "
                              "(deterministic, so call-heavy code looks dearer than it is)")
@@ -224,6 +228,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{m} {rate[m]:,.0f} moves/s, {cpu[m]:.1f} µs per move" for m in rate)
         + (f"; session ÷ submit CPU per move ratio {cpu['session'] / cpu['submit']:.2f}"
            if len(cpu) == 2 else ""))
+    if args.json:
+        print(json.dumps({m: {"moves_per_s": rate[m], "cpu_us_per_move": cpu[m]} for m in rate}))
     return 0
 
 

@@ -42,6 +42,17 @@ Jobs, per side and round:
    and the Node client ask for: a subscriber that is behind gets the events it is behind on
    in one message); the figures compared with the peers are the batched run's, and a line
    prints batched ÷ unbatched.
+4. floors, in the same sitting: the grpc.aio floor runs the moves job a second time as unary
+   `Move` calls (one call per move, as ours' unary SubmitAction), and ours ends with
+   bench/inprocess.py's moves (`submit` and `session`, `--games` games, the operations in one
+   process on a Redis of their own): our move with no transport, whose `submit` has no
+   session and no log line either, so no path can carry a move for less.
+
+The report ends with issue 39's goals, a line each: ours against the target (boardgame.io's
+figure, or 3 or 2 times Colyseus'), met or MISSED, and beside each miss the floors above
+against the same target (a floor that misses too says no design on what it stands for meets
+the goal); then issue 37's item 6 (10,000 spectators at 10 moves/s on one process) against each
+path's messages/s at saturation.
 """
 
 from __future__ import annotations
@@ -196,8 +207,11 @@ def cpu_per_1000(share_pct: float, seconds: float, count: int) -> float:
     return share_pct / 100 * seconds / count * 1000 if count else math.nan
 
 
-async def peer_moves(peer: str, url: str, pid: int, args: argparse.Namespace) -> Figures:
-    client = await NodeClient.start(peer, url, "moves", args.games, args.warmup, args.move_s)
+async def peer_moves(peer: str, url: str, pid: int, args: argparse.Namespace,
+                     *, mode: str = "moves", prefix: str = "") -> Figures:
+    """The moves job; `mode` "unary" (the floor only): each move a unary call of its own, its
+    figures named with `prefix`."""
+    client = await NodeClient.start(peer, url, mode, args.games, args.warmup, args.move_s)
     meter = CpuMeter({"server": [pid], "clients": [client.pid]})
     start = await client.read()
     assert start["phase"] == "start", start
@@ -205,13 +219,14 @@ async def peer_moves(peer: str, url: str, pid: int, args: argparse.Namespace) ->
     end = await client.read()
     meter.stop()
     await client.wait()
-    say(f"  moves: {end['moves']} in {end['seconds']:.1f} s, "
+    say(f"  {mode}: {end['moves']} in {end['seconds']:.1f} s, "
         f"{end['moves'] / end['seconds']:.0f}/s, p50 {end['p50_ms']:.2f} ms, "
         f"p99 {end['p99_ms']:.2f} ms | {meter.line()}")
-    return {"moves_per_s": end["moves"] / end["seconds"], "move_p99_ms": end["p99_ms"],
-            "cpu_per_1000_moves": cpu_per_1000(meter.share["server"], meter.seconds,
-                                               end["moves"]),
-            "client_cpu_moves": meter.share["clients"]}
+    return {f"{prefix}moves_per_s": end["moves"] / end["seconds"],
+            f"{prefix}move_p99_ms": end["p99_ms"],
+            f"{prefix}cpu_per_1000_moves": cpu_per_1000(meter.share["server"], meter.seconds,
+                                                        end["moves"]),
+            f"{prefix}client_cpu_moves": meter.share["clients"]}
 
 
 async def peer_idle_games(peer: str, url: str, pid: int, count: int) -> Figures:
@@ -307,6 +322,9 @@ async def measure_peer(peer: str, args: argparse.Namespace) -> Figures:
         try:
             figures = await peer_idle_games(peer, url, pid, args.idle_games)
             figures.update(await peer_moves(peer, url, pid, args))
+            if peer == "floor":  # the floor of a unary move: one call per move
+                figures.update(await peer_moves(peer, url, pid, args, mode="unary",
+                                                prefix="unary_"))
             figures.update(await peer_spectators(peer, url, pid, args))
             return figures
         finally:
@@ -471,7 +489,120 @@ def measure_ours(args: argparse.Namespace) -> Figures:
     with stack({"round": "ours, idle WebSocket spectators"}, args.log_level, http=True) as st:
         figures["ws_bytes_per_idle_subscriber"] = asyncio.run(ours_idle_websockets(
             args, st.service.target, st.service_pid, st.service.http_port))
+    figures.update(ours_alone(args))
     return figures
+
+
+def ours_alone(args: argparse.Namespace) -> Figures:
+    """Our move with no transport: bench/inprocess.py's unary and session moves (the
+    operations in one process on a redis-server of its own, `--games` games), its medians as
+    `alone_{submit,session}_{moves_per_s,cpu_per_1000_moves}`. The unary one has no session
+    and no log line either: no path carries a move for less CPU than it, or more moves/s from
+    one process. Its CPU is the whole process's (the harness and the Redis client too)."""
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "inprocess.py"), "--modes", "submit,session",
+         "--games", str(args.games), "--seconds", str(args.move_s), "--rounds", "1",
+         "--log-level", args.log_level, "--json"],
+        capture_output=True, text=True, check=True, timeout=300)
+    lines = run.stdout.splitlines()
+    for line in lines[:-1]:
+        say(f"  our move alone (in process): {line}")
+    medians = json.loads(lines[-1])
+    return {f"alone_{mode}_{key}": value for mode, got in medians.items() for key, value in (
+        ("moves_per_s", got["moves_per_s"]),
+        ("cpu_per_1000_moves", got["cpu_us_per_move"] / 1000))}
+
+
+# ---- issue 39's goals, each with the floors measured in the same sitting ------------------
+
+# the floors beside a figure: (what, side, key); a floor that misses the goal itself says the
+# goal is out of reach of anything built on what it stands for
+_STREAM_FLOOR = ("the grpc.aio floor's moves on one open stream", "floor", "{k}")
+_UNARY_FLOOR = ("the grpc.aio floor's moves as unary calls", "floor", "unary_{k}")
+# our operations' unary move in one process on Redis (bench/inprocess.py `submit`): no
+# transport, no session, no log line; so a lower bound for every path, not only the unary one
+_ALONE = ("our move alone (in process: no transport, no session, no log line)", "ours",
+          "alone_submit_{k}")
+_FLOOR = ("the grpc.aio floor", "floor", "{k}")
+ISSUE_37_SPECTATORS, ISSUE_37_RATE = 10_000, 10.0
+MOVES = ("moves_per_s", "move_p99_ms", "cpu_per_1000_moves")
+DELIVERY = ("delivery_p99_ms", "cpu_per_1000_delivered", "messages_per_s")
+# (path, ours' key pattern, figures, floors); "alone" figures exist for moves/s and CPU only
+PATHS = [
+    ("unary gRPC", "{k}", MOVES, (_UNARY_FLOOR, _ALONE)),
+    ("gRPC sessions", "session_{k}", MOVES, (_STREAM_FLOOR, _ALONE)),
+    ("WebSocket sessions", "ws_{k}", MOVES, (_ALONE,)),
+    ("gRPC streams", "{k}", DELIVERY, (_FLOOR,)),
+    ("WebSocket", "ws_{k}", DELIVERY, ()),
+    ("any path", "{k}", ("bytes_per_idle_game",), (_FLOOR,)),
+    ("gRPC streams", "{k}", ("bytes_per_idle_subscriber",), (_FLOOR,)),
+    ("WebSocket", "ws_{k}", ("bytes_per_idle_subscriber",), ()),
+]
+# the goals against Colyseus: (path, ours' key, figure, at most this many times Colyseus')
+COLYSEUS = [
+    ("gRPC sessions", "session_cpu_per_1000_moves", "cpu_per_1000_moves", 3.0,
+     (_STREAM_FLOOR, _ALONE)),
+    ("WebSocket sessions", "ws_cpu_per_1000_moves", "cpu_per_1000_moves", 3.0, (_ALONE,)),
+    ("gRPC streams", "cpu_per_1000_delivered", "cpu_per_1000_delivered", 2.0, (_FLOOR,)),
+    ("WebSocket", "ws_cpu_per_1000_delivered", "cpu_per_1000_delivered", 2.0, ()),
+]
+
+
+def report_goals(med: dict[str, Figures]) -> None:
+    """Issue 39's goals, one line each: ours against the target (boardgame.io's figure, or a
+    multiple of Colyseus'), met or missed, and beside each miss the floors measured in this
+    sitting, each against the same target. Then issue 37's item 6 against the saturation
+    rates."""
+    checks: list[tuple[str, str, str, float, str, Sequence[tuple[str, str, str]]]] = []
+    if "bgio" in med:
+        checks += [(path, ours.format(k=key), key, med["bgio"][key], "boardgame.io's",
+                    floors) for path, ours, keys, floors in PATHS for key in keys]
+    if "colyseus" in med:
+        checks += [(path, ours, key, times * med["colyseus"][key], f"{times:g} x Colyseus'",
+                    floors) for path, ours, key, times, floors in COLYSEUS]
+    rates = {key for key, _label, _fmt, higher in ROWS if higher}
+    if checks:
+        say("\n== issue 39's goals (ours ÷ target: at most 1 for a cost, at least 1 for a "
+            "rate)")
+    met = 0
+    for path, ours_key, key, target, what, floors in checks:
+        higher = key in rates
+
+        def holds(value: float, target: float = target, higher: bool = higher) -> bool:
+            return value >= target if higher else value <= target
+
+        value = med["ours"].get(ours_key, math.nan)
+        ok = holds(value)
+        met += ok
+        line = (f"{'met   ' if ok else 'MISSED'} {path}, {key}: ours {value:.4g} ÷ {what} "
+                f"{target:.4g} = {value / target:.2f}")
+        if not ok:
+            seen = [(name, med[side][pattern.format(k=key)]) for name, side, pattern in floors
+                    if pattern.format(k=key) in med.get(side, {})]
+            line += "; " + ("; ".join(
+                f"{name} {floor:.4g} ÷ target = {floor / target:.2f} "
+                f"({'meets it' if holds(floor) else 'misses it too'})" for name, floor in seen)
+                if seen else "no floor measured for this figure")
+        say(line)
+    if checks:
+        say(f"{met} of {len(checks)} goals met")
+    ours = med["ours"]
+    if "alone_session_cpu_per_1000_moves" in ours:
+        say("our move alone, in process on Redis (bench/inprocess.py, whole-process CPU): "
+            f"unary {ours['alone_submit_cpu_per_1000_moves']:.3f} s per 1,000 moves, "
+            f"{ours['alone_submit_moves_per_s']:,.0f} moves/s; session (with its admission, "
+            f"its log line and a heavier harness) {ours['alone_session_cpu_per_1000_moves']:.3f}"
+            f" s, {ours['alone_session_moves_per_s']:,.0f} moves/s")
+    # issue 37, item 6: 10,000 spectators of one game at 10 moves/s on one process is 100,000
+    # messages/s; a path that cannot deliver that many at saturation cannot hold them
+    need = ISSUE_37_SPECTATORS * ISSUE_37_RATE
+    saturation = [("gRPC streams", ours["messages_per_s"]),
+                  ("WebSocket", ours.get("ws_messages_per_s", math.nan))]
+    if "floor" in med:
+        saturation.append(("the grpc.aio floor", med["floor"]["messages_per_s"]))
+    say(f"issue 37 item 6 ({ISSUE_37_SPECTATORS:,} spectators x {ISSUE_37_RATE:g} moves/s on "
+        f"one process = {need:,.0f} messages/s), messages/s at saturation ÷ that: " + "; ".join(
+            f"{name} {rate:,.0f} ({rate / need:.2f})" for name, rate in saturation))
 
 
 # ---- the sitting --------------------------------------------------------------------------
@@ -544,6 +675,7 @@ def report(args: argparse.Namespace, rounds: dict[str, list[Figures]]) -> None:
                 f"{key} " + ", ".join(f"÷ {peer} {med['floor'][key] / med[peer][key]:.2f}"
                                       for peer in peers if peer != "floor")
                 for key, *_ in ROWS))
+    report_goals(med)
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -4,7 +4,9 @@ output, in Python grpc.aio on uvloop (the clients of ours in bench/peers.py are 
     python bench/peers/floor_load.py floor HOST:PORT MODE [ARGS]
 
 MODE, its arguments, the commands read on stdin and the JSON lines printed are load.js's:
-`moves GAMES WARMUP_S SECONDS`, `games COUNT`, `driver`, `watch MATCH COUNT`. A seated client
+`moves GAMES WARMUP_S SECONDS`, `games COUNT`, `driver`, `watch MATCH COUNT`; and one of its own,
+`unary GAMES WARMUP_S SECONDS`, the moves as unary `Move` calls (one call per move, as ours'
+unary SubmitAction). A seated client
 keeps one Play stream open and sends its next move once the previous one is acknowledged;
 watchers share channels of their own, 100 streams each, as ours' subscribers do
 (bench/service.py, STREAMS_PER_CHANNEL). Times are time.monotonic_ns (CLOCK_MONOTONIC).
@@ -39,9 +41,9 @@ def channel(target: str) -> grpc.aio.Channel:
     return grpc.aio.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)])
 
 
-def methods(ch: grpc.aio.Channel) -> tuple[Any, Any, Any]:
+def methods(ch: grpc.aio.Channel) -> tuple[Any, Any, Any, Any]:
     return (ch.unary_unary("/floor.Floor/Create"), ch.stream_stream("/floor.Floor/Play"),
-            ch.unary_stream("/floor.Floor/Watch"))
+            ch.unary_stream("/floor.Floor/Watch"), ch.unary_unary("/floor.Floor/Move"))
 
 
 async def create(ch: grpc.aio.Channel) -> bytes:
@@ -77,20 +79,45 @@ class Seat:
         self.call.cancel()
 
 
+class UnarySeat:
+    """Seat 0 of a new game, each move a unary `Move` call."""
+
+    def __init__(self, game_id: bytes, call: Any) -> None:
+        self.match = game_id
+        self.call = call
+        self.n = 0
+
+    @classmethod
+    async def open(cls, ch: grpc.aio.Channel) -> UnarySeat:
+        return cls(await create(ch), methods(ch)[3])
+
+    async def move(self) -> int:
+        territory = SEAT0_TERRITORIES[self.n % len(SEAT0_TERRITORIES)]
+        self.n += 1
+        request = wrappers_pb2.BytesValue(value=struct.pack("<I", territory) + self.match)
+        reply = await self.call(request.SerializeToString())
+        return int(wrappers_pb2.UInt32Value.FromString(reply).value)
+
+    def close(self) -> None:
+        pass
+
+
 def percentile(values: list[int], q: float) -> float:
     if not values:
         return math.nan
     return values[max(1, math.ceil(q / 100 * len(values))) - 1]
 
 
-async def moves(target: str, games: int, warmup_s: float, seconds: float) -> None:
+async def moves(target: str, games: int, warmup_s: float, seconds: float,
+                unary: bool = False) -> None:
     ch = channel(target)
-    seats = [await Seat.open(ch) for _ in range(games)]
+    kind: type[Seat] | type[UnarySeat] = UnarySeat if unary else Seat
+    seats: list[Seat | UnarySeat] = [await kind.open(ch) for _ in range(games)]
     latencies: list[int] = []
     recording = False
     stop_at = time.monotonic_ns() + warmup_s * 1e9
 
-    async def loop(seat: Seat) -> None:
+    async def loop(seat: Seat | UnarySeat) -> None:
         while time.monotonic_ns() < stop_at:
             t0 = time.monotonic_ns()
             await seat.move()
@@ -207,6 +234,7 @@ def main() -> None:
     _peer, target, mode, *rest = sys.argv[1:]
     run = {
         "moves": lambda: moves(target, int(rest[0]), float(rest[1]), float(rest[2])),
+        "unary": lambda: moves(target, int(rest[0]), float(rest[1]), float(rest[2]), True),
         "games": lambda: idle_games(target, int(rest[0])),
         "driver": lambda: driver(target),
         "watch": lambda: watch(target, rest[0], int(rest[1])),

@@ -16,6 +16,10 @@ Methods (generic handlers, raw protobuf bytes; bench/peers/floor_load.py is the 
 - `/floor.Floor/Play` (bidirectional): the first message names the game (`BytesValue`) and takes
   seat 0; each later one is a move (`UInt32Value`, the territory), answered with the game's new
   version (`UInt32Value`) or, for an illegal move, ended INVALID_ARGUMENT.
+- `/floor.Floor/Move` (unary): one move as a call of its own, as a unary SubmitAction is: the
+  territory (4 bytes, little-endian) then the game's id, in a `BytesValue`; answers the game's
+  new version (`UInt32Value`), or INVALID_ARGUMENT for an illegal move. The floor of a unary
+  move: bench/peers.py's `unary` figures for the floor.
 - `/floor.Floor/Empty` (unary): an empty request, an empty reply, nothing done: what grpc.aio
   alone costs for a unary call (bench/unary_floor.py). `/floor.Floor/Yield` the same, but its
   handler waits once for another turn of the event loop before it answers, as a handler that
@@ -91,6 +95,14 @@ class Floor:
         self.games[game_id] = Game()
         return wrappers_pb2.BytesValue(value=game_id).SerializeToString()
 
+    async def move(self, request: bytes, context: grpc.aio.ServicerContext) -> bytes:
+        value = wrappers_pb2.BytesValue.FromString(request).value
+        game = await self.game(value[4:], context)
+        (territory,) = struct.unpack_from("<I", value)
+        if not game.place(0, territory):
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "illegal move")
+        return wrappers_pb2.UInt32Value(value=game.version).SerializeToString()
+
     async def empty(self, request: bytes, context: grpc.aio.ServicerContext) -> bytes:
         return b""
 
@@ -127,6 +139,7 @@ async def serve(port: int) -> None:
     floor = Floor()
     handlers = grpc.method_handlers_generic_handler("floor.Floor", {
         "Create": grpc.unary_unary_rpc_method_handler(floor.create),
+        "Move": grpc.unary_unary_rpc_method_handler(floor.move),
         "Empty": grpc.unary_unary_rpc_method_handler(floor.empty),
         "Yield": grpc.unary_unary_rpc_method_handler(floor.yielded),
         "Play": grpc.stream_stream_rpc_method_handler(floor.play),
