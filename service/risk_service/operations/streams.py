@@ -225,9 +225,9 @@ class Streams:
         # the caller's audience: its seat's, a spectator's, or without the draws
         viewer = viewer_of(role.seat, role.seat is None
                            and await draws_secret(self.tournaments, record, meta))
-        game_id = record.game_id
-        sub = await self.hub.subscribe(game_id, self.limits.subscriber_buffer, record.last_seq,
-                                       spectator=role.seat is None)
+        sub = await self.hub.subscribe(record.game_id, self.limits.subscriber_buffer,
+                                       record.last_seq, spectator=role.seat is None)
+        game_id = sub.feed.name  # the feed's copy of the id, one for all its streams
         # an idle stream keeps this frame for as long as it is open: nothing in it holds
         # more than it needs (the game's snapshot, a backlog page, a released batch)
         del record, meta

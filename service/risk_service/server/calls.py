@@ -21,6 +21,7 @@ Nothing here imports grpc.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
 from contextvars import Token
@@ -119,7 +120,8 @@ def request_fields(request: Any) -> dict[str, str]:
     for name in ("game_id", "request_id"):
         value = getattr(request, name, "")
         if value:
-            out[name] = str(value)[:128]
+            # one string per game id, not one per call: a stream keeps its fields while open
+            out[name] = sys.intern(str(value)[:128])
     return out
 
 
@@ -205,7 +207,8 @@ class Admission:
         """Count a stream opening against its connection and its caller (raises
         RESOURCE_EXHAUSTED / TOO_MANY_STREAMS over either); the caller key its
         `leave_stream` takes, so a token verified while the stream is open moves nothing."""
-        key = caller_key(caller.digest, caller.peer, self.verified_tokens)
+        # one string per caller, not one per stream: an idle stream keeps it to its end
+        key = sys.intern(caller_key(caller.digest, caller.peer, self.verified_tokens))
         self.streams.enter(caller.peer, key)
         return key
 

@@ -408,11 +408,14 @@ class WebSocketCall(asyncio.Protocol):
         gRPC stream's are once it is open): their refusals are told as the call's end."""
         if isinstance(failed, InvalidMethod):
             raise _Refused(405, "Method Not Allowed", extra=(("Allow", "GET"),))
-        path = request.path.partition("?")[0]
-        if path not in (STREAM_EVENTS, SESSION):
+        asked = request.path.partition("?")[0]
+        # the route's own string, not the request's copy of it: an idle stream keeps its path
+        # (its log fields) for as long as it is open
+        path = next((served for served in (STREAM_EVENTS, SESSION) if served == asked), None)
+        if path is None:
             raise _Refused(404, "Not Found", ServiceError(
                 Code.UNIMPLEMENTED, ServiceReason.METHOD_NOT_AVAILABLE,
-                f"WebSocket serves {STREAM_EVENTS} and {SESSION}, not {path[:200]}"))
+                f"WebSocket serves {STREAM_EVENTS} and {SESSION}, not {asked[:200]}"))
         header = failed.name.lower() if isinstance(failed, InvalidHeader) else ""
         if header == "sec-websocket-version":
             raise _Refused(426, "Upgrade Required", extra=(("Sec-WebSocket-Version", "13"),))
