@@ -1,6 +1,6 @@
 """Memory: bytes per stored game in Redis (mid-game, each variant) and per idle subscriber.
 
-    python bench/memory.py [--games 20] [--moves 50] [--subscribers 1000]
+    python bench/memory.py [--games 20] [--moves 50] [--subscribers 1000] [--websocket]
 
 Target 6 asks for these figures. For each variant in risk_rules.engine.REGISTRY, `--games`
 games are created through the service (CreateGame with the variant's default options and
@@ -16,6 +16,10 @@ Idle subscribers: a quiet game (no actions while measured); the service's VmRSS
 each first replays the game's existing events, which proves it is registered) are opened from
 two client processes (100 streams per connection), left idle for `--settle` seconds, and the
 RSS is read again: (after - before) / subscribers. That includes the connections' own memory.
+`--websocket`: the spectators are WebSockets to the HTTP port's StreamEvents instead (a
+connection each); `--games 0` leaves the stored games out. `--base REV --rounds N`: the idle
+subscribers only, on this checkout's service and on commit REV's (a worktree,
+bench/.scratch/memory-base), alternating N times, then the medians and new ÷ base.
 """
 
 from __future__ import annotations
@@ -166,10 +170,37 @@ async def run(args: argparse.Namespace, target: str, redis_url: str, server_pid:
     stub = new_stub(channel)
     client = redis.Redis.from_url(redis_url)
     try:
-        await stored_games(args, stub, client)
+        if args.games:
+            await stored_games(args, stub, client)
         await idle_subscribers(args, target, stub, server_pid)
     finally:
         client.close()
+        await channel.close()
+
+
+def against_base(args: argparse.Namespace) -> None:
+    """Idle subscribers on this checkout's service and on `args.base`'s, alternating."""
+    from bench.ab import python_path, worktree  # noqa: PLC0415 - bench.ab imports this module
+    roots = {"new": ROOT, "base": worktree(args.base, "memory-base")}
+    figures: dict[str, list[float]] = {"new": [], "base": []}
+    for r in range(args.rounds):
+        for side in ("new", "base") if r % 2 == 0 else ("base", "new"):
+            with stack({**vars(args), "side": side}, args.log_level, http=args.websocket,
+                       PYTHONPATH=python_path(roots[side])) as st:
+                args.ws_port = st.service.http_port if args.websocket else 0
+                figures[side].append(asyncio.run(_idle_only(args, st.service.target,
+                                                            st.service_pid)))
+    new, base = (statistics.median(figures[side]) for side in ("new", "base"))
+    say(f"bytes per idle subscriber, medians of {args.rounds}: new {new:,.0f} "
+        f"{[round(v) for v in figures['new']]}, base {base:,.0f} "
+        f"{[round(v) for v in figures['base']]}; new ÷ base {new / base:.3f}")
+
+
+async def _idle_only(args: argparse.Namespace, target: str, server_pid: int) -> float:
+    channel = grpc.aio.insecure_channel(target)
+    try:
+        return await idle_subscribers(args, target, new_stub(channel), server_pid)
+    finally:
         await channel.close()
 
 
@@ -181,8 +212,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--settle", type=float, default=3.0, help="idle seconds before RSS")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
     parser.add_argument("--log-level", default="info", help="the service's RISK_LOG_LEVEL")
+    parser.add_argument("--websocket", action="store_true",
+                        help="idle spectators over the HTTP port's WebSocket, not gRPC")
+    parser.add_argument("--base", help="also measure commit BASE's service (idle subscribers)")
+    parser.add_argument("--rounds", type=int, default=3, help="with --base: alternations")
     args = parser.parse_args(argv)
-    with stack(vars(args), args.log_level) as st:
+    if args.base:
+        against_base(args)
+        return 0
+    with stack(vars(args), args.log_level, http=args.websocket) as st:
+        args.ws_port = st.service.http_port if args.websocket else 0
         asyncio.run(run(args, st.service.target, st.redis.url, st.service_pid))
     return 0
 
