@@ -66,9 +66,13 @@ class Seat:
         await call.write(wrappers_pb2.BytesValue(value=game_id).SerializeToString())
         return cls(game_id, call)
 
-    async def move(self) -> int:
+    def next_territory(self) -> int:
         territory = SEAT0_TERRITORIES[self.n % len(SEAT0_TERRITORIES)]
         self.n += 1
+        return territory
+
+    async def move(self) -> int:
+        territory = self.next_territory()
         await self.call.write(wrappers_pb2.UInt32Value(value=territory).SerializeToString())
         reply = await self.call.read()
         if reply is grpc.aio.EOF:
@@ -79,21 +83,15 @@ class Seat:
         self.call.cancel()
 
 
-class UnarySeat:
+class UnarySeat(Seat):
     """Seat 0 of a new game, each move a unary `Move` call."""
-
-    def __init__(self, game_id: bytes, call: Any) -> None:
-        self.match = game_id
-        self.call = call
-        self.n = 0
 
     @classmethod
     async def open(cls, ch: grpc.aio.Channel) -> UnarySeat:
         return cls(await create(ch), methods(ch)[3])
 
     async def move(self) -> int:
-        territory = SEAT0_TERRITORIES[self.n % len(SEAT0_TERRITORIES)]
-        self.n += 1
+        territory = self.next_territory()
         request = wrappers_pb2.BytesValue(value=struct.pack("<I", territory) + self.match)
         reply = await self.call(request.SerializeToString())
         return int(wrappers_pb2.UInt32Value.FromString(reply).value)
@@ -111,13 +109,13 @@ def percentile(values: list[int], q: float) -> float:
 async def moves(target: str, games: int, warmup_s: float, seconds: float,
                 unary: bool = False) -> None:
     ch = channel(target)
-    kind: type[Seat] | type[UnarySeat] = UnarySeat if unary else Seat
-    seats: list[Seat | UnarySeat] = [await kind.open(ch) for _ in range(games)]
+    kind = UnarySeat if unary else Seat
+    seats = [await kind.open(ch) for _ in range(games)]
     latencies: list[int] = []
     recording = False
     stop_at = time.monotonic_ns() + warmup_s * 1e9
 
-    async def loop(seat: Seat | UnarySeat) -> None:
+    async def loop(seat: Seat) -> None:
         while time.monotonic_ns() < stop_at:
             t0 = time.monotonic_ns()
             await seat.move()
