@@ -188,15 +188,16 @@ def against_base(args: argparse.Namespace) -> None:
             with stack({**vars(args), "side": side}, args.log_level, http=args.websocket,
                        PYTHONPATH=python_path(roots[side])) as st:
                 args.ws_port = st.service.http_port if args.websocket else 0
-                figures[side].append(asyncio.run(_idle_only(args, st.service.target,
-                                                            st.service_pid)))
+                figures[side].append(asyncio.run(idle_subscribers_on(
+                    args, st.service.target, st.service_pid)))
     new, base = (statistics.median(figures[side]) for side in ("new", "base"))
     say(f"bytes per idle subscriber, medians of {args.rounds}: new {new:,.0f} "
         f"{[round(v) for v in figures['new']]}, base {base:,.0f} "
         f"{[round(v) for v in figures['base']]}; new ÷ base {new / base:.3f}")
 
 
-async def _idle_only(args: argparse.Namespace, target: str, server_pid: int) -> float:
+async def idle_subscribers_on(args: argparse.Namespace, target: str, server_pid: int) -> float:
+    """`idle_subscribers` through a channel of its own to the service at `target`."""
     channel = grpc.aio.insecure_channel(target)
     try:
         return await idle_subscribers(args, target, new_stub(channel), server_pid)

@@ -83,7 +83,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.common import rss_bytes, stack  # noqa: E402 - needs ROOT on sys.path
-from bench.memory import idle_subscribers  # noqa: E402
+from bench.memory import idle_subscribers, idle_subscribers_on  # noqa: E402
 from bench.service import (  # noqa: E402
     CpuMeter,
     Env,
@@ -469,13 +469,9 @@ async def ours_jobs(args: argparse.Namespace, target: str, pids: dict[str, list[
 
 async def ours_idle_websockets(args: argparse.Namespace, target: str, server_pid: int,
                                ws_port: int) -> float:
-    channel = grpc.aio.insecure_channel(target)
-    try:
-        return await idle_subscribers(argparse.Namespace(
-            subscribers=args.spectators, seed=args.seed + 80_000, settle=args.settle,
-            ws_port=ws_port), target, new_stub(channel), server_pid)
-    finally:
-        await channel.close()
+    return await idle_subscribers_on(argparse.Namespace(
+        subscribers=args.spectators, seed=args.seed + 80_000, settle=args.settle,
+        ws_port=ws_port), target, server_pid)
 
 
 def measure_ours(args: argparse.Namespace) -> Figures:

@@ -120,8 +120,11 @@ def request_fields(request: Any) -> dict[str, str]:
     for name in ("game_id", "request_id"):
         value = getattr(request, name, "")
         if value:
-            # one string per game id, not one per call: a stream keeps its fields while open
-            out[name] = sys.intern(str(value)[:128])
+            out[name] = str(value)[:128]
+    if "game_id" in out:
+        # one string per game id, not one per call: a stream keeps its fields while open (a
+        # request id is the call's own: nothing to share)
+        out["game_id"] = sys.intern(out["game_id"])
     return out
 
 
