@@ -112,6 +112,7 @@ from bench.service import (  # noqa: E402
     CpuMeter,
     Game,
     Plan,
+    SeatSessions,
     WsSeatSessions,
     cpu_seconds,
     make_plan,
@@ -127,6 +128,9 @@ from risk_testing.rpc import create_request  # noqa: E402
 from risk_testing.wsclient import BINARY, WebSocket  # noqa: E402
 
 TRANSPORTS = ("grpc", "connect-proto", "connect-json", "grpc-web", "websocket")
+# counted or timed on request (`--only`, bench/instructions.py): a seat's acks-only Session
+# over gRPC, the WebSocket session's twin on the gRPC port
+EXTRA_TRANSPORTS = ("grpc-session",)
 STREAM_EVENTS = "/risk.v1.RiskService/StreamEvents"
 CALL_TIMEOUT_S = 30.0
 PLAYERS = 4
@@ -144,10 +148,11 @@ class Transport:
         self.channel: grpc.aio.Channel | None = None
         self.http: HTTPTransport | None = None
         self.http_port = int(http_url.rpartition(":")[2])
-        self.sessions: dict[str, WsSeatSessions] = {}  # websocket: each game's seats' sockets
+        # the sessions kinds: each game's seats' sessions
+        self.sessions: dict[str, SeatSessions] = {}
         if kind == "websocket":
             return
-        if kind == "grpc":
+        if kind in ("grpc", "grpc-session"):
             # one HTTP/2 connection per subscriber group is not needed: 256 streams fit one
             self.channel = grpc.aio.insecure_channel(target)
             self.stub = new_stub(self.channel)
@@ -165,16 +170,18 @@ class Transport:
                                         timeout_ms=int(CALL_TIMEOUT_S * 1000))
 
     async def play(self, game: Game) -> int:
-        """The game's next planned move; the new version. Over WebSockets, on the deciding
-        seat's acks-only Session (every seat's socket opened at the game's first move)."""
-        if self.kind != "websocket":
+        """The game's next planned move; the new version. Over WebSockets and grpc-session, on
+        the deciding seat's acks-only Session (every seat's session opened at the game's first
+        move)."""
+        if self.kind not in ("websocket", "grpc-session"):
             request, metadata = game.request()
             return await self.submit(request, metadata[0][1].removeprefix("Bearer "))
         sessions = self.sessions.get(game.game_id)
         if sessions is None:
-            sessions = self.sessions[game.game_id] = WsSeatSessions(self.http_port,
-                                                                    acks_only=True)
-            await sessions.open(lambda: None, game, game.start_seq)
+            sessions = self.sessions[game.game_id] = (
+                WsSeatSessions(self.http_port, acks_only=True) if self.kind == "websocket"
+                else SeatSessions(acks_only=True))
+            await sessions.open(lambda: self.stub, game, game.start_seq)
         answer = await sessions.submit(game)
         if answer.WhichOneof("kind") != "ack":
             raise RuntimeError(f"the session refused the move: {answer.error.status!r}")
@@ -182,7 +189,7 @@ class Transport:
 
     async def ping(self) -> None:
         """One empty call (`--ping`)."""
-        if self.kind == "grpc":
+        if self.kind in ("grpc", "grpc-session"):
             await self.stub.Ping(service_pb2.PingRequest(), timeout=CALL_TIMEOUT_S)
         else:
             await self.client.ping(service_pb2.PingRequest())
@@ -202,7 +209,7 @@ class Transport:
                ) -> AsyncIterator[service_pb2.StreamEventsResponse]:
         if self.kind == "websocket":
             return self._socket_stream(request)
-        if self.kind == "grpc":
+        if self.kind in ("grpc", "grpc-session"):
             call: AsyncIterator[service_pb2.StreamEventsResponse] = self.stub.StreamEvents(
                 request)
             return call
@@ -677,7 +684,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--profile", type=Path,
                         help="py-spy during each SubmitAction phase; raw samples kept here")
     args = parser.parse_args(argv)
-    args.only = tuple(kind for kind in TRANSPORTS if kind in args.only.split(","))
+    args.only = tuple(kind for kind in TRANSPORTS + EXTRA_TRANSPORTS
+                      if kind in args.only.split(","))
     args.sections = tuple(args.sections.split(","))
     if args.ping:
         if not args.interleave:
@@ -685,7 +693,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.only = tuple(kind for kind in args.only if kind != "websocket")
     args.side = "new"
     if not args.only or not set(args.sections) <= {"submit", "deliver"}:
-        parser.error("--only names transports of " + ", ".join(TRANSPORTS)
+        parser.error("--only names transports of " + ", ".join(TRANSPORTS + EXTRA_TRANSPORTS)
                      + "; --sections submit and/or deliver")
     args.seconds = args.seconds or (3.0 if args.quick else 8.0)
     args.subscribers = args.subscribers or (20 if args.quick else 50)
@@ -695,7 +703,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     runs = args.rounds if args.interleave else 1 if args.base else args.rounds
     # calls per second seen on this machine with some room: a Session move over WebSocket
     # runs about twice as fast as a unary call (9,113/s seen at --clients 48)
-    rates = {kind: 10000 if kind == "websocket" else 3000 for kind in args.only}
+    rates = {kind: 10000 if kind in ("websocket", "grpc-session") else 3000
+             for kind in args.only}
     calls = sum(rate * (runs * args.seconds + args.warmup) for rate in rates.values())
     args.plan = args.plan or math.ceil(calls / args.clients) + 50
     return args
@@ -707,7 +716,8 @@ Sections = dict[str, list[dict[str, Figures]]]  # "submit"/"deliver" -> rounds -
 async def run(args: argparse.Namespace, target: str, http_url: str,
               pids: dict[str, list[int]], first_round: int = 0) -> Sections:
     pid = pids["server"][0]
-    transports = {kind: Transport(kind, target, http_url) for kind in TRANSPORTS}
+    transports = {kind: Transport(kind, target, http_url)
+                  for kind in dict.fromkeys(("grpc", *args.only))}  # grpc makes the games
     meter = CpuMeter({**pids, "client": [os.getpid()]})
     try:
         sections: Sections = {}
@@ -828,7 +838,8 @@ def interleaved(args: argparse.Namespace) -> None:
 
 async def _interleaved(args: argparse.Namespace, ends: dict[str, tuple[str, str, int]],
                        rounds: range) -> dict[str, dict[str, list[Figures]]]:
-    transports = {side: {kind: Transport(kind, target, url) for kind in TRANSPORTS}
+    transports = {side: {kind: Transport(kind, target, url)
+                         for kind in dict.fromkeys(("grpc", *args.only))}  # grpc makes games
                   for side, (target, url, _pid) in ends.items()}
     try:
         slots: dict[str, list[Slot]] = {side: [] for side in ends}  # (Ping plays no game)

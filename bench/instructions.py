@@ -103,6 +103,10 @@ async def _service_windows(kind: str, target: str, http_url: str, pid: int, *,
             await asyncio.to_thread(_callgrind, pid, "-d")
             dumped = sorted(set(out.parent.glob(out.name + "*")) - before)
             counts.append(sum(_summary(path) for path in dumped))
+            if args.keep is not None:  # the window's dumps, for callgrind_annotate
+                args.keep.mkdir(parents=True, exist_ok=True)
+                for path in dumped:
+                    shutil.copy(path, args.keep / f"{kind}.{window}.{path.name}")
         return counts
     finally:
         for transport in transports.values():
@@ -178,6 +182,9 @@ def main() -> int:
                         help="count the service process over this transport instead")
     parser.add_argument("--clients", type=int, default=4,
                         help="with --transport: calls in flight")
+    parser.add_argument("--keep", type=Path,
+                        help="with --transport: copy each window's callgrind dumps here "
+                             "(`callgrind_annotate --inclusive=yes FILE` shows where they go)")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("needs valgrind: apt-get install -y valgrind")

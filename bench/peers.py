@@ -46,7 +46,12 @@ Jobs, per side and round:
    `Move` calls (one call per move, as ours' unary SubmitAction), and ours ends with
    bench/inprocess.py's moves (`submit` and `session`, `--games` games, the operations in one
    process on a Redis of their own): our move with no transport, whose `submit` has no
-   session and no log line either, so no path can carry a move for less.
+   session and no log line either, so no path can carry a move for less. Then the burdened
+   floor: the floor's moves job again, on one stream and as unary calls, each move also
+   burning the CPU our move alone took (the last ours' round's, in Python: floor_server.py's
+   `--burn-us`). The two floors do not add up: a grpc.aio message costs more once the loop's
+   thread is busy for a move's length between messages, and the burdened floor is what a
+   move of ours' weight costs on this stack with nothing of ours' glue.
 
 The report ends with issue 39's goals, a line each: ours against the target (boardgame.io's
 figure, or 3 or 2 times Colyseus'), met or MISSED, and beside each miss the floors above
@@ -135,10 +140,10 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def peer_server(peer: str) -> Iterator[tuple[str, int]]:
-    """The peer's server on a free port: yields (its URL, its pid)."""
+def peer_server(peer: str, *options: str) -> Iterator[tuple[str, int]]:
+    """The peer's server on a free port, with `options`: yields (its URL, its pid)."""
     port = free_port()
-    proc = subprocess.Popen([*SERVERS[peer], "--port", str(port)], cwd=PEERS_DIR,
+    proc = subprocess.Popen([*SERVERS[peer], "--port", str(port), *options], cwd=PEERS_DIR,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert proc.stdout is not None
@@ -326,11 +331,35 @@ async def measure_peer(peer: str, args: argparse.Namespace) -> Figures:
                 figures.update(await peer_moves(peer, url, pid, args, mode="unary",
                                                 prefix="unary_"))
             figures.update(await peer_spectators(peer, url, pid, args))
-            return figures
         finally:
-            for client in NodeClient.started:
-                await client.kill()
-            NodeClient.started.clear()
+            await _kill_clients()
+    if peer == "floor" and args.burn_us:
+        figures.update(await burdened_floor(args))
+    return figures
+
+
+async def burdened_floor(args: argparse.Namespace) -> Figures:
+    """The floor's moves again, on one stream and as unary calls, each move also spending
+    our move's own CPU (`args.burn_us`, bench/peers/floor_server.py's `--burn-us`): what the
+    stack costs a move once the loop's thread is as busy per move as ours is. Its figures are
+    named `burdened_*`; the burn is `burn_us_per_move`."""
+    with peer_server("floor", "--burn-us", f"{args.burn_us:.1f}") as (url, pid):
+        say(f"  burdened floor: each move also burns {args.burn_us:.1f} us of CPU (our move "
+            "alone, the last measured)")
+        try:
+            figures = await peer_moves("floor", url, pid, args, prefix="burdened_")
+            figures.update(await peer_moves("floor", url, pid, args, mode="unary",
+                                            prefix="burdened_unary_"))
+        finally:
+            await _kill_clients()
+    figures["burn_us_per_move"] = args.burn_us
+    return figures
+
+
+async def _kill_clients() -> None:
+    for client in NodeClient.started:
+        await client.kill()
+    NodeClient.started.clear()
 
 
 # ---- ours ---------------------------------------------------------------------------------
@@ -486,6 +515,8 @@ def measure_ours(args: argparse.Namespace) -> Figures:
         figures["ws_bytes_per_idle_subscriber"] = asyncio.run(ours_idle_websockets(
             args, st.service.target, st.service_pid, st.service.http_port))
     figures.update(ours_alone(args))
+    # the burdened floor's burn in later floor rounds (round 1 runs ours first)
+    args.burn_us = figures["alone_submit_cpu_per_1000_moves"] * 1000
     return figures
 
 
@@ -520,13 +551,17 @@ _UNARY_FLOOR = ("the grpc.aio floor's moves as unary calls", "floor", "unary_{k}
 _ALONE = ("our move alone (in process: no transport, no session, no log line)", "ours",
           "alone_submit_{k}")
 _FLOOR = ("the grpc.aio floor", "floor", "{k}")
+# the floor's moves, each also burning our move alone's CPU (its figures exist for moves only)
+_BURDENED_STREAM = ("the burdened floor's moves on one open stream (the grpc.aio floor + our "
+                    "move's CPU)", "floor", "burdened_{k}")
+_BURDENED_UNARY = ("the burdened floor's unary moves", "floor", "burdened_unary_{k}")
 ISSUE_37_SPECTATORS, ISSUE_37_RATE = 10_000, 10.0
 MOVES = ("moves_per_s", "move_p99_ms", "cpu_per_1000_moves")
 DELIVERY = ("delivery_p99_ms", "cpu_per_1000_delivered", "messages_per_s")
 # (path, ours' key pattern, figures, floors); "alone" figures exist for moves/s and CPU only
 PATHS = [
-    ("unary gRPC", "{k}", MOVES, (_UNARY_FLOOR, _ALONE)),
-    ("gRPC sessions", "session_{k}", MOVES, (_STREAM_FLOOR, _ALONE)),
+    ("unary gRPC", "{k}", MOVES, (_UNARY_FLOOR, _ALONE, _BURDENED_UNARY)),
+    ("gRPC sessions", "session_{k}", MOVES, (_STREAM_FLOOR, _ALONE, _BURDENED_STREAM)),
     ("WebSocket sessions", "ws_{k}", MOVES, (_ALONE,)),
     ("gRPC streams", "{k}", DELIVERY, (_FLOOR,)),
     ("WebSocket", "ws_{k}", DELIVERY, ()),
@@ -537,7 +572,7 @@ PATHS = [
 # the goals against Colyseus: (path, ours' key, figure, at most this many times Colyseus')
 COLYSEUS = [
     ("gRPC sessions", "session_cpu_per_1000_moves", "cpu_per_1000_moves", 3.0,
-     (_STREAM_FLOOR, _ALONE)),
+     (_STREAM_FLOOR, _ALONE, _BURDENED_STREAM)),
     ("WebSocket sessions", "ws_cpu_per_1000_moves", "cpu_per_1000_moves", 3.0, (_ALONE,)),
     ("gRPC streams", "cpu_per_1000_delivered", "cpu_per_1000_delivered", 2.0, (_FLOOR,)),
     ("WebSocket", "ws_cpu_per_1000_delivered", "cpu_per_1000_delivered", 2.0, ()),
@@ -588,6 +623,16 @@ def report_goals(med: dict[str, Figures]) -> None:
             f"{ours['alone_submit_moves_per_s']:,.0f} moves/s; session (with its admission, "
             f"its log line and a heavier harness) {ours['alone_session_cpu_per_1000_moves']:.3f}"
             f" s, {ours['alone_session_moves_per_s']:,.0f} moves/s")
+    floor = med.get("floor", {})
+    if "burdened_cpu_per_1000_moves" in floor:
+        burn = floor["burn_us_per_move"]
+        say(f"the burdened floor (each move also burns {burn:.1f} us of CPU, our move alone): "
+            + "; ".join(
+                f"{name} {floor[f'{prefix}cpu_per_1000_moves'] * 1000:.0f} us per move = the "
+                f"burn + {floor[f'{prefix}cpu_per_1000_moves'] * 1000 - burn:.0f} (unburdened "
+                f"{floor[f'{plain}cpu_per_1000_moves'] * 1000:.0f})"
+                for name, prefix, plain in (("one open stream", "burdened_", ""),
+                                            ("unary calls", "burdened_unary_", "unary_"))))
     # issue 37, item 6, on gRPC: 10,000 spectators of one game at 10 moves/s on one process
     # is about 100,000 messages/s; at a path's CPU per delivered message that is this many
     # cores, and one process has one. (Over WebSocket a game's spectators past 256 are swept,
@@ -623,7 +668,9 @@ ROWS = [
 
 
 def report(args: argparse.Namespace, rounds: dict[str, list[Figures]]) -> None:
-    med = {side: {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    # a figure some rounds lack (the burdened floor's, before ours has run) is left out
+    med = {side: {k: statistics.median(r[k] for r in runs)
+                  for k in set(runs[0]).intersection(*runs)}
            for side, runs in rounds.items()}
     say(f"\n== medians of {args.rounds} round(s); load averages now {load_averages()}")
     peers = [side for side in med if side != "ours"]
@@ -704,6 +751,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     args.move_s = 4.0 if quick else 10.0
     args.deliver_s = 4.0 if quick else 10.0
     args.settle = 2.0
+    args.burn_us = 0.0  # the burdened floor's, once ours' round has measured our move alone
     return args
 
 

@@ -28,6 +28,13 @@ Methods (generic handlers, raw protobuf bytes; bench/peers/floor_load.py is the 
   sync), then one message per move: `BytesValue` of (version, territory, armies), serialised once
   for every watcher, as the service serialises an event once per audience.
 Prints "listening P" once it accepts calls.
+
+`--burn-us U` (the burdened floor, bench/peers.py): each move (`Play`'s and `Move`'s) also
+spends U microseconds of CPU in Python before it is answered, as our move spends on its rules,
+encodings and commit (bench/peers.py passes our move's own CPU, bench/inprocess.py's, measured
+in the same sitting). What a move then costs beyond U is what the stack costs once the event
+loop's thread is busy for that long per move, which is not what it costs when it is not: the
+unburdened floor answers many moves per turn of the loop, the burdened one about one.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ import argparse
 import asyncio
 import itertools
 import struct
+import time
 from collections.abc import AsyncIterator
 
 import grpc
@@ -45,6 +53,40 @@ from google.protobuf import wrappers_pb2
 TERRITORIES = 42
 SEATS = 2
 WATCHER_BUFFER = 1024  # updates a watcher may fall behind by before it is cut off
+BURN_OBJECTS = 50_000  # the burn's working set: dicts, a few MB, read and written out of order
+BURN_STRIDE = 7919
+
+
+class Burn:
+    """`--burn-us`: a fixed amount of interpreted work per move, calibrated at start so that
+    it takes that much CPU in this process when the process is otherwise idle. The work is a
+    read-modify-write of dicts picked out of order from a few megabytes of them: bytecode,
+    dict lookups, int objects and cache misses, as a move's Python is, rather than a tight
+    arithmetic loop that stays in the first-level cache."""
+
+    def __init__(self, us: float) -> None:
+        self.objects = [{"n": i} for i in range(BURN_OBJECTS)]
+        self.at = 0
+        self.steps = self._calibrate(us) if us > 0 else 0
+
+    def spin(self, steps: int) -> None:
+        objects, at, size = self.objects, self.at, BURN_OBJECTS
+        for i in range(steps):
+            objects[(at + i * BURN_STRIDE) % size]["n"] += 1
+        self.at = (at + steps * BURN_STRIDE) % size
+
+    def _calibrate(self, us: float) -> int:
+        trial = 50_000
+        each = []
+        for _ in range(5):
+            t0 = time.process_time()
+            self.spin(trial)
+            each.append((time.process_time() - t0) / trial)
+        return max(1, round(us / 1e6 / min(each)))
+
+    def __call__(self) -> None:
+        if self.steps:
+            self.spin(self.steps)
 
 
 class Game:
@@ -79,9 +121,10 @@ class Game:
 
 
 class Floor:
-    def __init__(self) -> None:
+    def __init__(self, burn: Burn) -> None:
         self.games: dict[bytes, Game] = {}
         self.ids = itertools.count(1)
+        self.burn = burn
 
     async def game(self, game_id: bytes, context: grpc.aio.ServicerContext) -> Game:
         game = self.games.get(game_id)
@@ -101,6 +144,7 @@ class Floor:
         (territory,) = struct.unpack_from("<I", value)
         if not game.place(0, territory):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "illegal move")
+        self.burn()
         return wrappers_pb2.UInt32Value(value=game.version).SerializeToString()
 
     async def empty(self, request: bytes, context: grpc.aio.ServicerContext) -> bytes:
@@ -120,6 +164,7 @@ class Floor:
             territory = wrappers_pb2.UInt32Value.FromString(data).value
             if not game.place(0, territory):
                 await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "illegal move")
+            self.burn()
             yield wrappers_pb2.UInt32Value(value=game.version).SerializeToString()
 
     async def watch(self, request: bytes, context: grpc.aio.ServicerContext
@@ -135,8 +180,8 @@ class Floor:
             game.watchers.discard(queue)
 
 
-async def serve(port: int) -> None:
-    floor = Floor()
+async def serve(port: int, burn_us: float) -> None:
+    floor = Floor(Burn(burn_us))
     handlers = grpc.method_handlers_generic_handler("floor.Floor", {
         "Create": grpc.unary_unary_rpc_method_handler(floor.create),
         "Move": grpc.unary_unary_rpc_method_handler(floor.move),
@@ -159,7 +204,10 @@ async def serve(port: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, required=True)
-    uvloop.run(serve(parser.parse_args().port))
+    parser.add_argument("--burn-us", type=float, default=0.0,
+                        help="CPU microseconds of Python work added to each move")
+    args = parser.parse_args()
+    uvloop.run(serve(args.port, args.burn_us))
 
 
 if __name__ == "__main__":
