@@ -54,7 +54,8 @@ from google.protobuf import wrappers_pb2
 TERRITORIES = 42
 SEATS = 2
 WATCHER_BUFFER = 1024  # updates a watcher may fall behind by before it is cut off
-# the burn's working set: small enough to stay in the core's caches (64 dicts, about 15 KB)
+# the burn's working set by default: small enough to stay in the core's caches (64 dicts,
+# about 15 KB); `--burn-objects` sets another (50,000: a few megabytes)
 BURN_OBJECTS = 64
 BURN_STRIDE = 7919
 
@@ -70,15 +71,16 @@ class Burn:
     work. A burn over a few megabytes (50,000 dicts) took 138 us per move under load on one
     stream and 216 on unary calls for the same 100: the stack's work per message evicts it.
     Our move's real working set lies somewhere between, so the burdened floor is a lower
-    bound: what a move of our move's CPU costs on this stack at the least."""
+    bound: what a move of our move's CPU costs on this stack at the least; with `objects`
+    50,000, what the stack's evictions may add to it."""
 
-    def __init__(self, us: float) -> None:
-        self.objects = [{"n": i} for i in range(BURN_OBJECTS)]
+    def __init__(self, us: float, objects: int = BURN_OBJECTS) -> None:
+        self.objects = [{"n": i} for i in range(objects)]
         self.at = 0
         self.steps = self._calibrate(us) if us > 0 else 0
 
     def spin(self, steps: int) -> None:
-        objects, at, size = self.objects, self.at, BURN_OBJECTS
+        objects, at, size = self.objects, self.at, len(self.objects)
         for i in range(steps):
             objects[(at + i * BURN_STRIDE) % size]["n"] += 1
         self.at = (at + steps * BURN_STRIDE) % size
@@ -188,8 +190,8 @@ class Floor:
             game.watchers.discard(queue)
 
 
-async def serve(port: int, burn_us: float) -> None:
-    floor = Floor(Burn(burn_us))
+async def serve(port: int, burn: Burn) -> None:
+    floor = Floor(burn)
     handlers = grpc.method_handlers_generic_handler("floor.Floor", {
         "Create": grpc.unary_unary_rpc_method_handler(floor.create),
         "Move": grpc.unary_unary_rpc_method_handler(floor.move),
@@ -214,8 +216,10 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--burn-us", type=float, default=0.0,
                         help="CPU microseconds of Python work added to each move")
+    parser.add_argument("--burn-objects", type=int, default=BURN_OBJECTS,
+                        help="the burn's working set, in dicts (default: cache-resident)")
     args = parser.parse_args()
-    uvloop.run(serve(args.port, args.burn_us))
+    uvloop.run(serve(args.port, Burn(args.burn_us, args.burn_objects)))
 
 
 if __name__ == "__main__":
