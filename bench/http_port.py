@@ -14,7 +14,10 @@ process serving both ports (RISK_HTTP_LISTEN on a free port), then, for each tra
 `grpc` (grpc.aio), `connect-proto`, `connect-json` and `grpc-web` (connectrpc's own client on
 pyqwest, HTTP/1.1, no compression either way, as the service's HTTP port is used by a
 browser's fetch or curl), and `websocket` (risk_testing's WebSocket client: each move on its
-seat's acks-only Session socket, each spectator a StreamEvents socket) — measures:
+seat's acks-only Session socket, each spectator a StreamEvents socket) — measures the two
+sections below. `--only grpc-session` (not in the default set) adds a seat's acks-only Session
+over gRPC, the WebSocket session's twin on the gRPC port: it plays in the SubmitAction
+section only (its spectators would be gRPC's), and not with `--ping`.
 
 1. SubmitAction throughput: `--clients` calls in flight, each playing 4-seat classic games one
    after the other, from plans the engine made ahead of time from each game's seed
@@ -196,7 +199,7 @@ class Transport:
 
     async def submit(self, request: service_pb2.SubmitActionRequest, token: str) -> int:
         """The new version."""
-        if self.kind == "grpc":
+        if self.kind in ("grpc", "grpc-session"):
             reply = await self.stub.SubmitAction(
                 request, metadata=(("authorization", f"Bearer {token}"),),
                 timeout=CALL_TIMEOUT_S)
@@ -628,7 +631,7 @@ async def deliveries(args: argparse.Namespace, transports: dict[str, Transport],
     seed = args.seed + 100_000
     for round_ in range(first_round, first_round + args.rounds):
         measured: dict[str, Figures] = {}
-        for kind in rotated(round_, args.only):
+        for kind in rotated(round_, delivered_kinds(args.only)):
             figures = await delivery(args, transports[kind], transports["grpc"], seed, pid)
             seed += 1
             say(f"round {round_ + 1}: " + figures.line("message"))
@@ -636,8 +639,13 @@ async def deliveries(args: argparse.Namespace, transports: dict[str, Transport],
                 say(f"  {note}")
             measured[kind] = figures
         rounds.append(measured)
-    ratios("StreamEvents", "message", rounds, args.only)
+    ratios("StreamEvents", "message", rounds, delivered_kinds(args.only))
     return rounds
+
+
+def delivered_kinds(kinds: tuple[str, ...]) -> tuple[str, ...]:
+    """The transports of the delivery section: grpc-session's spectators are gRPC's own."""
+    return tuple(kind for kind in kinds if kind not in EXTRA_TRANSPORTS)
 
 
 # ---- main ---------------------------------------------------------------------------------
@@ -672,7 +680,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--base", help="also run commit BASE's service, alternating with this "
                                        "checkout's each round, and print new ÷ base")
     parser.add_argument("--only", default=",".join(TRANSPORTS),
-                        help="the transports measured, comma-separated (default: all)")
+                        help="the transports measured, comma-separated (default: all but "
+                             + ", ".join(EXTRA_TRANSPORTS) + ")")
     parser.add_argument("--sections", default="submit,deliver",
                         help="submit, deliver or both (default)")
     parser.add_argument("--interleave", action="store_true",
@@ -690,7 +699,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.ping:
         if not args.interleave:
             parser.error("--ping goes with --base REV --interleave")
-        args.only = tuple(kind for kind in args.only if kind != "websocket")
+        # no Ping on a socket; grpc-session's would be gRPC's own
+        args.only = tuple(kind for kind in args.only
+                          if kind != "websocket" and kind not in EXTRA_TRANSPORTS)
     args.side = "new"
     if not args.only or not set(args.sections) <= {"submit", "deliver"}:
         parser.error("--only names transports of " + ", ".join(TRANSPORTS + EXTRA_TRANSPORTS)
@@ -743,7 +754,8 @@ def serve_and_run(args: argparse.Namespace, first_round: int = 0, root: Path = R
                                first_round))
 
 
-SECTIONS = (("submit", "server CPU per SubmitAction (websocket: per Session move)", "call"),
+SECTIONS = (("submit", "server CPU per SubmitAction (websocket, grpc-session: per Session "
+                        "move)", "call"),
             ("deliver", "server CPU per delivered StreamEvents message", "message"))
 
 
@@ -769,13 +781,13 @@ def against_base(args: argparse.Namespace) -> None:
             new, old = results["new"][-1][section][0], results["base"][-1][section][0]
             say(f"round {i + 1} ({', '.join(order)}), {label}, new ÷ base: " + "; ".join(
                 f"{kind} {new[kind].cpu_us:.0f}/{old[kind].cpu_us:.0f} µs = "
-                f"{new[kind].cpu_us / old[kind].cpu_us:.3f}" for kind in args.only))
+                f"{new[kind].cpu_us / old[kind].cpu_us:.3f}" for kind in new))
     say(f"\n== medians of {rounds} round(s), new {head} ÷ base {base}; {load_line()}")
     for section, label, unit in SECTIONS:
         if section not in args.sections:
             continue
         say(f"{label}:")
-        for kind in args.only:
+        for kind in results["new"][0][section][0]:  # the section's transports
             new_us = [r[section][0][kind].cpu_us for r in results["new"]]
             old_us = [r[section][0][kind].cpu_us for r in results["base"]]
             each = [n / o for n, o in zip(new_us, old_us, strict=True)]
@@ -822,7 +834,7 @@ def interleaved(args: argparse.Namespace) -> None:
                 results[side][kind] += figures
     say(f"\n== medians of {args.rounds} pair(s), new {head} ÷ base {base}; {load_line()}")
     say("server CPU per Ping" if args.ping
-        else "server CPU per SubmitAction (websocket: per Session move):")
+        else "server CPU per SubmitAction (websocket, grpc-session: per Session move):")
     for kind in args.only:
         new_us = [f.cpu_us for f in results["new"][kind]]
         old_us = [f.cpu_us for f in results["base"][kind]]

@@ -18,11 +18,12 @@ Both sides run this checkout's harness; `--base REV`'s side imports the service,
 messages of commit REV (a worktree, bench/.scratch/instructions-base, by bench/ab.py's
 `worktree`). Printed per mode: instructions per move on each side, new - base and new ÷ base.
 
-`--transport KIND` (grpc, connect-proto, connect-json, grpc-web, websocket) counts the
-service process instead: `python -m risk_service` (the side's code) runs under Valgrind's
-callgrind with instrumentation off until the games are made and warmed (`--warmup` moves over
-that transport); then `callgrind_control` turns it on for `--moves` SubmitActions (a Session's
-moves over WebSocket) with `--clients` in flight, and dumps the count. Two windows, of
+`--transport KIND` (grpc, connect-proto, connect-json, grpc-web, websocket, grpc-session)
+counts the service process instead: `python -m risk_service` (the side's code) runs under
+Valgrind's callgrind with instrumentation off until the games are made and warmed (`--warmup`
+moves over that transport); then `callgrind_control` turns it on for `--moves` SubmitActions
+(a Session's moves over websocket and grpc-session) with `--clients` in flight, and dumps the
+count; `--keep DIR` keeps the dumps, named KIND.SIDE.WINDOW.callgrind.out.PID.N. Two windows, of
 `--moves` and of twice that, give the count per call as their difference ÷ `--moves`, so what
 runs once per window (the toggles, the service's timers while it waited) cancels out.
 
@@ -52,6 +53,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.ab import python_path, worktree  # noqa: E402 - needs ROOT on sys.path
+from bench.http_port import EXTRA_TRANSPORTS, TRANSPORTS  # noqa: E402
 
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
@@ -82,7 +84,7 @@ def per_move(side: Path, mode: str, args: argparse.Namespace) -> float:
 
 
 async def _service_windows(kind: str, target: str, http_url: str, pid: int, *,
-                           args: argparse.Namespace, out: Path) -> list[int]:
+                           args: argparse.Namespace, out: Path, side: str) -> list[int]:
     """Play over `kind` with callgrind toggled on for each window; its count per window."""
     from bench.http_port import Transport, make_slots  # noqa: PLC0415
 
@@ -106,7 +108,7 @@ async def _service_windows(kind: str, target: str, http_url: str, pid: int, *,
             if args.keep is not None:  # the window's dumps, for callgrind_annotate
                 args.keep.mkdir(parents=True, exist_ok=True)
                 for path in dumped:
-                    shutil.copy(path, args.keep / f"{kind}.{window}.{path.name}")
+                    shutil.copy(path, args.keep / f"{kind}.{side}.{window}.{path.name}")
         return counts
     finally:
         for transport in transports.values():
@@ -162,7 +164,8 @@ def service_per_call(side: Path, args: argparse.Namespace) -> float:
             assert service.proc is not None
             small, large = asyncio.run(_service_windows(
                 args.transport, service.target, service.http_url, service.proc.pid,
-                args=args, out=out.with_name(f"{out.name}.{service.proc.pid}")))
+                args=args, out=out.with_name(f"{out.name}.{service.proc.pid}"),
+                side="new" if side == ROOT else "base"))
         finally:
             service.stop()
             redis.stop()
@@ -179,6 +182,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--modes", default="submit,session")
     parser.add_argument("--transport", default="",
+                        choices=("", *TRANSPORTS, *EXTRA_TRANSPORTS),
                         help="count the service process over this transport instead")
     parser.add_argument("--clients", type=int, default=4,
                         help="with --transport: calls in flight")

@@ -50,7 +50,7 @@ Jobs, per side and round:
    floor: the floor's moves job again, on one stream and as unary calls, each move also
    burning the CPU our move alone took (the last ours' round's, in Python: floor_server.py's
    `--burn-us`), over a working set that stays in the core's caches (a lower bound) and
-   again over a few megabytes. The two floors do not add up: a grpc.aio message costs more
+   again over about 11 MB. The two floors do not add up: a grpc.aio message costs more
    once the loop's thread is busy for a move's length between messages, and the burdened
    floor is what a move of ours' weight costs on this stack with nothing of ours' glue.
 
@@ -344,11 +344,11 @@ async def burdened_floor(args: argparse.Namespace) -> Figures:
     our move's own CPU (`args.burn_us`, bench/peers/floor_server.py's `--burn-us`): what the
     stack costs a move once the loop's thread is as busy per move as ours is. Twice: with a
     burn whose working set stays in the core's caches (`burdened_*`, a lower bound), and with
-    one over a few megabytes (`burdened_wide_*`: what the stack's evictions add to a move
+    one over about 11 MB (`burdened_wide_*`: what the stack's evictions add to a move
     whose working set is that large). The burn is `burn_us_per_move`."""
     figures: Figures = {"burn_us_per_move": args.burn_us}
     for prefix, objects, what in (("burdened_", 64, "a working set in the core's caches"),
-                                  ("burdened_wide_", 50_000, "a working set of megabytes")):
+                                  ("burdened_wide_", 50_000, "a working set of 11 MB")):
         with peer_server("floor", "--burn-us", f"{args.burn_us:.1f}", "--burn-objects",
                          str(objects)) as (url, pid):
             say(f"  burdened floor: each move also burns {args.burn_us:.1f} us of CPU (our "
@@ -359,6 +359,9 @@ async def burdened_floor(args: argparse.Namespace) -> Figures:
                                                 prefix=f"{prefix}unary_"))
             finally:
                 await _kill_clients()
+        for kind in ("", "unary_"):  # what the stack adds to this round's burn, in us
+            figures[f"{prefix}{kind}added_us"] = (
+                figures[f"{prefix}{kind}cpu_per_1000_moves"] * 1000 - args.burn_us)
     return figures
 
 
@@ -633,12 +636,12 @@ def report_goals(med: dict[str, Figures]) -> None:
     if "burdened_cpu_per_1000_moves" in floor:
         burn = floor["burn_us_per_move"]
         for prefix, what in (("burdened_", "a burn in the core's caches: the lower bound"),
-                             ("burdened_wide_", "a burn over megabytes")):
-            say(f"the burdened floor, {what} (each move also burns {burn:.1f} us of CPU, our "
-                "move alone): " + "; ".join(
+                             ("burdened_wide_", "a burn over 11 MB")):
+            say(f"the burdened floor, {what} (each move also burns our move alone's CPU, the "
+                f"last measured in its round: median {burn:.1f} us): " + "; ".join(
                     f"{name} {floor[f'{prefix}{kind}cpu_per_1000_moves'] * 1000:.0f} us per "
-                    f"move = the burn + "
-                    f"{floor[f'{prefix}{kind}cpu_per_1000_moves'] * 1000 - burn:.0f} "
+                    f"move, the stack adding {floor[f'{prefix}{kind}added_us']:.0f} to its "
+                    "round's burn "
                     f"(unburdened {floor[f'{kind}cpu_per_1000_moves'] * 1000:.0f}; ours "
                     f"{ours[f'{mine}cpu_per_1000_moves'] * 1000:.0f})"
                     for name, kind, mine in (("one open stream", "", "session_"),
@@ -678,10 +681,15 @@ ROWS = [
 
 
 def report(args: argparse.Namespace, rounds: dict[str, list[Figures]]) -> None:
-    # a figure some rounds lack (the burdened floor's, before ours has run) is left out
+    # a figure some rounds lack (the burdened floor's, were a floor round to run before any
+    # of ours') is left out, and said
     med = {side: {k: statistics.median(r[k] for r in runs)
                   for k in set(runs[0]).intersection(*runs)}
            for side, runs in rounds.items()}
+    for side, runs in rounds.items():
+        if partial := set().union(*runs) - set(med[side]):
+            say(f"(left out of {side}'s medians, missing from some rounds: "
+                f"{', '.join(sorted(partial))})")
     say(f"\n== medians of {args.rounds} round(s); load averages now {load_averages()}")
     peers = [side for side in med if side != "ours"]
     for key, label, fmt, higher in ROWS:

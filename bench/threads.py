@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import math
 import os
 import signal
 import subprocess
@@ -74,21 +75,22 @@ def threads(pid: int) -> Sample:
 
 def per_move(pid: int, before: Sample, after: Sample, moves: float) -> list[str]:
     """Lines of the threads' figures per move between two samples, grouped by name (the
-    process's own thread is `main`), dearest first."""
+    process's own thread is `main`), dearest first, then their sum. A thread started during
+    the phase counts from zero; one that ended during it is missing from the sum."""
     groups: dict[str, list[float]] = {}
     for tid, (name, user, system, vol, invol) in after.items():
-        if tid not in before:
-            continue
-        _, user0, system0, vol0, invol0 = before[tid]
+        _, user0, system0, vol0, invol0 = before.get(tid, (name, 0.0, 0.0, 0, 0))
         group = groups.setdefault("main" if tid == str(pid) else name, [0.0] * 5)
         for i, value in enumerate(((user - user0) * 1e6, (system - system0) * 1e6,
                                    vol - vol0, invol - invol0, 1)):
             group[i] += value / moves if i < 4 else value
+    total = sum(group[0] + group[1] for group in groups.values())
     return [f"  {name:<14} x{count:<3.0f} user {user:6.1f} us, system {system:6.1f} us, "
             f"context switches {vol:5.2f} voluntary, {invol:5.2f} involuntary per move"
             for name, (user, system, vol, invol, count) in sorted(
                 groups.items(), key=lambda item: -item[1][0] - item[1][1])
-            if user + system >= 0.5 or vol >= 0.05]
+            if user + system >= 0.5 or vol >= 0.05] + [
+        f"  threads in all: {total:.1f} us per move"]
 
 
 @contextlib.contextmanager
@@ -120,8 +122,11 @@ async def measure(args: argparse.Namespace, target: str, http_url: str, pid: int
                     after = threads(pid)
                 say(f"round {round_ + 1}, {kind}: {figures.rate:,.0f} moves/s, server CPU "
                     f"{figures.cpu_us:.0f} us per move")
-                for line in per_move(pid, before, after, figures.rate * figures.seconds):
-                    say(line)
+                for note in sorted(set(figures.notes))[:3]:
+                    say(f"  ! {note}")
+                if moves := round(figures.rate * figures.seconds):
+                    for line in per_move(pid, before, after, moves):
+                        say(line)
     finally:
         for transport in transports.values():
             await transport.close()
@@ -142,7 +147,10 @@ def main() -> int:
     args.only = tuple(args.only.split(","))
     if unknown := set(args.only) - set(TRANSPORTS + EXTRA_TRANSPORTS):
         parser.error(f"unknown transports {sorted(unknown)}")
-    args.plan = 20_000
+    # the actions planned per game in flight (a game over starts the next), for up to 8,000
+    # moves/s in all (a WebSocket session's pace here is 6,000-7,000)
+    args.plan = math.ceil(8_000 * len(args.only) * (args.rounds * args.seconds + 1)
+                          / args.clients) + 50
     if args.perf:
         args.perf.mkdir(parents=True, exist_ok=True)
     env = dict(item.split("=", 1) for item in args.env)

@@ -1,6 +1,6 @@
 """The floor of our own stack, as a third peer: the peers' trivial game on Python grpc.aio.
 
-    python bench/peers/floor_server.py --port P
+    python bench/peers/floor_server.py --port P [--burn-us U] [--burn-objects N]
 
 What boardgame.io and Colyseus run in bench/peers.py, on what the service runs on: CPython,
 grpc.aio on uvloop, protobuf messages. The game is board.js's: 42 territories dealt round-robin
@@ -55,7 +55,7 @@ TERRITORIES = 42
 SEATS = 2
 WATCHER_BUFFER = 1024  # updates a watcher may fall behind by before it is cut off
 # the burn's working set by default: small enough to stay in the core's caches (64 dicts,
-# about 15 KB); `--burn-objects` sets another (50,000: a few megabytes)
+# about 15 KB); `--burn-objects` sets another (50,000: about 11 MB)
 BURN_OBJECTS = 64
 BURN_STRIDE = 7919
 
@@ -68,7 +68,7 @@ class Burn:
     Its working set stays in the core's caches on purpose, so that the burn costs under load
     what it costs idle (measured: 101-104 us under load for 100 calibrated, on one stream and
     on unary calls alike), and what a burdened move costs beyond the burn is the stack's own
-    work. A burn over a few megabytes (50,000 dicts) took 138 us per move under load on one
+    work. A burn over about 11 MB (50,000 dicts) took 138 us per move under load on one
     stream and 216 on unary calls for the same 100: the stack's work per message evicts it.
     Our move's real working set lies somewhere between, so the burdened floor is a lower
     bound: what a move of our move's CPU costs on this stack at the least; with `objects`
@@ -92,7 +92,7 @@ class Burn:
             t0 = time.process_time()
             self.spin(trial)
             each.append((time.process_time() - t0) / trial)
-        return max(1, round(us / 1e6 / min(each)))
+        return max(1, round(us / 1e6 / max(min(each), 1e-9)))
 
     def __call__(self) -> None:
         if self.steps:
@@ -219,6 +219,9 @@ def main() -> None:
     parser.add_argument("--burn-objects", type=int, default=BURN_OBJECTS,
                         help="the burn's working set, in dicts (default: cache-resident)")
     args = parser.parse_args()
+    if not 0 <= args.burn_us < 1e6 or args.burn_objects < 1:
+        parser.error("--burn-us is 0 or more microseconds (under a second); --burn-objects "
+                     "at least 1")
     uvloop.run(serve(args.port, Burn(args.burn_us, args.burn_objects)))
 
 
