@@ -134,6 +134,8 @@ TRANSPORTS = ("grpc", "connect-proto", "connect-json", "grpc-web", "websocket")
 # counted or timed on request (`--only`, bench/instructions.py): a seat's acks-only Session
 # over gRPC, the WebSocket session's twin on the gRPC port
 EXTRA_TRANSPORTS = ("grpc-session",)
+GRPC_KINDS = ("grpc", "grpc-session")  # the transports on the gRPC port
+SESSION_KINDS = ("websocket", "grpc-session")  # each move on its seat's acks-only Session
 STREAM_EVENTS = "/risk.v1.RiskService/StreamEvents"
 CALL_TIMEOUT_S = 30.0
 PLAYERS = 4
@@ -155,7 +157,7 @@ class Transport:
         self.sessions: dict[str, SeatSessions] = {}
         if kind == "websocket":
             return
-        if kind in ("grpc", "grpc-session"):
+        if kind in GRPC_KINDS:
             # one HTTP/2 connection per subscriber group is not needed: 256 streams fit one
             self.channel = grpc.aio.insecure_channel(target)
             self.stub = new_stub(self.channel)
@@ -176,7 +178,7 @@ class Transport:
         """The game's next planned move; the new version. Over WebSockets and grpc-session, on
         the deciding seat's acks-only Session (every seat's session opened at the game's first
         move)."""
-        if self.kind not in ("websocket", "grpc-session"):
+        if self.kind not in SESSION_KINDS:
             request, metadata = game.request()
             return await self.submit(request, metadata[0][1].removeprefix("Bearer "))
         sessions = self.sessions.get(game.game_id)
@@ -192,14 +194,14 @@ class Transport:
 
     async def ping(self) -> None:
         """One empty call (`--ping`)."""
-        if self.kind in ("grpc", "grpc-session"):
+        if self.kind in GRPC_KINDS:
             await self.stub.Ping(service_pb2.PingRequest(), timeout=CALL_TIMEOUT_S)
         else:
             await self.client.ping(service_pb2.PingRequest())
 
     async def submit(self, request: service_pb2.SubmitActionRequest, token: str) -> int:
         """The new version."""
-        if self.kind in ("grpc", "grpc-session"):
+        if self.kind in GRPC_KINDS:
             reply = await self.stub.SubmitAction(
                 request, metadata=(("authorization", f"Bearer {token}"),),
                 timeout=CALL_TIMEOUT_S)
@@ -212,7 +214,7 @@ class Transport:
                ) -> AsyncIterator[service_pb2.StreamEventsResponse]:
         if self.kind == "websocket":
             return self._socket_stream(request)
-        if self.kind in ("grpc", "grpc-session"):
+        if self.kind in GRPC_KINDS:
             call: AsyncIterator[service_pb2.StreamEventsResponse] = self.stub.StreamEvents(
                 request)
             return call
@@ -235,6 +237,12 @@ class Transport:
             await self.channel.close()
         if self.http is not None:
             await self.http.aclose()
+
+
+def open_transports(kinds: tuple[str, ...], target: str, http_url: str
+                    ) -> dict[str, Transport]:
+    """A Transport per kind, and gRPC's in any case: the games are made over it."""
+    return {kind: Transport(kind, target, http_url) for kind in dict.fromkeys(("grpc", *kinds))}
 
 
 # ---- results ------------------------------------------------------------------------------
@@ -714,7 +722,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     runs = args.rounds if args.interleave else 1 if args.base else args.rounds
     # calls per second seen on this machine with some room: a Session move over WebSocket
     # runs about twice as fast as a unary call (9,113/s seen at --clients 48)
-    rates = {kind: 10000 if kind in ("websocket", "grpc-session") else 3000
+    rates = {kind: 10000 if kind in SESSION_KINDS else 3000
              for kind in args.only}
     calls = sum(rate * (runs * args.seconds + args.warmup) for rate in rates.values())
     args.plan = args.plan or math.ceil(calls / args.clients) + 50
@@ -727,8 +735,7 @@ Sections = dict[str, list[dict[str, Figures]]]  # "submit"/"deliver" -> rounds -
 async def run(args: argparse.Namespace, target: str, http_url: str,
               pids: dict[str, list[int]], first_round: int = 0) -> Sections:
     pid = pids["server"][0]
-    transports = {kind: Transport(kind, target, http_url)
-                  for kind in dict.fromkeys(("grpc", *args.only))}  # grpc makes the games
+    transports = open_transports(args.only, target, http_url)
     meter = CpuMeter({**pids, "client": [os.getpid()]})
     try:
         sections: Sections = {}
@@ -850,8 +857,7 @@ def interleaved(args: argparse.Namespace) -> None:
 
 async def _interleaved(args: argparse.Namespace, ends: dict[str, tuple[str, str, int]],
                        rounds: range) -> dict[str, dict[str, list[Figures]]]:
-    transports = {side: {kind: Transport(kind, target, url)
-                         for kind in dict.fromkeys(("grpc", *args.only))}  # grpc makes games
+    transports = {side: open_transports(args.only, target, url)
                   for side, (target, url, _pid) in ends.items()}
     try:
         slots: dict[str, list[Slot]] = {side: [] for side in ends}  # (Ping plays no game)

@@ -53,7 +53,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.ab import python_path, worktree  # noqa: E402 - needs ROOT on sys.path
-from bench.http_port import EXTRA_TRANSPORTS, TRANSPORTS  # noqa: E402
+from bench.http_port import (  # noqa: E402
+    EXTRA_TRANSPORTS,
+    TRANSPORTS,
+    make_slots,
+    open_transports,
+)
 
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
@@ -86,11 +91,7 @@ def per_move(side: Path, mode: str, args: argparse.Namespace) -> float:
 async def _service_windows(kind: str, target: str, http_url: str, pid: int, *,
                            args: argparse.Namespace, out: Path, side: str) -> list[int]:
     """Play over `kind` with callgrind toggled on for each window; its count per window."""
-    from bench.http_port import Transport, make_slots  # noqa: PLC0415
-
-    transports = {"grpc": Transport("grpc", target, http_url)}
-    if kind != "grpc":
-        transports[kind] = Transport(kind, target, http_url)
+    transports = open_transports((kind,), target, http_url)
     try:
         slots = await make_slots(argparse.Namespace(
             clients=args.clients, plan=args.warmup + 3 * args.moves + 400, seed=1),

@@ -339,6 +339,11 @@ async def measure_peer(peer: str, args: argparse.Namespace) -> Figures:
     return figures
 
 
+# the burdened floor's runs: (its figures' prefix, the burn's working set in dicts, what that is)
+BURNS = (("burdened_", 64, "a working set in the core's caches (the lower bound)"),
+         ("burdened_wide_", 50_000, "a working set of about 11 MB"))
+
+
 async def burdened_floor(args: argparse.Namespace) -> Figures:
     """The floor's moves again, on one stream and as unary calls, each move also spending
     our move's own CPU (`args.burn_us`, bench/peers/floor_server.py's `--burn-us`): what the
@@ -347,8 +352,7 @@ async def burdened_floor(args: argparse.Namespace) -> Figures:
     one over about 11 MB (`burdened_wide_*`: what the stack's evictions add to a move
     whose working set is that large). The burn is `burn_us_per_move`."""
     figures: Figures = {"burn_us_per_move": args.burn_us}
-    for prefix, objects, what in (("burdened_", 64, "a working set in the core's caches"),
-                                  ("burdened_wide_", 50_000, "a working set of 11 MB")):
+    for prefix, objects, what in BURNS:
         with peer_server("floor", "--burn-us", f"{args.burn_us:.1f}", "--burn-objects",
                          str(objects)) as (url, pid):
             say(f"  burdened floor: each move also burns {args.burn_us:.1f} us of CPU (our "
@@ -635,9 +639,8 @@ def report_goals(med: dict[str, Figures]) -> None:
     floor = med.get("floor", {})
     if "burdened_cpu_per_1000_moves" in floor:
         burn = floor["burn_us_per_move"]
-        for prefix, what in (("burdened_", "a burn in the core's caches: the lower bound"),
-                             ("burdened_wide_", "a burn over 11 MB")):
-            say(f"the burdened floor, {what} (each move also burns our move alone's CPU, the "
+        for prefix, _objects, what in BURNS:
+            say(f"the burdened floor over {what} (each move also burns our move alone's CPU, the "
                 f"last measured in its round: median {burn:.1f} us): " + "; ".join(
                     f"{name} {floor[f'{prefix}{kind}cpu_per_1000_moves'] * 1000:.0f} us per "
                     f"move, the stack adding {floor[f'{prefix}{kind}added_us']:.0f} to its "

@@ -42,8 +42,8 @@ from bench.common import stack  # noqa: E402 - needs ROOT on sys.path
 from bench.http_port import (  # noqa: E402
     EXTRA_TRANSPORTS,
     TRANSPORTS,
-    Transport,
     make_slots,
+    open_transports,
     submit_phase,
 )
 from bench.service import say  # noqa: E402
@@ -108,8 +108,7 @@ def perf_record(pid: int, out: Path | None) -> Iterator[None]:
 
 
 async def measure(args: argparse.Namespace, target: str, http_url: str, pid: int) -> None:
-    transports = {kind: Transport(kind, target, http_url)
-                  for kind in dict.fromkeys(("grpc", *args.only))}  # grpc makes the games
+    transports = open_transports(args.only, target, http_url)
     try:
         slots = await make_slots(args, transports["grpc"].stub)
         for kind in args.only:  # warm each transport's connections and code paths
