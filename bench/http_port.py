@@ -134,6 +134,7 @@ TRANSPORTS = ("grpc", "connect-proto", "connect-json", "grpc-web", "websocket")
 # counted or timed on request (`--only`, bench/instructions.py): a seat's acks-only Session
 # over gRPC, the WebSocket session's twin on the gRPC port
 EXTRA_TRANSPORTS = ("grpc-session",)
+KINDS = TRANSPORTS + EXTRA_TRANSPORTS  # every kind a Transport serves
 GRPC_KINDS = ("grpc", "grpc-session")  # the transports on the gRPC port
 SESSION_KINDS = ("websocket", "grpc-session")  # each move on its seat's acks-only Session
 STREAM_EVENTS = "/risk.v1.RiskService/StreamEvents"
@@ -701,8 +702,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--profile", type=Path,
                         help="py-spy during each SubmitAction phase; raw samples kept here")
     args = parser.parse_args(argv)
-    args.only = tuple(kind for kind in TRANSPORTS + EXTRA_TRANSPORTS
-                      if kind in args.only.split(","))
+    args.only = tuple(kind for kind in KINDS if kind in args.only.split(","))
     args.sections = tuple(args.sections.split(","))
     if args.ping:
         if not args.interleave:
@@ -712,7 +712,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                           if kind != "websocket" and kind not in EXTRA_TRANSPORTS)
     args.side = "new"
     if not args.only or not set(args.sections) <= {"submit", "deliver"}:
-        parser.error("--only names transports of " + ", ".join(TRANSPORTS + EXTRA_TRANSPORTS)
+        parser.error("--only names transports of " + ", ".join(KINDS)
                      + "; --sections submit and/or deliver")
     args.seconds = args.seconds or (3.0 if args.quick else 8.0)
     args.subscribers = args.subscribers or (20 if args.quick else 50)

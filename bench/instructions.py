@@ -53,12 +53,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.ab import python_path, worktree  # noqa: E402 - needs ROOT on sys.path
-from bench.http_port import (  # noqa: E402
-    EXTRA_TRANSPORTS,
-    TRANSPORTS,
-    make_slots,
-    open_transports,
-)
+from bench.http_port import KINDS, make_slots, open_transports  # noqa: E402
 
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
@@ -183,7 +178,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--modes", default="submit,session")
     parser.add_argument("--transport", default="",
-                        choices=("", *TRANSPORTS, *EXTRA_TRANSPORTS),
+                        choices=("", *KINDS),
                         help="count the service process over this transport instead")
     parser.add_argument("--clients", type=int, default=4,
                         help="with --transport: calls in flight")

@@ -39,13 +39,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.common import stack  # noqa: E402 - needs ROOT on sys.path
-from bench.http_port import (  # noqa: E402
-    EXTRA_TRANSPORTS,
-    TRANSPORTS,
-    make_slots,
-    open_transports,
-    submit_phase,
-)
+from bench.http_port import KINDS, make_slots, open_transports, submit_phase  # noqa: E402
 from bench.service import say  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -144,7 +138,7 @@ def main() -> int:
     parser.add_argument("--perf", type=Path, help="perf record each phase into this directory")
     args = parser.parse_args()
     args.only = tuple(args.only.split(","))
-    if unknown := set(args.only) - set(TRANSPORTS + EXTRA_TRANSPORTS):
+    if unknown := set(args.only) - set(KINDS):
         parser.error(f"unknown transports {sorted(unknown)}")
     # the actions planned per game in flight (a game over starts the next), for up to 8,000
     # moves/s in all (a WebSocket session's pace here is 6,000-7,000)
