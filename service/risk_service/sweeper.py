@@ -6,6 +6,14 @@ Every process runs one; they cooperate through Redis. A due deadline is taken un
 per-game lease so two processes rarely do the same work, and the commit's version check makes
 the timeout land exactly once even when they do. A process killed while holding a lease only
 delays the others by the lease's lifetime.
+
+The scan of every waiting and active game (`abandon_idle`, once a minute) is one process's at
+a time: the process holding the `idle-scan` turn (`GameStore.take_turn`), which it renews on
+every sweep and on every page it scans, so a deployment of N processes reads its games once a
+minute rather than N times. When the holder stops, the turn lapses within `TURN_MS` (or eight
+sweeps) and the next process to sweep takes it and scans at once. The scan reads each game's
+status and last update (`GameStore.activity`), and loads the whole record of only the games it
+has something to do with.
 """
 
 from __future__ import annotations
@@ -16,10 +24,11 @@ from typing import TYPE_CHECKING
 
 import structlog
 
+from risk_proto.risk.v1 import lifecycle_pb2
 from risk_rules.engine import get_ruleset
 from risk_service.campaigns import CampaignService
 from risk_service.operations import ACTIVE, WAITING, GameService, records
-from risk_service.store.game_store import GameRecord, GameStore
+from risk_service.store.game_store import GameHead, GameStore
 from risk_service.store.unreachable import store_unavailable
 
 if TYPE_CHECKING:
@@ -33,12 +42,18 @@ BATCH = 64
 # deadline index is swept every second)
 STALLED_MS = 60_000
 BOTS_LOOK_MS = 5 * 60_000
+IDLE_SCAN = "idle-scan"  # the job whose turn (`Keys.turn`) one process holds at a time
+# how long a turn outlives its holder's last renewal, at least (eight sweeps when longer): a
+# holder that stopped is followed this long after, and a slow sweep does not lose it
+TURN_MS = 2_000
+PAGE = 200
 
 
 class Sweeper:
     def __init__(self, games: GameService, store: GameStore, *, interval_ms: int,
                  idle_scan_ms: int = 60_000, campaigns: CampaignService | None = None,
-                 results_sweep_ms: int = 2_000, webhooks: Webhooks | None = None) -> None:
+                 results_sweep_ms: int = 2_000, webhooks: Webhooks | None = None,
+                 turn_ms: int | None = None) -> None:
         self.games = games
         self.campaigns = campaigns
         self.store = store
@@ -48,6 +63,7 @@ class Sweeper:
         self.results_sweep_ms = results_sweep_ms
         self.last_results_sweep = 0.0
         self.webhooks = webhooks
+        self.turn_ms = turn_ms or max(TURN_MS, 8 * interval_ms)
 
     async def run(self) -> None:
         while True:
@@ -86,49 +102,64 @@ class Sweeper:
             await self.games.timers.vacations.sweep()
             if self.webhooks is not None:
                 await self.webhooks.sweep()  # notices a crash left in their games' hashes
-        if (time.monotonic() - self.last_idle_scan) * 1000 >= self.idle_scan_ms:
+        # (renewed on every sweep by its holder, so it lapses only when the holder stops)
+        if (await self._my_turn()
+                and (time.monotonic() - self.last_idle_scan) * 1000 >= self.idle_scan_ms):
             self.last_idle_scan = time.monotonic()
             await self.abandon_idle()
 
-    async def abandon_idle(self) -> None:
+    async def _my_turn(self) -> bool:
+        return await self.store.take_turn(IDLE_SCAN, self.games.process_id, self.turn_ms)
+
+    async def abandon_idle(self) -> int:
         """Walk the waiting and active games' lists; move a game whose status moved on to its
         status's list, abandon those idle past their status's limit, and restart what a dead
-        process left stopped in the others (`_restart_stalled`)."""
+        process left stopped in the others (`_restart_stalled`). It reads each game's head
+        (`GameStore.heads`), not its snapshot, and stops when another process took the
+        scan's turn (this one failed to renew it in time). Returns how many games it read."""
         stalled_before = self.games.clock_ms() - STALLED_MS
+        read = 0
         for status in (WAITING, ACTIVE):
             cutoff = self.games.idle_cutoff(status)
             cursor = ""
             while True:
-                ids = await self.store.page("*", status, cursor, 200)
+                if not await self._my_turn():
+                    return read
+                ids = await self.store.page("*", status, cursor, PAGE)
                 if not ids:
                     break
-                for record in await self.store.load_many(ids):
-                    if record.status != status:
+                read += len(ids)
+                for head in await self.store.heads(ids):
+                    if head is None:  # gone: expired, its index entries not yet
+                        continue
+                    if head.status != status:
                         # its status moved on and the list did not (the commit's IndexGame
                         # died with its process): the game goes to its status's list
-                        await self.store.index(record.game_id, record.variant, status,
-                                               record.status)
-                    elif record.updated_ms <= cutoff:
-                        await self.games.abandon_if_idle(record.game_id)
-                    elif status == ACTIVE and record.updated_ms <= stalled_before:
-                        await self._restart_stalled(record, stalled_before)
+                        await self.store.index(head.game_id, head.variant, status, head.status)
+                    elif head.updated_ms <= cutoff:
+                        await self.games.abandon_if_idle(head.game_id)
+                    elif status == ACTIVE and head.updated_ms <= stalled_before:
+                        await self._restart_stalled(head, stalled_before)
                 cursor = ids[-1]
+        return read
 
-    async def _restart_stalled(self, record: GameRecord, stalled_before: int) -> None:
+    async def _restart_stalled(self, head: GameHead, stalled_before: int) -> None:
         """A game unchanged for STALLED_MS whose commit's effects a process that died did not
         carry out (operations/effects.py): its deadline, passed that long ago and still the
         game's, goes back in the deadline index (the next sweep enforces it); a bot to decide
         gets its bots played (one process plays them: `Timers.start_bots` takes a lease)."""
-        meta = records.decode_meta(record)
+        meta = lifecycle_pb2.GameMeta.FromString(head.meta)
         if meta.deadline_ms and meta.deadline_ms <= stalled_before:
-            await self.store.schedule(record.game_id, meta.deadline_ms)
+            await self.store.schedule(head.game_id, meta.deadline_ms)
         # the bots of a game one process looked at lately are left alone: the state's decode is
         # paid once per BOTS_LOOK_MS across the processes, and a game whose bots fail is not
         # restarted every minute
-        if any(meta.bot_seats) and await self.store.first_look_at_bots(record.game_id,
-                                                                      BOTS_LOOK_MS):
-            # (a listed record has no log tail: between snapshots its stored decision is the
-            # game's, the snapshot's state is not)
+        if not any(meta.bot_seats) or not await self.store.first_look_at_bots(head.game_id,
+                                                                             BOTS_LOOK_MS):
+            return
+        # the whole record, for the decision (a listed record has no log tail: between
+        # snapshots its stored decision is the game's, the snapshot's state is not)
+        for record in await self.store.load_many([head.game_id]):
             state, stored = records.listed(record)
             seats = (stored if stored is not None
                      else get_ruleset(record.variant).decision(state)).seats

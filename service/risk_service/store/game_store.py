@@ -130,6 +130,16 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+# A deployment-wide job's turn (sweeper.py): renewed for the process that holds it, taken by
+# the caller when nobody holds it.
+_TAKE_TURN = """
+local held = redis.call('GET', KEYS[1])
+if held == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if held then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+
 # Extend a lease only if this process still holds it (a bot run longer than the lease).
 _EXTEND_LEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
@@ -151,6 +161,17 @@ class CommitResult:
     version: int = 0  # the new version (OK) or the stored one (STALE)
     prior: bytes = b""  # the stored request record (DUPLICATE)
     commit_id: str = ""  # the stored state's commit id (STALE)
+
+
+@dataclass(frozen=True, slots=True)
+class GameHead:
+    """What the sweeper's scan reads of each game (`GameStore.heads`): a record's fields of the
+    same names, without the snapshot, names and digests."""
+    game_id: str
+    variant: str
+    status: int
+    updated_ms: int
+    meta: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +279,7 @@ class GameStore:
         self._create = script(_CREATE)
         self._release = script(_RELEASE_LEASE)
         self._extend = script(_EXTEND_LEASE)
+        self._take_turn = script(_TAKE_TURN)
         self._campaign_cas = script(_CAMPAIGN_CAS)
         self._drop_campaign = script(_DROP_CAMPAIGN)
 
@@ -484,6 +506,12 @@ class GameStore:
     async def lease(self, game_id: str, owner: str, ms: int) -> bool:
         return bool(await self.redis.set(self.keys.lease(game_id), owner, nx=True, px=ms))
 
+    async def take_turn(self, job: str, owner: str, ms: int) -> bool:
+        """Whether `owner` holds the turn of the deployment-wide `job` for the next `ms`: the
+        holder's turn is renewed, a turn nobody holds (its holder died or let it lapse) is
+        taken, another process's is left to it."""
+        return bool(await self._take_turn([self.keys.turn(job)], [owner, ms]))
+
     async def first_look_at_bots(self, game_id: str, ms: int) -> bool:
         """True for the first caller within `ms`, across processes, to look at this stalled
         game's bots (sweeper.py); the others leave them alone until the mark expires."""
@@ -563,6 +591,19 @@ class GameStore:
             for bucket in range(self.keys.buckets):
                 pipe.zcard(self.keys.index(variant, status, bucket))
             return sum(cast(list[int], await pipe.execute()))
+
+    async def heads(self, game_ids: Sequence[str]) -> list[GameHead | None]:
+        """Each game's head (None for a game that is gone) in one round trip, without the rest
+        of its hash: the sweeper's scan reads every waiting and active game this way and loads
+        the whole record of only those whose bots it must look at."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.hmget(self.keys.game(game_id), "variant", "status", "updated", "meta")
+            replies = await pipe.execute()
+        return [None if variant is None
+                else GameHead(game_id, variant.decode(), _int(status), _int(updated), meta or b"")
+                for game_id, (variant, status, updated, meta) in zip(game_ids, replies,
+                                                                     strict=True)]
 
     async def load_many(self, game_ids: Sequence[str]) -> list[GameRecord]:
         """Several games in one round trip, for summaries; ids whose game is gone are skipped.

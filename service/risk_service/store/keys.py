@@ -113,6 +113,12 @@ class Keys:
         no process looks again before it expires."""
         return f"{self._g(game_id)}:botscan"
 
+    def turn(self, job: str) -> str:
+        """String, expiring: the process whose turn it is to run the deployment-wide `job`
+        (sweeper.py's scan of the waiting and active games, `idle-scan`); its holder renews
+        it on every sweep and it passes on when the holder stops."""
+        return f"{self.prefix}:turn:{job}"
+
     def index(self, variant: str, status: int, bucket: int = 0) -> str:
         """Sorted set of game ids by creation time; '*' / 0 stand for any variant / status."""
         return f"{self._ix(bucket)}:idx:{variant}:{status}"
