@@ -61,6 +61,37 @@ async def test_shared_connection_follows_ask_then_moved(
         await pipe.close()
 
 
+async def test_commands_each_routed_by_their_keys_follow_ask_and_moved(
+    cluster: LocalCluster, cluster_client: RedisCluster
+) -> None:
+    """A page's reads (`call_each`, one command per game, the games on every master) answer
+    each game's own hash, in order, before, during and after the move of one game's slot."""
+    keys = [f"risk:g:{{each{n}}}" for n in range(40)]
+    for n, key in enumerate(keys):
+        await cluster_client.hset(key, mapping={"n": n, "k": key})
+    assert len({cluster.master_of(key).port for key in keys}) > 1, "one master holds them all"
+    moving = keys[7]
+    slot = key_slot(moving.encode())
+    source = cluster.master_of(moving)
+    target = next(m for m in cluster.live_masters() if m is not source)
+    expected = [[str(n).encode(), key.encode()] for n, key in enumerate(keys)]
+    pipe = ClusterPipe(cluster.url)
+    try:
+        async def read() -> list[Any]:
+            return await pipe.call_each(*(("HMGET", key, "n", "k") for key in keys))
+
+        assert await read() == expected
+        cluster.begin_migration(slot, source, target)
+        cluster.migrate_keys(slot, source, target, [moving])
+        assert await read() == expected, "the moved key read on the target after ASK"
+        cluster.finish_migration(slot, target)
+        assert await read() == expected, "read on the target after MOVED"
+        assert pipe.owners[slot][1] == target.port
+        assert pipe.redirects == 2
+    finally:
+        await pipe.close()
+
+
 async def test_game_goes_on_while_its_slot_moves(
     cluster: LocalCluster, cluster_client: RedisCluster,
     make_cluster_service: ClusterServiceFactory

@@ -48,6 +48,17 @@ def _address(node: Sequence[Any], asked: str) -> tuple[str, int]:
     return host or asked, int(node[1])
 
 
+def _slot(key: Arg) -> int:
+    return key_slot(key if isinstance(key, bytes) else str(key).encode())
+
+
+def _misrouted(reply: Any) -> bool:
+    """An error reply that says the command went to the wrong master, or to one that cannot
+    serve its slot now: sent again after the map is read (or the slot settles)."""
+    return isinstance(reply, rx.ResponseError) and str(reply).split(" ", 1)[0] in (
+        "MOVED", "ASK", "TRYAGAIN", "CLUSTERDOWN")
+
+
 class ClusterPipe:
     def __init__(self, url: str, *, failover_wait_s: float = 10.0,
                  connect_timeout_s: float = CONNECT_TIMEOUT_S,
@@ -122,7 +133,7 @@ class ClusterPipe:
 
     async def call_adjacent(self, *commands: Sequence[Arg], key: Arg = "") -> list[Any]:
         """`RedisPipe.call_adjacent` on the master that serves `key`'s slot."""
-        slot = key_slot(key if isinstance(key, bytes) else str(key).encode())
+        slot = _slot(key)
         deadline = time.monotonic() + self.failover_wait_s
         asking: tuple[str, int] | None = None
         redirects = 0
@@ -148,9 +159,7 @@ class ClusterPipe:
                 asking = None
                 continue
             asking = None
-            redirect = next((r for r in replies if isinstance(r, rx.ResponseError)
-                             and str(r).split(" ", 1)[0] in ("MOVED", "ASK", "TRYAGAIN",
-                                                             "CLUSTERDOWN")), None)
+            redirect = next((r for r in replies if _misrouted(r)), None)
             if redirect is None:
                 return replies
             kind, *rest = str(redirect).split(" ")
@@ -187,6 +196,38 @@ class ClusterPipe:
         if isinstance(reply, Exception):
             raise reply
         return reply
+
+    async def call_each(self, *commands: Sequence[Arg]) -> list[Any]:
+        """The commands grouped by the master the slot map says serves each one's key, each
+        group sent together on that master's connection and the groups at once. A command
+        the map misrouted (MOVED, ASK, TRYAGAIN, CLUSTERDOWN) or whose master did not answer
+        is sent again on its own through `call_adjacent`, which follows redirections and
+        waits out a failover."""
+        if not commands:
+            return []
+        if not self.owners:
+            await self._refresh_or_wait(time.monotonic() + self.failover_wait_s)
+        groups: dict[tuple[str, int], list[int]] = {}
+        for index, command in enumerate(commands):
+            groups.setdefault(self.owners[_slot(command[1])], []).append(index)
+        replies: list[Any] = [None] * len(commands)
+
+        async def send(address: tuple[str, int], indexes: list[int]) -> None:
+            answered: list[Any] | None
+            try:
+                answered = await self._pipe(address).call_adjacent(
+                    *(commands[i] for i in indexes))
+            except (rx.ConnectionError, rx.TimeoutError):
+                answered = None
+            for at, index in enumerate(indexes):
+                reply = answered[at] if answered is not None else None
+                if answered is None or _misrouted(reply):
+                    command = commands[index]
+                    reply = (await self.call_adjacent(command, key=command[1]))[0]
+                replies[index] = reply
+
+        await asyncio.gather(*(send(address, indexes) for address, indexes in groups.items()))
+        return replies
 
     def script(self, text: str) -> Script:
         """A Lua script run on the master of its first key; a master that answers NOSCRIPT

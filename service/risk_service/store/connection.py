@@ -81,6 +81,12 @@ class StoreConnection(Protocol):
         """Commands back to back on the connection to `key`'s node; each one's reply or the
         ResponseError of its error reply, in order."""
 
+    async def call_each(self, *commands: Sequence[Arg]) -> list[Any]:
+        """Commands each routed by its own key (its second word, as HGETALL or HMGET take it),
+        sent together rather than one round trip each: each one's reply or the ResponseError
+        of its error reply, in order. Not adjacent: on a cluster they go to several masters.
+        For reads of many games at once (a list's page, the sweepers' scan)."""
+
     def script(self, text: str) -> Script:
         """A script run through this connection."""
 
@@ -109,6 +115,13 @@ class RedisPyConnection:
             # any node): only the cluster pipe keeps them on one connection
             raise NotImplementedError("commands that must share a connection on a Redis "
                                       "Cluster need the cluster pipe (store/cluster_pipe.py)")
+        async with self.client.pipeline(transaction=False) as pipe:
+            for command in commands:
+                pipe.execute_command(*command)
+            return list(await pipe.execute(raise_on_error=False))
+
+    async def call_each(self, *commands: Sequence[Arg]) -> list[Any]:
+        # redis-py's pipeline routes each command by its key on a cluster
         async with self.client.pipeline(transaction=False) as pipe:
             for command in commands:
                 pipe.execute_command(*command)

@@ -13,7 +13,7 @@ serves; the indexes, campaigns' pages and the sweeper's bookkeeping use redis-py
 from __future__ import annotations
 
 import heapq
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import chain
@@ -128,16 +128,6 @@ return redis.call('DEL', KEYS[1])
 _RELEASE_LEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
-"""
-
-# A deployment-wide job's turn (sweeper.py): renewed for the process that holds it, taken by
-# the caller when nobody holds it.
-_TAKE_TURN = """
-local held = redis.call('GET', KEYS[1])
-if held == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-if held then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
 """
 
 # Extend a lease only if this process still holds it (a bot run longer than the lease).
@@ -279,7 +269,6 @@ class GameStore:
         self._create = script(_CREATE)
         self._release = script(_RELEASE_LEASE)
         self._extend = script(_EXTEND_LEASE)
-        self._take_turn = script(_TAKE_TURN)
         self._campaign_cas = script(_CAMPAIGN_CAS)
         self._drop_campaign = script(_DROP_CAMPAIGN)
 
@@ -507,10 +496,19 @@ class GameStore:
         return bool(await self.redis.set(self.keys.lease(game_id), owner, nx=True, px=ms))
 
     async def take_turn(self, job: str, owner: str, ms: int) -> bool:
-        """Whether `owner` holds the turn of the deployment-wide `job` for the next `ms`: the
-        holder's turn is renewed, a turn nobody holds (its holder died or let it lapse) is
-        taken, another process's is left to it."""
-        return bool(await self._take_turn([self.keys.turn(job)], [owner, ms]))
+        """Whether `owner` holds the turn of the deployment-wide `job` for the next `ms`: a
+        turn nobody holds (its holder stopped, or let it lapse) is taken, the holder's is
+        renewed, another process's is left to it. Plain commands, not a script: a turn that
+        lapses between the holder's GET and PEXPIRE and is taken meanwhile is renewed for
+        its new holder, and both processes run the job once, which every job so held
+        tolerates (the idle scan's writes are version-checked commits); at the next sweep
+        the SET and GET settle it."""
+        key = self.keys.turn(job)
+        if await self.redis.set(key, owner, nx=True, px=ms):
+            return True
+        if await self.redis.get(key) != owner.encode():
+            return False
+        return bool(await self.redis.pexpire(key, ms))
 
     async def first_look_at_bots(self, game_id: str, ms: int) -> bool:
         """True for the first caller within `ms`, across processes, to look at this stalled
@@ -592,14 +590,20 @@ class GameStore:
                 pipe.zcard(self.keys.index(variant, status, bucket))
             return sum(cast(list[int], await pipe.execute()))
 
+    async def _each(self, commands: Iterable[tuple[Arg, ...]]) -> list[Any]:
+        """`StoreConnection.call_each`, an error reply raised."""
+        replies = await self.connection.call_each(*commands)
+        error = next((reply for reply in replies if isinstance(reply, Exception)), None)
+        if error is not None:
+            raise error
+        return replies
+
     async def heads(self, game_ids: Sequence[str]) -> list[GameHead | None]:
         """Each game's head (None for a game that is gone) in one round trip, without the rest
         of its hash: the sweeper's scan reads every waiting and active game this way and loads
         the whole record of only those whose bots it must look at."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for game_id in game_ids:
-                pipe.hmget(self.keys.game(game_id), "variant", "status", "updated", "meta")
-            replies = await pipe.execute()
+        replies = await self._each(("HMGET", self.keys.game(game_id), "variant", "status",
+                                    "updated", "meta") for game_id in game_ids)
         return [None if variant is None
                 else GameHead(game_id, variant.decode(), _int(status), _int(updated), meta or b"")
                 for game_id, (variant, status, updated, meta) in zip(game_ids, replies,
@@ -610,9 +614,8 @@ class GameStore:
         The records come without their log tails (`records.listed` summarises them from the
         snapshot and the stored decision): a page of 200 games neither reads 200 lists nor
         replays them."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for game_id in game_ids:
-                pipe.hgetall(self.keys.game(game_id))
-            replies = await pipe.execute()
-        parsed = (parse_record(g, raw) for g, raw in zip(game_ids, replies, strict=True))
+        replies = await self._each(("HGETALL", self.keys.game(game_id)) for game_id in game_ids)
+        parsed = (parse_record(g, raw if isinstance(raw, dict)  # (redis-py's reply, or a flat
+                               else dict(zip(raw[::2], raw[1::2], strict=True)))  # list)
+                  for g, raw in zip(game_ids, replies, strict=True))
         return [record for record in parsed if record is not None]

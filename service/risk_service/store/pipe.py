@@ -270,6 +270,10 @@ class RedisPipe:
             await asyncio.sleep(wait)
         raise AssertionError("unreachable")
 
+    async def call_each(self, *commands: Sequence[Arg]) -> list[Any]:
+        """One server serves every key: the commands go together, as `call_adjacent`'s."""
+        return await self.call_adjacent(*commands) if commands else []
+
     def script(self, text: str) -> Script:
         """A Lua script run on this connection (NOSCRIPT handled by `Script`)."""
         return Script(self, text)
