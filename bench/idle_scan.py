@@ -9,12 +9,14 @@ in one child process, each with its own process id, sweeper and store pipe, as s
 builds a process's store for a single Redis) sweep once each, with the scan due in all of
 them. The side's code is the checkout's (this one, "new") or commit REV's ("base", a git
 worktree under bench/.scratch/idle-scan-base, by bench/ab.py's `worktree`), and the sides
-alternate, the order swapped each round, on the same games. Two cases, each against its own clock:
+alternate, the order swapped each round, on the same games. Three cases, each with its clock:
 - `fresh`: the games were played a second ago (the clock is their creation's plus 1 s);
 - `unchanged`: nobody moved in them for over a minute (STALLED_MS), as in correspondence
-  play, so the scan looks at each one's deadline and bots.
-Printed per run and as medians: the sweeping processes' CPU per game (summed over them), Redis'
-CPU per game and the bytes Redis sent per game (INFO's `total_net_output_bytes`), and new ÷
+  play, so the scan looks at each one's deadline and bots;
+- `list`: not a sweep: one process walks ListGames' pages of the active games (the largest
+  page), which reads its games with the same `GameStore.load_many`.
+Printed per run and as medians: the processes' CPU per game (summed over them), Redis' CPU per
+game and the bytes Redis sent per game (INFO's `total_net_output_bytes`), and new ÷
 base. Before each run the scan's turn is deleted (a deployment starting), so a side that takes
 turns starts with nobody holding one.
 """
@@ -42,8 +44,9 @@ import redis.asyncio as aioredis  # noqa: E402
 from bench.ab import python_path, worktree  # noqa: E402 - needs ROOT on sys.path
 from bench.peers import load_averages  # noqa: E402
 
-CASES = {"fresh": 1_000, "unchanged": 61_000}  # the clock: the games' creation + this (ms)
-FIGURES = (("cpu_us", "sweeping processes' CPU per game, us", "{:.1f}"),
+# the clock: the games' creation + this (ms)
+CASES = {"fresh": 1_000, "unchanged": 61_000, "list": 1_000}
+FIGURES = (("cpu_us", "the processes' CPU per game, us", "{:.1f}"),
            ("redis_cpu_us", "Redis CPU per game, us", "{:.2f}"),
            ("bytes", "bytes Redis sent per game", "{:,.0f}"))
 CONCURRENCY = 64
@@ -71,9 +74,10 @@ async def create_games(url: str, count: int) -> int:
     return created_ms
 
 
-async def sweep(url: str, processes: int, now_ms: int) -> dict[str, float]:
+async def sweep(url: str, processes: int, now_ms: int, case: str) -> dict[str, float]:
     """(In the side's child process.) `processes` services sweep once each, the scan due in
-    all; the CPU and wall time of the sweeps."""
+    all (for the `list` case, the first walks ListGames' pages of active games instead); the
+    CPU and wall time of the sweeps (the walk)."""
     from risk_service.operations import GameService  # noqa: PLC0415
     from risk_service.store.game_store import GameStore  # noqa: PLC0415
     from risk_service.store.keys import Keys  # noqa: PLC0415
@@ -91,8 +95,11 @@ async def sweep(url: str, processes: int, now_ms: int) -> dict[str, float]:
                     for pipe, hub in zip(pipes, hubs, strict=True)]
         sweepers = [Sweeper(games, games.store, interval_ms=250) for games in services]
         cpu, wall = time.process_time(), time.perf_counter()
-        for sweeper in sweepers:
-            await sweeper.sweep_once()
+        if case == "list":
+            await walk_list(services[0])
+        else:
+            for sweeper in sweepers:
+                await sweeper.sweep_once()
         return {"cpu_s": time.process_time() - cpu, "wall_s": time.perf_counter() - wall}
     finally:
         for pipe, hub in zip(pipes, hubs, strict=True):
@@ -101,13 +108,26 @@ async def sweep(url: str, processes: int, now_ms: int) -> dict[str, float]:
         await client.aclose()
 
 
+async def walk_list(games: Any) -> None:
+    """Every page of ListGames(status active), as a client's lobby reads them."""
+    from risk_proto.risk.v1 import service_pb2  # noqa: PLC0415
+    token = ""
+    while True:
+        page = await games.queries.list(service_pb2.ListGamesRequest(
+            status=service_pb2.GAME_STATUS_ACTIVE, page_size=games.limits.max_page_size,
+            page_token=token))
+        token = page.next_page_token
+        if not token:
+            return
+
+
 async def redis_totals(client: aioredis.Redis) -> tuple[float, int]:
     cpu = await client.info("cpu")
     stats = await client.info("stats")
     return cpu["used_cpu_user"] + cpu["used_cpu_sys"], int(stats["total_net_output_bytes"])
 
 
-async def run_side(root: Path, url: str, args: argparse.Namespace, now_ms: int
+async def run_side(root: Path, url: str, args: argparse.Namespace, now_ms: int, case: str
                    ) -> dict[str, float]:
     client = aioredis.from_url(url)
     try:
@@ -119,7 +139,7 @@ async def run_side(root: Path, url: str, args: argparse.Namespace, now_ms: int
             (python_path(root), str(ROOT / "support"), str(ROOT)))}
         done = await asyncio.create_subprocess_exec(
             sys.executable, str(Path(__file__).resolve()), "--sweep", url,
-            "--processes", str(args.processes), "--now-ms", str(now_ms),
+            "--processes", str(args.processes), "--now-ms", str(now_ms), "--case", case,
             env=env, stdout=subprocess.PIPE)
         out, _ = await done.communicate()
         if done.returncode != 0:
@@ -156,7 +176,7 @@ async def main(args: argparse.Namespace) -> None:
                     order = ["new", "base"] if round_number % 2 else ["base", "new"]
                     for side in order:
                         figures = await run_side(sides[side], redis.url, args,
-                                                 created_ms + after_ms)
+                                                 created_ms + after_ms, case)
                         runs.setdefault((case, side), []).append(figures)
                         print(f"{case}, round {round_number}, {side}: {show(figures)}; "
                               f"the sweeps took {figures['wall_s']:.2f} s")
@@ -180,6 +200,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--sweep", metavar="URL", help=argparse.SUPPRESS)
     parser.add_argument("--now-ms", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--case", choices=CASES, default="fresh", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.games < 1 or args.processes < 1 or args.rounds < 1:
         parser.error("--games, --processes and --rounds are at least 1")
@@ -190,7 +211,7 @@ if __name__ == "__main__":
     arguments = parse_args()
     if arguments.sweep:
         result: Any = asyncio.run(sweep(arguments.sweep, arguments.processes,
-                                        arguments.now_ms))
+                                        arguments.now_ms, arguments.case))
         print(json.dumps(result))
     else:
         asyncio.run(main(arguments))
