@@ -12,8 +12,8 @@ a time: the process holding the `idle-scan` turn (`GameStore.take_turn`), which 
 every sweep and on every page it scans, so a deployment of N processes reads its games once a
 minute rather than N times. When the holder stops, the turn lapses within `TURN_MS` (or eight
 sweeps) and the next process to sweep takes it and scans at once. The scan reads each game's
-status and last update (`GameStore.activity`), and loads the whole record of only the games it
-has something to do with.
+head (`GameStore.heads`: variant, status, last update, clock settings), not its snapshot, and
+loads the whole record only of a stalled game whose bots it looks at.
 """
 
 from __future__ import annotations
@@ -111,24 +111,22 @@ class Sweeper:
     async def _my_turn(self) -> bool:
         return await self.store.take_turn(IDLE_SCAN, self.games.process_id, self.turn_ms)
 
-    async def abandon_idle(self) -> int:
+    async def abandon_idle(self) -> None:
         """Walk the waiting and active games' lists; move a game whose status moved on to its
         status's list, abandon those idle past their status's limit, and restart what a dead
         process left stopped in the others (`_restart_stalled`). It reads each game's head
         (`GameStore.heads`), not its snapshot, and stops when another process took the
-        scan's turn (this one failed to renew it in time). Returns how many games it read."""
+        scan's turn (this one failed to renew it in time)."""
         stalled_before = self.games.clock_ms() - STALLED_MS
-        read = 0
         for status in (WAITING, ACTIVE):
             cutoff = self.games.idle_cutoff(status)
             cursor = ""
             while True:
                 if not await self._my_turn():
-                    return read
+                    return
                 ids = await self.store.page("*", status, cursor, PAGE)
                 if not ids:
                     break
-                read += len(ids)
                 for head in await self.store.heads(ids):
                     if head is None:  # gone: expired, its index entries not yet
                         continue
@@ -141,7 +139,6 @@ class Sweeper:
                     elif status == ACTIVE and head.updated_ms <= stalled_before:
                         await self._restart_stalled(head, stalled_before)
                 cursor = ids[-1]
-        return read
 
     async def _restart_stalled(self, head: GameHead, stalled_before: int) -> None:
         """A game unchanged for STALLED_MS whose commit's effects a process that died did not
