@@ -9,7 +9,7 @@ delays the others by the lease's lifetime.
 
 The scan of every waiting and active game (`abandon_idle`, once a minute) is one process's at
 a time: the process holding the `idle-scan` turn (`GameStore.take_turn`), which it renews on
-every sweep and on every page it scans, so a deployment of N processes reads its games once a
+every sweep and as it scans, so a deployment of N processes reads its games once a
 minute rather than N times. When the holder stops, the turn lapses within `TURN_MS` (or eight
 sweeps) and the next process to sweep takes it and scans at once. The scan reads each game's
 head (`GameStore.heads`: variant, status, last update, clock settings), not its snapshot, and
@@ -124,12 +124,18 @@ class Sweeper:
             while True:
                 if not await self._my_turn():
                     return
+                renewed = time.monotonic()
                 ids = await self.store.page("*", status, cursor, PAGE)
                 if not ids:
                     break
                 for head in await self.store.heads(ids):
                     if head is None:  # gone: expired, its index entries not yet
                         continue
+                    # a page with much to do (commits, bots) renews the turn as it goes
+                    if (time.monotonic() - renewed) * 1000 > self.turn_ms / 4:
+                        if not await self._my_turn():
+                            return
+                        renewed = time.monotonic()
                     if head.status != status:
                         # its status moved on and the list did not (the commit's IndexGame
                         # died with its process): the game goes to its status's list

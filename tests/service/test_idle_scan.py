@@ -25,7 +25,7 @@ from risk_testing.rpc import classic_options
 from tests.service.conftest import Clock
 
 GAMES = 12
-TURN_MS = 300  # how long the scan's turn outlives its holder's last sweep, here
+TURN_MS = 1_500  # how long the scan's turn outlives its holder's last sweep, here
 WAIT_S = 20.0
 
 

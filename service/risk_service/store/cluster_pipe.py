@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import ssl
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Iterable, Sequence
 from typing import Any
 from urllib.parse import quote
 
@@ -57,6 +57,18 @@ def _misrouted(reply: Any) -> bool:
     serve its slot now: sent again after the map is read (or the slot settles)."""
     return isinstance(reply, rx.ResponseError) and str(reply).split(" ", 1)[0] in (
         "MOVED", "ASK", "TRYAGAIN", "CLUSTERDOWN")
+
+
+async def _together(calls: Iterable[Coroutine[Any, Any, None]]) -> None:
+    """Run `calls` at once; the first to fail cancels the others (none is left running) and
+    its error is raised as it is, not in an ExceptionGroup, so callers tell a lost Redis
+    (`store_unavailable`) from the rest as they do for one call."""
+    try:
+        async with asyncio.TaskGroup() as tasks:
+            for call in calls:
+                tasks.create_task(call)
+    except BaseExceptionGroup as failed:
+        raise failed.exceptions[0] from None
 
 
 class ClusterPipe:
@@ -199,34 +211,43 @@ class ClusterPipe:
 
     async def call_each(self, *commands: Sequence[Arg]) -> list[Any]:
         """The commands grouped by the master the slot map says serves each one's key, each
-        group sent together on that master's connection and the groups at once. A command
+        group sent together on that master's connection and the groups at once. The commands
         the map misrouted (MOVED, ASK, TRYAGAIN, CLUSTERDOWN) or whose master did not answer
-        is sent again on its own through `call_adjacent`, which follows redirections and
-        waits out a failover."""
+        are then sent again, each on its own and all at once, through `call_adjacent`, which
+        follows redirections (the first MOVED reads the map again for all of them) and waits
+        out a failover. Reads only: a group cut off mid-way may have run some of its
+        commands."""
         if not commands:
             return []
-        if not self.owners:
-            await self._refresh_or_wait(time.monotonic() + self.failover_wait_s)
+        deadline = time.monotonic() + self.failover_wait_s
+        while not self.owners:
+            await self._refresh_or_wait(deadline)
         groups: dict[tuple[str, int], list[int]] = {}
         for index, command in enumerate(commands):
             groups.setdefault(self.owners[_slot(command[1])], []).append(index)
         replies: list[Any] = [None] * len(commands)
+        again: list[int] = []
 
         async def send(address: tuple[str, int], indexes: list[int]) -> None:
-            answered: list[Any] | None
             try:
                 answered = await self._pipe(address).call_adjacent(
                     *(commands[i] for i in indexes))
             except (rx.ConnectionError, rx.TimeoutError):
-                answered = None
-            for at, index in enumerate(indexes):
-                reply = answered[at] if answered is not None else None
-                if answered is None or _misrouted(reply):
-                    command = commands[index]
-                    reply = (await self.call_adjacent(command, key=command[1]))[0]
-                replies[index] = reply
+                again.extend(indexes)
+                return
+            for index, reply in zip(indexes, answered, strict=True):
+                if _misrouted(reply):
+                    again.append(index)
+                else:
+                    replies[index] = reply
 
-        await asyncio.gather(*(send(address, indexes) for address, indexes in groups.items()))
+        async def resend(index: int) -> None:
+            command = commands[index]
+            replies[index] = (await self.call_adjacent(command, key=command[1]))[0]
+
+        await _together(send(address, indexes) for address, indexes in groups.items())
+        if again:
+            await _together(resend(index) for index in again)
         return replies
 
     def script(self, text: str) -> Script:

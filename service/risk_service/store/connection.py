@@ -84,8 +84,9 @@ class StoreConnection(Protocol):
     async def call_each(self, *commands: Sequence[Arg]) -> list[Any]:
         """Commands each routed by its own key (its second word, as HGETALL or HMGET take it),
         sent together rather than one round trip each: each one's reply or the ResponseError
-        of its error reply, in order. Not adjacent: on a cluster they go to several masters.
-        For reads of many games at once (a list's page, the sweepers' scan)."""
+        of its error reply, in order. Not adjacent: on a cluster they go to several masters,
+        and a command may be sent twice after a lost connection or a moved slot, so it is
+        for reads (of many games at once: a list's page, the sweepers' scan)."""
 
     def script(self, text: str) -> Script:
         """A script run through this connection."""

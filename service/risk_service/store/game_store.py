@@ -506,7 +506,7 @@ class GameStore:
         key = self.keys.turn(job)
         if await self.redis.set(key, owner, nx=True, px=ms):
             return True
-        if await self.redis.get(key) != owner.encode():
+        if await self.redis.get(key) not in (owner.encode(), owner):  # (either client kind)
             return False
         return bool(await self.redis.pexpire(key, ms))
 
