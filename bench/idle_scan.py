@@ -5,11 +5,12 @@ minute's scan costs a deployment of several processes, this checkout against com
 
 One redis-server of the bench's own holds `--games` active classic games (3 seats, started).
 Each run is one minute's sweep of a deployment: `--processes` service processes (GameServices
-in one child process, each with its own process id, sweeper and store pipe, as server/app.py
-builds a process's store for a single Redis) sweep once each, with the scan due in all of
-them. The side's code is the checkout's (this one, "new") or commit REV's ("base", a git
-worktree under bench/.scratch/idle-scan-base, by bench/ab.py's `worktree`), and the sides
-alternate, the order swapped each round, on the same games. Three cases, each with its clock:
+in one child process, `in_process_service(pipe=True)`: each with its own process id, sweeper
+and store pipe, as server/app.py builds a process's store for a single Redis) sweep once
+each, with the scan due in all of them. The side's code is the checkout's (this one, "new")
+or commit REV's ("base", a git worktree under bench/.scratch/idle-scan-base, by bench/ab.py's
+`worktree`), and the sides alternate, the order swapped each round, on the same games. Three
+cases, each with its clock:
 - `fresh`: the games were played a second ago (the clock is their creation's plus 1 s);
 - `unchanged`: nobody moved in them for over a minute (STALLED_MS), as in correspondence
   play, so the scan looks at each one's deadline and bots;
@@ -78,21 +79,15 @@ async def sweep(url: str, processes: int, now_ms: int, case: str) -> dict[str, f
     """(In the side's child process.) `processes` services sweep once each, the scan due in
     all (for the `list` case, the first walks ListGames' pages of active games instead); the
     CPU and wall time of the sweeps (the walk)."""
-    from risk_service.operations import GameService  # noqa: PLC0415
-    from risk_service.store.game_store import GameStore  # noqa: PLC0415
-    from risk_service.store.keys import Keys  # noqa: PLC0415
-    from risk_service.store.pipe import RedisPipe  # noqa: PLC0415
+    import contextlib  # noqa: PLC0415
+
     from risk_service.sweeper import Sweeper  # noqa: PLC0415
-    from risk_testing.inprocess import in_process_hub  # noqa: PLC0415
-    client = aioredis.from_url(url)
-    # each process's store as server/app.py builds it for a single Redis: the commands of
-    # redis-py's client, the hot path's and the scripts' on the store's pipe
-    pipes = [RedisPipe(url) for _ in range(processes)]
-    hubs = [in_process_hub(client, Keys(), url) for _ in range(processes)]
-    try:
-        services = [GameService(GameStore(client, Keys(), connection=pipe), hub,
-                                clock_ms=lambda: now_ms)
-                    for pipe, hub in zip(pipes, hubs, strict=True)]
+    from risk_testing.inprocess import in_process_service  # noqa: PLC0415
+    async with contextlib.AsyncExitStack() as stack:
+        # each process's store on its pipe, as server/app.py builds it for a single Redis
+        services = [await stack.enter_async_context(
+                        in_process_service(url, lambda: now_ms, pipe=True))
+                    for _ in range(processes)]
         sweepers = [Sweeper(games, games.store, interval_ms=250) for games in services]
         cpu, wall = time.process_time(), time.perf_counter()
         if case == "list":
@@ -101,11 +96,6 @@ async def sweep(url: str, processes: int, now_ms: int, case: str) -> dict[str, f
             for sweeper in sweepers:
                 await sweeper.sweep_once()
         return {"cpu_s": time.process_time() - cpu, "wall_s": time.perf_counter() - wall}
-    finally:
-        for pipe, hub in zip(pipes, hubs, strict=True):
-            await pipe.close()
-            await hub.close()
-        await client.aclose()
 
 
 async def walk_list(games: Any) -> None:
@@ -131,9 +121,10 @@ async def run_side(root: Path, url: str, args: argparse.Namespace, now_ms: int, 
                    ) -> dict[str, float]:
     client = aioredis.from_url(url)
     try:
-        turns = [key async for key in client.scan_iter(match="risk:turn:*")]
-        if turns:
-            await client.delete(*turns)
+        # (this checkout's names, in this process: the base's code may have no turn)
+        from risk_service.store.keys import Keys  # noqa: PLC0415
+        from risk_service.sweeper import IDLE_SCAN  # noqa: PLC0415
+        await client.delete(Keys().turn(IDLE_SCAN))
         cpu0, out0 = await redis_totals(client)
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             (python_path(root), str(ROOT / "support"), str(ROOT)))}

@@ -112,39 +112,38 @@ class Sweeper:
         return await self.store.take_turn(IDLE_SCAN, self.games.process_id, self.turn_ms)
 
     async def abandon_idle(self) -> None:
-        """Walk the waiting and active games' lists; move a game whose status moved on to its
-        status's list, abandon those idle past their status's limit, and restart what a dead
-        process left stopped in the others (`_restart_stalled`). It reads each game's head
-        (`GameStore.heads`), not its snapshot, and stops when another process took the
-        scan's turn (this one failed to renew it in time)."""
+        """Walk the waiting and active games' lists and `_look` at each game's head
+        (`GameStore.heads`), not its snapshot. Called with the scan's turn held (sweep_once);
+        it renews the turn whenever a quarter of its life has passed, and stops when another
+        process took it (this one failed to renew it in time)."""
         stalled_before = self.games.clock_ms() - STALLED_MS
+        renewed = time.monotonic()
         for status in (WAITING, ACTIVE):
             cutoff = self.games.idle_cutoff(status)
             cursor = ""
-            while True:
-                if not await self._my_turn():
-                    return
-                renewed = time.monotonic()
-                ids = await self.store.page("*", status, cursor, PAGE)
-                if not ids:
-                    break
+            while ids := await self.store.page("*", status, cursor, PAGE):
                 for head in await self.store.heads(ids):
-                    if head is None:  # gone: expired, its index entries not yet
-                        continue
-                    # a page with much to do (commits, bots) renews the turn as it goes
                     if (time.monotonic() - renewed) * 1000 > self.turn_ms / 4:
                         if not await self._my_turn():
                             return
                         renewed = time.monotonic()
-                    if head.status != status:
-                        # its status moved on and the list did not (the commit's IndexGame
-                        # died with its process): the game goes to its status's list
-                        await self.store.index(head.game_id, head.variant, status, head.status)
-                    elif head.updated_ms <= cutoff:
-                        await self.games.abandon_if_idle(head.game_id)
-                    elif status == ACTIVE and head.updated_ms <= stalled_before:
-                        await self._restart_stalled(head, stalled_before)
+                    if head is not None:  # (None: expired, its index entries not yet)
+                        await self._look(head, status, cutoff, stalled_before)
                 cursor = ids[-1]
+
+    async def _look(self, head: GameHead, listed: int, cutoff: int, stalled_before: int
+                    ) -> None:
+        """Move a game whose status moved on from `listed` (the list it was found in) to its
+        status's list, abandon it when idle past `cutoff`, and restart what a dead process
+        left stopped in it (`_restart_stalled`)."""
+        if head.status != listed:
+            # its status moved on and the list did not (the commit's IndexGame died with its
+            # process): the game goes to its status's list
+            await self.store.index(head.game_id, head.variant, listed, head.status)
+        elif head.updated_ms <= cutoff:
+            await self.games.abandon_if_idle(head.game_id)
+        elif listed == ACTIVE and head.updated_ms <= stalled_before:
+            await self._restart_stalled(head, stalled_before)
 
     async def _restart_stalled(self, head: GameHead, stalled_before: int) -> None:
         """A game unchanged for STALLED_MS whose commit's effects a process that died did not

@@ -116,13 +116,11 @@ class RedisPyConnection:
             # any node): only the cluster pipe keeps them on one connection
             raise NotImplementedError("commands that must share a connection on a Redis "
                                       "Cluster need the cluster pipe (store/cluster_pipe.py)")
-        async with self.client.pipeline(transaction=False) as pipe:
-            for command in commands:
-                pipe.execute_command(*command)
-            return list(await pipe.execute(raise_on_error=False))
+        return await self.call_each(*commands)
 
     async def call_each(self, *commands: Sequence[Arg]) -> list[Any]:
-        # redis-py's pipeline routes each command by its key on a cluster
+        # redis-py's pipeline: on one Redis its commands leave together on one connection (so
+        # they are adjacent too); on a cluster it routes each by its key
         async with self.client.pipeline(transaction=False) as pipe:
             for command in commands:
                 pipe.execute_command(*command)

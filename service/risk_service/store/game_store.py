@@ -208,12 +208,17 @@ def _int(value: bytes | None) -> int:
     return int(value) if value else 0
 
 
+def _fields(reply: dict[bytes, bytes] | list[bytes]) -> dict[bytes, bytes]:
+    """A hash's or a stream entry's fields: redis-py makes them a dict; the shared connection
+    and a script give Redis' own reply, a flat field-value list."""
+    if isinstance(reply, dict):
+        return reply
+    return dict(zip(reply[::2], reply[1::2], strict=True))
+
+
 def _event_field(fields: dict[bytes, bytes] | list[bytes]) -> bytes:
-    """An event stream entry's `e` field: redis-py's XRANGE makes the entry's fields a dict;
-    the shared connection gives Redis' own reply, a flat field-value list."""
-    if isinstance(fields, dict):
-        return fields[b"e"]
-    return dict(zip(fields[::2], fields[1::2], strict=True))[b"e"]
+    """An event stream entry's `e` field."""
+    return _fields(fields)[b"e"]
 
 
 def parse_record(game_id: str, raw: dict[bytes, bytes], tail: Sequence[bytes] = ()
@@ -343,7 +348,7 @@ class GameStore:
         """The game with the log entries after its snapshot (one round trip, atomic), or
         None if there is no such game."""
         flat, tail = await self._load([self.keys.game(game_id), self.keys.log(game_id)])
-        return parse_record(game_id, dict(zip(flat[::2], flat[1::2], strict=True)), tail)
+        return parse_record(game_id, _fields(flat), tail)
 
     async def state_id(self, game_id: str) -> tuple[int, str] | None:
         """The stored state's (version, commit id), None if there is no such game: a cheap
@@ -502,11 +507,12 @@ class GameStore:
         lapses between the holder's GET and PEXPIRE and is taken meanwhile is renewed for
         its new holder, and both processes run the job once, which every job so held
         tolerates (the idle scan's writes are version-checked commits); at the next sweep
-        the SET and GET settle it."""
+        the GET settles it. Two round trips for the holder, one for the others."""
         key = self.keys.turn(job)
-        if await self.redis.set(key, owner, nx=True, px=ms):
-            return True
-        if await self.redis.get(key) not in (owner.encode(), owner):  # (either client kind)
+        held = await self.redis.get(key)
+        if held is None:
+            return bool(await self.redis.set(key, owner, nx=True, px=ms))
+        if held not in (owner.encode(), owner):  # (either client kind)
             return False
         return bool(await self.redis.pexpire(key, ms))
 
@@ -615,7 +621,5 @@ class GameStore:
         snapshot and the stored decision): a page of 200 games neither reads 200 lists nor
         replays them."""
         replies = await self._each(("HGETALL", self.keys.game(game_id)) for game_id in game_ids)
-        parsed = (parse_record(g, raw if isinstance(raw, dict)  # (redis-py's reply, or a flat
-                               else dict(zip(raw[::2], raw[1::2], strict=True)))  # list)
-                  for g, raw in zip(game_ids, replies, strict=True))
+        parsed = (parse_record(g, _fields(raw)) for g, raw in zip(game_ids, replies, strict=True))
         return [record for record in parsed if record is not None]
