@@ -106,7 +106,7 @@ def build(name: str, patterns: list[str]) -> Path:
                       for p in service.glob(pattern)})
     env = {**os.environ, "PYTHONPATH": str(cython_path())}
     done = subprocess.run(
-        [sys.executable, "-m", "Cython.Build.Cythonize", "-i", "-3", "-j", str(os.cpu_count()),
+        [sys.executable, "-m", "Cython.Build.Cythonize", "-i", "-3", "-j", str(os.cpu_count() or 1),
          "-X", "binding=True", "-X", "annotation_typing=False", *modules],
         cwd=service, env=env, capture_output=True, text=True, timeout=1800, check=False)
     if done.returncode != 0:
