@@ -31,7 +31,6 @@ service compiles anything.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -40,6 +39,11 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench import inprocess  # noqa: E402 - needs ROOT on sys.path
+
 SCRATCH = ROOT / "bench" / ".scratch"
 CYTHON = "cython==3.3.1"
 
@@ -132,12 +136,10 @@ def engine_us(service: Path | None) -> float:
 
 
 def move_us(service: Path | None, moves: int) -> float:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "inprocess.py"), "--modes", "submit", "--rounds",
-         "1", "--moves", str(moves), "--json"],
-        env=side_env(service), cwd=ROOT, capture_output=True, text=True, timeout=900,
-        check=True)
-    return float(json.loads(done.stdout.splitlines()[-1])["submit"]["cpu_us_per_move"])
+    _lines, medians = inprocess.run_child(
+        ["--modes", "submit", "--rounds", "1", "--moves", str(moves)], env=side_env(service),
+        timeout=900)
+    return medians["submit"]["cpu_us_per_move"]
 
 
 def compiled_check(service: Path) -> None:

@@ -27,10 +27,11 @@ import json
 import math
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -187,6 +188,17 @@ async def measure(args: argparse.Namespace, url: str) -> dict[str, list[tuple[fl
         return results
     finally:
         await client.aclose()
+
+
+def run_child(args: Sequence[str], *, env: Mapping[str, str] | None = None,
+              timeout: float = 300) -> tuple[list[str], dict[str, dict[str, float]]]:
+    """This benchmark run as a child process with `args` and `--json` (on `env`'s PYTHONPATH,
+    say): the lines it printed before its medians, and the medians by mode."""
+    run = subprocess.run([sys.executable, str(Path(__file__).resolve()), *args, "--json"],
+                         env=env, cwd=ROOT, capture_output=True, text=True, check=True,
+                         timeout=timeout)
+    *lines, medians = run.stdout.splitlines()
+    return lines, json.loads(medians)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

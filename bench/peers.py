@@ -88,7 +88,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.common import rss_bytes, stack  # noqa: E402 - needs ROOT on sys.path
+from bench import inprocess  # noqa: E402 - needs ROOT on sys.path
+from bench.common import rss_bytes, stack  # noqa: E402
 from bench.memory import idle_subscribers, idle_subscribers_on  # noqa: E402
 from bench.service import (  # noqa: E402
     CpuMeter,
@@ -539,15 +540,11 @@ def ours_alone(args: argparse.Namespace) -> Figures:
     `alone_{submit,session}_{moves_per_s,cpu_per_1000_moves}`. The unary one has no session
     and no log line either: no path carries a move for less CPU than it, or more moves/s from
     one process. Its CPU is the whole process's (the harness and the Redis client too)."""
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "inprocess.py"), "--modes", "submit,session",
-         "--games", str(args.games), "--seconds", str(args.move_s), "--rounds", "1",
-         "--log-level", args.log_level, "--json"],
-        capture_output=True, text=True, check=True, timeout=300)
-    lines = run.stdout.splitlines()
-    for line in lines[:-1]:
+    lines, medians = inprocess.run_child(
+        ["--modes", "submit,session", "--games", str(args.games), "--seconds", str(args.move_s),
+         "--rounds", "1", "--log-level", args.log_level])
+    for line in lines:
         say(f"  our move alone (in process): {line}")
-    medians = json.loads(lines[-1])
     return {f"alone_{mode}_{key}": value for mode, got in medians.items() for key, value in (
         ("moves_per_s", got["moves_per_s"]),
         ("cpu_per_1000_moves", got["cpu_us_per_move"] / 1000))}
