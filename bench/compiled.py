@@ -43,6 +43,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import inprocess  # noqa: E402 - needs ROOT on sys.path
+from bench.ab import python_path  # noqa: E402
 
 SCRATCH = ROOT / "bench" / ".scratch"
 CYTHON = "cython==3.3.1"
@@ -99,7 +100,8 @@ def cython_path() -> Path:
 
 
 def build(name: str, patterns: list[str]) -> Path:
-    """A copy of service/ with `patterns` compiled in place; its path (PYTHONPATH entries)."""
+    """A copy of service/ with `patterns` compiled in place, under the root it returns (a
+    checkout's layout: `python_path` of it imports the copy)."""
     copy = SCRATCH / "compiled" / name.replace("+", "-")
     if copy.exists():
         shutil.rmtree(copy)
@@ -119,35 +121,35 @@ def build(name: str, patterns: list[str]) -> Path:
     if len(built) != len(modules):
         raise SystemExit(f"compiling {name}: {len(modules)} modules, {len(built)} extensions")
     print(f"built {name}: {len(modules)} modules compiled", flush=True)
-    return service
+    return copy
 
 
-def side_env(service: Path | None) -> dict[str, str]:
+def side_env(root: Path | None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    if service is not None:
-        env["PYTHONPATH"] = f"{service}{os.pathsep}{service / 'rules'}"
+    if root is not None:
+        env["PYTHONPATH"] = python_path(root)
     return env
 
 
-def engine_us(service: Path | None) -> float:
-    done = subprocess.run([sys.executable, "-c", ENGINE_LOOP], env=side_env(service), cwd=ROOT,
+def engine_us(root: Path | None) -> float:
+    done = subprocess.run([sys.executable, "-c", ENGINE_LOOP], env=side_env(root), cwd=ROOT,
                           capture_output=True, text=True, timeout=600, check=True)
     return float(done.stdout.split()[-1])
 
 
-def move_us(service: Path | None, moves: int) -> float:
+def move_us(root: Path | None, moves: int) -> float:
     _lines, medians = inprocess.run_child(
-        ["--modes", "submit", "--rounds", "1", "--moves", str(moves)], env=side_env(service),
+        ["--modes", "submit", "--rounds", "1", "--moves", str(moves)], env=side_env(root),
         timeout=900)
     return medians["submit"]["cpu_us_per_move"]
 
 
-def compiled_check(service: Path) -> None:
+def compiled_check(root: Path) -> None:
     """The copy's modules are the compiled ones (an editable install ahead of PYTHONPATH would
     measure the checkout twice)."""
     probe = ("import risk_rules.engine.classic.actions as m, risk_service.operations.moves as o;"
              "print(m.__file__); print(o.__file__)")
-    done = subprocess.run([sys.executable, "-c", probe], env=side_env(service),
+    done = subprocess.run([sys.executable, "-c", probe], env=side_env(root),
                           capture_output=True, text=True, timeout=60, check=True)
     if not done.stdout.splitlines()[0].endswith(".so"):
         raise SystemExit(f"the compiled copy is not what imports: {done.stdout}")
@@ -167,8 +169,8 @@ def main() -> int:
         parser.error(f"--sets takes {', '.join(SETS)}; --rounds and --moves at least 1")
     sides: dict[str, Path | None] = {"pure": None}
     for name in names:
-        sides[name] = service = build(name, SETS[name])
-        compiled_check(service)
+        sides[name] = root = build(name, SETS[name])
+        compiled_check(root)
     order = list(sides)
     figures: dict[str, dict[str, list[float]]] = {s: {"engine": [], "move": []} for s in sides}
     for r in range(args.rounds):
