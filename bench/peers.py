@@ -43,14 +43,17 @@ Jobs, per side and round:
    in one message); the figures compared with the peers are the batched run's, and a line
    prints batched ÷ unbatched.
 4. floors, in the same sitting: the grpc.aio floor runs the moves job a second time as unary
-   `Move` calls (one call per move, as ours' unary SubmitAction), and ours ends with
+   `Move` calls (one call per move, as ours' unary SubmitAction) and a third time with each
+   game's moves on one WebSocket (its `--ws-port`: the service's way of reading and writing a
+   WebSocket, the floor of ours' WebSocket sessions), and ours ends with
    bench/inprocess.py's moves (`submit` and `session`, `--games` games, the operations in one
    process on a Redis of their own): our move with no transport, whose `submit` has no
    session and no log line either, so no path can carry a move for less. Then the burdened
-   floor: the floor's moves job again, on one stream and as unary calls, each move also
+   floor: the floor's moves job again, on one stream, as unary calls and on one WebSocket,
+   each move also
    burning the CPU our move alone took (the last ours' round's, in Python: floor_server.py's
    `--burn-us`), over a working set that stays in the core's caches (a lower bound) and
-   again over about 11 MB. The two floors do not add up: a grpc.aio message costs more
+   again over about 11 MB. The two floors do not add up: a message costs the stack more
    once the loop's thread is busy for a move's length between messages, and the burdened
    floor is what a move of ours' weight costs on this stack with nothing of ours' glue.
 
@@ -215,10 +218,12 @@ def cpu_per_1000(share_pct: float, seconds: float, count: int) -> float:
 
 
 async def peer_moves(peer: str, url: str, pid: int, args: argparse.Namespace,
-                     *, mode: str = "moves", prefix: str = "") -> Figures:
-    """The moves job; `mode` "unary" (the floor only): each move a unary call of its own, its
-    figures named with `prefix`."""
-    client = await NodeClient.start(peer, url, mode, args.games, args.warmup, args.move_s)
+                     *, mode: str = "moves", prefix: str = "", ws_port: int = 0) -> Figures:
+    """The moves job; `mode` "unary" (the floor only): each move a unary call of its own;
+    "ws" (the floor only, on its `ws_port`): each game's moves on one WebSocket. Its figures
+    are named with `prefix`."""
+    client = await NodeClient.start(peer, url, mode, args.games, args.warmup, args.move_s,
+                                    *([ws_port] if ws_port else []))
     meter = CpuMeter({"server": [pid], "clients": [client.pid]})
     start = await client.read()
     assert start["phase"] == "start", start
@@ -323,15 +328,25 @@ async def peer_spectators(peer: str, url: str, pid: int, args: argparse.Namespac
             "client_cpu_delivery": meter.share["driver"] + meter.share["subscribers"]}
 
 
+async def floor_moves(url: str, pid: int, args: argparse.Namespace, ws_port: int,
+                      prefix: str = "") -> Figures:
+    """The floor's moves as unary calls and on one WebSocket (its moves on one open stream
+    are the peers' moves job): the floors of a unary move and of a WebSocket session move."""
+    figures = await peer_moves("floor", url, pid, args, mode="unary", prefix=f"{prefix}unary_")
+    figures.update(await peer_moves("floor", url, pid, args, mode="ws", prefix=f"{prefix}ws_",
+                                    ws_port=ws_port))
+    return figures
+
+
 async def measure_peer(peer: str, args: argparse.Namespace) -> Figures:
-    with peer_server(peer) as (url, pid):
+    ws_port = free_port() if peer == "floor" else 0
+    with peer_server(peer, *(["--ws-port", str(ws_port)] if ws_port else [])) as (url, pid):
         say(f"\n-- {NAMES[peer]}: server pid {pid} at {url}, load {load_averages()}")
         try:
             figures = await peer_idle_games(peer, url, pid, args.idle_games)
             figures.update(await peer_moves(peer, url, pid, args))
-            if peer == "floor":  # the floor of a unary move: one call per move
-                figures.update(await peer_moves(peer, url, pid, args, mode="unary",
-                                                prefix="unary_"))
+            if peer == "floor":
+                figures.update(await floor_moves(url, pid, args, ws_port))
             figures.update(await peer_spectators(peer, url, pid, args))
         finally:
             await _kill_clients()
@@ -341,6 +356,8 @@ async def measure_peer(peer: str, args: argparse.Namespace) -> Figures:
 
 
 # the burdened floor's runs: (its figures' prefix, the burn's working set in dicts, what that is)
+# the floor's ways in, as its figures' prefixes: one open gRPC stream, unary calls, one WebSocket
+FLOOR_KINDS = ("", "unary_", "ws_")
 BURNS = (("burdened_", 64, "a working set in the core's caches (the lower bound)"),
          ("burdened_wide_", 50_000, "a working set of about 11 MB"))
 
@@ -354,17 +371,17 @@ async def burdened_floor(args: argparse.Namespace) -> Figures:
     whose working set is that large). The burn is `burn_us_per_move`."""
     figures: Figures = {"burn_us_per_move": args.burn_us}
     for prefix, objects, what in BURNS:
+        ws_port = free_port()
         with peer_server("floor", "--burn-us", f"{args.burn_us:.1f}", "--burn-objects",
-                         str(objects)) as (url, pid):
+                         str(objects), "--ws-port", str(ws_port)) as (url, pid):
             say(f"  burdened floor: each move also burns {args.burn_us:.1f} us of CPU (our "
                 f"move alone, the last measured), over {what}")
             try:
                 figures.update(await peer_moves("floor", url, pid, args, prefix=prefix))
-                figures.update(await peer_moves("floor", url, pid, args, mode="unary",
-                                                prefix=f"{prefix}unary_"))
+                figures.update(await floor_moves(url, pid, args, ws_port, prefix))
             finally:
                 await _kill_clients()
-        for kind in ("", "unary_"):  # what the stack adds to this round's burn, in us
+        for kind in FLOOR_KINDS:  # what the stack adds to this round's burn, in us
             figures[f"{prefix}{kind}added_us"] = (
                 figures[f"{prefix}{kind}cpu_per_1000_moves"] * 1000 - args.burn_us)
     return figures
@@ -565,6 +582,9 @@ _FLOOR = ("the grpc.aio floor", "floor", "{k}")
 _BURDENED_STREAM = ("the burdened floor's moves on one open stream (the grpc.aio floor + our "
                     "move's CPU)", "floor", "burdened_{k}")
 _BURDENED_UNARY = ("the burdened floor's unary moves", "floor", "burdened_unary_{k}")
+_WS_FLOOR = ("the floor's moves on one WebSocket (websockets' Sans-I/O on uvloop)", "floor",
+             "ws_{k}")
+_BURDENED_WS = ("the burdened floor's moves on one WebSocket", "floor", "burdened_ws_{k}")
 ISSUE_37_SPECTATORS, ISSUE_37_RATE = 10_000, 10.0
 MOVES = ("moves_per_s", "move_p99_ms", "cpu_per_1000_moves")
 DELIVERY = ("delivery_p99_ms", "cpu_per_1000_delivered", "messages_per_s")
@@ -572,7 +592,7 @@ DELIVERY = ("delivery_p99_ms", "cpu_per_1000_delivered", "messages_per_s")
 PATHS = [
     ("unary gRPC", "{k}", MOVES, (_UNARY_FLOOR, _ALONE, _BURDENED_UNARY)),
     ("gRPC sessions", "session_{k}", MOVES, (_STREAM_FLOOR, _ALONE, _BURDENED_STREAM)),
-    ("WebSocket sessions", "ws_{k}", MOVES, (_ALONE,)),
+    ("WebSocket sessions", "ws_{k}", MOVES, (_WS_FLOOR, _ALONE, _BURDENED_WS)),
     ("gRPC streams", "{k}", DELIVERY, (_FLOOR,)),
     ("WebSocket", "ws_{k}", DELIVERY, ()),
     ("any path", "{k}", ("bytes_per_idle_game",), (_FLOOR,)),
@@ -583,7 +603,8 @@ PATHS = [
 COLYSEUS = [
     ("gRPC sessions", "session_cpu_per_1000_moves", "cpu_per_1000_moves", 3.0,
      (_STREAM_FLOOR, _ALONE, _BURDENED_STREAM)),
-    ("WebSocket sessions", "ws_cpu_per_1000_moves", "cpu_per_1000_moves", 3.0, (_ALONE,)),
+    ("WebSocket sessions", "ws_cpu_per_1000_moves", "cpu_per_1000_moves", 3.0,
+     (_WS_FLOOR, _ALONE, _BURDENED_WS)),
     ("gRPC streams", "cpu_per_1000_delivered", "cpu_per_1000_delivered", 2.0, (_FLOOR,)),
     ("WebSocket", "ws_cpu_per_1000_delivered", "cpu_per_1000_delivered", 2.0, ()),
 ]
@@ -645,7 +666,8 @@ def report_goals(med: dict[str, Figures]) -> None:
                     f"(unburdened {floor[f'{kind}cpu_per_1000_moves'] * 1000:.0f}; ours "
                     f"{ours[f'{mine}cpu_per_1000_moves'] * 1000:.0f})"
                     for name, kind, mine in (("one open stream", "", "session_"),
-                                             ("unary calls", "unary_", ""))))
+                                             ("unary calls", "unary_", ""),
+                                             ("one WebSocket", "ws_", "ws_"))))
     # issue 37, item 6, on gRPC: 10,000 spectators of one game at 10 moves/s on one process
     # is about 100,000 messages/s; at a path's CPU per delivered message that is this many
     # cores, and one process has one. (Over WebSocket a game's spectators past 256 are swept,

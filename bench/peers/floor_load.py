@@ -6,7 +6,9 @@ output, in Python grpc.aio on uvloop (the clients of ours in bench/peers.py are 
 MODE, its arguments, the commands read on stdin and the JSON lines printed are load.js's:
 `moves GAMES WARMUP_S SECONDS`, `games COUNT`, `driver`, `watch MATCH COUNT`; and one of its own,
 `unary GAMES WARMUP_S SECONDS`, the moves as unary `Move` calls (one call per move, as ours'
-unary SubmitAction). A seated client
+unary SubmitAction), and `ws GAMES WARMUP_S SECONDS WS_PORT`, each game's moves on one WebSocket
+(floor_server.py's `--ws-port`: each game made by a `Create` call, then played on its socket,
+as ours' WebSocket sessions are, with risk_testing's WebSocket client as theirs). A seated client
 keeps one Play stream open and sends its next move once the previous one is acknowledged;
 watchers share channels of their own, 100 streams each, as ours' subscribers do
 (bench/service.py, STREAMS_PER_CHANNEL). Times are time.monotonic_ns (CLOCK_MONOTONIC).
@@ -26,6 +28,8 @@ from typing import Any
 import grpc
 import uvloop
 from google.protobuf import wrappers_pb2
+
+from risk_testing.wsclient import BINARY, WebSocket
 
 SEAT0_TERRITORIES = [t for t in range(42) if t % 2 == 0]  # board.js: seat 0 owns the evens
 STREAMS_PER_CHANNEL = 100
@@ -100,17 +104,40 @@ class UnarySeat(Seat):
         pass
 
 
+class WsSeat(Seat):
+    """Seat 0 of a new game, its moves on one WebSocket."""
+
+    @classmethod
+    async def open_ws(cls, ch: grpc.aio.Channel, ws_port: int) -> WsSeat:
+        game_id = await create(ch)
+        ws = await WebSocket.connect("127.0.0.1", ws_port, "/floor.Floor/Play")
+        ws.send(wrappers_pb2.BytesValue(value=game_id).SerializeToString())
+        return cls(game_id, ws)
+
+    async def move(self) -> int:
+        territory = self.next_territory()
+        self.call.send(wrappers_pb2.UInt32Value(value=territory).SerializeToString())
+        reply = await self.call.receive()
+        if reply.opcode != BINARY:
+            raise RuntimeError(f"play socket closed: {reply.close_code} {reply.close_reason}")
+        return int(wrappers_pb2.UInt32Value.FromString(reply.data).value)
+
+    def close(self) -> None:
+        self.call.writer.close()
+
+
 def percentile(values: list[int], q: float) -> float:
     if not values:
         return math.nan
     return values[max(1, math.ceil(q / 100 * len(values))) - 1]
 
 
-async def moves(target: str, games: int, warmup_s: float, seconds: float,
-                unary: bool = False) -> None:
+async def moves(target: str, games: int, warmup_s: float, seconds: float, *,
+                unary: bool = False, ws_port: int = 0) -> None:
     ch = channel(target)
-    kind = UnarySeat if unary else Seat
-    seats = [await kind.open(ch) for _ in range(games)]
+    seats: list[Seat] = [
+        await (WsSeat.open_ws(ch, ws_port) if ws_port else
+               UnarySeat.open(ch) if unary else Seat.open(ch)) for _ in range(games)]
     latencies: list[int] = []
     recording = False
     stop_at = time.monotonic_ns() + warmup_s * 1e9
@@ -232,7 +259,10 @@ def main() -> None:
     _peer, target, mode, *rest = sys.argv[1:]
     run = {
         "moves": lambda: moves(target, int(rest[0]), float(rest[1]), float(rest[2])),
-        "unary": lambda: moves(target, int(rest[0]), float(rest[1]), float(rest[2]), True),
+        "unary": lambda: moves(target, int(rest[0]), float(rest[1]), float(rest[2]),
+                               unary=True),
+        "ws": lambda: moves(target, int(rest[0]), float(rest[1]), float(rest[2]),
+                            ws_port=int(rest[3])),
         "games": lambda: idle_games(target, int(rest[0])),
         "driver": lambda: driver(target),
         "watch": lambda: watch(target, rest[0], int(rest[1])),

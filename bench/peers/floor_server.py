@@ -27,9 +27,18 @@ Methods (generic handlers, raw protobuf bytes; bench/peers/floor_load.py is the 
 - `/floor.Floor/Watch` (server streaming): the game's id in; out, the whole board once (the
   sync), then one message per move: `BytesValue` of (version, territory, armies), serialised once
   for every watcher, as the service serialises an event once per audience.
+- `--ws-port W`: `Play` also over a WebSocket on port W, path `/floor.Floor/Play`, as the
+  service's Session is on its HTTP port: binary messages in are Play's (the game's id, then
+  one move each), and each move is answered by one binary message (its new version); an
+  illegal move closes the socket (1008). Read as the service reads a WebSocket (its
+  server/websocket.py): the upgrade and every frame through the `websockets` library's Sans-I/O
+  `ServerProtocol`, each answer one final unmasked frame made by hand and one
+  `transport.write`, on an `asyncio.Protocol` of the same loop. The floor of a WebSocket session
+  move: bench/peers.py's `ws_` figures for the floor.
 Prints "listening P" once it accepts calls.
 
-`--burn-us U` (the burdened floor, bench/peers.py): each move (`Play`'s and `Move`'s) also
+`--burn-us U` (the burdened floor, bench/peers.py): each move (`Play`'s, on a stream or a
+WebSocket, and `Move`'s) also
 spends U microseconds of CPU in Python before it is answered, as our move spends on its rules,
 encodings and commit (bench/peers.py passes our move's own CPU, bench/inprocess.py's, measured
 in the same sitting). What a move then costs beyond U is what the stack costs once the event
@@ -50,6 +59,9 @@ from collections.abc import AsyncIterator
 import grpc
 import uvloop
 from google.protobuf import wrappers_pb2
+from websockets.frames import CloseCode, Frame, Opcode
+from websockets.http11 import Request
+from websockets.server import ServerProtocol
 
 TERRITORIES = 42
 SEATS = 2
@@ -190,7 +202,57 @@ class Floor:
             game.watchers.discard(queue)
 
 
-async def serve(port: int, burn: Burn) -> None:
+def ws_frame(payload: bytes) -> bytes:
+    """One final, unmasked binary frame, as the service's server/websocket.py `frame()`
+    makes every message it sends (the floor's answers are under 126 bytes)."""
+    return bytes((0x80 | Opcode.BINARY, len(payload))) + payload
+
+
+class WsPlay(asyncio.Protocol):
+    """`Play` on one WebSocket (`--ws-port`): the upgrade, then the game's id, then moves."""
+
+    def __init__(self, floor: Floor) -> None:
+        self.floor = floor
+        self.ws = ServerProtocol(max_size=1 << 16)
+        self.transport: asyncio.Transport | None = None
+        self.game: Game | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # (uvloop's transports are not asyncio.Transport subclasses: no isinstance check)
+        self.transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        ws, transport = self.ws, self.transport
+        assert transport is not None
+        ws.receive_data(data)
+        for event in ws.events_received():
+            if isinstance(event, Request):
+                ws.send_response(ws.accept(event))
+            elif isinstance(event, Frame) and event.opcode is Opcode.BINARY:
+                self.message(bytes(event.data))  # (bytes already: no copy)
+        for out in ws.data_to_send():
+            if out:
+                transport.write(out)
+            else:  # the close handshake is over
+                transport.close()
+
+    def message(self, data: bytes) -> None:
+        transport = self.transport
+        assert transport is not None
+        if self.game is None:
+            self.game = self.floor.games.get(wrappers_pb2.BytesValue.FromString(data).value)
+            if self.game is None:
+                self.ws.send_close(CloseCode.POLICY_VIOLATION, "unknown game")
+            return
+        if not self.game.place(0, wrappers_pb2.UInt32Value.FromString(data).value):
+            self.ws.send_close(CloseCode.POLICY_VIOLATION, "illegal move")
+            return
+        self.floor.burn()
+        transport.write(ws_frame(
+            wrappers_pb2.UInt32Value(value=self.game.version).SerializeToString()))
+
+
+async def serve(port: int, burn: Burn, ws_port: int = 0) -> None:
     floor = Floor(burn)
     handlers = grpc.method_handlers_generic_handler("floor.Floor", {
         "Create": grpc.unary_unary_rpc_method_handler(floor.create),
@@ -207,6 +269,9 @@ async def serve(port: int, burn: Burn) -> None:
     server.add_generic_rpc_handlers((handlers,))
     server.add_insecure_port(f"127.0.0.1:{port}")
     await server.start()
+    if ws_port:
+        await asyncio.get_running_loop().create_server(lambda: WsPlay(floor), "127.0.0.1",
+                                                       ws_port)
     print(f"listening {port}", flush=True)
     await server.wait_for_termination()
 
@@ -214,6 +279,8 @@ async def serve(port: int, burn: Burn) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--ws-port", type=int, default=0,
+                        help="also serve Play over a WebSocket on this port (0: none)")
     parser.add_argument("--burn-us", type=float, default=0.0,
                         help="CPU microseconds of Python work added to each move")
     parser.add_argument("--burn-objects", type=int, default=BURN_OBJECTS,
@@ -222,7 +289,7 @@ def main() -> None:
     if not 0 <= args.burn_us < 1e6 or args.burn_objects < 1:
         parser.error("--burn-us is 0 or more microseconds (under a second); --burn-objects "
                      "at least 1")
-    uvloop.run(serve(args.port, Burn(args.burn_us, args.burn_objects)))
+    uvloop.run(serve(args.port, Burn(args.burn_us, args.burn_objects), args.ws_port))
 
 
 if __name__ == "__main__":
