@@ -38,13 +38,12 @@ Methods (generic handlers, raw protobuf bytes; bench/peers/floor_load.py is the 
 Prints "listening P" once it accepts calls.
 
 `--burn-us U` (the burdened floor, bench/peers.py): each move (`Play`'s, on a stream or a
-WebSocket, and `Move`'s) also
-spends U microseconds of CPU in Python before it is answered, as our move spends on its rules,
-encodings and commit (bench/peers.py passes our move's own CPU, bench/inprocess.py's, measured
-in the same sitting). What a move then costs beyond U is what the stack costs once the event
-loop's thread is busy for that long per move, which is not what it costs when it is not: the
-unburdened floor answers many moves per turn of the loop, the burdened one about one (`Burn`
-says why this is a lower bound).
+WebSocket, and `Move`'s) also spends U microseconds of CPU in Python before it is answered, as
+our move spends on its rules, encodings and commit (bench/peers.py passes our move's own CPU,
+bench/inprocess.py's, measured in the same sitting). What a move then costs beyond U is what the
+stack costs once the event loop's thread is busy for that long per move, which is not what it
+costs when it is not: the unburdened floor answers many moves per turn of the loop, the burdened
+one about one (`Burn` says why this is a lower bound).
 """
 
 from __future__ import annotations
