@@ -50,9 +50,9 @@ Jobs, per side and round:
    process on a Redis of their own): our move with no transport, whose `submit` has no
    session and no log line either, so no path can carry a move for less. Then the burdened
    floor: the floor's moves job again, on one stream, as unary calls and on one WebSocket,
-   each move also
-   burning the CPU our move alone took (the last ours' round's, in Python: floor_server.py's
-   `--burn-us`), over a working set that stays in the core's caches (a lower bound) and
+   each move also burning the CPU our move alone took (the last ours' round's, in Python:
+   floor_server.py's `--burn-us`), over a working set that stays in the core's caches (a
+   lower bound) and
    again over about 11 MB. The two floors do not add up: a message costs the stack more
    once the loop's thread is busy for a move's length between messages, and the burdened
    floor is what a move of ours' weight costs on this stack with nothing of ours' glue.
@@ -355,9 +355,10 @@ async def measure_peer(peer: str, args: argparse.Namespace) -> Figures:
     return figures
 
 
+# the floor's ways in: (what, its figures' prefix, the prefix of ours' figures on that way in)
+FLOOR_KINDS = (("one open stream", "", "session_"), ("unary calls", "unary_", ""),
+               ("one WebSocket", "ws_", "ws_"))
 # the burdened floor's runs: (its figures' prefix, the burn's working set in dicts, what that is)
-# the floor's ways in, as its figures' prefixes: one open gRPC stream, unary calls, one WebSocket
-FLOOR_KINDS = ("", "unary_", "ws_")
 BURNS = (("burdened_", 64, "a working set in the core's caches (the lower bound)"),
          ("burdened_wide_", 50_000, "a working set of about 11 MB"))
 
@@ -381,7 +382,7 @@ async def burdened_floor(args: argparse.Namespace) -> Figures:
                 figures.update(await floor_moves(url, pid, args, ws_port, prefix))
             finally:
                 await _kill_clients()
-        for kind in FLOOR_KINDS:  # what the stack adds to this round's burn, in us
+        for _name, kind, _ours in FLOOR_KINDS:  # what the stack adds to this round's burn, in us
             figures[f"{prefix}{kind}added_us"] = (
                 figures[f"{prefix}{kind}cpu_per_1000_moves"] * 1000 - args.burn_us)
     return figures
@@ -665,9 +666,7 @@ def report_goals(med: dict[str, Figures]) -> None:
                     "round's burn "
                     f"(unburdened {floor[f'{kind}cpu_per_1000_moves'] * 1000:.0f}; ours "
                     f"{ours[f'{mine}cpu_per_1000_moves'] * 1000:.0f})"
-                    for name, kind, mine in (("one open stream", "", "session_"),
-                                             ("unary calls", "unary_", ""),
-                                             ("one WebSocket", "ws_", "ws_"))))
+                    for name, kind, mine in FLOOR_KINDS))
     # issue 37, item 6, on gRPC: 10,000 spectators of one game at 10 moves/s on one process
     # is about 100,000 messages/s; at a path's CPU per delivered message that is this many
     # cores, and one process has one. (Over WebSocket a game's spectators past 256 are swept,

@@ -108,7 +108,7 @@ class WsSeat(Seat):
     """Seat 0 of a new game, its moves on one WebSocket."""
 
     @classmethod
-    async def open_ws(cls, ch: grpc.aio.Channel, ws_port: int) -> WsSeat:
+    async def open_on(cls, ch: grpc.aio.Channel, ws_port: int) -> WsSeat:
         game_id = await create(ch)
         ws = await WebSocket.connect("127.0.0.1", ws_port, "/floor.Floor/Play")
         ws.send(wrappers_pb2.BytesValue(value=game_id).SerializeToString())
@@ -132,12 +132,11 @@ def percentile(values: list[int], q: float) -> float:
     return values[max(1, math.ceil(q / 100 * len(values))) - 1]
 
 
-async def moves(target: str, games: int, warmup_s: float, seconds: float, *,
-                unary: bool = False, ws_port: int = 0) -> None:
+async def moves(target: str, games: int, warmup_s: float, seconds: float,
+                open_seat: Callable[[grpc.aio.Channel], Awaitable[Seat]] = Seat.open) -> None:
+    """The moves job, each game's seat opened by `open_seat` (one Play stream by default)."""
     ch = channel(target)
-    seats: list[Seat] = [
-        await (WsSeat.open_ws(ch, ws_port) if ws_port else
-               UnarySeat.open(ch) if unary else Seat.open(ch)) for _ in range(games)]
+    seats = [await open_seat(ch) for _ in range(games)]
     latencies: list[int] = []
     recording = False
     stop_at = time.monotonic_ns() + warmup_s * 1e9
@@ -260,9 +259,9 @@ def main() -> None:
     run = {
         "moves": lambda: moves(target, int(rest[0]), float(rest[1]), float(rest[2])),
         "unary": lambda: moves(target, int(rest[0]), float(rest[1]), float(rest[2]),
-                               unary=True),
+                               UnarySeat.open),
         "ws": lambda: moves(target, int(rest[0]), float(rest[1]), float(rest[2]),
-                            ws_port=int(rest[3])),
+                            lambda ch: WsSeat.open_on(ch, int(rest[3]))),
         "games": lambda: idle_games(target, int(rest[0])),
         "driver": lambda: driver(target),
         "watch": lambda: watch(target, rest[0], int(rest[1])),

@@ -60,6 +60,7 @@ import uvloop
 from google.protobuf import wrappers_pb2
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Request
+from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 TERRITORIES = 42
@@ -227,7 +228,8 @@ class WsPlay(asyncio.Protocol):
         for event in ws.events_received():
             if isinstance(event, Request):
                 ws.send_response(ws.accept(event))
-            elif isinstance(event, Frame) and event.opcode is Opcode.BINARY:
+            elif (isinstance(event, Frame) and event.opcode is Opcode.BINARY
+                  and ws.state is State.OPEN):  # (what comes after our close is dropped)
                 self.message(bytes(event.data))  # (bytes already: no copy)
         for out in ws.data_to_send():
             if out:
