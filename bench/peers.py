@@ -52,10 +52,10 @@ Jobs, per side and round:
    floor: the floor's moves job again, on one stream, as unary calls and on one WebSocket,
    each move also burning the CPU our move alone took (the last ours' round's, in Python:
    floor_server.py's `--burn-us`), over a working set that stays in the core's caches (a
-   lower bound) and
-   again over about 11 MB. The two floors do not add up: a message costs the stack more
-   once the loop's thread is busy for a move's length between messages, and the burdened
-   floor is what a move of ours' weight costs on this stack with nothing of ours' glue.
+   lower bound) and again over about 11 MB. The two floors do not add up: a message costs
+   the stack more once the loop's thread is busy for a move's length between messages, and
+   the burdened floor is what a move of ours' weight costs on this stack with nothing of
+   ours' glue.
 
 The report ends with issue 39's goals, a line each: ours against the target (boardgame.io's
 figure, or 3 or 2 times Colyseus'), met or MISSED, and beside each miss the floors above

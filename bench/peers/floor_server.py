@@ -204,7 +204,9 @@ class Floor:
 
 def ws_frame(payload: bytes) -> bytes:
     """One final, unmasked binary frame, as the service's server/websocket.py `frame()`
-    makes every message it sends (the floor's answers are under 126 bytes)."""
+    makes every message it sends (the floor's answers are under 126 bytes). Not imported
+    from there: that module loads the service with it (641 modules against the floor's
+    262), which the floor, the stack alone, must not carry."""
     return bytes((0x80 | Opcode.BINARY, len(payload))) + payload
 
 
